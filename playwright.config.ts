@@ -1,0 +1,46 @@
+import { cpus } from "node:os";
+import { defineConfig, type Project } from "@playwright/test";
+import { LAUNCH_ARGS } from "./src/browser.js";
+import { readPlan } from "./src/plan.js";
+import { viewportTag } from "./src/gather/titles.js";
+import { deviceFor } from "./src/viewports.js";
+
+/**
+ * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes: one
+ * project per viewport, named after it (`desktop`, `mobile`), since Allure keys history on it.
+ * The gather phase loads the pages; the report phase turns the findings into Allure results.
+ */
+const plan = readPlan();
+const phase = process.env.SETUP_AUDIT_PHASE === "report" ? "report" : "gather";
+const viewports = [...new Set(plan.targets.flatMap((target) => target.viewports))];
+
+const projects: Project[] = viewports.map((viewport) => ({
+  name: viewport,
+  grep: new RegExp(`(^|\\s)${viewportTag(viewport)}(\\s|$)`),
+  use: {
+    ...deviceFor(viewport),
+    browserName: "chromium",
+    launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
+  },
+}));
+
+export default defineConfig({
+  testDir: "./src",
+  testMatch: phase === "gather" ? "gather/pages.audit.ts" : "report/allure.audit.ts",
+  outputDir: `${plan.workDir}/playwright-${phase}`,
+  fullyParallel: true,
+  retries: 0,
+  timeout: 180_000,
+  // Gathering waits on the network far more than on the CPU: two browsers even on two cores.
+  workers: Math.max(2, Math.floor(cpus().length / 2)),
+  reporter:
+    phase === "gather"
+      ? [["./src/report/progress-reporter.ts"]]
+      : [["./src/report/quiet-reporter.ts"], ["allure-playwright", allureOptions()]],
+  use: { trace: process.env.SETUP_AUDIT_TRACE === "1" ? "on" : "off", screenshot: "off", video: "off" },
+  projects,
+});
+
+function allureOptions() {
+  return { resultsDir: `${plan.outDir}/allure-results`, detail: false, suiteTitle: false };
+}

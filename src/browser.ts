@@ -1,0 +1,49 @@
+import { existsSync } from "node:fs";
+import { chromium } from "playwright";
+
+/** Launch arguments that keep Chromium quiet and working on locked-down CI machines. */
+export const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** Environment variable naming a Chromium (or Chrome) executable to use instead of Playwright's own. */
+export const BROWSER_ENV = "SETUP_AUDIT_BROWSER";
+
+/** Where system browsers usually live, in order of preference. */
+const SYSTEM_BROWSERS = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium",
+];
+
+/** The browser a run will use. */
+export type BrowserChoice =
+  | { found: true; executablePath: string | null; description: string }
+  | { found: false; problem: string };
+
+/**
+ * Finds a browser: the one SETUP_AUDIT_BROWSER names, then Playwright's own Chromium, then a
+ * system Chromium or Chrome. `executablePath` null means Playwright's own.
+ */
+export function findBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
+  const named = env[BROWSER_ENV];
+  if (named) {
+    return existsSync(named)
+      ? { found: true, executablePath: named, description: named }
+      : { found: false, problem: `${BROWSER_ENV} names ${named}, which does not exist` };
+  }
+  if (existsSync(chromium.executablePath())) {
+    return { found: true, executablePath: null, description: "Playwright's Chromium" };
+  }
+  const system = SYSTEM_BROWSERS.find((path) => existsSync(path));
+  if (system) return { found: true, executablePath: system, description: system };
+  return { found: false, problem: "no Chromium found" };
+}

@@ -1,0 +1,82 @@
+import type { CheckId } from "../check-ids.js";
+import type { PageArtifacts } from "../artifacts.js";
+import type { Finding, Status } from "../results.js";
+import type { AuditSpec } from "../spec/schema.js";
+
+/** Everything the checks of one spec × environment may read. */
+export interface AuditContext {
+  spec: AuditSpec;
+  specFile: string;
+  environment: string;
+  /** Every page × viewport gathered for this spec and environment. */
+  pages: readonly PageArtifacts[];
+}
+
+/** A check: what it is, why it matters, and a pure evaluation. */
+export interface Check {
+  id: CheckId;
+  title: string;
+  failureTitle: string;
+  /** One paragraph on why this matters; it becomes the Allure description and the README table. */
+  why: string;
+  evaluate(context: AuditContext): Finding[];
+}
+
+/** Where a finding applies; null fields do not apply. */
+export interface FindingScope {
+  page?: string | null;
+  viewport?: string | null;
+  goal?: string | null;
+  experiment?: string | null;
+}
+
+/** Builds a finding of `check` for this context. */
+export function finding(
+  context: AuditContext,
+  check: CheckId,
+  status: Status,
+  message: string,
+  scope: FindingScope = {},
+  evidence: Record<string, unknown> = {},
+): Finding {
+  return {
+    check,
+    status,
+    spec: context.specFile,
+    page: scope.page ?? null,
+    viewport: scope.viewport ?? null,
+    goal: scope.goal ?? null,
+    experiment: scope.experiment ?? null,
+    message,
+    evidence,
+  };
+}
+
+/** A page check's verdict on one page × viewport. */
+export interface PageVerdict {
+  status: Status;
+  message: string;
+  evidence?: Record<string, unknown>;
+}
+
+/**
+ * Runs a page-level judgement on every page × viewport that loaded; a page that did not load
+ * gets a `skip`, since page.load already reports it.
+ */
+export function perLoadedPage(
+  context: AuditContext,
+  check: CheckId,
+  judge: (page: PageArtifacts) => PageVerdict,
+): Finding[] {
+  return context.pages.map((page) => {
+    const scope = { page: page.page, viewport: page.viewport };
+    if (page.loadError !== null) return finding(context, check, "skip", "Not judged: the page did not load.", scope);
+    const verdict = judge(page);
+    return finding(context, check, verdict.status, verdict.message, scope, verdict.evidence);
+  });
+}
+
+/** The page spec for an artifact's page id. */
+export function pageSpecOf(context: AuditContext, pageId: string) {
+  return context.spec.pages.find((page) => page.id === pageId);
+}

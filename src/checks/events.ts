@@ -1,0 +1,67 @@
+import { matchDeliveries } from "../delivery.js";
+import { nearMisses, orList } from "../text.js";
+import { pageSpecOf, perLoadedPage, type Check } from "./check.js";
+
+/** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
+export const eventsExpected: Check = {
+  id: "events.expected",
+  title: "The expected events fire",
+  failureTitle: "An expected event did not fire",
+  why:
+    "A goal can only count conversions the page reports. An event that fires on desktop but not on " +
+    "mobile (or only in one journey) skews every variation's conversion rate without any error.",
+  evaluate(context) {
+    return perLoadedPage(context, "events.expected", (page) => {
+      const expected = pageSpecOf(context, page.page)?.expect;
+      const wantedTracks = expected?.track ?? [];
+      if (wantedTracks.length === 0 && !expected?.identify) {
+        return { status: "skip", message: "The spec expects no event on this page." };
+      }
+      const fired = page.calls.filter((call) => call.kind === "track").map((call) => call.name ?? "");
+      const missing = wantedTracks.filter((name) => !fired.includes(name));
+      const problems = missing.map((name) => {
+        const close = nearMisses(name, fired);
+        return close.length > 0 ? `\`${name}\` did not fire — did you mean ${orList(close)}, which did?` : `\`${name}\` did not fire`;
+      });
+      if (expected?.identify && !page.calls.some((call) => call.kind === "identify")) problems.push("no identify call was made");
+      const evidence = { expected: wantedTracks, identifyExpected: expected?.identify ?? false, fired };
+      if (problems.length > 0) {
+        return { status: "fail", message: `On ${page.viewport}: ${problems.join("; ")}. Make the page call them, or fix the spec's expectations.`, evidence };
+      }
+      return { status: "pass", message: `Every expected call was made (${[...wantedTracks, ...(expected?.identify ? ["identify"] : [])].join(", ")}).`, evidence };
+    });
+  },
+};
+
+/** events.delivered: every call reached the collector and was accepted. */
+export const eventsDelivered: Check = {
+  id: "events.delivered",
+  title: "Every call is delivered and accepted",
+  failureTitle: "Calls were dropped or rejected",
+  why:
+    "A call the page made but the service never accepted is a conversion that is silently missing: " +
+    "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +
+    "the visitors whose events happen to survive.",
+  evaluate(context) {
+    return perLoadedPage(context, "events.delivered", (page) => {
+      // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
+      const deliveries = matchDeliveries(page.calls, page.collect).filter((match) => match.call.state !== "lost");
+      if (deliveries.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
+      const label = (match: (typeof deliveries)[number]) => `${match.call.kind}(${match.call.name === null ? "?" : `"${match.call.name}"`})`;
+      const rejected = deliveries.filter((match) => match.delivery === "rejected");
+      const dropped = deliveries.filter((match) => match.delivery === "dropped");
+      const evidence = {
+        deliveries: deliveries.map((match) => ({ call: label(match), delivery: match.delivery, status: match.request?.status ?? null })),
+      };
+      const problems = [
+        ...rejected.map((match) => `${label(match)} was rejected by the collector (HTTP ${match.request?.status})`),
+        ...dropped.map((match) => `${label(match)} was never delivered${match.request?.failure ? ` (${match.request.failure})` : ""}`),
+      ];
+      if (problems.length > 0) {
+        const advice = rejected.length > 0 ? "Fix the call's arguments so the collector accepts them" : "Let the SDK flush before the page navigates away (or use its beacon transport)";
+        return { status: "fail", message: `${problems.join("; ")}. ${advice}.`, evidence };
+      }
+      return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted.`, evidence };
+    });
+  },
+};

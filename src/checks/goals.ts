@@ -1,0 +1,34 @@
+import { nearMisses, orList } from "../text.js";
+import { finding, type Check } from "./check.js";
+
+/** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
+export const goalsMatch: Check = {
+  id: "goals.match",
+  title: "Each goal's event fires with exactly its name",
+  failureTitle: "A goal's event never fires exactly",
+  why:
+    "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
+    "`signup_success`: the experiment shows zero conversions and no error anywhere.",
+  evaluate(context) {
+    const viewports = [...new Set(context.pages.map((page) => page.viewport))];
+    return context.spec.goals.flatMap((goal) =>
+      viewports.map((viewport) => {
+        const scope = { goal: goal.name, viewport };
+        const calls = context.pages.filter((page) => page.viewport === viewport).flatMap((page) => page.calls.map((call) => ({ page: page.page, call })));
+        const exact = calls.filter(({ call }) => call.kind === "track" && call.name === goal.event);
+        if (exact.length > 0) {
+          const pages = [...new Set(exact.map(({ page }) => page))];
+          return finding(context, "goals.match", "pass", `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`, scope, { event: goal.event, pages });
+        }
+        const names = calls.filter(({ call }) => call.kind === "track" && call.name !== null).map(({ call }) => call.name!);
+        const close = nearMisses(goal.event, names);
+        const where = close.length > 0 ? [...new Set(calls.filter(({ call }) => close.includes(call.name ?? "")).map(({ page }) => page))] : [];
+        const message =
+          close.length > 0
+            ? `Goal "${goal.name}" expects \`${goal.event}\`, but the pages fire ${orList(close)} (on ${where.join(", ")}) — did you mean it? Rename the event or the goal's condition so they match exactly.`
+            : `Goal "${goal.name}" expects \`${goal.event}\`, which no audited page fired on ${viewport}. Add the call to the page that completes the goal, or audit that page.`;
+        return finding(context, "goals.match", "fail", message, scope, { event: goal.event, nearMisses: close, fired: [...new Set(names)] });
+      }),
+    );
+  },
+};

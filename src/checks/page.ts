@@ -1,0 +1,56 @@
+import { describeStep } from "../gather/steps.js";
+import { finding, pageSpecOf, perLoadedPage, type Check } from "./check.js";
+
+/** page.load: the page could be loaded and its journey walked. */
+export const pageLoad: Check = {
+  id: "page.load",
+  title: "The page loads and its journey can be walked",
+  failureTitle: "The page could not be loaded or its journey failed",
+  why:
+    "Nothing else can be judged on a page that does not load: a network error, an HTTP error status " +
+    "or a timeout hides every call the page would have made, and a journey that breaks half-way never " +
+    "reaches the business action whose event the experiment counts.",
+  evaluate(context) {
+    return context.pages.map((page) => {
+      const scope = { page: page.page, viewport: page.viewport };
+      if (page.loadError !== null) {
+        return finding(context, "page.load", "fail", `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`, scope, {
+          url: page.requestedUrl,
+          status: page.documentStatus,
+        });
+      }
+      if (page.stepError !== null) {
+        const step = pageSpecOf(context, page.page)?.steps[page.stepError.step];
+        return finding(context, "page.load", "fail", `The journey stopped at step ${page.stepError.step + 1}: ${page.stepError.message}. Update the step's selector or the page.`, scope, {
+          step: page.stepError.step + 1,
+          action: step ? describeStep(step) : null,
+        });
+      }
+      return finding(context, "page.load", "pass", `${page.requestedUrl} loaded (HTTP ${page.documentStatus ?? "?"}) and its journey completed.`, scope, {
+        url: page.requestedUrl,
+        status: page.documentStatus,
+      });
+    });
+  },
+};
+
+/** page.errors: the page throws no errors and logs none. */
+export const pageErrors: Check = {
+  id: "page.errors",
+  title: "The page throws and logs no errors",
+  failureTitle: "The page throws or logs errors",
+  why:
+    "Script errors often stop the code that calls the SDK, so events go missing only for some visitors " +
+    "or browsers; they also hint at an experiment's custom code breaking the page.",
+  evaluate(context) {
+    return perLoadedPage(context, "page.errors", (page) => {
+      if (page.errors.length === 0) return { status: "pass", message: "No uncaught exception and no console error." };
+      const first = page.errors[0]!;
+      return {
+        status: "warn",
+        message: `${page.errors.length} error(s), first: ${first.kind === "exception" ? "uncaught" : "console"} "${first.message}". Fix them in the page's code.`,
+        evidence: { errors: page.errors.slice(0, 20) },
+      };
+    });
+  },
+};

@@ -1,0 +1,64 @@
+import { perLoadedPage, type Check } from "./check.js";
+
+/** sdk.present: the SDK script loaded and defined its global. */
+export const sdkPresent: Check = {
+  id: "sdk.present",
+  title: "The SDK loads and defines its global",
+  failureTitle: "The SDK is missing or broken",
+  why:
+    "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
+    "zero traffic from this page.",
+  evaluate(context) {
+    const { script, global } = context.spec.sdk;
+    return perLoadedPage(context, "sdk.present", (page) => {
+      const evidence = { scripts: page.sdkScripts, readyAtMs: page.sdkReadyAtMs };
+      if (page.sdkScripts.length === 0) {
+        return { status: "fail", message: `No request matched the SDK script glob \`${script}\`: add the SDK's script tag to this page, or fix sdk.script.`, evidence };
+      }
+      const loaded = page.sdkScripts.find((load) => load.status !== null && load.status < 400);
+      if (!loaded) {
+        const first = page.sdkScripts[0]!;
+        const why = first.failure ?? `HTTP ${first.status}`;
+        return { status: "fail", message: `The SDK script ${first.url} did not load (${why}): fix its URL or the server that hosts it.`, evidence };
+      }
+      if (page.sdkReadyAtMs === null) {
+        return { status: "fail", message: `The SDK script loaded but never defined \`window.${global}\` as the SDK: check sdk.global and the SDK's initialisation.`, evidence };
+      }
+      return { status: "pass", message: `The SDK loaded from ${loaded.url} and was ready after ${page.sdkReadyAtMs} ms.`, evidence };
+    });
+  },
+};
+
+/** sdk.order: no call runs before the SDK has loaded. */
+export const sdkOrder: Check = {
+  id: "sdk.order",
+  title: "The SDK loads before any track or identify call",
+  failureTitle: "Calls run before the SDK has loaded",
+  why:
+    "A call made before the SDK exists throws and is lost for good: the conversions of the fastest " +
+    "visitors never reach the experiment. A stub snippet saves them by queueing, but their delivery then " +
+    "depends on the SDK loading at all before the visitor leaves.",
+  evaluate(context) {
+    const { global } = context.spec.sdk;
+    return perLoadedPage(context, "sdk.order", (page) => {
+      const lost = page.calls.filter((call) => call.state === "lost");
+      const queued = page.calls.filter((call) => call.state === "queued");
+      const describe = (calls: typeof lost) => calls.map((call) => `${call.kind}(${call.name === null ? "?" : `"${call.name}"`}) at ${call.atMs} ms`);
+      if (lost.length > 0) {
+        return {
+          status: "fail",
+          message: `${lost.length} call(s) ran before \`${global}\` existed and were lost: ${describe(lost).join(", ")}. Call the SDK only after it has loaded, or install its stub snippet first.`,
+          evidence: { lost: describe(lost), sdkReadyAtMs: page.sdkReadyAtMs },
+        };
+      }
+      if (queued.length > 0) {
+        return {
+          status: "warn",
+          message: `${queued.length} call(s) were only queued by the stub snippet before the SDK loaded: ${describe(queued).join(", ")}. They are delivered only if the SDK loads before the visitor leaves; call them once the SDK is ready.`,
+          evidence: { queued: describe(queued), sdkReadyAtMs: page.sdkReadyAtMs },
+        };
+      }
+      return { status: "pass", message: page.calls.length === 0 ? "No call was made before the SDK loaded (no calls at all)." : `All ${page.calls.length} call(s) ran after the SDK loaded.` };
+    });
+  },
+};

@@ -1,0 +1,107 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { CliError, EXIT, usageError } from "./errors.js";
+import { runAudit } from "./run.js";
+import { validateSpecs } from "./validate.js";
+
+const HELP = `setup-audit — audit a site's setup for the experimentation service
+
+Usage:
+  setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
+      --env NAME                environment to audit (default: the spec's defaultEnvironment)
+      --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
+      --page ID                 only this page (repeatable)
+      --workers N               parallel browsers (default: half the CPU cores)
+      --shard I/N               run only shard I of N
+      --strict                  warnings fail the run too
+      --out DIR                 output folder (default: reports/)
+      --base-url URL            audit this base URL instead of the environment's
+      --trace                   keep Playwright traces (they hold raw page traffic)
+  setup-audit validate [SPEC…]  check specs only; prints each error as file:line:col
+  setup-audit --help            this text
+
+Exit codes: 0 no failed check, 1 a check failed, 2 invalid spec or flags, 3 could not run.`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  async run(args) {
+    const { values, positionals } = parse(args, {
+      env: { type: "string" },
+      viewport: { type: "string", multiple: true },
+      page: { type: "string", multiple: true },
+      workers: { type: "string" },
+      shard: { type: "string" },
+      strict: { type: "boolean" },
+      out: { type: "string" },
+      "base-url": { type: "string" },
+      trace: { type: "boolean" },
+    });
+    return runAudit({
+      specs: positionals,
+      env: values.env,
+      viewports: values.viewport ?? [],
+      pages: values.page ?? [],
+      workers: positiveInteger(values.workers, "--workers"),
+      shard: shard(values.shard),
+      strict: Boolean(values.strict),
+      out: values.out ?? "reports",
+      baseUrl: baseUrl(values["base-url"]),
+      trace: Boolean(values.trace),
+    });
+  },
+  async validate(args) {
+    const { positionals } = parse(args, {});
+    return validateSpecs(positionals);
+  },
+};
+
+/** Runs the CLI; returns the exit code. Every expected failure prints one line on what to do. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${HELP}\n`);
+    return name === undefined ? EXIT.invalid : EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (!command) throw usageError(`Unknown command "${name}"`, `Commands: ${Object.keys(COMMANDS).join(", ")}.`);
+    return await command(args);
+  } catch (error) {
+    if (error instanceof CliError) {
+      process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`setup-audit: unexpected error: ${(error as Error)?.stack ?? String(error)}\nThis is a bug in setup-audit: please report it with the command and spec you ran.\n`);
+    return EXIT.couldNotRun;
+  }
+}
+
+function parse<const T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true } as const);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
+
+function positiveInteger(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw usageError(`${flag} must be a whole number of at least 1, not "${text}"`);
+  return value;
+}
+
+function shard(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const match = text.match(/^(\d+)\/(\d+)$/);
+  if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) {
+    throw usageError(`--shard must look like 1/3 (shard I of N, 1 ≤ I ≤ N), not "${text}"`);
+  }
+  return text;
+}
+
+function baseUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw usageError(`--base-url must be an http(s) URL, not "${text}"`);
+  return text;
+}

@@ -1,0 +1,28 @@
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { PLAN_ENV } from "../plan.js";
+
+const require = createRequire(import.meta.url);
+
+/** The package root, where playwright.config.ts lives. */
+export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Runs one phase of the audit in Playwright's test runner; resolves to its exit code. */
+export function runPlaywrightPhase(
+  phase: "gather" | "report",
+  planFile: string,
+  extraArgs: readonly string[],
+): Promise<number> {
+  const cli = require.resolve("@playwright/test/cli");
+  const args = [cli, "test", "--config", `${PACKAGE_ROOT}playwright.config.ts`, ...extraArgs];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: PACKAGE_ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, [PLAN_ENV]: planFile, SETUP_AUDIT_PHASE: phase, FORCE_COLOR: "0" },
+    });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve(signal ? 130 : (code ?? 1)));
+  });
+}

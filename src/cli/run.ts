@@ -1,0 +1,138 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { PageArtifacts } from "../artifacts.js";
+import { findBrowser, BROWSER_ENV } from "../browser.js";
+import { runChecks } from "../checks/index.js";
+import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
+import { formatConsoleReport } from "../report/console.js";
+import { buildSummary, type TargetResult } from "../report/summary.js";
+import { isMobileViewport } from "../viewports.js";
+import { CliError, EXIT } from "./errors.js";
+import { startFixturesIfNeeded } from "./fixtures.js";
+import { runPlaywrightPhase } from "./playwright.js";
+import { unreachableReason } from "./reachability.js";
+import { loadValidSpecs } from "./specs.js";
+import { buildTarget, type TargetFilters } from "./targets.js";
+
+/** Options of `setup-audit run`. */
+export interface RunOptions extends TargetFilters {
+  specs: string[];
+  workers: number | undefined;
+  shard: string | undefined;
+  strict: boolean;
+  out: string;
+  trace: boolean;
+}
+
+/** `setup-audit run`: audits every spec and returns the exit code. */
+export async function runAudit(options: RunOptions): Promise<number> {
+  const startedAt = new Date();
+  const specs = await loadValidSpecs(options.specs);
+  const targets = specs.map(({ file, spec }) => buildTarget(file, spec, options));
+  const browser = findBrowser();
+  if (!browser.found) {
+    throw new CliError(EXIT.couldNotRun, `No browser to audit with: ${browser.problem}.`, `Run \`npm run install-browser\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
+  }
+  const fixtures = await startFixturesIfNeeded(targets.flatMap(urlsOf));
+  const outDir = resolve(options.out);
+  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-"));
+  try {
+    await requireReachable(targets);
+    prepareOutDir(outDir);
+    mkdirSync(join(workDir, "artifacts"));
+    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, targets };
+    const planFile = join(workDir, "plan.json");
+    writeFileSync(planFile, JSON.stringify(plan));
+
+    const gatherArgs = [
+      ...(options.workers ? ["--workers", String(options.workers)] : []),
+      ...(options.shard ? ["--shard", options.shard] : []),
+    ];
+    process.env.SETUP_AUDIT_TRACE = options.trace ? "1" : "0";
+    const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
+    if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
+
+    const results = targets.map((target) => checkTarget(target, readArtifacts(workDir, target, Boolean(options.shard))));
+    const summary = buildSummary(results, { startedAt, durationMs: Date.now() - startedAt.getTime(), strict: options.strict });
+    writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileSync(join(workDir, "results.json"), JSON.stringify(results));
+    await runPlaywrightPhase("report", planFile, []);
+
+    process.stdout.write(formatConsoleReport(summary));
+    process.stdout.write(`\nWrote ${join(options.out, "summary.json")} and Allure results in ${join(options.out, "allure-results")}.\n`);
+    if (summary.verdict === "fail") {
+      process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
+      return EXIT.failed;
+    }
+    return EXIT.ok;
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+    await fixtures?.close();
+  }
+}
+
+function urlsOf(target: AuditTarget): string[] {
+  return [target.baseUrl, ...(target.spec.api ? [target.spec.api.baseUrl] : [])];
+}
+
+async function requireReachable(targets: readonly AuditTarget[]): Promise<void> {
+  for (const baseUrl of new Set(targets.map((target) => target.baseUrl))) {
+    const reason = await unreachableReason(baseUrl);
+    if (reason !== null) {
+      throw new CliError(EXIT.couldNotRun, `Could not reach ${baseUrl} (${reason}).`, "Start the site, or point the spec (or --base-url) at one that is up.");
+    }
+  }
+}
+
+/** Old results would show up as retries in Allure, old screenshots as current ones. */
+function prepareOutDir(outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  for (const stale of ["allure-results", "screenshots", "summary.json"]) rmSync(join(outDir, stale), { recursive: true, force: true });
+  mkdirSync(join(outDir, "allure-results"));
+}
+
+/**
+ * The artifacts of every planned page × viewport. One that is missing (its test crashed or timed
+ * out) becomes a page that did not load, so it shows as a failure instead of vanishing; with
+ * --shard, the other shards' pages are simply not here.
+ */
+function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): PageArtifacts[] {
+  return target.pages.flatMap((page) =>
+    target.viewports.flatMap((viewport) => {
+      const file = join(workDir, "artifacts", artifactFileName(target, page, viewport));
+      if (existsSync(file)) return [JSON.parse(readFileSync(file, "utf8")) as PageArtifacts];
+      if (sharded) return [];
+      return [missingArtifacts(target, page, viewport)];
+    }),
+  );
+}
+
+function missingArtifacts(target: AuditTarget, page: string, viewport: string): PageArtifacts {
+  const path = target.spec.pages.find((candidate) => candidate.id === page)!.path;
+  return {
+    spec: target.specFile,
+    environment: target.environment,
+    page,
+    viewport,
+    mobile: isMobileViewport(viewport),
+    requestedUrl: new URL(path, target.baseUrl).href,
+    finalUrl: null,
+    navigations: [],
+    loadError: "the page's audit crashed or timed out (see the output above)",
+    documentStatus: null,
+    stepError: null,
+    sdkScripts: [],
+    sdkReadyAtMs: null,
+    calls: [],
+    collect: [],
+    errors: [],
+    screenshot: null,
+    durationMs: 0,
+  };
+}
+
+function checkTarget(target: AuditTarget, pages: PageArtifacts[]): TargetResult {
+  const findings = runChecks({ spec: target.spec, specFile: target.specFile, environment: target.environment, pages });
+  return { spec: target.specFile, project: target.spec.project, environment: target.environment, findings, pages };
+}

@@ -1,0 +1,47 @@
+import { basename, extname } from "node:path";
+import type { AuditTarget } from "../plan.js";
+import type { AuditSpec } from "../spec/schema.js";
+import { knownViewports } from "../viewports.js";
+import { nearMisses } from "../text.js";
+import { usageError } from "./errors.js";
+
+/** What the command line narrows a run to. */
+export interface TargetFilters {
+  env: string | undefined;
+  viewports: string[];
+  pages: string[];
+  baseUrl: string | undefined;
+}
+
+/** Turns a loaded spec and the command line's filters into what the run audits. */
+export function buildTarget(specFile: string, spec: AuditSpec, filters: TargetFilters): AuditTarget {
+  const envNames = Object.keys(spec.environments);
+  const environment = filters.env ?? spec.defaultEnvironment ?? envNames[0]!;
+  const env = spec.environments[environment];
+  if (!env) {
+    throw usageError(`${specFile} has no environment "${environment}"`, `Use --env with one of: ${envNames.join(", ")}.`);
+  }
+  const unknownPages = filters.pages.filter((id) => !spec.pages.some((page) => page.id === id));
+  if (unknownPages.length > 0 && unknownPages.length === filters.pages.length) {
+    const ids = spec.pages.map((page) => page.id);
+    const guess = nearMisses(unknownPages[0]!, ids)[0];
+    throw usageError(`${specFile} has no page ${unknownPages.join(", ")}`, guess ? `Did you mean --page ${guess}?` : `Pages: ${ids.join(", ")}.`);
+  }
+  const viewports = filters.viewports.length > 0 ? filters.viewports : spec.viewports;
+  const known = knownViewports();
+  for (const viewport of viewports) {
+    if (!known.includes(viewport)) {
+      const guess = nearMisses(viewport, known)[0];
+      throw usageError(`Unknown viewport "${viewport}"`, guess ? `Did you mean "${guess}"?` : "Use desktop, mobile or a Playwright device name.");
+    }
+  }
+  return {
+    specFile,
+    slug: basename(specFile, extname(specFile)),
+    spec,
+    environment,
+    baseUrl: filters.baseUrl ?? env.baseUrl,
+    pages: spec.pages.map((page) => page.id).filter((id) => filters.pages.length === 0 || filters.pages.includes(id)),
+    viewports,
+  };
+}

@@ -1,0 +1,68 @@
+import type { BrowserContext, Request } from "playwright";
+import type { CollectRequest, SdkScriptLoad } from "../artifacts.js";
+import { urlMatcher } from "../glob.js";
+import type { SdkSpec } from "../spec/schema.js";
+import { decodeCollectBody } from "./payload.js";
+
+/** Delivery-level capture: the SDK script's response and every collect request with its answer. */
+export class NetworkCapture {
+  readonly sdkScripts: SdkScriptLoad[] = [];
+  readonly collect: CollectRequest[] = [];
+  readonly isCollectUrl: (url: string) => boolean;
+  private readonly isSdkUrl: (url: string) => boolean;
+  private readonly sdkByRequest = new Map<Request, SdkScriptLoad>();
+  private readonly collectByRequest = new Map<Request, CollectRequest>();
+
+  constructor(
+    context: BrowserContext,
+    sdk: SdkSpec,
+    private readonly sinceStart: (epochMs: number) => number,
+    private readonly onChange: () => void,
+  ) {
+    this.isCollectUrl = urlMatcher(sdk.collect);
+    this.isSdkUrl = urlMatcher(sdk.script);
+    context.on("request", (request) => this.onRequest(request));
+    context.on("requestfinished", (request) => void this.onFinished(request));
+    context.on("requestfailed", (request) => this.onFailed(request));
+  }
+
+  private onRequest(request: Request): void {
+    const url = request.url();
+    if (this.isSdkUrl(url)) {
+      const load: SdkScriptLoad = { url, status: null, failure: null, atMs: this.sinceStart(Date.now()) };
+      this.sdkScripts.push(load);
+      this.sdkByRequest.set(request, load);
+    } else if (this.isCollectUrl(url)) {
+      const { events, error } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
+      const entry: CollectRequest = {
+        url,
+        method: request.method(),
+        atMs: this.sinceStart(Date.now()),
+        status: null,
+        failure: null,
+        events,
+        decodeError: error,
+      };
+      this.collect.push(entry);
+      this.collectByRequest.set(request, entry);
+      this.onChange();
+    }
+  }
+
+  private async onFinished(request: Request): Promise<void> {
+    const response = await request.response().catch(() => null);
+    const status = response?.status() ?? null;
+    const entry = this.sdkByRequest.get(request) ?? this.collectByRequest.get(request);
+    if (!entry) return;
+    if (status === null) entry.failure = "no response";
+    entry.status = status;
+    this.onChange();
+  }
+
+  private onFailed(request: Request): void {
+    const entry = this.sdkByRequest.get(request) ?? this.collectByRequest.get(request);
+    if (!entry) return;
+    entry.failure = request.failure()?.errorText ?? "failed";
+    this.onChange();
+  }
+}

@@ -1,0 +1,140 @@
+import type { BrowserContext, Page } from "playwright";
+import type { CapturedCall, PageArtifacts } from "../artifacts.js";
+import { deliverySettled } from "../delivery.js";
+import { globToRegExpSource } from "../glob.js";
+import type { PageSpec, SdkSpec } from "../spec/schema.js";
+import { recoverLostCalls } from "./lost-calls.js";
+import { NetworkCapture } from "./network.js";
+import { installRecorder, type RecorderMessage } from "./recorder.js";
+import { runSteps } from "./steps.js";
+import { Signal } from "./signal.js";
+
+/** What to gather for one page on one viewport. */
+export interface PageGatherOptions {
+  spec: string;
+  environment: string;
+  baseUrl: string;
+  page: PageSpec;
+  sdk: SdkSpec;
+  viewport: string;
+  mobile: boolean;
+  /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
+  screenshot: { path: string; name: string } | null;
+}
+
+const NAVIGATION_TIMEOUT_MS = 30_000;
+const BINDING = "__setupAuditRecord";
+
+/** Loads the page, walks its journey and records everything the checks need. Never judges. */
+export async function gatherPage(context: BrowserContext, page: Page, options: PageGatherOptions): Promise<PageArtifacts> {
+  const startedAt = Date.now();
+  const sinceStart = (epochMs: number) => Math.max(0, Math.round(epochMs - startedAt));
+  const changed = new Signal();
+  const calls: CapturedCall[] = [];
+  const missingGlobalReads: { at: number; url: string; stack: string }[] = [];
+  let sdkReadyAt: number | null = null;
+
+  await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => {
+    if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
+    if (message.type === "missing-global") missingGlobalReads.push(message);
+    if (message.type === "call") calls.push(toCall(message, sinceStart));
+    changed.notify();
+  });
+  await context.addInitScript(installRecorder, {
+    binding: BINDING,
+    global: options.sdk.global,
+    trackMethod: options.sdk.track,
+    identifyMethod: options.sdk.identify,
+    scriptPattern: globToRegExpSource(options.sdk.script),
+  });
+  const network = new NetworkCapture(context, options.sdk, sinceStart, () => changed.notify());
+  const errors: PageArtifacts["errors"] = [];
+  page.on("pageerror", (error) => errors.push({ kind: "exception", message: error.message }));
+  page.on("console", (message) => {
+    // A collect request the collector refused is judged by events.delivered, not as a page error.
+    if (message.type() === "error" && !network.isCollectUrl(message.location().url)) {
+      errors.push({ kind: "console", message: message.text() });
+    }
+  });
+  const navigations: string[] = [];
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) navigations.push(frame.url());
+  });
+
+  const requestedUrl = new URL(options.page.path, options.baseUrl).href;
+  let loadError: string | null = null;
+  let documentStatus: number | null = null;
+  try {
+    const response = await page.goto(requestedUrl, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+    documentStatus = response?.status() ?? null;
+    if (documentStatus !== null && documentStatus >= 400) loadError = `the server answered HTTP ${documentStatus}`;
+  } catch (error) {
+    loadError = firstLine(error);
+  }
+
+  let stepError: PageArtifacts["stepError"] = null;
+  if (loadError === null) {
+    stepError = await runSteps(page, options.page.steps, {
+      baseUrl: options.baseUrl,
+      hasCall: (name) => calls.some((call) => call.name === name),
+      changed,
+    });
+    // Batched SDKs deliver late: wait, event-driven and bounded, until the SDK is ready, the
+    // expected calls were made and every call's request has an answer.
+    const expected = options.page.expect;
+    await changed.waitFor(
+      () =>
+        sdkReadyAt !== null &&
+        (expected?.track ?? []).every((name) => calls.some((call) => call.kind === "track" && call.name === name)) &&
+        (!expected?.identify || calls.some((call) => call.kind === "identify")) &&
+        deliverySettled(calls, network.collect),
+      options.sdk.deliveryTimeoutMs,
+    );
+  }
+
+  let screenshot: string | null = null;
+  if (options.screenshot && loadError === null) {
+    await page.screenshot({ path: options.screenshot.path, timeout: 10_000 }).then(
+      () => (screenshot = options.screenshot!.name),
+      () => undefined,
+    );
+  }
+
+  const lost = await recoverLostCalls(context, missingGlobalReads, options.sdk, sinceStart);
+  return {
+    spec: options.spec,
+    environment: options.environment,
+    page: options.page.id,
+    viewport: options.viewport,
+    mobile: options.mobile,
+    requestedUrl,
+    finalUrl: loadError === null ? page.url() : null,
+    navigations,
+    loadError,
+    documentStatus,
+    stepError,
+    sdkScripts: network.sdkScripts,
+    sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
+    calls: [...calls, ...lost].sort((a, b) => a.atMs - b.atMs),
+    collect: network.collect,
+    errors,
+    screenshot,
+    durationMs: Date.now() - startedAt,
+  };
+}
+
+function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number): CapturedCall {
+  const [first, second] = message.args;
+  return {
+    kind: message.kind,
+    name: typeof first === "string" ? first : null,
+    properties: second ?? null,
+    atMs: sinceStart(message.at),
+    state: message.state,
+    documentUrl: message.url,
+  };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}

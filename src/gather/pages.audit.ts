@@ -1,0 +1,36 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "@playwright/test";
+import { artifactFileName, readPlan } from "../plan.js";
+import { isMobileViewport } from "../viewports.js";
+import { gatherPage } from "./page.js";
+import { pageTitle, viewportTag } from "./titles.js";
+
+/** One test per page × viewport: gather the page's artifacts and hand them to the CLI. */
+const plan = readPlan();
+
+for (const target of plan.targets) {
+  for (const pageId of target.pages) {
+    const pageSpec = target.spec.pages.find((page) => page.id === pageId)!;
+    test(pageTitle(target.slug, pageId), { tag: target.viewports.map(viewportTag) }, async ({ context, page }, testInfo) => {
+      const viewport = testInfo.project.name;
+      const screenshotName = join("screenshots", target.slug, target.environment, `${pageId}.${viewport}.png`);
+      mkdirSync(join(plan.outDir, "screenshots", target.slug, target.environment), { recursive: true });
+      const artifacts = await gatherPage(context, page, {
+        spec: target.specFile,
+        environment: target.environment,
+        baseUrl: target.baseUrl,
+        page: pageSpec,
+        sdk: target.spec.sdk,
+        viewport,
+        mobile: isMobileViewport(viewport),
+        screenshot: { path: join(plan.outDir, screenshotName), name: screenshotName },
+      });
+      writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageId, viewport)), JSON.stringify(artifacts));
+      testInfo.annotations.push({
+        type: "gathered",
+        description: `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`,
+      });
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { gunzipSync } from "node:zlib";
+import type { DeliveredEvent } from "../artifacts.js";
+
+/**
+ * Decoders for collect payloads: JSON, `text/plain` JSON, form-encoded (plain or base64) JSON and
+ * gzip, batched or not. The only place that knows how events travel.
+ */
+
+/** The events a collect request body carries, or why it could not be read. */
+export function decodeCollectBody(
+  body: Buffer | null,
+  url: string,
+  contentEncoding: string | undefined,
+): { events: DeliveredEvent[]; error: string | null } {
+  const candidates: unknown[] = [];
+  let error: string | null = null;
+  if (body && body.length > 0) {
+    try {
+      const text = isGzip(body, contentEncoding) ? gunzipSync(body).toString("utf8") : body.toString("utf8");
+      candidates.push(parseLoose(text));
+    } catch (cause) {
+      error = `the body could not be decoded: ${(cause as Error).message}`;
+    }
+  }
+  // Pixel-style deliveries put the payload in the query string instead.
+  for (const value of new URL(url).searchParams.values()) {
+    const parsed = tryJson(value) ?? tryJson(tryBase64(value));
+    if (parsed !== undefined) candidates.push(parsed);
+  }
+  const events = candidates.flatMap(eventsOf);
+  return { events, error: events.length > 0 ? null : error };
+}
+
+function isGzip(body: Buffer, contentEncoding: string | undefined): boolean {
+  return contentEncoding?.includes("gzip") === true || (body[0] === 0x1f && body[1] === 0x8b);
+}
+
+/** JSON, or a form body whose fields hold JSON (plain or base64), or the raw text. */
+function parseLoose(text: string): unknown {
+  const json = tryJson(text);
+  if (json !== undefined) return json;
+  if (/^[\w.%-]+=/.test(text)) {
+    const fields = [...new URLSearchParams(text).values()];
+    const decoded = fields.map((value) => tryJson(value) ?? tryJson(tryBase64(value))).filter((value) => value !== undefined);
+    if (decoded.length > 0) return decoded;
+  }
+  const base64 = tryJson(tryBase64(text.trim()));
+  if (base64 !== undefined) return base64;
+  throw new Error("neither JSON, form-encoded JSON nor base64 JSON");
+}
+
+function tryJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function tryBase64(text: string): string | undefined {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text) || text.length < 4) return undefined;
+  return Buffer.from(text, "base64").toString("utf8");
+}
+
+/**
+ * Splits a payload into events: an array is a batch; an object holding an array of objects
+ * (`events`, `batch`, …) is an envelope whose array is the batch; any other object is one event.
+ */
+function eventsOf(payload: unknown): DeliveredEvent[] {
+  if (Array.isArray(payload)) return payload.flatMap(eventsOf);
+  if (payload === null || typeof payload !== "object") return [];
+  const batch = Object.values(payload).find(
+    (value) => Array.isArray(value) && value.length > 0 && value.every((item) => item !== null && typeof item === "object"),
+  );
+  if (batch) return (batch as unknown[]).flatMap(eventsOf);
+  return [{ strings: stringsOf(payload), raw: payload }];
+}
+
+/** Every string value inside a value, depth first. */
+export function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsOf);
+  return [];
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import type { AuditSpec } from "./spec/schema.js";
+
+/**
+ * The plan of one `run`: written by the CLI, read by the Playwright config and the audit tests,
+ * so that every worker audits exactly what the command line asked for.
+ */
+
+/** One spec audited in one environment. */
+export interface AuditTarget {
+  /** The spec file as the user named it, for display and summary.json. */
+  specFile: string;
+  /** A short, stable name for the spec (its file name without extension). */
+  slug: string;
+  spec: AuditSpec;
+  environment: string;
+  baseUrl: string;
+  /** Page ids to audit, in spec order. */
+  pages: string[];
+  viewports: string[];
+}
+
+/** Everything a run's workers need to know. */
+export interface AuditPlan {
+  runId: string;
+  /** Output folder (absolute): summary.json, screenshots, allure-results. */
+  outDir: string;
+  /** Folder (absolute) for raw artifacts; deleted when the run ends. */
+  workDir: string;
+  /** Browser executable to launch; null means Playwright's own. */
+  browserExecutable: string | null;
+  targets: AuditTarget[];
+}
+
+/** Environment variable through which the CLI hands the plan file to Playwright. */
+export const PLAN_ENV = "SETUP_AUDIT_PLAN";
+
+/** Reads the plan named by SETUP_AUDIT_PLAN. */
+export function readPlan(): AuditPlan {
+  const file = process.env[PLAN_ENV];
+  if (!file) {
+    throw new Error(`${PLAN_ENV} is not set: audits run through \`npx setup-audit run\`, which writes the plan`);
+  }
+  return JSON.parse(readFileSync(file, "utf8")) as AuditPlan;
+}
+
+/** File name of one page × viewport's artifacts inside the work folder. */
+export function artifactFileName(target: Pick<AuditTarget, "slug" | "environment">, page: string, viewport: string): string {
+  return `${target.slug}.${target.environment}.${page}.${viewport}.json`.replace(/[^\w.@-]+/g, "_");
+}

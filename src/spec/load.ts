@@ -1,0 +1,87 @@
+import { readFile } from "node:fs/promises";
+import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
+import { formatPath, type SpecError } from "./errors.js";
+import { keyAtOffset, locateProblem } from "./locate.js";
+import { plainErrorMap } from "./plain-messages.js";
+import { problemsFromIssues, type SpecProblem } from "./problems.js";
+import { auditSpecSchema, type AuditSpec } from "./schema.js";
+import { unknownViewportProblems } from "./viewport-names.js";
+
+export { formatSpecError, type SpecError } from "./errors.js";
+
+/** A spec file read and validated: the typed spec, or every error found in it. */
+export type SpecLoadResult = { ok: true; spec: AuditSpec; file: string } | { ok: false; file: string; errors: SpecError[] };
+
+const EMPTY_SPEC =
+  "the spec is empty: it needs at least workspace, project, environments, sdk and pages";
+
+function syntaxError(file: string, doc: Document, lineCounter: LineCounter, error: YAMLError): SpecError {
+  const { line, col } = lineCounter.linePos(error.pos[0]);
+  const duplicate = error.code === "DUPLICATE_KEY" ? keyAtOffset(doc, error.pos[0]) : undefined;
+  if (duplicate !== undefined) {
+    return {
+      file,
+      line,
+      column: col,
+      path: formatPath(duplicate.path),
+      message: `duplicate key "${duplicate.key}": a key may appear only once in a mapping`,
+    };
+  }
+  return { file, line, column: col, path: "", message: `invalid YAML: ${error.message}` };
+}
+
+function failure(file: string, doc: Document, lineCounter: LineCounter, problems: SpecProblem[]): SpecLoadResult {
+  const errors = problems.map((problem): SpecError => {
+    const { line, column } = locateProblem(doc, lineCounter, problem);
+    return { file, line, column, path: formatPath(problem.path), message: problem.message };
+  });
+  // Read top to bottom, like the file; a union can report the same slip through several options.
+  const unique = [...new Map(errors.map((error) => [`${error.line}:${error.column} ${error.path} ${error.message}`, error])).values()];
+  unique.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { ok: false, file, errors: unique };
+}
+
+/** Parses and validates spec text; `file` only names it in the errors. */
+export function parseSpec(text: string, file: string): SpecLoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return { ok: false, file, errors: doc.errors.map((error) => syntaxError(file, doc, lineCounter, error)) };
+  }
+  const data: unknown = doc.toJS();
+  // Comments only, a lone "---" or "~": nothing was written yet.
+  if (data === null || data === undefined) {
+    return { ok: false, file, errors: [{ file, line: 1, column: 1, path: "", message: EMPTY_SPEC }] };
+  }
+  const parsed = auditSpecSchema.safeParse(data, { error: plainErrorMap });
+  if (!parsed.success) {
+    return failure(file, doc, lineCounter, problemsFromIssues(parsed.error.issues, { data, schema: auditSpecSchema }));
+  }
+  const viewportProblems = unknownViewportProblems(parsed.data.viewports);
+  if (viewportProblems.length > 0) return failure(file, doc, lineCounter, viewportProblems);
+  return { ok: true, spec: parsed.data, file };
+}
+
+function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "cannot read the spec: no such file";
+  if (code === "EISDIR") return "cannot read the spec: it is a folder, not a file";
+  if (code === "EACCES") return "cannot read the spec: permission denied";
+  return `cannot read the spec: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Reads, parses and validates one spec file. */
+export async function loadSpec(file: string): Promise<SpecLoadResult> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    return { ok: false, file, errors: [{ file, line: 1, column: 1, path: "", message: readFailure(error) }] };
+  }
+  return parseSpec(text, file);
+}
+
+/** Loads every spec file, in the order given. */
+export function loadSpecs(files: readonly string[]): Promise<SpecLoadResult[]> {
+  return Promise.all(files.map(loadSpec));
+}

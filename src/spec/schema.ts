@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { CHECK_IDS } from "../check-ids.js";
+
+/** A path on the audited site: absolute path, optionally with query and hash. */
+const sitePath = z
+  .string()
+  .regex(/^\/(?!\/)/, "must be a path on the site that starts with a single '/', like /signup");
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL, like http://127.0.0.1:47412" });
+
+/** One step of a journey; `goto` is implicit for the page's own path. */
+const stepSchema = z.union([
+  z.strictObject({
+    fill: z.strictObject({
+      selector: z.string().min(1),
+      value: z.string(),
+      /** The value is a canary: searched in all outgoing traffic. */
+      canary: z.boolean().optional(),
+    }),
+  }),
+  z.strictObject({ click: z.string().min(1) }),
+  z.strictObject({ waitForEvent: z.string().min(1) }),
+  z.strictObject({ waitFor: z.string().min(1) }),
+  z.strictObject({ goto: sitePath }),
+]);
+
+const environmentSchema = z.strictObject({
+  /** The project key this environment's pages must install. */
+  key: z.string().min(1),
+  baseUrl: httpUrl,
+  /** Domain audited URLs must stay on; default: the baseUrl's host, subdomains included. */
+  domain: z.string().min(1).optional(),
+});
+
+const envVarName = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    "must be the NAME of an environment variable that holds the key (like SERVICE_API_KEY), never the key itself",
+  );
+
+const apiSchema = z.strictObject({
+  baseUrl: httpUrl,
+  keyEnv: envVarName,
+  goalsPath: z.string().startsWith("/").optional(),
+  recentEventsPath: z.string().startsWith("/").optional(),
+});
+
+const sdkSchema = z.strictObject({
+  /** URL glob of the SDK script. */
+  script: z.string().min(1),
+  /** Window global the SDK defines. */
+  global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier"),
+  track: z.string().min(1),
+  identify: z.string().min(1),
+  /** URL glob of the requests that deliver events. */
+  collect: z.string().min(1),
+  /** Bound on waiting for batched delivery, in milliseconds. */
+  deliveryTimeoutMs: z.number().int().positive().max(120_000).default(6000),
+});
+
+const goalSchema = z.strictObject({
+  name: z.string().min(1),
+  /** The event name the goal's condition must equal exactly. */
+  event: z.string().min(1),
+});
+
+const experimentSchema = z.strictObject({
+  name: z.string().min(1),
+  page: z.string().min(1),
+  selector: z.string().min(1),
+  goals: z.array(z.string().min(1)).default([]),
+});
+
+const pageSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][\w.-]*$/, "must be a short id of letters, digits, '.', '_' or '-'"),
+  path: sitePath,
+  steps: z.array(stepSchema).default([]),
+  expect: z
+    .strictObject({
+      track: z.array(z.string().min(1)).default([]),
+      identify: z.boolean().default(false),
+    })
+    .optional(),
+});
+
+const severityOverride = z.enum(["off", "warn", "fail"]);
+
+export const auditSpecSchema = z
+  .strictObject({
+    workspace: z.string().min(1),
+    project: z.string().min(1),
+    environments: z
+      .record(z.string().regex(/^[\w-]+$/, "environment names are letters, digits, '_' or '-'"), environmentSchema)
+      .refine((envs) => Object.keys(envs).length > 0, "needs at least one environment"),
+    defaultEnvironment: z.string().optional(),
+    api: apiSchema.optional(),
+    sdk: sdkSchema,
+    viewports: z.array(z.string().min(1)).min(1).default(["desktop", "mobile"]),
+    goals: z.array(goalSchema).default([]),
+    experiments: z.array(experimentSchema).default([]),
+    identify: z
+      .strictObject({
+        required: z.array(z.string().min(1)).default([]),
+        allowPersonalData: z.array(z.string().min(1)).default([]),
+      })
+      .default({ required: [], allowPersonalData: [] }),
+    pages: z.array(pageSchema).min(1, "needs at least one page"),
+    checks: z.partialRecord(z.enum(CHECK_IDS), severityOverride).default({}),
+  })
+  .superRefine((spec, ctx) => {
+    const envNames = Object.keys(spec.environments);
+    if (spec.defaultEnvironment === undefined && envNames.length > 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["defaultEnvironment"],
+        message: `is required when there are several environments (one of: ${envNames.join(", ")})`,
+      });
+    }
+    // With no environment at all, "needs at least one environment" already says what to fix.
+    if (spec.defaultEnvironment !== undefined && envNames.length > 0 && !envNames.includes(spec.defaultEnvironment)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["defaultEnvironment"],
+        message: `names no environment (one of: ${envNames.join(", ")})`,
+      });
+    }
+    const seenKeys = new Map<string, string>();
+    for (const [name, env] of Object.entries(spec.environments)) {
+      const other = seenKeys.get(env.key);
+      if (other !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["environments", name, "key"],
+          message: `is the same key as environment "${other}": staging and production must never share a key`,
+        });
+      }
+      seenKeys.set(env.key, name);
+    }
+    const pageIds = new Set<string>();
+    spec.pages.forEach((page, index) => {
+      if (pageIds.has(page.id)) {
+        ctx.addIssue({ code: "custom", path: ["pages", index, "id"], message: `"${page.id}" is used by another page` });
+      }
+      pageIds.add(page.id);
+    });
+    spec.experiments.forEach((experiment, index) => {
+      if (!pageIds.has(experiment.page)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["experiments", index, "page"],
+          message: `names no page of this spec (pages: ${[...pageIds].join(", ")})`,
+        });
+      }
+    });
+  });
+
+/** A validated audit spec, defaults applied. */
+export type AuditSpec = z.output<typeof auditSpecSchema>;
+/** One environment of a spec. */
+export type Environment = AuditSpec["environments"][string];
+/** One page of a spec. */
+export type PageSpec = AuditSpec["pages"][number];
+/** One journey step of a page. */
+export type Step = PageSpec["steps"][number];
+/** The SDK description of a spec. */
+export type SdkSpec = AuditSpec["sdk"];
+/** A per-check severity override. */
+export type SeverityOverride = z.output<typeof severityOverride>;

@@ -1,0 +1,41 @@
+/** Edit distance between two words (optimal string alignment: a swap of neighbours counts once). */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i]!;
+    const above = rows[i - 1]!;
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+      }
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+// Case and separators are the usual slips (baseURL, delivery_timeout_ms), so they cost nothing.
+function normalize(word: string): string {
+  return word.toLowerCase().replace(/[-_\s]/g, "");
+}
+
+/** The candidate closest to `word`, when it is close enough to be what the user meant. */
+export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(normalize(word), normalize(candidate));
+    if (best === undefined || distance < best.distance) best = { candidate, distance };
+  }
+  if (best === undefined) return undefined;
+  const length = normalize(word).length;
+  // Two edits turn any two-letter word into any other: the absolute bound needs a longer word.
+  const closeEnough = (best.distance <= 2 && best.distance < length) || best.distance <= length / 3;
+  return closeEnough ? best.candidate : undefined;
+}
+
+/** `"a", "b", "c"`: names quoted for a message. */
+export function quoteList(names: readonly string[]): string {
+  return names.map((name) => `"${name}"`).join(", ");
+}

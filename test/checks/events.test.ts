@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { eventsDelivered, eventsExpected } from "../../src/checks/events.js";
+import { callWith, collectOf, contextOf, pageWith } from "../support/artifacts.js";
+
+const signup = (overrides: Parameters<typeof pageWith>[0] = {}) => pageWith({ page: "signup", ...overrides });
+const identify = callWith({ kind: "identify", name: "u_1", properties: { plan: "pro", account_type: "business" } });
+
+test.describe("events.expected", () => {
+  test("passes when every expected call was made", () => {
+    const [finding] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith(), identify] })]));
+    expect(finding).toMatchObject({ check: "events.expected", status: "pass", page: "signup" });
+  });
+
+  test("fails on a missing event and names the near miss", () => {
+    const [finding] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith({ name: "Signup Success" }), identify] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("did you mean `Signup Success`");
+  });
+
+  test("fails when an expected identify never happened", () => {
+    const [finding] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith()] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("no identify call");
+  });
+
+  test("judges each viewport on its own", () => {
+    const findings = eventsExpected.evaluate(
+      contextOf([signup({ calls: [callWith(), identify] }), signup({ viewport: "mobile", mobile: true, calls: [identify] })]),
+    );
+    expect(findings.map((finding) => [finding.viewport, finding.status])).toEqual([["desktop", "pass"], ["mobile", "fail"]]);
+  });
+
+  test("skips a page with no expectations", () => {
+    const [finding] = eventsExpected.evaluate(contextOf([pageWith()]));
+    expect(finding?.status).toBe("skip");
+  });
+});
+
+test.describe("events.delivered", () => {
+  test("passes when every call was accepted", () => {
+    const calls = [callWith(), identify];
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, collect: [collectOf(calls, 202)] })]));
+    expect(finding?.status).toBe("pass");
+  });
+
+  test("fails on a call the collector rejected", () => {
+    const calls = [callWith({ name: "coupon_applied" })];
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls, collect: [collectOf(calls, 400)] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain('track("coupon_applied") was rejected by the collector (HTTP 400)');
+  });
+
+  test("fails on a call that was never delivered", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ name: "cta_clicked" })] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain('track("cta_clicked") was never delivered');
+  });
+
+  test("fails on a request that was aborted", () => {
+    const calls = [callWith({ name: "cta_clicked" })];
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls, collect: [collectOf(calls, null, "net::ERR_ABORTED")] })]));
+    expect(finding?.message).toContain("net::ERR_ABORTED");
+  });
+
+  test("leaves calls lost before the SDK to sdk.order", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ state: "lost" })] })]));
+    expect(finding?.status).toBe("skip");
+  });
+});

@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { sdkOrder, sdkPresent } from "../../src/checks/sdk.js";
+import { callWith, contextOf, pageWith } from "../support/artifacts.js";
+
+test.describe("sdk.present", () => {
+  test("passes when the script loaded and the global became the SDK", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([pageWith()]));
+    expect(finding).toMatchObject({ check: "sdk.present", status: "pass", page: "home", viewport: "desktop" });
+  });
+
+  test("fails when no request matched the script glob", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ sdkScripts: [], sdkReadyAtMs: null })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("**/sdk/v1/sdk.js");
+  });
+
+  test("fails when the script answered an error", () => {
+    const page = pageWith({ sdkScripts: [{ url: "http://x.test/sdk/v1/sdk.js", status: 404, failure: null, atMs: 5 }], sdkReadyAtMs: null });
+    const [finding] = sdkPresent.evaluate(contextOf([page]));
+    expect(finding).toMatchObject({ status: "fail" });
+    expect(finding?.message).toContain("HTTP 404");
+  });
+
+  test("fails when the script loaded but never defined the global", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ sdkReadyAtMs: null })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("window.expsvc");
+  });
+
+  test("skips a page that did not load", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ loadError: "net::ERR_CONNECTION_REFUSED", sdkScripts: [] })]));
+    expect(finding?.status).toBe("skip");
+  });
+});
+
+test.describe("sdk.order", () => {
+  test("passes when every call ran on the ready SDK", () => {
+    const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls: [callWith()] })]));
+    expect(finding?.status).toBe("pass");
+  });
+
+  test("fails on a call lost before the SDK existed, naming it", () => {
+    const page = pageWith({ calls: [callWith({ name: "page_viewed_early", state: "lost", atMs: 12 })] });
+    const [finding] = sdkOrder.evaluate(contextOf([page]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain('track("page_viewed_early")');
+  });
+
+  test("warns on a call only queued by the stub", () => {
+    const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls: [callWith({ name: "hero_seen", state: "queued" })] })]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toContain("hero_seen");
+  });
+
+  test("a lost call outweighs a queued one", () => {
+    const calls = [callWith({ state: "queued" }), callWith({ state: "lost", name: null })];
+    const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("track(?)");
+  });
+});

@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+import { deliverySettled, matchDeliveries } from "../src/delivery.js";
+import { callWith, collectOf } from "./support/artifacts.js";
+
+test("each event carries one call, in order", () => {
+  const first = callWith({ name: "add_to_cart" });
+  const second = callWith({ name: "add_to_cart", atMs: 900 });
+  const deliveries = matchDeliveries([first, second], [collectOf([first], 202), collectOf([second], 400)]);
+  expect(deliveries.map((match) => match.delivery)).toEqual(["accepted", "rejected"]);
+});
+
+test("an identify is matched by its user id", () => {
+  const identify = callWith({ kind: "identify", name: "u_42" });
+  const request = { ...collectOf([]), events: [{ strings: ["identify", "u_42", "pro"], raw: {} }] };
+  expect(matchDeliveries([identify], [request])[0]?.delivery).toBe("accepted");
+});
+
+test("lost, unmatched and failed calls are dropped", () => {
+  const lost = callWith({ state: "lost" });
+  const unmatched = callWith({ name: "never_sent" });
+  const aborted = callWith({ name: "aborted" });
+  const deliveries = matchDeliveries([lost, unmatched, aborted], [collectOf([aborted], null, "net::ERR_ABORTED")]);
+  expect(deliveries.map((match) => match.delivery)).toEqual(["dropped", "dropped", "dropped"]);
+});
+
+test("delivery is settled once every deliverable call has an answered request", () => {
+  const call = callWith();
+  expect(deliverySettled([call], [])).toBe(false);
+  expect(deliverySettled([call], [collectOf([call], null)])).toBe(false);
+  expect(deliverySettled([call], [collectOf([call], 202)])).toBe(true);
+  expect(deliverySettled([callWith({ state: "lost" })], [])).toBe(true);
+});

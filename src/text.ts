@@ -1,22 +1,26 @@
-/** Small text helpers shared by the spec loader and the checks. */
+/** Small text helpers shared by the spec loader, the CLI and the checks: suggestions and lists. */
 
-/** Levenshtein distance between two strings. */
+/** Edit distance between two words (optimal string alignment: a swap of neighbours counts once). */
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    const row = rows[i]!;
+    const above = rows[i - 1]!;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
+      const substitution = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+      }
     }
-    previous = current;
   }
-  return previous[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
 /** Lower case with every separator removed: `Signup Success` and `signup_success` compare equal. */
 function folded(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 /**
@@ -36,4 +40,23 @@ export function nearMisses(wanted: string, candidates: Iterable<string>): string
 export function orList(items: readonly string[]): string {
   const quoted = items.map((item) => `\`${item}\``);
   return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
+
+/** The candidate closest to `word`, when it is close enough to be what the user meant. */
+export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(folded(word), folded(candidate));
+    if (best === undefined || distance < best.distance) best = { candidate, distance };
+  }
+  if (best === undefined) return undefined;
+  const length = folded(word).length;
+  // Two edits turn any two-letter word into any other: the absolute bound needs a longer word.
+  const closeEnough = (best.distance <= 2 && best.distance < length) || best.distance <= length / 3;
+  return closeEnough ? best.candidate : undefined;
+}
+
+/** `"a", "b", "c"`: names quoted for a message. */
+export function quoteList(names: readonly string[]): string {
+  return names.map((name) => `"${name}"`).join(", ");
 }

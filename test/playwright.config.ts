@@ -7,6 +7,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],
+  globalSetup: "./e2e/global-setup.ts",
   projects: [
     { name: "unit", testIgnore: "e2e/**" },
     { name: "e2e", testMatch: "e2e/**/*.test.ts", timeout: 180_000 },

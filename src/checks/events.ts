@@ -21,7 +21,7 @@ export const eventsExpected: Check = {
       const missing = wantedTracks.filter((name) => !fired.includes(name));
       const problems = missing.map((name) => {
         const close = nearMisses(name, fired);
-        return close.length > 0 ? `\`${name}\` did not fire — did you mean ${orList(close)}, which did?` : `\`${name}\` did not fire`;
+        return close.length > 0 ? `\`${name}\` did not fire (did you mean ${orList(close)}, which did?)` : `\`${name}\` did not fire`;
       });
       if (expected?.identify && !page.calls.some((call) => call.kind === "identify")) problems.push("no identify call was made");
       const evidence = { expected: wantedTracks, identifyExpected: expected?.identify ?? false, fired };

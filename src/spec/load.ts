@@ -35,10 +35,9 @@ function failure(file: string, doc: Document, lineCounter: LineCounter, problems
     const { line, column } = locateProblem(doc, lineCounter, problem);
     return { file, line, column, path: formatPath(problem.path), message: problem.message };
   });
-  // Read top to bottom, like the file; a union can report the same slip through several options.
-  const unique = [...new Map(errors.map((error) => [`${error.line}:${error.column} ${error.path} ${error.message}`, error])).values()];
-  unique.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ok: false, file, errors: unique };
+  // Zod reports in schema order; the user reads the file top to bottom.
+  errors.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { ok: false, file, errors };
 }
 
 /** Parses and validates spec text; `file` only names it in the errors. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { closestMatch, quoteList } from "./suggest.js";
+import { closestMatch, quoteList } from "../text.js";
 
 const EXPECTED_WORDS: Record<string, string> = {
   string: "text",

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { describeValue } from "./plain-messages.js";
 import { allowedKeys, schemasAt } from "./schema-walk.js";
-import { closestMatch, quoteList } from "./suggest.js";
+import { closestMatch, quoteList } from "../text.js";
 
 /** A spec problem before it is positioned in the YAML text. */
 export interface SpecProblem {
@@ -13,8 +13,8 @@ export interface SpecProblem {
   message: string;
   /** For a misspelled key: the key it most likely meant. */
   meant?: string;
-  /** For a missing required field: its name. */
-  missing?: string;
+  /** For missing required fields: their names. */
+  missing?: string[];
 }
 
 /** What a spec's issues are judged against. */
@@ -70,12 +70,17 @@ function unionProblems(issue: z.core.$ZodIssueInvalidUnion, context: IssueContex
   }
   const value = valueAt(context.data, issue.path);
   const keys = allowedKeys(schemasAt(context.schema, issue.path));
+  if (keys.length === 0) return [{ path: issue.path, message: `matches none of the allowed forms: ${describeValue(value)}` }];
   if (isMapping(value)) {
     const unknown = Object.keys(value).filter((key) => !keys.includes(key));
     if (unknown.length > 0) return unknown.map((key) => unknownKey(issue.path, key, keys));
     return [{ path: issue.path, message: `must have exactly one of the keys ${quoteList(keys)}` }];
   }
   return [{ path: issue.path, message: `must be a mapping with one of the keys ${quoteList(keys)}, not ${describeValue(value)}` }];
+}
+
+function missingMessage(names: readonly string[]): string {
+  return names.length === 1 ? `missing required field "${names[0]}"` : `missing required fields ${quoteList(names)}`;
 }
 
 function problemsFor(issue: z.core.$ZodIssue, context: IssueContext): SpecProblem[] {
@@ -96,8 +101,8 @@ function problemsFor(issue: z.core.$ZodIssue, context: IssueContext): SpecProble
       const key = path.at(-1);
       const parent = path.slice(0, -1);
       const holder = valueAt(context.data, parent);
-      if (key !== undefined && isMapping(holder) && !(String(key) in holder)) {
-        return [{ path: parent, missing: String(key), message: `missing required field "${String(key)}"` }];
+      if (key !== undefined && isMapping(holder) && !Object.hasOwn(holder, key)) {
+        return [{ path: parent, missing: [String(key)], message: missingMessage([String(key)]) }];
       }
       return [{ path, message: path.length === 0 ? `the spec ${issue.message}` : issue.message }];
     }
@@ -106,14 +111,22 @@ function problemsFor(issue: z.core.$ZodIssue, context: IssueContext): SpecProble
   }
 }
 
-/** Zod's issues as problems a user can fix: one per unknown key, missing fields named at their mapping. */
+function samePath(a: SpecProblem, b: SpecProblem): boolean {
+  return a.path.length === b.path.length && a.path.every((segment, index) => segment === b.path[index]);
+}
+
+/** Zod's issues as problems a user can fix: one per unknown key, one per mapping that lacks fields. */
 export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], context: IssueContext): SpecProblem[] {
   const problems = issues.flatMap((issue) => problemsFor(issue, context));
-  const samePlace = (a: SpecProblem, b: SpecProblem) => a.path.length === b.path.length && a.path.every((segment, i) => segment === b.path[i]);
-  // "pgaes: did you mean pages?" already says what "missing pages" would: say it once.
-  return problems.filter(
-    (problem) =>
-      problem.missing === undefined ||
-      !problems.some((other) => other.meant === problem.missing && samePlace(other, problem)),
-  );
+  const missingByPath = new Map<string, SpecProblem>();
+  for (const problem of problems) {
+    if (problem.missing === undefined) continue;
+    // "pgaes: did you mean pages?" already says what "missing pages" would: say it once.
+    const unexplained = problem.missing.filter((name) => !problems.some((other) => other.meant === name && samePath(other, problem)));
+    const where = JSON.stringify(problem.path);
+    const names = [...(missingByPath.get(where)?.missing ?? []), ...unexplained];
+    missingByPath.set(where, { path: problem.path, missing: names, message: missingMessage(names) });
+  }
+  const merged = [...missingByPath.values()].filter((problem) => problem.missing!.length > 0);
+  return [...problems.filter((problem) => problem.missing === undefined), ...merged];
 }

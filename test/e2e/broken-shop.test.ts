@@ -1,0 +1,114 @@
+import { expect, test } from "@playwright/test";
+import type { RunSummary } from "../../src/results.js";
+import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+
+/** The broken shop: every planted fault is reported with its check id, page, viewport and status. */
+test.describe.configure({ mode: "serial" });
+
+let summary: RunSummary;
+let stdout: string;
+
+test.beforeAll(async ({}, testInfo) => {
+  const out = testInfo.outputPath("out");
+  const run = await runCli(["run", e2eSpec("broken-shop.yaml"), "--out", out]);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  stdout = run.stdout;
+  summary = readSummary(out);
+});
+
+const viewports = ["desktop", "mobile"] as const;
+
+test("the run fails and says what to do next", () => {
+  expect(summary.verdict).toBe("fail");
+  expect(summary.runs[0]?.verdict).toBe("fail");
+  expect(stdout).toContain("Next: fix the failed checks above");
+});
+
+test("the correct home page passes every check", () => {
+  for (const viewport of viewports) {
+    for (const check of ["page.load", "page.errors", "sdk.present", "sdk.order"]) {
+      expect(findingOf(summary, check, { page: "home", viewport }).status, `${check} on ${viewport}`).toBe("pass");
+    }
+  }
+});
+
+test("a call before the SDK loaded is lost: sdk.order fails, and the call is listed by name", () => {
+  for (const viewport of viewports) {
+    const finding = findingOf(summary, "sdk.order", { page: "early-call", viewport });
+    expect(finding.status).toBe("fail");
+    expect(finding.message).toContain('track("page_viewed_early")');
+    expect(findingOf(summary, "page.errors", { page: "early-call", viewport }).status).toBe("warn");
+    const call = summary.calls.find((candidate) => candidate.page === "early-call" && candidate.viewport === viewport);
+    expect(call).toMatchObject({ kind: "track", name: "page_viewed_early", beforeSdk: true, delivery: "dropped" });
+  }
+});
+
+test("a call queued by the stub snippet warns and is still delivered", () => {
+  for (const viewport of viewports) {
+    const finding = findingOf(summary, "sdk.order", { page: "queued-call", viewport });
+    expect(finding.status).toBe("warn");
+    expect(finding.message).toContain("hero_seen");
+    expect(findingOf(summary, "events.delivered", { page: "queued-call", viewport }).status).toBe("pass");
+    expect(findingOf(summary, "events.expected", { page: "queued-call", viewport }).status).toBe("pass");
+  }
+});
+
+test("an event-name near miss fails the goal and the expectation, naming the event that fired", () => {
+  for (const viewport of viewports) {
+    const goal = findingOf(summary, "goals.match", { goal: "Signup completed", viewport });
+    expect(goal.status).toBe("fail");
+    expect(goal.message).toContain("`Signup Success`");
+    expect(goal.evidence.nearMisses).toEqual(["Signup Success"]);
+    const expected = findingOf(summary, "events.expected", { page: "near-miss", viewport });
+    expect(expected.status).toBe("fail");
+    expect(expected.message).toContain("did you mean `Signup Success`");
+  }
+});
+
+test("a call lost when the page navigates away is dropped", () => {
+  for (const viewport of viewports) {
+    expect(findingOf(summary, "events.expected", { page: "navigate-away", viewport }).status).toBe("pass");
+    const delivered = findingOf(summary, "events.delivered", { page: "navigate-away", viewport });
+    expect(delivered.status).toBe("fail");
+    expect(delivered.message).toContain('track("cta_clicked") was never delivered');
+    const call = summary.calls.find((candidate) => candidate.page === "navigate-away" && candidate.viewport === viewport);
+    expect(call).toMatchObject({ name: "cta_clicked", beforeSdk: false, delivery: "dropped" });
+  }
+});
+
+test("a call the collector rejects fails events.delivered", () => {
+  for (const viewport of viewports) {
+    const delivered = findingOf(summary, "events.delivered", { page: "rejected-call", viewport });
+    expect(delivered.status).toBe("fail");
+    expect(delivered.message).toContain('track("coupon_applied") was rejected by the collector (HTTP 400)');
+    expect(findingOf(summary, "page.errors", { page: "rejected-call", viewport }).status).toBe("pass");
+  }
+});
+
+test("an event that fires on desktop only fails on mobile and passes on desktop", () => {
+  expect(findingOf(summary, "events.expected", { page: "desktop-only", viewport: "desktop" }).status).toBe("pass");
+  const mobile = findingOf(summary, "events.expected", { page: "desktop-only", viewport: "mobile" });
+  expect(mobile.status).toBe("fail");
+  expect(mobile.message).toContain("`menu_viewed` did not fire");
+});
+
+test("nothing but the planted faults is reported", () => {
+  const reported = summary.findings
+    .filter((finding) => finding.status === "fail" || finding.status === "warn")
+    .map((finding) => `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}`)
+    .sort();
+  const planted = viewports.flatMap((viewport) => [
+    `sdk.order fail early-call ${viewport}`,
+    `page.errors warn early-call ${viewport}`,
+    `sdk.order warn queued-call ${viewport}`,
+    `events.expected fail near-miss ${viewport}`,
+    `goals.match fail Signup completed ${viewport}`,
+    `events.delivered fail navigate-away ${viewport}`,
+    `events.delivered fail rejected-call ${viewport}`,
+  ]);
+  expect(reported).toEqual([...planted, "events.expected fail desktop-only mobile"].sort());
+});
+
+test("the checklist shows the goal mismatch and the dropped events", () => {
+  expect(summary.runs[0]?.checklist).toMatchObject({ goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "fail" });
+});

@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+import { runCli } from "./cli.js";
+
+test("validate exits 2 and names file:line:col for each invalid spec", async () => {
+  const run = await runCli(["validate", "test/spec/specs/syntax-error.yaml", "test/spec/specs/misspelled-key.yaml", "test/spec/specs/wrong-type.yaml"]);
+  expect(run.code).toBe(2);
+  for (const file of ["syntax-error", "misspelled-key", "wrong-type"]) {
+    expect(run.stderr).toMatch(new RegExp(`test/spec/specs/${file}\\.yaml:\\d+:\\d+ `));
+  }
+  expect(run.stderr).toContain("did you mean");
+});
+
+test("validate exits 0 on a valid spec", async () => {
+  const run = await runCli(["validate", "audits/demo-shop.yaml"]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain("✓ audits/demo-shop.yaml");
+});
+
+test("run refuses an invalid spec with exit 2 and audits nothing", async ({}, testInfo) => {
+  const run = await runCli(["run", "test/spec/specs/misspelled-key.yaml", "--out", testInfo.outputPath("out")]);
+  expect(run.code).toBe(2);
+  expect(run.stdout).not.toContain("Auditing");
+});
+
+test("bad flags exit 2 with a hint", async () => {
+  const run = await runCli(["run", "--shard", "3/2"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("--shard must look like 1/3");
+  expect((await runCli(["run", "--env", "nowhere", "audits/demo-shop.yaml"])).stderr).toContain("Use --env with one of: staging, production");
+});
+
+test("a missing browser exits 3 with one line on how to get one", async () => {
+  const run = await runCli(["run", "audits/demo-shop.yaml"], { SETUP_AUDIT_BROWSER: "/nonexistent/chromium" });
+  expect(run.code).toBe(3);
+  expect(run.stderr).toContain("npm run install-browser");
+});
+
+test("an unreachable site exits 3", async ({}, testInfo) => {
+  const run = await runCli(["run", "audits/demo-shop.yaml", "--base-url", "http://127.0.0.1:9", "--out", testInfo.outputPath("out")]);
+  expect(run.code).toBe(3);
+  expect(run.stderr).toContain("Could not reach http://127.0.0.1:9");
+});

@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RunSummary } from "../../src/results.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** What one CLI run printed and returned. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `setup-audit ARGS…` as a child process from the repository root, as a user would. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The summary.json a run wrote into `outDir`. */
+export function readSummary(outDir: string): RunSummary {
+  return JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as RunSummary;
+}
+
+/** The one finding of `check` on a page × viewport (or goal × viewport). */
+export function findingOf(summary: RunSummary, check: string, where: { page?: string; goal?: string; viewport?: string | null }) {
+  const found = summary.findings.filter(
+    (finding) =>
+      finding.check === check &&
+      (where.page === undefined || finding.page === where.page) &&
+      (where.goal === undefined || finding.goal === where.goal) &&
+      (where.viewport === undefined || finding.viewport === where.viewport),
+  );
+  if (found.length !== 1) throw new Error(`expected one ${check} finding for ${JSON.stringify(where)}, found ${found.length}`);
+  return found[0]!;
+}
+
+/** A spec file under test/e2e/specs, relative to the repository root. */
+export function e2eSpec(name: string): string {
+  return join("test/e2e/specs", name);
+}

@@ -1,0 +1,323 @@
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult } from "../../src/spec/load.js";
+
+const specsDir = fileURLToPath(new URL("./specs/", import.meta.url));
+
+// Line numbers matter here: line n of the minimal spec is MINIMAL[n - 1].
+const MINIMAL = [
+  "workspace: Acme Marketing", // 1
+  "project: Demo shop", // 2
+  "environments:", // 3
+  "  staging:", // 4
+  "    key: prj_demo_staging", // 5
+  "    baseUrl: http://127.0.0.1:47412", // 6
+  "sdk:", // 7
+  '  script: "**/sdk/v1/sdk.js"', // 8
+  "  global: expsvc", // 9
+  "  track: track", // 10
+  "  identify: identify", // 11
+  '  collect: "**/v1/collect"', // 12
+  "pages:", // 13
+  "  - id: home", // 14
+  "    path: /", // 15
+];
+
+/** The minimal spec with some of its lines (1-based) replaced by others, or removed (`[]`); `extra` goes at the end. */
+function minimalWith(replacements: Record<number, string | string[]>, ...extra: string[]): string {
+  const lines = MINIMAL.flatMap((line, index) => replacements[index + 1] ?? line);
+  return [...lines, ...extra, ""].join("\n");
+}
+
+/** The errors of an invalid spec as the CLI prints them, the file always named spec.yaml. */
+function printed(result: SpecLoadResult): string[] {
+  if (result.ok) throw new Error("expected the spec to be invalid");
+  return result.errors.map((error) => formatSpecError({ ...error, file: "spec.yaml" }));
+}
+
+function parse(text: string): SpecLoadResult {
+  return parseSpec(text, "spec.yaml");
+}
+
+test.describe("a valid spec", () => {
+  test("loads the full example with its defaults applied", async () => {
+    const result = await loadSpec(`${specsDir}valid.yaml`);
+    if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
+    const { spec } = result;
+    expect(result.file).toBe(`${specsDir}valid.yaml`);
+    expect(spec.environments.staging).toEqual({ key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412" });
+    expect(spec.api).toEqual({
+      baseUrl: "http://127.0.0.1:47411",
+      keyEnv: "SERVICE_API_KEY",
+      goalsPath: "/v1/projects/{project}/goals",
+      recentEventsPath: "/v1/projects/{project}/events",
+    });
+    expect(spec.sdk.deliveryTimeoutMs).toBe(6000);
+    expect(spec.viewports).toEqual(["desktop", "mobile"]);
+    expect(spec.identify).toEqual({ required: ["plan", "account_type"], allowPersonalData: [] });
+    expect(spec.pages.map((page) => [page.id, page.steps.length])).toEqual([
+      ["home", 0],
+      ["pricing", 0],
+      ["signup", 3],
+    ]);
+    expect(spec.pages[2]?.steps[0]).toEqual({ fill: { selector: "#email", value: "qa@example.test", canary: true } });
+    expect(spec.pages[2]?.expect).toEqual({ track: ["signup_success"], identify: true });
+    expect(spec.checks).toEqual({ "page.errors": "warn" });
+  });
+
+  test("needs no defaultEnvironment, goals, experiments or checks when it has one environment", () => {
+    const result = parse(minimalWith({}));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.spec).toMatchObject({ goals: [], experiments: [], checks: {}, identify: { required: [], allowPersonalData: [] } });
+  });
+
+  test("accepts a Playwright device name as a viewport", () => {
+    expect(parse(minimalWith({}, 'viewports: [desktop, "Pixel 7"]')).ok).toBe(true);
+  });
+});
+
+test.describe("YAML syntax", () => {
+  test("names the line and column where yaml found the error", async () => {
+    const result = await loadSpec(`${specsDir}syntax-error.yaml`);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]).toEqual({
+      file: `${specsDir}syntax-error.yaml`,
+      line: 16,
+      column: 4,
+      path: "",
+      message: "invalid YAML: All sequence items must start at the same column",
+    });
+  });
+
+  test("points at an unclosed flow list", () => {
+    expect(printed(parse("workspace: a\nviewports: [desktop, mobile\nproject: b\n"))[0]).toMatch(/^spec\.yaml:3:1 invalid YAML: Flow sequence/);
+  });
+
+  test("reports a duplicate key at its second occurrence, with the mapping's path", () => {
+    expect(printed(parse(minimalWith({ 10: ["  track: track", "  global: other"] })))).toEqual([
+      'spec.yaml:11:3 sdk: duplicate key "global": a key may appear only once in a mapping',
+    ]);
+  });
+
+  test("reports a duplicate key at the root without a path", () => {
+    expect(printed(parse(minimalWith({}, "project: Other")))).toEqual([
+      'spec.yaml:16:1 duplicate key "project": a key may appear only once in a mapping',
+    ]);
+  });
+
+  test("says an empty file is an empty spec", () => {
+    const empty = ["spec.yaml:1:1 the spec is empty: it needs at least workspace, project, environments, sdk and pages"];
+    expect(printed(parse(""))).toEqual(empty);
+    expect(printed(parse("# to do\n"))).toEqual(empty);
+    expect(printed(parse("---\n"))).toEqual(empty);
+  });
+
+  test("says a spec must be a mapping when it is a list", () => {
+    expect(printed(parse("- workspace: a\n"))).toEqual(["spec.yaml:1:1 the spec must be a mapping, not a list"]);
+  });
+});
+
+test.describe("unknown keys", () => {
+  test("name the key they were probably meant to be, at the misspelled key itself", async () => {
+    const result = await loadSpec(`${specsDir}misspelled-key.yaml`);
+    // No "missing required field" alongside: the did-you-mean already says what to write.
+    expect(printed(result)).toEqual([
+      'spec.yaml:9:3 sdk: unknown key "glboal" — did you mean "global"?',
+      'spec.yaml:13:1 unknown key "pgaes" — did you mean "pages"?',
+    ]);
+  });
+
+  test("ignore case and separators when guessing", () => {
+    expect(printed(parse(minimalWith({ 6: "    baseURL: http://127.0.0.1:47412" })))).toEqual([
+      'spec.yaml:6:5 environments.staging: unknown key "baseURL" — did you mean "baseUrl"?',
+    ]);
+  });
+
+  test("list the allowed keys when none is close", () => {
+    expect(printed(parse(minimalWith({}, "owner: me")))).toEqual([
+      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, sdk, viewports, goals, experiments, identify, pages, checks',
+    ]);
+  });
+
+  test("are found inside a journey step", () => {
+    const steps = ["    steps:", '      - clik: "#submit"', "      - fill: { selector: '#email', value: x, canery: true }"];
+    expect(printed(parse(minimalWith({}, ...steps)))).toEqual([
+      'spec.yaml:17:9 pages[0].steps[0]: unknown key "clik" — did you mean "click"?',
+      'spec.yaml:18:47 pages[0].steps[1].fill: unknown key "canery" — did you mean "canary"?',
+    ]);
+  });
+});
+
+test.describe("wrong types", () => {
+  test("are shown at the value, in plain words", async () => {
+    expect(printed(await loadSpec(`${specsDir}wrong-type.yaml`))).toEqual([
+      'spec.yaml:13:22 sdk.deliveryTimeoutMs: must be a number, not text ("soon")',
+      'spec.yaml:14:8 pages: must be a list, not text ("home")',
+    ]);
+  });
+
+  test("show an empty value at its key", () => {
+    expect(printed(parse(minimalWith({ 7: "sdk:", 8: [], 9: [], 10: [], 11: [], 12: [] })))).toEqual([
+      "spec.yaml:7:1 sdk: must be a mapping, not empty",
+    ]);
+  });
+
+  test("say what a number, a boolean and a step must be", () => {
+    expect(
+      printed(
+        parse(
+          minimalWith(
+            { 12: ['  collect: "**/v1/collect"', "  deliveryTimeoutMs: 1.5"] },
+            "    steps:",
+            "      - click: 3",
+            "      - submit the form",
+            "    expect: { identify: yes }",
+          ),
+        ),
+      ),
+    ).toEqual([
+      "spec.yaml:13:22 sdk.deliveryTimeoutMs: must be a whole number, not 1.5",
+      "spec.yaml:18:16 pages[0].steps[0].click: must be text, not a number (3)",
+      'spec.yaml:19:9 pages[0].steps[1]: must be a mapping with one of the keys "fill", "click", "waitForEvent", "waitFor", "goto", not text ("submit the form")',
+      'spec.yaml:20:25 pages[0].expect.identify: must be true or false, not text ("yes")',
+    ]);
+  });
+
+  test("explain the schema's own formats", () => {
+    expect(printed(parse(minimalWith({ 6: "    baseUrl: 127.0.0.1:47412", 15: "    path: signup" })))).toEqual([
+      "spec.yaml:6:14 environments.staging.baseUrl: must be an http(s) URL, like http://127.0.0.1:47412",
+      "spec.yaml:15:11 pages[0].path: must be a path on the site that starts with a single '/', like /signup",
+    ]);
+  });
+});
+
+test.describe("missing required fields", () => {
+  test("are named at the mapping that lacks them", () => {
+    expect(printed(parse(minimalWith({ 12: [], 15: [] })))).toEqual([
+      'spec.yaml:7:1 sdk: missing required field "collect"',
+      'spec.yaml:13:5 pages[0]: missing required field "path"',
+    ]);
+  });
+
+  test("of one mapping are named together", () => {
+    expect(printed(parse(minimalWith({ 11: [], 12: [] })))).toEqual(['spec.yaml:7:1 sdk: missing required fields "identify", "collect"']);
+  });
+
+  test("at the root are named at the first line", () => {
+    expect(printed(parse(minimalWith({ 13: [], 14: [], 15: [] })))).toEqual(['spec.yaml:1:1 missing required field "pages"']);
+  });
+
+  test("include defaultEnvironment once there are several environments", () => {
+    const production = ["  production:", "    key: prj_demo_prod", "    baseUrl: https://shop.example.test"];
+    expect(printed(parse(minimalWith({ 6: [MINIMAL[5]!, ...production] })))).toEqual([
+      "spec.yaml:1:1 defaultEnvironment: is required when there are several environments (one of: staging, production)",
+    ]);
+  });
+});
+
+test.describe("environments", () => {
+  test("must not share a project key", () => {
+    const production = ["  production:", "    key: prj_demo_staging", "    baseUrl: https://shop.example.test"];
+    const shared = minimalWith({ 6: [MINIMAL[5]!, ...production] }, "defaultEnvironment: staging");
+    expect(printed(parse(shared))).toEqual([
+      'spec.yaml:8:10 environments.production.key: is the same key as environment "staging": staging and production must never share a key',
+    ]);
+  });
+
+  test("have names made of letters, digits, '_' or '-'", () => {
+    expect(printed(parse(minimalWith({ 4: "  stag ing:" })))).toEqual([
+      `spec.yaml:4:3 environments: "stag ing" is not a valid name: environment names are letters, digits, '_' or '-'`,
+    ]);
+  });
+
+  test("need at least one entry", () => {
+    expect(printed(parse(minimalWith({ 3: "environments: {}", 4: [], 5: [], 6: [] })))).toEqual([
+      "spec.yaml:3:15 environments: needs at least one environment",
+    ]);
+  });
+});
+
+test.describe("the API key", () => {
+  const neverInSpec =
+    "never put the API key in the spec: put it in an environment variable and name that variable in api.keyEnv";
+  const api = ["api:", "  baseUrl: http://127.0.0.1:47411", "  keyEnv: SERVICE_API_KEY"];
+
+  test("is refused as api.key", () => {
+    expect(printed(parse(minimalWith({}, ...api, "  key: sk_live_51x")))).toEqual([`spec.yaml:19:3 api: unknown key "key" — ${neverInSpec}`]);
+  });
+
+  test("is refused as api.apiKey", () => {
+    expect(printed(parse(minimalWith({}, ...api, "  apiKey: sk_live_51x")))).toEqual([`spec.yaml:19:3 api: unknown key "apiKey" — ${neverInSpec}`]);
+  });
+
+  test("is refused as a top-level apiKey", () => {
+    expect(printed(parse(minimalWith({}, "apiKey: sk_live_51x")))).toEqual([`spec.yaml:16:1 unknown key "apiKey" — ${neverInSpec}`]);
+  });
+
+  test("variable must be a name, not a key", () => {
+    expect(printed(parse(minimalWith({}, api[0]!, api[1]!, "  keyEnv: sk-live-51x")))).toEqual([
+      "spec.yaml:18:11 api.keyEnv: must be the NAME of an environment variable that holds the key (like SERVICE_API_KEY), never the key itself",
+    ]);
+  });
+});
+
+test.describe("checks", () => {
+  test("guess the check id that was meant", () => {
+    expect(printed(parse(minimalWith({}, "checks:", "  sdk.ordr: warn")))).toEqual([
+      'spec.yaml:17:3 checks: unknown check id "sdk.ordr" — did you mean "sdk.order"?',
+    ]);
+  });
+
+  test("list the known ids when none is close", () => {
+    expect(printed(parse(minimalWith({}, "checks:", "  lighthouse: off")))[0]).toBe(
+      'spec.yaml:17:3 checks: unknown check id "lighthouse" — known ids: api.auth, api.project, api.workspace, api.goals, page.domain, page.load, page.errors, sdk.present, sdk.order, sdk.key, events.expected, events.delivered, goals.match, identify.attributes, identify.pii, experiment.name, experiment.goals, experiment.selector, viewports.coverage, report.warnings',
+    );
+  });
+
+  test("list the allowed severities of an invalid one", () => {
+    expect(printed(parse(minimalWith({}, "checks:", "  page.errors: wran", "  sdk.order: error")))).toEqual([
+      'spec.yaml:17:16 checks["page.errors"]: must be one of "off", "warn", "fail", not text ("wran") — did you mean "warn"?',
+      'spec.yaml:18:14 checks["sdk.order"]: must be one of "off", "warn", "fail", not text ("error")',
+    ]);
+  });
+});
+
+test.describe("viewports", () => {
+  test("must be desktop, mobile or a Playwright device name", () => {
+    expect(printed(parse(minimalWith({}, "viewports: [desktop, dekstop, fridge]")))).toEqual([
+      'spec.yaml:16:22 viewports[1]: unknown viewport "dekstop" — did you mean "desktop"?',
+      'spec.yaml:16:31 viewports[2]: unknown viewport "fridge" — use desktop, mobile or a Playwright device name',
+    ]);
+  });
+});
+
+test.describe("spec files", () => {
+  test("a missing file is an error of that file", async () => {
+    const missing = `${specsDir}absent.yaml`;
+    expect(await loadSpec(missing)).toEqual({
+      ok: false,
+      file: missing,
+      errors: [{ file: missing, line: 1, column: 1, path: "", message: "cannot read the spec: no such file" }],
+    });
+  });
+
+  test("are loaded together, in the order given", async () => {
+    const files = ["valid.yaml", "wrong-type.yaml", "syntax-error.yaml"].map((name) => `${specsDir}${name}`);
+    const results = await loadSpecs(files);
+    expect(results.map((result) => [result.file, result.ok])).toEqual([
+      [files[0], true],
+      [files[1], false],
+      [files[2], false],
+    ]);
+  });
+});
+
+test.describe("formatSpecError", () => {
+  test("prints file:line:col, then the path when there is one", () => {
+    const error = { file: "audits/shop.yaml", line: 9, column: 3, path: "sdk", message: 'unknown key "glboal"' };
+    expect(formatSpecError(error)).toBe('audits/shop.yaml:9:3 sdk: unknown key "glboal"');
+    expect(formatSpecError({ ...error, path: "" })).toBe('audits/shop.yaml:9:3 unknown key "glboal"');
+  });
+});

@@ -62,6 +62,37 @@ export interface SdkScriptLoad {
   atMs: number;
 }
 
+/** Where a project key was seen on the page. */
+export interface KeySighting {
+  key: string;
+  /** `script-tag` (an attribute or query parameter of the SDK's script tag), `sdk-global` (a property of the SDK global) or `collect` (a collect request's URL or body). */
+  where: "script-tag" | "sdk-global" | "collect";
+  /** The URL or property the key was seen in. */
+  detail: string;
+}
+
+/** How an experiment's selector matched on the page. */
+export interface SelectorMatch {
+  experiment: string;
+  selector: string;
+  /** Elements the selector matched; null when it is not valid CSS. */
+  matched: number | null;
+  visible: number;
+  /** A stabler selector built from the first visible match (its id or a data-* attribute), if it has one. */
+  stableAlternative: string | null;
+}
+
+/** A canary value (a journey `fill` marked canary) found in outgoing traffic. */
+export interface CanarySighting {
+  /** The page spec's step index of the canary fill. */
+  step: number;
+  host: string;
+  /** Where in the request: its URL, its body or its cookies. */
+  where: "url" | "body" | "cookie";
+  /** The form the value travelled in. */
+  form: "plain" | "url-encoded" | "base64" | "md5" | "sha256";
+}
+
 /** Everything gathered for one page on one viewport. */
 export interface PageArtifacts {
   spec: string;
@@ -86,6 +117,13 @@ export interface PageArtifacts {
   sdkReadyAtMs: number | null;
   calls: CapturedCall[];
   collect: CollectRequest[];
+  /** The key the SDK script tag declares (an attribute or query parameter named like a key); null when none. */
+  sdkTagKey: string | null;
+  /** Every sighting of any of the spec's environment keys. */
+  keySightings: KeySighting[];
+  /** The selectors of experiments that target this page. */
+  selectors: SelectorMatch[];
+  canarySightings: CanarySighting[];
   /** Uncaught exceptions and console errors. */
   errors: { kind: "exception" | "console"; message: string }[];
   /** Screenshot file, relative to the output directory; null when none was taken. */

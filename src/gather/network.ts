@@ -1,5 +1,5 @@
 import type { BrowserContext, Request } from "playwright";
-import type { CollectRequest, SdkScriptLoad } from "../artifacts.js";
+import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js";
 import { urlMatcher } from "../glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
@@ -8,14 +8,17 @@ import { decodeCollectBody } from "./payload.js";
 export class NetworkCapture {
   readonly sdkScripts: SdkScriptLoad[] = [];
   readonly collect: CollectRequest[] = [];
+  /** Project keys seen in collect requests' URLs or payloads. */
+  readonly keySightings: KeySighting[] = [];
   readonly isCollectUrl: (url: string) => boolean;
-  private readonly isSdkUrl: (url: string) => boolean;
+  readonly isSdkUrl: (url: string) => boolean;
   private readonly sdkByRequest = new Map<Request, SdkScriptLoad>();
   private readonly collectByRequest = new Map<Request, CollectRequest>();
 
   constructor(
     context: BrowserContext,
     sdk: SdkSpec,
+    private readonly projectKeys: readonly string[],
     private readonly sinceStart: (epochMs: number) => number,
     private readonly onChange: () => void,
   ) {
@@ -33,7 +36,10 @@ export class NetworkCapture {
       this.sdkScripts.push(load);
       this.sdkByRequest.set(request, load);
     } else if (this.isCollectUrl(url)) {
-      const { events, error } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
+      const { events, strings, error } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
+      for (const key of this.projectKeys) {
+        if (url.includes(key) || strings.includes(key)) this.keySightings.push({ key, where: "collect", detail: url });
+      }
       const entry: CollectRequest = {
         url,
         method: request.method(),

@@ -1,11 +1,14 @@
 import type { BrowserContext, Page } from "playwright";
-import type { CapturedCall, PageArtifacts } from "../artifacts.js";
+import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
 import { deliverySettled } from "../delivery.js";
 import { globToRegExpSource } from "../glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";
+import { CanaryWatch, type Canary } from "./canary.js";
 import { recoverLostCalls } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { installRecorder, type RecorderMessage } from "./recorder.js";
+import { readSdkTag } from "./sdk-tag.js";
+import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { Signal } from "./signal.js";
 
@@ -18,6 +21,15 @@ export interface PageGatherOptions {
   sdk: SdkSpec;
   viewport: string;
   mobile: boolean;
+  /** Every environment's project key, to be searched for. */
+  projectKeys: string[];
+  /** The experiments that change this page. */
+  experiments: ExperimentTarget[];
+  canaries: Canary[];
+  /** True for URLs on the audited site's own domain. */
+  isOnSite: (url: URL) => boolean;
+  /** How long one journey step may take (default 15 s). */
+  stepTimeoutMs?: number;
   /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
   screenshot: { path: string; name: string } | null;
 }
@@ -47,7 +59,8 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
     identifyMethod: options.sdk.identify,
     scriptPattern: globToRegExpSource(options.sdk.script),
   });
-  const network = new NetworkCapture(context, options.sdk, sinceStart, () => changed.notify());
+  const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify());
+  const canaries = new CanaryWatch(context, options.canaries, options.isOnSite, (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
   page.on("pageerror", (error) => errors.push({ kind: "exception", message: error.message }));
   page.on("console", (message) => {
@@ -76,6 +89,7 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
   if (loadError === null) {
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
+      timeoutMs: options.stepTimeoutMs ?? 15_000,
       hasCall: (name) => calls.some((call) => call.name === name),
       changed,
     });
@@ -92,6 +106,8 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
     );
   }
 
+  const selectors = loadError === null ? await matchSelectors(page, options.experiments) : [];
+  const sdkTag = loadError === null ? await readSdkTag(page, options.sdk, options.projectKeys) : { sdkTagKey: null, sightings: [] };
   let screenshot: string | null = null;
   if (options.screenshot && loadError === null) {
     await page.screenshot({ path: options.screenshot.path, timeout: 10_000 }).then(
@@ -115,10 +131,10 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
     stepError,
     sdkScripts: network.sdkScripts,
     sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
-    sdkTagKey: null,
-    keySightings: [],
-    selectors: [],
-    canarySightings: [],
+    sdkTagKey: sdkTag.sdkTagKey,
+    keySightings: uniqueSightings([...sdkTag.sightings, ...network.keySightings]),
+    selectors,
+    canarySightings: await canaries.settled(),
     calls: [...calls, ...lost].sort((a, b) => a.atMs - b.atMs),
     collect: network.collect,
     errors,
@@ -137,6 +153,16 @@ function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart:
     state: message.state,
     documentUrl: message.url,
   };
+}
+
+function uniqueSightings(sightings: KeySighting[]): KeySighting[] {
+  const seen = new Set<string>();
+  return sightings.filter((sighting) => {
+    const id = `${sighting.key} ${sighting.where} ${sighting.detail}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 function firstLine(error: unknown): string {

@@ -24,6 +24,10 @@ for (const target of plan.targets) {
         sdk: target.spec.sdk,
         viewport,
         mobile: isMobileViewport(viewport),
+        projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
+        experiments: target.spec.experiments.filter((experiment) => experiment.page === pageId),
+        canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
+        isOnSite: (url) => url.host === new URL(target.baseUrl).host,
         screenshot: { path: join(plan.outDir, screenshotName), name: screenshotName },
       });
       writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageId, viewport)), JSON.stringify(artifacts));

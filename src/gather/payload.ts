@@ -6,12 +6,16 @@ import type { DeliveredEvent } from "../artifacts.js";
  * gzip, batched or not. The only place that knows how events travel.
  */
 
-/** The events a collect request body carries, or why it could not be read. */
-export function decodeCollectBody(
-  body: Buffer | null,
-  url: string,
-  contentEncoding: string | undefined,
-): { events: DeliveredEvent[]; error: string | null } {
+/** What a collect request carried: its events, every string of the whole payload, and why it could not be read. */
+export interface DecodedCollect {
+  events: DeliveredEvent[];
+  /** Every string in the payload, envelope included (where an SDK puts its project key). */
+  strings: string[];
+  error: string | null;
+}
+
+/** Decodes a collect request's body and query string. */
+export function decodeCollectBody(body: Buffer | null, url: string, contentEncoding: string | undefined): DecodedCollect {
   const candidates: unknown[] = [];
   let error: string | null = null;
   if (body && body.length > 0) {
@@ -28,7 +32,7 @@ export function decodeCollectBody(
     if (parsed !== undefined) candidates.push(parsed);
   }
   const events = candidates.flatMap(eventsOf);
-  return { events, error: events.length > 0 ? null : error };
+  return { events, strings: candidates.flatMap(stringsOf), error: events.length > 0 ? null : error };
 }
 
 function isGzip(body: Buffer, contentEncoding: string | undefined): boolean {

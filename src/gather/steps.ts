@@ -2,11 +2,11 @@ import type { Page } from "playwright";
 import type { Step } from "../spec/schema.js";
 import type { Signal } from "./signal.js";
 
-const STEP_TIMEOUT_MS = 15_000;
-
 /** What a journey needs from the gatherer. */
 export interface StepContext {
   baseUrl: string;
+  /** How long one step may take. */
+  timeoutMs: number;
   /** True once the page made a call with this event name. */
   hasCall: (name: string) => boolean;
   changed: Signal;
@@ -26,17 +26,18 @@ export async function runSteps(page: Page, steps: readonly Step[], context: Step
 }
 
 async function runStep(page: Page, step: Step, context: StepContext): Promise<void> {
+  const timeout = context.timeoutMs;
   if ("fill" in step) {
-    await page.locator(step.fill.selector).fill(step.fill.value, { timeout: STEP_TIMEOUT_MS });
+    await page.locator(step.fill.selector).fill(step.fill.value, { timeout });
   } else if ("click" in step) {
-    await page.locator(step.click).click({ timeout: STEP_TIMEOUT_MS });
+    await page.locator(step.click).click({ timeout });
   } else if ("waitFor" in step) {
-    await page.locator(step.waitFor).first().waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
+    await page.locator(step.waitFor).first().waitFor({ state: "visible", timeout });
   } else if ("goto" in step) {
-    await page.goto(new URL(step.goto, context.baseUrl).href, { waitUntil: "load", timeout: STEP_TIMEOUT_MS * 2 });
+    await page.goto(new URL(step.goto, context.baseUrl).href, { waitUntil: "load", timeout: timeout * 2 });
   } else {
-    const seen = await context.changed.waitFor(() => context.hasCall(step.waitForEvent), STEP_TIMEOUT_MS);
-    if (!seen) throw new Error(`no call named "${step.waitForEvent}" within ${STEP_TIMEOUT_MS / 1000} s`);
+    const seen = await context.changed.waitFor(() => context.hasCall(step.waitForEvent), timeout);
+    if (!seen) throw new Error(`no call named "${step.waitForEvent}" within ${timeout / 1000} s`);
   }
 }
 

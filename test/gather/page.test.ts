@@ -1,0 +1,124 @@
+import { expect, test as base } from "@playwright/test";
+import { chromium, devices, type Browser } from "playwright";
+import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
+import type { PageArtifacts } from "../../src/artifacts.js";
+import { LAUNCH_ARGS } from "../../src/browser.js";
+import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
+import type { PageSpec } from "../../src/spec/schema.js";
+import { specWith } from "../support/artifacts.js";
+
+/** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
+const test = base.extend<{ gather: (site: string, page: Partial<PageSpec> & { path: string }, options?: Partial<PageGatherOptions>) => Promise<PageArtifacts> }, { fixtures: FixtureServer; browser: Browser }>({
+  fixtures: [
+    async ({}, use) => {
+      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0 } });
+      await use(server);
+      await server.close();
+    },
+    { scope: "worker" },
+  ],
+  browser: [
+    async ({}, use) => {
+      const browser = await chromium.launch({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: "worker" },
+  ],
+  gather: async ({ browser, fixtures }, use) => {
+    const contexts: Awaited<ReturnType<Browser["newContext"]>>[] = [];
+    await use(async (site, pageSpec, options = {}) => {
+      const baseUrl = site === "demo" ? fixtures.urls.demoShop : fixtures.urls.brokenShop;
+      const context = await browser.newContext(devices["Desktop Chrome"]);
+      contexts.push(context);
+      const spec = specWith();
+      return gatherPage(context, await context.newPage(), {
+        spec: "audits/test.yaml",
+        environment: "staging",
+        baseUrl,
+        page: { id: "page", steps: [], ...pageSpec },
+        sdk: { ...spec.sdk, deliveryTimeoutMs: 2500 },
+        viewport: "desktop",
+        mobile: false,
+        projectKeys: ["prj_demo_staging", "prj_demo_prod", "prj_broken_staging"],
+        experiments: [],
+        canaries: [],
+        isOnSite: (url) => url.origin === new URL(baseUrl).origin,
+        screenshot: null,
+        ...options,
+      });
+    });
+    await Promise.all(contexts.map((context) => context.close()));
+  },
+});
+
+test("a journey's calls are recorded as direct, with the SDK ready first and every call accepted", async ({ gather }) => {
+  const artifacts = await gather("demo", {
+    path: "/signup",
+    steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }],
+  });
+  expect(artifacts.loadError).toBeNull();
+  expect(artifacts.stepError).toBeNull();
+  expect(artifacts.sdkReadyAtMs).not.toBeNull();
+  expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([["identify", "direct"], ["track", "direct"]]);
+  expect(artifacts.calls[1]).toMatchObject({ name: "signup_success", properties: { plan: "pro" } });
+  expect(artifacts.collect.map((request) => request.status)).toContain(202);
+  expect(artifacts.sdkTagKey).toBe("prj_demo_staging");
+  expect(artifacts.keySightings.map((sighting) => `${sighting.key} ${sighting.where}`)).toEqual(
+    expect.arrayContaining(["prj_demo_staging script-tag", "prj_demo_staging collect"]),
+  );
+});
+
+test("a call before the global exists is recorded as lost, with its name read from the source", async ({ gather }) => {
+  const artifacts = await gather("broken", { path: "/early-call" });
+  expect(artifacts.calls).toEqual([expect.objectContaining({ kind: "track", name: "page_viewed_early", state: "lost" })]);
+  expect(artifacts.errors[0]?.kind).toBe("exception");
+});
+
+test("a call on the stub snippet is recorded as queued and its delivery is waited for", async ({ gather }) => {
+  const artifacts = await gather("broken", { path: "/queued-call", expect: { track: ["hero_seen"], identify: false } });
+  expect(artifacts.calls).toEqual([expect.objectContaining({ name: "hero_seen", state: "queued" })]);
+  expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toContain("hero_seen");
+});
+
+test("goto and waitFor steps walk to another page", async ({ gather }) => {
+  const artifacts = await gather("demo", { path: "/", steps: [{ goto: "/pricing" }, { waitFor: "#cta-primary" }] });
+  expect(artifacts.stepError).toBeNull();
+  expect(artifacts.navigations.map((url) => new URL(url).pathname)).toEqual(["/", "/pricing"]);
+});
+
+test("a failing step is recorded with its index and reason", async ({ gather }) => {
+  const artifacts = await gather("demo", { path: "/", steps: [{ waitFor: "#does-not-exist" }] }, { stepTimeoutMs: 500 });
+  expect(artifacts.stepError).toMatchObject({ step: 0 });
+  expect(artifacts.stepError?.message).toContain('waitFor "#does-not-exist" failed');
+});
+
+test("experiment selectors are counted, visible matches only", async ({ gather }) => {
+  const artifacts = await gather("demo", { path: "/pricing" }, {
+    experiments: [
+      { name: "CTA", selector: "#cta-primary" },
+      { name: "Broken", selector: "div[" },
+      { name: "Nothing", selector: "#nope" },
+    ],
+  });
+  expect(artifacts.selectors).toEqual([
+    expect.objectContaining({ experiment: "CTA", matched: 1, visible: 1, stableAlternative: "#cta-primary" }),
+    expect.objectContaining({ experiment: "Broken", matched: null, visible: 0 }),
+    expect.objectContaining({ experiment: "Nothing", matched: 0, visible: 0 }),
+  ]);
+});
+
+test("a canary sent only to the site's own backend is not a sighting", async ({ gather }) => {
+  const artifacts = await gather(
+    "demo",
+    { path: "/signup", steps: [{ fill: { selector: "#email", value: "canary@example.test", canary: true } }, { click: "#submit" }, { waitForEvent: "signup_success" }] },
+    { canaries: [{ step: 0, value: "canary@example.test" }] },
+  );
+  expect(artifacts.canarySightings).toEqual([]);
+});
+
+test("a page that does not exist is a load error with its status", async ({ gather }) => {
+  const artifacts = await gather("demo", { path: "/missing" });
+  expect(artifacts.documentStatus).toBe(404);
+  expect(artifacts.loadError).toBe("the server answered HTTP 404");
+});

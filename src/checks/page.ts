@@ -1,4 +1,4 @@
-import { describeStep } from "../gather/steps.js";
+import { describeStep } from "../spec/steps.js";
 import { finding, pageSpecOf, perLoadedPage, type Check } from "./check.js";
 
 /** page.load: the page could be loaded and its journey walked. */

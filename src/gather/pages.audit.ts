@@ -15,7 +15,9 @@ for (const target of plan.targets) {
     test(pageTitle(target.slug, pageId), { tag: target.viewports.map(viewportTag) }, async ({ context, page }, testInfo) => {
       const viewport = testInfo.project.name;
       const screenshotName = join("screenshots", target.slug, target.environment, `${pageId}.${viewport}.png`);
-      mkdirSync(join(plan.outDir, "screenshots", target.slug, target.environment), { recursive: true });
+      // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
+      const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
+      mkdirSync(join(screenshotRoot, "screenshots", target.slug, target.environment), { recursive: true });
       const artifacts = await gatherPage(context, page, {
         spec: target.specFile,
         environment: target.environment,
@@ -28,7 +30,7 @@ for (const target of plan.targets) {
         experiments: target.spec.experiments.filter((experiment) => experiment.page === pageId),
         canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
         isOnSite: (url) => url.host === new URL(target.baseUrl).host,
-        screenshot: { path: join(plan.outDir, screenshotName), name: screenshotName },
+        screenshot: target.spec.screenshots === "off" ? null : { path: join(screenshotRoot, screenshotName), name: screenshotName },
       });
       writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageId, viewport)), JSON.stringify(artifacts));
       testInfo.annotations.push({

@@ -1,5 +1,6 @@
 import type { Page } from "playwright";
 import type { Step } from "../spec/schema.js";
+import { describeStep } from "../spec/steps.js";
 import type { Signal } from "./signal.js";
 
 /** What a journey needs from the gatherer. */
@@ -39,13 +40,4 @@ async function runStep(page: Page, step: Step, context: StepContext): Promise<vo
     const seen = await context.changed.waitFor(() => context.hasCall(step.waitForEvent), timeout);
     if (!seen) throw new Error(`no call named "${step.waitForEvent}" within ${timeout / 1000} s`);
   }
-}
-
-/** A step in words, for messages: `click "#submit"`. */
-export function describeStep(step: Step): string {
-  if ("fill" in step) return `fill "${step.fill.selector}"`;
-  if ("click" in step) return `click "${step.click}"`;
-  if ("waitFor" in step) return `waitFor "${step.waitFor}"`;
-  if ("goto" in step) return `goto "${step.goto}"`;
-  return `waitForEvent "${step.waitForEvent}"`;
 }

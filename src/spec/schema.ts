@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { CHECK_IDS } from "../check-ids.js";
+import { environmentDomain, isOnDomain } from "../domain.js";
 
 /** A path on the audited site: absolute path, optionally with query and hash. */
 const sitePath = z
   .string()
-  .regex(/^\/(?!\/)/, "must be a path on the site that starts with a single '/', like /signup");
+  .regex(/^\/(?!\/)/, { error: "must be a path on the site that starts with a single '/', like /signup", abort: true })
+  // URL parsers read `/\\host` (or a tab after the slash) as `//host`: such a path would leave the site.
+  .refine((path) => new URL(path, "http://site.invalid").host === "site.invalid", "must be a path on the site, not a way to another host");
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL, like http://127.0.0.1:47412" });
 
@@ -97,6 +100,8 @@ export const auditSpecSchema = z
     api: apiSchema.optional(),
     sdk: sdkSchema,
     viewports: z.array(z.string().min(1)).min(1).default(["desktop", "mobile"]),
+    /** Screenshots per page × viewport: always, never, or only where a check failed or warned. */
+    screenshots: z.enum(["on", "off", "on-failure"]).default("on"),
     goals: z.array(goalSchema).default([]),
     experiments: z.array(experimentSchema).default([]),
     identify: z
@@ -136,6 +141,15 @@ export const auditSpecSchema = z
         });
       }
       seenKeys.set(env.key, name);
+      // An unparsable baseUrl already has its own error.
+      const domain = URL.canParse(env.baseUrl) ? environmentDomain(env) : undefined;
+      if (domain !== undefined && !isOnDomain(env.baseUrl, domain)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["environments", name, "baseUrl"],
+          message: `is not on the environment's domain "${domain}" or a subdomain of it: every audited URL must stay on the domain`,
+        });
+      }
     }
     const pageIds = new Set<string>();
     spec.pages.forEach((page, index) => {

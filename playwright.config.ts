@@ -28,15 +28,16 @@ export default defineConfig({
   testDir: "./src",
   testMatch: phase === "gather" ? "gather/pages.audit.ts" : "report/allure.audit.ts",
   outputDir: `${plan.workDir}/playwright-${phase}`,
-  fullyParallel: true,
+  // Report tests take milliseconds: one worker, in declaration order, so each spec's checklist comes first.
+  fullyParallel: phase === "gather",
   retries: 0,
   timeout: 180_000,
   // Gathering waits on the network far more than on the CPU: two browsers even on two cores.
-  workers: Math.max(2, Math.floor(cpus().length / 2)),
+  workers: phase === "gather" ? Math.max(2, Math.floor(cpus().length / 2)) : 1,
   reporter:
     phase === "gather"
       ? [["./src/report/progress-reporter.ts"]]
-      : [["./src/report/quiet-reporter.ts"], ["allure-playwright", allureOptions()]],
+      : [["./src/report/quiet-reporter.ts"], ["./src/report/allure-reporter.ts", allureOptions()]],
   use: { trace: process.env.SETUP_AUDIT_TRACE === "1" ? "on" : "off", screenshot: "off", video: "off" },
   projects,
 });

@@ -130,3 +130,115 @@ export interface PageArtifacts {
   screenshot: string | null;
   durationMs: number;
 }
+
+/** An endpoint of the service API that setup-audit calls. */
+export type ApiEndpoint = "projects" | "goals" | "recentEvents";
+
+/** A workspace as a project element may name it. */
+export interface ApiWorkspaceRef {
+  /** The workspace's id. */
+  id?: string | number;
+  /** The workspace's name. */
+  name?: string;
+  /** Any other field, kept as it came. */
+  [field: string]: unknown;
+}
+
+/** One element of `GET /v1/projects`: the fields the matching reads; every other field is kept as it came. */
+export interface ApiProject {
+  /** The service's id of the project; fills `{projectId}`. */
+  id?: string | number;
+  /** The project key (or `projectKey`). */
+  key?: string;
+  projectKey?: string;
+  /** A display name; also compared with the key and the domain. */
+  name?: string;
+  /** The project's domain (or several in `domains`, or the host of `url`). */
+  domain?: string;
+  domains?: string[];
+  url?: string;
+  /** The workspace, by name or as `{ id, name }` (or `workspaceName`, `workspaceId`). */
+  workspace?: string | ApiWorkspaceRef;
+  workspaceName?: string;
+  workspaceId?: string | number;
+  /** Any other field, kept as it came (a nested object may name the workspace). */
+  [field: string]: unknown;
+}
+
+/** One goal the service lists; the condition may be a string or an object naming the event. */
+export interface ApiGoal {
+  /** The goal's name, as the spec's goals name it. */
+  name?: string;
+  /** The event name the goal counts: the string itself, or its `equals`, `value` or `event`. */
+  condition?: string | { equals?: string; value?: string; event?: string; [field: string]: unknown };
+  /** Any other field, kept as it came. */
+  [field: string]: unknown;
+}
+
+/** One event the service lists among a project's recent events; other fields are kept. */
+export interface ApiRecentEvent {
+  /** `track` or `identify` (some services call it `type`). */
+  kind?: string;
+  type?: string;
+  /** The event name of a `track` (or `event`). */
+  name?: string;
+  event?: string;
+  /** The user id of an `identify` (or `user_id`). */
+  userId?: unknown;
+  user_id?: unknown;
+  /** When the service received it, ISO-8601 (or `received_at`, `timestamp`). */
+  receivedAt?: string;
+  received_at?: string;
+  timestamp?: string | number;
+  /** Any other field, kept as it came. */
+  [field: string]: unknown;
+}
+
+/** Why an API request gave no usable answer. */
+export interface ApiFailure {
+  /**
+   * `http`: an error status (after retries when it was retryable); `network`: no answer at all;
+   * `timeout`: no answer within the per-request timeout; `retry-after`: the service asked to wait
+   * longer than the remaining budget; `malformed`: a 2xx body that could not be understood;
+   * `path`: the configured path could not be filled in, so nothing was sent.
+   */
+  kind: "http" | "network" | "timeout" | "retry-after" | "malformed" | "path";
+  /** HTTP status of the last answer; null when there was none. */
+  status: number | null;
+  /** What went wrong, with the API key redacted: an error text, or a quote of the body. */
+  detail: string;
+}
+
+/** One endpoint's exchange with the service, retries included. */
+export interface ApiExchange<T> {
+  /** The URL requested (the key is never in it; redacted if it ever were). */
+  url: string;
+  /** HTTP requests sent for this exchange, retries included. */
+  attempts: number;
+  /** Wall time of the exchange, waits between retries included. */
+  durationMs: number;
+  /** HTTP status of the final answer; null when there was none. */
+  status: number | null;
+  /** The elements of the answer's `data`, validated leniently; null when the exchange failed. */
+  data: T[] | null;
+  /** Why the exchange failed; null when it succeeded. */
+  failure: ApiFailure | null;
+}
+
+/** Everything gathered from the service API for one spec × environment, once per run. */
+export interface ApiArtifacts {
+  /** The environment variable the spec names for the key (`api.keyEnv`). */
+  keyEnv: string;
+  /** False when that variable was unset or empty, so nothing was requested. */
+  keySet: boolean;
+  /** When the API gather began (ISO-8601), by the service's clock when it sent a Date header: the cutoff for recent events. */
+  startedAt: string;
+  /** `GET /v1/projects`; null when it was not requested (no key). */
+  projects: ApiExchange<ApiProject> | null;
+  /** The goals endpoint; null when not configured or not requested because the project list failed or lacks the project. */
+  goals: ApiExchange<ApiGoal> | null;
+  /** Recent events, read once after the browsers finished; null when not configured or not requested. */
+  recentEvents: ApiExchange<ApiRecentEvent> | null;
+  /** HTTP requests sent per endpoint, retries included. */
+  requests: Record<ApiEndpoint, number>;
+}

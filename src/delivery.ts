@@ -1,9 +1,12 @@
-import type { CapturedCall, CollectRequest, Delivery } from "./artifacts.js";
+import { listedEvent, type ListedEvent } from "./api/match.js";
+import type { ApiArtifacts, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./artifacts.js";
+import type { AuditSpec } from "./spec/schema.js";
 
 /**
  * Matches calls to the collect requests that carried them. A call is carried by an event that
  * holds its token (the event name of a `track`, the user id of an `identify`) among its strings;
- * each event carries one call, in order.
+ * each event carries one call, in order. When the service's recent events were read, they have
+ * the last word: a call counts as accepted only if the service lists it (ingestion).
  */
 
 /** What happened to one call, and the request that carried it. */
@@ -12,6 +15,8 @@ export interface CallDelivery {
   delivery: Delivery;
   /** The collect request that carried the call; null when none did. */
   request: CollectRequest | null;
+  /** Whether the service lists the call among its recent events; null when that was not checked. */
+  ingested: boolean | null;
 }
 
 /** The string that identifies a call inside a payload; null when nothing does. */
@@ -28,12 +33,54 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
   const unclaimed = requests.flatMap((request) => request.events.map((event) => ({ request, strings: event.strings })));
   return calls.map((call) => {
     const token = callToken(call);
-    if (call.state === "lost" || token === null) return { call, delivery: "dropped", request: null };
+    if (call.state === "lost" || token === null) return { call, delivery: "dropped", request: null, ingested: null };
     const index = unclaimed.findIndex((event) => event.strings.includes(token));
-    if (index < 0) return { call, delivery: "dropped", request: null };
+    if (index < 0) return { call, delivery: "dropped", request: null, ingested: null };
     const { request } = unclaimed.splice(index, 1)[0]!;
-    return { call, delivery: deliveryOf(request), request };
+    return { call, delivery: deliveryOf(request), request, ingested: null };
   });
+}
+
+/**
+ * The delivery of every page's calls. With the events the service ingested (null when its recent
+ * events were not read), a call the collector accepted — or whose request the browser never
+ * showed, as beacons sent on unload may be — is `accepted` only when a listed event of the same
+ * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
+ * vouches for one call, pages in order; lost and rejected calls stay as they are.
+ */
+export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ListedEvent[] | null): CallDelivery[][] {
+  const unclaimed = ingested === null ? null : [...ingested];
+  return pages.map((page) =>
+    matchDeliveries(page.calls, page.collect).map((match) => {
+      if (unclaimed === null || match.call.state === "lost" || match.delivery === "rejected" || match.delivery === "intercepted") return match;
+      const index = unclaimed.findIndex((event) => event.kind === match.call.kind && event.name === match.call.name);
+      if (index < 0) return { ...match, delivery: "dropped", ingested: false };
+      unclaimed.splice(index, 1);
+      return { ...match, delivery: "accepted", ingested: true };
+    }),
+  );
+}
+
+/**
+ * The events the service lists as received since the run's API gather began (by its own clock
+ * when it said; an event without a time counts); null when the recent events were not read.
+ */
+export function ingestedEvents(api: ApiArtifacts | null): ListedEvent[] | null {
+  const listed = api?.recentEvents?.data;
+  if (!api || !listed) return null;
+  const since = Date.parse(api.startedAt);
+  return listed
+    .map(listedEvent)
+    .filter((event): event is ListedEvent => event !== null && (event.receivedAtMs === null || event.receivedAtMs >= since));
+}
+
+/** Why ingestion could not be verified although the spec asks for it (`recentEventsPath`); null when it was, or is not asked for. */
+export function ingestionUnverified(spec: AuditSpec, api: ApiArtifacts | null): string | null {
+  if (!spec.api?.recentEventsPath || ingestedEvents(api) !== null) return null;
+  if (!api?.keySet) return `no API key is set in ${spec.api.keyEnv}`;
+  const failure = api.recentEvents?.failure ?? api.projects?.failure;
+  if (failure) return `the service API failed (${failure.detail})`;
+  return "the project is not in the service's project list";
 }
 
 function deliveryOf(request: CollectRequest): Delivery {

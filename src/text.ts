@@ -60,3 +60,8 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
 export function quoteList(names: readonly string[]): string {
   return names.map((name) => `"${name}"`).join(", ");
 }
+
+/** `150 ms`, `1.5 s`, `30 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}

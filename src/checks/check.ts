@@ -1,5 +1,5 @@
 import type { CheckId } from "../check-ids.js";
-import type { PageArtifacts } from "../artifacts.js";
+import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts.js";
 import type { Finding, Status } from "../results.js";
 import type { AuditSpec } from "../spec/schema.js";
 
@@ -10,6 +10,8 @@ export interface AuditContext {
   environment: string;
   /** Every page × viewport gathered for this spec and environment. */
   pages: readonly PageArtifacts[];
+  /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
+  api: ApiArtifacts | null;
 }
 
 /** A check: what it is, why it matters, and a pure evaluation. */
@@ -79,4 +81,10 @@ export function perLoadedPage(
 /** The page spec for an artifact's page id. */
 export function pageSpecOf(context: AuditContext, pageId: string) {
   return context.spec.pages.find((page) => page.id === pageId);
+}
+
+/** A call in words for messages: `track("signup_success")`, `identify(…)`; an identify's user id is never shown. */
+export function describeCall(call: Pick<CapturedCall, "kind" | "name">): string {
+  if (call.kind === "identify") return "identify(…)";
+  return `track(${call.name === null ? "?" : `"${call.name}"`})`;
 }

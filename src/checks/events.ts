@@ -1,6 +1,6 @@
-import { matchDeliveries } from "../delivery.js";
+import { ingestedEvents, ingestionUnverified, reconcileDeliveries, type CallDelivery } from "../delivery.js";
 import { nearMisses, orList } from "../text.js";
-import { pageSpecOf, perLoadedPage, type Check } from "./check.js";
+import { describeCall, pageSpecOf, perLoadedPage, type Check } from "./check.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
 export const eventsExpected: Check = {
@@ -43,25 +43,50 @@ export const eventsDelivered: Check = {
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +
     "the visitors whose events happen to survive.",
   evaluate(context) {
+    // Reconciled across all pages at once: each event the service lists vouches for one call only.
+    const reconciled = reconcileDeliveries(context.pages, ingestedEvents(context.api));
+    const unverified = ingestionUnverified(context.spec, context.api);
     return perLoadedPage(context, "events.delivered", (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
-      const deliveries = matchDeliveries(page.calls, page.collect).filter((match) => match.call.state !== "lost");
+      const deliveries = reconciled[context.pages.indexOf(page)]!.filter((match) => match.call.state !== "lost");
       if (deliveries.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
-      const label = (match: (typeof deliveries)[number]) => `${match.call.kind}(${match.call.name === null ? "?" : `"${match.call.name}"`})`;
+      const label = (match: (typeof deliveries)[number]) => describeCall(match.call);
       const rejected = deliveries.filter((match) => match.delivery === "rejected");
       const dropped = deliveries.filter((match) => match.delivery === "dropped");
       const evidence = {
-        deliveries: deliveries.map((match) => ({ call: label(match), delivery: match.delivery, status: match.request?.status ?? null })),
+        deliveries: deliveries.map((match) => ({ call: label(match), delivery: match.delivery, status: match.request?.status ?? null, ingested: match.ingested })),
+        ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
+      const notIngested = dropped.filter(collectorAcceptedOnly);
       const problems = [
         ...rejected.map((match) => `${label(match)} was rejected by the collector (HTTP ${match.request?.status})`),
-        ...dropped.map((match) => `${label(match)} was never delivered${match.request?.failure ? ` (${match.request.failure})` : ""}`),
+        ...notIngested.map((match) => `${label(match)} got HTTP ${match.request?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`),
+        ...dropped.filter((match) => !notIngested.includes(match)).map((match) => `${label(match)} was never delivered${match.request?.failure ? ` (${match.request.failure})` : ""}`),
       ];
       if (problems.length > 0) {
-        const advice = rejected.length > 0 ? "Fix the call's arguments so the collector accepts them" : "Let the SDK flush before the page navigates away (or use its beacon transport)";
+        const advice =
+          rejected.length > 0
+            ? "Fix the call's arguments so the collector accepts them"
+            : notIngested.length > 0
+              ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
+              : "Let the SDK flush before the page navigates away (or use its beacon transport)";
         return { status: "fail", message: `${problems.join("; ")}. ${advice}.`, evidence };
       }
-      return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted.`, evidence };
+      if (unverified !== null) {
+        return {
+          status: "warn",
+          message: `All ${deliveries.length} call(s) were accepted by the collector, but whether the service ingested them is unknown: ${unverified}. Fix the API access (see the api.* checks) or the spec's api.recentEventsPath.`,
+          evidence,
+        };
+      }
+      const ingested = deliveries.some((match) => match.ingested === true) ? " and listed by the service as ingested" : "";
+      return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted${ingested}.`, evidence };
     });
   },
 };
+
+/** A call the collector answered with a 2xx that the service then did not list. */
+function collectorAcceptedOnly(match: CallDelivery): boolean {
+  const status = match.request?.status ?? null;
+  return match.ingested === false && status !== null && status >= 200 && status < 300;
+}

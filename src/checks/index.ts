@@ -1,21 +1,36 @@
 import type { Finding } from "../results.js";
+import { apiAuth, apiGoals, apiProject, apiWorkspace } from "./api.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
 import { eventsDelivered, eventsExpected } from "./events.js";
+import { experimentGoals, experimentName, experimentSelector } from "./experiment.js";
 import { goalsMatch } from "./goals.js";
+import { identifyAttributes, identifyPii } from "./identify.js";
+import { pageDomain, sdkKey } from "./keys.js";
 import { pageErrors, pageLoad } from "./page.js";
 import { sdkOrder, sdkPresent } from "./sdk.js";
 import { viewportsCoverage } from "./viewports.js";
 
 /** Every check, in the order the report shows them. */
 export const CHECKS: readonly Check[] = [
+  apiAuth,
+  apiProject,
+  apiWorkspace,
+  apiGoals,
   pageLoad,
+  pageDomain,
   pageErrors,
   sdkPresent,
   sdkOrder,
+  sdkKey,
   eventsExpected,
   eventsDelivered,
   goalsMatch,
+  identifyAttributes,
+  identifyPii,
+  experimentName,
+  experimentGoals,
+  experimentSelector,
   viewportsCoverage,
 ];
 

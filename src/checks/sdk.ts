@@ -1,4 +1,4 @@
-import { perLoadedPage, type Check } from "./check.js";
+import { describeCall, perLoadedPage, type Check } from "./check.js";
 
 /** sdk.present: the SDK script loaded and defined its global. */
 export const sdkPresent: Check = {
@@ -43,7 +43,7 @@ export const sdkOrder: Check = {
     return perLoadedPage(context, "sdk.order", (page) => {
       const lost = page.calls.filter((call) => call.state === "lost");
       const queued = page.calls.filter((call) => call.state === "queued");
-      const describe = (calls: typeof lost) => calls.map((call) => `${call.kind}(${call.name === null ? "?" : `"${call.name}"`}) at ${call.atMs} ms`);
+      const describe = (calls: typeof lost) => calls.map((call) => `${describeCall(call)} at ${call.atMs} ms`);
       if (lost.length > 0) {
         return {
           status: "fail",

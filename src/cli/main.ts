@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CliError, EXIT, usageError } from "./errors.js";
+import { reportCommand } from "./report.js";
 import { runAudit } from "./run.js";
 import { validateSpecs } from "./validate.js";
 
@@ -16,7 +17,13 @@ Usage:
       --out DIR                 output folder (default: reports/)
       --base-url URL            audit this base URL instead of the environment's
       --trace                   keep Playwright traces (they hold raw page traffic)
+      --single-file             also write the shareable OUT/audit-report.html
+      --open                    open the shareable report when done (implies --single-file)
   setup-audit validate [SPEC…]  check specs only; prints each error as file:line:col
+  setup-audit report            build the HTML report of the last run: OUT/html/
+      --out DIR                 the run's output folder (default: reports/)
+      --single-file             also write one self-contained OUT/audit-report.html to share
+      --open                    open it in the desktop's browser (implies --single-file)
   setup-audit --help            this text
 
 Exit codes: 0 no failed check, 1 a check failed, 2 invalid spec or flags, 3 could not run.`;
@@ -35,6 +42,8 @@ const COMMANDS: Record<string, Command> = {
       out: { type: "string" },
       "base-url": { type: "string" },
       trace: { type: "boolean" },
+      "single-file": { type: "boolean" },
+      open: { type: "boolean" },
     });
     return runAudit({
       specs: positionals,
@@ -47,11 +56,18 @@ const COMMANDS: Record<string, Command> = {
       out: values.out ?? "reports",
       baseUrl: baseUrl(values["base-url"]),
       trace: Boolean(values.trace),
+      singleFile: Boolean(values["single-file"]),
+      open: Boolean(values.open),
     });
   },
   async validate(args) {
     const { positionals } = parse(args, {});
     return validateSpecs(positionals);
+  },
+  async report(args) {
+    const { values, positionals } = parse(args, { out: { type: "string" }, "single-file": { type: "boolean" }, open: { type: "boolean" } });
+    if (positionals.length > 0) throw usageError(`report takes no spec ("${positionals[0]}"): it reads the results of the last run in --out`);
+    return reportCommand({ out: values.out ?? "reports", singleFile: Boolean(values["single-file"]), open: Boolean(values.open) });
   },
 };
 

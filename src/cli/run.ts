@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { PageArtifacts } from "../artifacts.js";
+import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "../api/phase.js";
+import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { runChecks } from "../checks/index.js";
 import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
@@ -11,12 +12,13 @@ import { isMobileViewport } from "../viewports.js";
 import { CliError, EXIT } from "./errors.js";
 import { startFixturesIfNeeded } from "./fixtures.js";
 import { runPlaywrightPhase } from "./playwright.js";
+import { publishReport, type ReportOptions } from "./report.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 
 /** Options of `setup-audit run`. */
-export interface RunOptions extends TargetFilters {
+export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFile" | "open"> {
   specs: string[];
   workers: number | undefined;
   shard: string | undefined;
@@ -41,6 +43,8 @@ export async function runAudit(options: RunOptions): Promise<number> {
     await requireReachable(targets);
     prepareOutDir(outDir);
     mkdirSync(join(workDir, "artifacts"));
+    // Once per spec × environment, before any browser: pages and workers never call the API.
+    const apiBefore = await gatherApiBeforeBrowsers(targets, (line) => process.stdout.write(line));
     const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, targets };
     const planFile = join(workDir, "plan.json");
     writeFileSync(planFile, JSON.stringify(plan));
@@ -53,7 +57,8 @@ export async function runAudit(options: RunOptions): Promise<number> {
     const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
     if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
 
-    const results = targets.map((target) => checkTarget(target, readArtifacts(workDir, target, Boolean(options.shard))));
+    const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
+    const results = targets.map((target, index) => checkTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null));
     const summary = buildSummary(results, { startedAt, durationMs: Date.now() - startedAt.getTime(), strict: options.strict });
     writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
     writeFileSync(join(workDir, "results.json"), JSON.stringify(results));
@@ -61,6 +66,8 @@ export async function runAudit(options: RunOptions): Promise<number> {
 
     process.stdout.write(formatConsoleReport(summary));
     process.stdout.write(`\nWrote ${join(options.out, "summary.json")} and Allure results in ${join(options.out, "allure-results")}.\n`);
+    // The audit's verdict stands even when its report cannot be built.
+    await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
     if (summary.verdict === "fail") {
       process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
       return EXIT.failed;
@@ -136,7 +143,7 @@ function missingArtifacts(target: AuditTarget, page: string, viewport: string): 
   };
 }
 
-function checkTarget(target: AuditTarget, pages: PageArtifacts[]): TargetResult {
-  const findings = runChecks({ spec: target.spec, specFile: target.specFile, environment: target.environment, pages });
-  return { spec: target.specFile, project: target.spec.project, environment: target.environment, findings, pages };
+function checkTarget(target: AuditTarget, pages: PageArtifacts[], api: ApiArtifacts | null): TargetResult {
+  const findings = runChecks({ spec: target.spec, specFile: target.specFile, environment: target.environment, pages, api });
+  return { spec: target.specFile, project: target.spec.project, environment: target.environment, findings, pages, api };
 }

@@ -3,6 +3,7 @@ import type { AuditTarget } from "../plan.js";
 import type { AuditSpec } from "../spec/schema.js";
 import { knownViewports } from "../viewports.js";
 import { nearMisses } from "../text.js";
+import { environmentDomain, isOnDomain } from "../domain.js";
 import { usageError } from "./errors.js";
 
 /** What the command line narrows a run to. */
@@ -35,12 +36,20 @@ export function buildTarget(specFile: string, spec: AuditSpec, filters: TargetFi
       throw usageError(`Unknown viewport "${viewport}"`, guess ? `Did you mean "${guess}"?` : "Use desktop, mobile or a Playwright device name.");
     }
   }
+  const baseUrl = filters.baseUrl ?? env.baseUrl;
+  const domain = environmentDomain(env);
+  if (!isOnDomain(baseUrl, domain)) {
+    throw usageError(
+      `--base-url ${baseUrl} leaves environment "${environment}"'s domain ${domain} (of ${specFile})`,
+      `Use a base URL on ${domain} or one of its subdomains, or audit another environment with --env.`,
+    );
+  }
   return {
     specFile,
     slug: basename(specFile, extname(specFile)),
     spec,
     environment,
-    baseUrl: filters.baseUrl ?? env.baseUrl,
+    baseUrl,
     pages: spec.pages.map((page) => page.id).filter((id) => filters.pages.length === 0 || filters.pages.includes(id)),
     viewports,
   };

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
+import { environmentDomain, isOnDomain } from "../domain.js";
 import { artifactFileName, readPlan } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
@@ -12,6 +13,7 @@ const plan = readPlan();
 for (const target of plan.targets) {
   for (const pageId of target.pages) {
     const pageSpec = target.spec.pages.find((page) => page.id === pageId)!;
+    const siteDomain = environmentDomain({ ...target.spec.environments[target.environment]!, baseUrl: target.baseUrl });
     test(pageTitle(target.slug, pageId), { tag: target.viewports.map(viewportTag) }, async ({ context, page }, testInfo) => {
       const viewport = testInfo.project.name;
       const screenshotName = join("screenshots", target.slug, target.environment, `${pageId}.${viewport}.png`);
@@ -29,7 +31,7 @@ for (const target of plan.targets) {
         projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
         experiments: target.spec.experiments.filter((experiment) => experiment.page === pageId),
         canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
-        isOnSite: (url) => url.host === new URL(target.baseUrl).host,
+        isOnSite: (url) => isOnDomain(url.href, siteDomain),
         screenshot: target.spec.screenshots === "off" ? null : { path: join(screenshotRoot, screenshotName), name: screenshotName },
       });
       writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageId, viewport)), JSON.stringify(artifacts));

@@ -1,16 +1,25 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { test } from "@playwright/test";
 import * as allure from "allure-js-commons";
+import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS } from "../checks/index.js";
+import { ingestedEvents, reconcileDeliveries, type CallDelivery } from "../delivery.js";
 import { pageTitle, viewportTag } from "../gather/titles.js";
-import { readPlan } from "../plan.js";
+import { readPlan, type AuditTarget } from "../plan.js";
 import type { Finding, Status } from "../results.js";
+import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
+import { failedFamilies, FAMILY_LABEL } from "./families.js";
+import { pageAttachments, secretsOf, type RedactionContext } from "./page-attachments.js";
+import { scrubText } from "./redact.js";
+import { severityOf } from "./severity.js";
 import type { TargetResult } from "./summary.js";
 
 /**
- * The report phase: replays the findings as Allure results, one test per page × viewport with one
- * step per check, so the report reads like the audit. Nothing is gathered or judged here.
+ * The report phase: replays the findings as Allure results so the report reads like the audit —
+ * per spec × environment the setup checklist first, then one result per page × viewport with one
+ * step per check, one per goal × viewport, and one for the spec-wide checks. Nothing is gathered
+ * or judged here; a result fails exactly when one of its checks failed.
  */
 const plan = readPlan();
 const results = JSON.parse(readFileSync(join(plan.workDir, "results.json"), "utf8")) as TargetResult[];
@@ -21,46 +30,115 @@ const ALLURE_STATUS: Record<Status, allure.Status> = {
   fail: allure.Status.FAILED,
   skip: allure.Status.SKIPPED,
 };
-const CHECK_TITLES = new Map(CHECKS.map((check) => [check.id, check]));
+const CHECK_BY_ID = new Map(CHECKS.map((check) => [check.id, check]));
 
-async function reportFindings(findings: readonly Finding[]): Promise<void> {
-  for (const finding of findings) {
-    const check = CHECK_TITLES.get(finding.check);
-    const title = finding.status === "pass" || finding.status === "skip" ? check?.title : check?.failureTitle;
-    await allure.logStep(`${finding.check}: ${title ?? finding.check} — ${finding.message}`, ALLURE_STATUS[finding.status]);
-  }
-  const failed = findings.filter((finding) => finding.status === "fail");
-  expect(failed.map((finding) => `${finding.check}: ${finding.message}`), "failed checks").toEqual([]);
-}
+const CHECKLIST_WHY =
+  "The service's own checks before anyone trusts a setup's numbers: the right workspace, the right " +
+  "project key or domain, goals whose conditions equal the events the pages fire, mobile and desktop " +
+  "both checked, and no bot/SRM or dropped-event warning. Each item is the worst status of the checks " +
+  "that feed it; open the page results below for the evidence.";
 
 for (const result of results) {
-  const target = plan.targets.find((candidate) => candidate.specFile === result.spec)!;
-  const labels = async (story: string) => {
-    await allure.epic(target.spec.workspace);
-    await allure.feature(target.spec.project);
-    await allure.story(story);
-    await allure.parameter("environment", target.environment);
-  };
+  const target = plan.targets.find((candidate) => candidate.specFile === result.spec && candidate.environment === result.environment)!;
+  const redaction: RedactionContext = { spec: target.spec, secrets: secretsOf(target.spec) };
+  const deliveries = reconcileDeliveries(result.pages, ingestedEvents(result.api));
+  const firstViewport = [viewportTag(target.viewports[0]!)];
+  const allViewports = target.viewports.map(viewportTag);
+
+  // Declared first, so that the report opens on the answer to "can we trust this setup?". Titles
+  // other than pages' hold a space, which page ids cannot: they never collide.
+  test(pageTitle(target.slug, "setup checklist"), { tag: firstViewport }, async () => {
+    await labelResult(target, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.spec.project} (${target.environment})`);
+    await allure.severity("blocker");
+    await allure.description(CHECKLIST_WHY);
+    const steps = checklistSteps(result.findings);
+    for (const step of steps) await allure.logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
+    const failed = steps.filter((step) => step.status === "fail");
+    if (failed.length > 0) {
+      throw auditFailure(`The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`);
+    }
+  });
 
   for (const pageId of target.pages) {
-    test(pageTitle(target.slug, pageId), { tag: target.viewports.map(viewportTag) }, async ({}, testInfo) => {
+    test(pageTitle(target.slug, pageId), { tag: allViewports }, async ({}, testInfo) => {
       const viewport = testInfo.project.name;
-      const page = result.pages.find((candidate) => candidate.page === pageId && candidate.viewport === viewport);
-      test.skip(!page, "not audited in this run");
-      await labels(pageId);
-      if (page?.screenshot) await allure.attachmentPath("screenshot", join(plan.outDir, page.screenshot), { contentType: "image/png" });
-      await reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport));
+      const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport);
+      test.skip(index < 0, "not audited in this run");
+      await labelResult(target, pageId, `${pageId} · ${viewport}`);
+      await attachPageEvidence(result.pages[index]!, deliveries[index] ?? [], redaction);
+      await reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`);
     });
   }
 
-  test(pageTitle(target.slug, "goals"), { tag: target.viewports.map(viewportTag) }, async ({}, testInfo) => {
-    await labels("goals");
-    await reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === testInfo.project.name));
+  test(pageTitle(target.slug, "goal checks"), { tag: allViewports }, async ({}, testInfo) => {
+    const viewport = testInfo.project.name;
+    await labelResult(target, "goals", `goals · ${viewport}`);
+    await reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`);
   });
 
   // Spec-wide findings are reported once, under the first viewport's project.
-  test(pageTitle(target.slug, "setup"), { tag: [viewportTag(target.viewports[0]!)] }, async () => {
-    await labels("setup");
-    await reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null));
+  test(pageTitle(target.slug, "spec-wide checks"), { tag: firstViewport }, async () => {
+    await labelResult(target, "spec-wide checks", "spec-wide checks");
+    await reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction, "the spec");
   });
+}
+
+/**
+ * Labels and parameters every result carries. The environment is a parameter, so each keeps its
+ * own history; the base URL (it holds a port) and the run id change between runs, so they are
+ * `excluded` and never split it.
+ */
+async function labelResult(target: AuditTarget, story: string, displayName: string): Promise<void> {
+  await allure.displayName(displayName);
+  await allure.epic(target.spec.workspace);
+  await allure.feature(target.spec.project);
+  await allure.story(story);
+  await allure.parameter("environment", target.environment);
+  await allure.parameter("base URL", target.baseUrl, { excluded: true });
+  await allure.parameter("run", plan.runId, { excluded: true });
+}
+
+async function attachPageEvidence(page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): Promise<void> {
+  if (page.screenshot && existsSync(join(plan.outDir, page.screenshot))) {
+    await allure.attachmentPath("screenshot", join(plan.outDir, page.screenshot), { contentType: "image/png" });
+  }
+  for (const attachment of pageAttachments(page, deliveries, redaction)) {
+    await allure.attachment(attachment.name, attachment.body, { contentType: attachment.contentType });
+  }
+}
+
+/** One step per finding, the severity and families of the failed ones, each check's "why"; fails the result when a check failed. */
+async function reportFindings(findings: readonly Finding[], redaction: RedactionContext, where: string): Promise<void> {
+  const severity = severityOf(findings);
+  if (severity) await allure.severity(severity);
+  for (const family of failedFamilies(findings)) await allure.label(FAMILY_LABEL, family);
+  await allure.description(whyOf(findings));
+  for (const finding of findings) {
+    const check = CHECK_BY_ID.get(finding.check);
+    const title = finding.status === "fail" || finding.status === "warn" ? check?.failureTitle : check?.title;
+    await allure.logStep(`${finding.check}: ${title ?? finding.check} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
+  }
+  const failed = findings.filter((finding) => finding.status === "fail");
+  if (failed.length > 0) {
+    throw auditFailure(`${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}`);
+  }
+}
+
+/**
+ * Why the checks that failed or warned matter, as markdown; when none did, why each check that
+ * judged the result matters, so a passing result still says what it vouches for.
+ */
+function whyOf(findings: readonly Finding[]): string {
+  const problems = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const ids = new Set((problems.length > 0 ? problems : findings).map((finding) => finding.check));
+  return CHECKS.filter((check) => ids.has(check.id))
+    .map((check) => `**${check.id}: ${check.title}.** ${check.why}`)
+    .join("\n\n");
+}
+
+/** The audit's verdict as a test failure: the message is the report's error box, so no stack trace. */
+function auditFailure(message: string): Error {
+  const error = new Error(message);
+  error.stack = `Error: ${message}`;
+  return error;
 }

@@ -2,7 +2,8 @@ import type { Checklist, RunSummary, Status } from "../results.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
 
-const CHECKLIST_LABELS: Record<keyof Checklist, string> = {
+/** How each checklist item reads, in the service's own words. */
+export const CHECKLIST_LABELS: Record<keyof Checklist, string> = {
   workspace: "Correct workspace",
   projectKeyOrDomain: "Correct project key or domain",
   goalEventMatch: "Goals and events match",

@@ -1,5 +1,6 @@
-import type { PageArtifacts } from "../artifacts.js";
-import { matchDeliveries } from "../delivery.js";
+import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
+import type { ListedEvent } from "../api/match.js";
+import { ingestedEvents, reconcileDeliveries } from "../delivery.js";
 import { rollUpChecklist, verdictOf, type CallRecord, type Finding, type RunSummary, type SpecRun } from "../results.js";
 
 /** The findings and artifacts of one spec × environment, after the checks ran. */
@@ -9,6 +10,8 @@ export interface TargetResult {
   environment: string;
   findings: Finding[];
   pages: PageArtifacts[];
+  /** What the service API said for this spec × environment; null without an `api` section. */
+  api: ApiArtifacts | null;
 }
 
 /** Builds summary.json from every target's results. */
@@ -28,20 +31,23 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     durationMs: options.durationMs,
     runs,
     findings,
-    calls: results.flatMap((result) => result.pages.flatMap(callRecords)),
+    calls: results.flatMap((result) => callRecords(result.pages, ingestedEvents(result.api))),
   };
 }
 
-/** The calls of one page × viewport as summary.json lists them. */
-export function callRecords(page: PageArtifacts): CallRecord[] {
-  return matchDeliveries(page.calls, page.collect).map(({ call, delivery }) => ({
-    kind: call.kind,
-    // An identify call's first argument is a user id: never copied into a shareable file.
-    name: call.kind === "track" ? call.name : null,
-    page: page.page,
-    viewport: page.viewport,
-    atMs: call.atMs,
-    beforeSdk: call.state !== "direct",
-    delivery,
-  }));
+/** The calls of one spec × environment's pages as summary.json lists them, reconciled with what the service ingested. */
+export function callRecords(pages: readonly PageArtifacts[], ingested: readonly ListedEvent[] | null): CallRecord[] {
+  return reconcileDeliveries(pages, ingested).flatMap((deliveries, index) => {
+    const page = pages[index]!;
+    return deliveries.map(({ call, delivery }) => ({
+      kind: call.kind,
+      // An identify call's first argument is a user id: never copied into a shareable file.
+      name: call.kind === "track" ? call.name : null,
+      page: page.page,
+      viewport: page.viewport,
+      atMs: call.atMs,
+      beforeSdk: call.state !== "direct",
+      delivery,
+    }));
+  });
 }

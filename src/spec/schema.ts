@@ -42,11 +42,30 @@ const envVarName = z
     "must be the NAME of an environment variable that holds the key (like SERVICE_API_KEY), never the key itself",
   );
 
+/** A path under api.baseUrl, with `{project}` (the environment's key) and `{projectId}` as the only placeholders. */
+const apiPath = z
+  .string()
+  .startsWith("/")
+  .refine(
+    (path) => [...path.matchAll(/\{([^}]*)\}/g)].every(([, name]) => name === "project" || name === "projectId"),
+    "may only use the placeholders {project} (the environment's key) and {projectId} (the listed project's id)",
+  );
+
+/** Overrides of the API client's retry policy (defaults in src/api/retry.ts and the README). */
+const apiRetrySchema = z.strictObject({
+  attempts: z.number().int().min(1).max(10).optional(),
+  baseDelayMs: z.number().int().min(0).max(60_000).optional(),
+  maxDelayMs: z.number().int().min(0).max(300_000).optional(),
+  totalTimeoutMs: z.number().int().positive().max(600_000).optional(),
+  timeoutMs: z.number().int().positive().max(300_000).optional(),
+});
+
 const apiSchema = z.strictObject({
   baseUrl: httpUrl,
   keyEnv: envVarName,
-  goalsPath: z.string().startsWith("/").optional(),
-  recentEventsPath: z.string().startsWith("/").optional(),
+  goalsPath: apiPath.optional(),
+  recentEventsPath: apiPath.optional(),
+  retry: apiRetrySchema.optional(),
 });
 
 const sdkSchema = z.strictObject({

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results.js";
 import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
@@ -9,7 +10,7 @@ let summary: RunSummary;
 let stdout: string;
 
 test.beforeAll(async ({}, testInfo) => {
-  const out = testInfo.outputPath("out");
+  const out = join(testInfo.project.outputDir, "broken-shop-run");
   const run = await runCli(["run", e2eSpec("broken-shop.yaml"), "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   stdout = run.stdout;

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import type { RunSummary } from "../../src/results.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -13,12 +14,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `setup-audit ARGS…` as a child process from the repository root, as a user would. */
+/**
+ * Runs `setup-audit ARGS…` as a child process from the repository root, as a user would, with
+ * the mock service's key in SERVICE_API_KEY (as `npm run audit` sets it) unless `env` overrides it.
+ */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

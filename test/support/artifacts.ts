@@ -1,4 +1,4 @@
-import type { CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts.js";
+import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/spec/schema.js";
 
@@ -65,7 +65,40 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
   };
 }
 
-/** A check context over these pages. */
-export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith()): AuditContext {
-  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages };
+/** A check context over these pages (and what the service API said, when given). */
+export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null): AuditContext {
+  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages, api };
+}
+
+/** A successful API exchange that answered `data`. */
+export function exchangeOf<T>(data: T[], url = "http://127.0.0.1:47411/v1/projects"): ApiExchange<T> {
+  return { url, attempts: 1, durationMs: 12, status: 200, data, failure: null };
+}
+
+/** A failed API exchange. */
+export function failedExchange(failure: ApiFailure, attempts = 1, url = "http://127.0.0.1:47411/v1/projects"): ApiExchange<never> {
+  return { url, attempts, durationMs: 40, status: failure.status, data: null, failure };
+}
+
+/** What the service API says about the demo project when all is well, with `overrides` applied. */
+export function apiWith(overrides: Partial<ApiArtifacts> = {}): ApiArtifacts {
+  return {
+    keyEnv: "SERVICE_API_KEY",
+    keySet: true,
+    startedAt: "2030-01-01T10:00:00.000Z",
+    projects: exchangeOf([
+      { id: "p_1001", key: "prj_demo_staging", name: "Demo shop (staging)", domain: "127.0.0.1", workspace: { id: "ws_1", name: "Acme Marketing" } },
+    ]),
+    goals: exchangeOf([{ name: "Signup completed", condition: { equals: "signup_success" } }], "http://127.0.0.1:47411/v1/projects/prj_demo_staging/goals"),
+    recentEvents: null,
+    requests: { projects: 1, goals: 1, recentEvents: 0 },
+    ...overrides,
+  };
+}
+
+/** The demo spec with an `api` section (`apiOverrides` merged into it). */
+export function specWithApi(apiOverrides: Record<string, unknown> = {}): AuditSpec {
+  return specWith({
+    api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY", goalsPath: "/v1/projects/{project}/goals", ...apiOverrides },
+  });
 }

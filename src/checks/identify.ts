@@ -1,0 +1,158 @@
+import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
+import { pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
+
+/** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
+function identifyCalls(page: PageArtifacts): CapturedCall[] {
+  return page.calls.filter((call) => call.kind === "identify" && call.state !== "lost");
+}
+
+/** `(3 of 4 identify calls)`, or nothing when every one of a single call is meant. */
+function share(count: number, total: number): string {
+  return total === 1 ? "" : ` (${count} of ${total} identify calls)`;
+}
+
+/** identify.attributes: every identify call carries the required attributes, as simple values. */
+export const identifyAttributes: Check = {
+  id: "identify.attributes",
+  title: "identify sends the required attributes as simple values",
+  failureTitle: "identify misses required attributes or sends nested values",
+  why:
+    "Segments are built from the attributes identify sends. A missing `plan` leaves the visitor out of " +
+    "every segment on it, and a nested object or array is not a value a segment can compare: the " +
+    "results split by segment are then silently wrong.",
+  evaluate(context) {
+    const required = context.spec.identify.required;
+    return perLoadedPage(context, "identify.attributes", (page) => {
+      const calls = identifyCalls(page);
+      if (calls.length === 0) return { status: "skip", message: "The page made no identify call." };
+      const problemCounts = new Map<string, number>();
+      for (const call of calls) {
+        for (const problem of attributeProblems(call.properties, required)) problemCounts.set(problem, (problemCounts.get(problem) ?? 0) + 1);
+      }
+      const problems = [...problemCounts].map(([problem, count]) => `${problem}${share(count, calls.length)}`);
+      const evidence = { required, identifyCalls: calls.length, problems };
+      if (problems.length > 0) {
+        return {
+          status: "fail",
+          message: `On ${page.viewport}: ${problems.join("; ")}. Send every attribute in identify.required, each as a string, number or boolean (flatten objects into keys like \`company_size\`).`,
+          evidence,
+        };
+      }
+      const what = required.length > 0 ? `carry ${required.map((key) => `\`${key}\``).join(", ")} and only simple values` : "carry only simple values";
+      return { status: "pass", message: `${calls.length} identify call(s) ${what}.`, evidence };
+    });
+  },
+};
+
+/** What is wrong with one call's attributes; values are never quoted, they may be personal. */
+function attributeProblems(attributes: unknown, required: readonly string[]): string[] {
+  if (attributes === null || attributes === undefined) {
+    return required.length > 0 ? [`no attributes were sent, so ${required.map((key) => `\`${key}\``).join(", ")} ${required.length === 1 ? "is" : "are"} missing`] : [];
+  }
+  if (typeof attributes !== "object" || Array.isArray(attributes)) {
+    return [`the attributes are ${Array.isArray(attributes) ? "an array" : `a ${typeof attributes}`}, not an object of key/value pairs`];
+  }
+  const entries = Object.entries(attributes);
+  const present = (key: string) => entries.some(([name, value]) => name === key && value !== null && value !== undefined);
+  return [
+    ...required.filter((key) => !present(key)).map((key) => `\`${key}\` is missing`),
+    ...entries.filter(([, value]) => !isSimple(value)).map(([key, value]) => `\`${key}\` is ${Array.isArray(value) ? "an array" : `a ${typeof value === "object" ? "nested object" : typeof value}`}, not a string, number or boolean`),
+  ];
+}
+
+/** A value a segment can compare; null and undefined count as absent, not as nested. */
+function isSimple(value: unknown): boolean {
+  return value === null || value === undefined || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+/** identify.pii: identify sends no personal data, and the canary value leaves in no request. */
+export const identifyPii: Check = {
+  id: "identify.pii",
+  title: "No personal data is sent to the service",
+  failureTitle: "Personal data is sent to the service",
+  why:
+    "Identify attributes are meant for segments (`plan`, `account_type`), not for people. An email, " +
+    "phone number or name sent to the service is personal data processed without need, and a value " +
+    "typed into a form that turns up in a request to any host, even hashed, is a leak a privacy " +
+    "review will find.",
+  evaluate(context) {
+    const allow = context.spec.identify.allowPersonalData;
+    return perLoadedPage(context, "identify.pii", (page) => {
+      const calls = identifyCalls(page);
+      const canarySteps = canaryFillSteps(context, page.page);
+      if (calls.length === 0 && canarySteps.length === 0 && page.canarySightings.length === 0) {
+        return { status: "skip", message: "The page made no identify call and types no canary value." };
+      }
+      const hits = uniqueHits(calls.flatMap((call) => personalDataOf(call, allow)));
+      const leaks = page.canarySightings.map((sighting) => describeCanary(context, page.page, sighting));
+      const evidence = {
+        personalData: hits,
+        canaryLeaks: page.canarySightings.map((sighting) => ({ ...sighting, step: sighting.step + 1, field: fillSelector(context, page.page, sighting.step) })),
+      };
+      const problems = [...hits.map(describeHit), ...leaks];
+      if (problems.length > 0) {
+        const advice = [
+          ...(hits.length > 0 ? ["Stop sending personal data with identify (use an opaque user id; list a key in identify.allowPersonalData only when sending it is agreed)"] : []),
+          ...(leaks.length > 0 ? ["Find the script that reads the form field and stop it sending the value"] : []),
+        ];
+        return { status: "fail", message: `On ${page.viewport}: ${problems.join("; ")}. ${advice.join(". ")}.`, evidence };
+      }
+      const checked = [
+        ...(calls.length > 0 ? [`${calls.length} identify call(s) carry no personal data`] : []),
+        ...(canarySteps.length > 0 ? [`the canary value of step ${canarySteps.map((step) => step + 1).join(", ")} left in no request`] : []),
+      ];
+      return { status: "pass", message: `${capitalised(checked.join("; "))}.`, evidence };
+    });
+  },
+};
+
+/** The key under which a personal user id is reported, named so no real attribute is mistaken for it. */
+const USER_ID = "(user id)";
+
+
+/** What was found where, masked: "`contact` holds an email address (j***@e***.org)". */
+function describeHit(hit: PersonalDataHit): string {
+  const what = `${PERSONAL_DATA_LABEL[hit.kind]} (${hit.masked}${hit.encoding === "plain" ? "" : `, ${hit.encoding}`})`;
+  if (hit.key === USER_ID) return `the user id is ${what}`;
+  return `\`${hit.key}\` ${hit.by === "key" ? "is named like" : "holds"} ${what}`;
+}
+
+/** Personal data in one identify call: its attributes, and its user id. */
+function personalDataOf(call: CapturedCall, allow: readonly string[]): PersonalDataHit[] {
+  const hits = findPersonalData(call.properties, allow);
+  // The user id is not an attribute, so allowPersonalData does not exempt it: an email as user id is always personal.
+  const userId = call.name === null ? null : detectPersonalValue(call.name);
+  return userId ? [{ key: USER_ID, by: "value", ...userId }, ...hits] : hits;
+}
+
+/** The same attribute found in several calls is reported once. */
+function uniqueHits(hits: readonly PersonalDataHit[]): PersonalDataHit[] {
+  const seen = new Map<string, PersonalDataHit>();
+  for (const hit of hits) seen.set(`${hit.key}\u0000${hit.kind}\u0000${hit.masked}`, hit);
+  return [...seen.values()];
+}
+
+/** The indexes of a page's journey steps that type a canary value. */
+function canaryFillSteps(context: AuditContext, pageId: string): number[] {
+  const steps = pageSpecOf(context, pageId)?.steps ?? [];
+  return steps.flatMap((step, index) => ("fill" in step && step.fill.canary === true ? [index] : []));
+}
+
+function fillSelector(context: AuditContext, pageId: string, stepIndex: number): string | null {
+  const step = pageSpecOf(context, pageId)?.steps[stepIndex];
+  return step !== undefined && "fill" in step ? step.fill.selector : null;
+}
+
+const REQUEST_PART: Record<CanarySighting["where"], string> = { url: "URL", body: "body", cookie: "cookies" };
+
+/** Where a canary value went, naming the field but never the value. */
+function describeCanary(context: AuditContext, pageId: string, sighting: CanarySighting): string {
+  const field = fillSelector(context, pageId, sighting.step);
+  const form = sighting.form === "plain" ? "as typed" : `${sighting.form === "md5" || sighting.form === "sha256" ? "hashed as " : ""}${sighting.form}`;
+  return `the canary value typed into \`${field ?? "?"}\` (step ${sighting.step + 1}) was sent to ${sighting.host} in the request ${REQUEST_PART[sighting.where]}, ${form}`;
+}
+
+function capitalised(text: string): string {
+  return `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
+}

@@ -1,0 +1,113 @@
+import type { KeySighting, PageArtifacts } from "../artifacts.js";
+import { environmentDomain, leavesDomain } from "../domain.js";
+import type { Environment } from "../spec/schema.js";
+import { finding, perLoadedPage, type AuditContext, type Check } from "./check.js";
+
+function auditedEnvironment(context: AuditContext): Environment {
+  const env = context.spec.environments[context.environment];
+  if (!env) throw new Error(`the spec has no environment "${context.environment}"`);
+  return env;
+}
+
+/** A URL without its query and hash, which may carry personal data or secrets into the report. */
+function shareableUrl(text: string): string {
+  if (!/^https?:/i.test(text) || !URL.canParse(text)) return text;
+  const url = new URL(text);
+  return `${url.origin}${url.pathname}`;
+}
+
+const WHERE: Record<KeySighting["where"], string> = {
+  "script-tag": "the SDK's script tag",
+  "sdk-global": "the SDK global",
+  collect: "a collect request",
+};
+
+function describeSighting(sighting: KeySighting): string {
+  return `${WHERE[sighting.where]} (${shareableUrl(sighting.detail)})`;
+}
+
+/** sdk.key: the page installs the audited environment's key, and no other environment's. */
+export const sdkKey: Check = {
+  id: "sdk.key",
+  title: "The page installs this environment's project key",
+  failureTitle: "The page installs another environment's key",
+  why:
+    "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
+    "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
+    "looks wrong.",
+  evaluate(context) {
+    const ownKey = auditedEnvironment(context).key;
+    const envOfKey = new Map(Object.entries(context.spec.environments).map(([name, env]) => [env.key, name]));
+    return perLoadedPage(context, "sdk.key", (page) => {
+      if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
+      const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
+      const owner = (key: string) => envOfKey.get(key);
+      const problems: string[] = [];
+      const tagKey = page.sdkTagKey;
+      if (tagKey !== null && tagKey !== ownKey) {
+        const name = owner(tagKey);
+        problems.push(`the SDK's script tag installs \`${tagKey}\`${name === undefined ? ", which is no key of this spec" : ` (environment "${name}"'s key)`}`);
+      }
+      for (const sighting of page.keySightings) {
+        const name = owner(sighting.key);
+        // The script tag's own key was named just above.
+        if (name === undefined || sighting.key === ownKey || (sighting.where === "script-tag" && sighting.key === tagKey)) continue;
+        problems.push(`environment "${name}"'s key \`${sighting.key}\` is in ${describeSighting(sighting)}`);
+      }
+      if (problems.length > 0) {
+        return {
+          status: "fail",
+          message: `On ${page.viewport}: ${problems.join("; ")}. Install only environment "${context.environment}"'s key \`${ownKey}\` on this environment's pages; never mix keys.`,
+          evidence,
+        };
+      }
+      const own = page.keySightings.filter((sighting) => sighting.key === ownKey);
+      if (tagKey !== ownKey && own.length === 0) {
+        return {
+          status: "fail",
+          message: `Environment "${context.environment}"'s key \`${ownKey}\` was seen neither in the SDK's script tag nor in its global or collect requests. Install the SDK with key \`${ownKey}\`.`,
+          evidence,
+        };
+      }
+      const where = own.length > 0 ? own.map(describeSighting).join(", ") : "the SDK's script tag";
+      return { status: "pass", message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`, evidence };
+    });
+  },
+};
+
+function sdkLoaded(page: PageArtifacts): boolean {
+  return page.sdkReadyAtMs !== null || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
+}
+
+/** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
+export const pageDomain: Check = {
+  id: "page.domain",
+  title: "The page stays on the project's domain",
+  failureTitle: "The page leaves the project's domain",
+  why:
+    "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
+    "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +
+    "off to hosts nobody asked it to visit.",
+  evaluate(context) {
+    const domain = environmentDomain(auditedEnvironment(context));
+    // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
+    return context.pages.map((page) => {
+      const scope = { page: page.page, viewport: page.viewport };
+      const visited = [...new Set([page.requestedUrl, ...page.navigations, ...(page.finalUrl === null ? [] : [page.finalUrl])])];
+      const left = visited.filter((url) => leavesDomain(url, domain)).map(shareableUrl);
+      if (left.length > 0) {
+        const others = left.length > 1 ? ` (and ${left.length - 1} more)` : "";
+        return finding(
+          context,
+          "page.domain",
+          "fail",
+          `On ${page.viewport}, the page left ${domain} for ${left[0]}${others}. Keep redirects and the journey's links on ${domain} or its subdomains.`,
+          scope,
+          { domain, left },
+        );
+      }
+      if (page.loadError !== null) return finding(context, "page.domain", "skip", "Not judged: the page did not load.", scope);
+      return finding(context, "page.domain", "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
+    });
+  },
+};

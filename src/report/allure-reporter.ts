@@ -1,0 +1,31 @@
+import type { TestCase, TestResult } from "@playwright/test/reporter";
+import { AllureReporter } from "allure-playwright";
+import { chromium } from "playwright";
+import { readPlan } from "../plan.js";
+import { browserVersion, environmentInfo, toolVersion } from "./environment-info.js";
+
+/** allure-playwright's options, as playwright.config.ts passes them. */
+type AllureOptions = ConstructorParameters<typeof AllureReporter>[0];
+
+/**
+ * The report phase's Allure reporter: allure-playwright, plus the run's environment info, minus
+ * Playwright's "error-context" attachment (a prompt for code assistants about a failing test; here
+ * a failure is the audit's verdict, not a bug in the test).
+ */
+export default class AuditAllureReporter extends AllureReporter {
+  constructor(options: AllureOptions) {
+    const plan = readPlan();
+    const tools = {
+      toolVersion: toolVersion(),
+      browser: browserVersion(plan.browserExecutable ?? chromium.executablePath()),
+      // Playwright runs from the package root; spec files are named relative to where `run` was typed.
+      cwd: process.env.PWD ?? process.cwd(),
+    };
+    super({ ...options, environmentInfo: environmentInfo(plan.targets, tools) });
+  }
+
+  override async onTestEnd(test: TestCase, result: TestResult): Promise<void> {
+    result.attachments = result.attachments.filter((attachment) => attachment.name !== "error-context");
+    await super.onTestEnd(test, result);
+  }
+}

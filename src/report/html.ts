@@ -1,0 +1,120 @@
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AllureReport, resolveConfig } from "@allurereport/core";
+import type { RunSummary } from "../results.js";
+import { CHECKLIST_STORY } from "./checklist.js";
+import { reportCategories } from "./families.js";
+import { forgetHistoryEntry, historyReportIds, resultsReportId } from "./history.js";
+import { makeOffline } from "./offline-html.js";
+
+/**
+ * Builds the Allure 3 HTML report of the last run from `<out>/allure-results`: a folder to serve
+ * (`<out>/html/`) and, on request, one self-contained file to forward (`<out>/audit-report.html`).
+ * Both come from one generation, so a build adds exactly one history entry.
+ */
+
+/** Where the report's parts live inside the output folder. */
+export const REPORT_PATHS = {
+  results: "allure-results",
+  html: "html",
+  singleFile: "audit-report.html",
+  history: join("history", "history.jsonl"),
+} as const;
+
+/** Runs kept in the history: two months of nightly audits. */
+export const HISTORY_LIMIT = 60;
+
+/** Labels the test runner adds that say nothing about the audit. */
+const HIDDEN_LABELS = ["language", "framework", "package", "titlePath", "host", "thread", "tag", "parentSuite", "_fallbackTestCaseId"];
+
+/** What a build produced. */
+export interface ReportBuild {
+  /** The folder report, absolute. */
+  htmlDir: string;
+  /** The single file, absolute; null when not asked for. */
+  singleFile: string | null;
+  /** Size of the single file in bytes; null when not built. */
+  singleFileBytes: number | null;
+  /** The history file, absolute. */
+  historyFile: string;
+  /** Runs the history now holds, this one included. */
+  historyRuns: number;
+  /** True when these results had been built before, so their history entry was replaced, not added. */
+  rebuilt: boolean;
+  /** How long the build took. */
+  durationMs: number;
+}
+
+/** Builds the report from `<outDir>/allure-results`, which must hold results. */
+export async function buildReport(outDir: string, options: { singleFile: boolean }): Promise<ReportBuild> {
+  const startedAt = Date.now();
+  const resultsDir = join(outDir, REPORT_PATHS.results);
+  const historyFile = join(outDir, REPORT_PATHS.history);
+  const reportId = resultsReportId(resultsDir);
+  const rebuilt = forgetHistoryEntry(historyFile, reportId) > 0;
+  const buildDir = mkdtempSync(join(outDir, ".report-build-"));
+  try {
+    await generate(resultsDir, buildDir, historyFile, reportId, reportName(outDir), options.singleFile);
+    // Allure moves a lone plugin's folder up into the output folder.
+    const htmlBuilt = options.singleFile ? join(buildDir, "html") : buildDir;
+    makeFileOffline(join(htmlBuilt, "index.html"));
+    const htmlDir = join(outDir, REPORT_PATHS.html);
+    rmSync(htmlDir, { recursive: true, force: true });
+    renameSync(htmlBuilt, htmlDir);
+
+    const singleFile = join(outDir, REPORT_PATHS.singleFile);
+    // A single file left by an earlier run would pass for this run's report.
+    rmSync(singleFile, { force: true });
+    if (options.singleFile) {
+      makeFileOffline(join(buildDir, "single", "index.html"));
+      renameSync(join(buildDir, "single", "index.html"), singleFile);
+    }
+    return {
+      htmlDir,
+      singleFile: options.singleFile ? singleFile : null,
+      singleFileBytes: options.singleFile ? statSync(singleFile).size : null,
+      historyFile,
+      historyRuns: historyReportIds(historyFile).length,
+      rebuilt,
+      durationMs: Date.now() - startedAt,
+    };
+  } finally {
+    rmSync(buildDir, { recursive: true, force: true });
+  }
+}
+
+async function generate(resultsDir: string, output: string, historyPath: string, reportId: string, name: string, singleFile: boolean): Promise<void> {
+  const awesome = { reportName: name, reportLanguage: "en", theme: "light", groupBy: ["epic", "feature", "story"] };
+  const config = await resolveConfig({
+    name,
+    output,
+    historyPath,
+    historyLimit: HISTORY_LIMIT,
+    hideLabels: HIDDEN_LABELS,
+    categories: reportCategories(CHECKLIST_STORY),
+    plugins: {
+      html: { import: "@allurereport/plugin-awesome", options: awesome },
+      ...(singleFile ? { single: { import: "@allurereport/plugin-awesome", options: { ...awesome, singleFile: true } } } : {}),
+      agent: { enabled: false },
+    },
+  });
+  const report = new AllureReport(config);
+  // Allure gives every build a random id; ours comes from the results, so a rebuild can replace its history entry.
+  Object.defineProperty(report, "reportUuid", { value: reportId });
+  await report.start();
+  await report.readDirectory(resultsDir);
+  await report.done();
+}
+
+/** "Setup audit: Broken shop", from summary.json's runs when it is there. */
+function reportName(outDir: string): string {
+  const summaryFile = join(outDir, "summary.json");
+  if (!existsSync(summaryFile)) return "Setup audit";
+  const summary = JSON.parse(readFileSync(summaryFile, "utf8")) as RunSummary;
+  const projects = [...new Set(summary.runs.map((run) => `${run.project} (${run.environment})`))];
+  return projects.length > 0 ? `Setup audit: ${projects.join(", ")}` : "Setup audit";
+}
+
+function makeFileOffline(file: string): void {
+  writeFileSync(file, makeOffline(readFileSync(file, "utf8")));
+}

@@ -1,0 +1,91 @@
+import type { CollectRequest, PageArtifacts } from "../artifacts.js";
+import type { CallDelivery } from "../delivery.js";
+import type { AuditSpec } from "../spec/schema.js";
+import { isPlanLike, maskProperties, redactUrl, scrubText } from "./redact.js";
+
+/**
+ * The evidence attached to one page × viewport in the report: what the page called, what went
+ * over the wire, and what broke. Everything is served as JSON, never as HTML, and masked first.
+ */
+
+/** One attachment, ready to hand to Allure. */
+export interface PageAttachment {
+  /** The name the report lists it under. */
+  name: string;
+  /** Always JSON: the report shows it as text, never renders it. */
+  contentType: "application/json";
+  /** The JSON text, masked. */
+  body: string;
+}
+
+/** What may be shown: the spec's environment keys in URLs, and what must be scrubbed from text. */
+export interface RedactionContext {
+  /** The spec audited: its environment keys and `identify.required`. */
+  spec: AuditSpec;
+  /** Values never to print: the API key, the journey's typed values. */
+  secrets: readonly string[];
+}
+
+/**
+ * The attachments of one page × viewport, in the order the report lists them; `deliveries` are its
+ * calls with their deliveries, as summary.json reports them.
+ */
+export function pageAttachments(page: PageArtifacts, deliveries: readonly CallDelivery[], context: RedactionContext): PageAttachment[] {
+  const attachments = [json("captured calls", capturedCalls(deliveries, context)), json("SDK and collect network log", networkLog(page, deliveries, context))];
+  if (page.errors.length > 0) {
+    attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
+  }
+  return attachments;
+}
+
+/** The secrets of a spec run: the API key (when the spec names one and it is set) and every typed value. */
+export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+  const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
+  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step ? [step.fill.value] : [])));
+  return [...(apiKey ? [apiKey] : []), ...typed];
+}
+
+function capturedCalls(deliveries: readonly CallDelivery[], context: RedactionContext) {
+  const required = new Set(context.spec.identify.required);
+  const keys = keysOf(context.spec);
+  return deliveries.map(({ call, delivery }) => ({
+    kind: call.kind,
+    // An identify call's first argument is a user id: a personal identifier, never shown.
+    name: call.kind === "track" ? call.name : null,
+    state: call.state,
+    atMs: call.atMs,
+    delivery,
+    properties:
+      call.kind === "identify"
+        ? maskProperties(call.properties, (key, value) => required.has(key) && isPlanLike(value))
+        : maskProperties(call.properties, (_key, value) => isPlanLike(value)),
+    documentUrl: redactUrl(call.documentUrl, keys),
+  }));
+}
+
+function networkLog(page: PageArtifacts, deliveries: readonly CallDelivery[], context: RedactionContext) {
+  const keys = keysOf(context.spec);
+  const carried = (request: CollectRequest) =>
+    deliveries.filter((entry) => entry.request === request).map(({ call }) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
+  return {
+    sdkScripts: page.sdkScripts.map((load) => ({ url: redactUrl(load.url, keys), status: load.status, failure: load.failure, atMs: load.atMs })),
+    collect: page.collect.map((request) => ({
+      method: request.method,
+      url: redactUrl(request.url, keys),
+      atMs: request.atMs,
+      status: request.status,
+      failure: request.failure,
+      events: request.events.length,
+      carried: carried(request),
+      decodeError: request.decodeError === null ? null : scrubText(request.decodeError, context.secrets),
+    })),
+  };
+}
+
+function keysOf(spec: AuditSpec): Set<string> {
+  return new Set(Object.values(spec.environments).map((env) => env.key));
+}
+
+function json(name: string, value: unknown): PageAttachment {
+  return { name, contentType: "application/json", body: `${JSON.stringify(value, null, 2)}\n` };
+}

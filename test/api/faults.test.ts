@@ -1,0 +1,200 @@
+import { expect, test } from "@playwright/test";
+import { closeServer, listen, type ListeningServer } from "../../fixtures/http.js";
+import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
+import { createServiceHandler } from "../../fixtures/service/service.js";
+import { gatherApi, gatherRecentEvents } from "../../src/api/gather.js";
+import type { ApiArtifacts } from "../../src/artifacts.js";
+import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
+import { ingestedEvents } from "../../src/delivery.js";
+import type { Finding } from "../../src/results.js";
+import { contextOf, specWith } from "../support/artifacts.js";
+
+/**
+ * The API gatherer and checks against the real mock service in each of its fault modes: the
+ * finding, the requests the service received (bounded; none retried on 4xx) and the time spent.
+ * The retry policy is shrunk so that the whole file takes seconds.
+ */
+
+const RETRY = { baseDelayMs: 100, maxDelayMs: 400, timeoutMs: 300, totalTimeoutMs: 3000 };
+
+let service: ListeningServer;
+let apiRequests: string[] = [];
+
+test.beforeAll(async () => {
+  const handler = createServiceHandler();
+  service = await listen((request, response) => {
+    if (request.url?.includes("/v1/projects")) apiRequests.push(request.url);
+    handler(request, response);
+  }, "127.0.0.1", 0);
+});
+
+test.afterAll(() => closeServer(service.server));
+
+test.beforeEach(() => {
+  apiRequests = [];
+});
+
+function specAt(baseUrl: string, api: Record<string, unknown> = {}) {
+  return specWith({ api: { baseUrl, keyEnv: "AUDIT_TEST_KEY", goalsPath: "/v1/projects/{project}/goals", retry: RETRY, ...api } });
+}
+
+/** Gathers the API as the CLI does (before the browsers) and runs the four API checks. */
+async function audit(faultPrefix: string, api: Record<string, unknown> = {}, key = FIXTURE_API_KEY) {
+  const spec = specAt(`${service.origin}${faultPrefix}`, api);
+  const started = Date.now();
+  const artifacts = (await gatherApi(spec, "staging", { env: { AUDIT_TEST_KEY: key } }))!;
+  const elapsedMs = Date.now() - started;
+  const context = contextOf([], spec, artifacts);
+  const findings = [apiAuth, apiProject, apiWorkspace, apiGoals].flatMap((check) => check.evaluate(context));
+  const status = Object.fromEntries(findings.map((found) => [found.check, found.status]));
+  const message = (check: string) => findings.find((found) => found.check === check)!.message;
+  return { artifacts, findings, status, message, elapsedMs };
+}
+
+const ALL_PASS = { "api.auth": "pass", "api.project": "pass", "api.workspace": "pass", "api.goals": "pass" };
+const PROJECT_FAILED = { "api.auth": "skip", "api.project": "fail", "api.workspace": "skip", "api.goals": "skip" };
+
+test("normal: every API check passes with one request per endpoint", async () => {
+  const run = await audit("");
+  expect(run.status).toEqual(ALL_PASS);
+  expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals"]);
+  expect(run.artifacts.requests).toEqual({ projects: 1, goals: 1, recentEvents: 0 });
+  expect(run.elapsedMs).toBeLessThan(1000);
+});
+
+test("401: api.auth fails at the first answer, the echoed key redacted; nothing else is asked", async () => {
+  const key = "sk_fault_401_Zq8unusual";
+  const run = await audit("/faults/401", {}, key);
+  expect(run.status).toEqual({ "api.auth": "fail", "api.project": "skip", "api.workspace": "skip", "api.goals": "skip" });
+  expect(run.message("api.auth")).toBe(
+    `The service rejected the key in AUDIT_TEST_KEY (GET ${service.origin}/faults/401/v1/projects: HTTP 401 with body {"error":"invalid api key","received":"[redacted]"}). ` +
+      'Set AUDIT_TEST_KEY to a valid API key of workspace "Acme Marketing".',
+  );
+  expect(JSON.stringify([run.artifacts, run.findings])).not.toContain(key);
+  expect(apiRequests).toHaveLength(1);
+  expect(run.elapsedMs).toBeLessThan(1000);
+});
+
+test("403: api.auth fails without a retry", async () => {
+  const run = await audit("/faults/403");
+  expect(run.status["api.auth"]).toBe("fail");
+  expect(run.message("api.auth")).toContain("The service knows the key in AUDIT_TEST_KEY but refused it the project list");
+  expect(run.message("api.auth")).toContain('Use a key with access to workspace "Acme Marketing".');
+  expect(apiRequests).toHaveLength(1);
+  expect(run.elapsedMs).toBeLessThan(1000);
+});
+
+test("429 with Retry-After: 1, then success: the client waits the second it was asked to", async () => {
+  const run = await audit(`/faults/429-once-${test.info().testId}`);
+  expect(run.status).toEqual(ALL_PASS);
+  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0 });
+  expect(apiRequests).toHaveLength(3);
+  expect(run.elapsedMs).toBeGreaterThanOrEqual(1000);
+  expect(run.elapsedMs).toBeLessThan(1000 + 400 + 1000);
+});
+
+test("429 with a Retry-After longer than the budget: one request, then a finding that says so", async () => {
+  const run = await audit("/faults/429-120");
+  expect(run.status).toEqual(PROJECT_FAILED);
+  expect(run.message("api.project")).toContain("it is rate limited — HTTP 429");
+  expect(run.message("api.project")).toContain("the service asked to wait 120 s (Retry-After), more than the 3 s left of the 3 s budget. Run the audit later, or raise api.retry.totalTimeoutMs.");
+  expect(apiRequests).toHaveLength(1);
+  expect(run.elapsedMs).toBeLessThan(1000);
+});
+
+test("503 every time: four attempts with jittered waits, then a finding", async () => {
+  const run = await audit("/faults/503");
+  expect(run.status).toEqual(PROJECT_FAILED);
+  expect(run.message("api.project")).toMatch(/HTTP 503 with body \{"error":"service unavailable"\}, after 4 attempts in \d+ ms\. The service is having trouble: run the audit later\.$/);
+  expect(apiRequests).toHaveLength(4);
+  // Waits are drawn below 100, 200 and 400 ms.
+  expect(run.elapsedMs).toBeLessThan(700 + 1000);
+});
+
+test("503 once, then success: one retry", async () => {
+  const run = await audit(`/faults/503-once-${test.info().testId}`);
+  expect(run.status).toEqual(ALL_PASS);
+  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0 });
+  expect(apiRequests).toHaveLength(3);
+  expect(run.elapsedMs).toBeLessThan(100 + 1000);
+});
+
+test("slower than the timeout: each attempt is cut off, four in all, within the budget", async () => {
+  const run = await audit("/faults/slow-2000");
+  expect(run.status).toEqual(PROJECT_FAILED);
+  expect(run.message("api.project")).toMatch(
+    /no complete answer within 300 ms, after 4 attempts in [\d.]+ s\. The service is slow or down: run the audit later, or raise api\.retry\.timeoutMs\.$/,
+  );
+  expect(apiRequests).toHaveLength(4);
+  expect(run.elapsedMs).toBeGreaterThanOrEqual(4 * 300);
+  expect(run.elapsedMs).toBeLessThan(4 * 300 + 700 + 1000);
+});
+
+test("malformed JSON: the key was accepted, the project list fails with a quote of the body", async () => {
+  const run = await audit("/faults/malformed");
+  expect(run.status).toEqual({ ...PROJECT_FAILED, "api.auth": "pass" });
+  expect(run.message("api.project")).toMatch(/it answered HTTP 200, but the body could not be understood: the body is not JSON \(.+\); the body was \{"data": \[\{"key": "prj_demo_staging", "name": "Demo sh\./);
+  expect(apiRequests).toHaveLength(1);
+});
+
+test("valid JSON of another shape: the finding names the missing field", async () => {
+  const run = await audit("/faults/no-data");
+  expect(run.status["api.project"]).toBe("fail");
+  expect(run.message("api.project")).toContain("the body could not be understood: data must be a list, not missing; the body was {\"projects\":[");
+  expect(apiRequests).toHaveLength(1);
+});
+
+test("renamed fields and a nested workspace still match", async () => {
+  const run = await audit("/faults/renamed");
+  expect(run.status).toEqual(ALL_PASS);
+  expect(run.message("api.project")).toBe("The service lists the project: project prj_demo_staging has projectKey `prj_demo_staging`.");
+  expect(run.findings.find((found: Finding) => found.check === "api.workspace")!.evidence).toMatchObject({ field: "settings.workspace" });
+});
+
+test("{projectId} with elements that carry no id: api.goals fails without sending a request", async () => {
+  const run = await audit("/faults/renamed", { goalsPath: "/v1/projects/{projectId}/goals" });
+  expect(run.status["api.goals"]).toBe("fail");
+  expect(run.message("api.goals")).toContain("/v1/projects/{projectId}/goals needs {projectId}, but the service's project element has no id field. Use {project}");
+  expect(apiRequests).toEqual(["/faults/renamed/v1/projects"]);
+});
+
+test("an absent endpoint (404) is not retried and names the setting to fix", async () => {
+  const run = await audit("", { goalsPath: "/v1/projects/{project}/conversions" });
+  expect(run.status).toEqual({ ...ALL_PASS, "api.goals": "fail" });
+  expect(run.message("api.goals")).toBe(
+    `Could not read the service's goals (GET ${service.origin}/v1/projects/prj_demo_staging/conversions): HTTP 404 with body {"error":"not found"} — the service has no such endpoint. Fix api.goalsPath.`,
+  );
+  expect(apiRequests).toHaveLength(2);
+});
+
+test("the API down: bounded attempts, then a finding that says what to check", async () => {
+  const closed = await listen(() => undefined, "127.0.0.1", 0);
+  await closeServer(closed.server);
+  const spec = specAt(closed.origin);
+  const started = Date.now();
+  const artifacts = (await gatherApi(spec, "staging", { env: { AUDIT_TEST_KEY: FIXTURE_API_KEY } }))!;
+  const [finding] = apiProject.evaluate(contextOf([], spec, artifacts));
+  expect(finding).toMatchObject({ status: "fail", message: expect.stringMatching(/ECONNREFUSED.*after 4 attempts in \d+ ms\. Check api\.baseUrl and that the service is up/) });
+  expect(artifacts.requests.projects).toBe(4);
+  expect(Date.now() - started).toBeLessThan(700 + 1000);
+});
+
+test("no key: nothing is requested", async () => {
+  const spec = specAt(service.origin);
+  const artifacts = (await gatherApi(spec, "staging", { env: {} }))!;
+  expect(artifacts).toMatchObject({ keySet: false, projects: null, goals: null, requests: { projects: 0, goals: 0, recentEvents: 0 } });
+  expect(apiRequests).toEqual([]);
+});
+
+test("recent events are read once, after the run started, from the service's own list", async () => {
+  const spec = specAt(service.origin, { recentEventsPath: "/v1/projects/{projectId}/events" });
+  const env = { AUDIT_TEST_KEY: FIXTURE_API_KEY };
+  const before = (await gatherApi(spec, "staging", { env }))!;
+  const event = { kind: "track", name: `fault_test_${test.info().testId}`, properties: {} };
+  await fetch(`${service.origin}/v1/collect`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ key: "prj_demo_staging", events: [event] }) });
+  const after: ApiArtifacts = await gatherRecentEvents(spec, "staging", before, { env });
+  expect(after.requests).toEqual({ projects: 1, goals: 1, recentEvents: 1 });
+  expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/events");
+  expect(ingestedEvents(after)).toContainEqual(expect.objectContaining({ kind: "track", name: event.name }));
+  expect(ingestedEvents({ ...after, startedAt: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+});

@@ -1,0 +1,150 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, test } from "@playwright/test";
+import { chromium, type Browser, type Page } from "playwright";
+import { LAUNCH_ARGS } from "../../src/browser.js";
+import { e2eSpec, readSummary, runCli } from "./cli.js";
+
+const BROKEN_SHOP = e2eSpec("broken-shop.yaml");
+const API_KEY = "test-api-key";
+/** The broken shop's journey types this e-mail address; it must appear nowhere in the report. */
+const TYPED_EMAIL = "qa@example.test";
+/** The broken shop's identify calls send user ids like `u_3f9a1c2b7d4e`. */
+const USER_ID = /\bu_[0-9a-f]{6,}\b/;
+
+/** A report opened in Chromium where every request that is not file:, data: or blob: is blocked and recorded. */
+interface OfflineReport {
+  browser: Browser;
+  page: Page;
+  outside: string[];
+}
+
+async function openOffline(file: string): Promise<OfflineReport> {
+  const browser = await chromium.launch({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
+  const outside: string[] = [];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (/^(file|data|blob):/.test(url)) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(file).href);
+  return { browser, page, outside };
+}
+
+/** Every text file under `dir`, with the data files the single-file report embeds as base64 decoded. */
+function textsUnder(dir: string): { file: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((file) => statSync(file).isFile() && !file.endsWith(".png"))
+    .flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      const embedded = [...text.matchAll(/\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)].filter(([, name]) => !name!.endsWith(".png")).map(([, name, base64]) => ({
+        file: `${file} → ${name}`,
+        text: Buffer.from(base64!, "base64").toString("utf8"),
+      }));
+      return [{ file, text }, ...embedded];
+    });
+}
+
+test("the single-file report of a broken-shop run opens offline, shows the checklist and the planted failures, and holds no secret", async ({}, testInfo) => {
+  const out = testInfo.outputPath("out");
+  const run = await runCli(["run", BROKEN_SHOP, "--out", out], { SERVICE_API_KEY: API_KEY });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(run.stdout).toContain(`Report: ${join(out, "html")}/ — serve it`);
+  expect(run.stdout).toContain(`Shareable file: run \`setup-audit report --out ${out} --single-file --open\``);
+
+  const startedAt = Date.now();
+  const report = await runCli(["report", "--out", out, "--single-file"], { SERVICE_API_KEY: API_KEY });
+  const buildMs = Date.now() - startedAt;
+  expect(report.code, report.stdout + report.stderr).toBe(0);
+  const singleFile = join(out, "audit-report.html");
+  expect(report.stdout).toContain(`Shareable file: ${singleFile} (`);
+  // The run already recorded itself; building its report again replaces that entry.
+  expect(report.stdout).toContain("History: 1 run(s)");
+  expect(report.stdout).toContain("(this run's entry replaced)");
+  testInfo.annotations.push({ type: "single-file report", description: `${statSync(singleFile).size} bytes; \`report --single-file\` took ${buildMs} ms` });
+
+  await test.step("opened offline, it shows the checklist and the planted failures and calls no host", async () => {
+    const { browser, page, outside } = await openOffline(singleFile);
+    try {
+      await expect(page.getByText("Setup audit: Broken shop (staging)").first()).toBeVisible();
+      await expect(page.getByText("Setup checklist — Broken shop (staging)")).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath("report.png") });
+
+      await page.getByText("Setup checklist — Broken shop (staging)").click();
+      await expect(page.getByText(/^Goals and events match: fail — \d+ failed: .*goals\.match \[Signup completed · desktop\]/)).toBeVisible();
+      await expect(page.getByText(/^No bot\/SRM or dropped-event warning: fail — .*events\.delivered \[navigate-away · (desktop|mobile)\]/)).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath("checklist.png") });
+      await page.goBack();
+
+      await page.getByText("early-call · desktop", { exact: true }).click();
+      await expect(page.getByText(/^sdk\.order: Calls run before the SDK has loaded — 1 call\(s\) ran before `expsvc` existed/)).toBeVisible();
+      await page.goBack();
+
+      await page.getByText("goals · desktop", { exact: true }).click();
+      await expect(page.getByText(/^goals\.match: .* — Goal "Signup completed" expects `signup_success`, but the pages fire `Signup Success`/)).toBeVisible();
+      await page.goBack();
+
+      await page.getByText(/^Categories/).first().click();
+      for (const category of ["Setup cannot be trusted yet", "SDK installation and load order", "Goal/event mismatch", "Delivery"]) {
+        await expect(page.getByText(category, { exact: true }).first()).toBeVisible();
+      }
+      expect(outside).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  await test.step("neither the API key nor planted personal data is anywhere in the output folder", async () => {
+    const summary = readSummary(out);
+    // The broken shop does send identify calls, so there were user ids to leak.
+    expect(summary.calls.some((call) => call.kind === "identify")).toBe(true);
+    const texts = textsUnder(out);
+    expect(texts.some(({ file }) => file.includes("audit-report.html → data/attachments/"))).toBe(true);
+    expect(texts.filter(({ text }) => text.includes(API_KEY) || text.includes(TYPED_EMAIL)).map(({ file }) => file)).toEqual([]);
+    const reportParts = texts.filter(({ file }) => !file.endsWith("summary.json") && !/\/html\/app-[\w]+\.js/.test(file));
+    expect(reportParts.filter(({ text }) => USER_ID.test(text)).map(({ file }) => file)).toEqual([]);
+  });
+});
+
+test("two consecutive runs give a report whose history shows both; rebuilding it adds no entry", async ({}, testInfo) => {
+  const out = testInfo.outputPath("out");
+  const run = ["run", BROKEN_SHOP, "--out", out, "--page", "early-call", "--viewport", "desktop"];
+  const first = await runCli(run);
+  expect(first.code, first.stdout + first.stderr).toBe(1);
+  expect(first.stdout).toContain("History: 1 run(s)");
+  const second = await runCli([...run, "--single-file"]);
+  expect(second.code, second.stdout + second.stderr).toBe(1);
+  expect(second.stdout).toContain("History: 2 run(s)");
+  expect(second.stdout).toContain("(this run added)");
+
+  const rebuilt = await runCli(["report", "--out", out, "--open"], { DISPLAY: "", WAYLAND_DISPLAY: "" });
+  expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
+  expect(rebuilt.stdout).toContain("History: 2 run(s)");
+  expect(rebuilt.stdout).toContain(`No desktop to open it on here (no DISPLAY or WAYLAND_DISPLAY): open ${join(out, "audit-report.html")} in a browser.`);
+  expect(readFileSync(join(out, "history", "history.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+
+  const { browser, page, outside } = await openOffline(join(out, "audit-report.html"));
+  try {
+    await page.getByText("Setup checklist — Broken shop (staging)").click();
+    await page.getByText(/^History/).first().click();
+    // The report is the second run; its history lists the first.
+    await expect(page.getByText(/^\d{1,2}\/\d{1,2}\/\d{4} at \d{1,2}:\d{2}:\d{2}$/)).toHaveCount(1);
+    await page.screenshot({ path: testInfo.outputPath("history.png") });
+    expect(outside).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("report without results says which run to do first", async ({}, testInfo) => {
+  const out = testInfo.outputPath("empty");
+  const report = await runCli(["report", "--out", out]);
+  expect(report.code).toBe(2);
+  expect(report.stderr).toBe(`setup-audit: No audit results in ${join(out, "allure-results")}.\nRun \`setup-audit run --out ${out}\` first, or point --out at the folder a run wrote.\n`);
+  expect(existsSync(out)).toBe(false);
+});

@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { historyReportIds } from "../../src/report/history.js";
+import { buildReport, REPORT_PATHS } from "../../src/report/html.js";
+
+/** Writes a fresh allure-results folder, as a run does: the same tests, new result ids. */
+function writeRun(outDir: string, status: "passed" | "failed"): void {
+  const resultsDir = join(outDir, REPORT_PATHS.results);
+  rmSync(resultsDir, { recursive: true, force: true });
+  mkdirSync(resultsDir, { recursive: true });
+  for (const page of ["home", "signup"]) {
+    const uuid = randomUUID();
+    const result = {
+      uuid, historyId: `demo-${page}`, testCaseId: `demo-${page}`, name: `${page} · desktop`, fullName: `demo › ${page}`,
+      status, stage: "finished", start: 1_000, stop: 1_100, steps: [], attachments: [], parameters: [],
+      labels: [{ name: "epic", value: "Acme Marketing" }, { name: "feature", value: "Demo shop" }, { name: "story", value: page }],
+    };
+    writeFileSync(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
+  }
+}
+
+test("rebuilding the same results replaces their history entry; a new run adds one", async ({}, testInfo) => {
+  const out = testInfo.outputPath("out");
+  writeRun(out, "failed");
+  const first = await buildReport(out, { singleFile: false });
+  expect(first).toMatchObject({ historyRuns: 1, rebuilt: false, singleFile: null, singleFileBytes: null });
+  const firstIds = historyReportIds(first.historyFile);
+
+  const again = await buildReport(out, { singleFile: true });
+  expect(again).toMatchObject({ historyRuns: 1, rebuilt: true });
+  expect(historyReportIds(again.historyFile)).toEqual(firstIds);
+
+  writeRun(out, "passed");
+  const next = await buildReport(out, { singleFile: false });
+  expect(next).toMatchObject({ historyRuns: 2, rebuilt: false });
+  expect(historyReportIds(next.historyFile)).toEqual([firstIds[0], expect.not.stringMatching(firstIds[0]!)]);
+  expect(next.historyFile).toBe(join(out, "history", "history.jsonl"));
+});
+
+test("the build writes html/ and, on request, the single file; it leaves no stale file or build folder", async ({}, testInfo) => {
+  const out = testInfo.outputPath("out");
+  writeRun(out, "failed");
+  const single = await buildReport(out, { singleFile: true });
+  expect(single.singleFile).toBe(join(out, "audit-report.html"));
+  expect(single.singleFileBytes).toBeGreaterThan(100_000);
+  const html = readFileSync(single.singleFile!, "utf8");
+  expect(html).toContain('http-equiv="Content-Security-Policy"');
+  expect(html).not.toMatch(/googletagmanager|gtag\(/);
+  expect(readFileSync(join(out, "html", "index.html"), "utf8")).toContain('http-equiv="Content-Security-Policy"');
+
+  writeRun(out, "passed");
+  await buildReport(out, { singleFile: false });
+  // The single file of the earlier run would pass for this run's report.
+  expect(existsSync(join(out, "audit-report.html"))).toBe(false);
+  expect(readdirSync(out).sort()).toEqual(["allure-results", "history", "html"]);
+});

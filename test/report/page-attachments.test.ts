@@ -1,0 +1,68 @@
+import { expect, test } from "@playwright/test";
+import { matchDeliveries } from "../../src/delivery.js";
+import { pageAttachments, secretsOf } from "../../src/report/page-attachments.js";
+import { callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
+
+const spec = specWith({
+  identify: { required: ["plan", "account_type"] },
+  pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test", canary: true } }, { click: "#submit" }] }],
+});
+
+function attachmentsOf(page = pageWith()) {
+  return pageAttachments(page, matchDeliveries(page.calls, page.collect), { spec, secrets: ["test-api-key", "qa@example.test"] });
+}
+
+test("a page gets its captured calls and network log as JSON; page errors only when there are some", () => {
+  expect(attachmentsOf().map((attachment) => [attachment.name, attachment.contentType])).toEqual([
+    ["captured calls", "application/json"],
+    ["SDK and collect network log", "application/json"],
+  ]);
+  const withErrors = attachmentsOf(pageWith({ errors: [{ kind: "exception", message: "Cannot read 'track' for qa@example.test" }] }));
+  expect(withErrors.map((attachment) => attachment.name)).toEqual(["captured calls", "SDK and collect network log", "page errors"]);
+  expect(JSON.parse(withErrors[2]!.body)).toEqual([{ kind: "exception", message: "Cannot read 'track' for «redacted»" }]);
+});
+
+test("identify shows no user id, and only required attributes with plan-like values", () => {
+  const identify = callWith({ kind: "identify", name: "u_3f9a1c2b7d4e", properties: { plan: "pro", account_type: "Jane Doe", contact: "jane.doe@example.org", seats: 3 } });
+  const track = callWith({ name: "signup_success", properties: { plan: "pro", email_sha256: "ab".repeat(32) }, documentUrl: "http://127.0.0.1:47412/signup?email=qa%40example.test" });
+  const [calls] = attachmentsOf(pageWith({ calls: [identify, track], collect: [collectOf([track])] }));
+  const body = calls!.body;
+  expect(JSON.parse(body)).toEqual([
+    {
+      kind: "identify", name: null, state: "direct", atMs: 500, delivery: "dropped",
+      properties: { plan: "pro", account_type: "«masked string, 8 chars»", contact: "«masked string, 20 chars»", seats: "«masked number»" },
+      documentUrl: "http://127.0.0.1:47412/signup",
+    },
+    {
+      kind: "track", name: "signup_success", state: "direct", atMs: 500, delivery: "accepted",
+      properties: { plan: "pro", email_sha256: "«masked string, 64 chars»" },
+      documentUrl: "http://127.0.0.1:47412/signup?email=…",
+    },
+  ]);
+  for (const personal of ["u_3f9a1c2b7d4e", "jane", "Jane", "qa@example.test", "qa%40example.test"]) expect(body).not.toContain(personal);
+});
+
+test("the network log lists requests with what they carried, never their payloads", () => {
+  const identify = callWith({ kind: "identify", name: "u_3f9a1c2b7d4e", properties: { plan: "pro" } });
+  const track = callWith({ name: "signup_success" });
+  const request = { ...collectOf([track, identify], 400), url: "http://127.0.0.1:47411/v1/collect?key=prj_demo_staging&uid=u_3f9a1c2b7d4e" };
+  request.events[1]!.strings.push("u_3f9a1c2b7d4e");
+  const [, log] = attachmentsOf(pageWith({ calls: [track, identify], collect: [request] }));
+  expect(JSON.parse(log!.body)).toEqual({
+    sdkScripts: [{ url: "http://127.0.0.1:47411/sdk/v1/sdk.js", status: 200, failure: null, atMs: 20 }],
+    collect: [
+      {
+        method: "POST", url: "http://127.0.0.1:47411/v1/collect?key=prj_demo_staging&uid=…", atMs: 600, status: 400, failure: null,
+        events: 2, carried: ['track("signup_success")', "identify(«user id»)"], decodeError: null,
+      },
+    ],
+  });
+  expect(log!.body).not.toContain("u_3f9a1c2b7d4e");
+});
+
+test("the secrets of a run are the API key, when set, and every typed value", () => {
+  const withApi = specWith({ ...spec, api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" } });
+  expect(secretsOf(withApi, { SERVICE_API_KEY: "test-api-key" })).toEqual(["test-api-key", "qa@example.test"]);
+  expect(secretsOf(withApi, {})).toEqual(["qa@example.test"]);
+  expect(secretsOf(specWith(), { SERVICE_API_KEY: "test-api-key" })).toEqual([]);
+});

@@ -21,6 +21,7 @@ const projects: Project[] = viewports.map((viewport) => ({
     ...deviceFor(viewport),
     browserName: "chromium",
     launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
+    ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
   },
 }));
 

@@ -43,6 +43,8 @@ export interface CollectRequest {
   events: DeliveredEvent[];
   /** Why the body could not be decoded, when it could not. */
   decodeError: string | null;
+  /** True when the audit answered the request inside the browser (`traffic.collect: intercept`): it never reached the service. */
+  intercepted: boolean;
 }
 
 /** One event found in a collect payload. */
@@ -132,7 +134,7 @@ export interface PageArtifacts {
 }
 
 /** An endpoint of the service API that setup-audit calls. */
-export type ApiEndpoint = "projects" | "goals" | "recentEvents";
+export type ApiEndpoint = "projects" | "goals" | "recentEvents" | "report";
 
 /** A workspace as a project element may name it. */
 export interface ApiWorkspaceRef {
@@ -194,6 +196,54 @@ export interface ApiRecentEvent {
   [field: string]: unknown;
 }
 
+/** A warning the service's report shows: a text, or an object naming its type, code or message; other fields kept. */
+export type ReportWarning = string | { type?: string; code?: string; message?: string; [field: string]: unknown };
+
+/** One variation of an experiment in the service's report; other fields kept. */
+export interface ReportVariation {
+  /** Its name (or `key`, `id`), for messages. */
+  name?: string;
+  key?: string;
+  id?: string | number;
+  /** Visitors bucketed into it (or `users`, `participants`). */
+  visitors?: number;
+  users?: number;
+  participants?: number;
+  /** Its planned share of the traffic, as a weight, percentage or fraction (or `split`, `traffic`, `allocation`, `percentage`). */
+  weight?: number;
+  split?: number;
+  traffic?: number;
+  allocation?: number;
+  percentage?: number;
+  /** Any other field, kept as it came. */
+  [field: string]: unknown;
+}
+
+/** One experiment in the service's report data; other fields kept. */
+export interface ReportExperiment {
+  /** Its name (or `key`, `id`), for messages and findings' `experiment`. */
+  name?: string;
+  key?: string;
+  id?: string | number;
+  /** The warnings the service shows for it: bot traffic, sample-ratio mismatch, dropped events, … */
+  warnings?: ReportWarning[];
+  /** Its variations with their visitors and planned split (or `variants`). */
+  variations?: ReportVariation[];
+  variants?: ReportVariation[];
+  /** Any other field, kept as it came. */
+  [field: string]: unknown;
+}
+
+/** An exported report file (the spec's `report.file`), read once per spec × environment. */
+export interface ReportFile {
+  /** The file as read: the spec's `report.file` resolved against the spec's folder. */
+  file: string;
+  /** Its experiments, validated leniently; null when it could not be read or understood. */
+  experiments: ReportExperiment[] | null;
+  /** Why not: the file system's error, or what in the content was wrong with a quote of its start; null when read. */
+  problem: string | null;
+}
+
 /** Why an API request gave no usable answer. */
 export interface ApiFailure {
   /**
@@ -239,6 +289,8 @@ export interface ApiArtifacts {
   goals: ApiExchange<ApiGoal> | null;
   /** Recent events, read once after the browsers finished; null when not configured or not requested. */
   recentEvents: ApiExchange<ApiRecentEvent> | null;
+  /** The report data (the spec's `report.path`), read once before the browsers; null when not configured or not requested. */
+  report: ApiExchange<ReportExperiment> | null;
   /** HTTP requests sent per endpoint, retries included. */
   requests: Record<ApiEndpoint, number>;
 }

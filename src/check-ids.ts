@@ -20,6 +20,7 @@ export const CHECK_IDS = [
   "experiment.selector",
   "viewports.coverage",
   "report.warnings",
+  "baseline.calls",
 ] as const;
 
 /** A stable check id. */

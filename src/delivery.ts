@@ -76,7 +76,8 @@ export function ingestedEvents(api: ApiArtifacts | null): ListedEvent[] | null {
 
 /** Why ingestion could not be verified although the spec asks for it (`recentEventsPath`); null when it was, or is not asked for. */
 export function ingestionUnverified(spec: AuditSpec, api: ApiArtifacts | null): string | null {
-  if (!spec.api?.recentEventsPath || ingestedEvents(api) !== null) return null;
+  // Intercepted calls never reach the service: there is no ingestion to verify.
+  if (!spec.api?.recentEventsPath || spec.traffic.collect === "intercept" || ingestedEvents(api) !== null) return null;
   if (!api?.keySet) return `no API key is set in ${spec.api.keyEnv}`;
   const failure = api.recentEvents?.failure ?? api.projects?.failure;
   if (failure) return `the service API failed (${failure.detail})`;
@@ -85,7 +86,8 @@ export function ingestionUnverified(spec: AuditSpec, api: ApiArtifacts | null): 
 
 function deliveryOf(request: CollectRequest): Delivery {
   if (request.status === null) return "dropped";
-  return request.status >= 200 && request.status < 300 ? "accepted" : "rejected";
+  if (request.status < 200 || request.status >= 300) return "rejected";
+  return request.intercepted ? "intercepted" : "accepted";
 }
 
 /** True when every call that can still be delivered has an answered request. */

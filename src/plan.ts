@@ -29,6 +29,8 @@ export interface AuditPlan {
   workDir: string;
   /** Browser executable to launch; null means Playwright's own. */
   browserExecutable: string | null;
+  /** A Playwright browser server (ws://…) to connect to instead of launching a browser; null for none. */
+  browserEndpoint: string | null;
   targets: AuditTarget[];
 }
 

@@ -39,12 +39,17 @@ export interface Checklist {
   noWarnings: Status;
 }
 
+/** Where a run's collect requests went: to the service, or answered by the audit inside the browser. */
+export type CollectMode = "send" | "intercept";
+
 /** One spec audited in one environment. */
 export interface SpecRun {
   spec: string;
   project: string;
   environment: string;
   verdict: "pass" | "fail";
+  /** `send`: collect requests went to the service; `intercept`: the audit answered them inside the browser (`traffic.collect`). */
+  collect: CollectMode;
   checklist: Checklist;
 }
 

@@ -30,3 +30,10 @@ test("delivery is settled once every deliverable call has an answered request", 
   expect(deliverySettled([call], [collectOf([call], 202)])).toBe(true);
   expect(deliverySettled([callWith({ state: "lost" })], [])).toBe(true);
 });
+
+test("a call the audit answered inside the browser (traffic.collect: intercept) is intercepted; a refused one rejected", () => {
+  const answered = callWith({ name: "answered" });
+  const refused = callWith({ name: "refused" });
+  const deliveries = matchDeliveries([answered, refused], [{ ...collectOf([answered], 200), intercepted: true }, { ...collectOf([refused], 400), intercepted: true }]);
+  expect(deliveries.map((match) => match.delivery)).toEqual(["intercepted", "rejected"]);
+});

@@ -5,12 +5,13 @@ import { ApiClient, systemClock, type Clock } from "./client.js";
 import { findProject } from "./match.js";
 import { redactDeep } from "./redact.js";
 import type { z } from "zod";
+import { reportListSchema } from "./report.js";
 import { goalListSchema, parseList, projectListSchema, recentEventListSchema } from "./schemas.js";
 
 /**
- * The API gatherer: once per spec × environment, the project list and the goals before the
- * browsers start, the recent events once after they finish. It records what the service said
- * and never judges it; the key is redacted from everything it returns.
+ * The API gatherer: once per spec × environment, the project list, the goals and the report
+ * data before the browsers start, the recent events once after they finish. It records what
+ * the service said and never judges it; the key is redacted from everything it returns.
  */
 
 /** The path of the only published endpoint. */
@@ -31,7 +32,7 @@ type ListSchema<T> = z.ZodType<{ data: T[] }>;
 
 type ApiSpec = NonNullable<AuditSpec["api"]>;
 
-/** Reads the project list and then the goals; null when the spec has no `api` section. */
+/** Reads the project list, then the goals and the report data; null when the spec has no `api` section. */
 export async function gatherApi(spec: AuditSpec, environment: string, options: ApiGatherOptions = {}): Promise<ApiArtifacts | null> {
   if (!spec.api) return null;
   const clock = options.clock ?? systemClock;
@@ -43,7 +44,8 @@ export async function gatherApi(spec: AuditSpec, environment: string, options: A
     projects: null,
     goals: null,
     recentEvents: null,
-    requests: { projects: 0, goals: 0, recentEvents: 0 },
+    report: null,
+    requests: { projects: 0, goals: 0, recentEvents: 0, report: 0 },
   };
   if (key === "") return artifacts;
   const client = clientFor(spec.api, key, options);
@@ -52,6 +54,9 @@ export async function gatherApi(spec: AuditSpec, environment: string, options: A
   artifacts.projects = projects.exchange;
   if (projects.exchange.data !== null && spec.api.goalsPath) {
     artifacts.goals = await projectExchange(client, spec.api.goalsPath, spec, environment, artifacts, "goals", goalListSchema);
+  }
+  if (projects.exchange.data !== null && spec.report?.path) {
+    artifacts.report = await projectExchange(client, spec.report.path, spec, environment, artifacts, "report", reportListSchema);
   }
   return redactDeep(artifacts, key);
 }

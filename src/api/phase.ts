@@ -4,8 +4,8 @@ import { gatherApi, gatherRecentEvents, type ApiGatherOptions } from "./gather.j
 
 /**
  * The API phases of a run, as the CLI drives them: before the browsers, every spec ×
- * environment's project list and goals; after them, the recent events — one target after the
- * other, so the service never sees more than one of our requests at a time.
+ * environment's project list, goals and report data; after them, the recent events — one
+ * target after the other, so the service never sees more than one of our requests at a time.
  */
 
 /** Gathers the API of every target before the browsers start; null for a target without `api`. */
@@ -17,7 +17,7 @@ export async function gatherApiBeforeBrowsers(
   const gathered: (ApiArtifacts | null)[] = [];
   for (const target of targets) {
     const api = await gatherApi(target.spec, target.environment, options);
-    if (api) report(progressLine(target, api, { projects: api.projects, goals: api.goals }));
+    if (api) report(progressLine(target, api, { projects: api.projects, goals: api.goals, report: api.report }));
     gathered.push(api);
   }
   return gathered;
@@ -33,7 +33,8 @@ export async function gatherApiAfterBrowsers(
   const gathered: (ApiArtifacts | null)[] = [];
   for (const [index, target] of targets.entries()) {
     const api = before[index] ?? null;
-    const after = api ? await gatherRecentEvents(target.spec, target.environment, api, options) : null;
+    // With traffic.collect: intercept nothing reached the service, so there is nothing to read back.
+    const after = api && target.spec.traffic.collect === "send" ? await gatherRecentEvents(target.spec, target.environment, api, options) : api;
     if (after?.recentEvents) report(progressLine(target, after, { "recent events": after.recentEvents }));
     gathered.push(after);
   }

@@ -24,7 +24,7 @@ function apiFinding(context: AuditContext, check: CheckId, verdict: Verdict): Fi
 }
 
 /** Why no API check can judge anything (no `api` section, no key, key refused); null when they can. */
-function blockedReason(context: AuditContext): string | null {
+export function blockedReason(context: AuditContext): string | null {
   const { api } = context;
   if (!context.spec.api || !api) return "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
   if (!api.keySet) return `Not judged: no API key in ${api.keyEnv} (see api.auth).`;
@@ -52,7 +52,8 @@ function wantedProject(context: AuditContext) {
   return { key: env.key, domain: environmentDomain(env) };
 }
 
-function exchangeEvidence(exchange: ApiExchange<unknown>): Record<string, unknown> {
+/** A finding's evidence of an exchange: what was asked, how often, how long, and how it ended. */
+export function exchangeEvidence(exchange: ApiExchange<unknown>): Record<string, unknown> {
   return { url: exchange.url, attempts: exchange.attempts, durationMs: Math.round(exchange.durationMs), status: exchange.status, failure: exchange.failure };
 }
 
@@ -60,7 +61,7 @@ function exchangeEvidence(exchange: ApiExchange<unknown>): Record<string, unknow
  * A failed exchange in words: what was asked, what went wrong (key redacted), how hard the
  * client tried, and what to do. `pathSetting` names the spec field that chose the URL.
  */
-function exchangeProblem(exchange: ApiExchange<unknown>, what: string, pathSetting: string): string {
+export function exchangeProblem(exchange: ApiExchange<unknown>, what: string, pathSetting: string): string {
   const failure = exchange.failure!;
   const asked = `Could not read ${what} (GET ${exchange.url})`;
   const tried = exchange.attempts > 1 ? `, after ${exchange.attempts} attempts in ${formatDuration(exchange.durationMs)}` : "";
@@ -87,6 +88,7 @@ function exchangeProblem(exchange: ApiExchange<unknown>, what: string, pathSetti
 /** api.auth: the service accepts the key named by `api.keyEnv`. */
 export const apiAuth: Check = {
   id: "api.auth",
+  scope: "run",
   title: "The service accepts the API key",
   failureTitle: "The API key is missing or refused",
   why:
@@ -122,6 +124,7 @@ export const apiAuth: Check = {
 /** api.project: the environment's key or domain is among the projects the service lists. */
 export const apiProject: Check = {
   id: "api.project",
+  scope: "run",
   title: "The service lists the environment's project",
   failureTitle: "The service does not list the environment's project",
   why:
@@ -189,6 +192,7 @@ function projectLabel(match: ProjectMatch): string {
 /** api.workspace: the listed project belongs to the spec's workspace, by name or id. */
 export const apiWorkspace: Check = {
   id: "api.workspace",
+  scope: "run",
   title: "The project is in the spec's workspace",
   failureTitle: "The project belongs to another workspace",
   why:
@@ -228,6 +232,7 @@ function capitalised(text: string): string {
 /** api.goals: each spec goal exists in the service by name, and its condition equals the spec's event exactly. */
 export const apiGoals: Check = {
   id: "api.goals",
+  scope: "run",
   title: "The service's goals match the spec's",
   failureTitle: "A goal is missing in the service or its condition differs",
   why:

@@ -1,5 +1,6 @@
 import type { CheckId } from "../check-ids.js";
-import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts.js";
+import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
+import type { CallBaseline } from "../baseline.js";
 import type { Finding, Status } from "../results.js";
 import type { AuditSpec } from "../spec/schema.js";
 
@@ -12,11 +13,21 @@ export interface AuditContext {
   pages: readonly PageArtifacts[];
   /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
   api: ApiArtifacts | null;
+  /** The exported report file the spec's `report.file` names, read once; absent without one (`report.path` data is in `api`). */
+  reportFile?: ReportFile | null;
+  /** What fired in a known-good run of this spec and environment (`run --baseline`); absent when no comparison was asked for. */
+  baseline?: CallBaseline;
 }
 
 /** A check: what it is, why it matters, and a pure evaluation. */
 export interface Check {
   id: CheckId;
+  /**
+   * `page` checks judge each page × viewport from its own artifacts alone; `run` checks need the
+   * whole run (every page, the API, the spec). Merging shards keeps the shards' page findings and
+   * runs the `run` checks again on everything.
+   */
+  scope: "page" | "run";
   title: string;
   failureTitle: string;
   /** One paragraph on why this matters; it becomes the Allure description and the README table. */

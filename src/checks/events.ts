@@ -5,6 +5,7 @@ import { describeCall, pageSpecOf, perLoadedPage, type Check } from "./check.js"
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
 export const eventsExpected: Check = {
   id: "events.expected",
+  scope: "page",
   title: "The expected events fire",
   failureTitle: "An expected event did not fire",
   why:
@@ -36,6 +37,7 @@ export const eventsExpected: Check = {
 /** events.delivered: every call reached the collector and was accepted. */
 export const eventsDelivered: Check = {
   id: "events.delivered",
+  scope: "page",
   title: "Every call is delivered and accepted",
   failureTitle: "Calls were dropped or rejected",
   why:
@@ -49,7 +51,9 @@ export const eventsDelivered: Check = {
     return perLoadedPage(context, "events.delivered", (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
       const deliveries = reconciled[context.pages.indexOf(page)]!.filter((match) => match.call.state !== "lost");
-      if (deliveries.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
+      // With traffic.collect: intercept the audit stands in for the collector, so a body it cannot read fails here.
+      const unreadable = page.collect.filter((request) => request.intercepted && request.decodeError !== null);
+      if (deliveries.length === 0 && unreadable.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
       const label = (match: (typeof deliveries)[number]) => describeCall(match.call);
       const rejected = deliveries.filter((match) => match.delivery === "rejected");
       const dropped = deliveries.filter((match) => match.delivery === "dropped");
@@ -59,17 +63,20 @@ export const eventsDelivered: Check = {
       };
       const notIngested = dropped.filter(collectorAcceptedOnly);
       const problems = [
+        ...unreadable.map((request) => `A collect request to ${new URL(request.url).pathname} could not be read (${request.decodeError}), so the audit answered it HTTP ${request.status}`),
         ...rejected.map((match) => `${label(match)} was rejected by the collector (HTTP ${match.request?.status})`),
         ...notIngested.map((match) => `${label(match)} got HTTP ${match.request?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`),
         ...dropped.filter((match) => !notIngested.includes(match)).map((match) => `${label(match)} was never delivered${match.request?.failure ? ` (${match.request.failure})` : ""}`),
       ];
       if (problems.length > 0) {
         const advice =
-          rejected.length > 0
-            ? "Fix the call's arguments so the collector accepts them"
-            : notIngested.length > 0
-              ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
-              : "Let the SDK flush before the page navigates away (or use its beacon transport)";
+          unreadable.length > 0
+            ? "Make the SDK send JSON, text/plain JSON, form-encoded JSON or gzip, or audit with traffic.collect: send so that the collector judges the payload"
+            : rejected.length > 0
+              ? "Fix the call's arguments so the collector accepts them"
+              : notIngested.length > 0
+                ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
+                : "Let the SDK flush before the page navigates away (or use its beacon transport)";
         return { status: "fail", message: `${problems.join("; ")}. ${advice}.`, evidence };
       }
       if (unverified !== null) {
@@ -79,8 +86,12 @@ export const eventsDelivered: Check = {
           evidence,
         };
       }
-      const ingested = deliveries.some((match) => match.ingested === true) ? " and listed by the service as ingested" : "";
-      return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted${ingested}.`, evidence };
+      const how = deliveries.some((match) => match.delivery === "intercepted")
+        ? " by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service"
+        : deliveries.some((match) => match.ingested === true)
+          ? " and listed by the service as ingested"
+          : "";
+      return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted${how}.`, evidence };
     });
   },
 };

@@ -23,6 +23,7 @@ export function vagueNameReason(name: string): string | null {
 /** experiment.name: every experiment has a name that says what it tests. */
 export const experimentName: Check = {
   id: "experiment.name",
+  scope: "run",
   title: "Experiment names say what they test",
   failureTitle: "An experiment has a vague name",
   why:
@@ -56,6 +57,7 @@ export const experimentName: Check = {
 /** experiment.goals: every experiment has at least one goal, and only goals the spec defines. */
 export const experimentGoals: Check = {
   id: "experiment.goals",
+  scope: "run",
   title: "Every experiment has goals the spec defines",
   failureTitle: "An experiment has no goal or an unknown one",
   why:
@@ -120,6 +122,7 @@ function isGeneratedClassName(name: string): boolean {
 /** experiment.selector: each experiment's selector matches exactly one visible element, on each viewport. */
 export const experimentSelector: Check = {
   id: "experiment.selector",
+  scope: "page",
   title: "Each experiment's selector matches exactly one visible element",
   failureTitle: "An experiment's selector misses, or hits several elements",
   why:

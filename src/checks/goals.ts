@@ -4,6 +4,7 @@ import { finding, type Check } from "./check.js";
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
 export const goalsMatch: Check = {
   id: "goals.match",
+  scope: "run",
   title: "Each goal's event fires with exactly its name",
   failureTitle: "A goal's event never fires exactly",
   why:

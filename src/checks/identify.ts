@@ -15,6 +15,7 @@ function share(count: number, total: number): string {
 /** identify.attributes: every identify call carries the required attributes, as simple values. */
 export const identifyAttributes: Check = {
   id: "identify.attributes",
+  scope: "page",
   title: "identify sends the required attributes as simple values",
   failureTitle: "identify misses required attributes or sends nested values",
   why:
@@ -69,6 +70,7 @@ function isSimple(value: unknown): boolean {
 /** identify.pii: identify sends no personal data, and the canary value leaves in no request. */
 export const identifyPii: Check = {
   id: "identify.pii",
+  scope: "page",
   title: "No personal data is sent to the service",
   failureTitle: "Personal data is sent to the service",
   why:

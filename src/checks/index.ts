@@ -1,5 +1,6 @@
 import type { Finding } from "../results.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "./api.js";
+import { baselineCalls } from "./baseline.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
 import { eventsDelivered, eventsExpected } from "./events.js";
@@ -8,6 +9,7 @@ import { goalsMatch } from "./goals.js";
 import { identifyAttributes, identifyPii } from "./identify.js";
 import { pageDomain, sdkKey } from "./keys.js";
 import { pageErrors, pageLoad } from "./page.js";
+import { reportWarnings } from "./report-warnings.js";
 import { sdkOrder, sdkPresent } from "./sdk.js";
 import { viewportsCoverage } from "./viewports.js";
 
@@ -32,6 +34,8 @@ export const CHECKS: readonly Check[] = [
   experimentGoals,
   experimentSelector,
   viewportsCoverage,
+  reportWarnings,
+  baselineCalls,
 ];
 
 /**

@@ -29,6 +29,7 @@ function describeSighting(sighting: KeySighting): string {
 /** sdk.key: the page installs the audited environment's key, and no other environment's. */
 export const sdkKey: Check = {
   id: "sdk.key",
+  scope: "page",
   title: "The page installs this environment's project key",
   failureTitle: "The page installs another environment's key",
   why:
@@ -82,6 +83,7 @@ function sdkLoaded(page: PageArtifacts): boolean {
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain: Check = {
   id: "page.domain",
+  scope: "page",
   title: "The page stays on the project's domain",
   failureTitle: "The page leaves the project's domain",
   why:

@@ -4,6 +4,7 @@ import { finding, pageSpecOf, perLoadedPage, type Check } from "./check.js";
 /** page.load: the page could be loaded and its journey walked. */
 export const pageLoad: Check = {
   id: "page.load",
+  scope: "page",
   title: "The page loads and its journey can be walked",
   failureTitle: "The page could not be loaded or its journey failed",
   why:
@@ -37,6 +38,7 @@ export const pageLoad: Check = {
 /** page.errors: the page throws no errors and logs none. */
 export const pageErrors: Check = {
   id: "page.errors",
+  scope: "page",
   title: "The page throws and logs no errors",
   failureTitle: "The page throws or logs errors",
   why:

@@ -70,7 +70,7 @@ const KEY_RULES: readonly KeyRule[] = [
   { kind: "phone", matches: (tokens, folded) => folded.includes("phone") || tokens.some((token) => ["mobile", "tel", "cell", "msisdn", "fax"].includes(token)) },
   {
     kind: "name",
-    matches: (tokens, folded) =>
+    matches: (_tokens, folded) =>
       folded === "name" ||
       ["firstname", "lastname", "fullname", "surname", "forename", "givenname", "familyname", "middlename", "maidenname", "username", "displayname", "nickname", "realname"].some((name) => folded.endsWith(name)),
   },
@@ -81,7 +81,7 @@ const KEY_RULES: readonly KeyRule[] = [
     matches: (tokens, folded) =>
       tokens.includes("ssn") || tokens.includes("nino") || /socialsecurity|nationalid|passport|taxid|taxnumber|driverslicen[cs]e|driverlicen[cs]e|idcardnumber/.test(folded),
   },
-  { kind: "card-number", matches: (tokens, folded) => /(card|cc)(number|num|no)$|creditcard|^cvv|^cvc/.test(folded) },
+  { kind: "card-number", matches: (_tokens, folded) => /(card|cc)(number|num|no)$|creditcard|^cvv|^cvc/.test(folded) },
   { kind: "bank-account", matches: (tokens, folded) => tokens.includes("iban") || folded.includes("bankaccount") },
   { kind: "address", matches: (tokens, folded) => folded.includes("address") || tokens.some((token) => ["street", "addr", "housenumber"].includes(token)) || folded.includes("streetname") },
 ];

@@ -3,6 +3,7 @@ import { describeCall, perLoadedPage, type Check } from "./check.js";
 /** sdk.present: the SDK script loaded and defined its global. */
 export const sdkPresent: Check = {
   id: "sdk.present",
+  scope: "page",
   title: "The SDK loads and defines its global",
   failureTitle: "The SDK is missing or broken",
   why:
@@ -32,6 +33,7 @@ export const sdkPresent: Check = {
 /** sdk.order: no call runs before the SDK has loaded. */
 export const sdkOrder: Check = {
   id: "sdk.order",
+  scope: "page",
   title: "The SDK loads before any track or identify call",
   failureTitle: "Calls run before the SDK has loaded",
   why:

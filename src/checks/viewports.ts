@@ -3,6 +3,7 @@ import { finding, type Check } from "./check.js";
 /** viewports.coverage: both a mobile and a desktop viewport were audited. */
 export const viewportsCoverage: Check = {
   id: "viewports.coverage",
+  scope: "run",
   title: "Mobile and desktop are both audited",
   failureTitle: "Mobile or desktop was not audited",
   why:

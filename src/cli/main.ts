@@ -1,7 +1,10 @@
+import { existsSync, statSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { baselineCommand } from "./baseline.js";
 import { CliError, EXIT, usageError } from "./errors.js";
 import { reportCommand } from "./report.js";
 import { runAudit } from "./run.js";
+import { mergeShards } from "./shards.js";
 import { validateSpecs } from "./validate.js";
 
 const HELP = `setup-audit — audit a site's setup for the experimentation service
@@ -19,6 +22,16 @@ Usage:
       --trace                   keep Playwright traces (they hold raw page traffic)
       --single-file             also write the shareable OUT/audit-report.html
       --open                    open the shareable report when done (implies --single-file)
+      --browser-endpoint WS     use a Playwright browser server (ws://…) instead of a local browser
+      --baseline [FILE]         fail when an event of the baseline stopped firing, warn on new ones
+                                (default FILE: beside each spec, SPEC.ENV.baseline.json)
+  setup-audit merge DIR…        merge the --out folders of --shard runs into one result
+      --out DIR                 output folder (default: reports/)
+      --strict, --single-file, --open, --baseline [FILE]   as for run
+  setup-audit baseline          store which events fired in a good run (OUT/summary.json) as its baseline
+      --out DIR                 the run's output folder (default: reports/)
+      --file FILE               one file for all its specs (default: beside each spec, SPEC.ENV.baseline.json)
+      --force                   store it even though the run failed
   setup-audit validate [SPEC…]  check specs only; prints each error as file:line:col
   setup-audit report            build the HTML report of the last run: OUT/html/
       --out DIR                 the run's output folder (default: reports/)
@@ -32,7 +45,7 @@ type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   async run(args) {
-    const { values, positionals } = parse(args, {
+    const { values, positionals } = parse(withOptionalValue(args, "--baseline"), {
       env: { type: "string" },
       viewport: { type: "string", multiple: true },
       page: { type: "string", multiple: true },
@@ -44,6 +57,8 @@ const COMMANDS: Record<string, Command> = {
       trace: { type: "boolean" },
       "single-file": { type: "boolean" },
       open: { type: "boolean" },
+      "browser-endpoint": { type: "string" },
+      baseline: { type: "string" },
     });
     return runAudit({
       specs: positionals,
@@ -58,7 +73,30 @@ const COMMANDS: Record<string, Command> = {
       trace: Boolean(values.trace),
       singleFile: Boolean(values["single-file"]),
       open: Boolean(values.open),
+      browserEndpoint: browserEndpoint(values["browser-endpoint"]),
+      baseline: values.baseline === undefined ? null : { file: values.baseline || null },
     });
+  },
+  async merge(args) {
+    const { values, positionals } = parse(withOptionalValue(args, "--baseline"), {
+      out: { type: "string" },
+      strict: { type: "boolean" },
+      "single-file": { type: "boolean" },
+      open: { type: "boolean" },
+      baseline: { type: "string" },
+    });
+    return mergeShards(positionals, {
+      out: values.out ?? "reports",
+      strict: Boolean(values.strict),
+      singleFile: Boolean(values["single-file"]),
+      open: Boolean(values.open),
+      baseline: values.baseline === undefined ? null : { file: values.baseline || null },
+    });
+  },
+  async baseline(args) {
+    const { values, positionals } = parse(args, { out: { type: "string" }, file: { type: "string" }, force: { type: "boolean" } });
+    if (positionals.length > 0) throw usageError(`baseline takes no spec ("${positionals[0]}"): it reads the summary.json of the run in --out`);
+    return baselineCommand({ out: values.out ?? "reports", file: values.file ?? null, force: Boolean(values.force) });
   },
   async validate(args) {
     const { positionals } = parse(args, {});
@@ -100,11 +138,42 @@ function parse<const T extends NonNullable<ParseArgsConfig["options"]>>(args: st
   }
 }
 
+/**
+ * parseArgs has no optional values: `FLAG` alone becomes `FLAG=` (an empty value), and the
+ * argument after it is its value unless that is another flag or a spec (`.yaml`, `.yml`).
+ */
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+function withOptionalValue(args: readonly string[], flag: string): string[] {
+  const rewritten: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    if (args[index] === "--") return [...rewritten, ...args.slice(index)];
+    if (args[index] !== flag) {
+      rewritten.push(args[index]!);
+      continue;
+    }
+    const next = args[index + 1];
+    // A spec or a shard's folder after the flag is an argument, not the baseline file.
+    const isValue = next !== undefined && !next.startsWith("-") && !/\.ya?ml$/i.test(next) && !isDirectory(next);
+    rewritten.push(`${flag}=${isValue ? next : ""}`);
+    if (isValue) index++;
+  }
+  return rewritten;
+}
+
 function positiveInteger(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw usageError(`${flag} must be a whole number of at least 1, not "${text}"`);
   return value;
+}
+
+function browserEndpoint(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!URL.canParse(text) || !/^wss?:$/.test(new URL(text).protocol)) throw usageError(`--browser-endpoint must be a ws:// or wss:// URL of a Playwright browser server, not "${text}"`);
+  return text;
 }
 
 function shard(text: string | undefined): string | undefined {

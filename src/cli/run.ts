@@ -1,18 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "../api/phase.js";
-import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
-import { runChecks } from "../checks/index.js";
 import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
-import { formatConsoleReport } from "../report/console.js";
-import { buildSummary, type TargetResult } from "../report/summary.js";
+import type { TargetResult } from "../report/summary.js";
 import { isMobileViewport } from "../viewports.js";
+import { loadBaselines } from "./baseline.js";
 import { CliError, EXIT } from "./errors.js";
+import { judgeTarget } from "./judge.js";
 import { startFixturesIfNeeded } from "./fixtures.js";
 import { runPlaywrightPhase } from "./playwright.js";
-import { publishReport, type ReportOptions } from "./report.js";
+import { publishResults } from "./publish.js";
+import type { ReportOptions } from "./report.js";
+import { writeShardResults } from "./shards.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
@@ -25,6 +27,10 @@ export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFi
   strict: boolean;
   out: string;
   trace: boolean;
+  /** A Playwright browser server to run the browsers on, instead of this machine. */
+  browserEndpoint: string | undefined;
+  /** Compare with a baseline (`--baseline [FILE]`): from `file`, or from the file beside each spec when null; null to compare with none. */
+  baseline: { file: string | null } | null;
 }
 
 /** `setup-audit run`: audits every spec and returns the exit code. */
@@ -32,7 +38,9 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const startedAt = new Date();
   const specs = await loadValidSpecs(options.specs);
   const targets = specs.map(({ file, spec }) => buildTarget(file, spec, options));
-  const browser = findBrowser();
+  // Read before any browser starts, so a missing or broken baseline costs no audit.
+  const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
+  const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();
   if (!browser.found) {
     throw new CliError(EXIT.couldNotRun, `No browser to audit with: ${browser.problem}.`, `Run \`npm run install-browser\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
   }
@@ -45,7 +53,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     mkdirSync(join(workDir, "artifacts"));
     // Once per spec × environment, before any browser: pages and workers never call the API.
     const apiBefore = await gatherApiBeforeBrowsers(targets, (line) => process.stdout.write(line));
-    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, targets };
+    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, browserEndpoint: options.browserEndpoint ?? null, targets };
     const planFile = join(workDir, "plan.json");
     writeFileSync(planFile, JSON.stringify(plan));
 
@@ -58,25 +66,31 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
-    const results = targets.map((target, index) => checkTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null));
-    const summary = buildSummary(results, { startedAt, durationMs: Date.now() - startedAt.getTime(), strict: options.strict });
-    writeFileSync(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
-    writeFileSync(join(workDir, "results.json"), JSON.stringify(results));
-    await runPlaywrightPhase("report", planFile, []);
-
-    process.stdout.write(formatConsoleReport(summary));
-    process.stdout.write(`\nWrote ${join(options.out, "summary.json")} and Allure results in ${join(options.out, "allure-results")}.\n`);
-    // The audit's verdict stands even when its report cannot be built.
-    await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
-    if (summary.verdict === "fail") {
-      process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
-      return EXIT.failed;
-    }
-    return EXIT.ok;
+    const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
+    keepFailureScreenshots(targets, results, workDir, outDir);
+    if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
+    return await publishResults(plan, planFile, results, { ...options, startedAt });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
     await fixtures?.close();
   }
+}
+
+/**
+ * With `screenshots: on-failure` the gatherer saved every screenshot in the work folder; only
+ * those of a page × viewport with a failed or warning finding are kept, in the output.
+ */
+function keepFailureScreenshots(targets: readonly AuditTarget[], results: readonly TargetResult[], workDir: string, outDir: string): void {
+  targets.forEach((target, index) => {
+    if (target.spec.screenshots !== "on-failure") return;
+    const result = results[index]!;
+    for (const page of result.pages) {
+      if (page.screenshot === null) continue;
+      const failed = result.findings.some((finding) => finding.page === page.page && finding.viewport === page.viewport && (finding.status === "fail" || finding.status === "warn"));
+      if (failed) cpSync(join(workDir, page.screenshot), join(outDir, page.screenshot));
+      else page.screenshot = null;
+    }
+  });
 }
 
 function urlsOf(target: AuditTarget): string[] {
@@ -95,7 +109,7 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
 /** Old results would show up as retries in Allure, old screenshots as current ones. */
 function prepareOutDir(outDir: string): void {
   mkdirSync(outDir, { recursive: true });
-  for (const stale of ["allure-results", "screenshots", "summary.json"]) rmSync(join(outDir, stale), { recursive: true, force: true });
+  for (const stale of ["allure-results", "screenshots", "summary.json", "junit.xml", "shard-results.json"]) rmSync(join(outDir, stale), { recursive: true, force: true });
   mkdirSync(join(outDir, "allure-results"));
 }
 
@@ -141,9 +155,4 @@ function missingArtifacts(target: AuditTarget, page: string, viewport: string): 
     screenshot: null,
     durationMs: 0,
   };
-}
-
-function checkTarget(target: AuditTarget, pages: PageArtifacts[], api: ApiArtifacts | null): TargetResult {
-  const findings = runChecks({ spec: target.spec, specFile: target.specFile, environment: target.environment, pages, api });
-  return { spec: target.specFile, project: target.spec.project, environment: target.environment, findings, pages, api };
 }

@@ -3,6 +3,7 @@ import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js
 import { urlMatcher } from "../glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
+import type { TrafficTags } from "./traffic.js";
 
 /** Delivery-level capture: the SDK script's response and every collect request with its answer. */
 export class NetworkCapture {
@@ -21,6 +22,8 @@ export class NetworkCapture {
     private readonly projectKeys: readonly string[],
     private readonly sinceStart: (epochMs: number) => number,
     private readonly onChange: () => void,
+    /** With `intercept`, the audit answers collect requests itself (see traffic.ts). */
+    private readonly collectMode: TrafficTags["collect"],
   ) {
     this.isCollectUrl = urlMatcher(sdk.collect);
     this.isSdkUrl = urlMatcher(sdk.script);
@@ -48,6 +51,7 @@ export class NetworkCapture {
         failure: null,
         events,
         decodeError: error,
+        intercepted: this.collectMode === "intercept",
       };
       this.collect.push(entry);
       this.collectByRequest.set(request, entry);

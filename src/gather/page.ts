@@ -11,6 +11,7 @@ import { readSdkTag } from "./sdk-tag.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { Signal } from "./signal.js";
+import { interceptCollect, tagSiteRequests, withQueryParam, type TrafficTags } from "./traffic.js";
 
 /** What to gather for one page on one viewport. */
 export interface PageGatherOptions {
@@ -28,6 +29,10 @@ export interface PageGatherOptions {
   canaries: Canary[];
   /** True for URLs on the audited site's own domain. */
   isOnSite: (url: URL) => boolean;
+  /** The environment's domain: the traffic header goes to it and its subdomains. */
+  siteDomain: string;
+  /** How audit traffic identifies itself and whether collect requests reach the service; the user agent is the context's. */
+  traffic: TrafficTags;
   /** How long one journey step may take (default 15 s). */
   stepTimeoutMs?: number;
   /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
@@ -59,7 +64,9 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
     identifyMethod: options.sdk.identify,
     scriptPattern: globToRegExpSource(options.sdk.script),
   });
-  const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify());
+  const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect);
+  if (options.traffic.header) await tagSiteRequests(context, page, options.traffic.header, options.siteDomain);
+  if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, options.isOnSite, (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
   page.on("pageerror", (error) => errors.push({ kind: "exception", message: error.message }));
@@ -74,7 +81,7 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
     if (frame === page.mainFrame()) navigations.push(frame.url());
   });
 
-  const requestedUrl = new URL(options.page.path, options.baseUrl).href;
+  const requestedUrl = withQueryParam(new URL(options.page.path, options.baseUrl).href, options.traffic.queryParam);
   let loadError: string | null = null;
   let documentStatus: number | null = null;
   try {

@@ -53,8 +53,5 @@ export function browserVersion(executable: string): string {
   }
 }
 
-/** setup-audit's own version. */
-export function toolVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return manifest.version;
-}
+/** setup-audit's own version (the browser side tags its traffic with it too). */
+export { toolVersion } from "../version.js";

@@ -31,6 +31,7 @@ export const CHECK_FAMILY: Record<CheckId, Family> = {
   "sdk.key": "SDK installation and load order",
   "goals.match": "Goal/event mismatch",
   "events.expected": "Goal/event mismatch",
+  "baseline.calls": "Goal/event mismatch",
   "events.delivered": "Delivery",
   "report.warnings": "Delivery",
   "identify.attributes": "Personal data",

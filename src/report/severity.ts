@@ -24,6 +24,7 @@ export const CHECK_SEVERITY: Record<CheckId, Severity> = {
   "events.expected": "critical",
   "events.delivered": "critical",
   "goals.match": "critical",
+  "baseline.calls": "critical",
   "identify.pii": "critical",
   "identify.attributes": "normal",
   "experiment.goals": "normal",

@@ -1,13 +1,15 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
 import type { ListedEvent } from "../api/match.js";
 import { ingestedEvents, reconcileDeliveries } from "../delivery.js";
-import { rollUpChecklist, verdictOf, type CallRecord, type Finding, type RunSummary, type SpecRun } from "../results.js";
+import { rollUpChecklist, verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "../results.js";
 
 /** The findings and artifacts of one spec × environment, after the checks ran. */
 export interface TargetResult {
   spec: string;
   project: string;
   environment: string;
+  /** Where the collect requests went (the spec's `traffic.collect`). */
+  collect: CollectMode;
   findings: Finding[];
   pages: PageArtifacts[];
   /** What the service API said for this spec × environment; null without an `api` section. */
@@ -22,6 +24,7 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     project: result.project,
     environment: result.environment,
     verdict: verdictOf(result.findings, options.strict),
+    collect: result.collect,
     checklist: rollUpChecklist(result.findings),
   }));
   return {

@@ -68,6 +68,35 @@ const apiSchema = z.strictObject({
   retry: apiRetrySchema.optional(),
 });
 
+/** Settings of the sample-ratio-mismatch test on the report's visitor counts (README: Report warnings). */
+const srmSchema = z.strictObject({
+  /** Significance level: a p-value below it is a mismatch. */
+  alpha: z.number().gt(0).lt(1).default(0.001),
+  /** Visitors each variation must expect (total × planned share) before the test judges. */
+  minimumVisitors: z.number().int().min(1).default(100),
+});
+
+/** A misspelled key ("fiel: …") already says what is wrong: the either/or rule would only repeat it. */
+const keysAreKnown = { when: (payload: { issues: readonly { code?: string }[] }) => payload.issues.every((issue) => issue.code !== "unrecognized_keys") };
+
+/** Where the service's report data comes from — an API path or an exported JSON file — and how SRM is judged. */
+const reportSchema = z
+  .strictObject({
+    /** A path under api.baseUrl, like goalsPath. */
+    path: apiPath.optional(),
+    /** An exported JSON file, relative to the spec file. */
+    file: z.string().min(1).optional(),
+    srm: srmSchema.default({ alpha: 0.001, minimumVisitors: 100 }),
+  })
+  .refine((report) => report.path !== undefined || report.file !== undefined, {
+    message: "needs path (an API path, like /v1/projects/{project}/report) or file (an exported JSON file, relative to the spec)",
+    ...keysAreKnown,
+  })
+  .refine((report) => report.path === undefined || report.file === undefined, {
+    message: "names both path and file: keep the one the report data should come from",
+    ...keysAreKnown,
+  });
+
 const sdkSchema = z.strictObject({
   /** URL glob of the SDK script. */
   script: z.string().min(1),
@@ -79,6 +108,34 @@ const sdkSchema = z.strictObject({
   collect: z.string().min(1),
   /** Bound on waiting for batched delivery, in milliseconds. */
   deliveryTimeoutMs: z.number().int().positive().max(120_000).default(6000),
+});
+
+/** One line of printable ASCII: a line break would end an HTTP header early. */
+const headerText = z.string().regex(/^[\x20-\x7e]*$/, { error: "must be printable ASCII on one line (letters, digits, punctuation, spaces)" });
+
+/** `false`, or a mapping: an optional tag's two forms. */
+const tagOrFalse = <T extends z.ZodType>(mapping: T, example: string) =>
+  z.union([mapping, z.literal(false, { error: `must be false (none) or a mapping like ${example}` })]);
+
+/** How audit traffic identifies itself, and whether its collect requests reach the service (README: Audit traffic). */
+const trafficSchema = z.strictObject({
+  /** Appended after a space to the device's user agent; default `setup-audit/VERSION`, "" for none. */
+  userAgentSuffix: headerText.optional(),
+  /** A header on every request to the audited site's domain; its value defaults to the run's id. */
+  header: tagOrFalse(
+    z.strictObject({
+      name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be an HTTP header name (letters, digits and - only, like X-Setup-Audit)" }).default("X-Setup-Audit"),
+      value: headerText.min(1).optional(),
+    }),
+    "{ name: X-Setup-Audit }",
+  ).default({ name: "X-Setup-Audit" }),
+  /** A query parameter on each audited page's URL; its value defaults to the run's id. */
+  queryParam: tagOrFalse(
+    z.strictObject({ name: z.string().regex(/^[\w.~-]+$/, { error: "must be letters, digits, '_', '.', '~' or '-' (like setup_audit)" }).default("setup_audit"), value: z.string().min(1).optional() }),
+    "{ name: setup_audit }",
+  ).default(false),
+  /** `send`: collect requests reach the service; `intercept`: they are answered inside the browser. */
+  collect: z.enum(["send", "intercept"]).default("send"),
 });
 
 const goalSchema = z.strictObject({
@@ -117,7 +174,9 @@ export const auditSpecSchema = z
       .refine((envs) => Object.keys(envs).length > 0, "needs at least one environment"),
     defaultEnvironment: z.string().optional(),
     api: apiSchema.optional(),
+    report: reportSchema.optional(),
     sdk: sdkSchema,
+    traffic: trafficSchema.default({ header: { name: "X-Setup-Audit" }, queryParam: false, collect: "send" }),
     viewports: z.array(z.string().min(1)).min(1).default(["desktop", "mobile"]),
     /** Screenshots per page × viewport: always, never, or only where a check failed or warned. */
     screenshots: z.enum(["on", "off", "on-failure"]).default("on"),
@@ -170,6 +229,13 @@ export const auditSpecSchema = z
         });
       }
     }
+    if (spec.report?.path !== undefined && !spec.api) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["report", "path"],
+        message: "needs the api section (baseUrl, keyEnv) to ask the service; or point report.file at an exported JSON file instead",
+      });
+    }
     const pageIds = new Set<string>();
     spec.pages.forEach((page, index) => {
       if (pageIds.has(page.id)) {
@@ -198,5 +264,7 @@ export type PageSpec = AuditSpec["pages"][number];
 export type Step = PageSpec["steps"][number];
 /** The SDK description of a spec. */
 export type SdkSpec = AuditSpec["sdk"];
+/** How a spec tags its audit traffic and whether collect requests reach the service. */
+export type TrafficSpec = AuditSpec["traffic"];
 /** A per-check severity override. */
 export type SeverityOverride = z.output<typeof severityOverride>;

@@ -58,7 +58,7 @@ test("normal: every API check passes with one request per endpoint", async () =>
   const run = await audit("");
   expect(run.status).toEqual(ALL_PASS);
   expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals"]);
-  expect(run.artifacts.requests).toEqual({ projects: 1, goals: 1, recentEvents: 0 });
+  expect(run.artifacts.requests).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 0 });
   expect(run.elapsedMs).toBeLessThan(1000);
 });
 
@@ -87,7 +87,7 @@ test("403: api.auth fails without a retry", async () => {
 test("429 with Retry-After: 1, then success: the client waits the second it was asked to", async () => {
   const run = await audit(`/faults/429-once-${test.info().testId}`);
   expect(run.status).toEqual(ALL_PASS);
-  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0 });
+  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0, report: 0 });
   expect(apiRequests).toHaveLength(3);
   expect(run.elapsedMs).toBeGreaterThanOrEqual(1000);
   expect(run.elapsedMs).toBeLessThan(1000 + 400 + 1000);
@@ -114,7 +114,7 @@ test("503 every time: four attempts with jittered waits, then a finding", async 
 test("503 once, then success: one retry", async () => {
   const run = await audit(`/faults/503-once-${test.info().testId}`);
   expect(run.status).toEqual(ALL_PASS);
-  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0 });
+  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0, report: 0 });
   expect(apiRequests).toHaveLength(3);
   expect(run.elapsedMs).toBeLessThan(100 + 1000);
 });
@@ -193,8 +193,34 @@ test("recent events are read once, after the run started, from the service's own
   const event = { kind: "track", name: `fault_test_${test.info().testId}`, properties: {} };
   await fetch(`${service.origin}/v1/collect`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ key: "prj_demo_staging", events: [event] }) });
   const after: ApiArtifacts = await gatherRecentEvents(spec, "staging", before, { env });
-  expect(after.requests).toEqual({ projects: 1, goals: 1, recentEvents: 1 });
+  expect(after.requests).toEqual({ projects: 1, goals: 1, recentEvents: 1, report: 0 });
   expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/events");
   expect(ingestedEvents(after)).toContainEqual(expect.objectContaining({ kind: "track", name: event.name }));
   expect(ingestedEvents({ ...after, startedAt: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+});
+
+test.describe("report data (report.path)", () => {
+  const withReport = (baseUrl: string, path: string) => ({ ...specAt(baseUrl), report: { path, srm: { alpha: 0.001, minimumVisitors: 100 } } });
+  const env = { AUDIT_TEST_KEY: FIXTURE_API_KEY };
+
+  test("is read once, with the goals, its requests counted", async () => {
+    const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{project}/report"), "staging", { env }))!;
+    expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
+    expect(artifacts.requests).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 1 });
+    expect(artifacts.report).toMatchObject({ url: `${service.origin}/v1/projects/prj_demo_staging/report`, status: 200, failure: null });
+    expect(artifacts.report!.data!.map((experiment) => experiment.name)).toEqual(["Pricing CTA copy, short vs long"]);
+  });
+
+  test("fills in {projectId}; an unknown endpoint is a failed exchange, not retried", async () => {
+    const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{projectId}/reports"), "staging", { env }))!;
+    expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/reports");
+    expect(artifacts.report).toMatchObject({ status: 404, data: null, failure: { kind: "http", status: 404 } });
+    expect(artifacts.requests.report).toBe(1);
+  });
+
+  test("is not asked when the project list could not be read", async () => {
+    const artifacts = (await gatherApi(withReport(`${service.origin}/faults/malformed`, "/v1/projects/{project}/report"), "staging", { env }))!;
+    expect(apiRequests).toEqual(["/faults/malformed/v1/projects"]);
+    expect(artifacts.report).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { eventsDelivered, eventsExpected } from "../../src/checks/events.js";
-import { callWith, collectOf, contextOf, pageWith } from "../support/artifacts.js";
+import { callWith, collectOf, contextOf, pageWith, specWithApi } from "../support/artifacts.js";
 
 const signup = (overrides: Parameters<typeof pageWith>[0] = {}) => pageWith({ page: "signup", ...overrides });
 const identify = callWith({ kind: "identify", name: "u_1", properties: { plan: "pro", account_type: "business" } });
@@ -65,5 +65,44 @@ test.describe("events.delivered", () => {
   test("leaves calls lost before the SDK to sdk.order", () => {
     const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ state: "lost" })] })]));
     expect(finding?.status).toBe("skip");
+  });
+});
+
+test.describe("events.delivered with traffic.collect: intercept", () => {
+  const intercepted = (calls: Parameters<typeof collectOf>[0], status: number) => ({ ...collectOf(calls, status), intercepted: true });
+  const unreadable = { ...intercepted([], 400), decodeError: "the body could not be decoded: neither JSON, form-encoded JSON nor base64 JSON" };
+
+  test("passes on calls the audit answered inside the browser, saying nothing was sent", () => {
+    const calls = [callWith(), identify];
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, collect: [intercepted(calls, 200)] })]));
+    expect(finding).toMatchObject({
+      status: "pass",
+      message: "All 2 call(s) were delivered and accepted by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service.",
+      evidence: { deliveries: [expect.objectContaining({ delivery: "intercepted" }), expect.objectContaining({ delivery: "intercepted" })] },
+    });
+  });
+
+  test("fails on a body the audit could not decode, with the reason and what to do", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ name: "cta_clicked" })], collect: [unreadable] })]));
+    expect(finding).toMatchObject({
+      status: "fail",
+      message:
+        "A collect request to /v1/collect could not be read (the body could not be decoded: neither JSON, form-encoded JSON nor base64 JSON), so the audit answered it HTTP 400; " +
+        'track("cta_clicked") was never delivered. Make the SDK send JSON, text/plain JSON, form-encoded JSON or gzip, or audit with traffic.collect: send so that the collector judges the payload.',
+    });
+  });
+
+  test("fails on an undecodable body even when the page made no call", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ collect: [unreadable] })]));
+    expect(finding?.status).toBe("fail");
+  });
+
+  test("does not warn about unverified ingestion: nothing was sent to ingest", () => {
+    const calls = [callWith(), identify];
+    const spec = specWithApi({ recentEventsPath: "/v1/projects/{project}/events" });
+    const [finding] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, collect: [intercepted(calls, 200)] })], { ...spec, traffic: { ...spec.traffic, collect: "intercept" } }),
+    );
+    expect(finding?.status).toBe("pass");
   });
 });

@@ -1,57 +1,7 @@
-import { expect, test as base } from "@playwright/test";
-import { chromium, devices, type Browser } from "playwright";
-import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
-import type { PageArtifacts } from "../../src/artifacts.js";
-import { LAUNCH_ARGS } from "../../src/browser.js";
-import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
-import type { PageSpec } from "../../src/spec/schema.js";
-import { specWith } from "../support/artifacts.js";
+import { expect } from "@playwright/test";
+import { test } from "../support/gather.js";
 
 /** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
-const test = base.extend<{ gather: (site: string, page: Partial<PageSpec> & { path: string }, options?: Partial<PageGatherOptions>) => Promise<PageArtifacts> }, { fixtures: FixtureServer; browser: Browser }>({
-  fixtures: [
-    async ({}, use) => {
-      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0 } });
-      await use(server);
-      await server.close();
-    },
-    { scope: "worker" },
-  ],
-  browser: [
-    async ({}, use) => {
-      const browser = await chromium.launch({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
-      await use(browser);
-      await browser.close();
-    },
-    { scope: "worker" },
-  ],
-  gather: async ({ browser, fixtures }, use) => {
-    const contexts: Awaited<ReturnType<Browser["newContext"]>>[] = [];
-    await use(async (site, pageSpec, options = {}) => {
-      const baseUrl = site === "demo" ? fixtures.urls.demoShop : fixtures.urls.brokenShop;
-      const context = await browser.newContext(devices["Desktop Chrome"]);
-      contexts.push(context);
-      const spec = specWith();
-      return gatherPage(context, await context.newPage(), {
-        spec: "audits/test.yaml",
-        environment: "staging",
-        baseUrl,
-        page: { id: "page", steps: [], ...pageSpec },
-        sdk: { ...spec.sdk, deliveryTimeoutMs: 2500 },
-        viewport: "desktop",
-        mobile: false,
-        projectKeys: ["prj_demo_staging", "prj_demo_prod", "prj_broken_staging"],
-        experiments: [],
-        canaries: [],
-        isOnSite: (url) => url.origin === new URL(baseUrl).origin,
-        screenshot: null,
-        ...options,
-      });
-    });
-    await Promise.all(contexts.map((context) => context.close()));
-  },
-});
-
 test("a journey's calls are recorded as direct, with the SDK ready first and every call accepted", async ({ gather }) => {
   const artifacts = await gather("demo", {
     path: "/signup",

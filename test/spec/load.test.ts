@@ -137,7 +137,7 @@ test.describe("unknown keys", () => {
 
   test("list the allowed keys when none is close", () => {
     expect(printed(parse(minimalWith({}, "owner: me")))).toEqual([
-      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, sdk, viewports, screenshots, goals, experiments, identify, pages, checks',
+      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, report, sdk, traffic, viewports, screenshots, goals, experiments, identify, pages, checks',
     ]);
   });
 
@@ -272,7 +272,7 @@ test.describe("checks", () => {
 
   test("list the known ids when none is close", () => {
     expect(printed(parse(minimalWith({}, "checks:", "  lighthouse: off")))[0]).toBe(
-      'spec.yaml:17:3 checks: unknown check id "lighthouse" — known ids: api.auth, api.project, api.workspace, api.goals, page.domain, page.load, page.errors, sdk.present, sdk.order, sdk.key, events.expected, events.delivered, goals.match, identify.attributes, identify.pii, experiment.name, experiment.goals, experiment.selector, viewports.coverage, report.warnings',
+      'spec.yaml:17:3 checks: unknown check id "lighthouse" — known ids: api.auth, api.project, api.workspace, api.goals, page.domain, page.load, page.errors, sdk.present, sdk.order, sdk.key, events.expected, events.delivered, goals.match, identify.attributes, identify.pii, experiment.name, experiment.goals, experiment.selector, viewports.coverage, report.warnings, baseline.calls',
     );
   });
 
@@ -290,6 +290,53 @@ test.describe("viewports", () => {
       'spec.yaml:16:22 viewports[1]: unknown viewport "dekstop" — did you mean "desktop"?',
       'spec.yaml:16:31 viewports[2]: unknown viewport "fridge" — use desktop, mobile or a Playwright device name',
     ]);
+  });
+});
+
+test.describe("report", () => {
+  const api = ["api:", "  baseUrl: http://127.0.0.1:47411", "  keyEnv: SERVICE_API_KEY"];
+  const loaded = (text: string) => {
+    const result = parse(text);
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    return result.spec.report;
+  };
+
+  test("reads an API path or a file, with the SRM defaults applied", () => {
+    expect(loaded(minimalWith({}, ...api, "report:", "  path: /v1/projects/{projectId}/report"))).toEqual({
+      path: "/v1/projects/{projectId}/report",
+      srm: { alpha: 0.001, minimumVisitors: 100 },
+    });
+    expect(loaded(minimalWith({}, "report:", "  file: exports/report.json", "  srm: { alpha: 0.01 }"))).toEqual({
+      file: "exports/report.json",
+      srm: { alpha: 0.01, minimumVisitors: 100 },
+    });
+  });
+
+  test("needs exactly one of path and file", () => {
+    expect(printed(parse(minimalWith({}, "report:", "  srm: { alpha: 0.01 }")))).toEqual([
+      "spec.yaml:16:1 report: needs path (an API path, like /v1/projects/{project}/report) or file (an exported JSON file, relative to the spec)",
+    ]);
+    expect(printed(parse(minimalWith({}, ...api, "report:", "  path: /v1/report", "  file: report.json")))).toEqual([
+      "spec.yaml:19:1 report: names both path and file: keep the one the report data should come from",
+    ]);
+  });
+
+  test("path needs the api section and its placeholders", () => {
+    expect(printed(parse(minimalWith({}, "report:", "  path: /v1/projects/{project}/report")))).toEqual([
+      "spec.yaml:17:9 report.path: needs the api section (baseUrl, keyEnv) to ask the service; or point report.file at an exported JSON file instead",
+    ]);
+    expect(printed(parse(minimalWith({}, ...api, "report:", "  path: /v1/{workspace}/report")))).toEqual([
+      "spec.yaml:20:9 report.path: may only use the placeholders {project} (the environment's key) and {projectId} (the listed project's id)",
+    ]);
+  });
+
+  test("srm takes an alpha between 0 and 1 and a whole minimum of visitors", () => {
+    expect(printed(parse(minimalWith({}, "report:", "  file: report.json", "  srm: { alpha: 2, minimumVisitors: 0, minVisitors: 3 }")))).toEqual([
+      "spec.yaml:18:17 report.srm.alpha: must be less than 1",
+      "spec.yaml:18:37 report.srm.minimumVisitors: must be at least 1",
+      'spec.yaml:18:40 report.srm: unknown key "minVisitors" — allowed keys: alpha, minimumVisitors',
+    ]);
+    expect(printed(parse(minimalWith({}, "report:", "  fiel: report.json")))).toEqual(['spec.yaml:17:3 report: unknown key "fiel" — did you mean "file"?']);
   });
 });
 
@@ -319,5 +366,41 @@ test.describe("formatSpecError", () => {
     const error = { file: "audits/shop.yaml", line: 9, column: 3, path: "sdk", message: 'unknown key "glboal"' };
     expect(formatSpecError(error)).toBe('audits/shop.yaml:9:3 sdk: unknown key "glboal"');
     expect(formatSpecError({ ...error, path: "" })).toBe('audits/shop.yaml:9:3 unknown key "glboal"');
+  });
+});
+
+test.describe("traffic", () => {
+  const trafficOf = (...lines: string[]) => {
+    const result = parse(minimalWith({}, "traffic:", ...lines));
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    return result.spec.traffic;
+  };
+
+  test("tags audit traffic by default and sends collect requests to the service", () => {
+    const result = parse(minimalWith({}));
+    expect(result.ok && result.spec.traffic).toEqual({ header: { name: "X-Setup-Audit" }, queryParam: false, collect: "send" });
+  });
+
+  test("takes a suffix, a header or false, a query parameter with its defaults, and the intercept mode", () => {
+    expect(trafficOf('  userAgentSuffix: "qa-bot/2"', "  header: false", "  queryParam: {}", "  collect: intercept")).toEqual({
+      userAgentSuffix: "qa-bot/2",
+      header: false,
+      queryParam: { name: "setup_audit" },
+      collect: "intercept",
+    });
+    expect(trafficOf("  header: { name: X-QA, value: nightly }").header).toEqual({ name: "X-QA", value: "nightly" });
+  });
+
+  test("refuses what would break a request or is misspelled, saying what is allowed", () => {
+    const lines = ["traffic:", "  header: { name: X QA }", "  queryParam: yes", "  collect: intercpt", "  userAgentSufix: qa"];
+    expect(printed(parse(minimalWith({}, ...lines)))).toEqual([
+      "spec.yaml:17:19 traffic.header.name: must be an HTTP header name (letters, digits and - only, like X-Setup-Audit)",
+      "spec.yaml:18:15 traffic.queryParam: must be false (none) or a mapping like { name: setup_audit }",
+      'spec.yaml:19:12 traffic.collect: must be one of "send", "intercept", not text ("intercpt") — did you mean "intercept"?',
+      'spec.yaml:20:3 traffic: unknown key "userAgentSufix" — did you mean "userAgentSuffix"?',
+    ]);
+    expect(printed(parse(minimalWith({}, "traffic:", '  header: { value: "a\\nb" }')))).toEqual([
+      "spec.yaml:17:20 traffic.header.value: must be printable ASCII on one line (letters, digits, punctuation, spaces)",
+    ]);
   });
 });

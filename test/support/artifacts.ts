@@ -62,6 +62,7 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
     failure,
     events: calls.map((call) => ({ strings: [call.kind, call.name ?? ""], raw: { kind: call.kind, name: call.name } })),
     decodeError: null,
+    intercepted: false,
   };
 }
 
@@ -91,7 +92,8 @@ export function apiWith(overrides: Partial<ApiArtifacts> = {}): ApiArtifacts {
     ]),
     goals: exchangeOf([{ name: "Signup completed", condition: { equals: "signup_success" } }], "http://127.0.0.1:47411/v1/projects/prj_demo_staging/goals"),
     recentEvents: null,
-    requests: { projects: 1, goals: 1, recentEvents: 0 },
+    report: null,
+    requests: { projects: 1, goals: 1, recentEvents: 0, report: 0 },
     ...overrides,
   };
 }

@@ -1,0 +1,178 @@
+import { basename, dirname, extname, join } from "node:path";
+import { z } from "zod";
+import { formatPath } from "./spec/errors.js";
+import { plainErrorMap } from "./spec/plain-messages.js";
+
+/**
+ * Baselines: which calls fired on which page × viewport in a good run, per spec × environment, so
+ * a later run can say what stopped firing. A baseline names events only — `track` names, and
+ * `identify` as a kind — never a user id, an attribute or a property.
+ */
+
+/** What fired on one page × viewport. */
+export interface FiredCalls {
+  /** Whether `identify` was called at least once (its user id and attributes are never stored). */
+  identify: boolean;
+  /** The names of the `track` calls, sorted, each once. */
+  track: string[];
+}
+
+/** The baseline of one spec × environment. */
+export interface CallBaseline {
+  /** The spec file, relative to the folder setup-audit runs in, with `/` separators. */
+  spec: string;
+  /** The environment audited, as named in the spec. */
+  environment: string;
+  /** The spec's project, for a reader of the file. */
+  project: string;
+  /** What fired, by page id, then by viewport; a page × viewport that fired nothing is listed too. */
+  pages: Record<string, Record<string, FiredCalls>>;
+}
+
+/** A baseline file: `version` 1 and one baseline per spec × environment. */
+export interface BaselineFile {
+  /** The file format's version. */
+  version: 1;
+  /** One per spec × environment, sorted by spec, then environment. */
+  baselines: CallBaseline[];
+}
+
+const firedCallsSchema = z.strictObject({ identify: z.boolean(), track: z.array(z.string().min(1)) });
+
+const baselineFileSchema = z.strictObject({
+  version: z.literal(1),
+  baselines: z
+    .array(
+      z.strictObject({
+        spec: z.string().min(1),
+        environment: z.string().min(1),
+        project: z.string(),
+        pages: z.record(z.string().min(1), z.record(z.string().min(1), firedCallsSchema)),
+      }),
+    )
+    .min(1),
+});
+
+/** The parts of summary.json a baseline is made from; other fields are ignored. */
+const summarySchema = z.object({
+  version: z.literal(1),
+  verdict: z.enum(["pass", "fail"]),
+  runs: z.array(z.object({ spec: z.string(), project: z.string(), environment: z.string() })),
+  findings: z.array(z.object({ check: z.string(), spec: z.string(), page: z.string().nullable(), viewport: z.string().nullable() })),
+  calls: z.array(z.object({ kind: z.enum(["track", "identify"]), name: z.string().nullable(), page: z.string(), viewport: z.string() })),
+});
+
+/** What a baseline is made from: the runs, findings and calls of a summary.json. */
+export type SummaryForBaseline = z.infer<typeof summarySchema>;
+
+/** A parsed file, or what is wrong with it in plain words (`baselines[0].pages.home: must be a mapping, …`). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+const MAX_ISSUES_SHOWN = 3;
+
+function parseJson<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `it is not JSON (${(error as Error).message})` };
+  }
+  const result = schema.safeParse(json, { error: plainErrorMap });
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues.map((issue) => `${formatPath(issue.path) || "the file"} ${issue.message}`);
+  const more = issues.length > MAX_ISSUES_SHOWN ? ` (and ${issues.length - MAX_ISSUES_SHOWN} more)` : "";
+  return { ok: false, problem: `${issues.slice(0, MAX_ISSUES_SHOWN).join("; ")}${more}` };
+}
+
+/** Parses a baseline file's text. */
+export function parseBaselineFile(text: string): Parsed<BaselineFile> {
+  return parseJson(baselineFileSchema, text);
+}
+
+/** Parses the summary.json a baseline is made from. */
+export function parseSummaryForBaseline(text: string): Parsed<SummaryForBaseline> {
+  return parseJson(summarySchema, text);
+}
+
+/** Where a spec × environment's baseline lives by default: beside the spec, `audits/shop.staging.baseline.json`. */
+export function defaultBaselinePath(specFile: string, environment: string): string {
+  return join(dirname(specFile), `${basename(specFile, extname(specFile))}.${environment}.baseline.json`);
+}
+
+/** What a list of calls fired; a `track` whose name could not be read names nothing and is left out. */
+export function firedCalls(calls: readonly { kind: "track" | "identify"; name: string | null }[]): FiredCalls {
+  const names = calls.flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : []));
+  return { identify: calls.some((call) => call.kind === "identify"), track: [...new Set(names)].sort() };
+}
+
+/** What fired in `before` but not in `after`. */
+export function firedOnlyIn(before: FiredCalls, after: FiredCalls): FiredCalls {
+  return { identify: before.identify && !after.identify, track: before.track.filter((name) => !after.track.includes(name)) };
+}
+
+/** True when nothing fired. */
+export function firedNothing(fired: FiredCalls): boolean {
+  return !fired.identify && fired.track.length === 0;
+}
+
+/**
+ * One baseline per run of the summary. summary.json's calls do not name their spec, so each call
+ * goes to the one run that audited its page × viewport (every audited page × viewport has a
+ * `page.load` finding); when two specs audited a page of the same id on the same viewport, the
+ * calls cannot be told apart and the problem says so.
+ */
+export function baselinesFromSummary(summary: SummaryForBaseline): Parsed<CallBaseline[]> {
+  const pairKey = (page: string, viewport: string) => JSON.stringify([page, viewport]);
+  const audited = summary.runs.map(
+    (run) => new Set(summary.findings.filter((finding) => finding.check === "page.load" && finding.spec === run.spec && finding.page !== null && finding.viewport !== null).map((finding) => pairKey(finding.page!, finding.viewport!))),
+  );
+  const callsByRun = summary.runs.map((): SummaryForBaseline["calls"] => []);
+  for (const call of summary.calls) {
+    const owners = summary.runs.flatMap((_run, index) => (audited[index]!.has(pairKey(call.page, call.viewport)) ? [index] : []));
+    if (owners.length === 1) {
+      callsByRun[owners[0]!]!.push(call);
+    } else if (owners.length === 0) {
+      return { ok: false, problem: `a call on ${call.page} · ${call.viewport} belongs to no page × viewport the summary's runs audited` };
+    } else {
+      return {
+        ok: false,
+        problem: `${owners.map((index) => summary.runs[index]!.spec).join(" and ")} both audited a page "${call.page}" on ${call.viewport}, and summary.json does not say which spec a call came from — audit them in separate runs (one --out each) and make a baseline of each`,
+      };
+    }
+  }
+  return {
+    ok: true,
+    value: summary.runs.map((run, index) => {
+      const pages: CallBaseline["pages"] = {};
+      for (const key of audited[index]!) {
+        const [page, viewport] = JSON.parse(key) as [string, string];
+        (pages[page] ??= {})[viewport] = firedCalls(callsByRun[index]!.filter((call) => call.page === page && call.viewport === viewport));
+      }
+      return { spec: run.spec, environment: run.environment, project: run.project, pages };
+    }),
+  };
+}
+
+/**
+ * The file's text: sorted (baselines by spec and environment, pages, viewports, event names) and
+ * pretty, with no timestamp, so that refreshing an unchanged baseline changes nothing and a
+ * review diff shows exactly which events came or went.
+ */
+export function formatBaselineFile(baselines: readonly CallBaseline[]): string {
+  const byName = <T>(record: Record<string, T>, map: (value: T) => unknown) =>
+    Object.fromEntries(Object.keys(record).sort().map((key) => [key, map(record[key]!)]));
+  const sorted = [...baselines]
+    // Code-unit order, not the locale's: the file must not change with the machine that wrote it.
+    .sort((a, b) => compareText(a.spec, b.spec) || compareText(a.environment, b.environment))
+    .map((baseline) => ({
+      spec: baseline.spec,
+      environment: baseline.environment,
+      project: baseline.project,
+      pages: byName(baseline.pages, (viewports) => byName(viewports, (fired) => ({ identify: fired.identify, track: [...new Set(fired.track)].sort() }))),
+    }));
+  return `${JSON.stringify({ version: 1, baselines: sorted }, null, 2)}\n`;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,203 @@
+import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifacts.js";
+import type { Finding, Status } from "../results.js";
+import { worstStatus } from "../results.js";
+import { blockedReason, exchangeEvidence, exchangeProblem } from "./api.js";
+import { finding, type AuditContext, type Check } from "./check.js";
+import { sampleRatioMismatch, type SrmResult } from "./srm.js";
+
+/**
+ * report.warnings: what the service's own report says about each experiment — its bot, SRM and
+ * dropped-event warnings — and a sample-ratio-mismatch test of its visitor counts against the
+ * planned split. One finding per experiment the report lists (`experiment` set to its name),
+ * or one per spec × environment when there is no report to judge.
+ */
+
+/** What a reported warning is about; the words differ on purpose, since a bot filter is not a drop. */
+type WarningKind = "srm" | "bot" | "dropped" | "other";
+
+/** First match wins: "SRM, maybe from bot traffic" is an SRM warning, "bot events dropped" a bot one. */
+const WARNING_KINDS: readonly [WarningKind, RegExp][] = [
+  ["srm", /(^|[^a-z])srm([^a-z]|$)|sample[\s_-]*ratio|ratio[\s_-]*mismatch/i],
+  ["bot", /(^|[^a-z])bots?([^a-z]|$)|crawler|spider|headless|automated traffic/i],
+  ["dropped", /drop|discard|lost|reject/i],
+];
+
+/** Where a sample-ratio mismatch usually comes from, whoever found it. */
+const SRM_CAUSES = "look for a variation that redirects, loads slower or breaks on one viewport";
+
+const WARNING_SENTENCES: Record<WarningKind, (quoted: string) => string> = {
+  srm: (quoted) => `the service reports a sample-ratio mismatch (${quoted}): visitors do not reach the variations in the planned split, so its results cannot be trusted — ${SRM_CAUSES}`,
+  bot: (quoted) =>
+    `the service flags bot traffic (${quoted}): visitors it took for bots are filtered out of the results, not dropped — ` +
+    "make sure audit and QA traffic is tagged so the service excludes it, and look for crawlers on the experiment's pages",
+  dropped: (quoted) =>
+    `the service reports dropped events (${quoted}): events were lost and never counted, so conversions are missing — this is not bot filtering; ` +
+    "check events.delivered on the audited pages and the events' payloads",
+  other: (quoted) => `the service shows a warning setup-audit does not know (${quoted}) — read it in the service's report`,
+};
+
+/** Field names the report's elements may use, first found wins. */
+const HANDLE_FIELDS = ["name", "key", "id"] as const;
+const VISITOR_FIELDS = ["visitors", "users", "participants"] as const;
+const SPLIT_FIELDS = ["weight", "split", "traffic", "allocation", "percentage"] as const;
+
+/** report.warnings: the service's report shows no bot, SRM or dropped-event warning, and the visitors match the planned split. */
+export const reportWarnings: Check = {
+  id: "report.warnings",
+  scope: "run",
+  title: "The service's report shows no bot, SRM or dropped-event warning",
+  failureTitle: "The service's report warns of bot traffic, a sample-ratio mismatch or dropped events",
+  why:
+    "An experiment whose visitors are not split as planned (a sample-ratio mismatch), whose traffic is " +
+    "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +
+    "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
+  evaluate(context) {
+    const read = reportExperiments(context);
+    if ("status" in read) return [finding(context, "report.warnings", read.status, read.message, {}, read.evidence ?? {})];
+    if (read.experiments.length === 0) {
+      return [finding(context, "report.warnings", "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
+    }
+    const srm = context.spec.report!.srm;
+    return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, srm, read.source));
+  },
+};
+
+/** The report's experiments, or the one finding that says why there are none to judge. */
+function reportExperiments(
+  context: AuditContext,
+): { experiments: ReportExperiment[]; source: string } | { status: Status; message: string; evidence?: Record<string, unknown> } {
+  const { report } = context.spec;
+  if (!report) {
+    return {
+      status: "skip",
+      message:
+        "The spec has no report section, so the service's report warnings are not checked. Add report.path (an API path, like " +
+        "/v1/projects/{project}/report) or report.file (an exported JSON file) to check for bot, SRM and dropped-event warnings.",
+    };
+  }
+  if (report.file !== undefined) {
+    const read = context.reportFile;
+    if (!read) return { status: "skip", message: "Not judged: the report file was not read." };
+    if (read.experiments === null) {
+      return {
+        status: "fail",
+        message: `Could not use the report file ${read.file}: ${read.problem}. Fix report.file (relative to the spec file), or export the report again as JSON: a list of experiments with their name, warnings and variations.`,
+        evidence: { file: read.file, problem: read.problem },
+      };
+    }
+    return { experiments: read.experiments, source: read.file };
+  }
+  const blocked = blockedReason(context);
+  if (blocked !== null) return { status: "skip", message: blocked };
+  const exchange = context.api!.report;
+  if (exchange === null) return { status: "skip", message: "Not judged: the report was not asked for, because the service's project list could not be read or does not list the project (see api.project)." };
+  if (exchange.data === null) return { status: "fail", message: exchangeProblem(exchange, "the report data", "report.path"), evidence: exchangeEvidence(exchange) };
+  return { experiments: exchange.data, source: `GET ${exchange.url}` };
+}
+
+/** The SRM test's result, or why it could not be run on this experiment's variations. */
+type SrmOutcome = { result: SrmResult; labels: string[] } | { notComputed: string };
+
+function judgeExperiment(context: AuditContext, experiment: ReportExperiment, index: number, options: { alpha: number; minimumVisitors: number }, source: string): Finding {
+  const named = firstValue(experiment, HANDLE_FIELDS);
+  const handle = named === undefined ? null : String(named);
+  const label = handle === null ? `Experiment #${index + 1} of the report` : `Experiment "${handle}"`;
+  const warnings = (experiment.warnings ?? []).map((warning) => ({ kind: warningKind(warning), text: warningText(warning) }));
+  const srm = srmOf(experiment.variations ?? experiment.variants ?? [], options);
+  const problems: { status: Status; sentence: string }[] = warnings.map((warning) => ({
+    status: warning.kind === "other" ? "warn" : "fail",
+    sentence: WARNING_SENTENCES[warning.kind](JSON.stringify(warning.text)),
+  }));
+  if ("result" in srm && srm.result.verdict === "srm") problems.push({ status: "fail", sentence: srmSentence(srm.result, srm.labels, options.alpha) });
+  const evidence = { source, warnings, srm: "result" in srm ? { ...srm.result, variations: srm.labels, alpha: options.alpha } : srm };
+  const scope = { experiment: handle };
+  if (problems.length > 0) {
+    const message = `${label}: ${problems.map((problem) => problem.sentence).join("; ")}.`;
+    return finding(context, "report.warnings", worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
+  }
+  if ("notComputed" in srm) return finding(context, "report.warnings", "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
+  const { result } = srm;
+  if (result.verdict === "insufficient") {
+    const message =
+      `${label}: not judged yet: ${formatCount(result.total)} visitors, needs ${result.requiredTotal} (${options.minimumVisitors} per variation at the planned split) ` +
+      "before a sample-ratio mismatch can be told from chance; the service reports no warning.";
+    return finding(context, "report.warnings", "skip", message, scope, evidence);
+  }
+  const figures = `${splitFigures(result, srm.labels)}; ${testFigures(result)}`;
+  return finding(context, "report.warnings", "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
+}
+
+function warningKind(warning: ReportWarning): WarningKind {
+  const words = typeof warning === "string" ? warning : ["type", "code", "kind", "name", "title", "message"].map((field) => warning[field]).filter((value) => typeof value === "string").join(" ");
+  return WARNING_KINDS.find(([, pattern]) => pattern.test(words))?.[0] ?? "other";
+}
+
+/** The warning as the report words it: its text, or an object's message, type or code. */
+function warningText(warning: ReportWarning): string {
+  if (typeof warning === "string") return warning;
+  return warning.message ?? warning.type ?? warning.code ?? JSON.stringify(warning);
+}
+
+/** Runs the SRM test when every variation names its visitors and planned share. */
+function srmOf(variations: readonly ReportVariation[], options: { alpha: number; minimumVisitors: number }): SrmOutcome {
+  if (variations.length < 2) return { notComputed: variations.length === 0 ? "the report lists no variations" : "the report lists only one variation" };
+  const labels = variations.map((variation, index) => String(firstValue(variation, HANDLE_FIELDS) ?? `#${index + 1}`));
+  const observed = variations.map((variation) => firstValue(variation, VISITOR_FIELDS));
+  const planned = variations.map((variation) => firstValue(variation, SPLIT_FIELDS));
+  const noCount = labels.filter((_, index) => observed[index] === undefined);
+  if (noCount.length > 0) return { notComputed: `${variationsNamed(noCount)} no visitor count (${VISITOR_FIELDS.join(", ")})` };
+  const noSplit = labels.filter((_, index) => planned[index] === undefined);
+  if (noSplit.length > 0) return { notComputed: `${variationsNamed(noSplit)} no planned split (${SPLIT_FIELDS.join(", ")})` };
+  const weights = planned as number[];
+  if (weights.every((weight) => weight === 0)) return { notComputed: "the planned weights add up to 0" };
+  return { result: sampleRatioMismatch(observed as number[], weights, options), labels };
+}
+
+function srmSentence(result: SrmResult, labels: readonly string[], alpha: number): string {
+  const unplanned = labels.filter((_, index) => result.shares[index] === 0 && result.observed[index]! > 0);
+  const cause =
+    unplanned.length > 0
+      ? `${variationsNamed(unplanned, "was", "were")} planned to get no traffic but got visitors`
+      : `${testFigures(result)}, below alpha ${alpha}`;
+  return (
+    `a sample-ratio mismatch — its visitors do not match the planned split (${splitFigures(result, labels)}; ${cause}): ` +
+    `some visitors are lost or miscounted in one variation, so its results cannot be trusted — ${SRM_CAUSES}`
+  );
+}
+
+/** `observed A 5150, B 4850; expected 5000, 5000 for the planned 50% / 50%`. */
+function splitFigures(result: SrmResult, labels: readonly string[]): string {
+  const observed = labels.map((label, index) => `${label} ${formatCount(result.observed[index]!)}`).join(", ");
+  const planned = result.shares.map((share) => `${formatCount(share * 100)}%`).join(" / ");
+  return `observed ${observed}; expected ${result.expected.map(formatCount).join(", ")} for the planned ${planned}`;
+}
+
+/** `χ² = 9.00, df = 1, p = 0.0027`. */
+function testFigures(result: SrmResult): string {
+  return `χ² = ${result.chiSquare.toFixed(2)}, df = ${result.degreesOfFreedom}, p = ${formatP(result.pValue)}`;
+}
+
+function formatCount(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+/** Two significant digits, in exponent form below 0.001 so that tiny p-values stay readable. */
+function formatP(p: number): string {
+  if (p === 0) return "0";
+  return p < 0.001 ? p.toExponential(1) : String(Number(p.toPrecision(2)));
+}
+
+/** `variation "A" has` or `variations "A", "B" have` (or another verb pair). */
+function variationsNamed(names: readonly string[], singular = "has", plural = "have"): string {
+  const quoted = names.map((name) => `"${name}"`).join(", ");
+  return names.length === 1 ? `variation ${quoted} ${singular}` : `variations ${quoted} ${plural}`;
+}
+
+/** The first of `fields` an element has a value in. */
+function firstValue<T extends object, F extends keyof T>(element: T, fields: readonly F[]): NonNullable<T[F]> | undefined {
+  for (const field of fields) {
+    const value = element[field];
+    if (value !== undefined && value !== null) return value as NonNullable<T[F]>;
+  }
+  return undefined;
+}

@@ -1,0 +1,39 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AuditPlan } from "../plan.js";
+import { formatConsoleReport } from "../report/console.js";
+import { toJUnitXml } from "../report/junit.js";
+import { buildSummary, type TargetResult } from "../report/summary.js";
+import { EXIT, type CliError } from "./errors.js";
+import { runPlaywrightPhase } from "./playwright.js";
+import { publishReport, type ReportOptions } from "./report.js";
+
+/** What publishing a run's results needs to know. */
+export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open"> {
+  startedAt: Date;
+  strict: boolean;
+  out: string;
+}
+
+/**
+ * Everything after the checks, for a run and for a merge of shards alike: summary.json, the
+ * Allure results, the console report and the HTML report. Returns the exit code.
+ */
+export async function publishResults(plan: AuditPlan, planFile: string, results: TargetResult[], options: PublishOptions): Promise<number> {
+  const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict });
+  writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
+  writeFileSync(join(plan.workDir, "results.json"), JSON.stringify(results));
+  await runPlaywrightPhase("report", planFile, []);
+
+  process.stdout.write(formatConsoleReport(summary));
+  process.stdout.write(`\nWrote ${join(options.out, "summary.json")}, ${join(options.out, "junit.xml")} and Allure results in ${join(options.out, "allure-results")}.\n`);
+  // The audit's verdict stands even when its report cannot be built.
+  await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
+  if (summary.verdict === "fail") {
+    process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
+    return EXIT.failed;
+  }
+  return EXIT.ok;
+}
+

@@ -1,0 +1,122 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
+import type { CallBaseline } from "../baseline.js";
+import { CHECKS } from "../checks/index.js";
+import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
+import { stringsOf } from "../gather/payload.js";
+import type { AuditPlan, AuditTarget } from "../plan.js";
+import type { TargetResult } from "../report/summary.js";
+import { loadBaselines } from "./baseline.js";
+import { usageError } from "./errors.js";
+import { judgeTarget } from "./judge.js";
+import { publishResults, type PublishOptions } from "./publish.js";
+import type { RunOptions } from "./run.js";
+import { loadValidSpecs } from "./specs.js";
+
+/**
+ * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
+ * `merge` turns N of them into one summary.json, one Allure report and one exit code. Page
+ * checks stand as the shard judged them; checks that need the whole run (goals, viewports, the
+ * API, the spec) run again on every shard's pages together.
+ */
+
+const SHARD_FILE = "shard-results.json";
+
+/** A target as a shard file records it: the spec is read again from its file when merging. */
+type ShardTarget = Omit<AuditTarget, "spec">;
+
+/** What one shard leaves for `merge`. */
+interface ShardResults {
+  version: 1;
+  shard: string;
+  startedAt: string;
+  targets: ShardTarget[];
+  results: TargetResult[];
+}
+
+/** Writes a shard's results beside its summary.json, with every personal value masked. */
+export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[]): void {
+  const shareable: ShardResults = {
+    version: 1,
+    shard,
+    startedAt: startedAt.toISOString(),
+    targets: targets.map(({ spec: _spec, ...target }) => target),
+    results: results.map((result, index) => {
+      const allow = targets[index]?.spec.identify.allowPersonalData ?? [];
+      return { ...result, pages: result.pages.map((page) => shareablePage(page, allow)) };
+    }),
+  };
+  writeFileSync(join(outDir, SHARD_FILE), JSON.stringify(shareable));
+}
+
+/** `setup-audit merge DIR… --out DIR`: one result from N shards' output folders. */
+export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt"> & Pick<RunOptions, "baseline">): Promise<number> {
+  if (dirs.length === 0) throw usageError("merge needs the output folders of the shards", "Run `setup-audit merge reports-1 reports-2 --out reports`.");
+  const shards = dirs.map(readShard);
+  const first = shards[0]!;
+  const identity = (targets: readonly ShardTarget[]) => JSON.stringify(targets.map(({ specFile, environment }) => [specFile, environment]));
+  const stranger = shards.find((shard) => identity(shard.targets) !== identity(first.targets));
+  if (stranger) {
+    throw usageError(`Shard ${stranger.shard} audited other specs or environments than shard ${first.shard}`, "Merge only the shards of one run (same specs, same --env).");
+  }
+  const specs = new Map((await loadValidSpecs(first.targets.map((target) => target.specFile))).map(({ file, spec }) => [file, spec]));
+  const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)! }));
+
+  const outDir = resolve(options.out);
+  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-merge-"));
+  try {
+    mkdirSync(outDir, { recursive: true });
+    for (const stale of ["allure-results", "screenshots", "summary.json", "junit.xml", SHARD_FILE]) rmSync(join(outDir, stale), { recursive: true, force: true });
+    mkdirSync(join(outDir, "allure-results"));
+    for (const dir of dirs) {
+      if (existsSync(join(dir, "screenshots"))) cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
+    }
+    const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
+    const results = targets.map((target, index) => mergeTarget(target, shards.map((shard) => shard.results[index]!), baselines[index]));
+    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: null, browserEndpoint: null, targets };
+    const planFile = join(workDir, "plan.json");
+    writeFileSync(planFile, JSON.stringify(plan));
+    const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
+    process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
+    return await publishResults(plan, planFile, results, { ...options, startedAt });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function readShard(dir: string): ShardResults {
+  const file = join(dir, SHARD_FILE);
+  if (!existsSync(file)) throw usageError(`${dir} holds no ${SHARD_FILE}`, `Name the --out folders of \`setup-audit run --shard I/N\` runs.`);
+  const shard = JSON.parse(readFileSync(file, "utf8")) as ShardResults;
+  if (shard.version !== 1) throw usageError(`${file} was written by another version of setup-audit`, "Run the shards and the merge with the same version.");
+  return shard;
+}
+
+function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseline: CallBaseline | undefined): TargetResult {
+  const pages = parts.flatMap((part) => part.pages);
+  const api = parts.find((part) => part.api !== null)?.api ?? null;
+  const pageChecks = new Set(CHECKS.filter((check) => check.scope === "page").map((check) => check.id));
+  const pageFindings = parts.flatMap((part) => part.findings.filter((finding) => pageChecks.has(finding.check)));
+  const merged = judgeTarget(target, pages, api, baseline, CHECKS.filter((check) => check.scope === "run"));
+  const order = new Map(CHECKS.map((check, index) => [check.id, index]));
+  const findings = [...pageFindings, ...merged.findings].sort((a, b) => order.get(a.check)! - order.get(b.check)!);
+  return { ...merged, findings };
+}
+
+/** A page's artifacts with every personal value masked the same way on the call and in its payload, so calls still match their deliveries. */
+function shareablePage(page: PageArtifacts, allow: readonly string[]): PageArtifacts {
+  const maskString = (value: string | null) => (value === null ? null : (detectPersonalValue(value)?.masked ?? value));
+  const calls = page.calls.map((call): CapturedCall => ({ ...call, name: maskString(call.name), properties: redactPersonalData(call.properties, allow) }));
+  const collect = page.collect.map(
+    (request): CollectRequest => ({
+      ...request,
+      events: request.events.map((event) => {
+        const raw = redactPersonalData(event.raw, allow);
+        return { raw, strings: stringsOf(raw).map((value) => maskString(value)!) };
+      }),
+    }),
+  );
+  return { ...page, calls, collect };
+}

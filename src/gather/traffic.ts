@@ -1,0 +1,91 @@
+import type { BrowserContext, Page } from "playwright";
+import { isOnDomain } from "../domain.js";
+import type { TrafficSpec } from "../spec/schema.js";
+import { toolVersion } from "../version.js";
+import { decodeCollectBody } from "./payload.js";
+
+/**
+ * Own-traffic hygiene: audit traffic says what it is (a user-agent suffix, a header, a query
+ * parameter) so the site and the service can leave it out of their numbers, and the intercept
+ * mode answers collect requests inside the browser so that nothing reaches the service at all.
+ */
+
+/** A name and a value that tag audit traffic: a header or a query parameter. */
+export interface TrafficTag {
+  name: string;
+  value: string;
+}
+
+/** A spec's `traffic` settings with this run's defaults filled in. */
+export interface TrafficTags {
+  /** Appended after a space to the device's user agent; "" for none. */
+  userAgentSuffix: string;
+  /** Header added to every request the page sends to the site's domain; null for none. */
+  header: TrafficTag | null;
+  /** Query parameter added to each audited page's URL; null for none. */
+  queryParam: TrafficTag | null;
+  /** `intercept`: collect requests are answered inside the browser and never reach the service. */
+  collect: TrafficSpec["collect"];
+}
+
+/** The tags of one run: a header's or query parameter's value defaults to the run's id, the suffix to `setup-audit/VERSION`. */
+export function resolveTraffic(traffic: TrafficSpec, runId: string): TrafficTags {
+  const tag = (option: { name: string; value?: string | undefined } | false) => (option === false ? null : { name: option.name, value: option.value ?? runId });
+  return {
+    userAgentSuffix: traffic.userAgentSuffix ?? `setup-audit/${toolVersion()}`,
+    header: tag(traffic.header),
+    queryParam: tag(traffic.queryParam),
+    collect: traffic.collect,
+  };
+}
+
+/** The device's user agent with the suffix appended: sites still see a real browser, the service a recognisable one. */
+export function auditUserAgent(deviceUserAgent: string, suffix: string): string {
+  return suffix === "" ? deviceUserAgent : `${deviceUserAgent} ${suffix}`;
+}
+
+/** The URL with the tag's query parameter set (unchanged without one). */
+export function withQueryParam(url: string, param: TrafficTag | null): string {
+  if (param === null) return url;
+  const tagged = new URL(url);
+  tagged.searchParams.set(param.name, param.value);
+  return tagged.href;
+}
+
+/**
+ * Adds the header to every request the page sends to the site's domain (subdomains included).
+ * Not `extraHTTPHeaders`: it goes to every host, and a custom header makes third parties' CORS
+ * preflights fail (the bundled collector refuses it). Not `route()` either: a route pauses every
+ * request, turns the HTTP cache off and answers every CORS preflight itself, which would hide a
+ * collector that refuses preflights. A CDP Fetch session pauses only the site's own requests and
+ * adds the header after the CORS checks, so nothing else changes.
+ */
+export async function tagSiteRequests(context: BrowserContext, page: Page, header: TrafficTag, domain: string): Promise<void> {
+  const session = await context.newCDPSession(page);
+  session.on("Fetch.requestPaused", (event) => {
+    // The patterns match more than the domain (`*` spans dots and slashes): the host decides.
+    const headers = isOnDomain(event.request.url, domain) ? { ...event.request.headers, [header.name]: header.value } : event.request.headers;
+    // The page may close while a request waits; its request then needs no answer.
+    session.send("Fetch.continueRequest", { requestId: event.requestId, headers: Object.entries(headers).map(([name, value]) => ({ name, value })) }).catch(() => undefined);
+  });
+  const hosts = [domain, `*.${domain}`];
+  const patterns = hosts.flatMap((host) => [`*://${host}/*`, `*://${host}:*`]).map((urlPattern) => ({ urlPattern, requestStage: "Request" as const }));
+  await session.send("Fetch.enable", { patterns });
+}
+
+/**
+ * Answers every collect request inside the browser, as a collector would: 200 when its body
+ * decodes (or it has none), 400 with the reason when it does not. Nothing reaches the service.
+ */
+export async function interceptCollect(context: BrowserContext, isCollectUrl: (url: string) => boolean): Promise<void> {
+  await context.route(
+    (url) => isCollectUrl(url.href),
+    async (route) => {
+      const request = route.request();
+      const { error } = decodeCollectBody(request.postDataBuffer(), request.url(), request.headers()["content-encoding"]);
+      const answer = error === null ? { status: "accepted" } : { status: "rejected", error };
+      // The page may close while the request waits; its request then needs no answer.
+      await route.fulfill({ status: error === null ? 200 : 400, json: answer }).catch(() => undefined);
+    },
+  );
+}

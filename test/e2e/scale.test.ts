@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { chromium } from "playwright";
+import { LAUNCH_ARGS } from "../../src/browser.js";
+import type { RunSummary } from "../../src/results.js";
+import { e2eSpec, readSummary, runCli } from "./cli.js";
+
+/** What a finding says, without the wording that carries timings. */
+const verdicts = (summary: RunSummary) =>
+  summary.findings.map((finding) => [finding.spec, finding.check, finding.status, finding.page, finding.viewport, finding.goal, finding.experiment].join(" | ")).sort();
+
+test("two shards merged give the same findings and exit code as one run", async ({}, testInfo) => {
+  const specs = ["audits/demo-shop.yaml", e2eSpec("broken-shop.yaml")];
+  const dir = (name: string) => join(testInfo.project.outputDir, "scale-run", name);
+  const whole = await runCli(["run", ...specs, "--out", dir("whole")]);
+  const first = await runCli(["run", ...specs, "--shard", "1/2", "--out", dir("shard-1")]);
+  const second = await runCli(["run", ...specs, "--shard", "2/2", "--out", dir("shard-2")]);
+  expect([first.code, second.code]).toEqual([1, 1]);
+  const merged = await runCli(["merge", dir("shard-1"), dir("shard-2"), "--out", dir("merged")]);
+  expect(merged.code, merged.stdout + merged.stderr).toBe(whole.code);
+  expect(merged.stdout).toContain("Merged 2 shard(s): 1/2, 2/2.");
+
+  const wholeSummary = readSummary(dir("whole"));
+  const mergedSummary = readSummary(dir("merged"));
+  expect(verdicts(mergedSummary)).toEqual(verdicts(wholeSummary));
+  expect(mergedSummary.runs.map((run) => run.checklist)).toEqual(wholeSummary.runs.map((run) => run.checklist));
+  expect(mergedSummary.calls.length).toBe(wholeSummary.calls.length);
+  // Each shard audited only part of the pages: its own goal and viewport findings were partial.
+  expect(readSummary(dir("shard-1")).findings.length).toBeLessThan(wholeSummary.findings.length);
+  expect(readFileSync(join(dir("merged"), "junit.xml"), "utf8")).toContain('<testsuite name="Broken shop (staging');
+  expect(existsSync(join(dir("merged"), "screenshots/broken-shop/staging/near-miss.mobile.png"))).toBe(true);
+});
+
+test("merge refuses folders that hold no shard results", async ({}, testInfo) => {
+  const run = await runCli(["merge", testInfo.outputDir, "--out", testInfo.outputPath("merged")]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("holds no shard-results.json");
+});
+
+test("an audit runs its browsers on a Playwright browser server", async ({}, testInfo) => {
+  const server = await chromium.launchServer({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS, host: "127.0.0.1" });
+  try {
+    const out = join(testInfo.project.outputDir, "remote-run");
+    const run = await runCli(["run", "audits/demo-shop.yaml", "--page", "signup", "--browser-endpoint", server.wsEndpoint(), "--out", out], {
+      SETUP_AUDIT_BROWSER: "/nonexistent/no-local-browser-needed",
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const summary = readSummary(out);
+    expect(summary.calls.filter((call) => call.name === "signup_success").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
+  } finally {
+    await server.close();
+  }
+});
+
+test("--browser-endpoint must be a ws:// URL", async () => {
+  const run = await runCli(["run", "audits/demo-shop.yaml", "--browser-endpoint", "http://127.0.0.1:9"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("--browser-endpoint must be a ws:// or wss:// URL");
+});

@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { expect } from "@playwright/test";
+import { devices } from "playwright";
+import type { CollectorRecord } from "../../fixtures/service/collector.js";
+import type { ShopRequest } from "../../fixtures/sites/shop.js";
+import { eventsDelivered } from "../../src/checks/events.js";
+import { matchDeliveries } from "../../src/delivery.js";
+import { urlMatcher } from "../../src/glob.js";
+import { auditUserAgent, interceptCollect, resolveTraffic, withQueryParam } from "../../src/gather/traffic.js";
+import { contextOf, specWith } from "../support/artifacts.js";
+import { test } from "../support/gather.js";
+
+/** Own-traffic hygiene in a real Chromium: the tags reach the site and the service; intercepted calls reach neither. */
+
+const SIGNUP = {
+  path: "/signup",
+  steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }],
+  expect: { track: ["signup_success"], identify: true },
+};
+
+/** Tags unique to one test, so records of the worker's shared fixtures can be told apart. */
+function tagsFor(id: string, traffic: Record<string, unknown> = {}) {
+  const tags = resolveTraffic(specWith({ traffic: { userAgentSuffix: `setup-audit-test/${id}`, ...traffic } }).traffic, `run-${id}`);
+  return { tags, userAgent: auditUserAgent(devices["Desktop Chrome"].userAgent, tags.userAgentSuffix) };
+}
+
+test("tags default to the run id and setup-audit's version; an empty suffix appends nothing; a page's own query stays", () => {
+  const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  const tags = resolveTraffic(specWith({ traffic: { queryParam: {} } }).traffic, "ab12cd");
+  expect(tags).toEqual({
+    userAgentSuffix: `setup-audit/${version}`,
+    header: { name: "X-Setup-Audit", value: "ab12cd" },
+    queryParam: { name: "setup_audit", value: "ab12cd" },
+    collect: "send",
+  });
+  expect(resolveTraffic(specWith({ traffic: { header: false } }).traffic, "ab12cd").header).toBeNull();
+  expect(auditUserAgent("Mozilla/5.0 Chrome/140", "")).toBe("Mozilla/5.0 Chrome/140");
+  expect(withQueryParam("https://shop.example.test/signup?plan=pro#form", tags.queryParam)).toBe("https://shop.example.test/signup?plan=pro&setup_audit=ab12cd#form");
+  expect(withQueryParam("https://shop.example.test/", null)).toBe("https://shop.example.test/");
+});
+
+async function fixtureJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  return (await response.json()) as T;
+}
+
+test("the user-agent suffix and the header reach the site; the service sees the suffix, and delivery still works", async ({ gather, fixtures }) => {
+  const { tags, userAgent } = tagsFor("send", { queryParam: {} });
+  // The shop as localhost: the service on 127.0.0.1 is then a third party, as it is in production.
+  const shop = fixtures.urls.demoShop.replace("127.0.0.1", "localhost");
+  const artifacts = await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags }, { userAgent });
+
+  expect(userAgent).toBe(`${devices["Desktop Chrome"].userAgent} setup-audit-test/send`);
+  expect(artifacts.requestedUrl).toBe(`${shop}/signup?setup_audit=run-send`);
+  expect(artifacts.collect.map((request) => [request.status, request.intercepted])).toEqual([[202, false]]);
+  expect(matchDeliveries(artifacts.calls, artifacts.collect).map((match) => match.delivery)).toEqual(["accepted", "accepted"]);
+
+  const { received } = await fixtureJson<{ received: ShopRequest[] }>(`${fixtures.urls.demoShop}/__fixture/received`);
+  const ours = received.filter((request) => request.headers["x-setup-audit"] === "run-send");
+  expect(ours.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /signup?setup_audit=run-send", "POST /api/signup"]);
+  expect(new Set(ours.map((request) => request.headers["user-agent"]))).toEqual(new Set([userAgent]));
+
+  const { received: collected } = await fixtureJson<{ received: CollectorRecord[] }>(`${fixtures.urls.service}/__fixture/collector`);
+  expect(collected.filter((record) => record.userAgent === userAgent).map((record) => record.status)).toEqual(["accepted"]);
+});
+
+test("intercept mode answers collect requests in the browser: the collector records nothing, the calls are intercepted and judged delivered", async ({ gather, fixtures }) => {
+  const { tags, userAgent } = tagsFor("intercept", { collect: "intercept" });
+  const artifacts = await gather("demo", SIGNUP, { traffic: tags }, { userAgent });
+
+  expect(artifacts.collect.map((request) => [request.status, request.intercepted, request.decodeError])).toEqual([[200, true, null]]);
+  expect(artifacts.collect[0]!.events.map((event) => (event.raw as { kind: string }).kind)).toEqual(["identify", "track"]);
+  expect(matchDeliveries(artifacts.calls, artifacts.collect).map((match) => match.delivery)).toEqual(["intercepted", "intercepted"]);
+  const [finding] = eventsDelivered.evaluate(contextOf([{ ...artifacts, page: "signup" }]));
+  expect(finding).toMatchObject({
+    status: "pass",
+    message: "All 2 call(s) were delivered and accepted by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service.",
+  });
+
+  const { received } = await fixtureJson<{ received: CollectorRecord[] }>(`${fixtures.urls.service}/__fixture/collector`);
+  expect(received.filter((record) => record.userAgent === userAgent)).toEqual([]);
+});
+
+test("intercept mode refuses a collect body it cannot decode with a 400 that says why, and sends nothing", async ({ browser, fixtures }) => {
+  const context = await browser.newContext();
+  await interceptCollect(context, urlMatcher("**/v1/collect"));
+  const page = await context.newPage();
+  await page.goto(`${fixtures.urls.demoShop}/`);
+  const answer = await page.evaluate(async (collect) => {
+    const response = await fetch(collect, { method: "POST", headers: { "content-type": "text/plain" }, body: "not a payload" });
+    return { status: response.status, body: (await response.json()) as unknown };
+  }, `${fixtures.urls.service}/v1/collect?probe=undecodable`);
+  await context.close();
+
+  expect(answer).toEqual({ status: 400, body: { status: "rejected", error: "the body could not be decoded: neither JSON, form-encoded JSON nor base64 JSON" } });
+  const { received } = await fixtureJson<{ received: CollectorRecord[] }>(`${fixtures.urls.service}/__fixture/collector`);
+  // What the collector would have said, had the body reached it.
+  expect(received.filter((record) => record.error === "body is not valid JSON")).toEqual([]);
+});

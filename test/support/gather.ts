@@ -1,0 +1,64 @@
+import { test as base } from "@playwright/test";
+import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright";
+import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
+import type { PageArtifacts } from "../../src/artifacts.js";
+import { LAUNCH_ARGS } from "../../src/browser.js";
+import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
+import { resolveTraffic } from "../../src/gather/traffic.js";
+import type { PageSpec } from "../../src/spec/schema.js";
+import { specWith } from "./artifacts.js";
+
+/** Gathers one page of a bundled shop; `options` override the gatherer's, `contextOptions` the desktop device's. */
+export type Gather = (
+  site: "demo" | "broken",
+  page: Partial<PageSpec> & { path: string },
+  options?: Partial<PageGatherOptions>,
+  contextOptions?: BrowserContextOptions,
+) => Promise<PageArtifacts>;
+
+/** The gatherer against the bundled sites in a real Chromium: fixtures on ephemeral ports and a browser per worker, a fresh context per gather. */
+export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; browser: Browser }>({
+  fixtures: [
+    async ({}, use) => {
+      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0 } });
+      await use(server);
+      await server.close();
+    },
+    { scope: "worker" },
+  ],
+  browser: [
+    async ({}, use) => {
+      const browser = await chromium.launch({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: "worker" },
+  ],
+  gather: async ({ browser, fixtures }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (site, pageSpec, options = {}, contextOptions = {}) => {
+      const baseUrl = site === "demo" ? fixtures.urls.demoShop : fixtures.urls.brokenShop;
+      const context = await browser.newContext({ ...devices["Desktop Chrome"], ...contextOptions });
+      contexts.push(context);
+      const spec = specWith();
+      return gatherPage(context, await context.newPage(), {
+        spec: "audits/test.yaml",
+        environment: "staging",
+        baseUrl,
+        page: { id: "page", steps: [], ...pageSpec },
+        sdk: { ...spec.sdk, deliveryTimeoutMs: 2500 },
+        viewport: "desktop",
+        mobile: false,
+        projectKeys: ["prj_demo_staging", "prj_demo_prod", "prj_broken_staging"],
+        experiments: [],
+        canaries: [],
+        isOnSite: (url) => url.origin === new URL(baseUrl).origin,
+        siteDomain: new URL(baseUrl).hostname,
+        traffic: resolveTraffic(spec.traffic, "test-run"),
+        screenshot: null,
+        ...options,
+      });
+    });
+    await Promise.all(contexts.map((context) => context.close()));
+  },
+});

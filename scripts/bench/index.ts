@@ -52,7 +52,6 @@ function benchSpec(pages: number, screenshots: "on" | "off"): string {
     "  recentEventsPath: /v1/projects/{project}/events",
     'sdk: { script: "**/sdk/v1/sdk.js", global: expsvc, track: track, identify: identify, collect: "**/v1/collect" }',
     `screenshots: ${screenshots}`,
-    "goals: [{ name: Product viewed, event: product_viewed }]",
     "pages:",
     ...Array.from({ length: pages }, (_, index) => `  - { id: p${index}, path: /bench/${index}, expect: { track: [product_viewed] } }`),
   ];

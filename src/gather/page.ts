@@ -117,7 +117,8 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
   const sdkTag = loadError === null ? await readSdkTag(page, options.sdk, options.projectKeys) : { sdkTagKey: null, sightings: [] };
   let screenshot: string | null = null;
   if (options.screenshot && loadError === null) {
-    await page.screenshot({ path: options.screenshot.path, timeout: 10_000 }).then(
+    // CSS pixels, not device pixels: a phone's 2.6× screenshot costs more than it shows a person.
+    await page.screenshot({ path: options.screenshot.path, scale: "css", timeout: 10_000 }).then(
       () => (screenshot = options.screenshot!.name),
       () => undefined,
     );

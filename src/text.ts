@@ -65,3 +65,19 @@ export function quoteList(names: readonly string[]): string {
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
+
+/** The text with its first letter in upper case. */
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The text with every regular-expression special character escaped. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** The first line of an error's message (or of any text), without terminal colour codes. */
+export function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error ?? "unknown error");
+  return text.replace(/\u001b\[[0-9;]*m/g, "").split("\n")[0]!;
+}

@@ -3,7 +3,7 @@ import type { ApiExchange, ApiGoal, ApiProject } from "../artifacts.js";
 import type { CheckId } from "../check-ids.js";
 import { environmentDomain } from "../domain.js";
 import type { Finding } from "../results.js";
-import { formatDuration, nearMisses, orList } from "../text.js";
+import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
 import { finding, type AuditContext, type Check } from "./check.js";
 
 /**
@@ -224,10 +224,6 @@ export const apiWorkspace: Check = {
     });
   },
 };
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** api.goals: each spec goal exists in the service by name, and its condition equals the spec's event exactly. */
 export const apiGoals: Check = {

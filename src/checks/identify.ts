@@ -1,4 +1,5 @@
 import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
+import { capitalised } from "../text.js";
 import { pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
 import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
 
@@ -155,6 +156,3 @@ function describeCanary(context: AuditContext, pageId: string, sighting: CanaryS
   return `the canary value typed into \`${field ?? "?"}\` (step ${sighting.step + 1}) was sent to ${sighting.host} in the request ${REQUEST_PART[sighting.where]}, ${form}`;
 }
 
-function capitalised(text: string): string {
-  return `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
-}

@@ -1,6 +1,7 @@
 import type { BrowserContext } from "playwright";
 import type { CapturedCall } from "../artifacts.js";
 import type { SdkSpec } from "../spec/schema.js";
+import { escapeRegExp } from "../text.js";
 
 /**
  * Recovers calls that were lost because the SDK global did not exist yet. The recorder only
@@ -39,17 +40,13 @@ export function callAt(
   const at = line.indexOf(global, location.column - 1);
   if (at < 0 || at - (location.column - 1) > "globalThis.".length) return null;
   const pattern = new RegExp(
-    `${escape(global)}\\s*(?:\\?\\.|\\.)\\s*(${methods.map(escape).join("|")})\\s*\\(\\s*(?:(['"\`])((?:\\\\.|(?!\\2).)*)\\2)?`,
+    `${escapeRegExp(global)}\\s*(?:\\?\\.|\\.)\\s*(${methods.map(escapeRegExp).join("|")})\\s*\\(\\s*(?:(['"\`])((?:\\\\.|(?!\\2).)*)\\2)?`,
     "y",
   );
   pattern.lastIndex = at;
   const match = pattern.exec(line);
   if (!match) return null;
   return { method: match[1]!, name: match[3] ?? null };
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** A read of the missing global, as the recorder reported it. */

@@ -3,6 +3,7 @@ import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
 import { deliverySettled } from "../delivery.js";
 import { globToRegExpSource } from "../glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";
+import { firstLine } from "../text.js";
 import { CanaryWatch, type Canary } from "./canary.js";
 import { recoverLostCalls } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
@@ -173,6 +174,3 @@ function uniqueSightings(sightings: KeySighting[]): KeySighting[] {
   });
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
-}

@@ -1,6 +1,7 @@
 import type { Page } from "playwright";
 import type { Step } from "../spec/schema.js";
 import { describeStep } from "../spec/steps.js";
+import { firstLine } from "../text.js";
 import type { Signal } from "./signal.js";
 
 /** What a journey needs from the gatherer. */
@@ -19,7 +20,7 @@ export async function runSteps(page: Page, steps: readonly Step[], context: Step
     try {
       await runStep(page, step, context);
     } catch (error) {
-      const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+      const message = firstLine(error);
       return { step: index, message: `${describeStep(step)} failed: ${message}` };
     }
   }

@@ -1,6 +1,7 @@
 import type { CategoryRule } from "@allurereport/core-api";
 import type { CheckId } from "../check-ids.js";
 import type { Finding } from "../results.js";
+import { escapeRegExp } from "../text.js";
 
 /**
  * Check families: how the report's categories group failures, so a reader sees "three pages lose
@@ -67,6 +68,3 @@ export function reportCategories(checklistStory: string): CategoryRule[] {
   ];
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}

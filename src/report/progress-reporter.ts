@@ -1,3 +1,4 @@
+import { firstLine } from "../text.js";
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from "@playwright/test/reporter";
 
 /** The live progress line of the gather phase: one line per page × viewport as it finishes. */
@@ -31,6 +32,3 @@ export default class ProgressReporter implements Reporter {
   }
 }
 
-function firstLine(text: string | undefined): string {
-  return (text ?? "unknown error").replace(/\u001b\[[0-9;]*m/g, "").split("\n")[0]!;
-}

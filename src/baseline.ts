@@ -59,7 +59,7 @@ const summarySchema = z.object({
   verdict: z.enum(["pass", "fail"]),
   runs: z.array(z.object({ spec: z.string(), project: z.string(), environment: z.string() })),
   findings: z.array(z.object({ check: z.string(), spec: z.string(), page: z.string().nullable(), viewport: z.string().nullable() })),
-  calls: z.array(z.object({ kind: z.enum(["track", "identify"]), name: z.string().nullable(), page: z.string(), viewport: z.string() })),
+  calls: z.array(z.object({ spec: z.string(), environment: z.string(), kind: z.enum(["track", "identify"]), name: z.string().nullable(), page: z.string(), viewport: z.string() })),
 });
 
 /** What a baseline is made from: the runs, findings and calls of a summary.json. */
@@ -116,41 +116,20 @@ export function firedNothing(fired: FiredCalls): boolean {
 }
 
 /**
- * One baseline per run of the summary. summary.json's calls do not name their spec, so each call
- * goes to the one run that audited its page × viewport (every audited page × viewport has a
- * `page.load` finding); when two specs audited a page of the same id on the same viewport, the
- * calls cannot be told apart and the problem says so.
+ * One baseline per run of the summary: the calls of its spec and environment, on every page ×
+ * viewport it audited (each has a `page.load` finding), so pages where nothing fired are kept too.
  */
-export function baselinesFromSummary(summary: SummaryForBaseline): Parsed<CallBaseline[]> {
-  const pairKey = (page: string, viewport: string) => JSON.stringify([page, viewport]);
-  const audited = summary.runs.map(
-    (run) => new Set(summary.findings.filter((finding) => finding.check === "page.load" && finding.spec === run.spec && finding.page !== null && finding.viewport !== null).map((finding) => pairKey(finding.page!, finding.viewport!))),
-  );
-  const callsByRun = summary.runs.map((): SummaryForBaseline["calls"] => []);
-  for (const call of summary.calls) {
-    const owners = summary.runs.flatMap((_run, index) => (audited[index]!.has(pairKey(call.page, call.viewport)) ? [index] : []));
-    if (owners.length === 1) {
-      callsByRun[owners[0]!]!.push(call);
-    } else if (owners.length === 0) {
-      return { ok: false, problem: `a call on ${call.page} · ${call.viewport} belongs to no page × viewport the summary's runs audited` };
-    } else {
-      return {
-        ok: false,
-        problem: `${owners.map((index) => summary.runs[index]!.spec).join(" and ")} both audited a page "${call.page}" on ${call.viewport}, and summary.json does not say which spec a call came from — audit them in separate runs (one --out each) and make a baseline of each`,
-      };
-    }
-  }
-  return {
-    ok: true,
-    value: summary.runs.map((run, index) => {
+export function baselinesFromSummary(summary: SummaryForBaseline): CallBaseline[] {
+  return summary.runs.map((run) => {
       const pages: CallBaseline["pages"] = {};
-      for (const key of audited[index]!) {
-        const [page, viewport] = JSON.parse(key) as [string, string];
-        (pages[page] ??= {})[viewport] = firedCalls(callsByRun[index]!.filter((call) => call.page === page && call.viewport === viewport));
+      for (const finding of summary.findings) {
+        if (finding.check !== "page.load" || finding.spec !== run.spec || finding.page === null || finding.viewport === null) continue;
+        const { page, viewport } = finding;
+        const calls = summary.calls.filter((call) => call.spec === run.spec && call.environment === run.environment && call.page === page && call.viewport === viewport);
+        (pages[page] ??= {})[viewport] = firedCalls(calls);
       }
       return { spec: run.spec, environment: run.environment, project: run.project, pages };
-    }),
-  };
+  });
 }
 
 /**

@@ -21,6 +21,9 @@ export interface Finding {
 
 /** One call as reported in summary.json. */
 export interface CallRecord {
+  /** The spec and environment whose page made the call (an extension of DESIGN.md's shape). */
+  spec: string;
+  environment: string;
   kind: "track" | "identify";
   name: string | null;
   page: string;

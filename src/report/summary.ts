@@ -34,15 +34,17 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     durationMs: options.durationMs,
     runs,
     findings,
-    calls: results.flatMap((result) => callRecords(result.pages, ingestedEvents(result.api))),
+    calls: results.flatMap((result) => callRecords(result, ingestedEvents(result.api))),
   };
 }
 
 /** The calls of one spec × environment's pages as summary.json lists them, reconciled with what the service ingested. */
-export function callRecords(pages: readonly PageArtifacts[], ingested: readonly ListedEvent[] | null): CallRecord[] {
-  return reconcileDeliveries(pages, ingested).flatMap((deliveries, index) => {
-    const page = pages[index]!;
+export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages">, ingested: readonly ListedEvent[] | null): CallRecord[] {
+  return reconcileDeliveries(target.pages, ingested).flatMap((deliveries, index) => {
+    const page = target.pages[index]!;
     return deliveries.map(({ call, delivery }) => ({
+      spec: target.spec,
+      environment: target.environment,
       kind: call.kind,
       // An identify call's first argument is a user id: never copied into a shareable file.
       name: call.kind === "track" ? call.name : null,

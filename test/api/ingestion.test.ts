@@ -110,7 +110,7 @@ test("events.delivered warns when ingestion was asked for but could not be check
 
 test("summary.json's calls carry the reconciled delivery", () => {
   const api = recent([{ kind: "identify", userId: "u_42", receivedAt: AFTER }]);
-  expect(callRecords([page], ingestedEvents(api)).map((call) => [call.kind, call.name, call.delivery])).toEqual([
+  expect(callRecords({ spec: "audits/demo.yaml", environment: "staging", pages: [page] }, ingestedEvents(api)).map((call) => [call.kind, call.name, call.delivery])).toEqual([
     ["identify", null, "accepted"],
     ["track", "signup_success", "dropped"],
   ]);

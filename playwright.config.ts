@@ -2,7 +2,7 @@ import { cpus } from "node:os";
 import { defineConfig, type Project } from "@playwright/test";
 import { LAUNCH_ARGS } from "./src/browser.js";
 import { readPlan } from "./src/plan.js";
-import { viewportTag } from "./src/gather/titles.js";
+import { viewportTag } from "./src/titles.js";
 import { deviceFor } from "./src/viewports.js";
 
 /**

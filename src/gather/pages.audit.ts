@@ -5,7 +5,7 @@ import { environmentDomain, isOnDomain } from "../domain.js";
 import { artifactFileName, readPlan } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
-import { pageTitle, viewportTag } from "./titles.js";
+import { pageTitle, viewportTag } from "../titles.js";
 import { auditUserAgent, resolveTraffic } from "./traffic.js";
 
 /** One test per page × viewport: gather the page's artifacts and hand them to the CLI. */

@@ -5,7 +5,7 @@ import * as allure from "allure-js-commons";
 import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS } from "../checks/index.js";
 import { ingestedEvents, reconcileDeliveries, type CallDelivery } from "../delivery.js";
-import { pageTitle, viewportTag } from "../gather/titles.js";
+import { pageTitle, viewportTag } from "../titles.js";
 import { readPlan, type AuditTarget } from "../plan.js";
 import type { Finding, Status } from "../results.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";

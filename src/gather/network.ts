@@ -1,4 +1,4 @@
-import type { BrowserContext, Request } from "playwright";
+import type { BrowserContext, Request, Response } from "playwright";
 import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js";
 import { urlMatcher } from "../glob.js";
 import type { SdkSpec } from "../spec/schema.js";
@@ -28,7 +28,9 @@ export class NetworkCapture {
     this.isCollectUrl = urlMatcher(sdk.collect);
     this.isSdkUrl = urlMatcher(sdk.script);
     context.on("request", (request) => this.onRequest(request));
-    context.on("requestfinished", (request) => void this.onFinished(request));
+    // The response event carries the status without a round trip to the browser, which
+    // requestfinished's `request.response()` costs on every request of every page.
+    context.on("response", (response) => this.onResponse(response));
     context.on("requestfailed", (request) => this.onFailed(request));
   }
 
@@ -59,20 +61,21 @@ export class NetworkCapture {
     }
   }
 
-  private async onFinished(request: Request): Promise<void> {
-    const response = await request.response().catch(() => null);
-    const status = response?.status() ?? null;
-    const entry = this.sdkByRequest.get(request) ?? this.collectByRequest.get(request);
+  private onResponse(response: Response): void {
+    const entry = this.entryOf(response.request());
     if (!entry) return;
-    if (status === null) entry.failure = "no response";
-    entry.status = status;
+    entry.status = response.status();
     this.onChange();
   }
 
   private onFailed(request: Request): void {
-    const entry = this.sdkByRequest.get(request) ?? this.collectByRequest.get(request);
+    const entry = this.entryOf(request);
     if (!entry) return;
     entry.failure = request.failure()?.errorText ?? "failed";
     this.onChange();
+  }
+
+  private entryOf(request: Request): SdkScriptLoad | CollectRequest | undefined {
+    return this.sdkByRequest.get(request) ?? this.collectByRequest.get(request);
   }
 }

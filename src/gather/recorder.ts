@@ -105,7 +105,12 @@ export function installRecorder(config: RecorderConfig): void {
     enumerable: true,
     get() {
       if (value === undefined) {
-        send({ type: "missing-global", at: now(), url: location.href, stack: new Error().stack ?? "" });
+        // A stub snippet reads the missing global and assigns it in the same breath
+        // (`window.x = window.x || []`); a call that is lost leaves it missing afterwards.
+        const read = { type: "missing-global" as const, at: now(), url: location.href, stack: new Error().stack ?? "" };
+        queueMicrotask(() => {
+          if (value === undefined) send(read);
+        });
       }
       return proxy;
     },

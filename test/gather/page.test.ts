@@ -1,4 +1,5 @@
-import { expect } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { devices, expect } from "@playwright/test";
 import { test } from "../support/gather.js";
 
 /** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
@@ -23,6 +24,18 @@ test("a call before the global exists is recorded as lost, with its name read fr
   const artifacts = await gather("broken", { path: "/early-call" });
   expect(artifacts.calls).toEqual([expect.objectContaining({ kind: "track", name: "page_viewed_early", state: "lost" })]);
   expect(artifacts.errors[0]?.kind).toBe("exception");
+});
+
+test("the stub snippet's read of the missing global is no lost call: the page's source is not fetched again", async ({ gather, fixtures }) => {
+  const documentRequests = async (path: string) => {
+    const response = await fetch(`${fixtures.urls.demoShop}/__fixture/received`);
+    const { received } = (await response.json()) as { received: { path: string }[] };
+    return received.filter((request) => request.path === path).length;
+  };
+  const before = await documentRequests("/pricing");
+  const artifacts = await gather("demo", { path: "/pricing" });
+  expect(artifacts.calls.filter((call) => call.state === "lost")).toEqual([]);
+  expect(await documentRequests("/pricing")).toBe(before + 1);
 });
 
 test("a call on the stub snippet is recorded as queued and its delivery is waited for", async ({ gather }) => {
@@ -71,4 +84,17 @@ test("a page that does not exist is a load error with its status", async ({ gath
   const artifacts = await gather("demo", { path: "/missing" });
   expect(artifacts.documentStatus).toBe(404);
   expect(artifacts.loadError).toBe("the server answered HTTP 404");
+});
+
+test("the screenshot shows the viewport in CSS pixels, on a phone too", async ({ gather }, testInfo) => {
+  const pngSize = (path: string) => {
+    const png = readFileSync(path);
+    return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+  };
+  for (const device of ["Desktop Chrome", "Pixel 7"]) {
+    const path = testInfo.outputPath(`${device}.png`);
+    const artifacts = await gather("demo", { path: "/pricing" }, { screenshot: { path, name: "pricing.png" } }, devices[device]);
+    expect(artifacts.screenshot).toBe("pricing.png");
+    expect(pngSize(path)).toEqual(devices[device]!.viewport);
+  }
 });

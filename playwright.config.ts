@@ -6,24 +6,26 @@ import { viewportTag } from "./src/titles.js";
 import { deviceFor } from "./src/viewports.js";
 
 /**
- * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes: one
- * project per viewport, named after it (`desktop`, `mobile`), since Allure keys history on it.
- * The gather phase loads the pages; the report phase turns the findings into Allure results.
+ * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes. The
+ * gather phase loads the pages; the report phase turns the findings into Allure results.
  */
 const plan = readPlan();
 const phase = process.env.SETUP_AUDIT_PHASE === "report" ? "report" : "gather";
 const viewports = [...new Set(plan.targets.flatMap((target) => target.viewports))];
 
-const projects: Project[] = viewports.map((viewport) => ({
-  name: viewport,
-  grep: new RegExp(`(^|\\s)${viewportTag(viewport)}(\\s|$)`),
-  use: {
-    ...deviceFor(viewport),
-    browserName: "chromium",
-    launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
-    ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
-  },
-}));
+const browser: Project["use"] = {
+  browserName: "chromium",
+  launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
+  ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
+};
+
+// Gathering: one project, each test sets its device (a project per viewport would restart every
+// worker and its browser when the viewport changes). Reporting: a project per viewport, named
+// after it (`desktop`, `mobile`), since Allure keys history on it.
+const projects: Project[] =
+  phase === "gather"
+    ? [{ name: "gather", use: browser }]
+    : viewports.map((viewport) => ({ name: viewport, grep: new RegExp(`(^|\\s)${viewportTag(viewport)}(\\s|$)`), use: { ...deviceFor(viewport), ...browser } }));
 
 export default defineConfig({
   testDir: "./src",

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright";
+import type { BrowserContext } from "playwright";
 import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
 import { deliverySettled } from "../delivery.js";
 import { globToRegExpSource } from "../glob.js";
@@ -9,6 +9,7 @@ import { recoverLostCalls } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { installRecorder, type RecorderMessage } from "./recorder.js";
 import { readSdkTag } from "./sdk-tag.js";
+import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { Signal } from "./signal.js";
@@ -43,8 +44,11 @@ export interface PageGatherOptions {
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const BINDING = "__setupAuditRecord";
 
-/** Loads the page, walks its journey and records everything the checks need. Never judges. */
-export async function gatherPage(context: BrowserContext, page: Page, options: PageGatherOptions): Promise<PageArtifacts> {
+/**
+ * Opens the page in a context that has none yet, loads it, walks its journey and records
+ * everything the checks need. Never judges.
+ */
+export async function gatherPage(context: BrowserContext, options: PageGatherOptions): Promise<PageArtifacts> {
   const startedAt = Date.now();
   const sinceStart = (epochMs: number) => Math.max(0, Math.round(epochMs - startedAt));
   const changed = new Signal();
@@ -65,8 +69,13 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
     identifyMethod: options.sdk.identify,
     scriptPattern: globToRegExpSource(options.sdk.script),
   });
+  // Bindings and init scripts go to the context before its page exists: the page then starts
+  // with them, instead of each being a round trip to a renderer that is still starting.
+  const page = await context.newPage();
   const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect);
-  if (options.traffic.header) await tagSiteRequests(context, page, options.traffic.header, options.siteDomain);
+  // One Chromium session serves the traffic header and the screenshot.
+  const cdp = options.traffic.header || options.screenshot ? await context.newCDPSession(page) : null;
+  if (cdp && options.traffic.header) await tagSiteRequests(cdp, options.traffic.header, options.siteDomain);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, options.isOnSite, (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
@@ -117,10 +126,10 @@ export async function gatherPage(context: BrowserContext, page: Page, options: P
   const selectors = loadError === null ? await matchSelectors(page, options.experiments) : [];
   const sdkTag = loadError === null ? await readSdkTag(page, options.sdk, options.projectKeys) : { sdkTagKey: null, sightings: [] };
   let screenshot: string | null = null;
-  if (options.screenshot && loadError === null) {
-    // CSS pixels, not device pixels: a phone's 2.6× screenshot costs more than it shows a person.
-    await page.screenshot({ path: options.screenshot.path, scale: "css", timeout: 10_000 }).then(
-      () => (screenshot = options.screenshot!.name),
+  if (cdp && options.screenshot && loadError === null) {
+    const { path, name } = options.screenshot;
+    await saveViewportScreenshot(cdp, path).then(
+      () => (screenshot = name),
       () => undefined,
     );
   }

@@ -15,7 +15,8 @@ export default class ProgressReporter implements Reporter {
     this.done++;
     const width = String(this.total).length;
     const counter = `[${String(this.done).padStart(width)}/${this.total}]`;
-    const where = `${test.title} · ${test.parent.project()?.name ?? "?"}`;
+    // Each test's group is titled by its viewport (gather/pages.audit.ts).
+    const where = `${test.title} · ${test.parent.title}`;
     const annotations = [...result.annotations, ...test.annotations];
     const note = annotations.find((annotation) => annotation.type === "gathered")?.description;
     const outcome =

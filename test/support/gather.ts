@@ -41,7 +41,7 @@ export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; b
       const context = await browser.newContext({ ...devices["Desktop Chrome"], ...contextOptions });
       contexts.push(context);
       const spec = specWith();
-      return gatherPage(context, await context.newPage(), {
+      return gatherPage(context, {
         spec: "audits/test.yaml",
         environment: "staging",
         baseUrl,

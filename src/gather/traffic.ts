@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright";
+import type { BrowserContext, CDPSession } from "playwright";
 import { isOnDomain } from "../domain.js";
 import type { TrafficSpec } from "../spec/schema.js";
 import { toolVersion } from "../version.js";
@@ -60,8 +60,7 @@ export function withQueryParam(url: string, param: TrafficTag | null): string {
  * collector that refuses preflights. A CDP Fetch session pauses only the site's own requests and
  * adds the header after the CORS checks, so nothing else changes.
  */
-export async function tagSiteRequests(context: BrowserContext, page: Page, header: TrafficTag, domain: string): Promise<void> {
-  const session = await context.newCDPSession(page);
+export async function tagSiteRequests(session: CDPSession, header: TrafficTag, domain: string): Promise<void> {
   session.on("Fetch.requestPaused", (event) => {
     // The patterns match more than the domain (`*` spans dots and slashes): the host decides.
     const headers = isOnDomain(event.request.url, domain) ? { ...event.request.headers, [header.name]: header.value } : event.request.headers;

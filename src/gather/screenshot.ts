@@ -1,0 +1,39 @@
+import { writeFile } from "node:fs/promises";
+import type { CDPSession } from "playwright";
+
+const SCREENSHOT_TIMEOUT_MS = 10_000;
+
+/**
+ * Saves what the viewport shows, in CSS pixels (a phone's 2.6× screenshot costs more than it
+ * shows a person), straight from Chromium. Playwright's own screenshot first hides the caret and
+ * waits for fonts in every frame through an isolated world of its own, which costs several round
+ * trips per page; the audit takes its screenshot once the page has loaded and settled anyway.
+ */
+export async function saveViewportScreenshot(session: CDPSession, path: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`)), SCREENSHOT_TIMEOUT_MS);
+  });
+  try {
+    await writeFile(path, await Promise.race([captureViewport(session), timeout]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function captureViewport(session: CDPSession): Promise<Buffer> {
+  const { cssVisualViewport, contentSize, cssContentSize } = await session.send("Page.getLayoutMetrics");
+  const devicePixelRatio = cssContentSize.width > 0 ? contentSize.width / cssContentSize.width : 1;
+  const { data } = await session.send("Page.captureScreenshot", {
+    format: "png",
+    optimizeForSpeed: true,
+    clip: {
+      x: cssVisualViewport.pageX,
+      y: cssVisualViewport.pageY,
+      width: cssVisualViewport.clientWidth,
+      height: cssVisualViewport.clientHeight,
+      scale: (cssVisualViewport.zoom ?? 1) / devicePixelRatio,
+    },
+  });
+  return Buffer.from(data, "base64");
+}

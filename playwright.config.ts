@@ -31,12 +31,13 @@ export default defineConfig({
   testDir: "./src",
   testMatch: phase === "gather" ? "gather/pages.audit.ts" : "report/allure.audit.ts",
   outputDir: `${plan.workDir}/playwright-${phase}`,
-  // Report tests take milliseconds: one worker, in declaration order, so each spec's checklist comes first.
+  // Report tests take milliseconds: in declaration order within each viewport's project, so
+  // each spec's checklist comes first; the viewports' projects run side by side.
   fullyParallel: phase === "gather",
   retries: 0,
   timeout: 180_000,
   // Gathering waits on the network far more than on the CPU: two browsers even on two cores.
-  workers: phase === "gather" ? Math.max(2, Math.floor(cpus().length / 2)) : 1,
+  workers: phase === "gather" ? Math.max(2, Math.floor(cpus().length / 2)) : Math.min(viewports.length, cpus().length),
   reporter:
     phase === "gather"
       ? [["./src/report/progress-reporter.ts"]]

@@ -90,9 +90,12 @@ for (const result of results) {
  */
 async function labelResult(target: AuditTarget, story: string, displayName: string): Promise<void> {
   await allure.displayName(displayName);
-  await allure.epic(target.spec.workspace);
-  await allure.feature(target.spec.project);
-  await allure.story(story);
+  // Each runtime call is a message to the runner: labels travel together.
+  await allure.labels(
+    { name: allure.LabelName.EPIC, value: target.spec.workspace },
+    { name: allure.LabelName.FEATURE, value: target.spec.project },
+    { name: allure.LabelName.STORY, value: story },
+  );
   await allure.parameter("environment", target.environment);
   await allure.parameter("base URL", target.baseUrl, { excluded: true });
   await allure.parameter("run", plan.runId, { excluded: true });
@@ -110,8 +113,11 @@ async function attachPageEvidence(page: PageArtifacts, deliveries: readonly Call
 /** One step per finding, the severity and families of the failed ones, each check's "why"; fails the result when a check failed. */
 async function reportFindings(findings: readonly Finding[], redaction: RedactionContext, where: string): Promise<void> {
   const severity = severityOf(findings);
-  if (severity) await allure.severity(severity);
-  for (const family of failedFamilies(findings)) await allure.label(FAMILY_LABEL, family);
+  const labels = [
+    ...(severity ? [{ name: allure.LabelName.SEVERITY, value: severity }] : []),
+    ...failedFamilies(findings).map((family) => ({ name: FAMILY_LABEL, value: family })),
+  ];
+  if (labels.length > 0) await allure.labels(...labels);
   await allure.description(whyOf(findings));
   for (const finding of findings) {
     const check = CHECK_BY_ID.get(finding.check);

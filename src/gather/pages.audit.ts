@@ -21,7 +21,8 @@ for (const target of plan.targets) {
   for (const viewport of target.viewports) {
     // A group per target × viewport, titled by the viewport: it sets the device, and each spec tags its traffic its own way.
     test.describe(viewport, () => {
-      const { defaultBrowserType: _browser, ...device } = deviceFor(viewport)!;
+      // The browser type is the worker's, which a group may not change; the rest is per context.
+      const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
       test.use({
         ...device,
         userAgent: auditUserAgent(device.userAgent, traffic.userAgentSuffix),

@@ -122,7 +122,9 @@ function isGeneratedClassName(name: string): boolean {
 /** experiment.selector: each experiment's selector matches exactly one visible element, on each viewport. */
 export const experimentSelector: Check = {
   id: "experiment.selector",
-  scope: "page",
+  // Judged per experiment × viewport from every page of the run: a shard without the
+  // experiment's page would otherwise report it as not audited beside the shard that has it.
+  scope: "run",
   title: "Each experiment's selector matches exactly one visible element",
   failureTitle: "An experiment's selector misses, or hits several elements",
   why:

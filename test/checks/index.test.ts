@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Check } from "../../src/checks/check.js";
-import { runChecks } from "../../src/checks/index.js";
+import { CHECKS, runChecks } from "../../src/checks/index.js";
 import { sdkOrder } from "../../src/checks/sdk.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
@@ -24,4 +24,20 @@ test("a check that throws becomes one failed finding", () => {
   expect(findings).toHaveLength(1);
   expect(findings[0]).toMatchObject({ check: "sdk.order", status: "fail" });
   expect(findings[0]?.message).toContain("boom");
+});
+
+test("a page check judges each page × viewport from its artifacts alone, as merging shards assumes", () => {
+  const cta = { name: "Pricing CTA copy, short vs long", page: "pricing", selector: "#cta-primary", goals: ["Signup completed"] };
+  const spec = specWith({ pages: [{ id: "home", path: "/" }, { id: "pricing", path: "/pricing" }], experiments: [cta] });
+  const pages = [
+    pageWith({ page: "home" }),
+    pageWith({ page: "pricing", selectors: [{ experiment: cta.name, selector: cta.selector, matched: 1, visible: 1, stableAlternative: cta.selector }] }),
+    pageWith({ page: "home", viewport: "mobile", mobile: true }),
+  ];
+  const judged = (pagesJudged: typeof pages, check: Check) => runChecks(contextOf(pagesJudged, spec), [check]).map((finding) => JSON.stringify(finding)).sort();
+  for (const check of CHECKS.filter((candidate) => candidate.scope === "page")) {
+    // A shard holds some pages only: its page findings must be exactly those of a whole run.
+    const apart = pages.flatMap((page) => judged([page], check)).sort();
+    expect(apart, check.id).toEqual(judged(pages, check));
+  }
 });

@@ -3,7 +3,6 @@ import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js
 import { urlMatcher } from "../glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
-import type { TrafficTags } from "./traffic.js";
 
 /** Delivery-level capture: the SDK script's response and every collect request with its answer. */
 export class NetworkCapture {
@@ -13,8 +12,8 @@ export class NetworkCapture {
   readonly keySightings: KeySighting[] = [];
   readonly isCollectUrl: (url: string) => boolean;
   readonly isSdkUrl: (url: string) => boolean;
-  private readonly sdkByRequest = new Map<Request, SdkScriptLoad>();
-  private readonly collectByRequest = new Map<Request, CollectRequest>();
+  /** The entry each watched request fills in once it is answered or fails. */
+  private readonly entryByRequest = new Map<Request, SdkScriptLoad | CollectRequest>();
 
   constructor(
     context: BrowserContext,
@@ -22,8 +21,8 @@ export class NetworkCapture {
     private readonly projectKeys: readonly string[],
     private readonly sinceStart: (epochMs: number) => number,
     private readonly onChange: () => void,
-    /** With `intercept`, the audit answers collect requests itself (see traffic.ts). */
-    private readonly collectMode: TrafficTags["collect"],
+    /** True when the audit answers collect requests itself (traffic.collect: intercept). */
+    private readonly intercepted: boolean,
   ) {
     this.isCollectUrl = urlMatcher(sdk.collect);
     this.isSdkUrl = urlMatcher(sdk.script);
@@ -39,7 +38,7 @@ export class NetworkCapture {
     if (this.isSdkUrl(url)) {
       const load: SdkScriptLoad = { url, status: null, failure: null, atMs: this.sinceStart(Date.now()) };
       this.sdkScripts.push(load);
-      this.sdkByRequest.set(request, load);
+      this.entryByRequest.set(request, load);
     } else if (this.isCollectUrl(url)) {
       const { events, strings, error } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
       for (const key of this.projectKeys) {
@@ -53,29 +52,25 @@ export class NetworkCapture {
         failure: null,
         events,
         decodeError: error,
-        intercepted: this.collectMode === "intercept",
+        intercepted: this.intercepted,
       };
       this.collect.push(entry);
-      this.collectByRequest.set(request, entry);
+      this.entryByRequest.set(request, entry);
       this.onChange();
     }
   }
 
   private onResponse(response: Response): void {
-    const entry = this.entryOf(response.request());
+    const entry = this.entryByRequest.get(response.request());
     if (!entry) return;
     entry.status = response.status();
     this.onChange();
   }
 
   private onFailed(request: Request): void {
-    const entry = this.entryOf(request);
+    const entry = this.entryByRequest.get(request);
     if (!entry) return;
     entry.failure = request.failure()?.errorText ?? "failed";
     this.onChange();
-  }
-
-  private entryOf(request: Request): SdkScriptLoad | CollectRequest | undefined {
-    return this.sdkByRequest.get(request) ?? this.collectByRequest.get(request);
   }
 }

@@ -1,6 +1,7 @@
 import type { BrowserContext } from "playwright";
 import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
 import { deliverySettled } from "../delivery.js";
+import { isOnDomain } from "../domain.js";
 import { globToRegExpSource } from "../glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";
 import { firstLine } from "../text.js";
@@ -29,9 +30,7 @@ export interface PageGatherOptions {
   /** The experiments that change this page. */
   experiments: ExperimentTarget[];
   canaries: Canary[];
-  /** True for URLs on the audited site's own domain. */
-  isOnSite: (url: URL) => boolean;
-  /** The environment's domain: the traffic header goes to it and its subdomains. */
+  /** The environment's domain: its URLs (subdomains included) are the site's own, and the traffic header goes to them. */
   siteDomain: string;
   /** How audit traffic identifies itself and whether collect requests reach the service; the user agent is the context's. */
   traffic: TrafficTags;
@@ -72,12 +71,12 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // Bindings and init scripts go to the context before its page exists: the page then starts
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
-  const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect);
+  const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
   // One Chromium session serves the traffic header and the screenshot.
   const cdp = options.traffic.header || options.screenshot ? await context.newCDPSession(page) : null;
   if (cdp && options.traffic.header) await tagSiteRequests(cdp, options.traffic.header, options.siteDomain);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
-  const canaries = new CanaryWatch(context, options.canaries, options.isOnSite, (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
+  const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
   page.on("pageerror", (error) => errors.push({ kind: "exception", message: error.message }));
   page.on("console", (message) => {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
-import { environmentDomain, isOnDomain } from "../domain.js";
+import { environmentDomain } from "../domain.js";
 import { artifactFileName, readPlan } from "../plan.js";
 import { deviceFor, isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
@@ -47,7 +47,6 @@ for (const target of plan.targets) {
             projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
             experiments: target.spec.experiments.filter((experiment) => experiment.page === pageId),
             canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
-            isOnSite: (url) => isOnDomain(url.href, siteDomain),
             siteDomain,
             traffic,
             screenshot: target.spec.screenshots === "off" ? null : { path: join(screenshotRoot, screenshotName), name: screenshotName },

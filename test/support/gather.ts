@@ -7,6 +7,7 @@ import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
 import type { PageSpec } from "../../src/spec/schema.js";
 import { specWith } from "./artifacts.js";
+import { testBrowserPath } from "./browser.js";
 
 /** Gathers one page of a bundled shop; `options` override the gatherer's, `contextOptions` the desktop device's. */
 export type Gather = (
@@ -28,7 +29,7 @@ export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; b
   ],
   browser: [
     async ({}, use) => {
-      const browser = await chromium.launch({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
+      const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
       await use(browser);
       await browser.close();
     },
@@ -52,7 +53,6 @@ export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; b
         projectKeys: ["prj_demo_staging", "prj_demo_prod", "prj_broken_staging"],
         experiments: [],
         canaries: [],
-        isOnSite: (url) => url.origin === new URL(baseUrl).origin,
         siteDomain: new URL(baseUrl).hostname,
         traffic: resolveTraffic(spec.traffic, "test-run"),
         screenshot: null,

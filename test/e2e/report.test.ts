@@ -5,6 +5,7 @@ import { expect, test } from "@playwright/test";
 import { chromium, type Browser, type Page } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { testBrowserPath } from "../support/browser.js";
 
 const BROKEN_SHOP = e2eSpec("broken-shop.yaml");
 const API_KEY = "test-api-key";
@@ -21,7 +22,7 @@ interface OfflineReport {
 }
 
 async function openOffline(file: string): Promise<OfflineReport> {
-  const browser = await chromium.launch({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
   const outside: string[] = [];
   await context.route("**/*", (route) => {

@@ -8,6 +8,7 @@ import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
 import type { TargetResult } from "../report/summary.js";
 import { isMobileViewport } from "../viewports.js";
 import { loadBaselines } from "./baseline.js";
+import { prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { startFixturesIfNeeded } from "./fixtures.js";
@@ -64,6 +65,8 @@ export async function runAudit(options: RunOptions): Promise<number> {
     process.env.SETUP_AUDIT_TRACE = options.trace ? "1" : "0";
     const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
     if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
+    // Playwright writes a trace.zip per page × viewport into the work folder, which is deleted.
+    if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
     const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
@@ -74,6 +77,11 @@ export async function runAudit(options: RunOptions): Promise<number> {
     rmSync(workDir, { recursive: true, force: true });
     await fixtures?.close();
   }
+}
+
+function keepTraces(workDir: string, outDir: string): void {
+  const traces = join(workDir, "playwright-gather");
+  if (existsSync(traces)) cpSync(traces, join(outDir, "traces"), { recursive: true });
 }
 
 /**
@@ -104,13 +112,6 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
       throw new CliError(EXIT.couldNotRun, `Could not reach ${baseUrl} (${reason}).`, "Start the site, or point the spec (or --base-url) at one that is up.");
     }
   }
-}
-
-/** Old results would show up as retries in Allure, old screenshots as current ones. */
-function prepareOutDir(outDir: string): void {
-  mkdirSync(outDir, { recursive: true });
-  for (const stale of ["allure-results", "screenshots", "summary.json", "junit.xml", "shard-results.json"]) rmSync(join(outDir, stale), { recursive: true, force: true });
-  mkdirSync(join(outDir, "allure-results"));
 }
 
 /**

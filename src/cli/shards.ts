@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
@@ -14,6 +14,7 @@ import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import type { RunOptions } from "./run.js";
 import { loadValidSpecs } from "./specs.js";
+import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -22,7 +23,6 @@ import { loadValidSpecs } from "./specs.js";
  * API, the spec) run again on every shard's pages together.
  */
 
-const SHARD_FILE = "shard-results.json";
 
 /** A target as a shard file records it: the spec is read again from its file when merging. */
 type ShardTarget = Omit<AuditTarget, "spec">;
@@ -67,9 +67,7 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   const outDir = resolve(options.out);
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-merge-"));
   try {
-    mkdirSync(outDir, { recursive: true });
-    for (const stale of ["allure-results", "screenshots", "summary.json", "junit.xml", SHARD_FILE]) rmSync(join(outDir, stale), { recursive: true, force: true });
-    mkdirSync(join(outDir, "allure-results"));
+    prepareOutDir(outDir);
     for (const dir of dirs) {
       if (existsSync(join(dir, "screenshots"))) cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
     }

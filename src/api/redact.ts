@@ -3,11 +3,11 @@
 /** What a secret is replaced with. */
 export const REDACTED = "[redacted]";
 
-/** `text` with every occurrence of `secret` (plain or URL-encoded) replaced by `[redacted]`. */
-export function redactSecret(text: string, secret: string): string {
+/** `text` with every occurrence of `secret` (plain or URL-encoded) replaced by `mark`. */
+export function redactSecret(text: string, secret: string, mark = REDACTED): string {
   if (secret === "") return text;
   const forms = [...new Set([secret, encodeURIComponent(secret)])];
-  return forms.reduce((redacted, form) => redacted.split(form).join(REDACTED), text);
+  return forms.reduce((redacted, form) => redacted.split(form).join(mark), text);
 }
 
 /** A copy of a plain-data value with `secret` redacted from every string and every key in it. */

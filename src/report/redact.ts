@@ -1,3 +1,4 @@
+import { redactSecret } from "../api/redact.js";
 /**
  * What the shareable report may show of captured traffic. The report travels by e-mail to people
  * outside the team, so it errs on the side of hiding: a value is shown only when it plainly is a
@@ -53,12 +54,12 @@ const IDENTIFY_USER_ID = /\bidentify\("(?:[^"\\]|\\.)*"\)/g;
 
 /**
  * Free text for the report (page errors, check messages) with e-mail addresses, identify user ids
- * and the given secrets (the API key, the journey's typed values) replaced by a mark.
+ * and the given secrets (the API key, the journey's typed values; plain or URL-encoded) replaced by a mark.
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
   let scrubbed = text;
   for (const secret of secrets) {
-    if (secret.length >= 4) scrubbed = scrubbed.replaceAll(secret, "«redacted»");
+    if (secret.length >= 4) scrubbed = redactSecret(scrubbed, secret, "«redacted»");
   }
   return scrubbed.replace(EMAIL, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
 }

@@ -32,6 +32,7 @@ test("URLs lose their query values, fragment and credentials, but keep the proje
 
 test("free text loses e-mail addresses and the given secrets", () => {
   expect(scrubText("TypeError for jane.doe@example.org with key test-api-key", ["test-api-key"])).toBe("TypeError for «email» with key «redacted»");
+  expect(scrubText("GET /search?q=qa%2Bplan%40example.test failed", ["qa+plan@example.test"])).toBe("GET /search?q=«redacted» failed");
   expect(scrubText('track("signup") and identify("u_3f9a1c2b7d4e") were never delivered', [])).toBe('track("signup") and identify(«user id») were never delivered');
   // Short secrets would blank out ordinary words.
   expect(scrubText("plan pro", ["pro"])).toBe("plan pro");

@@ -138,14 +138,14 @@ function parse<const T extends NonNullable<ParseArgsConfig["options"]>>(args: st
   }
 }
 
-/**
- * parseArgs has no optional values: `FLAG` alone becomes `FLAG=` (an empty value), and the
- * argument after it is its value unless that is another flag or a spec (`.yaml`, `.yml`).
- */
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
+/**
+ * parseArgs has no optional values: `FLAG` alone becomes `FLAG=` (an empty value), and the
+ * argument after it is its value unless that is another flag, a spec (`.yaml`, `.yml`) or a folder.
+ */
 function withOptionalValue(args: readonly string[], flag: string): string[] {
   const rewritten: string[] = [];
   for (let index = 0; index < args.length; index++) {

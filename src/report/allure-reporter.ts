@@ -2,7 +2,8 @@ import type { TestCase, TestResult } from "@playwright/test/reporter";
 import { AllureReporter } from "allure-playwright";
 import { chromium } from "playwright";
 import { readPlan } from "../plan.js";
-import { browserVersion, environmentInfo, toolVersion } from "./environment-info.js";
+import { toolVersion } from "../version.js";
+import { browserVersion, environmentInfo } from "./environment-info.js";
 
 /** allure-playwright's options, as playwright.config.ts passes them. */
 type AllureOptions = ConstructorParameters<typeof AllureReporter>[0];

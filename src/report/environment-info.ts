@@ -52,6 +52,3 @@ export function browserVersion(executable: string): string {
     return `unknown (${executable} --version failed: ${(error as Error).message.split("\n")[0]})`;
   }
 }
-
-/** setup-audit's own version (the browser side tags its traffic with it too). */
-export { toolVersion } from "../version.js";

@@ -86,7 +86,7 @@ const reportSchema = z
     path: apiPath.optional(),
     /** An exported JSON file, relative to the spec file. */
     file: z.string().min(1).optional(),
-    srm: srmSchema.default({ alpha: 0.001, minimumVisitors: 100 }),
+    srm: srmSchema.prefault({}),
   })
   .refine((report) => report.path !== undefined || report.file !== undefined, {
     message: "needs path (an API path, like /v1/projects/{project}/report) or file (an exported JSON file, relative to the spec)",
@@ -176,7 +176,7 @@ export const auditSpecSchema = z
     api: apiSchema.optional(),
     report: reportSchema.optional(),
     sdk: sdkSchema,
-    traffic: trafficSchema.default({ header: { name: "X-Setup-Audit" }, queryParam: false, collect: "send" }),
+    traffic: trafficSchema.prefault({}),
     viewports: z.array(z.string().min(1)).min(1).default(["desktop", "mobile"]),
     /** Screenshots per page × viewport: always, never, or only where a check failed or warned. */
     screenshots: z.enum(["on", "off", "on-failure"]).default("on"),

@@ -1,7 +1,6 @@
 import { basename, dirname, extname, join } from "node:path";
 import { z } from "zod";
-import { formatPath } from "./spec/errors.js";
-import { plainErrorMap } from "./spec/plain-messages.js";
+import { parseJsonWith, type Parsed } from "./spec/parse-json.js";
 
 /**
  * Baselines: which calls fired on which page × viewport in a good run, per spec × environment, so
@@ -65,33 +64,14 @@ const summarySchema = z.object({
 /** What a baseline is made from: the runs, findings and calls of a summary.json. */
 export type SummaryForBaseline = z.infer<typeof summarySchema>;
 
-/** A parsed file, or what is wrong with it in plain words (`baselines[0].pages.home: must be a mapping, …`). */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
-
-const MAX_ISSUES_SHOWN = 3;
-
-function parseJson<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problem: `it is not JSON (${(error as Error).message})` };
-  }
-  const result = schema.safeParse(json, { error: plainErrorMap });
-  if (result.success) return { ok: true, value: result.data };
-  const issues = result.error.issues.map((issue) => `${formatPath(issue.path) || "the file"} ${issue.message}`);
-  const more = issues.length > MAX_ISSUES_SHOWN ? ` (and ${issues.length - MAX_ISSUES_SHOWN} more)` : "";
-  return { ok: false, problem: `${issues.slice(0, MAX_ISSUES_SHOWN).join("; ")}${more}` };
-}
-
 /** Parses a baseline file's text. */
 export function parseBaselineFile(text: string): Parsed<BaselineFile> {
-  return parseJson(baselineFileSchema, text);
+  return parseJsonWith(baselineFileSchema, text, "the file");
 }
 
 /** Parses the summary.json a baseline is made from. */
 export function parseSummaryForBaseline(text: string): Parsed<SummaryForBaseline> {
-  return parseJson(summarySchema, text);
+  return parseJsonWith(summarySchema, text, "the file");
 }
 
 /** Where a spec × environment's baseline lives by default: beside the spec, `audits/shop.staging.baseline.json`. */

@@ -86,7 +86,7 @@ test("the file is sorted, pretty and has no timestamp, so an unchanged run write
 });
 
 test("a baseline file that is not one says where and what is wrong", () => {
-  expect(parseBaselineFile("{ nope")).toMatchObject({ ok: false, problem: expect.stringMatching(/^it is not JSON \(/) });
+  expect(parseBaselineFile("{ nope")).toMatchObject({ ok: false, problem: expect.stringMatching(/^the file is not JSON \(/) });
   expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [] }))).toEqual({ ok: false, problem: "baselines needs at least 1 item" });
   const entry = { spec: "audits/a.yaml", environment: "staging", project: "Shop", pages: { home: { desktop: { identify: "yes", track: [] } } } };
   expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [entry] }))).toEqual({

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ApiGoal, ApiProject, ApiRecentEvent } from "../artifacts.js";
-import { formatPath } from "../spec/errors.js";
-import { plainErrorMap } from "../spec/plain-messages.js";
+import { parseJsonWith } from "../spec/parse-json.js";
 
 /**
  * The shapes setup-audit reads from the service API, validated leniently: `{ "data": [...] }`
@@ -55,22 +54,11 @@ export const goalListSchema = listOf(goalSchema);
 /** The answer of the recent-events endpoint. */
 export const recentEventListSchema = listOf(recentEventSchema);
 
-const MAX_ISSUES_SHOWN = 3;
-
 /** A list answer's elements, or why its body could not be understood (in plain words, body not quoted). */
 export type ParsedList<T> = { ok: true; data: T[] } | { ok: false; problem: string };
 
 /** Parses a list answer's body: JSON, then the lenient shape (`data[2].domains: must be a list, …`). */
 export function parseList<T>(schema: z.ZodType<{ data: T[] }>, body: string): ParsedList<T> {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (error) {
-    return { ok: false, problem: `the body is not JSON (${(error as Error).message})` };
-  }
-  const result = schema.safeParse(json, { error: plainErrorMap });
-  if (result.success) return { ok: true, data: result.data.data };
-  const issues = result.error.issues.map((issue) => `${formatPath(issue.path) || "the body"} ${issue.message}`);
-  const more = issues.length > MAX_ISSUES_SHOWN ? ` (and ${issues.length - MAX_ISSUES_SHOWN} more)` : "";
-  return { ok: false, problem: `${issues.slice(0, MAX_ISSUES_SHOWN).join("; ")}${more}` };
+  const parsed = parseJsonWith(schema, body, "the body");
+  return parsed.ok ? { ok: true, data: parsed.value.data } : parsed;
 }

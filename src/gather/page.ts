@@ -14,7 +14,7 @@ import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { Signal } from "./signal.js";
-import { interceptCollect, tagSiteRequests, withQueryParam, type TrafficTags } from "./traffic.js";
+import { interceptCollect, SiteRequestTagger, withQueryParam, type TrafficTags } from "./traffic.js";
 
 /** What to gather for one page on one viewport. */
 export interface PageGatherOptions {
@@ -34,6 +34,8 @@ export interface PageGatherOptions {
   siteDomain: string;
   /** How audit traffic identifies itself and whether collect requests reach the service; the user agent is the context's. */
   traffic: TrafficTags;
+  /** The tagger of the browser the worker owns; null to tag through a session on the page (a remote browser). */
+  browserTagger: SiteRequestTagger | null;
   /** How long one journey step may take (default 15 s). */
   stepTimeoutMs?: number;
   /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
@@ -72,9 +74,13 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
   const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
-  // One Chromium session serves the traffic header and the screenshot.
-  const cdp = options.traffic.header || options.screenshot ? await context.newCDPSession(page) : null;
-  if (cdp && options.traffic.header) await tagSiteRequests(cdp, options.traffic.header, options.siteDomain);
+  const { header } = options.traffic;
+  options.browserTagger?.tagFor(header, options.siteDomain);
+  // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
+  // session serves both the screenshot and, in a remote browser, the traffic header.
+  const tagsInPage = header !== null && options.browserTagger === null;
+  const cdp = tagsInPage || options.screenshot ? await context.newCDPSession(page) : null;
+  if (cdp && tagsInPage) await SiteRequestTagger.forPage(cdp, header, options.siteDomain);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];

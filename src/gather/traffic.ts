@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession } from "playwright";
+import type { Browser, BrowserContext, CDPSession } from "playwright";
 import { isOnDomain } from "../domain.js";
 import type { TrafficSpec } from "../spec/schema.js";
 import { toolVersion } from "../version.js";
@@ -53,23 +53,54 @@ export function withQueryParam(url: string, param: TrafficTag | null): string {
 }
 
 /**
- * Adds the header to every request the page sends to the site's domain (subdomains included).
+ * Adds the header to every request a page sends to the site's domain (subdomains included).
  * Not `extraHTTPHeaders`: it goes to every host, and a custom header makes third parties' CORS
  * preflights fail (the bundled collector refuses it). Not `route()` either: a route pauses every
  * request, turns the HTTP cache off and answers every CORS preflight itself, which would hide a
- * collector that refuses preflights. A CDP Fetch session pauses only the site's own requests and
- * adds the header after the CORS checks, so nothing else changes.
+ * collector that refuses preflights. A CDP Fetch session pauses only requests to the site's
+ * domains and adds the header after the CORS checks, so nothing else changes.
+ *
+ * A browser the worker launched itself gets one session for all its pages, set up once: the
+ * page being audited says which header goes to which domain. A browser on another machine may
+ * serve other clients too, so each page there gets a session of its own.
  */
-export async function tagSiteRequests(session: CDPSession, header: TrafficTag, domain: string): Promise<void> {
-  session.on("Fetch.requestPaused", (event) => {
-    // The patterns match more than the domain (`*` spans dots and slashes): the host decides.
-    const headers = isOnDomain(event.request.url, domain) ? { ...event.request.headers, [header.name]: header.value } : event.request.headers;
-    // The page may close while a request waits; its request then needs no answer.
-    session.send("Fetch.continueRequest", { requestId: event.requestId, headers: Object.entries(headers).map(([name, value]) => ({ name, value })) }).catch(() => undefined);
-  });
-  const hosts = [domain, `*.${domain}`];
-  const patterns = hosts.flatMap((host) => [`*://${host}/*`, `*://${host}:*`]).map((urlPattern) => ({ urlPattern, requestStage: "Request" as const }));
-  await session.send("Fetch.enable", { patterns });
+export class SiteRequestTagger {
+  private tag: { header: TrafficTag; domain: string } | null = null;
+
+  private constructor(private readonly session: CDPSession) {
+    session.on("Fetch.requestPaused", (event) => {
+      // The patterns match more than the domains (`*` spans dots and slashes): the host decides.
+      const headers = this.tag && isOnDomain(event.request.url, this.tag.domain) ? { ...event.request.headers, [this.tag.header.name]: this.tag.header.value } : event.request.headers;
+      // The page may close while a request waits; its request then needs no answer.
+      session.send("Fetch.continueRequest", { requestId: event.requestId, headers: Object.entries(headers).map(([name, value]) => ({ name, value })) }).catch(() => undefined);
+    });
+  }
+
+  /** One session for every page of a browser the worker owns, pausing requests to any of `domains`. */
+  static async forBrowser(browser: Browser, domains: readonly string[]): Promise<SiteRequestTagger> {
+    const tagger = new SiteRequestTagger(await browser.newBrowserCDPSession());
+    await tagger.pause(domains);
+    return tagger;
+  }
+
+  /** A session on one page, tagging its requests to the domain from the start. */
+  static async forPage(session: CDPSession, header: TrafficTag, domain: string): Promise<SiteRequestTagger> {
+    const tagger = new SiteRequestTagger(session);
+    tagger.tagFor(header, domain);
+    await tagger.pause([domain]);
+    return tagger;
+  }
+
+  /** From now on, requests to `domain` get the header; null: no request gets one. */
+  tagFor(header: TrafficTag | null, domain: string): void {
+    this.tag = header === null ? null : { header, domain };
+  }
+
+  private async pause(domains: readonly string[]): Promise<void> {
+    const hosts = [...new Set(domains)].flatMap((domain) => [domain, `*.${domain}`]);
+    const patterns = hosts.flatMap((host) => [`*://${host}/*`, `*://${host}:*`]).map((urlPattern) => ({ urlPattern, requestStage: "Request" as const }));
+    await this.session.send("Fetch.enable", { patterns });
+  }
 }
 
 /**

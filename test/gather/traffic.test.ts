@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { expect } from "@playwright/test";
 import { devices } from "playwright";
+import type { FixtureServer } from "../../fixtures/server.js";
 import type { CollectorRecord } from "../../fixtures/service/collector.js";
 import type { ShopRequest } from "../../fixtures/sites/shop.js";
 import { eventsDelivered } from "../../src/checks/events.js";
 import { matchDeliveries } from "../../src/delivery.js";
 import { urlMatcher } from "../../src/glob.js";
-import { auditUserAgent, interceptCollect, resolveTraffic, withQueryParam } from "../../src/gather/traffic.js";
+import { auditUserAgent, interceptCollect, resolveTraffic, SiteRequestTagger, withQueryParam } from "../../src/gather/traffic.js";
 import { contextOf, specWith } from "../support/artifacts.js";
-import { test } from "../support/gather.js";
+import { test, type Gather } from "../support/gather.js";
 
 /** Own-traffic hygiene in a real Chromium: the tags reach the site and the service; intercepted calls reach neither. */
 
@@ -44,24 +45,46 @@ async function fixtureJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-test("the user-agent suffix and the header reach the site; the service sees the suffix, and delivery still works", async ({ gather, fixtures }) => {
-  const { tags, userAgent } = tagsFor("send", { queryParam: {} });
+/** The gatherer with a browser-wide tagger, as in a browser the audit launched; its worker is its own, so no other test's browser is tagged. */
+const withBrowserTagger = test.extend<object, { browserTagger: SiteRequestTagger }>({
+  browserTagger: [async ({ browser }, use) => use(await SiteRequestTagger.forBrowser(browser, ["localhost"])), { scope: "worker" }],
+});
+
+async function expectSiteTagged(gather: Gather, fixtures: FixtureServer, id: string, browserTagger: SiteRequestTagger | null): Promise<void> {
+  const { tags, userAgent } = tagsFor(id, { queryParam: {} });
   // The shop as localhost: the service on 127.0.0.1 is then a third party, as it is in production.
   const shop = fixtures.urls.demoShop.replace("127.0.0.1", "localhost");
-  const artifacts = await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags }, { userAgent });
+  const artifacts = await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
 
-  expect(userAgent).toBe(`${devices["Desktop Chrome"].userAgent} setup-audit-test/send`);
-  expect(artifacts.requestedUrl).toBe(`${shop}/signup?setup_audit=run-send`);
+  expect(userAgent).toBe(`${devices["Desktop Chrome"].userAgent} setup-audit-test/${id}`);
+  expect(artifacts.requestedUrl).toBe(`${shop}/signup?setup_audit=run-${id}`);
   expect(artifacts.collect.map((request) => [request.status, request.intercepted])).toEqual([[202, false]]);
   expect(matchDeliveries(artifacts.calls, artifacts.collect).map((match) => match.delivery)).toEqual(["accepted", "accepted"]);
 
   const { received } = await fixtureJson<{ received: ShopRequest[] }>(`${fixtures.urls.demoShop}/__fixture/received`);
-  const ours = received.filter((request) => request.headers["x-setup-audit"] === "run-send");
-  expect(ours.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /signup?setup_audit=run-send", "POST /api/signup"]);
+  const ours = received.filter((request) => request.headers["x-setup-audit"] === `run-${id}`);
+  expect(ours.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /signup?setup_audit=run-${id}`, "POST /api/signup"]);
   expect(new Set(ours.map((request) => request.headers["user-agent"]))).toEqual(new Set([userAgent]));
 
   const { received: collected } = await fixtureJson<{ received: CollectorRecord[] }>(`${fixtures.urls.service}/__fixture/collector`);
   expect(collected.filter((record) => record.userAgent === userAgent).map((record) => record.status)).toEqual(["accepted"]);
+}
+
+test("through a session on the page, the user-agent suffix and the header reach the site; the service sees the suffix, and delivery still works", async ({ gather, fixtures }) => {
+  await expectSiteTagged(gather, fixtures, "page-session", null);
+});
+
+withBrowserTagger("through the browser-wide session, the header reaches the site the same way, and a page without a header gets none", async ({ gather, fixtures, browserTagger }) => {
+  await expectSiteTagged(gather, fixtures, "browser-session", browserTagger);
+
+  // The next page's spec turns the header off: the shared session stops adding it.
+  const { tags, userAgent } = tagsFor("browser-session-off", { header: false });
+  const shop = fixtures.urls.demoShop.replace("127.0.0.1", "localhost");
+  await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
+  const { received } = await fixtureJson<{ received: ShopRequest[] }>(`${fixtures.urls.demoShop}/__fixture/received`);
+  const untagged = received.filter((request) => request.headers["user-agent"] === userAgent);
+  expect(untagged.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /signup", "POST /api/signup"]);
+  expect(untagged.filter((request) => "x-setup-audit" in request.headers)).toEqual([]);
 });
 
 test("intercept mode answers collect requests in the browser: the collector records nothing, the calls are intercepted and judged delivered", async ({ gather, fixtures }) => {

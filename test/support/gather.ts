@@ -55,6 +55,7 @@ export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; b
         canaries: [],
         siteDomain: new URL(baseUrl).hostname,
         traffic: resolveTraffic(spec.traffic, "test-run"),
+        browserTagger: null,
         screenshot: null,
         ...options,
       });

@@ -9,7 +9,7 @@ import { CanaryWatch, type Canary } from "./canary.js";
 import { recoverLostCalls } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { installRecorder, type RecorderMessage } from "./recorder.js";
-import { readSdkTag } from "./sdk-tag.js";
+import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
@@ -108,6 +108,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   }
 
   let stepError: PageArtifacts["stepError"] = null;
+  let sdkTag: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
   if (loadError === null) {
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
@@ -115,21 +116,24 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       hasCall: (name) => calls.some((call) => call.name === name),
       changed,
     });
-    // Batched SDKs deliver late: wait, event-driven and bounded, until the SDK is ready, the
-    // expected calls were made and every call's request has an answer.
+    // Batched SDKs deliver late: wait, event-driven and bounded, until the SDK is ready and the
+    // expected calls were made, then until every call's request has an answer. The SDK's tag is
+    // read in between, while the delivery is under way: the SDK is set up by then.
     const expected = options.page.expect;
-    await changed.waitFor(
-      () =>
-        sdkReadyAt !== null &&
-        (expected?.track ?? []).every((name) => calls.some((call) => call.kind === "track" && call.name === name)) &&
-        (!expected?.identify || calls.some((call) => call.kind === "identify")) &&
-        deliverySettled(calls, network.collect),
-      options.sdk.deliveryTimeoutMs,
-    );
+    const sdkSettled = () =>
+      sdkReadyAt !== null &&
+      (expected?.track ?? []).every((name) => calls.some((call) => call.kind === "track" && call.name === name)) &&
+      (!expected?.identify || calls.some((call) => call.kind === "identify"));
+    const deadline = Date.now() + options.sdk.deliveryTimeoutMs;
+    await changed.waitFor(sdkSettled, options.sdk.deliveryTimeoutMs);
+    const navigationsBeforeRead = navigations.length;
+    sdkTag = readSdkTag(page, options.sdk, options.projectKeys);
+    await changed.waitFor(() => sdkSettled() && deliverySettled(calls, network.collect), Math.max(0, deadline - Date.now()));
+    // A page that moved on while the tag was read is read again where it ended.
+    if (navigations.length !== navigationsBeforeRead) sdkTag = readSdkTag(page, options.sdk, options.projectKeys);
   }
 
   const selectors = loadError === null ? await matchSelectors(page, options.experiments) : [];
-  const sdkTag = loadError === null ? await readSdkTag(page, options.sdk, options.projectKeys) : { sdkTagKey: null, sightings: [] };
   let screenshot: string | null = null;
   if (cdp && options.screenshot && loadError === null) {
     const { path, name } = options.screenshot;
@@ -140,6 +144,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   }
 
   const lost = await recoverLostCalls(context, missingGlobalReads, options.sdk, sinceStart);
+  const sdkFacts = await sdkTag;
   return {
     spec: options.spec,
     environment: options.environment,
@@ -154,8 +159,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     stepError,
     sdkScripts: network.sdkScripts,
     sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
-    sdkTagKey: sdkTag.sdkTagKey,
-    keySightings: uniqueSightings([...sdkTag.sightings, ...network.keySightings]),
+    sdkTagKey: sdkFacts.sdkTagKey,
+    keySightings: uniqueSightings([...sdkFacts.sightings, ...network.keySightings]),
     selectors,
     canarySightings: await canaries.settled(),
     calls: [...calls, ...lost].sort((a, b) => a.atMs - b.atMs),

@@ -16,7 +16,9 @@ import { watchPeakRss } from "./process-tree.js";
 const { values } = parseArgs({ options: { pages: { type: "string", default: "20,200" }, workers: { type: "string", default: "2" } } });
 const sizes = values.pages.split(",").map(Number);
 const workers = Number(values.workers);
-const demoShop = `http://127.0.0.1:${FIXTURE_PORTS.demoShop}`;
+// The shop as localhost: the service, which serves the SDK and collects from 127.0.0.1, is then
+// another host than the site, as it is on real sites (the traffic header goes to the site only).
+const demoShop = `http://localhost:${FIXTURE_PORTS.demoShop}`;
 const service = `http://127.0.0.1:${FIXTURE_PORTS.service}`;
 
 /** One measured command. */

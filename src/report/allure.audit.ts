@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
-import * as allure from "allure-js-commons";
+import * as allure from "allure-js-commons/sync";
 import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS } from "../checks/index.js";
 import { ingestedEvents, reconcileDeliveries, type CallDelivery } from "../delivery.js";
@@ -47,12 +47,12 @@ for (const result of results) {
 
   // Declared first, so that the report opens on the answer to "can we trust this setup?". Titles
   // other than pages' hold a space, which page ids cannot: they never collide.
-  test(pageTitle(target.slug, "setup checklist"), { tag: firstViewport }, async () => {
-    await labelResult(target, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.spec.project} (${target.environment})`);
-    await allure.severity("blocker");
-    await allure.description(CHECKLIST_WHY);
+  test(pageTitle(target.slug, "setup checklist"), { tag: firstViewport }, () => {
+    labelResult(target, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.spec.project} (${target.environment})`);
+    allure.severity("blocker");
+    allure.description(CHECKLIST_WHY);
     const steps = checklistSteps(result.findings);
-    for (const step of steps) await allure.logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
+    for (const step of steps) allure.logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
     const failed = steps.filter((step) => step.status === "fail");
     if (failed.length > 0) {
       throw auditFailure(`The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`);
@@ -60,26 +60,26 @@ for (const result of results) {
   });
 
   for (const pageId of target.pages) {
-    test(pageTitle(target.slug, pageId), { tag: allViewports }, async ({}, testInfo) => {
+    test(pageTitle(target.slug, pageId), { tag: allViewports }, ({}, testInfo) => {
       const viewport = testInfo.project.name;
       const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport);
       test.skip(index < 0, "not audited in this run");
-      await labelResult(target, pageId, `${pageId} · ${viewport}`);
-      await attachPageEvidence(result.pages[index]!, deliveries[index] ?? [], redaction);
-      await reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`);
+      labelResult(target, pageId, `${pageId} · ${viewport}`);
+      attachPageEvidence(result.pages[index]!, deliveries[index] ?? [], redaction);
+      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`);
     });
   }
 
-  test(pageTitle(target.slug, "goal checks"), { tag: allViewports }, async ({}, testInfo) => {
+  test(pageTitle(target.slug, "goal checks"), { tag: allViewports }, ({}, testInfo) => {
     const viewport = testInfo.project.name;
-    await labelResult(target, "goals", `goals · ${viewport}`);
-    await reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`);
+    labelResult(target, "goals", `goals · ${viewport}`);
+    reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`);
   });
 
   // Spec-wide findings are reported once, under the first viewport's project.
-  test(pageTitle(target.slug, "spec-wide checks"), { tag: firstViewport }, async () => {
-    await labelResult(target, "spec-wide checks", "spec-wide checks");
-    await reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction, "the spec");
+  test(pageTitle(target.slug, "spec-wide checks"), { tag: firstViewport }, () => {
+    labelResult(target, "spec-wide checks", "spec-wide checks");
+    reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction, "the spec");
   });
 }
 
@@ -88,41 +88,41 @@ for (const result of results) {
  * own history; the base URL (it holds a port) and the run id change between runs, so they are
  * `excluded` and never split it.
  */
-async function labelResult(target: AuditTarget, story: string, displayName: string): Promise<void> {
-  await allure.displayName(displayName);
+function labelResult(target: AuditTarget, story: string, displayName: string): void {
+  allure.displayName(displayName);
   // Each runtime call is a message to the runner: labels travel together.
-  await allure.labels(
+  allure.labels(
     { name: allure.LabelName.EPIC, value: target.spec.workspace },
     { name: allure.LabelName.FEATURE, value: target.spec.project },
     { name: allure.LabelName.STORY, value: story },
   );
-  await allure.parameter("environment", target.environment);
-  await allure.parameter("base URL", target.baseUrl, { excluded: true });
-  await allure.parameter("run", plan.runId, { excluded: true });
+  allure.parameter("environment", target.environment);
+  allure.parameter("base URL", target.baseUrl, { excluded: true });
+  allure.parameter("run", plan.runId, { excluded: true });
 }
 
-async function attachPageEvidence(page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): Promise<void> {
+function attachPageEvidence(page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): void {
   if (page.screenshot && existsSync(join(plan.outDir, page.screenshot))) {
-    await allure.attachmentPath("screenshot", join(plan.outDir, page.screenshot), { contentType: "image/png" });
+    allure.attachmentPath("screenshot", join(plan.outDir, page.screenshot), { contentType: "image/png" });
   }
   for (const attachment of pageAttachments(page, deliveries, redaction)) {
-    await allure.attachment(attachment.name, attachment.body, { contentType: attachment.contentType });
+    allure.attachment(attachment.name, attachment.body, { contentType: attachment.contentType });
   }
 }
 
 /** One step per finding, the severity and families of the failed ones, each check's "why"; fails the result when a check failed. */
-async function reportFindings(findings: readonly Finding[], redaction: RedactionContext, where: string): Promise<void> {
+function reportFindings(findings: readonly Finding[], redaction: RedactionContext, where: string): void {
   const severity = severityOf(findings);
   const labels = [
     ...(severity ? [{ name: allure.LabelName.SEVERITY, value: severity }] : []),
     ...failedFamilies(findings).map((family) => ({ name: FAMILY_LABEL, value: family })),
   ];
-  if (labels.length > 0) await allure.labels(...labels);
-  await allure.description(whyOf(findings));
+  if (labels.length > 0) allure.labels(...labels);
+  allure.description(whyOf(findings));
   for (const finding of findings) {
     const check = CHECK_BY_ID.get(finding.check);
     const title = finding.status === "fail" || finding.status === "warn" ? check?.failureTitle : check?.title;
-    await allure.logStep(`${finding.check}: ${title ?? finding.check} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
+    allure.logStep(`${finding.check}: ${title ?? finding.check} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
   }
   const failed = findings.filter((finding) => finding.status === "fail");
   if (failed.length > 0) {

@@ -1,7 +1,13 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { readSummary, runCli } from "./cli.js";
+
+/** The parts of an Allure result file this test reads. */
+interface AllureResult {
+  name: string;
+  steps: { name: string; status?: string; attachments: { name: string; type: string; source: string }[] }[];
+}
 
 test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) => {
   const out = testInfo.outputPath("out");
@@ -22,7 +28,16 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
     expect.arrayContaining([["desktop", "accepted", false], ["mobile", "accepted", false]]),
   );
 
-  const results = readdirSync(join(out, "allure-results")).filter((name) => name.endsWith("-result.json"));
+  const resultsDir = join(out, "allure-results");
+  const results = readdirSync(resultsDir)
+    .filter((name) => name.endsWith("-result.json"))
+    .map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as AllureResult);
   expect(results.length).toBeGreaterThanOrEqual(6);
   expect(existsSync(join(out, "screenshots/demo-shop/staging/signup.mobile.png"))).toBe(true);
+  // The page's result carries one step per check and its screenshot, copied into the results (Allure keeps attachments in steps of their own).
+  const signupMobile = results.find((result) => result.name === "signup · mobile")!;
+  const screenshot = signupMobile.steps.flatMap((step) => step.attachments).find((attachment) => attachment.name === "screenshot");
+  expect(screenshot).toMatchObject({ type: "image/png" });
+  expect(readFileSync(join(resultsDir, screenshot!.source)).subarray(1, 4).toString()).toBe("PNG");
+  expect(signupMobile.steps.map((step) => [step.name.split(":")[0], step.status])).toEqual(expect.arrayContaining([["page.load", "passed"], ["events.delivered", "passed"]]));
 });

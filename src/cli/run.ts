@@ -6,6 +6,7 @@ import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
 import type { TargetResult } from "../report/summary.js";
+import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
 import { loadBaselines } from "./baseline.js";
 import { prepareOutDir } from "./out-dir.js";
@@ -63,6 +64,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
       ...(options.shard ? ["--shard", options.shard] : []),
     ];
     process.env.SETUP_AUDIT_TRACE = options.trace ? "1" : "0";
+    preloadReportBuilder();
     const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
     if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
     // Playwright writes a trace.zip per page × viewport into the work folder, which is deleted.

@@ -1,6 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AllureReport, resolveConfig } from "@allurereport/core";
 import type { RunSummary } from "../results.js";
 import { CHECKLIST_STORY } from "./checklist.js";
 import { reportCategories } from "./families.js";
@@ -45,6 +44,16 @@ export interface ReportBuild {
   durationMs: number;
 }
 
+/** Allure's report builder and its plugin take about a second to load: once, on first use or ahead of it. */
+let allureModules: Promise<[typeof import("@allurereport/core"), unknown]> | undefined;
+const loadAllure = () => (allureModules ??= Promise.all([import("@allurereport/core"), import("@allurereport/plugin-awesome")]));
+
+/** Starts loading the report builder, so that the report need not wait for it: `run` calls it while the browsers work. */
+export function preloadReportBuilder(): void {
+  // A failure to load is reported when the report is built.
+  loadAllure().catch(() => undefined);
+}
+
 /** Builds the report from `<outDir>/allure-results`, which must hold results. */
 export async function buildReport(outDir: string, options: { singleFile: boolean }): Promise<ReportBuild> {
   const startedAt = Date.now();
@@ -84,6 +93,7 @@ export async function buildReport(outDir: string, options: { singleFile: boolean
 }
 
 async function generate(resultsDir: string, output: string, historyPath: string, reportId: string, name: string, singleFile: boolean): Promise<void> {
+  const [{ AllureReport, resolveConfig }] = await loadAllure();
   const awesome = { reportName: name, reportLanguage: "en", theme: "light", groupBy: ["epic", "feature", "story"] };
   const config = await resolveConfig({
     name,

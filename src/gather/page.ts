@@ -80,7 +80,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // session serves both the screenshot and, in a remote browser, the traffic header.
   const tagsInPage = header !== null && options.browserTagger === null;
   const cdp = tagsInPage || options.screenshot ? await context.newCDPSession(page) : null;
-  if (cdp && tagsInPage) await SiteRequestTagger.forPage(cdp, header, options.siteDomain);
+  if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, header, options.siteDomain);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
@@ -109,6 +109,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
 
   let stepError: PageArtifacts["stepError"] = null;
   let sdkTag: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
+  let navigationsBeforeTagRead = 0;
   if (loadError === null) {
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
@@ -118,19 +119,17 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     });
     // Batched SDKs deliver late: wait, event-driven and bounded, until the SDK is ready and the
     // expected calls were made, then until every call's request has an answer. The SDK's tag is
-    // read in between, while the delivery is under way: the SDK is set up by then.
+    // read in between, while the delivery is under way.
     const expected = options.page.expect;
-    const sdkSettled = () =>
+    const expectedCallsMade = () =>
       sdkReadyAt !== null &&
       (expected?.track ?? []).every((name) => calls.some((call) => call.kind === "track" && call.name === name)) &&
       (!expected?.identify || calls.some((call) => call.kind === "identify"));
     const deadline = Date.now() + options.sdk.deliveryTimeoutMs;
-    await changed.waitFor(sdkSettled, options.sdk.deliveryTimeoutMs);
-    const navigationsBeforeRead = navigations.length;
+    await changed.waitFor(expectedCallsMade, options.sdk.deliveryTimeoutMs);
+    navigationsBeforeTagRead = navigations.length;
     sdkTag = readSdkTag(page, options.sdk, options.projectKeys);
-    await changed.waitFor(() => sdkSettled() && deliverySettled(calls, network.collect), Math.max(0, deadline - Date.now()));
-    // A page that moved on while the tag was read is read again where it ended.
-    if (navigations.length !== navigationsBeforeRead) sdkTag = readSdkTag(page, options.sdk, options.projectKeys);
+    await changed.waitFor(() => expectedCallsMade() && deliverySettled(calls, network.collect), Math.max(0, deadline - Date.now()));
   }
 
   const selectors = loadError === null ? await matchSelectors(page, options.experiments) : [];
@@ -144,7 +143,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   }
 
   const lost = await recoverLostCalls(context, missingGlobalReads, options.sdk, sinceStart);
-  const sdkFacts = await sdkTag;
+  let sdkFacts = await sdkTag;
+  // A page that moved on while its tag was read is read again where it ended.
+  if (loadError === null && navigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, options.sdk, options.projectKeys);
   return {
     spec: options.spec,
     environment: options.environment,

@@ -70,9 +70,10 @@ export class SiteRequestTagger {
   private constructor(private readonly session: CDPSession) {
     session.on("Fetch.requestPaused", (event) => {
       // The patterns match more than the domains (`*` spans dots and slashes): the host decides.
-      const headers = this.tag && isOnDomain(event.request.url, this.tag.domain) ? { ...event.request.headers, [this.tag.header.name]: this.tag.header.value } : event.request.headers;
+      const tag = this.tag && isOnDomain(event.request.url, this.tag.domain) ? this.tag.header : null;
+      const headers = tag ? Object.entries({ ...event.request.headers, [tag.name]: tag.value }).map(([name, value]) => ({ name, value })) : undefined;
       // The page may close while a request waits; its request then needs no answer.
-      session.send("Fetch.continueRequest", { requestId: event.requestId, headers: Object.entries(headers).map(([name, value]) => ({ name, value })) }).catch(() => undefined);
+      session.send("Fetch.continueRequest", { requestId: event.requestId, headers }).catch(() => undefined);
     });
   }
 
@@ -83,12 +84,11 @@ export class SiteRequestTagger {
     return tagger;
   }
 
-  /** A session on one page, tagging its requests to the domain from the start. */
-  static async forPage(session: CDPSession, header: TrafficTag, domain: string): Promise<SiteRequestTagger> {
+  /** Tags one page's requests to the domain, from the start, through a session on that page. */
+  static async tagPage(session: CDPSession, header: TrafficTag, domain: string): Promise<void> {
     const tagger = new SiteRequestTagger(session);
     tagger.tagFor(header, domain);
     await tagger.pause([domain]);
-    return tagger;
   }
 
   /** From now on, requests to `domain` get the header; null: no request gets one. */

@@ -44,7 +44,7 @@ export interface ReportBuild {
   durationMs: number;
 }
 
-/** Allure's report builder and its plugin take about a second to load: once, on first use or ahead of it. */
+/** Allure's report builder and its plugin take over half a second to load: once, on first use or ahead of it. */
 let allureModules: Promise<[typeof import("@allurereport/core"), unknown]> | undefined;
 const loadAllure = () => (allureModules ??= Promise.all([import("@allurereport/core"), import("@allurereport/plugin-awesome")]));
 

@@ -6,6 +6,8 @@ import { readSummary, runCli } from "./cli.js";
 /** The parts of an Allure result file this test reads. */
 interface AllureResult {
   name: string;
+  labels: { name: string; value: string }[];
+  parameters: { name: string; value: string }[];
   steps: { name: string; status?: string; attachments: { name: string; type: string; source: string }[] }[];
 }
 
@@ -36,6 +38,8 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
   expect(existsSync(join(out, "screenshots/demo-shop/staging/signup.mobile.png"))).toBe(true);
   // The page's result carries one step per check and its screenshot, copied into the results (Allure keeps attachments in steps of their own).
   const signupMobile = results.find((result) => result.name === "signup · mobile")!;
+  expect(signupMobile.labels).toEqual(expect.arrayContaining([{ name: "epic", value: "Acme Marketing" }, { name: "feature", value: "Demo shop" }, { name: "story", value: "signup" }]));
+  expect(signupMobile.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "environment", value: "staging" })]));
   const screenshot = signupMobile.steps.flatMap((step) => step.attachments).find((attachment) => attachment.name === "screenshot");
   expect(screenshot).toMatchObject({ type: "image/png" });
   expect(readFileSync(join(resultsDir, screenshot!.source)).subarray(1, 4).toString()).toBe("PNG");

@@ -45,9 +45,13 @@ async function fixtureJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The gatherer with a browser-wide tagger, as in a browser the audit launched; its worker is its own, so no other test's browser is tagged. */
+/**
+ * The gatherer with a browser-wide tagger, as in a browser the audit launched; its worker is its
+ * own, so no other test's browser is tagged. It also pauses the service's host, as a run whose
+ * other spec audits a site there would: those requests go on untagged.
+ */
 const withBrowserTagger = test.extend<object, { browserTagger: SiteRequestTagger }>({
-  browserTagger: [async ({ browser }, use) => use(await SiteRequestTagger.forBrowser(browser, ["localhost"])), { scope: "worker" }],
+  browserTagger: [async ({ browser }, use) => use(await SiteRequestTagger.forBrowser(browser, ["localhost", "127.0.0.1"])), { scope: "worker" }],
 });
 
 async function expectSiteTagged(gather: Gather, fixtures: FixtureServer, id: string, browserTagger: SiteRequestTagger | null): Promise<void> {

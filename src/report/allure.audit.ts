@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
 import * as allure from "allure-js-commons/sync";
+import { attachContent, attachFile, logStep } from "./allure-messages.js";
 import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS } from "../checks/index.js";
 import { ingestedEvents, reconcileDeliveries, type CallDelivery } from "../delivery.js";
@@ -52,7 +53,7 @@ for (const result of results) {
     allure.severity("blocker");
     allure.description(CHECKLIST_WHY);
     const steps = checklistSteps(result.findings);
-    for (const step of steps) allure.logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
+    for (const step of steps) logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
     const failed = steps.filter((step) => step.status === "fail");
     if (failed.length > 0) {
       throw auditFailure(`The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`);
@@ -65,8 +66,9 @@ for (const result of results) {
       const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport);
       test.skip(index < 0, "not audited in this run");
       labelResult(target, pageId, `${pageId} · ${viewport}`);
-      attachPageEvidence(result.pages[index]!, deliveries[index] ?? [], redaction);
-      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`);
+      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`, () =>
+        attachPageEvidence(result.pages[index]!, deliveries[index] ?? [], redaction),
+      );
     });
   }
 
@@ -103,15 +105,18 @@ function labelResult(target: AuditTarget, story: string, displayName: string): v
 
 function attachPageEvidence(page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): void {
   if (page.screenshot && existsSync(join(plan.outDir, page.screenshot))) {
-    allure.attachmentPath("screenshot", join(plan.outDir, page.screenshot), { contentType: "image/png" });
+    attachFile("screenshot", join(plan.outDir, page.screenshot), "image/png");
   }
   for (const attachment of pageAttachments(page, deliveries, redaction)) {
-    allure.attachment(attachment.name, attachment.body, { contentType: attachment.contentType });
+    attachContent(attachment.name, attachment.body, attachment.contentType);
   }
 }
 
-/** One step per finding, the severity and families of the failed ones, each check's "why"; fails the result when a check failed. */
-function reportFindings(findings: readonly Finding[], redaction: RedactionContext, where: string): void {
+/**
+ * One step per finding, the severity and families of the failed ones, each check's "why", then
+ * the evidence; fails the result when a check failed.
+ */
+function reportFindings(findings: readonly Finding[], redaction: RedactionContext, where: string, attachEvidence = () => {}): void {
   const severity = severityOf(findings);
   const labels = [
     ...(severity ? [{ name: allure.LabelName.SEVERITY, value: severity }] : []),
@@ -122,8 +127,9 @@ function reportFindings(findings: readonly Finding[], redaction: RedactionContex
   for (const finding of findings) {
     const check = CHECK_BY_ID.get(finding.check);
     const title = finding.status === "fail" || finding.status === "warn" ? check?.failureTitle : check?.title;
-    allure.logStep(`${finding.check}: ${title ?? finding.check} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
+    logStep(`${finding.check}: ${title ?? finding.check} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
   }
+  attachEvidence();
   const failed = findings.filter((finding) => finding.status === "fail");
   if (failed.length > 0) {
     throw auditFailure(`${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}`);

@@ -54,10 +54,12 @@ const withBrowserTagger = test.extend<object, { browserTagger: SiteRequestTagger
   browserTagger: [async ({ browser }, use) => use(await SiteRequestTagger.forBrowser(browser, ["localhost", "127.0.0.1"])), { scope: "worker" }],
 });
 
+/** The shop as localhost: the service on 127.0.0.1 is then a third party, as it is in production. */
+const shopAsLocalhost = (fixtures: FixtureServer) => fixtures.urls.demoShop.replace("127.0.0.1", "localhost");
+
 async function expectSiteTagged(gather: Gather, fixtures: FixtureServer, id: string, browserTagger: SiteRequestTagger | null): Promise<void> {
   const { tags, userAgent } = tagsFor(id, { queryParam: {} });
-  // The shop as localhost: the service on 127.0.0.1 is then a third party, as it is in production.
-  const shop = fixtures.urls.demoShop.replace("127.0.0.1", "localhost");
+  const shop = shopAsLocalhost(fixtures);
   const artifacts = await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
 
   expect(userAgent).toBe(`${devices["Desktop Chrome"].userAgent} setup-audit-test/${id}`);
@@ -83,8 +85,7 @@ withBrowserTagger("through the browser-wide session, the header reaches the site
 
   // The next page's spec turns the header off: the shared session stops adding it.
   const { tags, userAgent } = tagsFor("browser-session-off", { header: false });
-  const shop = fixtures.urls.demoShop.replace("127.0.0.1", "localhost");
-  await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
+  await gather("demo", SIGNUP, { baseUrl: shopAsLocalhost(fixtures), siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
   const { received } = await fixtureJson<{ received: ShopRequest[] }>(`${fixtures.urls.demoShop}/__fixture/received`);
   const untagged = received.filter((request) => request.headers["user-agent"] === userAgent);
   expect(untagged.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /signup", "POST /api/signup"]);

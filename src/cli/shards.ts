@@ -13,8 +13,8 @@ import { usageError } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import type { RunOptions } from "./run.js";
-import { loadValidSpecs } from "./specs.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
+import { loadValidSpecs } from "./specs.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -22,7 +22,6 @@ import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
  * checks stand as the shard judged them; checks that need the whole run (goals, viewports, the
  * API, the spec) run again on every shard's pages together.
  */
-
 
 /** A target as a shard file records it: the spec is read again from its file when merging. */
 type ShardTarget = Omit<AuditTarget, "spec">;

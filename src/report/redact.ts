@@ -1,4 +1,5 @@
 import { redactSecret } from "../api/redact.js";
+
 /**
  * What the shareable report may show of captured traffic. The report travels by e-mail to people
  * outside the team, so it errs on the side of hiding: a value is shown only when it plainly is a

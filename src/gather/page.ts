@@ -111,6 +111,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let sdkTag: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
   let navigationsBeforeTagRead = 0;
   if (loadError === null) {
+    // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
+    // once no SDK script is left that could make it so, so that the calls the journey triggers
+    // are judged on the page's setup, not on how fast the audit clicks.
+    const sdkMayBecomeReady = () => network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400));
+    if (options.page.steps.length > 0) await changed.waitFor(() => sdkReadyAt !== null || !sdkMayBecomeReady(), options.sdk.deliveryTimeoutMs);
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: options.stepTimeoutMs ?? 15_000,

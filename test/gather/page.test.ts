@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { devices, expect } from "@playwright/test";
+import { devices, expect, type BrowserContext } from "@playwright/test";
 import { test } from "../support/gather.js";
 
 /** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
@@ -42,6 +42,32 @@ test("a call on the stub snippet is recorded as queued and its delivery is waite
   const artifacts = await gather("broken", { path: "/queued-call", expect: { track: ["hero_seen"], identify: false } });
   expect(artifacts.calls).toEqual([expect.objectContaining({ name: "hero_seen", state: "queued" })]);
   expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toContain("hero_seen");
+});
+
+test("a journey starts once the SDK is ready, however long its init takes: the call the first click makes is direct", async ({ gather }) => {
+  const slowSdkInit = async (context: BrowserContext) => {
+    await context.route("**/sdk/v1/sdk.js*", async (route) => {
+      const response = await route.fetch();
+      const source = (await response.text()).replace("SETTINGS_FETCH_DELAY_MS = 50", "SETTINGS_FETCH_DELAY_MS = 1000");
+      await route.fulfill({ response, body: source });
+    });
+  };
+  const artifacts = await gather("broken", { path: "/navigate-away", steps: [{ click: "#go" }] }, {}, { prepare: slowSdkInit });
+  expect(artifacts.sdkReadyAtMs).toBeGreaterThanOrEqual(1000);
+  expect(artifacts.calls).toEqual([expect.objectContaining({ name: "cta_clicked", state: "direct" })]);
+  expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(artifacts.sdkReadyAtMs!);
+});
+
+test("a journey on a page whose SDK script fails does not wait for the SDK", async ({ gather }) => {
+  const artifacts = await gather(
+    "broken",
+    { path: "/navigate-away", steps: [{ click: "#go" }] },
+    {},
+    { prepare: async (context) => void (await context.route("**/sdk/v1/sdk.js*", (route) => route.fulfill({ status: 404 }))) },
+  );
+  expect(artifacts.sdkReadyAtMs).toBeNull();
+  expect(artifacts.calls).toEqual([expect.objectContaining({ name: "cta_clicked", state: "queued" })]);
+  expect(artifacts.calls[0]!.atMs).toBeLessThan(1000);
 });
 
 test("goto and waitFor steps walk to another page", async ({ gather }) => {
@@ -93,7 +119,7 @@ test("the screenshot shows the viewport in CSS pixels, on a phone too", async ({
   };
   for (const device of ["Desktop Chrome", "Pixel 7"]) {
     const path = testInfo.outputPath(`${device}.png`);
-    const artifacts = await gather("demo", { path: "/pricing" }, { screenshot: { path, name: "pricing.png" } }, devices[device]);
+    const artifacts = await gather("demo", { path: "/pricing" }, { screenshot: { path, name: "pricing.png" } }, { device: devices[device] });
     expect(artifacts.screenshot).toBe("pricing.png");
     expect(pngSize(path)).toEqual(devices[device]!.viewport);
   }

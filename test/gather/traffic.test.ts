@@ -60,7 +60,7 @@ const shopAsLocalhost = (fixtures: FixtureServer) => fixtures.urls.demoShop.repl
 async function expectSiteTagged(gather: Gather, fixtures: FixtureServer, id: string, browserTagger: SiteRequestTagger | null): Promise<void> {
   const { tags, userAgent } = tagsFor(id, { queryParam: {} });
   const shop = shopAsLocalhost(fixtures);
-  const artifacts = await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
+  const artifacts = await gather("demo", SIGNUP, { baseUrl: shop, siteDomain: "localhost", traffic: tags, browserTagger }, { device: { userAgent } });
 
   expect(userAgent).toBe(`${devices["Desktop Chrome"].userAgent} setup-audit-test/${id}`);
   expect(artifacts.requestedUrl).toBe(`${shop}/signup?setup_audit=run-${id}`);
@@ -85,7 +85,7 @@ withBrowserTagger("through the browser-wide session, the header reaches the site
 
   // The next page's spec turns the header off: the shared session stops adding it.
   const { tags, userAgent } = tagsFor("browser-session-off", { header: false });
-  await gather("demo", SIGNUP, { baseUrl: shopAsLocalhost(fixtures), siteDomain: "localhost", traffic: tags, browserTagger }, { userAgent });
+  await gather("demo", SIGNUP, { baseUrl: shopAsLocalhost(fixtures), siteDomain: "localhost", traffic: tags, browserTagger }, { device: { userAgent } });
   const { received } = await fixtureJson<{ received: ShopRequest[] }>(`${fixtures.urls.demoShop}/__fixture/received`);
   const untagged = received.filter((request) => request.headers["user-agent"] === userAgent);
   expect(untagged.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /signup", "POST /api/signup"]);
@@ -94,7 +94,7 @@ withBrowserTagger("through the browser-wide session, the header reaches the site
 
 test("intercept mode answers collect requests in the browser: the collector records nothing, the calls are intercepted and judged delivered", async ({ gather, fixtures }) => {
   const { tags, userAgent } = tagsFor("intercept", { collect: "intercept" });
-  const artifacts = await gather("demo", SIGNUP, { traffic: tags }, { userAgent });
+  const artifacts = await gather("demo", SIGNUP, { traffic: tags }, { device: { userAgent } });
 
   expect(artifacts.collect.map((request) => [request.status, request.intercepted, request.decodeError])).toEqual([[200, true, null]]);
   expect(artifacts.collect[0]!.events.map((event) => (event.raw as { kind: string }).kind)).toEqual(["identify", "track"]);

@@ -9,12 +9,18 @@ import type { PageSpec } from "../../src/spec/schema.js";
 import { specWith } from "./artifacts.js";
 import { testBrowserPath } from "./browser.js";
 
-/** Gathers one page of a bundled shop; `options` override the gatherer's, `contextOptions` the desktop device's. */
+/** How a test prepares the context: `device` overrides the desktop device's options, `prepare` runs before the gather (routes, say). */
+export interface GatherContext {
+  device?: BrowserContextOptions;
+  prepare?: (context: BrowserContext) => Promise<void>;
+}
+
+/** Gathers one page of a bundled shop; `options` override the gatherer's. */
 export type Gather = (
   site: "demo" | "broken",
   page: Partial<PageSpec> & { path: string },
   options?: Partial<PageGatherOptions>,
-  contextOptions?: BrowserContextOptions,
+  context?: GatherContext,
 ) => Promise<PageArtifacts>;
 
 /** The gatherer against the bundled sites in a real Chromium: fixtures on ephemeral ports and a browser per worker, a fresh context per gather. */
@@ -37,10 +43,11 @@ export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; b
   ],
   gather: async ({ browser, fixtures }, use) => {
     const contexts: BrowserContext[] = [];
-    await use(async (site, pageSpec, options = {}, contextOptions = {}) => {
+    await use(async (site, pageSpec, options = {}, { device = {}, prepare } = {}) => {
       const baseUrl = site === "demo" ? fixtures.urls.demoShop : fixtures.urls.brokenShop;
-      const context = await browser.newContext({ ...devices["Desktop Chrome"], ...contextOptions });
+      const context = await browser.newContext({ ...devices["Desktop Chrome"], ...device });
       contexts.push(context);
+      await prepare?.(context);
       const spec = specWith();
       return gatherPage(context, {
         spec: "audits/test.yaml",

@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser.js";
 import type { RunSummary } from "../../src/results.js";
+import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /** What a finding says, without the wording that carries timings. */
@@ -39,7 +40,7 @@ test("merge refuses folders that hold no shard results", async ({}, testInfo) =>
 });
 
 test("an audit runs its browsers on a Playwright browser server", async ({}, testInfo) => {
-  const server = await chromium.launchServer({ executablePath: process.env.SETUP_AUDIT_BROWSER ?? "/usr/bin/chromium", args: LAUNCH_ARGS, host: "127.0.0.1" });
+  const server = await chromium.launchServer({ executablePath: testBrowserPath(), args: LAUNCH_ARGS, host: "127.0.0.1" });
   try {
     const out = join(testInfo.project.outputDir, "remote-run");
     const run = await runCli(["run", "audits/demo-shop.yaml", "--page", "signup", "--browser-endpoint", server.wsEndpoint(), "--out", out], {

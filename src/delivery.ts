@@ -19,6 +19,18 @@ export interface CallDelivery {
   ingested: boolean | null;
 }
 
+/**
+ * A call's delivery as the run judged it once and its results keep it, beside its page's `calls`
+ * (same order): no copy of the call or of its request, so it is as shareable as the page.
+ */
+export interface RecordedDelivery {
+  delivery: Delivery;
+  /** Whether the service lists the call among its recent events; null when that was not checked. */
+  ingested: boolean | null;
+  /** Where the request that carried the call is in its page's `collect`; null when none did. */
+  request: number | null;
+}
+
 /** The string that identifies a call inside a payload; null when nothing does. */
 export function callToken(call: CapturedCall): string | null {
   if (call.kind === "track") return call.name;
@@ -48,17 +60,26 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
  * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
  * vouches for one call, pages in order; lost and rejected calls stay as they are.
  */
-export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ListedEvent[] | null): CallDelivery[][] {
+export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ListedEvent[] | null): RecordedDelivery[][] {
   const unclaimed = ingested === null ? null : [...ingested];
   return pages.map((page) =>
-    matchDeliveries(page.calls, page.collect).map((match) => {
-      if (unclaimed === null || match.call.state === "lost" || match.delivery === "rejected" || match.delivery === "intercepted") return match;
+    matchDeliveries(page.calls, page.collect).map((match): RecordedDelivery => {
+      const recorded = { delivery: match.delivery, ingested: null, request: match.request === null ? null : page.collect.indexOf(match.request) };
+      if (unclaimed === null || match.call.state === "lost" || match.delivery === "rejected" || match.delivery === "intercepted") return recorded;
       const index = unclaimed.findIndex((event) => event.kind === match.call.kind && event.name === match.call.name);
-      if (index < 0) return { ...match, delivery: "dropped", ingested: false };
+      if (index < 0) return { ...recorded, delivery: "dropped", ingested: false };
       unclaimed.splice(index, 1);
-      return { ...match, delivery: "accepted", ingested: true };
+      return { ...recorded, delivery: "accepted", ingested: true };
     }),
   );
+}
+
+/** A page's calls with the deliveries recorded for them, each beside its call and its request. */
+export function callDeliveries(page: PageArtifacts, recorded: readonly RecordedDelivery[]): CallDelivery[] {
+  return page.calls.map((call, index) => {
+    const { delivery, ingested, request } = recorded[index]!;
+    return { call, delivery, ingested, request: request === null ? null : page.collect[request]! };
+  });
 }
 
 /**

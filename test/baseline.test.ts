@@ -16,8 +16,8 @@ const signup = (viewport: string) =>
 /** A real summary.json of these pages, as `run` builds it. */
 function summaryOf(targets: { spec: string; pages: PageArtifacts[] }[]): RunSummary {
   const results: TargetResult[] = targets.map(({ spec, pages }) => {
-    const findings = runChecks({ ...contextOf(pages), specFile: spec });
-    return { spec, project: "Demo shop", environment: "staging", collect: "send", findings, pages, api: null };
+    const context = { ...contextOf(pages), specFile: spec };
+    return { spec, project: "Demo shop", environment: "staging", collect: "send", findings: runChecks(context), pages, deliveries: context.deliveries, api: null };
   });
   return buildSummary(results, { startedAt: new Date("2030-01-01T10:00:00Z"), durationMs: 1000, strict: false });
 }

@@ -1,6 +1,7 @@
 import type { CheckId } from "../check-ids.js";
 import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
 import type { CallBaseline } from "../baseline.js";
+import type { RecordedDelivery } from "../delivery.js";
 import type { Finding, Status } from "../results.js";
 import type { AuditSpec } from "../spec/schema.js";
 
@@ -13,6 +14,8 @@ export interface AuditContext {
   pages: readonly PageArtifacts[];
   /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
   api: ApiArtifacts | null;
+  /** Each page's calls' deliveries (same order as `pages`), reconciled once with what the service ingested. */
+  deliveries: readonly (readonly RecordedDelivery[])[];
   /** The exported report file the spec's `report.file` names, read once; absent without one (`report.path` data is in `api`). */
   reportFile?: ReportFile | null;
   /** What fired in a known-good run of this spec and environment (`run --baseline`); absent when no comparison was asked for. */

@@ -1,4 +1,4 @@
-import { ingestedEvents, ingestionUnverified, reconcileDeliveries, type CallDelivery } from "../delivery.js";
+import { callDeliveries, ingestionUnverified, type CallDelivery } from "../delivery.js";
 import { nearMisses, orList } from "../text.js";
 import { describeCall, pageSpecOf, perLoadedPage, type Check } from "./check.js";
 
@@ -45,12 +45,11 @@ export const eventsDelivered: Check = {
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +
     "the visitors whose events happen to survive.",
   evaluate(context) {
-    // Reconciled across all pages at once: each event the service lists vouches for one call only.
-    const reconciled = reconcileDeliveries(context.pages, ingestedEvents(context.api));
     const unverified = ingestionUnverified(context.spec, context.api);
     return perLoadedPage(context, "events.delivered", (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
-      const deliveries = reconciled[context.pages.indexOf(page)]!.filter((match) => match.call.state !== "lost");
+      const recorded = context.deliveries[context.pages.indexOf(page)]!;
+      const deliveries = callDeliveries(page, recorded).filter((match) => match.call.state !== "lost");
       // With traffic.collect: intercept the audit stands in for the collector, so a body it cannot read fails here.
       const unreadable = page.collect.filter((request) => request.intercepted && request.decodeError !== null);
       if (deliveries.length === 0 && unreadable.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };

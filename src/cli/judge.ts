@@ -3,19 +3,25 @@ import { readReportFile } from "../api/report.js";
 import type { CallBaseline } from "../baseline.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
+import { ingestedEvents, reconcileDeliveries, type RecordedDelivery } from "../delivery.js";
 import type { AuditTarget } from "../plan.js";
 import type { TargetResult } from "../report/summary.js";
 
-/** Runs `checks` (default: all) on one spec × environment's gathered pages and API answers. */
+/**
+ * Runs `checks` (default: all) on one spec × environment's gathered pages and API answers. Each
+ * call's delivery is reconciled here, once for every page, unless `deliveries` were already
+ * recorded (a merge keeps each shard's).
+ */
 export function judgeTarget(
   target: AuditTarget,
   pages: PageArtifacts[],
   api: ApiArtifacts | null,
   baseline: CallBaseline | undefined,
   checks: readonly Check[] = CHECKS,
+  deliveries: readonly (readonly RecordedDelivery[])[] = reconcileDeliveries(pages, ingestedEvents(api)),
 ): TargetResult {
   const reportFile = readReportFile(target.spec, target.specFile);
-  const context = { spec: target.spec, specFile: target.specFile, environment: target.environment, pages, api, reportFile, baseline };
+  const context = { spec: target.spec, specFile: target.specFile, environment: target.environment, pages, api, deliveries, reportFile, baseline };
   const findings = runChecks(context, checks);
-  return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, api };
+  return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, deliveries, api };
 }

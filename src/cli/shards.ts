@@ -19,8 +19,8 @@ import { loadValidSpecs } from "./specs.js";
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
  * `merge` turns N of them into one summary.json, one Allure report and one exit code. Page
- * checks stand as the shard judged them; checks that need the whole run (goals, viewports, the
- * API, the spec) run again on every shard's pages together.
+ * checks and calls' deliveries stand as the shard judged them; checks that need the whole run
+ * (goals, viewports, the API, the spec) run again on every shard's pages together.
  */
 
 /** A target as a shard file records it: the spec is read again from its file when merging. */
@@ -93,16 +93,21 @@ function readShard(dir: string): ShardResults {
 
 function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseline: CallBaseline | undefined): TargetResult {
   const pages = parts.flatMap((part) => part.pages);
+  // Each shard reconciled its calls with the events the service listed to that shard.
+  const deliveries = parts.flatMap((part) => part.deliveries);
   const api = parts.find((part) => part.api !== null)?.api ?? null;
   const pageChecks = new Set(CHECKS.filter((check) => check.scope === "page").map((check) => check.id));
   const pageFindings = parts.flatMap((part) => part.findings.filter((finding) => pageChecks.has(finding.check)));
-  const merged = judgeTarget(target, pages, api, baseline, CHECKS.filter((check) => check.scope === "run"));
+  const merged = judgeTarget(target, pages, api, baseline, CHECKS.filter((check) => check.scope === "run"), deliveries);
   const order = new Map(CHECKS.map((check, index) => [check.id, index]));
   const findings = [...pageFindings, ...merged.findings].sort((a, b) => order.get(a.check)! - order.get(b.check)!);
   return { ...merged, findings };
 }
 
-/** A page's artifacts with every personal value masked the same way on the call and in its payload, so calls still match their deliveries. */
+/**
+ * A page's artifacts with every personal value masked, in its calls and in its payloads. Nothing
+ * matches calls to payloads after the shard: the deliveries the shard judged travel beside the page.
+ */
 function shareablePage(page: PageArtifacts, allow: readonly string[]): PageArtifacts {
   const maskString = (value: string | null) => (value === null ? null : (detectPersonalValue(value)?.masked ?? value));
   const calls = page.calls.map((call): CapturedCall => ({ ...call, name: maskString(call.name), properties: redactPersonalData(call.properties, allow) }));
@@ -111,7 +116,7 @@ function shareablePage(page: PageArtifacts, allow: readonly string[]): PageArtif
       ...request,
       events: request.events.map((event) => {
         const raw = redactPersonalData(event.raw, allow);
-        return { raw, strings: stringsOf(raw).map((value) => maskString(value)!) };
+        return { raw, strings: stringsOf(raw) };
       }),
     }),
   );

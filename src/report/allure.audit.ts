@@ -5,7 +5,7 @@ import * as allure from "allure-js-commons/sync";
 import { attachContent, attachFile, logStep } from "./allure-messages.js";
 import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS } from "../checks/index.js";
-import { ingestedEvents, reconcileDeliveries, type CallDelivery } from "../delivery.js";
+import { callDeliveries, type CallDelivery } from "../delivery.js";
 import { pageTitle, viewportTag } from "../titles.js";
 import { readPlan, type AuditTarget } from "../plan.js";
 import type { Finding, Status } from "../results.js";
@@ -42,7 +42,6 @@ const CHECKLIST_WHY =
 for (const result of results) {
   const target = plan.targets.find((candidate) => candidate.specFile === result.spec && candidate.environment === result.environment)!;
   const redaction: RedactionContext = { spec: target.spec, secrets: secretsOf(target.spec) };
-  const deliveries = reconcileDeliveries(result.pages, ingestedEvents(result.api));
   const firstViewport = [viewportTag(target.viewports[0]!)];
   const allViewports = target.viewports.map(viewportTag);
 
@@ -67,7 +66,7 @@ for (const result of results) {
       test.skip(index < 0, "not audited in this run");
       labelResult(target, pageId, `${pageId} · ${viewport}`);
       reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`, () =>
-        attachPageEvidence(result.pages[index]!, deliveries[index] ?? [], redaction),
+        attachPageEvidence(result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction),
       );
     });
   }

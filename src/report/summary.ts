@@ -1,6 +1,5 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
-import type { ListedEvent } from "../api/match.js";
-import { ingestedEvents, reconcileDeliveries } from "../delivery.js";
+import { callDeliveries, type RecordedDelivery } from "../delivery.js";
 import { rollUpChecklist, verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "../results.js";
 
 /** The findings and artifacts of one spec × environment, after the checks ran. */
@@ -12,6 +11,8 @@ export interface TargetResult {
   collect: CollectMode;
   findings: Finding[];
   pages: PageArtifacts[];
+  /** Each page's calls' deliveries, in the order of `pages`, as the checks judged them. */
+  deliveries: readonly (readonly RecordedDelivery[])[];
   /** What the service API said for this spec × environment; null without an `api` section. */
   api: ApiArtifacts | null;
 }
@@ -34,15 +35,14 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     durationMs: options.durationMs,
     runs,
     findings,
-    calls: results.flatMap((result) => callRecords(result, ingestedEvents(result.api))),
+    calls: results.flatMap(callRecords),
   };
 }
 
-/** The calls of one spec × environment's pages as summary.json lists them, reconciled with what the service ingested. */
-export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages">, ingested: readonly ListedEvent[] | null): CallRecord[] {
-  return reconcileDeliveries(target.pages, ingested).flatMap((deliveries, index) => {
-    const page = target.pages[index]!;
-    return deliveries.map(({ call, delivery }) => ({
+/** The calls of one spec × environment's pages as summary.json lists them, with the deliveries the checks judged. */
+export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages" | "deliveries">): CallRecord[] {
+  return target.pages.flatMap((page, index) =>
+    callDeliveries(page, target.deliveries[index]!).map(({ call, delivery }) => ({
       spec: target.spec,
       environment: target.environment,
       kind: call.kind,
@@ -53,6 +53,6 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       atMs: call.atMs,
       beforeSdk: call.state !== "direct",
       delivery,
-    }));
-  });
+    })),
+  );
 }

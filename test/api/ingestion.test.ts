@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { ApiRecentEvent } from "../../src/artifacts.js";
 import { eventsDelivered } from "../../src/checks/events.js";
-import { ingestedEvents, ingestionUnverified, reconcileDeliveries } from "../../src/delivery.js";
+import { callDeliveries, ingestedEvents, ingestionUnverified, reconcileDeliveries } from "../../src/delivery.js";
 import { callRecords } from "../../src/report/summary.js";
 import { apiWith, callWith, collectOf, contextOf, exchangeOf, failedExchange, pageWith, specWithApi } from "../support/artifacts.js";
 
@@ -38,9 +38,9 @@ test("only events received after the API gather began count, by the service's cl
 test("a call the collector accepted is accepted only if the service lists it", () => {
   const ingested = ingestedEvents(recent([{ kind: "identify", userId: "u_42", receivedAt: AFTER }]))!;
   const [deliveries] = reconcileDeliveries([page], ingested);
-  expect(deliveries!.map((match) => [match.call.kind, match.delivery, match.ingested])).toEqual([
-    ["identify", "accepted", true],
-    ["track", "dropped", false],
+  expect(callDeliveries(page, deliveries!).map((match) => [match.call.kind, match.delivery, match.ingested, match.request?.status])).toEqual([
+    ["identify", "accepted", true, 202],
+    ["track", "dropped", false, 202],
   ]);
 });
 
@@ -110,7 +110,7 @@ test("events.delivered warns when ingestion was asked for but could not be check
 
 test("summary.json's calls carry the reconciled delivery", () => {
   const api = recent([{ kind: "identify", userId: "u_42", receivedAt: AFTER }]);
-  expect(callRecords({ spec: "audits/demo.yaml", environment: "staging", pages: [page] }, ingestedEvents(api)).map((call) => [call.kind, call.name, call.delivery])).toEqual([
+  expect(callRecords({ spec: "audits/demo.yaml", environment: "staging", pages: [page], deliveries: reconcileDeliveries([page], ingestedEvents(api)) }).map((call) => [call.kind, call.name, call.delivery])).toEqual([
     ["identify", null, "accepted"],
     ["track", "signup_success", "dropped"],
   ]);

@@ -1,5 +1,6 @@
 import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts.js";
 import type { AuditContext } from "../../src/checks/check.js";
+import { ingestedEvents, reconcileDeliveries } from "../../src/delivery.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/spec/schema.js";
 
 /** A valid spec for unit tests, with `overrides` merged over the top level. */
@@ -68,7 +69,7 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
 
 /** A check context over these pages (and what the service API said, when given). */
 export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null): AuditContext {
-  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages, api };
+  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages, api, deliveries: reconcileDeliveries(pages, ingestedEvents(api)) };
 }
 
 /** A successful API exchange that answered `data`. */

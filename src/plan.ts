@@ -13,6 +13,8 @@ export interface AuditTarget {
   /** A short, stable name for the spec (its file name without extension). */
   slug: string;
   spec: AuditSpec;
+  /** The SHA-256 of the spec file's text as it was read for this run. */
+  specSha256: string;
   environment: string;
   baseUrl: string;
   /** Page ids to audit, in spec order. */

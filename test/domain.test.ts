@@ -43,8 +43,9 @@ test.describe("a spec that leaves its domain is refused up front", () => {
 
   test("--base-url must stay on the environment's domain too", () => {
     const filters = { env: undefined, viewports: [], pages: [] };
-    expect(buildTarget("audits/demo.yaml", specWith(), { ...filters, baseUrl: "http://127.0.0.1:9" }).baseUrl).toBe("http://127.0.0.1:9");
-    expect(() => buildTarget("audits/demo.yaml", specWith(), { ...filters, baseUrl: "http://localhost:47412" })).toThrow(
+    const loaded = { file: "audits/demo.yaml", spec: specWith(), sha256: "0".repeat(64) };
+    expect(buildTarget(loaded, { ...filters, baseUrl: "http://127.0.0.1:9" }).baseUrl).toBe("http://127.0.0.1:9");
+    expect(() => buildTarget(loaded, { ...filters, baseUrl: "http://localhost:47412" })).toThrow(
       '--base-url http://localhost:47412 leaves environment "staging"\'s domain 127.0.0.1 (of audits/demo.yaml)',
     );
   });

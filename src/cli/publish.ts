@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { AuditPlan } from "../plan.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
-import { buildSummary, type TargetResult } from "../report/summary.js";
+import { buildSummary, writeTargetResults, type TargetResult } from "../report/summary.js";
 import { EXIT, type CliError } from "./errors.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import { publishReport, type ReportOptions } from "./report.js";
@@ -23,7 +23,7 @@ export async function publishResults(plan: AuditPlan, planFile: string, results:
   const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict });
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
-  writeFileSync(join(plan.workDir, "results.json"), JSON.stringify(results));
+  writeTargetResults(plan.workDir, results);
   await runPlaywrightPhase("report", planFile, []);
 
   process.stdout.write(formatConsoleReport(summary));

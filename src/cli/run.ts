@@ -39,7 +39,7 @@ export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFi
 export async function runAudit(options: RunOptions): Promise<number> {
   const startedAt = new Date();
   const specs = await loadValidSpecs(options.specs);
-  const targets = specs.map(({ file, spec }) => buildTarget(file, spec, options));
+  const targets = specs.map((loaded) => buildTarget(loaded, options));
   // Read before any browser starts, so a missing or broken baseline costs no audit.
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();
@@ -140,6 +140,7 @@ function missingArtifacts(target: AuditTarget, page: string, viewport: string): 
     page,
     viewport,
     mobile: isMobileViewport(viewport),
+    browser: null,
     requestedUrl: new URL(path, target.baseUrl).href,
     finalUrl: null,
     navigations: [],

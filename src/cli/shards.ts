@@ -28,7 +28,7 @@ type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {
-  version: 1;
+  version: 2;
   shard: string;
   startedAt: string;
   targets: ShardTarget[];
@@ -38,7 +38,7 @@ interface ShardResults {
 /** Writes a shard's results beside its summary.json, with every personal value masked. */
 export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[]): void {
   const shareable: ShardResults = {
-    version: 1,
+    version: 2,
     shard,
     startedAt: startedAt.toISOString(),
     targets: targets.map(({ spec: _spec, ...target }) => target),
@@ -55,13 +55,21 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   if (dirs.length === 0) throw usageError("merge needs the output folders of the shards", "Run `setup-audit merge reports-1 reports-2 --out reports`.");
   const shards = dirs.map(readShard);
   const first = shards[0]!;
-  const identity = (targets: readonly ShardTarget[]) => JSON.stringify(targets.map(({ specFile, environment }) => [specFile, environment]));
+  const identity = (targets: readonly ShardTarget[]) => JSON.stringify(targets.map(({ specFile, specSha256, environment }) => [specFile, specSha256, environment]));
   const stranger = shards.find((shard) => identity(shard.targets) !== identity(first.targets));
   if (stranger) {
-    throw usageError(`Shard ${stranger.shard} audited other specs or environments than shard ${first.shard}`, "Merge only the shards of one run (same specs, same --env).");
+    throw usageError(
+      `Shard ${stranger.shard} audited other specs, other versions of them or other environments than shard ${first.shard}`,
+      "Merge only the shards of one run (same spec files, same --env).",
+    );
   }
-  const specs = new Map((await loadValidSpecs(first.targets.map((target) => target.specFile))).map(({ file, spec }) => [file, spec]));
-  const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)! }));
+  // The checks that need the whole run read the spec again: it must be the one the shards audited.
+  const specs = new Map((await loadValidSpecs(first.targets.map((target) => target.specFile))).map((loaded) => [loaded.file, loaded]));
+  const changed = first.targets.find((target) => specs.get(target.specFile)!.sha256 !== target.specSha256);
+  if (changed) {
+    throw usageError(`${changed.specFile} changed since the shards audited it`, "Merge with the spec files the shards ran with (the same commit), or run the shards again.");
+  }
+  const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)!.spec }));
 
   const outDir = resolve(options.out);
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-merge-"));
@@ -87,7 +95,7 @@ function readShard(dir: string): ShardResults {
   const file = join(dir, SHARD_FILE);
   if (!existsSync(file)) throw usageError(`${dir} holds no ${SHARD_FILE}`, `Name the --out folders of \`setup-audit run --shard I/N\` runs.`);
   const shard = JSON.parse(readFileSync(file, "utf8")) as ShardResults;
-  if (shard.version !== 1) throw usageError(`${file} was written by another version of setup-audit`, "Run the shards and the merge with the same version.");
+  if (shard.version !== 2) throw usageError(`${file} was written by another version of setup-audit`, "Run the shards and the merge with the same version.");
   return shard;
 }
 

@@ -4,6 +4,13 @@ import { formatSpecError, loadSpecs } from "../spec/load.js";
 import type { AuditSpec } from "../spec/schema.js";
 import { CliError, EXIT, usageError } from "./errors.js";
 
+/** A valid spec, the file it came from and the SHA-256 of that file's text. */
+export interface LoadedSpec {
+  file: string;
+  spec: AuditSpec;
+  sha256: string;
+}
+
 /** The spec files a command works on: the ones named, else every `audits/*.yaml`. */
 export function specFiles(named: readonly string[]): string[] {
   if (named.length > 0) {
@@ -17,12 +24,12 @@ export function specFiles(named: readonly string[]): string[] {
 }
 
 /** Loads every spec, printing each error with file:line:col; throws (exit 2) when any is invalid. */
-export async function loadValidSpecs(named: readonly string[]): Promise<{ file: string; spec: AuditSpec }[]> {
+export async function loadValidSpecs(named: readonly string[]): Promise<LoadedSpec[]> {
   const results = await loadSpecs(specFiles(named));
   const errors = results.flatMap((result) => (result.ok ? [] : result.errors));
   if (errors.length > 0) {
     for (const error of errors) process.stderr.write(`${formatSpecError(error)}\n`);
     throw new CliError(EXIT.invalid, `${errors.length} error(s) in the spec${results.length > 1 ? "s" : ""}; nothing was audited.`, "Fix each error at the file:line:col shown, then run `setup-audit validate` to check.");
   }
-  return results.flatMap((result) => (result.ok ? [{ file: result.file, spec: result.spec }] : []));
+  return results.flatMap((result) => (result.ok ? [{ file: result.file, spec: result.spec, sha256: result.sha256 }] : []));
 }

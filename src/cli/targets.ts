@@ -1,10 +1,10 @@
 import { basename, extname } from "node:path";
 import type { AuditTarget } from "../plan.js";
-import type { AuditSpec } from "../spec/schema.js";
 import { knownViewports } from "../viewports.js";
 import { nearMisses } from "../text.js";
 import { environmentDomain, isOnDomain } from "../domain.js";
 import { usageError } from "./errors.js";
+import type { LoadedSpec } from "./specs.js";
 
 /** What the command line narrows a run to. */
 export interface TargetFilters {
@@ -15,7 +15,7 @@ export interface TargetFilters {
 }
 
 /** Turns a loaded spec and the command line's filters into what the run audits. */
-export function buildTarget(specFile: string, spec: AuditSpec, filters: TargetFilters): AuditTarget {
+export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filters: TargetFilters): AuditTarget {
   const envNames = Object.keys(spec.environments);
   const environment = filters.env ?? spec.defaultEnvironment ?? envNames[0]!;
   const env = spec.environments[environment];
@@ -48,6 +48,7 @@ export function buildTarget(specFile: string, spec: AuditSpec, filters: TargetFi
     specFile,
     slug: basename(specFile, extname(specFile)),
     spec,
+    specSha256: sha256,
     environment,
     baseUrl,
     pages: spec.pages.map((page) => page.id).filter((id) => filters.pages.length === 0 || filters.pages.includes(id)),

@@ -157,6 +157,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     page: options.page.id,
     viewport: options.viewport,
     mobile: options.mobile,
+    browser: browserName(context),
     requestedUrl,
     finalUrl: loadError === null ? page.url() : null,
     navigations,
@@ -175,6 +176,14 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     screenshot,
     durationMs: Date.now() - startedAt,
   };
+}
+
+/** The browser as Chromium's own `--version` names it, whether it was launched here or runs behind a browser server. */
+function browserName(context: BrowserContext): string | null {
+  const browser = context.browser();
+  if (!browser) return null;
+  const name = browser.browserType().name();
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${browser.version()}`;
 }
 
 function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number): CapturedCall {

@@ -1,9 +1,9 @@
 import type { TestCase, TestResult } from "@playwright/test/reporter";
 import { AllureReporter } from "allure-playwright";
-import { chromium } from "playwright";
 import { readPlan } from "../plan.js";
 import { toolVersion } from "../version.js";
-import { browserVersion, environmentInfo } from "./environment-info.js";
+import { environmentInfo } from "./environment-info.js";
+import { readTargetResults } from "./summary.js";
 
 /** allure-playwright's options, as playwright.config.ts passes them. */
 type AllureOptions = ConstructorParameters<typeof AllureReporter>[0];
@@ -16,13 +16,8 @@ type AllureOptions = ConstructorParameters<typeof AllureReporter>[0];
 export default class AuditAllureReporter extends AllureReporter {
   constructor(options: AllureOptions) {
     const plan = readPlan();
-    const tools = {
-      toolVersion: toolVersion(),
-      browser: browserVersion(plan.browserExecutable ?? chromium.executablePath()),
-      // Playwright runs from the package root; spec files are named relative to where `run` was typed.
-      cwd: process.env.PWD ?? process.cwd(),
-    };
-    super({ ...options, environmentInfo: environmentInfo(plan.targets, tools) });
+    const pages = readTargetResults(plan.workDir).flatMap((result) => result.pages);
+    super({ ...options, environmentInfo: environmentInfo(plan.targets, pages, toolVersion()) });
   }
 
   override async onTestEnd(test: TestCase, result: TestResult): Promise<void> {

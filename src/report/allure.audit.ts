@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
 import * as allure from "allure-js-commons/sync";
@@ -14,7 +14,7 @@ import { failedFamilies, FAMILY_LABEL } from "./families.js";
 import { pageAttachments, secretsOf, type RedactionContext } from "./page-attachments.js";
 import { scrubText } from "./redact.js";
 import { severityOf } from "./severity.js";
-import type { TargetResult } from "./summary.js";
+import { readTargetResults } from "./summary.js";
 
 /**
  * The report phase: replays the findings as Allure results so the report reads like the audit —
@@ -23,7 +23,7 @@ import type { TargetResult } from "./summary.js";
  * or judged here; a result fails exactly when one of its checks failed.
  */
 const plan = readPlan();
-const results = JSON.parse(readFileSync(join(plan.workDir, "results.json"), "utf8")) as TargetResult[];
+const results = readTargetResults(plan.workDir);
 
 const ALLURE_STATUS: Record<Status, allure.Status> = {
   pass: allure.Status.PASSED,

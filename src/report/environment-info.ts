@@ -1,7 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import type { PageArtifacts } from "../artifacts.js";
 import type { AuditTarget } from "../plan.js";
 
 /**
@@ -9,23 +6,13 @@ import type { AuditTarget } from "../plan.js";
  * which browser produced this report?" when the file is forwarded weeks later.
  */
 
-/** What the run was made with, beside its targets. */
-export interface RunTools {
-  /** setup-audit's version, from its package.json. */
-  toolVersion: string;
-  /** The browser as `Chromium 140.0.0.0`, or why it is unknown. */
-  browser: string;
-  /** Folder the spec files are named relative to. */
-  cwd: string;
-}
-
 /** Environment info entries, name → value; a name is prefixed with the spec's slug when a run has several specs. */
-export function environmentInfo(targets: readonly AuditTarget[], tools: RunTools): Record<string, string> {
-  const info: Record<string, string> = { "setup-audit": tools.toolVersion, Browser: tools.browser };
+export function environmentInfo(targets: readonly AuditTarget[], pages: readonly PageArtifacts[], toolVersion: string): Record<string, string> {
+  const info: Record<string, string> = { "setup-audit": toolVersion, Browser: browsersOf(pages) };
   for (const target of targets) {
     const prefix = targets.length > 1 ? `${target.slug}: ` : "";
     info[`${prefix}Spec file`] = target.specFile;
-    info[`${prefix}Spec sha256`] = specDigest(resolve(tools.cwd, target.specFile));
+    info[`${prefix}Spec sha256`] = target.specSha256;
     info[`${prefix}Environment`] = target.environment;
     info[`${prefix}Base URL`] = target.baseUrl;
     info[`${prefix}Viewports`] = target.viewports.join(", ");
@@ -33,22 +20,8 @@ export function environmentInfo(targets: readonly AuditTarget[], tools: RunTools
   return info;
 }
 
-/** The SHA-256 of a spec file, so a reader can tell which version of it was audited. */
-export function specDigest(file: string): string {
-  try {
-    return createHash("sha256").update(readFileSync(file)).digest("hex");
-  } catch {
-    return `unavailable (${file} could not be read)`;
-  }
-}
-
-/** The version a browser executable reports, like `Chromium 140.0.7339.80`. */
-export function browserVersion(executable: string): string {
-  try {
-    const output = execFileSync(executable, ["--version"], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] });
-    // Debian's wrapper adds "built on Debian …"; the name and number are what identify the build.
-    return output.match(/^(.*?\d+(\.\d+)+)/)?.[1]?.trim() ?? output.trim();
-  } catch (error) {
-    return `unknown (${executable} --version failed: ${(error as Error).message.split("\n")[0]})`;
-  }
+/** The browsers that opened the pages (shards may have run on several), as they name themselves. */
+function browsersOf(pages: readonly PageArtifacts[]): string {
+  const browsers = [...new Set(pages.flatMap((page) => (page.browser === null ? [] : [page.browser])))].sort();
+  return browsers.length > 0 ? browsers.join(", ") : "none (no page was opened)";
 }

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
 import { callDeliveries, type RecordedDelivery } from "../delivery.js";
 import { rollUpChecklist, verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "../results.js";
@@ -15,6 +17,19 @@ export interface TargetResult {
   deliveries: readonly (readonly RecordedDelivery[])[];
   /** What the service API said for this spec × environment; null without an `api` section. */
   api: ApiArtifacts | null;
+}
+
+/** Where the run's results wait for the report phase, inside the plan's work folder. */
+const RESULTS_FILE = "results.json";
+
+/** Hands the results to the report phase. */
+export function writeTargetResults(workDir: string, results: readonly TargetResult[]): void {
+  writeFileSync(join(workDir, RESULTS_FILE), JSON.stringify(results));
+}
+
+/** The results the run handed to the report phase. */
+export function readTargetResults(workDir: string): TargetResult[] {
+  return JSON.parse(readFileSync(join(workDir, RESULTS_FILE), "utf8")) as TargetResult[];
 }
 
 /** Builds summary.json from every target's results. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
 import { formatPath, type SpecError } from "./errors.js";
@@ -9,8 +10,8 @@ import { unknownViewportProblems } from "./viewport-names.js";
 
 export { formatSpecError, type SpecError } from "./errors.js";
 
-/** A spec file read and validated: the typed spec, or every error found in it. */
-export type SpecLoadResult = { ok: true; spec: AuditSpec; file: string } | { ok: false; file: string; errors: SpecError[] };
+/** A spec file read and validated: the typed spec and the SHA-256 of its text, or every error found in it. */
+export type SpecLoadResult = { ok: true; spec: AuditSpec; file: string; sha256: string } | { ok: false; file: string; errors: SpecError[] };
 
 const EMPTY_SPEC =
   "the spec is empty: it needs at least workspace, project, environments, sdk and pages";
@@ -58,7 +59,7 @@ export function parseSpec(text: string, file: string): SpecLoadResult {
   }
   const viewportProblems = unknownViewportProblems(parsed.data.viewports);
   if (viewportProblems.length > 0) return failure(file, doc, lineCounter, viewportProblems);
-  return { ok: true, spec: parsed.data, file };
+  return { ok: true, spec: parsed.data, file, sha256: createHash("sha256").update(text).digest("hex") };
 }
 
 function readFailure(error: unknown): string {

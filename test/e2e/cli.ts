@@ -39,6 +39,18 @@ export function readSummary(outDir: string): RunSummary {
   return JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8")) as RunSummary;
 }
 
+/** The environment info of the Allure results a run wrote into `outDir` (`environment.properties`, unescaped). */
+export function readEnvironmentInfo(outDir: string): Record<string, string> {
+  const lines = readFileSync(join(outDir, "allure-results", "environment.properties"), "utf8").split("\n").filter((line) => line !== "");
+  const unescape = (text: string) => text.replace(/\\(.)/g, "$1");
+  return Object.fromEntries(
+    lines.map((line) => {
+      const separator = line.search(/(?<!\\)=/);
+      return [unescape(line.slice(0, separator)), unescape(line.slice(separator + 1))];
+    }),
+  );
+}
+
 /** The one finding of `check` on a page × viewport (or goal × viewport). */
 export function findingOf(summary: RunSummary, check: string, where: { page?: string; goal?: string; viewport?: string | null }) {
   const found = summary.findings.filter(

@@ -1,15 +1,19 @@
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser.js";
 import type { RunSummary } from "../../src/results.js";
 import { testBrowserPath } from "../support/browser.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { e2eSpec, readEnvironmentInfo, readSummary, runCli } from "./cli.js";
+
+const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** What a finding says, without the wording that carries timings. */
 const verdicts = (summary: RunSummary) =>
   summary.findings.map((finding) => [finding.spec, finding.check, finding.status, finding.page, finding.viewport, finding.goal, finding.experiment].join(" | ")).sort();
+
 /** Where each call was made and what became of it, without its timing. */
 const deliveries = (summary: RunSummary) => summary.calls.map((call) => [call.spec, call.page, call.viewport, call.kind, call.name, call.delivery].join(" | ")).sort();
 
@@ -34,6 +38,25 @@ test("two shards merged give the same findings and exit code as one run", async 
   expect(readSummary(dir("shard-1")).findings.length).toBeLessThan(wholeSummary.findings.length);
   expect(readFileSync(join(dir("merged"), "junit.xml"), "utf8")).toContain('<testsuite name="Broken shop (staging');
   expect(existsSync(join(dir("merged"), "screenshots/broken-shop/staging/near-miss.mobile.png"))).toBe(true);
+  // The report names what the shards ran: the spec files' digests as they read them and their browser.
+  const info = readEnvironmentInfo(dir("merged"));
+  expect(info["demo-shop: Spec sha256"]).toBe(sha256Of("audits/demo-shop.yaml"));
+  expect(info["broken-shop: Spec sha256"]).toBe(sha256Of(e2eSpec("broken-shop.yaml")));
+  expect(info.Browser).toBe(readEnvironmentInfo(dir("whole")).Browser);
+  expect(info.Browser).toMatch(/^Chromium \d+\.\d+/);
+});
+
+test("merge refuses shards whose spec file has changed since they ran", async ({}, testInfo) => {
+  const shardDirs = ["1/2", "2/2"].map((shard, index) => {
+    const out = testInfo.outputPath(`shard-${index + 1}`);
+    mkdirSync(out, { recursive: true });
+    const target = { specFile: "audits/demo-shop.yaml", slug: "demo-shop", specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home"], viewports: ["desktop"] };
+    writeFileSync(join(out, "shard-results.json"), JSON.stringify({ version: 2, shard, startedAt: new Date().toISOString(), targets: [target], results: [] }));
+    return out;
+  });
+  const run = await runCli(["merge", ...shardDirs, "--out", testInfo.outputPath("merged")]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("audits/demo-shop.yaml changed since the shards audited it");
 });
 
 test("merge refuses folders that hold no shard results", async ({}, testInfo) => {
@@ -52,6 +75,10 @@ test("an audit runs its browsers on a Playwright browser server", async ({}, tes
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const summary = readSummary(out);
     expect(summary.calls.filter((call) => call.name === "signup_success").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
+    // The browser the report names is the server's, which no local executable could have told.
+    const remote = await chromium.connect(server.wsEndpoint());
+    expect(readEnvironmentInfo(out).Browser).toBe(`Chromium ${remote.version()}`);
+    await remote.close();
   } finally {
     await server.close();
   }

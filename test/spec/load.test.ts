@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult } from "../../src/spec/load.js";
@@ -45,6 +47,8 @@ test.describe("a valid spec", () => {
     if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
     const { spec } = result;
     expect(result.file).toBe(`${specsDir}valid.yaml`);
+    // The digest the report shows is the one `sha256sum` gives for the file.
+    expect(result.sha256).toBe(createHash("sha256").update(readFileSync(`${specsDir}valid.yaml`)).digest("hex"));
     expect(spec.environments.staging).toEqual({ key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412" });
     expect(spec.api).toEqual({
       baseUrl: "http://127.0.0.1:47411",

@@ -27,6 +27,7 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
     page: "home",
     viewport: "desktop",
     mobile: false,
+    browser: "Chromium 156.0.7339.80",
     requestedUrl: "http://127.0.0.1:47412/",
     finalUrl: "http://127.0.0.1:47412/",
     navigations: ["http://127.0.0.1:47412/"],

@@ -1,11 +1,10 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
+import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallBaseline } from "../baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
-import { stringsOf } from "../gather/payload.js";
 import type { AuditPlan, AuditTarget } from "../plan.js";
 import type { TargetResult } from "../report/summary.js";
 import { loadBaselines } from "./baseline.js";
@@ -44,7 +43,7 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
     targets: targets.map(({ spec: _spec, ...target }) => target),
     results: results.map((result, index) => {
       const allow = targets[index]?.spec.identify.allowPersonalData ?? [];
-      return { ...result, pages: result.pages.map((page) => shareablePage(page, allow)) };
+      return { ...result, pages: result.pages.map((page) => shareablePage(page, allow)), api: shareableApi(result.api) };
     }),
   };
   writeFileSync(join(outDir, SHARD_FILE), JSON.stringify(shareable));
@@ -113,20 +112,21 @@ function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseli
 }
 
 /**
- * A page's artifacts with every personal value masked, in its calls and in its payloads. Nothing
- * matches calls to payloads after the shard: the deliveries the shard judged travel beside the page.
+ * A page's artifacts as a shard file keeps them: personal values masked in the calls, and neither
+ * an identify's user id nor any payload's content. Nothing after the shard needs them: the
+ * deliveries the shard judged travel beside the page, and the report counts a request's events.
  */
 function shareablePage(page: PageArtifacts, allow: readonly string[]): PageArtifacts {
   const maskString = (value: string | null) => (value === null ? null : (detectPersonalValue(value)?.masked ?? value));
-  const calls = page.calls.map((call): CapturedCall => ({ ...call, name: maskString(call.name), properties: redactPersonalData(call.properties, allow) }));
-  const collect = page.collect.map(
-    (request): CollectRequest => ({
-      ...request,
-      events: request.events.map((event) => {
-        const raw = redactPersonalData(event.raw, allow);
-        return { raw, strings: stringsOf(raw) };
-      }),
-    }),
+  const calls = page.calls.map(
+    (call): CapturedCall => ({ ...call, name: call.kind === "identify" ? null : maskString(call.name), properties: redactPersonalData(call.properties, allow) }),
   );
+  const collect = page.collect.map((request): CollectRequest => ({ ...request, events: request.events.map(() => ({ raw: null, strings: [] })) }));
   return { ...page, calls, collect };
+}
+
+/** The API's answers without the recent events' content (user ids, attributes): the shard already judged the deliveries they vouch for. */
+function shareableApi(api: ApiArtifacts | null): ApiArtifacts | null {
+  if (!api?.recentEvents?.data) return api;
+  return { ...api, recentEvents: { ...api.recentEvents, data: [] } };
 }

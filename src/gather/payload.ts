@@ -84,7 +84,7 @@ function eventsOf(payload: unknown): DeliveredEvent[] {
 }
 
 /** Every string value inside a value, depth first. */
-export function stringsOf(value: unknown): string[] {
+function stringsOf(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (Array.isArray(value)) return value.flatMap(stringsOf);
   if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsOf);

@@ -34,6 +34,9 @@ test("two shards merged give the same findings and exit code as one run", async 
   expect(mergedSummary.runs.map((run) => run.checklist)).toEqual(wholeSummary.runs.map((run) => run.checklist));
   // Each shard's calls keep the deliveries that shard judged against the events the service listed to it.
   expect(deliveries(mergedSummary)).toEqual(deliveries(wholeSummary));
+  // The shops identify visitors as u_<hex>: no shard file keeps such a user id (calls, payloads, listed events).
+  expect(wholeSummary.calls.filter((call) => call.kind === "identify").length).toBeGreaterThan(0);
+  for (const shard of ["shard-1", "shard-2"]) expect(readFileSync(join(dir(shard), "shard-results.json"), "utf8")).not.toMatch(/"u_[0-9a-f]{8,}"/);
   // Each shard audited only part of the pages: its own goal and viewport findings were partial.
   expect(readSummary(dir("shard-1")).findings.length).toBeLessThan(wholeSummary.findings.length);
   expect(readFileSync(join(dir("merged"), "junit.xml"), "utf8")).toContain('<testsuite name="Broken shop (staging');
@@ -77,8 +80,9 @@ test("an audit runs its browsers on a Playwright browser server", async ({}, tes
     expect(summary.calls.filter((call) => call.name === "signup_success").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
     // The browser the report names is the server's, which no local executable could have told.
     const remote = await chromium.connect(server.wsEndpoint());
-    expect(readEnvironmentInfo(out).Browser).toBe(`Chromium ${remote.version()}`);
+    const version = remote.version();
     await remote.close();
+    expect(readEnvironmentInfo(out).Browser).toBe(`Chromium ${version}`);
   } finally {
     await server.close();
   }

@@ -103,7 +103,7 @@ export interface PageArtifacts {
   viewport: string;
   /** True when the viewport is a mobile one (touch, small screen). */
   mobile: boolean;
-  /** The browser that opened the page, as `Chromium 156.0.7339.80`; null when none did. */
+  /** The browser that opened the page, as `Chromium 156.0.7339.80`; null when the page's audit never reported (it crashed or timed out). */
   browser: string | null;
   /** The URL requested first and the URL reached after redirects and journey steps. */
   requestedUrl: string;

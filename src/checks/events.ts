@@ -48,8 +48,7 @@ export const eventsDelivered: Check = {
     const unverified = ingestionUnverified(context.spec, context.api);
     return perLoadedPage(context, "events.delivered", (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
-      const recorded = context.deliveries[context.pages.indexOf(page)]!;
-      const deliveries = callDeliveries(page, recorded).filter((match) => match.call.state !== "lost");
+      const deliveries = callDeliveries(page, context.deliveries[context.pages.indexOf(page)]!).filter((match) => match.call.state !== "lost");
       // With traffic.collect: intercept the audit stands in for the collector, so a body it cannot read fails here.
       const unreadable = page.collect.filter((request) => request.intercepted && request.decodeError !== null);
       if (deliveries.length === 0 && unreadable.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };

@@ -178,7 +178,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   };
 }
 
-/** The browser as Chromium's own `--version` names it, whether it was launched here or runs behind a browser server. */
+/** The browser as Playwright knows it, type and version (`Chromium 156.0.7339.80`), whether launched here or behind a browser server. */
 function browserName(context: BrowserContext): string | null {
   const browser = context.browser();
   if (!browser) return null;

@@ -22,6 +22,6 @@ export function environmentInfo(targets: readonly AuditTarget[], pages: readonly
 
 /** The browsers that opened the pages (shards may have run on several), as they name themselves. */
 function browsersOf(pages: readonly PageArtifacts[]): string {
-  const browsers = [...new Set(pages.flatMap((page) => (page.browser === null ? [] : [page.browser])))].sort();
-  return browsers.length > 0 ? browsers.join(", ") : "none (no page was opened)";
+  const browsers = [...new Set(pages.flatMap((page) => (page.browser === null ? [] : [page.browser])))];
+  return browsers.length > 0 ? browsers.sort((a, b) => a.localeCompare(b, "en", { numeric: true })).join(", ") : "unknown (no page's audit reported)";
 }

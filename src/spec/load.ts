@@ -10,8 +10,13 @@ import { unknownViewportProblems } from "./viewport-names.js";
 
 export { formatSpecError, type SpecError } from "./errors.js";
 
-/** A spec file read and validated: the typed spec and the SHA-256 of its text, or every error found in it. */
-export type SpecLoadResult = { ok: true; spec: AuditSpec; file: string; sha256: string } | { ok: false; file: string; errors: SpecError[] };
+/** Spec text validated: the typed spec, or every error found in it. */
+export type SpecParseResult = { ok: true; spec: AuditSpec; file: string } | SpecLoadFailure;
+
+/** A spec file read and validated: the typed spec and the SHA-256 of the file, or every error found in it. */
+export type SpecLoadResult = { ok: true; spec: AuditSpec; file: string; sha256: string } | SpecLoadFailure;
+
+type SpecLoadFailure = { ok: false; file: string; errors: SpecError[] };
 
 const EMPTY_SPEC =
   "the spec is empty: it needs at least workspace, project, environments, sdk and pages";
@@ -31,7 +36,7 @@ function syntaxError(file: string, doc: Document, lineCounter: LineCounter, erro
   return { file, line, column: col, path: "", message: `invalid YAML: ${error.message}` };
 }
 
-function failure(file: string, doc: Document, lineCounter: LineCounter, problems: SpecProblem[]): SpecLoadResult {
+function failure(file: string, doc: Document, lineCounter: LineCounter, problems: SpecProblem[]): SpecLoadFailure {
   const errors = problems.map((problem): SpecError => {
     const { line, column } = locateProblem(doc, lineCounter, problem);
     return { file, line, column, path: formatPath(problem.path), message: problem.message };
@@ -42,7 +47,7 @@ function failure(file: string, doc: Document, lineCounter: LineCounter, problems
 }
 
 /** Parses and validates spec text; `file` only names it in the errors. */
-export function parseSpec(text: string, file: string): SpecLoadResult {
+export function parseSpec(text: string, file: string): SpecParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -59,7 +64,7 @@ export function parseSpec(text: string, file: string): SpecLoadResult {
   }
   const viewportProblems = unknownViewportProblems(parsed.data.viewports);
   if (viewportProblems.length > 0) return failure(file, doc, lineCounter, viewportProblems);
-  return { ok: true, spec: parsed.data, file, sha256: createHash("sha256").update(text).digest("hex") };
+  return { ok: true, spec: parsed.data, file };
 }
 
 function readFailure(error: unknown): string {
@@ -72,13 +77,15 @@ function readFailure(error: unknown): string {
 
 /** Reads, parses and validates one spec file. */
 export async function loadSpec(file: string): Promise<SpecLoadResult> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     return { ok: false, file, errors: [{ file, line: 1, column: 1, path: "", message: readFailure(error) }] };
   }
-  return parseSpec(text, file);
+  const parsed = parseSpec(bytes.toString("utf8"), file);
+  // The digest of the bytes, as `sha256sum` prints it, tells which version of the file was audited.
+  return parsed.ok ? { ...parsed, sha256: createHash("sha256").update(bytes).digest("hex") } : parsed;
 }
 
 /** Loads every spec file, in the order given. */

@@ -26,11 +26,11 @@ test("the environment info names the tool, the browser that opened the pages and
   });
 });
 
-test("several specs are told apart by their slug; shards' browsers are all named, a page never opened names none", () => {
-  const pages = [pageWith({ browser: "Chromium 157.0.1.2" }), pageWith(), pageWith({ browser: null })];
+test("several specs are told apart by their slug; shards' browsers are all named in version order; a crashed page names none", () => {
+  const pages = [pageWith({ browser: "Chromium 1000.0.1.2" }), pageWith(), pageWith({ browser: null })];
   const info = environmentInfo([target("shop", "b".repeat(64)), target("blog", "c".repeat(64))], pages, "0.1.0");
-  expect(info.Browser).toBe("Chromium 156.0.7339.80, Chromium 157.0.1.2");
+  expect(info.Browser).toBe("Chromium 156.0.7339.80, Chromium 1000.0.1.2");
   expect(info["shop: Spec sha256"]).toBe("b".repeat(64));
   expect(info["blog: Spec sha256"]).toBe("c".repeat(64));
-  expect(environmentInfo([target("shop", "b".repeat(64))], [pageWith({ browser: null })], "0.1.0").Browser).toBe("none (no page was opened)");
+  expect(environmentInfo([target("shop", "b".repeat(64))], [pageWith({ browser: null })], "0.1.0").Browser).toBe("unknown (no page's audit reported)");
 });

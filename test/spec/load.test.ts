@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult } from "../../src/spec/load.js";
+import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult, type SpecParseResult } from "../../src/spec/load.js";
 
 const specsDir = fileURLToPath(new URL("./specs/", import.meta.url));
 
@@ -32,12 +32,12 @@ function minimalWith(replacements: Record<number, string | string[]>, ...extra: 
 }
 
 /** The errors of an invalid spec as the CLI prints them, the file always named spec.yaml. */
-function printed(result: SpecLoadResult): string[] {
+function printed(result: SpecParseResult | SpecLoadResult): string[] {
   if (result.ok) throw new Error("expected the spec to be invalid");
   return result.errors.map((error) => formatSpecError({ ...error, file: "spec.yaml" }));
 }
 
-function parse(text: string): SpecLoadResult {
+function parse(text: string): SpecParseResult {
   return parseSpec(text, "spec.yaml");
 }
 

@@ -135,9 +135,6 @@ export interface PageArtifacts {
   durationMs: number;
 }
 
-/** An endpoint of the service API that setup-audit calls. */
-export type ApiEndpoint = "projects" | "goals" | "recentEvents" | "report";
-
 /** A workspace as a project element may name it. */
 export interface ApiWorkspaceRef {
   /** The workspace's id. */
@@ -293,6 +290,4 @@ export interface ApiArtifacts {
   recentEvents: ApiExchange<ApiRecentEvent> | null;
   /** The report data (the spec's `report.path`), read once before the browsers; null when not configured or not requested. */
   report: ApiExchange<ReportExperiment> | null;
-  /** HTTP requests sent per endpoint, retries included. */
-  requests: Record<ApiEndpoint, number>;
 }

@@ -1,4 +1,4 @@
-import type { ApiArtifacts, ApiEndpoint, ApiExchange } from "../artifacts.js";
+import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
 import { environmentDomain } from "../domain.js";
 import type { AuditSpec } from "../spec/schema.js";
 import { ApiClient, systemClock, type Clock } from "./client.js";
@@ -45,18 +45,17 @@ export async function gatherApi(spec: AuditSpec, environment: string, options: A
     goals: null,
     recentEvents: null,
     report: null,
-    requests: { projects: 0, goals: 0, recentEvents: 0, report: 0 },
   };
   if (key === "") return artifacts;
   const client = clientFor(spec.api, key, options);
-  const projects = await exchange(client, artifacts, "projects", PROJECTS_PATH, projectListSchema);
+  const projects = await exchange(client, PROJECTS_PATH, projectListSchema);
   if (projects.date !== null) artifacts.startedAt = new Date(projects.date).toISOString();
   artifacts.projects = projects.exchange;
   if (projects.exchange.data !== null && spec.api.goalsPath) {
-    artifacts.goals = await projectExchange(client, spec.api.goalsPath, spec, environment, artifacts, "goals", goalListSchema);
+    artifacts.goals = await projectExchange(client, spec.api.goalsPath, spec, environment, artifacts, goalListSchema);
   }
   if (projects.exchange.data !== null && spec.report?.path) {
-    artifacts.report = await projectExchange(client, spec.report.path, spec, environment, artifacts, "report", reportListSchema);
+    artifacts.report = await projectExchange(client, spec.report.path, spec, environment, artifacts, reportListSchema);
   }
   return redactDeep(artifacts, key);
 }
@@ -68,10 +67,9 @@ export async function gatherApi(spec: AuditSpec, environment: string, options: A
 export async function gatherRecentEvents(spec: AuditSpec, environment: string, artifacts: ApiArtifacts, options: ApiGatherOptions = {}): Promise<ApiArtifacts> {
   const key = spec.api ? keyOf(spec.api, options) : "";
   if (!spec.api?.recentEventsPath || key === "" || !artifacts.projects?.data) return artifacts;
-  const updated: ApiArtifacts = { ...artifacts, requests: { ...artifacts.requests } };
   const client = clientFor(spec.api, key, options);
-  updated.recentEvents = await projectExchange(client, spec.api.recentEventsPath, spec, environment, updated, "recentEvents", recentEventListSchema);
-  return redactDeep(updated, key);
+  const recentEvents = await projectExchange(client, spec.api.recentEventsPath, spec, environment, artifacts, recentEventListSchema);
+  return redactDeep({ ...artifacts, recentEvents }, key);
 }
 
 function keyOf(api: ApiSpec, options: ApiGatherOptions): string {
@@ -109,25 +107,17 @@ async function projectExchange<T>(
   spec: AuditSpec,
   environment: string,
   artifacts: ApiArtifacts,
-  endpoint: ApiEndpoint,
   schema: ListSchema<T>,
 ): Promise<ApiExchange<T> | null> {
   const filled = projectPath(client, template, spec, environment, artifacts);
   if (filled === null) return null;
   if ("failure" in filled) return filled.failure;
-  return (await exchange(client, artifacts, endpoint, filled.path, schema)).exchange;
+  return (await exchange(client, filled.path, schema)).exchange;
 }
 
-/** One GET, its attempts counted, its body parsed and validated. */
-async function exchange<T>(
-  client: ApiClient,
-  artifacts: ApiArtifacts,
-  endpoint: ApiEndpoint,
-  path: string,
-  schema: ListSchema<T>,
-): Promise<{ exchange: ApiExchange<T>; date: number | null }> {
+/** One GET, retries included, its body parsed and validated. */
+async function exchange<T>(client: ApiClient, path: string, schema: ListSchema<T>): Promise<{ exchange: ApiExchange<T>; date: number | null }> {
   const answer = await client.get(path);
-  artifacts.requests[endpoint] += answer.attempts;
   const base = { url: answer.url, attempts: answer.attempts, durationMs: answer.durationMs };
   if (!answer.ok) return { exchange: { ...base, status: answer.failure.status, data: null, failure: answer.failure }, date: null };
   const date = answer.date === null ? Number.NaN : Date.parse(answer.date);

@@ -34,6 +34,12 @@ test.beforeEach(() => {
   apiRequests = [];
 });
 
+/** HTTP requests sent per endpoint, retries included, as each exchange counted them. */
+function attemptsOf(artifacts: ApiArtifacts) {
+  const { projects, goals, recentEvents, report } = artifacts;
+  return { projects: projects?.attempts ?? 0, goals: goals?.attempts ?? 0, recentEvents: recentEvents?.attempts ?? 0, report: report?.attempts ?? 0 };
+}
+
 function specAt(baseUrl: string, api: Record<string, unknown> = {}) {
   return specWith({ api: { baseUrl, keyEnv: "AUDIT_TEST_KEY", goalsPath: "/v1/projects/{project}/goals", retry: RETRY, ...api } });
 }
@@ -58,7 +64,7 @@ test("normal: every API check passes with one request per endpoint", async () =>
   const run = await audit("");
   expect(run.status).toEqual(ALL_PASS);
   expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals"]);
-  expect(run.artifacts.requests).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 0 });
+  expect(attemptsOf(run.artifacts)).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 0 });
   expect(run.elapsedMs).toBeLessThan(1000);
 });
 
@@ -87,7 +93,7 @@ test("403: api.auth fails without a retry", async () => {
 test("429 with Retry-After: 1, then success: the client waits the second it was asked to", async () => {
   const run = await audit(`/faults/429-once-${test.info().testId}`);
   expect(run.status).toEqual(ALL_PASS);
-  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0, report: 0 });
+  expect(attemptsOf(run.artifacts)).toEqual({ projects: 2, goals: 1, recentEvents: 0, report: 0 });
   expect(apiRequests).toHaveLength(3);
   expect(run.elapsedMs).toBeGreaterThanOrEqual(1000);
   expect(run.elapsedMs).toBeLessThan(1000 + 400 + 1000);
@@ -114,7 +120,7 @@ test("503 every time: four attempts with jittered waits, then a finding", async 
 test("503 once, then success: one retry", async () => {
   const run = await audit(`/faults/503-once-${test.info().testId}`);
   expect(run.status).toEqual(ALL_PASS);
-  expect(run.artifacts.requests).toEqual({ projects: 2, goals: 1, recentEvents: 0, report: 0 });
+  expect(attemptsOf(run.artifacts)).toEqual({ projects: 2, goals: 1, recentEvents: 0, report: 0 });
   expect(apiRequests).toHaveLength(3);
   expect(run.elapsedMs).toBeLessThan(100 + 1000);
 });
@@ -175,14 +181,14 @@ test("the API down: bounded attempts, then a finding that says what to check", a
   const artifacts = (await gatherApi(spec, "staging", { env: { AUDIT_TEST_KEY: FIXTURE_API_KEY } }))!;
   const [finding] = apiProject.evaluate(contextOf([], spec, artifacts));
   expect(finding).toMatchObject({ status: "fail", message: expect.stringMatching(/ECONNREFUSED.*after 4 attempts in \d+ ms\. Check api\.baseUrl and that the service is up/) });
-  expect(artifacts.requests.projects).toBe(4);
+  expect(attemptsOf(artifacts).projects).toBe(4);
   expect(Date.now() - started).toBeLessThan(700 + 1000);
 });
 
 test("no key: nothing is requested", async () => {
   const spec = specAt(service.origin);
   const artifacts = (await gatherApi(spec, "staging", { env: {} }))!;
-  expect(artifacts).toMatchObject({ keySet: false, projects: null, goals: null, requests: { projects: 0, goals: 0, recentEvents: 0 } });
+  expect(artifacts).toMatchObject({ keySet: false, projects: null, goals: null, recentEvents: null, report: null });
   expect(apiRequests).toEqual([]);
 });
 
@@ -193,7 +199,7 @@ test("recent events are read once, after the run started, from the service's own
   const event = { kind: "track", name: `fault_test_${test.info().testId}`, properties: {} };
   await fetch(`${service.origin}/v1/collect`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ key: "prj_demo_staging", events: [event] }) });
   const after: ApiArtifacts = await gatherRecentEvents(spec, "staging", before, { env });
-  expect(after.requests).toEqual({ projects: 1, goals: 1, recentEvents: 1, report: 0 });
+  expect(attemptsOf(after)).toEqual({ projects: 1, goals: 1, recentEvents: 1, report: 0 });
   expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/events");
   expect(ingestedEvents(after)).toContainEqual(expect.objectContaining({ kind: "track", name: event.name }));
   expect(ingestedEvents({ ...after, startedAt: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
@@ -206,7 +212,7 @@ test.describe("report data (report.path)", () => {
   test("is read once, with the goals, its requests counted", async () => {
     const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{project}/report"), "staging", { env }))!;
     expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
-    expect(artifacts.requests).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 1 });
+    expect(attemptsOf(artifacts)).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 1 });
     expect(artifacts.report).toMatchObject({ url: `${service.origin}/v1/projects/prj_demo_staging/report`, status: 200, failure: null });
     expect(artifacts.report!.data!.map((experiment) => experiment.name)).toEqual(["Pricing CTA copy, short vs long"]);
   });
@@ -215,7 +221,7 @@ test.describe("report data (report.path)", () => {
     const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{projectId}/reports"), "staging", { env }))!;
     expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/reports");
     expect(artifacts.report).toMatchObject({ status: 404, data: null, failure: { kind: "http", status: 404 } });
-    expect(artifacts.requests.report).toBe(1);
+    expect(attemptsOf(artifacts).report).toBe(1);
   });
 
   test("is not asked when the project list could not be read", async () => {

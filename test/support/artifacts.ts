@@ -95,7 +95,6 @@ export function apiWith(overrides: Partial<ApiArtifacts> = {}): ApiArtifacts {
     goals: exchangeOf([{ name: "Signup completed", condition: { equals: "signup_success" } }], "http://127.0.0.1:47411/v1/projects/prj_demo_staging/goals"),
     recentEvents: null,
     report: null,
-    requests: { projects: 1, goals: 1, recentEvents: 0, report: 0 },
     ...overrides,
   };
 }

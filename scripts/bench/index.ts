@@ -2,7 +2,9 @@
  * `npm run bench`: the audit against bare Playwright on N synthetic pages × 2 viewports, with the
  * same number of parallel browsers. Prints wall time, time per page × viewport, peak memory of
  * the whole process tree and the ratio audit / bare, for each N; the last line is for machines.
- * Options: --pages 20,200  --workers 2
+ * With --repeat K, each N runs K rounds of the three runs in turn, and the figures are medians:
+ * a round's ratio compares runs made minutes apart, so the machine's drift weighs on both alike.
+ * Options: --pages 20,200  --workers 2  --repeat 1
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,9 +15,12 @@ import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import type { RunSummary } from "../../src/results.js";
 import { watchPeakRss } from "./process-tree.js";
 
-const { values } = parseArgs({ options: { pages: { type: "string", default: "20,200" }, workers: { type: "string", default: "2" } } });
+const { values } = parseArgs({
+  options: { pages: { type: "string", default: "20,200" }, workers: { type: "string", default: "2" }, repeat: { type: "string", default: "1" } },
+});
 const sizes = values.pages.split(",").map(Number);
 const workers = Number(values.workers);
+const rounds = Number(values.repeat);
 // The shop as localhost: the service, which serves the SDK and collects from 127.0.0.1, is then
 // another host than the site, as it is on real sites (the traffic header goes to the site only).
 const demoShop = `http://localhost:${FIXTURE_PORTS.demoShop}`;
@@ -67,46 +72,77 @@ async function apiRequestCount(): Promise<number> {
 
 const fixtures = (await fetch(`${service}/__fixture/health`).catch(() => null))?.ok ? null : await startFixtures();
 const work = mkdtempSync(join(tmpdir(), "setup-audit-bench-"));
-const rows: { pages: number; bare: Measure; audit: Measure; auditNoShots: Measure; apiCalls: number }[] = [];
+
+/** One round at one N: the bare floor and both audits, run one after the other. */
+interface Round {
+  bare: Measure;
+  audit: Measure;
+  auditNoShots: Measure;
+  apiCalls: number;
+}
+
+async function measureRound(pages: number, label: string): Promise<Round> {
+  process.stderr.write(`N=${pages}${label}: bare Playwright…\n`);
+  const bare = await measure(["--import", "tsx", "scripts/bench/bare.ts", demoShop, String(pages), String(workers)]);
+  const runAudit = async (screenshots: "on" | "off") => {
+    const spec = join(work, `bench-${pages}-${screenshots}.yaml`);
+    writeFileSync(spec, benchSpec(pages, screenshots));
+    process.stderr.write(`N=${pages}${label}: audit, screenshots ${screenshots}…\n`);
+    const before = await apiRequestCount();
+    const result = await measure(["bin/setup-audit.js", "run", spec, "--out", join(work, `out-${pages}-${screenshots}`), "--workers", String(workers)]);
+    const summary = JSON.parse(readFileSync(join(work, `out-${pages}-${screenshots}`, "summary.json"), "utf8")) as RunSummary;
+    if (summary.verdict !== "pass") process.stderr.write(`warning: the bench audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`);
+    return { result, apiCalls: (await apiRequestCount()) - before };
+  };
+  const withShots = await runAudit("on");
+  const withoutShots = await runAudit("off");
+  return { bare, audit: withShots.result, auditNoShots: withoutShots.result, apiCalls: Math.max(withShots.apiCalls, withoutShots.apiCalls) };
+}
+
+const rows: { pages: number; rounds: Round[] }[] = [];
 try {
   for (const pages of sizes) {
-    process.stderr.write(`N=${pages}: bare Playwright…\n`);
-    const bare = await measure(["--import", "tsx", "scripts/bench/bare.ts", demoShop, String(pages), String(workers)]);
-    const runAudit = async (screenshots: "on" | "off") => {
-      const spec = join(work, `bench-${pages}-${screenshots}.yaml`);
-      writeFileSync(spec, benchSpec(pages, screenshots));
-      process.stderr.write(`N=${pages}: audit, screenshots ${screenshots}…\n`);
-      const before = await apiRequestCount();
-      const result = await measure(["bin/setup-audit.js", "run", spec, "--out", join(work, `out-${pages}-${screenshots}`), "--workers", String(workers)]);
-      const summary = JSON.parse(readFileSync(join(work, `out-${pages}-${screenshots}`, "summary.json"), "utf8")) as RunSummary;
-      if (summary.verdict !== "pass") process.stderr.write(`warning: the bench audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`);
-      return { result, apiCalls: (await apiRequestCount()) - before };
-    };
-    const withShots = await runAudit("on");
-    const withoutShots = await runAudit("off");
-    rows.push({ pages, bare, audit: withShots.result, auditNoShots: withoutShots.result, apiCalls: Math.max(withShots.apiCalls, withoutShots.apiCalls) });
+    const row = { pages, rounds: [] as Round[] };
+    rows.push(row);
+    for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
 }
 
-const perPage = (measured: Measure, pages: number) => measured.wallMs / (pages * 2);
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** A run's figures over the rounds: median wall time, highest peak memory, median ratio to its own round's floor. */
+const summarize = (row: (typeof rows)[number], run: "bare" | "audit" | "auditNoShots") => ({
+  wallMs: median(row.rounds.map((round) => round[run].wallMs)),
+  peakRss: Math.max(...row.rounds.map((round) => round[run].peakRss)),
+  ratios: row.rounds.map((round) => round[run].wallMs / round.bare.wallMs),
+});
+const perPage = (wallMs: number, pages: number) => wallMs / (pages * 2);
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${mib(totalmem())}; ${workers} parallel browsers; pages × 2 viewports\n\n`);
+process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${mib(totalmem())}; ${workers} parallel browsers; pages × 2 viewports`);
+process.stdout.write(rounds > 1 ? `; medians of ${rounds} rounds\n\n` : "\n\n");
 process.stdout.write("N     run                 wall      per page×viewport   peak RSS    ratio\n");
 for (const row of rows) {
-  for (const [name, measured] of [["bare Playwright", row.bare], ["audit, screenshots", row.audit], ["audit, no screenshots", row.auditNoShots]] as const) {
-    const ratio = (measured.wallMs / row.bare.wallMs).toFixed(2);
-    process.stdout.write(`${String(row.pages).padEnd(5)} ${name.padEnd(22)} ${(measured.wallMs / 1000).toFixed(1).padStart(6)} s  ${perPage(measured, row.pages).toFixed(0).padStart(8)} ms        ${mib(measured.peakRss).padStart(8)}   ${ratio}\n`);
+  for (const [name, run] of [["bare Playwright", "bare"], ["audit, screenshots", "audit"], ["audit, no screenshots", "auditNoShots"]] as const) {
+    const { wallMs, peakRss, ratios } = summarize(row, run);
+    const eachRound = rounds > 1 && run !== "bare" ? `   (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})` : "";
+    process.stdout.write(
+      `${String(row.pages).padEnd(5)} ${name.padEnd(22)} ${(wallMs / 1000).toFixed(1).padStart(6)} s  ${perPage(wallMs, row.pages).toFixed(0).padStart(8)} ms        ${mib(peakRss).padStart(8)}   ${median(ratios).toFixed(2)}${eachRound}\n`,
+    );
   }
-  process.stdout.write(`      API requests per run: ${row.apiCalls}\n`);
+  process.stdout.write(`      API requests per run: ${Math.max(...row.rounds.map((round) => round.apiCalls))}\n`);
 }
 const largest = rows.at(-1)!;
 const smallest = rows[0]!;
-const ratio = (largest.audit.wallMs / largest.bare.wallMs).toFixed(2);
-const ratioNoShots = (largest.auditNoShots.wallMs / largest.bare.wallMs).toFixed(2);
-const growth = (perPage(largest.audit, largest.pages) / perPage(smallest.audit, smallest.pages)).toFixed(2);
-const memoryGrowth = (largest.audit.peakRss / smallest.audit.peakRss).toFixed(2);
+const ratio = median(summarize(largest, "audit").ratios).toFixed(2);
+const ratioNoShots = median(summarize(largest, "auditNoShots").ratios).toFixed(2);
+const growth = (perPage(summarize(largest, "audit").wallMs, largest.pages) / perPage(summarize(smallest, "audit").wallMs, smallest.pages)).toFixed(2);
+const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
 process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
-process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${largest.apiCalls}\n`);
+process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);

@@ -13,7 +13,7 @@ export interface AuditTarget {
   /** A short, stable name for the spec (its file name without extension). */
   slug: string;
   spec: AuditSpec;
-  /** The SHA-256 of the spec file's text as it was read for this run. */
+  /** The SHA-256 of the spec file as this run read it. */
   specSha256: string;
   environment: string;
   baseUrl: string;

@@ -1,15 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { formatSpecError, loadSpecs } from "../spec/load.js";
-import type { AuditSpec } from "../spec/schema.js";
+import { formatSpecError, loadSpecs, type LoadedSpec } from "../spec/load.js";
 import { CliError, EXIT, usageError } from "./errors.js";
-
-/** A valid spec, the file it came from and the SHA-256 of that file's text. */
-export interface LoadedSpec {
-  file: string;
-  spec: AuditSpec;
-  sha256: string;
-}
 
 /** The spec files a command works on: the ones named, else every `audits/*.yaml`. */
 export function specFiles(named: readonly string[]): string[] {

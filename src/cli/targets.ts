@@ -3,8 +3,8 @@ import type { AuditTarget } from "../plan.js";
 import { knownViewports } from "../viewports.js";
 import { nearMisses } from "../text.js";
 import { environmentDomain, isOnDomain } from "../domain.js";
+import type { LoadedSpec } from "../spec/load.js";
 import { usageError } from "./errors.js";
-import type { LoadedSpec } from "./specs.js";
 
 /** What the command line narrows a run to. */
 export interface TargetFilters {

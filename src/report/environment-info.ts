@@ -20,7 +20,7 @@ export function environmentInfo(targets: readonly AuditTarget[], pages: readonly
   return info;
 }
 
-/** The browsers that opened the pages (shards may have run on several), as they name themselves. */
+/** The browsers that opened the pages (shards may have run on several), as Playwright names them. */
 function browsersOf(pages: readonly PageArtifacts[]): string {
   const browsers = [...new Set(pages.flatMap((page) => (page.browser === null ? [] : [page.browser])))];
   return browsers.length > 0 ? browsers.sort((a, b) => a.localeCompare(b, "en", { numeric: true })).join(", ") : "unknown (no page's audit reported)";

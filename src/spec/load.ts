@@ -13,8 +13,15 @@ export { formatSpecError, type SpecError } from "./errors.js";
 /** Spec text validated: the typed spec, or every error found in it. */
 export type SpecParseResult = { ok: true; spec: AuditSpec; file: string } | SpecLoadFailure;
 
-/** A spec file read and validated: the typed spec and the SHA-256 of the file, or every error found in it. */
-export type SpecLoadResult = { ok: true; spec: AuditSpec; file: string; sha256: string } | SpecLoadFailure;
+/** A valid spec, the file it came from and the SHA-256 of that file's bytes (what `sha256sum` prints). */
+export interface LoadedSpec {
+  file: string;
+  spec: AuditSpec;
+  sha256: string;
+}
+
+/** A spec file read and validated: the loaded spec, or every error found in it. */
+export type SpecLoadResult = ({ ok: true } & LoadedSpec) | SpecLoadFailure;
 
 type SpecLoadFailure = { ok: false; file: string; errors: SpecError[] };
 

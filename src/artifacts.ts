@@ -67,8 +67,13 @@ export interface SdkScriptLoad {
 /** Where a project key was seen on the page. */
 export interface KeySighting {
   key: string;
-  /** `script-tag` (an attribute or query parameter of the SDK's script tag), `sdk-global` (a property of the SDK global) or `collect` (a collect request's URL or body). */
-  where: "script-tag" | "sdk-global" | "collect";
+  /**
+   * `script-url` (the SDK script's URL, path or query), `script-tag` (a key-shaped attribute of the
+   * SDK's script tag), `init` (the first string argument of an `sdk.init` method), `sdk-global` (a
+   * property of the SDK global), `collect` (a collect request's URL or payload) or `header` (a
+   * collect request's header, Basic auth decoded).
+   */
+  where: "script-url" | "script-tag" | "init" | "sdk-global" | "collect" | "header";
   /** The URL or property the key was seen in. */
   detail: string;
 }

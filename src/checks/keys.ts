@@ -17,9 +17,12 @@ function shareableUrl(text: string): string {
 }
 
 const WHERE: Record<KeySighting["where"], string> = {
+  "script-url": "the SDK's script URL",
   "script-tag": "the SDK's script tag",
+  init: "the SDK's init call",
   "sdk-global": "the SDK global",
   collect: "a collect request",
+  header: "a collect request's header",
 };
 
 function describeSighting(sighting: KeySighting): string {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { describeValue } from "./plain-messages.js";
+import { PRESET_NAMES } from "./presets.js";
 import { allowedKeys, schemasAt } from "./schema-walk.js";
 import { closestMatch, quoteList } from "../text.js";
 
@@ -79,8 +80,14 @@ function unionProblems(issue: z.core.$ZodIssueInvalidUnion, context: IssueContex
   return [{ path: issue.path, message: `must be a mapping with one of the keys ${quoteList(keys)}, not ${describeValue(value)}` }];
 }
 
-function missingMessage(names: readonly string[]): string {
-  return names.length === 1 ? `missing required field "${names[0]}"` : `missing required fields ${quoteList(names)}`;
+/** What else fills a mapping's required fields, by the mapping's path. */
+const OTHER_WAYS: Record<string, (names: readonly string[]) => string> = {
+  '["sdk"]': (names) => `: give ${names.length === 1 ? "it" : "them"}, or name a vendor in sdk.preset (${PRESET_NAMES.join(" | ")}) to fill ${names.length === 1 ? "it" : "them"}`,
+};
+
+function missingMessage(path: readonly PropertyKey[], names: readonly string[]): string {
+  const missing = names.length === 1 ? `missing required field "${names[0]}"` : `missing required fields ${quoteList(names)}`;
+  return missing + (OTHER_WAYS[JSON.stringify(path)]?.(names) ?? "");
 }
 
 function problemsFor(issue: z.core.$ZodIssue, context: IssueContext): SpecProblem[] {
@@ -102,7 +109,7 @@ function problemsFor(issue: z.core.$ZodIssue, context: IssueContext): SpecProble
       const parent = path.slice(0, -1);
       const holder = valueAt(context.data, parent);
       if (key !== undefined && isMapping(holder) && !Object.hasOwn(holder, key)) {
-        return [{ path: parent, missing: [String(key)], message: missingMessage([String(key)]) }];
+        return [{ path: parent, missing: [String(key)], message: missingMessage(parent, [String(key)]) }];
       }
       return [{ path, message: path.length === 0 ? `the spec ${issue.message}` : issue.message }];
     }
@@ -125,7 +132,7 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], context:
     const unexplained = problem.missing.filter((name) => !problems.some((other) => other.meant === name && samePath(other, problem)));
     const where = JSON.stringify(problem.path);
     const names = [...(missingByPath.get(where)?.missing ?? []), ...unexplained];
-    missingByPath.set(where, { path: problem.path, missing: names, message: missingMessage(names) });
+    missingByPath.set(where, { path: problem.path, missing: names, message: missingMessage(problem.path, names) });
   }
   const merged = [...missingByPath.values()].filter((problem) => problem.missing!.length > 0);
   return [...problems.filter((problem) => problem.missing === undefined), ...merged];

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHECK_IDS } from "../check-ids.js";
 import { environmentDomain, isOnDomain } from "../domain.js";
+import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
 
 /** A path on the audited site: absolute path, optionally with query and hash. */
 const sitePath = z
@@ -30,6 +31,8 @@ const stepSchema = z.union([
 const environmentSchema = z.strictObject({
   /** The project key this environment's pages must install. */
   key: z.string().min(1),
+  /** The service's project key for the api.* checks and `{project}`, when the page's SDK key is a vendor's; default `key`. */
+  projectKey: z.string().min(1).optional(),
   baseUrl: httpUrl,
   /** Domain audited URLs must stay on; default: the baseUrl's host, subdomains included. */
   domain: z.string().min(1).optional(),
@@ -97,18 +100,59 @@ const reportSchema = z
     ...keysAreKnown,
   });
 
-const sdkSchema = z.strictObject({
-  /** URL glob of the SDK script. */
-  script: z.string().min(1),
-  /** Window global the SDK defines. */
-  global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier"),
-  track: z.string().min(1),
-  identify: z.string().min(1),
-  /** URL glob of the requests that deliver events. */
-  collect: z.string().min(1),
-  /** Bound on waiting for batched delivery, in milliseconds. */
-  deliveryTimeoutMs: z.number().int().positive().max(120_000).default(6000),
-});
+/** A method on the SDK global: a name, or a dotted path for nested objects (`people.set`). */
+const methodPath = z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, "must be a method name or a dotted path to one, like track or people.set");
+
+/** One method path or several, always read as a list. */
+const methodPaths = (minimum: number) => z.union([methodPath, z.array(methodPath).min(minimum)]).transform((paths) => (typeof paths === "string" ? [paths] : paths));
+
+const REQUIRED_SDK_FIELDS = ["script", "global", "track", "identify", "collect"] as const;
+
+const sdkSchema = z
+  .strictObject({
+    /** A vendor whose defaults fill every field not given (src/spec/presets.ts). */
+    preset: z.enum(PRESET_NAMES).nullable().optional(),
+    /** URL glob of the SDK script. */
+    script: z.string().min(1).optional(),
+    /** Window global the SDK defines. */
+    global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier").optional(),
+    /** Method path(s) of track-kind calls. */
+    track: methodPaths(1).optional(),
+    /** Method path(s) of identify-kind calls; their object arguments are the visitor's attributes. */
+    identify: methodPaths(1).optional(),
+    /** Method path(s) whose first string argument is the installed key. */
+    init: methodPaths(0).optional(),
+    /** JS expression, true once the SDK is ready; without it, readiness is judged from the global (README). */
+    ready: z.string().min(1).nullable().optional(),
+    /** URL glob of the requests that deliver events. */
+    collect: z.string().min(1).optional(),
+    /** Bound on waiting for readiness and batched delivery, in milliseconds. */
+    deliveryTimeoutMs: z.number().int().positive().max(120_000).optional(),
+    /** Quiet window (no new call or collect request) that ends a page, in milliseconds. */
+    settleMs: z.number().int().min(0).max(10_000).optional(),
+  })
+  .transform((sdk, ctx) => {
+    const preset = sdk.preset === undefined || sdk.preset === null ? undefined : PRESETS[sdk.preset];
+    const missing = REQUIRED_SDK_FIELDS.filter((field) => sdk[field] === undefined && preset === undefined);
+    if (missing.length > 0) {
+      // Reported as zod's own missing fields, so that a misspelled key's did-you-mean speaks for them.
+      for (const field of missing) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: [field], message: "is required" });
+      return z.NEVER;
+    }
+    const global = sdk.global ?? preset!.global;
+    return {
+      preset: sdk.preset ?? null,
+      script: sdk.script ?? preset!.script,
+      global,
+      track: sdk.track ?? preset!.track,
+      identify: sdk.identify ?? preset!.identify,
+      init: sdk.init ?? preset?.init ?? [],
+      ready: sdk.ready === undefined ? (preset ? presetReady(preset, global) : null) : sdk.ready,
+      collect: sdk.collect ?? preset!.collect,
+      deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? 6000,
+      settleMs: sdk.settleMs ?? 250,
+    };
+  });
 
 /** One line of printable ASCII: a line break would end an HTTP header early. */
 const headerText = z.string().regex(/^[\x20-\x7e]*$/, { error: "must be printable ASCII on one line (letters, digits, punctuation, spaces)" });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult, type SpecParseResult } from "../../src/spec/load.js";
+import { PRESETS } from "../../src/spec/presets.js";
 
 const specsDir = fileURLToPath(new URL("./specs/", import.meta.url));
 
@@ -200,13 +201,15 @@ test.describe("wrong types", () => {
 test.describe("missing required fields", () => {
   test("are named at the mapping that lacks them", () => {
     expect(printed(parse(minimalWith({ 12: [], 15: [] })))).toEqual([
-      'spec.yaml:7:1 sdk: missing required field "collect"',
+      'spec.yaml:7:1 sdk: missing required field "collect": give it, or name a vendor in sdk.preset (segment | mixpanel | posthog | rudderstack) to fill it',
       'spec.yaml:13:5 pages[0]: missing required field "path"',
     ]);
   });
 
   test("of one mapping are named together", () => {
-    expect(printed(parse(minimalWith({ 11: [], 12: [] })))).toEqual(['spec.yaml:7:1 sdk: missing required fields "identify", "collect"']);
+    expect(printed(parse(minimalWith({ 11: [], 12: [] })))).toEqual([
+      'spec.yaml:7:1 sdk: missing required fields "identify", "collect": give them, or name a vendor in sdk.preset (segment | mixpanel | posthog | rudderstack) to fill them',
+    ]);
   });
 
   test("at the root are named at the first line", () => {
@@ -405,6 +408,37 @@ test.describe("traffic", () => {
     ]);
     expect(printed(parse(minimalWith({}, "traffic:", '  header: { value: "a\\nb" }')))).toEqual([
       "spec.yaml:17:20 traffic.header.value: must be printable ASCII on one line (letters, digits, punctuation, spaces)",
+    ]);
+  });
+});
+
+test.describe("sdk presets and method paths", () => {
+  const sdkLines = (...lines: string[]) => minimalWith({ 8: lines, 9: [], 10: [], 11: [], 12: [] });
+
+  test("a preset fills every sdk field with the vendor's defaults", () => {
+    const result = parse(sdkLines("  preset: mixpanel"));
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...PRESETS.mixpanel, vendor: undefined, ready: "Boolean(mixpanel.__loaded)", settleMs: 250 });
+  });
+
+  test("a field beside the preset overrides it, and the preset's ready refers to the configured global", () => {
+    const result = parse(sdkLines("  preset: segment", '  script: "**/vendor/analytics.min.js"', "  global: seg", "  settleMs: 100"));
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    expect(result.spec.sdk).toMatchObject({ script: "**/vendor/analytics.min.js", global: "seg", collect: PRESETS.segment.collect, ready: "seg.initialized === true", init: ["load"], settleMs: 100 });
+  });
+
+  test("track and identify take one method path or a list of dotted paths; init and ready are optional", () => {
+    const result = parse(minimalWith({ 11: "  identify: [identify, people.set]" }));
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    expect(result.spec.sdk).toMatchObject({ track: ["track"], identify: ["identify", "people.set"], init: [], ready: null, preset: null, settleMs: 250, deliveryTimeoutMs: 6000 });
+  });
+
+  test("an unknown preset or a method path that is no path is named with what to write", () => {
+    expect(printed(parse(sdkLines("  preset: amplitude")))).toEqual([
+      'spec.yaml:8:11 sdk.preset: must be one of "segment", "mixpanel", "posthog", "rudderstack", not text ("amplitude")',
+    ]);
+    expect(printed(parse(minimalWith({ 10: '  track: "people..set"' })))).toEqual([
+      "spec.yaml:10:10 sdk.track: must be a method name or a dotted path to one, like track or people.set",
     ]);
   });
 });

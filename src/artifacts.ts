@@ -18,9 +18,11 @@ export type Delivery = "accepted" | "rejected" | "dropped" | "intercepted";
 /** One `track` or `identify` call made by the page. */
 export interface CapturedCall {
   kind: "track" | "identify";
+  /** The method path the page called, as the spec names it (`track`, `capture`, `people.set`). */
+  method: string;
   /** Event name for `track`; user id (or null) for `identify`; null when it could not be recovered. */
   name: string | null;
-  /** The second argument as the page passed it: properties of `track`, attributes of `identify`. */
+  /** Properties of `track` (its second argument); attributes of `identify` (its first object argument). */
   properties: unknown;
   /** Milliseconds since the page test started. */
   atMs: number;
@@ -122,8 +124,10 @@ export interface PageArtifacts {
   /** A journey step that failed, with the reason. */
   stepError: { step: number; message: string } | null;
   sdkScripts: SdkScriptLoad[];
-  /** Milliseconds since the test started when the real SDK global was first defined; null if never. */
+  /** Milliseconds since the test started when the SDK was first ready (README: when the SDK is ready); null if never. */
   sdkReadyAtMs: number | null;
+  /** Why the SDK's methods could not be watched, when they could not: `calls` are then those the collect requests carried. */
+  callsFromNetwork: { reason: "frozen" | "redefined"; detail: string } | null;
   calls: CapturedCall[];
   collect: CollectRequest[];
   /** The key the SDK script tag declares (an attribute or query parameter named like a key); null when none. */

@@ -97,8 +97,13 @@ export function pageSpecOf(context: AuditContext, pageId: string) {
   return context.spec.pages.find((page) => page.id === pageId);
 }
 
-/** A call in words for messages: `track("signup_success")`, `identify(…)`; an identify's user id is never shown. */
-export function describeCall(call: Pick<CapturedCall, "kind" | "name">): string {
-  if (call.kind === "identify") return "identify(…)";
-  return `track(${call.name === null ? "?" : `"${call.name}"`})`;
+/** A call in words for messages, by the method the page called: `capture("signup_success")`, `identify(…)`; an identify's user id is never shown. */
+export function describeCall(call: Pick<CapturedCall, "kind" | "method" | "name">): string {
+  if (call.kind === "identify") return `${call.method}(…)`;
+  return `${call.method}(${call.name === null ? "?" : `"${call.name}"`})`;
+}
+
+/** The calls the page made: every call but those lost before the SDK existed, which never happened for the service. */
+export function madeCalls(page: PageArtifacts): CapturedCall[] {
+  return page.calls.filter((call) => call.state !== "lost");
 }

@@ -1,5 +1,5 @@
 import { nearMisses, orList } from "../text.js";
-import { finding, type Check } from "./check.js";
+import { finding, madeCalls, type Check } from "./check.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
 export const goalsMatch: Check = {
@@ -15,7 +15,8 @@ export const goalsMatch: Check = {
     return context.spec.goals.flatMap((goal) =>
       viewports.map((viewport) => {
         const scope = { goal: goal.name, viewport };
-        const calls = context.pages.filter((page) => page.viewport === viewport).flatMap((page) => page.calls.map((call) => ({ page: page.page, call })));
+        // Lost calls never reached the service: a goal's event lost before the SDK existed does not meet it.
+        const calls = context.pages.filter((page) => page.viewport === viewport).flatMap((page) => madeCalls(page).map((call) => ({ page: page.page, call })));
         const exact = calls.filter(({ call }) => call.kind === "track" && call.name === goal.event);
         if (exact.length > 0) {
           const pages = [...new Set(exact.map(({ page }) => page))];

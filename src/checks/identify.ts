@@ -1,6 +1,6 @@
 import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
 import { capitalised } from "../text.js";
-import { pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { describeCall, pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
 import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
@@ -8,12 +8,7 @@ function identifyCalls(page: PageArtifacts): CapturedCall[] {
   return page.calls.filter((call) => call.kind === "identify" && call.state !== "lost");
 }
 
-/** `(3 of 4 identify calls)`, or nothing when every one of a single call is meant. */
-function share(count: number, total: number): string {
-  return total === 1 ? "" : ` (${count} of ${total} identify calls)`;
-}
-
-/** identify.attributes: every identify call carries the required attributes, as simple values. */
+/** identify.attributes: the page's identify-kind calls together carry the required attributes, as simple values. */
 export const identifyAttributes: Check = {
   id: "identify.attributes",
   scope: "page",
@@ -28,12 +23,11 @@ export const identifyAttributes: Check = {
     return perLoadedPage(context, "identify.attributes", (page) => {
       const calls = identifyCalls(page);
       if (calls.length === 0) return { status: "skip", message: "The page made no identify call." };
-      const problemCounts = new Map<string, number>();
-      for (const call of calls) {
-        for (const problem of attributeProblems(call.properties, required)) problemCounts.set(problem, (problemCounts.get(problem) ?? 0) + 1);
-      }
-      const problems = [...problemCounts].map(([problem, count]) => `${problem}${share(count, calls.length)}`);
-      const evidence = { required, identifyCalls: calls.length, problems };
+      // An SDK may split a visitor's attributes over several calls (Mixpanel's identify and
+      // people.set): the page's identify-kind calls are judged together.
+      const problems = attributeProblems(calls, required);
+      const methods = [...new Set(calls.map((call) => call.method))].join(", ");
+      const evidence = { required, identifyCalls: calls.length, methods, problems };
       if (problems.length > 0) {
         return {
           status: "fail",
@@ -41,26 +35,38 @@ export const identifyAttributes: Check = {
           evidence,
         };
       }
-      const what = required.length > 0 ? `carry ${required.map((key) => `\`${key}\``).join(", ")} and only simple values` : "carry only simple values";
-      return { status: "pass", message: `${calls.length} identify call(s) ${what}.`, evidence };
+      const what = required.length > 0 ? `${required.map((key) => `\`${key}\``).join(", ")} and only simple values` : "only simple values";
+      const who = calls.length === 1 ? "1 identify call carries" : `${calls.length} identify-kind calls (${methods}) together carry`;
+      return { status: "pass", message: `${who} ${what}.`, evidence };
     });
   },
 };
 
-/** What is wrong with one call's attributes; values are never quoted, they may be personal. */
-function attributeProblems(attributes: unknown, required: readonly string[]): string[] {
-  if (attributes === null || attributes === undefined) {
-    return required.length > 0 ? [`no attributes were sent, so ${required.map((key) => `\`${key}\``).join(", ")} ${required.length === 1 ? "is" : "are"} missing`] : [];
+/** What is wrong with the attributes the calls carry together; values are never quoted, they may be personal. */
+function attributeProblems(calls: readonly CapturedCall[], required: readonly string[]): string[] {
+  const valuesByKey = new Map<string, unknown[]>();
+  const shapes = new Set<string>();
+  for (const call of calls) {
+    const attributes = call.properties;
+    if (attributes === null || attributes === undefined) continue;
+    if (typeof attributes !== "object" || Array.isArray(attributes)) {
+      shapes.add(`the attributes of ${describeCall(call)} are ${Array.isArray(attributes) ? "an array" : `a ${typeof attributes}`}, not an object of key/value pairs`);
+      continue;
+    }
+    for (const [key, value] of Object.entries(attributes)) valuesByKey.set(key, [...(valuesByKey.get(key) ?? []), value]);
   }
-  if (typeof attributes !== "object" || Array.isArray(attributes)) {
-    return [`the attributes are ${Array.isArray(attributes) ? "an array" : `a ${typeof attributes}`}, not an object of key/value pairs`];
-  }
-  const entries = Object.entries(attributes);
-  const present = (key: string) => entries.some(([name, value]) => name === key && value !== null && value !== undefined);
-  return [
-    ...required.filter((key) => !present(key)).map((key) => `\`${key}\` is missing`),
-    ...entries.filter(([, value]) => !isSimple(value)).map(([key, value]) => `\`${key}\` is ${Array.isArray(value) ? "an array" : `a ${typeof value === "object" ? "nested object" : typeof value}`}, not a string, number or boolean`),
-  ];
+  const present = (key: string) => valuesByKey.get(key)?.some((value) => value !== null && value !== undefined) === true;
+  const missing = required.filter((key) => !present(key));
+  const missingProblems =
+    valuesByKey.size === 0 && missing.length > 0
+      ? [`no attributes were sent, so ${missing.map((key) => `\`${key}\``).join(", ")} ${missing.length === 1 ? "is" : "are"} missing`]
+      : missing.map((key) => `\`${key}\` is missing${calls.length > 1 ? ` from all ${calls.length} identify-kind calls` : ""}`);
+  const nested = [...valuesByKey].flatMap(([key, values]) => {
+    const complex = values.find((value) => !isSimple(value));
+    if (complex === undefined) return [];
+    return [`\`${key}\` is ${Array.isArray(complex) ? "an array" : `a ${typeof complex === "object" ? "nested object" : typeof complex}`}, not a string, number or boolean`];
+  });
+  return [...shapes, ...missingProblems, ...nested];
 }
 
 /** A value a segment can compare; null and undefined count as absent, not as nested. */

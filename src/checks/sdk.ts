@@ -1,3 +1,4 @@
+import type { PageArtifacts } from "../artifacts.js";
 import { describeCall, perLoadedPage, type Check } from "./check.js";
 
 /** sdk.present: the SDK script loaded and defined its global. */
@@ -23,7 +24,10 @@ export const sdkPresent: Check = {
         return { status: "fail", message: `The SDK script ${first.url} did not load (${why}): fix its URL or the server that hosts it.`, evidence };
       }
       if (page.sdkReadyAtMs === null) {
-        return { status: "fail", message: `The SDK script loaded but never defined \`window.${global}\` as the SDK: check sdk.global and the SDK's initialisation.`, evidence };
+        return { status: "fail", message: `The SDK script loaded but \`window.${global}\` never became the ready SDK: check sdk.global, sdk.ready and the SDK's initialisation.`, evidence };
+      }
+      if (page.callsFromNetwork?.reason === "redefined") {
+        return { status: "warn", message: `The SDK loaded from ${loaded.url} and was ready after ${page.sdkReadyAtMs} ms, but ${unwatchable(page.callsFromNetwork)}.`, evidence };
       }
       return { status: "pass", message: `The SDK loaded from ${loaded.url} and was ready after ${page.sdkReadyAtMs} ms.`, evidence };
     });
@@ -53,6 +57,14 @@ export const sdkOrder: Check = {
           evidence: { lost: describe(lost), sdkReadyAtMs: page.sdkReadyAtMs },
         };
       }
+      if (page.callsFromNetwork !== null) {
+        const made = page.calls.filter((call) => call.state !== "lost");
+        return {
+          status: "warn",
+          message: `The audit could not watch the SDK's calls: ${unwatchable(page.callsFromNetwork)}. Whether a call ran before the SDK was ready is unknown; judge it on a build without that protection, or trust the ${made.length} call(s) the collect requests carried.`,
+          evidence: { callsFromNetwork: page.callsFromNetwork, carried: made.map((call) => describeCall(call)) },
+        };
+      }
       if (queued.length > 0) {
         return {
           status: "warn",
@@ -64,3 +76,12 @@ export const sdkOrder: Check = {
     });
   },
 };
+
+/** Why the audit could not watch the calls, and what it did instead. */
+function unwatchable(limit: NonNullable<PageArtifacts["callsFromNetwork"]>): string {
+  const why =
+    limit.reason === "frozen"
+      ? `\`${limit.detail}\` is frozen (non-writable and non-configurable), so it cannot be watched without changing the page`
+      : `the page redefined \`${limit.detail}\` beyond the audit's reach (a non-configurable property)`;
+  return `${why}; its calls were judged from what the collect requests carried`;
+}

@@ -149,6 +149,7 @@ function missingArtifacts(target: AuditTarget, page: string, viewport: string): 
     stepError: null,
     sdkScripts: [],
     sdkReadyAtMs: null,
+    callsFromNetwork: null,
     sdkTagKey: null,
     keySightings: [],
     selectors: [],

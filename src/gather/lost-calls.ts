@@ -75,15 +75,16 @@ export async function recoverLostCalls(
     }
     return source;
   };
-  const methods = { [sdk.track]: "track", [sdk.identify]: "identify" } as const;
+  const kinds = new Map<string, "track" | "identify">([...sdk.track.map((path) => [path, "track"] as const), ...sdk.identify.map((path) => [path, "identify"] as const)]);
   const calls: CapturedCall[] = [];
   for (const read of reads) {
     const location = callerLocation(read.stack);
     const source = location ? await sourceOf(location.url) : null;
-    const call = source && location ? callAt(source, location, sdk.global, Object.keys(methods)) : null;
+    const call = source && location ? callAt(source, location, sdk.global, [...kinds.keys()]) : null;
     if (!call) continue;
     calls.push({
-      kind: methods[call.method] as "track" | "identify",
+      kind: kinds.get(call.method)!,
+      method: call.method,
       name: call.name,
       properties: null,
       atMs: sinceStart(read.at),

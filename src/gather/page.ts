@@ -8,7 +8,8 @@ import { firstLine } from "../text.js";
 import { CanaryWatch, type Canary } from "./canary.js";
 import { recoverLostCalls } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
-import { installRecorder, type RecorderMessage } from "./recorder.js";
+import { carriedCalls } from "./carried-calls.js";
+import { installRecorder, type RecorderMessage, type WatchedMethod } from "./recorder.js";
 import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
@@ -52,28 +53,33 @@ const BINDING = "__setupAuditRecord";
 export async function gatherPage(context: BrowserContext, options: PageGatherOptions): Promise<PageArtifacts> {
   const startedAt = Date.now();
   const sinceStart = (epochMs: number) => Math.max(0, Math.round(epochMs - startedAt));
+  const { sdk } = options;
   const changed = new Signal();
-  const calls: CapturedCall[] = [];
+  const recordedCalls: CapturedCall[] = [];
   const missingGlobalReads: { at: number; url: string; stack: string }[] = [];
+  const initSightings: KeySighting[] = [];
+  let callsFromNetwork: PageArtifacts["callsFromNetwork"] = null;
   let sdkReadyAt: number | null = null;
 
   await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => {
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
     if (message.type === "missing-global") missingGlobalReads.push(message);
-    if (message.type === "call") calls.push(toCall(message, sinceStart));
+    if (message.type === "call") recordedCalls.push(toCall(message, sinceStart));
+    if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
+    if (message.type === "init" && options.projectKeys.includes(message.key)) initSightings.push({ key: message.key, where: "init", detail: message.method });
     changed.notify();
   });
   await context.addInitScript(installRecorder, {
     binding: BINDING,
-    global: options.sdk.global,
-    trackMethod: options.sdk.track,
-    identifyMethod: options.sdk.identify,
-    scriptPattern: globToRegExpSource(options.sdk.script),
+    global: sdk.global,
+    methods: watchedMethods(sdk),
+    ready: sdk.ready,
+    scriptPattern: globToRegExpSource(sdk.script),
   });
   // Bindings and init scripts go to the context before its page exists: the page then starts
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
-  const network = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
+  const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
   const { header } = options.traffic;
   options.browserTagger?.tagFor(header, options.siteDomain);
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
@@ -86,16 +92,32 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const errors: PageArtifacts["errors"] = [];
   page.on("pageerror", (error) => errors.push({ kind: "exception", message: error.message }));
   page.on("console", (message) => {
-    // A collect request the collector refused is judged by events.delivered, not as a page error.
-    if (message.type() === "error" && !network.isCollectUrl(message.location().url)) {
+    // A collect request the collector refused is judged by events.delivered, not as a page error;
+    // the favicon is the browser's own request, not the page's.
+    const source = message.location().url;
+    if (message.type() === "error" && !network.isCollectUrl(source) && !isFavicon(source)) {
       errors.push({ kind: "console", message: message.text() });
     }
   });
+  // Every URL the main frame was sent to, redirects included: a redirect's target may fail to
+  // load and never become a document, but the page was still sent there.
   const navigations: string[] = [];
+  let failedNavigation: { url: string; error: string } | null = null;
+  const noteNavigation = (url: string) => {
+    if (navigations.at(-1) !== url) navigations.push(url);
+  };
+  page.on("request", (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) noteNavigation(request.url());
+  });
+  page.on("requestfailed", (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) failedNavigation = { url: request.url(), error: request.failure()?.errorText ?? "failed" };
+  });
   page.on("framenavigated", (frame) => {
-    if (frame === page.mainFrame()) navigations.push(frame.url());
+    if (frame === page.mainFrame()) noteNavigation(frame.url());
   });
 
+  // Calls the page made: watched on the SDK, or read from the collect requests when they could not be.
+  const madeCalls = () => (callsFromNetwork === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
   const requestedUrl = withQueryParam(new URL(options.page.path, options.baseUrl).href, options.traffic.queryParam);
   let loadError: string | null = null;
   let documentStatus: number | null = null;
@@ -104,53 +126,51 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     documentStatus = response?.status() ?? null;
     if (documentStatus !== null && documentStatus >= 400) loadError = `the server answered HTTP ${documentStatus}`;
   } catch (error) {
-    loadError = firstLine(error);
+    const failed = failedNavigation as { url: string; error: string } | null;
+    loadError = failed !== null && failed.url !== requestedUrl ? `it redirected to ${failed.url}, which failed (${failed.error})` : firstLine(error);
   }
 
   let stepError: PageArtifacts["stepError"] = null;
   let sdkTag: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
   let navigationsBeforeTagRead = 0;
+  let selectors: Promise<PageArtifacts["selectors"]> = Promise.resolve([]);
+  let screenshot: Promise<string | null> = Promise.resolve(null);
   if (loadError === null) {
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
     // once no SDK script is left that could make it so, so that the calls the journey triggers
     // are judged on the page's setup, not on how fast the audit clicks.
     const sdkMayBecomeReady = () => network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400));
-    if (options.page.steps.length > 0) await changed.waitFor(() => sdkReadyAt !== null || !sdkMayBecomeReady(), options.sdk.deliveryTimeoutMs);
+    const sdkSettled = () => sdkReadyAt !== null || !sdkMayBecomeReady();
+    if (options.page.steps.length > 0) await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: options.stepTimeoutMs ?? 15_000,
-      hasCall: (name) => calls.some((call) => call.name === name),
+      hasCall: (name) => madeCalls().some((call) => call.name === name),
       changed,
     });
-    // Batched SDKs deliver late: wait, event-driven and bounded, until the SDK is ready and the
-    // expected calls were made, then until every call's request has an answer. The SDK's tag is
-    // read in between, while the delivery is under way.
-    const expected = options.page.expect;
-    const expectedCallsMade = () =>
-      sdkReadyAt !== null &&
-      (expected?.track ?? []).every((name) => calls.some((call) => call.kind === "track" && call.name === name)) &&
-      (!expected?.identify || calls.some((call) => call.kind === "identify"));
-    const deadline = Date.now() + options.sdk.deliveryTimeoutMs;
-    await changed.waitFor(expectedCallsMade, options.sdk.deliveryTimeoutMs);
+    // The page is done once the SDK is ready (or cannot be), every call it made has an answered
+    // request, and nothing new came for a quiet window; all bounded by deliveryTimeoutMs. The
+    // tag read, selector counts and screenshot overlap that window.
+    const deadline = Date.now() + sdk.deliveryTimeoutMs;
+    await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
     navigationsBeforeTagRead = navigations.length;
-    sdkTag = readSdkTag(page, options.sdk, options.projectKeys);
-    await changed.waitFor(() => expectedCallsMade() && deliverySettled(calls, network.collect), Math.max(0, deadline - Date.now()));
+    sdkTag = readSdkTag(page, sdk, options.projectKeys);
+    selectors = matchSelectors(page, options.experiments);
+    if (cdp && options.screenshot) {
+      const { path, name } = options.screenshot;
+      screenshot = saveViewportScreenshot(cdp, path).then(
+        () => name,
+        () => null,
+      );
+    }
+    const activity = () => recordedCalls.length + network.collect.length;
+    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()));
   }
 
-  const selectors = loadError === null ? await matchSelectors(page, options.experiments) : [];
-  let screenshot: string | null = null;
-  if (cdp && options.screenshot && loadError === null) {
-    const { path, name } = options.screenshot;
-    await saveViewportScreenshot(cdp, path).then(
-      () => (screenshot = name),
-      () => undefined,
-    );
-  }
-
-  const lost = await recoverLostCalls(context, missingGlobalReads, options.sdk, sinceStart);
+  const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
   let sdkFacts = await sdkTag;
   // A page that moved on while its tag was read is read again where it ended.
-  if (loadError === null && navigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, options.sdk, options.projectKeys);
+  if (loadError === null && navigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
   return {
     spec: options.spec,
     environment: options.environment,
@@ -166,16 +186,31 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     stepError,
     sdkScripts: network.sdkScripts,
     sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
+    callsFromNetwork,
     sdkTagKey: sdkFacts.sdkTagKey,
-    keySightings: uniqueSightings([...sdkFacts.sightings, ...network.keySightings]),
-    selectors,
+    keySightings: uniqueSightings([...sdkFacts.sightings, ...initSightings, ...network.keySightings]),
+    selectors: await selectors,
     canarySightings: await canaries.settled(),
-    calls: [...calls, ...lost].sort((a, b) => a.atMs - b.atMs),
+    calls: [...madeCalls(), ...lost].sort((a, b) => a.atMs - b.atMs),
     collect: network.collect,
     errors,
-    screenshot,
+    screenshot: await screenshot,
     durationMs: Date.now() - startedAt,
   };
+}
+
+/** The methods the recorder watches: the spec's track, identify and init paths. */
+function watchedMethods(sdk: SdkSpec): WatchedMethod[] {
+  return [
+    ...sdk.track.map((path) => ({ path, kind: "track" as const })),
+    ...sdk.identify.map((path) => ({ path, kind: "identify" as const })),
+    ...sdk.init.map((path) => ({ path, kind: "init" as const })),
+  ];
+}
+
+/** The icon browsers ask every site for on their own. */
+function isFavicon(url: string): boolean {
+  return URL.canParse(url) && new URL(url).pathname === "/favicon.ico";
 }
 
 /** The browser as Playwright knows it, type and version (`Chromium 156.0.7339.80`), whether launched here or behind a browser server. */
@@ -188,10 +223,13 @@ function browserName(context: BrowserContext): string | null {
 
 function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number): CapturedCall {
   const [first, second] = message.args;
+  // identify(id, traits), identify(traits) and people.set(traits): the first object is the attributes.
+  const properties = message.kind === "track" ? (second ?? null) : (message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null);
   return {
     kind: message.kind,
+    method: message.method,
     name: typeof first === "string" ? first : null,
-    properties: second ?? null,
+    properties,
     atMs: sinceStart(message.at),
     state: message.state,
     documentUrl: message.url,

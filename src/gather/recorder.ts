@@ -4,18 +4,31 @@
  *
  * It must never change the page's fate: a call made before the global exists still throws and
  * is lost; the recorder only notes where the page reached for the missing global, so the
- * gatherer can recover the call's name from the source.
+ * gatherer can recover the call's name from the source. Every invariant a page may rely on holds:
+ * a frozen method is handed out as it is (and the recorder says it cannot watch it), `this`,
+ * return values and thrown errors are the SDK's own, and a page may redefine the global at will
+ * (the recorder then says it lost sight of it).
  */
+
+/** A method the recorder watches, by its dotted path on the global. */
+export interface WatchedMethod {
+  path: string;
+  kind: "track" | "identify" | "init";
+}
 
 /** What the recorder needs to know about the SDK. */
 export interface RecorderConfig {
   binding: string;
   global: string;
-  trackMethod: string;
-  identifyMethod: string;
+  methods: WatchedMethod[];
+  /** JS expression, true once the SDK is ready; null to judge readiness from the global. */
+  ready: string | null;
   /** Regular expression source matching the SDK script URL. */
   scriptPattern: string;
 }
+
+/** Why calls could not be watched on the SDK itself. */
+export type BlindReason = "frozen" | "redefined";
 
 /** A message from the recorder to the gatherer. */
 export type RecorderMessage =
@@ -23,52 +36,135 @@ export type RecorderMessage =
   | {
       type: "call";
       kind: "track" | "identify";
+      /** The method path the page called (`capture`, `people.set`). */
+      method: string;
       args: unknown[];
       state: "direct" | "queued";
       at: number;
       url: string;
     }
-  | { type: "missing-global"; at: number; url: string; stack: string };
+  /** An init method's first string argument: the key the page installs. */
+  | { type: "init"; method: string; key: string; at: number }
+  | { type: "missing-global"; at: number; url: string; stack: string }
+  /** The recorder cannot watch calls: `detail` names the frozen method or the redefined global. */
+  | { type: "blind"; reason: BlindReason; detail: string; at: number };
 
 /** Installs the recorder; serialised by Playwright, so it must be self-contained. */
 export function installRecorder(config: RecorderConfig): void {
   const win = window as unknown as Record<string, unknown>;
+  // Taken before any page script runs, so that a page replacing them changes nothing here.
+  const schedule = window.setTimeout.bind(window);
+  const getDescriptor = Object.getOwnPropertyDescriptor;
   const send = (message: RecorderMessage) => {
     const binding = win[config.binding];
     if (typeof binding === "function") binding(message);
   };
   const now = () => performance.timeOrigin + performance.now();
   const sdkScript = new RegExp(config.scriptPattern);
-  const kinds: Record<string, "track" | "identify"> = {
-    [config.trackMethod]: "track",
-    [config.identifyMethod]: "identify",
-  };
-  // Enough room that the SDK script's timing entry is never dropped on busy pages.
-  performance.setResourceTimingBufferSize(5000);
+  const kindOf = new Map(config.methods.map((method) => [method.path, method.kind]));
+  // `people` for `people.set`: objects on the way to a watched method are wrapped too.
+  const prefixes = new Set(config.methods.flatMap((method) => method.path.split(".").slice(0, -1).map((_, index, parts) => parts.slice(0, index + 1).join("."))));
+  const trackPaths = config.methods.filter((method) => method.kind === "track").map((method) => method.path);
+  const isObject = (candidate: unknown): candidate is object => candidate !== null && (typeof candidate === "object" || typeof candidate === "function");
 
   let value: unknown;
   let proxy: unknown;
   let ready = false;
-
-  // A stub snippet assigns the global before the SDK script has even been fetched; the real SDK
-  // assigns it while, or after, its script runs.
-  const sdkScriptFetched = () => {
-    const current = document.currentScript as HTMLScriptElement | null;
-    if (current?.src && sdkScript.test(current.src)) return true;
-    return performance.getEntriesByType("resource").some((entry) => sdkScript.test(entry.name));
+  // An SDK script has run (its element's load event) or is running: before that, a global is a stub.
+  let sdkExecuted = false;
+  // The recorder's own reads of the global are not the page reaching for it.
+  let ownRead = false;
+  const blind = new Set<BlindReason>();
+  const noteBlind = (reason: BlindReason, detail: string) => {
+    if (blind.has(reason)) return;
+    blind.add(reason);
+    send({ type: "blind", reason, detail, at: now() });
   };
-  const isRealSdk = (candidate: unknown) =>
-    candidate !== null &&
-    (typeof candidate === "object" || typeof candidate === "function") &&
-    !Array.isArray(candidate) &&
-    typeof (candidate as Record<string, unknown>)[config.trackMethod] === "function" &&
-    sdkScriptFetched();
-  const noteReady = () => {
-    if (!ready && isRealSdk(value)) {
-      ready = true;
-      send({ type: "sdk-ready", at: now() });
+
+  function getter() {
+    if (value === undefined && !ownRead) {
+      // A stub snippet reads the missing global and assigns it in the same breath
+      // (`window.x = window.x || []`); a call that is lost leaves it missing afterwards.
+      const read = { type: "missing-global" as const, at: now(), url: location.href, stack: new Error().stack ?? "" };
+      queueMicrotask(() => {
+        if (value === undefined) send(read);
+      });
+    }
+    return proxy;
+  }
+  const ownsGlobal = () => getDescriptor(window, config.global)?.get === getter;
+  /** The SDK as it is now: what was assigned through the recorder, or what the page put there beyond its reach. */
+  const currentSdk = () => {
+    if (ownsGlobal()) return value;
+    ownRead = true;
+    try {
+      return win[config.global];
+    } finally {
+      ownRead = false;
     }
   };
+  const at = (root: unknown, path: string) => path.split(".").reduce<unknown>((object, part) => (isObject(object) ? (object as Record<string, unknown>)[part] : undefined), root);
+  /** A data property the Proxy invariant forbids replacing: a frozen object's methods. */
+  const isLocked = (object: object, property: string) => {
+    const descriptor = getDescriptor(object, property);
+    return descriptor !== undefined && !descriptor.configurable && "value" in descriptor && !descriptor.writable;
+  };
+
+  let readyExpression: (() => unknown) | null = null;
+  if (config.ready !== null) {
+    try {
+      readyExpression = new Function(`return (${config.ready});`) as () => unknown;
+    } catch {
+      // A Content-Security-Policy without 'unsafe-eval': readiness is judged from the global instead.
+    }
+  }
+  const isReady = () => {
+    if (readyExpression) {
+      ownRead = true;
+      try {
+        return Boolean(readyExpression());
+      } catch {
+        return false;
+      } finally {
+        ownRead = false;
+      }
+    }
+    const sdk = currentSdk();
+    return sdkExecuted && isObject(sdk) && !Array.isArray(sdk) && trackPaths.every((path) => typeof at(sdk, path) === "function");
+  };
+  const runningScriptIsSdk = () => {
+    const running = document.currentScript as HTMLScriptElement | null;
+    return Boolean(running?.src) && sdkScript.test(running!.src);
+  };
+  /** Says whether the SDK is ready, telling the gatherer the first time it is; also notes what the recorder cannot see. */
+  const checkSdk = () => {
+    if (runningScriptIsSdk()) sdkExecuted = true;
+    if (!ownsGlobal() && getDescriptor(window, config.global) !== undefined) noteBlind("redefined", `window.${config.global}`);
+    if (!ready && isReady()) {
+      ready = true;
+      send({ type: "sdk-ready", at: now() });
+      const sdk = currentSdk();
+      for (const path of trackPaths) {
+        const dot = path.lastIndexOf(".");
+        const holder = dot < 0 ? sdk : at(sdk, path.slice(0, dot));
+        if (isObject(holder) && isLocked(holder, path.slice(dot + 1))) noteBlind("frozen", `${config.global}.${path}`);
+      }
+    }
+    return ready;
+  };
+  // Readiness may come from a property the SDK sets later (`initialized`, `__loaded`) or from
+  // methods filled in after the global was assigned: look again until it is ready.
+  let polling = false;
+  const pollUntilReady = () => {
+    if (polling) return;
+    polling = true;
+    const startedAt = now();
+    const poll = () => {
+      if (!checkSdk() && now() - startedAt < 120_000) schedule(poll, 25);
+    };
+    poll();
+  };
+
   const cloneArgs = (args: unknown[]) =>
     args.map((arg) => {
       try {
@@ -79,45 +175,73 @@ export function installRecorder(config: RecorderConfig): void {
     });
 
   // Wrapping happens at call time, through a proxy, so methods the SDK swaps in later are seen too.
-  const wrapped = new WeakMap<object, unknown>();
-  const wrap = (target: unknown): unknown => {
-    if (target === null || (typeof target !== "object" && typeof target !== "function")) return target;
-    const cached = wrapped.get(target);
+  const proxies = new WeakMap<object, Map<string, object>>();
+  const recorders = new WeakMap<object, Map<string, { member: Function; recorder: Function }>>();
+  const recorderFor = (object: object, made: object, path: string, kind: WatchedMethod["kind"], member: Function) => {
+    let byPath = recorders.get(object);
+    if (!byPath) recorders.set(object, (byPath = new Map()));
+    const known = byPath.get(path);
+    // The same function each time the page reads the method, as without the recorder.
+    if (known?.member === member) return known.recorder;
+    const recorder = function recorded(this: unknown, ...args: unknown[]) {
+      checkSdk();
+      if (kind === "init") {
+        const key = args.find((arg) => typeof arg === "string");
+        if (typeof key === "string") send({ type: "init", method: `${config.global}.${path}`, key, at: now() });
+      } else {
+        send({ type: "call", kind, method: path, args: cloneArgs(args), state: ready ? "direct" : "queued", at: now(), url: location.href });
+      }
+      return member.apply(this === made ? object : this, args);
+    };
+    byPath.set(path, { member, recorder });
+    return recorder;
+  };
+  const wrap = (target: unknown, prefix: string): unknown => {
+    if (!isObject(target)) return target;
+    let byPrefix = proxies.get(target);
+    if (!byPrefix) proxies.set(target, (byPrefix = new Map()));
+    const cached = byPrefix.get(prefix);
     if (cached) return cached;
-    const made = new Proxy(target, {
+    const made: object = new Proxy(target, {
       get(object, property, receiver) {
         const member = Reflect.get(object, property, receiver === made ? object : receiver);
-        const kind = typeof property === "string" ? kinds[property] : undefined;
-        if (!kind || typeof member !== "function") return member;
-        return function recorded(this: unknown, ...args: unknown[]) {
-          noteReady();
-          send({ type: "call", kind, args: cloneArgs(args), state: ready ? "direct" : "queued", at: now(), url: location.href });
-          return member.apply(this === made ? object : this, args);
-        };
+        if (typeof property !== "string") return member;
+        const path = prefix === "" ? property : `${prefix}.${property}`;
+        const kind = kindOf.get(path);
+        if (kind === undefined && !prefixes.has(path)) return member;
+        if (isLocked(object, property)) {
+          if (kind !== undefined) noteBlind("frozen", `${config.global}.${path}`);
+          return member;
+        }
+        if (kind !== undefined && typeof member === "function") return recorderFor(object, made, path, kind, member);
+        return prefixes.has(path) ? wrap(member, path) : member;
       },
     });
-    wrapped.set(target, made);
+    byPrefix.set(prefix, made);
     return made;
   };
+
+  // Element load events never reach the window (the document is the last stop of a `load`).
+  document.addEventListener(
+    "load",
+    (event) => {
+      const element = event.target;
+      if (element instanceof HTMLScriptElement && element.src && sdkScript.test(element.src)) {
+        sdkExecuted = true;
+        pollUntilReady();
+      }
+    },
+    true,
+  );
 
   Object.defineProperty(window, config.global, {
     configurable: true,
     enumerable: true,
-    get() {
-      if (value === undefined) {
-        // A stub snippet reads the missing global and assigns it in the same breath
-        // (`window.x = window.x || []`); a call that is lost leaves it missing afterwards.
-        const read = { type: "missing-global" as const, at: now(), url: location.href, stack: new Error().stack ?? "" };
-        queueMicrotask(() => {
-          if (value === undefined) send(read);
-        });
-      }
-      return proxy;
-    },
+    get: getter,
     set(next: unknown) {
       value = next;
-      proxy = wrap(next);
-      noteReady();
+      proxy = wrap(next, "");
+      if (!checkSdk()) pollUntilReady();
     },
   });
 }

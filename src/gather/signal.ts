@@ -23,4 +23,32 @@ export class Signal {
       this.waiters.add(check);
     });
   }
+
+  /**
+   * Resolves true once `condition` holds and `activity()` has not changed for `quietMs`, or false
+   * when `timeoutMs` passes first. `activity` counts what may still come (calls, requests).
+   */
+  async waitForQuiet(condition: () => boolean, activity: () => number, quietMs: number, timeoutMs: number): Promise<boolean> {
+    let seen = activity();
+    let since = Date.now();
+    let wake: ReturnType<typeof setTimeout> | undefined;
+    const settled = () => {
+      const current = activity();
+      if (current !== seen) {
+        seen = current;
+        since = Date.now();
+      }
+      if (!condition()) return false;
+      const left = since + quietMs - Date.now();
+      if (left <= 0) return true;
+      clearTimeout(wake);
+      wake = setTimeout(() => this.notify(), left);
+      return false;
+    };
+    try {
+      return await this.waitFor(settled, timeoutMs);
+    } finally {
+      clearTimeout(wake);
+    }
+  }
 }

@@ -17,6 +17,15 @@ test.describe("events.expected", () => {
     expect(finding?.message).toContain("did you mean `Signup Success`");
   });
 
+  test("a call lost before the SDK existed satisfies nothing: the near miss the page did make is named", () => {
+    const calls = [callWith({ state: "lost" }), callWith({ name: "Signup Success" }), identify, callWith({ kind: "identify", state: "lost" })];
+    const [finding] = eventsExpected.evaluate(contextOf([signup({ calls })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("`signup_success` did not fire (did you mean `Signup Success`, which did?)");
+    const [onlyLostIdentify] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith(), callWith({ kind: "identify", state: "lost" })] })]));
+    expect(onlyLostIdentify?.message).toContain("no identify call was made");
+  });
+
   test("fails when an expected identify never happened", () => {
     const [finding] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith()] })]));
     expect(finding?.status).toBe("fail");

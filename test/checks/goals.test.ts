@@ -23,6 +23,13 @@ test.describe("goals.match", () => {
     expect(finding?.evidence.nearMisses).toEqual(["Signup Success"]);
   });
 
+  test("a goal's event lost before the SDK existed does not meet it; the near miss the page made is named", () => {
+    const calls = [callWith({ state: "lost" }), callWith({ name: "Signup Success" })];
+    const [finding] = goalsMatch.evaluate(contextOf([pageWith({ page: "signup", calls })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("the pages fire `Signup Success` (on signup) — did you mean it?");
+  });
+
   test("fails without a suggestion when nothing close fired", () => {
     const [finding] = goalsMatch.evaluate(contextOf([pageWith({ calls: [callWith({ name: "page_view" })] })]));
     expect(finding?.status).toBe("fail");

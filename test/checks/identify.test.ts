@@ -11,7 +11,7 @@ test.describe("identify.attributes", () => {
   test("passes when every call carries the required attributes as simple values", () => {
     const [finding] = identifyAttributes.evaluate(contextOf([pageWith({ calls: [identify({ ...segments, seats: 12, trial: false })] })], withRequired()));
     expect(finding).toMatchObject({ check: "identify.attributes", status: "pass", page: "home", viewport: "desktop" });
-    expect(finding?.message).toBe("1 identify call(s) carry `plan`, `account_type` and only simple values.");
+    expect(finding?.message).toBe("1 identify call carries `plan`, `account_type` and only simple values.");
   });
 
   test("fails on a missing required attribute, with null counting as missing", () => {
@@ -30,22 +30,38 @@ test.describe("identify.attributes", () => {
     expect(finding?.evidence).toEqual({
       required: ["plan"],
       identifyCalls: 1,
+      methods: "identify",
       problems: ["`company` is a nested object, not a string, number or boolean", "`tags` is an array, not a string, number or boolean"],
     });
   });
 
-  test("counts a problem across several calls and never quotes values", () => {
+  test("judges the page's identify-kind calls together: an attribute one call carries is there, and values are never quoted", () => {
     const calls = [identify(segments), identify({ plan: "jane@example.org" })];
     const [finding] = identifyAttributes.evaluate(contextOf([pageWith({ calls })], withRequired()));
-    expect(finding?.message).toContain("`account_type` is missing (1 of 2 identify calls)");
+    expect(finding?.status).toBe("pass");
+    expect(finding?.message).toBe("2 identify-kind calls (identify) together carry `plan`, `account_type` and only simple values.");
     expect(JSON.stringify(finding)).not.toContain("jane@example.org");
+  });
+
+  test("passes Mixpanel's split: identify with a user id only, the traits through people.set", () => {
+    const calls = [identify(null, "user-123"), callWith({ kind: "identify", method: "people.set", name: null, properties: segments })];
+    const [finding] = identifyAttributes.evaluate(contextOf([pageWith({ calls })], withRequired()));
+    expect(finding).toMatchObject({ status: "pass", message: "2 identify-kind calls (identify, people.set) together carry `plan`, `account_type` and only simple values." });
+  });
+
+  test("names an attribute that none of several calls carries, and a nested value any one of them sends", () => {
+    const calls = [identify({ plan: "pro" }), callWith({ kind: "identify", method: "people.set", name: null, properties: { address: { city: "London" } } })];
+    const [finding] = identifyAttributes.evaluate(contextOf([pageWith({ calls })], withRequired()));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("`account_type` is missing from all 2 identify-kind calls; `address` is a nested object, not a string, number or boolean.");
+    expect(JSON.stringify(finding)).not.toContain("London");
   });
 
   test("fails on a call without attributes, or with attributes that are no object", () => {
     const [none] = identifyAttributes.evaluate(contextOf([pageWith({ calls: [identify(null)] })], withRequired()));
     expect(none?.message).toContain("no attributes were sent, so `plan`, `account_type` are missing");
     const [text] = identifyAttributes.evaluate(contextOf([pageWith({ calls: [identify("pro")] })], withRequired()));
-    expect(text?.message).toContain("the attributes are a string, not an object of key/value pairs");
+    expect(text?.message).toContain("the attributes of identify(…) are a string, not an object of key/value pairs");
   });
 
   test("skips a page with no identify call, or only a lost one whose attributes are unknown", () => {

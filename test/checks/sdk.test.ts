@@ -27,6 +27,13 @@ test.describe("sdk.present", () => {
     expect(finding?.message).toContain("window.expsvc");
   });
 
+  test("warns when the page redefined the global beyond the audit's reach, though the SDK was ready", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ callsFromNetwork: { reason: "redefined", detail: "window.expsvc" } })]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toContain("the page redefined `window.expsvc` beyond the audit's reach");
+    expect(finding?.message).toContain("judged from what the collect requests carried");
+  });
+
   test("skips a page that did not load", () => {
     const [finding] = sdkPresent.evaluate(contextOf([pageWith({ loadError: "net::ERR_CONNECTION_REFUSED", sdkScripts: [] })]));
     expect(finding?.status).toBe("skip");
@@ -50,6 +57,23 @@ test.describe("sdk.order", () => {
     const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls: [callWith({ name: "hero_seen", state: "queued" })] })]));
     expect(finding?.status).toBe("warn");
     expect(finding?.message).toContain("hero_seen");
+  });
+
+  test("names the method the spec calls the page's track by", () => {
+    const page = pageWith({ calls: [callWith({ method: "capture", name: "signup_success", state: "lost" })] });
+    const [finding] = sdkOrder.evaluate(contextOf([page]));
+    expect(finding?.message).toContain('capture("signup_success")');
+    expect(finding?.message).not.toContain("track(");
+  });
+
+  test("warns when calls could not be watched and were judged from the network, naming why", () => {
+    const page = pageWith({ callsFromNetwork: { reason: "frozen", detail: "hostile.track" }, calls: [callWith()] });
+    const [finding] = sdkOrder.evaluate(contextOf([page]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toContain("`hostile.track` is frozen");
+    expect(finding?.evidence).toMatchObject({ carried: ['track("signup_success")'] });
+    const lost = pageWith({ callsFromNetwork: { reason: "frozen", detail: "hostile.track" }, calls: [callWith({ state: "lost" })] });
+    expect(sdkOrder.evaluate(contextOf([lost]))[0]?.status).toBe("fail");
   });
 
   test("a lost call outweighs a queued one", () => {

@@ -36,6 +36,7 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
     stepError: null,
     sdkScripts: [{ url: "http://127.0.0.1:47411/sdk/v1/sdk.js", status: 200, failure: null, atMs: 20 }],
     sdkReadyAtMs: 120,
+    callsFromNetwork: null,
     sdkTagKey: "prj_demo_staging",
     keySightings: [{ key: "prj_demo_staging", where: "script-tag", detail: "data-project-key" }],
     selectors: [],
@@ -51,7 +52,7 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
 
 /** A call made directly on the ready SDK, with `overrides` applied. */
 export function callWith(overrides: Partial<CapturedCall> = {}): CapturedCall {
-  return { kind: "track", name: "signup_success", properties: {}, atMs: 500, state: "direct", documentUrl: "http://127.0.0.1:47412/signup", ...overrides };
+  return { kind: "track", method: overrides.kind ?? "track", name: "signup_success", properties: {}, atMs: 500, state: "direct", documentUrl: "http://127.0.0.1:47412/signup", ...overrides };
 }
 
 /** A collect request that carried the given calls and got `status`. */

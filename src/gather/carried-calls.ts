@@ -1,0 +1,52 @@
+import type { CapturedCall, CollectRequest } from "../artifacts.js";
+import type { SdkSpec } from "../spec/schema.js";
+
+/**
+ * The calls a page's collect requests carried, read back from their payloads: what the audit
+ * judges when it could not watch the SDK's methods (a frozen API, a global redefined beyond
+ * reach). Reads the vendors' shapes (Segment and RudderStack `type`/`event`/`traits`, PostHog
+ * `$identify` and `$set`, Mixpanel engage `$set`) and generic fields (`event`, `name`, `kind`,
+ * `type`, `traits`, `attributes`, `attrs`).
+ */
+export function carriedCalls(requests: readonly CollectRequest[], sdk: Pick<SdkSpec, "track" | "identify">, documentUrl: string): CapturedCall[] {
+  return requests.flatMap((request) =>
+    request.events.flatMap((event): CapturedCall[] => {
+      const call = readEvent(event.raw);
+      if (call === null) return [];
+      const method = call.kind === "track" ? sdk.track[0]! : sdk.identify[0]!;
+      return [{ ...call, method, atMs: request.atMs, state: "direct", documentUrl }];
+    }),
+  );
+}
+
+type EventCall = Pick<CapturedCall, "kind" | "name" | "properties">;
+
+const IDENTIFY_EVENTS = new Set(["$identify", "identify"]);
+
+function readEvent(raw: unknown): EventCall | null {
+  if (!isRecord(raw)) return null;
+  const type = text(raw.type) ?? text(raw.kind);
+  const event = text(raw.event) ?? text(raw.name);
+  const properties = isRecord(raw.properties) ? raw.properties : null;
+  const context = isRecord(raw.context) ? raw.context : null;
+  const attributes = firstRecord(raw.traits, context?.traits, raw.$set, properties?.$set, raw.attributes, raw.attrs);
+  const userId = text(raw.userId) ?? text(raw.user_id) ?? text(raw.$distinct_id) ?? text(raw.distinct_id) ?? text(properties?.distinct_id);
+  if (type === "identify" || (event !== null && IDENTIFY_EVENTS.has(event)) || (event === null && attributes !== null)) {
+    return { kind: "identify", name: userId, properties: attributes };
+  }
+  // Any other type (Segment's and RudderStack's page, screen, group, alias) is neither kind.
+  if (event === null || (type !== null && type !== "track")) return null;
+  return { kind: "track", name: event, properties };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+function firstRecord(...candidates: unknown[]): Record<string, unknown> | null {
+  return (candidates.find(isRecord) as Record<string, unknown> | undefined) ?? null;
+}

@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import type { CollectRequest } from "../../src/artifacts.js";
+import { carriedCalls } from "../../src/gather/carried-calls.js";
+
+const request = (...raws: unknown[]): CollectRequest => ({
+  url: "http://127.0.0.1:1/v1/t",
+  method: "POST",
+  atMs: 700,
+  status: 200,
+  failure: null,
+  events: raws.map((raw) => ({ strings: [], raw })),
+  decodeError: null,
+  intercepted: false,
+});
+const sdk = { track: ["capture"], identify: ["identify", "people.set"] };
+const read = (...raws: unknown[]) => carriedCalls([request(...raws)], sdk, "http://127.0.0.1:1/").map(({ kind, method, name, properties }) => ({ kind, method, name, properties }));
+
+test("reads Segment's and RudderStack's track and identify, and leaves their page views out", () => {
+  expect(
+    read(
+      { type: "track", event: "signup_success", properties: { plan: "pro" }, writeKey: "wk" },
+      { type: "identify", userId: "user-123", traits: { plan: "pro" } },
+      { type: "identify", userId: "user-123", context: { traits: { account_type: "business" } } },
+      { type: "page", name: "Home" },
+    ),
+  ).toEqual([
+    { kind: "track", method: "capture", name: "signup_success", properties: { plan: "pro" } },
+    { kind: "identify", method: "identify", name: "user-123", properties: { plan: "pro" } },
+    { kind: "identify", method: "identify", name: "user-123", properties: { account_type: "business" } },
+  ]);
+});
+
+test("reads PostHog's $identify with $set and Mixpanel's engage $set as identify calls", () => {
+  expect(
+    read(
+      { event: "$identify", properties: { distinct_id: "user-123", $set: { plan: "pro" } } },
+      { $token: "tok", $distinct_id: "user-123", $set: { account_type: "business" } },
+      { event: "Signup Success", properties: { token: "tok" } },
+    ),
+  ).toEqual([
+    { kind: "identify", method: "identify", name: "user-123", properties: { plan: "pro" } },
+    { kind: "identify", method: "identify", name: "user-123", properties: { account_type: "business" } },
+    { kind: "track", method: "capture", name: "Signup Success", properties: { token: "tok" } },
+  ]);
+});
+
+test("reads generic kind/name/attributes events, and nothing from payloads that name no event", () => {
+  expect(read({ kind: "track", name: "hero_seen" }, { kind: "identify", userId: "u1", attributes: { plan: "pro" } }, { hello: "world" }, "text", null)).toEqual([
+    { kind: "track", method: "capture", name: "hero_seen", properties: null },
+    { kind: "identify", method: "identify", name: "u1", properties: { plan: "pro" } },
+  ]);
+});
+
+test("each call carries its request's time and counts as made on the SDK", () => {
+  const [call] = carriedCalls([request({ type: "track", event: "x" })], sdk, "http://127.0.0.1:1/page");
+  expect(call).toMatchObject({ atMs: 700, state: "direct", documentUrl: "http://127.0.0.1:1/page" });
+});

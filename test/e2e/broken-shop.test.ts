@@ -93,6 +93,37 @@ test("an event that fires on desktop only fails on mobile and passes on desktop"
   expect(mobile.message).toContain("`menu_viewed` did not fire");
 });
 
+test("calls made in the SDK's ready callback on a page without expect are waited for: accepted, or rejected where the collector refuses them", () => {
+  for (const viewport of viewports) {
+    const accepted = summary.calls.find((call) => call.page === "ready-callback" && call.viewport === viewport);
+    expect(accepted).toMatchObject({ kind: "track", name: "offers_ready", beforeSdk: false, delivery: "accepted" });
+    expect(findingOf(summary, "events.delivered", { page: "ready-callback", viewport }).status).toBe("pass");
+    const rejected = summary.calls.find((call) => call.page === "ready-callback-rejected" && call.viewport === viewport);
+    expect(rejected).toMatchObject({ name: "coupon_ready", delivery: "rejected" });
+    expect(findingOf(summary, "events.delivered", { page: "ready-callback-rejected", viewport }).message).toContain('track("coupon_ready") was rejected by the collector (HTTP 400)');
+  }
+});
+
+test("a call on a hand-written object stub is queued, though the SDK script was preloaded before the stub ran", () => {
+  for (const viewport of viewports) {
+    const order = findingOf(summary, "sdk.order", { page: "object-stub", viewport });
+    expect(order.status).toBe("warn");
+    expect(order.message).toContain('track("offer_seen")');
+    expect(findingOf(summary, "events.delivered", { page: "object-stub", viewport }).status).toBe("pass");
+  }
+});
+
+test("a redirect to a dead host on another domain fails page.domain and page.load, both naming the target", () => {
+  for (const viewport of viewports) {
+    const domain = findingOf(summary, "page.domain", { page: "offsite-dead", viewport });
+    expect(domain.status).toBe("fail");
+    expect(domain.message).toContain("for http://localhost:47410/landing");
+    const load = findingOf(summary, "page.load", { page: "offsite-dead", viewport });
+    expect(load.status).toBe("fail");
+    expect(load.message).toContain("it redirected to http://localhost:47410/landing, which failed (net::ERR_CONNECTION_REFUSED)");
+  }
+});
+
 test("nothing but the planted faults is reported", () => {
   const reported = summary.findings
     .filter((finding) => finding.status === "fail" || finding.status === "warn")
@@ -106,6 +137,10 @@ test("nothing but the planted faults is reported", () => {
     `goals.match fail Signup completed ${viewport}`,
     `events.delivered fail navigate-away ${viewport}`,
     `events.delivered fail rejected-call ${viewport}`,
+    `events.delivered fail ready-callback-rejected ${viewport}`,
+    `sdk.order warn object-stub ${viewport}`,
+    `page.domain fail offsite-dead ${viewport}`,
+    `page.load fail offsite-dead ${viewport}`,
   ]);
   expect(reported).toEqual([...planted, "events.expected fail desktop-only mobile"].sort());
 });

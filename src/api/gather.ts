@@ -1,8 +1,7 @@
 import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
-import { environmentDomain } from "../domain.js";
 import type { AuditSpec } from "../spec/schema.js";
 import { ApiClient, systemClock, type Clock } from "./client.js";
-import { findProject } from "./match.js";
+import { findProject, serviceProjectKey, wantedProject } from "./match.js";
 import { redactDeep } from "./redact.js";
 import type { z } from "zod";
 import { reportListSchema } from "./report.js";
@@ -90,14 +89,14 @@ type FilledPath = { path: string } | { failure: ApiExchange<never> } | null;
  */
 function projectPath(client: ApiClient, template: string, spec: AuditSpec, environment: string, artifacts: ApiArtifacts): FilledPath {
   const env = spec.environments[environment]!;
-  const match = findProject(artifacts.projects?.data ?? [], { key: env.key, domain: environmentDomain(env) });
+  const match = findProject(artifacts.projects?.data ?? [], wantedProject(env));
   if (match === null) return null;
   const id = match.element.id;
   if (template.includes("{projectId}") && id === undefined) {
     const detail = `${template} needs {projectId}, but the service's project element has no id field`;
     return { failure: { url: client.urlOf(template), attempts: 0, durationMs: 0, status: null, data: null, failure: { kind: "path", status: null, detail } } };
   }
-  return { path: template.replaceAll("{project}", encodeURIComponent(env.key)).replaceAll("{projectId}", encodeURIComponent(String(id))) };
+  return { path: template.replaceAll("{project}", encodeURIComponent(serviceProjectKey(env))).replaceAll("{projectId}", encodeURIComponent(String(id))) };
 }
 
 /** The exchange with a configured project endpoint, or null when there was nothing to ask. */

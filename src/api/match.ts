@@ -1,3 +1,5 @@
+import { environmentDomain } from "../domain.js";
+import type { Environment } from "../spec/schema.js";
 import type { ApiGoal, ApiProject, ApiRecentEvent, ApiWorkspaceRef } from "../artifacts.js";
 
 /**
@@ -8,10 +10,20 @@ import type { ApiGoal, ApiProject, ApiRecentEvent, ApiWorkspaceRef } from "../ar
 
 /** What identifies an environment's project: its key and its domain. */
 export interface ProjectWanted {
-  /** The environment's project key. */
+  /** The environment's project key at the service (`projectKey`, else `key`). */
   key: string;
   /** Lower-case host name. */
   domain: string;
+}
+
+/** The service's key of an environment's project: `projectKey` when the page's SDK key is a vendor's, else `key`. */
+export function serviceProjectKey(env: Pick<Environment, "key" | "projectKey">): string {
+  return env.projectKey ?? env.key;
+}
+
+/** What names an environment's project in the service's list. */
+export function wantedProject(env: Environment): ProjectWanted {
+  return { key: serviceProjectKey(env), domain: environmentDomain(env) };
 }
 
 /** A project element that names the environment, and which of its fields did. */

@@ -1,7 +1,6 @@
-import { findProject, goalCondition, isWorkspace, projectKeysOf, workspaceOf, type ProjectMatch } from "../api/match.js";
+import { findProject, goalCondition, isWorkspace, projectKeysOf, serviceProjectKey, wantedProject, workspaceOf, type ProjectMatch } from "../api/match.js";
 import type { ApiExchange, ApiGoal, ApiProject } from "../artifacts.js";
 import type { CheckId } from "../check-ids.js";
-import { environmentDomain } from "../domain.js";
 import type { Finding } from "../results.js";
 import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
 import { finding, type AuditContext, type Check } from "./check.js";
@@ -42,14 +41,19 @@ function matchedProject(context: AuditContext): { match: ProjectMatch } | { skip
   if (blocked !== null) return { skip: blocked };
   const projects = context.api!.projects!.data;
   if (projects === null) return { skip: "Not judged: the service's project list could not be read (see api.project)." };
-  const match = findProject(projects, wantedProject(context));
+  const match = findProject(projects, wantedProjectOf(context));
   if (match === null) return { skip: "Not judged: the project is not in the service's project list (see api.project)." };
   return { match };
 }
 
-function wantedProject(context: AuditContext) {
-  const env = context.spec.environments[context.environment]!;
-  return { key: env.key, domain: environmentDomain(env) };
+function wantedProjectOf(context: AuditContext) {
+  return wantedProject(context.spec.environments[context.environment]!);
+}
+
+/** The spec field that holds an environment's key at the service, for messages. */
+function keyField(context: AuditContext): string {
+  const environment = context.environment;
+  return `environments.${environment}.${context.spec.environments[environment]!.projectKey === undefined ? "key" : "projectKey"}`;
 }
 
 /** A finding's evidence of an exchange: what was asked, how often, how long, and how it ended. */
@@ -142,7 +146,7 @@ export const apiProject: Check = {
 };
 
 function judgeProject(context: AuditContext, projects: readonly ApiProject[]): Verdict {
-  const wanted = wantedProject(context);
+  const wanted = wantedProjectOf(context);
   const env = context.environment;
   const match = findProject(projects, wanted);
   if (match === null) {
@@ -153,7 +157,7 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
       status: "fail",
       message:
         `Neither the key \`${wanted.key}\` nor the domain \`${wanted.domain}\` of environment ${env} is among the ${projects.length} project(s) the service lists${hint} ` +
-        `Fix environments.${env}.key (or its domain), or use an API key of the workspace that holds the project.`,
+        `Fix ${keyField(context)} (or its domain), or use an API key of the workspace that holds the project.`,
       evidence: { key: wanted.key, domain: wanted.domain, listed: projects.length, nearMisses: close },
     };
   }
@@ -161,20 +165,20 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
   const evidence = { key: wanted.key, domain: wanted.domain, index: match.index, field: match.field, project: label };
   if (match.byKey) return { status: "pass", message: `The service lists the project: ${label} has ${match.field} \`${wanted.key}\`.`, evidence };
   const listedKeys = projectKeysOf(match.element);
-  const otherEnv = Object.entries(context.spec.environments).find(([name, other]) => name !== env && listedKeys.includes(other.key));
+  const otherEnv = Object.entries(context.spec.environments).find(([name, other]) => name !== env && listedKeys.includes(serviceProjectKey(other)));
   if (otherEnv) {
     return {
       status: "fail",
       message:
-        `The service lists the domain \`${wanted.domain}\` under \`${otherEnv[1].key}\`, the spec's ${otherEnv[0]} key, while environment ${env} uses \`${wanted.key}\`: ` +
-        `staging and production are mixed up. Fix environments.${env}.key or environments.${otherEnv[0]}.domain.`,
+        `The service lists the domain \`${wanted.domain}\` under \`${serviceProjectKey(otherEnv[1])}\`, the spec's ${otherEnv[0]} key, while environment ${env} uses \`${wanted.key}\`: ` +
+        `staging and production are mixed up. Fix ${keyField(context)} or environments.${otherEnv[0]}.domain.`,
       evidence,
     };
   }
   if (listedKeys.length > 0) {
     return {
       status: "warn",
-      message: `The service lists the domain \`${wanted.domain}\` (${label}), but under the key ${orList(listedKeys)}, not \`${wanted.key}\`. If that is this environment's project, fix environments.${env}.key.`,
+      message: `The service lists the domain \`${wanted.domain}\` (${label}), but under the key ${orList(listedKeys)}, not \`${wanted.key}\`. If that is this environment's project, fix ${keyField(context)}.`,
       evidence,
     };
   }

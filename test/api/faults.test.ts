@@ -217,6 +217,13 @@ test.describe("report data (report.path)", () => {
     expect(artifacts.report!.data!.map((experiment) => experiment.name)).toEqual(["Pricing CTA copy, short vs long"]);
   });
 
+  test("fills {project} with the environment's projectKey when the page's SDK key is a vendor's", async () => {
+    const spec = withReport(service.origin, "/v1/projects/{project}/report");
+    spec.environments.staging = { ...spec.environments.staging!, key: "wk_segment_staging", projectKey: "prj_demo_staging" };
+    await gatherApi(spec, "staging", { env });
+    expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
+  });
+
   test("fills in {projectId}; an unknown endpoint is a failed exchange, not retried", async () => {
     const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{projectId}/reports"), "staging", { env }))!;
     expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/reports");

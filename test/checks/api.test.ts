@@ -80,6 +80,14 @@ test.describe("api.project", () => {
     });
   });
 
+  test("with a vendor's SDK key, judges the service's project by environments.*.projectKey and names that field", () => {
+    const spec = specWithApi();
+    spec.environments.staging = { ...spec.environments.staging!, key: "wk_segment_staging", projectKey: "prj_demo_staging" };
+    expect(judge(apiProject, apiWith(), spec)).toMatchObject({ status: "pass", message: 'The service lists the project: project "Demo shop (staging)" has key `prj_demo_staging`.' });
+    const other = judge(apiProject, withProjects([{ key: "prj_demo_stage", domain: "127.0.0.1", name: "Demo" }]), spec);
+    expect(other.message).toContain("not `prj_demo_staging`. If that is this environment's project, fix environments.staging.projectKey.");
+  });
+
   test("warns when the domain is listed under another key", () => {
     const finding = judge(apiProject, withProjects([{ key: "prj_demo_stage", domain: "127.0.0.1", name: "Demo" }]));
     expect(finding.status).toBe("warn");

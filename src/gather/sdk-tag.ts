@@ -7,25 +7,105 @@ import type { SdkSpec } from "../spec/schema.js";
 export interface SdkTagFacts {
   /** The key the SDK script tag declares; null when it declares none. */
   sdkTagKey: string | null;
-  /** Sightings of the spec's keys in the script tag and on the SDK global. */
+  /** Sightings of the spec's keys in the script's URL, its tag and on the SDK global. */
   sightings: KeySighting[];
 }
 
+/** One SDK script tag as the page had it: its resolved URL, its attributes and the URL's query parameters. */
+export interface ScriptTagRead {
+  /** The script's URL, resolved against the document (`script.src`). */
+  src: string;
+  /** Every attribute but `src` (the URL is judged as a whole). */
+  attributes: TagValue[];
+  /** Every query parameter of the URL. */
+  query: TagValue[];
+}
+
+/** An attribute or query parameter of the SDK's script tag. */
+export interface TagValue {
+  name: string;
+  value: string;
+  /** True when the value, read in the page, was a plain identifier naming a property of `window`. */
+  onWindow: boolean;
+}
+
+/** A plain JavaScript identifier: what a value that names a global looks like. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
 /**
- * Reads the SDK script tag (attributes and query parameters named like a key) and the SDK
- * global's own string properties, and notes where any of the spec's keys appear.
+ * True when an attribute or query parameter's name says it holds a key: one of its words
+ * (split at punctuation and camelCase) ends in `key` or `token` (`data-write-key`, `apiKey`,
+ * `writekey`, `data-token`), so that `data-keyboard` or `data-tokenizer` do not.
+ */
+export function isKeyShapedName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+  return words.some((word) => word.endsWith("key") || word.endsWith("token"));
+}
+
+/**
+ * True when a tag's value names a global rather than holding a key: it is the SDK's global
+ * (Segment's `data-global-segment-analytics-key="analytics"`), or a plain identifier that was
+ * a property of `window` when the tag was read.
+ */
+export function namesGlobal(value: string, sdkGlobal: string, onWindow: boolean): boolean {
+  return value === sdkGlobal || (IDENTIFIER.test(value) && onWindow);
+}
+
+/** The spec's keys found in a script URL's path or query (decoded or not): `script-url` sightings naming the URL. */
+export function keysInScriptUrl(url: string, projectKeys: readonly string[]): KeySighting[] {
+  const decoded = safeDecode(url);
+  return projectKeys.filter((key) => key !== "" && (url.includes(key) || decoded.includes(key))).map((key) => ({ key, where: "script-url", detail: url }));
+}
+
+/**
+ * Judges nothing, only reads: the key the SDK's script tags declare (the first key-shaped
+ * attribute, then query parameter, whose value is not empty and names no global), and where
+ * the spec's keys appear: in the script's URL (`script-url`) or in an attribute (`script-tag`).
+ */
+export function scriptTagFacts(tags: readonly ScriptTagRead[], sdkGlobal: string, projectKeys: readonly string[]): SdkTagFacts {
+  let sdkTagKey: string | null = null;
+  const sightings: KeySighting[] = [];
+  for (const tag of tags) {
+    for (const { name, value, onWindow } of [...tag.attributes, ...tag.query]) {
+      if (sdkTagKey === null && value !== "" && isKeyShapedName(name) && !namesGlobal(value, sdkGlobal, onWindow)) sdkTagKey = value;
+    }
+    sightings.push(...keysInScriptUrl(tag.src, projectKeys));
+    for (const key of projectKeys) {
+      if (key === "") continue;
+      for (const { name, value } of tag.attributes) if (value.includes(key)) sightings.push({ key, where: "script-tag", detail: name });
+    }
+  }
+  return { sdkTagKey, sightings };
+}
+
+/**
+ * Reads the SDK script tags (their URLs, attributes and query parameters) and the SDK global's
+ * own string properties, and notes where any of the spec's keys appear.
  */
 export async function readSdkTag(page: Page, sdk: SdkSpec, projectKeys: readonly string[]): Promise<SdkTagFacts> {
   const facts = await page
     .evaluate(
       ({ pattern, global }) => {
         const matches = new RegExp(pattern);
-        const tags = [...document.querySelectorAll<HTMLScriptElement>("script[src]")].filter((tag) => matches.test(tag.src));
-        const declared: { name: string; value: string }[] = [];
-        for (const tag of tags) {
-          for (const attribute of tag.getAttributeNames()) declared.push({ name: attribute, value: tag.getAttribute(attribute) ?? "" });
-          for (const [name, value] of new URL(tag.src).searchParams) declared.push({ name: `${tag.src} ?${name}`, value });
-        }
+        const identifier = /^[A-Za-z_$][\w$]*$/;
+        const onWindow = (value: string) => identifier.test(value) && value in window;
+        const tags = [...document.querySelectorAll<HTMLScriptElement>("script[src]")]
+          .filter((tag) => matches.test(tag.src))
+          .map((tag) => ({
+            src: tag.src,
+            attributes: tag
+              .getAttributeNames()
+              .filter((name) => name !== "src")
+              .map((name) => {
+                const value = tag.getAttribute(name) ?? "";
+                return { name, value, onWindow: onWindow(value) };
+              }),
+            query: URL.canParse(tag.src) ? [...new URL(tag.src).searchParams].map(([name, value]) => ({ name, value, onWindow: onWindow(value) })) : [],
+          }));
         const sdkObject = (window as unknown as Record<string, unknown>)[global];
         const properties: { name: string; value: string }[] = [];
         if (sdkObject !== null && typeof sdkObject === "object") {
@@ -38,16 +118,22 @@ export async function readSdkTag(page: Page, sdk: SdkSpec, projectKeys: readonly
             }
           }
         }
-        return { declared, properties };
+        return { tags, properties };
       },
       { pattern: globToRegExpSource(sdk.script), global: sdk.global },
     )
-    .catch(() => ({ declared: [], properties: [] }));
-  const keyLike = facts.declared.find(({ name, value }) => /key/i.test(name.split("?").pop()!) && value !== "");
-  const sightings: KeySighting[] = [];
+    .catch(() => ({ tags: [] as ScriptTagRead[], properties: [] as { name: string; value: string }[] }));
+  const { sdkTagKey, sightings } = scriptTagFacts(facts.tags, sdk.global, projectKeys);
   for (const key of projectKeys) {
-    for (const { name, value } of facts.declared) if (value.includes(key)) sightings.push({ key, where: "script-tag", detail: name });
     for (const { name, value } of facts.properties) if (value === key) sightings.push({ key, where: "sdk-global", detail: `${sdk.global}.${name}` });
   }
-  return { sdkTagKey: keyLike?.value ?? null, sightings };
+  return { sdkTagKey, sightings };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -3,13 +3,49 @@ import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js
 import { urlMatcher } from "../glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
+import { keysInScriptUrl } from "./sdk-tag.js";
+
+/** Headers that say where the request came from, not what the SDK sent: the page's own URL is no key place. */
+const NOT_SDK_HEADERS = new Set(["referer"]);
+
+/** The user and password of an `Authorization: Basic …` value, decoded; null when it is no Basic credential. */
+export function decodeBasicAuth(value: string): { user: string; password: string } | null {
+  const match = /^\s*basic\s+([A-Za-z0-9+/_-]+=*)\s*$/i.exec(value);
+  if (!match) return null;
+  const text = Buffer.from(match[1]!.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+  const colon = text.indexOf(":");
+  return colon === -1 ? { user: text, password: "" } : { user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+/**
+ * The spec's keys in a collect request's headers: in the decoded user or password of a Basic
+ * `authorization` (RudderStack sends `writeKey:`), or anywhere in any other header's value.
+ * Each sighting names the header, never its value.
+ */
+export function keysInHeaders(headers: Readonly<Record<string, string>>, projectKeys: readonly string[]): KeySighting[] {
+  const sightings: KeySighting[] = [];
+  for (const [rawName, value] of Object.entries(headers)) {
+    const name = rawName.toLowerCase();
+    if (NOT_SDK_HEADERS.has(name)) continue;
+    const basic = name === "authorization" ? decodeBasicAuth(value) : null;
+    const texts = basic === null ? [value] : [value, basic.user, basic.password];
+    for (const key of projectKeys) {
+      if (key !== "" && texts.some((text) => text.includes(key))) sightings.push({ key, where: "header", detail: name });
+    }
+  }
+  return sightings;
+}
 
 /** Delivery-level capture: the SDK script's response and every collect request with its answer. */
 export class NetworkCapture {
   readonly sdkScripts: SdkScriptLoad[] = [];
   readonly collect: CollectRequest[] = [];
-  /** Project keys seen in collect requests' URLs or payloads. */
+  /** Project keys seen in the SDK script's URL and in collect requests' URLs, payloads and headers. */
   readonly keySightings: KeySighting[] = [];
+  /** Each sighting once, by key, place and detail. */
+  private readonly sightingIds = new Set<string>();
+  /** Reads of collect requests' full headers still under way. */
+  private readonly pending = new Set<Promise<void>>();
   readonly isCollectUrl: (url: string) => boolean;
   readonly isSdkUrl: (url: string) => boolean;
   /** The entry each watched request fills in once it is answered or fails. */
@@ -39,11 +75,15 @@ export class NetworkCapture {
       const load: SdkScriptLoad = { url, status: null, failure: null, atMs: this.sinceStart(Date.now()) };
       this.sdkScripts.push(load);
       this.entryByRequest.set(request, load);
+      this.addSightings(keysInScriptUrl(url, this.projectKeys));
     } else if (this.isCollectUrl(url)) {
-      const { events, strings, error } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
+      const headers = request.headers();
+      const { events, strings, error } = decodeCollectBody(request.postDataBuffer(), url, headers["content-encoding"]);
       for (const key of this.projectKeys) {
-        if (url.includes(key) || strings.includes(key)) this.keySightings.push({ key, where: "collect", detail: url });
+        if (url.includes(key) || strings.includes(key)) this.addSightings([{ key, where: "collect", detail: url }]);
       }
+      this.addSightings(keysInHeaders(headers, this.projectKeys));
+      this.readAllHeaders(request);
       const entry: CollectRequest = {
         url,
         method: request.method(),
@@ -57,6 +97,45 @@ export class NetworkCapture {
       this.collect.push(entry);
       this.entryByRequest.set(request, entry);
       this.onChange();
+    }
+  }
+
+  /**
+   * Resolves once every collect request seen so far has had its full headers read (the
+   * synchronous `headers()` lacks some the network stack adds, cookies among them), or once
+   * `timeoutMs` passed: a request that is never answered never has them. Await it before
+   * reading `keySightings` for the artifacts.
+   */
+  async settled(timeoutMs = 500): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.pending.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
+      await Promise.race([Promise.all([...this.pending]), bound]);
+      clearTimeout(timer);
+    }
+  }
+
+  /** Reads the request's full headers in the background; a request whose page is gone has none to add. */
+  private readAllHeaders(request: Request): void {
+    const read: Promise<void> = request
+      .allHeaders()
+      .then(
+        (headers) => this.addSightings(keysInHeaders(headers, this.projectKeys)),
+        () => undefined,
+      )
+      .finally(() => this.pending.delete(read));
+    this.pending.add(read);
+  }
+
+  private addSightings(sightings: readonly KeySighting[]): void {
+    for (const sighting of sightings) {
+      const id = `${sighting.key} ${sighting.where} ${sighting.detail}`;
+      if (this.sightingIds.has(id)) continue;
+      this.sightingIds.add(id);
+      this.keySightings.push(sighting);
     }
   }
 

@@ -29,6 +29,12 @@ function describeSighting(sighting: KeySighting): string {
   return `${WHERE[sighting.where]} (${shareableUrl(sighting.detail)})`;
 }
 
+/** The places a key was looked for, as one phrase: the init call only when the spec names init methods. */
+function placesLookedAt(context: AuditContext): string {
+  const places = ["the SDK's script URL", "its script tag", ...(context.spec.sdk.init.length > 0 ? ["its init call"] : []), "its global", "its collect requests' URLs, payloads and headers"];
+  return `${places.slice(0, -1).join(", ")} or ${places.at(-1)}`;
+}
+
 /** sdk.key: the page installs the audited environment's key, and no other environment's. */
 export const sdkKey: Check = {
   id: "sdk.key",
@@ -46,34 +52,34 @@ export const sdkKey: Check = {
       if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
       const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
       const owner = (key: string) => envOfKey.get(key);
-      const problems: string[] = [];
+      const problems = new Set<string>();
       const tagKey = page.sdkTagKey;
       if (tagKey !== null && tagKey !== ownKey) {
         const name = owner(tagKey);
-        problems.push(`the SDK's script tag installs \`${tagKey}\`${name === undefined ? ", which is no key of this spec" : ` (environment "${name}"'s key)`}`);
+        problems.add(`the SDK's script tag installs \`${tagKey}\`${name === undefined ? ", which is no key of this spec" : ` (environment "${name}"'s key)`}`);
       }
       for (const sighting of page.keySightings) {
         const name = owner(sighting.key);
         // The script tag's own key was named just above.
         if (name === undefined || sighting.key === ownKey || (sighting.where === "script-tag" && sighting.key === tagKey)) continue;
-        problems.push(`environment "${name}"'s key \`${sighting.key}\` is in ${describeSighting(sighting)}`);
+        problems.add(`environment "${name}"'s key \`${sighting.key}\` is in ${describeSighting(sighting)}`);
       }
-      if (problems.length > 0) {
+      if (problems.size > 0) {
         return {
           status: "fail",
-          message: `On ${page.viewport}: ${problems.join("; ")}. Install only environment "${context.environment}"'s key \`${ownKey}\` on this environment's pages; never mix keys.`,
+          message: `On ${page.viewport}: ${[...problems].join("; ")}. Install only environment "${context.environment}"'s key \`${ownKey}\` on this environment's pages; never mix keys.`,
           evidence,
         };
       }
-      const own = page.keySightings.filter((sighting) => sighting.key === ownKey);
-      if (tagKey !== ownKey && own.length === 0) {
+      const seenIn = [...new Set(page.keySightings.filter((sighting) => sighting.key === ownKey).map(describeSighting))];
+      if (tagKey !== ownKey && seenIn.length === 0) {
         return {
           status: "fail",
-          message: `Environment "${context.environment}"'s key \`${ownKey}\` was seen neither in the SDK's script tag nor in its global or collect requests. Install the SDK with key \`${ownKey}\`.`,
+          message: `Environment "${context.environment}"'s key \`${ownKey}\` was seen nowhere on the page: not in ${placesLookedAt(context)}. Install the SDK with key \`${ownKey}\`.`,
           evidence,
         };
       }
-      const where = own.length > 0 ? own.map(describeSighting).join(", ") : "the SDK's script tag";
+      const where = seenIn.length > 0 ? seenIn.join(", ") : "the SDK's script tag";
       return { status: "pass", message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`, evidence };
     });
   },

@@ -1,0 +1,94 @@
+/**
+ * `npm run stability`: verdicts that do not change with the machine's load. Audits the broken
+ * shop several times, some of them with twice as many workers as cores (a busy CI runner), and
+ * compares every finding (check, status, page or goal, viewport) and every call's delivery with
+ * the first run's; then audits the object-stub page 20 times under the same load and counts its
+ * `sdk.order` warnings. Prints what differs and a count; exits 1 when anything does.
+ * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { stringify } from "yaml";
+import type { RunSummary } from "../src/results.js";
+import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, busy: { type: "string", default: "3" } } });
+const runs = Number(values.runs);
+const busyRuns = Number(values.busy);
+const busyWorkers = String(cpus().length * 2);
+const work = mkdtempSync(join(tmpdir(), "setup-audit-stability-"));
+
+/** A run's verdicts, keyed so that two runs can be compared entry by entry. */
+function verdicts(summary: RunSummary): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const finding of summary.findings) entries.set(`finding ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}`, finding.status);
+  const seen = new Map<string, number>();
+  for (const call of summary.calls) {
+    const id = `call ${call.page} ${call.viewport} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
+    const nth = (seen.get(id) ?? 0) + 1;
+    seen.set(id, nth);
+    entries.set(`${id} #${nth}`, `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
+  }
+  return entries;
+}
+
+async function audit(spec: string, name: string, workers: string | null): Promise<RunSummary> {
+  const out = join(work, name);
+  const run = await runCli(["run", spec, "--out", out, ...(workers === null ? [] : ["--workers", workers])]);
+  if (run.code !== 0 && run.code !== 1) throw new Error(`${name}: the audit could not run (exit ${run.code}):\n${run.stdout}${run.stderr}`);
+  return readSummary(out);
+}
+
+async function brokenShopRuns(): Promise<number> {
+  let reference: Map<string, string> | null = null;
+  let differing = 0;
+  for (let index = 0; index < runs; index++) {
+    const workers = index >= runs - busyRuns ? busyWorkers : null;
+    const current = verdicts(await audit(e2eSpec("broken-shop.yaml"), `broken-shop-${index + 1}`, workers));
+    const label = `run ${index + 1}${workers === null ? "" : ` (--workers ${workers})`}`;
+    if (reference === null) {
+      reference = current;
+      process.stdout.write(`stability: broken shop ${label}: ${current.size} findings and call deliveries\n`);
+      continue;
+    }
+    const keys = new Set([...reference.keys(), ...current.keys()]);
+    const changed = [...keys].filter((key) => reference!.get(key) !== current.get(key));
+    for (const key of changed) process.stdout.write(`  ${label}: ${key}: ${reference.get(key) ?? "absent"} → ${current.get(key) ?? "absent"}\n`);
+    process.stdout.write(`stability: broken shop ${label}: ${changed.length} of ${keys.size} differ from run 1\n`);
+    differing += changed.length;
+  }
+  return differing;
+}
+
+/** The broken-shop spec with only the object-stub page, ten times over, on both viewports: 20 audits of it. */
+function objectStubSpec(): string {
+  const spec = {
+    workspace: "Acme Marketing",
+    project: "Broken shop",
+    environments: { staging: { key: "prj_broken_staging", baseUrl: "http://127.0.0.1:47413" } },
+    sdk: { script: "**/sdk/v1/sdk.js", global: "expsvc", track: "track", identify: "identify", collect: "**/v1/collect", deliveryTimeoutMs: 2500 },
+    pages: Array.from({ length: 10 }, (_, index) => ({ id: `object-stub-${index + 1}`, path: "/object-stub" })),
+  };
+  const file = join(work, "object-stub.yaml");
+  writeFileSync(file, stringify(spec));
+  return file;
+}
+
+async function objectStubRuns(): Promise<number> {
+  const summary = await audit(objectStubSpec(), "object-stub", busyWorkers);
+  const order = summary.findings.filter((finding) => finding.check === "sdk.order");
+  const warned = order.filter((finding) => finding.status === "warn").length;
+  for (const finding of order.filter((candidate) => candidate.status !== "warn")) process.stdout.write(`  ${finding.page} ${finding.viewport}: sdk.order ${finding.status}: ${finding.message}\n`);
+  process.stdout.write(`stability: object stub with the SDK preloaded: sdk.order warn in ${warned} of ${order.length} audits (--workers ${busyWorkers})\n`);
+  return order.length - warned;
+}
+
+try {
+  const differing = (await brokenShopRuns()) + (await objectStubRuns());
+  process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
+  process.exitCode = differing === 0 ? 0 : 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -167,6 +167,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()));
   }
 
+  // Headers some requests reveal only asynchronously (cookies) may still carry a key.
+  await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
   let sdkFacts = await sdkTag;
   // A page that moved on while its tag was read is read again where it ended.

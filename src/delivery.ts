@@ -43,14 +43,18 @@ export function callToken(call: CapturedCall): string | null {
 /** Pairs every call with its delivery; lost calls and unmatched calls are `dropped`. */
 export function matchDeliveries(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): CallDelivery[] {
   const unclaimed = requests.flatMap((request) => request.events.map((event) => ({ request, strings: event.strings })));
-  return calls.map((call) => {
+  const match = (call: CapturedCall): CallDelivery => {
     const token = callToken(call);
     if (call.state === "lost" || token === null) return { call, delivery: "dropped", request: null, ingested: null };
     const index = unclaimed.findIndex((event) => event.strings.includes(token));
     if (index < 0) return { call, delivery: "dropped", request: null, ingested: null };
     const { request } = unclaimed.splice(index, 1)[0]!;
     return { call, delivery: deliveryOf(request), request, ingested: null };
-  });
+  };
+  // Calls known by an event name or a user id claim their events first: an attribute value (the
+  // token of `people.set({ plan: "pro" })`) may stand in another call's event as well.
+  const named = calls.map((call) => (call.name === null ? null : match(call)));
+  return calls.map((call, index) => named[index] ?? match(call));
 }
 
 /**

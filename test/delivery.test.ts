@@ -15,6 +15,18 @@ test("an identify is matched by its user id", () => {
   expect(matchDeliveries([identify], [request])[0]?.delivery).toBe("accepted");
 });
 
+test("named calls claim their events first: people.set's attribute value does not take the track that carries the same value", () => {
+  const traits = callWith({ kind: "identify", method: "people.set", name: null, properties: { plan: "pro" } });
+  const track = callWith({ name: "signup_success", properties: { plan: "pro" } });
+  const batch = { ...collectOf([]), events: [{ strings: ["signup_success", "pro"], raw: {} }] };
+  const engage = { ...collectOf([], 400), events: [{ strings: ["$set", "pro"], raw: {} }] };
+  const deliveries = matchDeliveries([traits, track], [batch, engage]);
+  expect(deliveries.map((match) => [match.call, match.delivery])).toEqual([
+    [traits, "rejected"],
+    [track, "accepted"],
+  ]);
+});
+
 test("lost, unmatched and failed calls are dropped", () => {
   const lost = callWith({ state: "lost" });
   const unmatched = callWith({ name: "never_sent" });

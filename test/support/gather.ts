@@ -27,7 +27,7 @@ export type Gather = (
 export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; browser: Browser }>({
   fixtures: [
     async ({}, use) => {
-      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0 } });
+      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0 } });
       await use(server);
       await server.close();
     },

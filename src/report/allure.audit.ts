@@ -55,7 +55,7 @@ for (const result of results) {
     for (const step of steps) logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
     const failed = steps.filter((step) => step.status === "fail");
     if (failed.length > 0) {
-      throw auditFailure(`The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`);
+      failAudit(`The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`);
     }
   });
 
@@ -131,7 +131,7 @@ function reportFindings(findings: readonly Finding[], redaction: RedactionContex
   attachEvidence();
   const failed = findings.filter((finding) => finding.status === "fail");
   if (failed.length > 0) {
-    throw auditFailure(`${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}`);
+    failAudit(`${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}`);
   }
 }
 
@@ -147,9 +147,14 @@ function whyOf(findings: readonly Finding[]): string {
     .join("\n\n");
 }
 
-/** The audit's verdict as a test failure: the message is the report's error box, so no stack trace. */
-function auditFailure(message: string): Error {
+/**
+ * The audit's verdict as a test failure: the message is the report's error box, so no stack trace.
+ * The failure is declared expected first, so that Playwright keeps its worker instead of starting
+ * a new one after each failed result; the Allure reporter reports it as failed all the same.
+ */
+function failAudit(message: string): never {
+  test.fail();
   const error = new Error(message);
   error.stack = `Error: ${message}`;
-  return error;
+  throw error;
 }

@@ -21,7 +21,7 @@ export async function startFixturesIfNeeded(urls: readonly string[]): Promise<Fi
   if ((await unreachableReason(health, 2000)) === null) return null;
   try {
     const server = await startFixtures();
-    process.stdout.write(`Started the bundled mock service at ${server.urls.service} (demo shop ${server.urls.demoShop}, broken shop ${server.urls.brokenShop}).\n`);
+    process.stdout.write(`Started the bundled mock service at ${server.urls.service} (demo shop ${server.urls.demoShop}, broken shop ${server.urls.brokenShop}, vendor SDK pages ${server.urls.vendors}).\n`);
     return server;
   } catch (error) {
     throw new CliError(

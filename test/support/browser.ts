@@ -1,4 +1,7 @@
-import { findBrowser } from "../../src/browser.js";
+import { test as base } from "@playwright/test";
+import { chromium, type Browser } from "playwright";
+import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
+import { findBrowser, LAUNCH_ARGS } from "../../src/browser.js";
 
 /** The executable the suite drives: the one the audit itself finds (undefined for Playwright's own Chromium). */
 export function testBrowserPath(): string | undefined {
@@ -6,3 +9,23 @@ export function testBrowserPath(): string | undefined {
   if (!choice.found) throw new Error(`No browser for the tests: ${choice.problem}. Run \`npm run install-browser\`.`);
   return choice.executablePath ?? undefined;
 }
+
+/** Tests with the bundled fixtures on ephemeral ports and a real Chromium, both per worker. */
+export const test = base.extend<object, { fixtures: FixtureServer; browser: Browser }>({
+  fixtures: [
+    async ({}, use) => {
+      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0 } });
+      await use(server);
+      await server.close();
+    },
+    { scope: "worker" },
+  ],
+  browser: [
+    async ({}, use) => {
+      const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: "worker" },
+  ],
+});

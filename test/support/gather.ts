@@ -1,13 +1,10 @@
-import { test as base } from "@playwright/test";
-import { chromium, devices, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright";
-import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
+import { devices, type BrowserContext, type BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../../src/artifacts.js";
-import { LAUNCH_ARGS } from "../../src/browser.js";
 import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
 import type { PageSpec } from "../../src/spec/schema.js";
 import { specWith } from "./artifacts.js";
-import { testBrowserPath } from "./browser.js";
+import { test as withFixtures } from "./browser.js";
 
 /** How a test prepares the context: `device` overrides the desktop device's options, `prepare` runs before the gather (routes, say). */
 export interface GatherContext {
@@ -24,23 +21,7 @@ export type Gather = (
 ) => Promise<PageArtifacts>;
 
 /** The gatherer against the bundled sites in a real Chromium: fixtures on ephemeral ports and a browser per worker, a fresh context per gather. */
-export const test = base.extend<{ gather: Gather }, { fixtures: FixtureServer; browser: Browser }>({
-  fixtures: [
-    async ({}, use) => {
-      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0 } });
-      await use(server);
-      await server.close();
-    },
-    { scope: "worker" },
-  ],
-  browser: [
-    async ({}, use) => {
-      const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
-      await use(browser);
-      await browser.close();
-    },
-    { scope: "worker" },
-  ],
+export const test = withFixtures.extend<{ gather: Gather }>({
   gather: async ({ browser, fixtures }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (site, pageSpec, options = {}, { device = {}, prepare } = {}) => {

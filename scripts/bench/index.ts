@@ -4,6 +4,8 @@
  * the whole process tree and the ratio audit / bare, for each N; the last line is for machines.
  * With --repeat K, each N runs K rounds of the three runs in turn, and the figures are medians:
  * a round's ratio compares runs made minutes apart, so the machine's drift weighs on both alike.
+ * Then the audit of the real-SDK fixture pages (the correct page of each vendor and install, one
+ * worker) against bare Playwright driving the same pages (`bench-realsdk:`, before the last line).
  * Options: --pages 20,200  --workers 2  --repeat 1
  */
 import { spawn } from "node:child_process";
@@ -11,7 +13,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { stringify } from "yaml";
 import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
+import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
+import { VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results.js";
 import { watchPeakRss } from "./process-tree.js";
 
@@ -24,6 +29,7 @@ const rounds = Number(values.repeat);
 // The shop as localhost: the service, which serves the SDK and collects from 127.0.0.1, is then
 // another host than the site, as it is on real sites (the traffic header goes to the site only).
 const demoShop = `http://localhost:${FIXTURE_PORTS.demoShop}`;
+const vendorSite = `http://127.0.0.1:${FIXTURE_PORTS.vendors}`;
 const service = `http://127.0.0.1:${FIXTURE_PORTS.service}`;
 
 /** One measured command. */
@@ -99,13 +105,36 @@ async function measureRound(pages: number, label: string): Promise<Round> {
   return { bare, audit: withShots.result, auditNoShots: withoutShots.result, apiCalls: Math.max(withShots.apiCalls, withoutShots.apiCalls) };
 }
 
+/** The real-SDK pages: the audit (one worker, preset specs) and the bare floor, each round one after the other. */
+async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {
+  const pages = VENDOR_PAGES.filter((page) => page.variant === "correct");
+  const measured: { bare: Measure; audit: Measure }[] = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    process.stderr.write(`real SDKs (round ${round}/${rounds}): bare Playwright…\n`);
+    const bare = await measure(["--import", "tsx", "scripts/bench/bare-realsdk.ts", vendorSite, ...pages.map((page) => page.path)]);
+    const specs = VENDORS.map((vendor) => {
+      const file = join(work, `realsdk-${vendor}.yaml`);
+      writeFileSync(file, stringify(vendorSpec(vendor, "preset", vendorSite, ["desktop", "mobile"], pages)));
+      return file;
+    });
+    process.stderr.write(`real SDKs (round ${round}/${rounds}): audit…\n`);
+    const audit = await measure(["bin/setup-audit.js", "run", ...specs, "--out", join(work, "out-realsdk"), "--workers", "1"]);
+    const summary = JSON.parse(readFileSync(join(work, "out-realsdk", "summary.json"), "utf8")) as RunSummary;
+    if (summary.verdict !== "pass") process.stderr.write(`warning: the real-SDK audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`);
+    measured.push({ bare, audit });
+  }
+  return measured;
+}
+
 const rows: { pages: number; rounds: Round[] }[] = [];
+let realSdk: { bare: Measure; audit: Measure }[] = [];
 try {
   for (const pages of sizes) {
     const row = { pages, rounds: [] as Round[] };
     rows.push(row);
     for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
   }
+  realSdk = await measureRealSdk();
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
@@ -145,4 +174,8 @@ const ratioNoShots = median(summarize(largest, "auditNoShots").ratios).toFixed(2
 const growth = (perPage(summarize(largest, "audit").wallMs, largest.pages) / perPage(summarize(smallest, "audit").wallMs, smallest.pages)).toFixed(2);
 const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
 process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
+const realSdkRatios = realSdk.map((round) => round.audit.wallMs / round.bare.wallMs);
+process.stdout.write(
+  `bench-realsdk: ratio=${median(realSdkRatios).toFixed(2)} audit=${(median(realSdk.map((round) => round.audit.wallMs)) / 1000).toFixed(1)}s bare=${(median(realSdk.map((round) => round.bare.wallMs)) / 1000).toFixed(1)}s pages=${VENDOR_PAGES.filter((page) => page.variant === "correct").length * 2}${rounds > 1 ? ` rounds=${realSdkRatios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`,
+);
 process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);

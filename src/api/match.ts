@@ -1,5 +1,4 @@
 import { environmentDomain } from "../domain.js";
-import type { Environment } from "../spec/schema.js";
 import type { ApiGoal, ApiProject, ApiRecentEvent, ApiWorkspaceRef } from "../artifacts.js";
 
 /**
@@ -17,12 +16,12 @@ export interface ProjectWanted {
 }
 
 /** The service's key of an environment's project: `projectKey` when the page's SDK key is a vendor's, else `key`. */
-export function serviceProjectKey(env: Pick<Environment, "key" | "projectKey">): string {
+export function serviceProjectKey(env: { key: string; projectKey?: string | undefined }): string {
   return env.projectKey ?? env.key;
 }
 
 /** What names an environment's project in the service's list. */
-export function wantedProject(env: Environment): ProjectWanted {
+export function wantedProject(env: { key: string; projectKey?: string | undefined; baseUrl: string; domain?: string | undefined }): ProjectWanted {
   return { key: serviceProjectKey(env), domain: environmentDomain(env) };
 }
 

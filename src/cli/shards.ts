@@ -25,9 +25,12 @@ import { loadValidSpecs } from "./specs.js";
 /** A target as a shard file records it: the spec is read again from its file when merging. */
 type ShardTarget = Omit<AuditTarget, "spec">;
 
+/** The shard file's shape: raised whenever the page artifacts or results it carries change. */
+export const SHARD_FILE_VERSION = 3;
+
 /** What one shard leaves for `merge`. */
 interface ShardResults {
-  version: 2;
+  version: typeof SHARD_FILE_VERSION;
   shard: string;
   startedAt: string;
   targets: ShardTarget[];
@@ -37,7 +40,7 @@ interface ShardResults {
 /** Writes a shard's results beside its summary.json, with every personal value masked. */
 export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[]): void {
   const shareable: ShardResults = {
-    version: 2,
+    version: SHARD_FILE_VERSION,
     shard,
     startedAt: startedAt.toISOString(),
     targets: targets.map(({ spec: _spec, ...target }) => target),
@@ -94,7 +97,7 @@ function readShard(dir: string): ShardResults {
   const file = join(dir, SHARD_FILE);
   if (!existsSync(file)) throw usageError(`${dir} holds no ${SHARD_FILE}`, `Name the --out folders of \`setup-audit run --shard I/N\` runs.`);
   const shard = JSON.parse(readFileSync(file, "utf8")) as ShardResults;
-  if (shard.version !== 2) throw usageError(`${file} was written by another version of setup-audit`, "Run the shards and the merge with the same version.");
+  if (shard.version !== SHARD_FILE_VERSION) throw usageError(`${file} was written by another version of setup-audit`, "Run the shards and the merge with the same version.");
   return shard;
 }
 

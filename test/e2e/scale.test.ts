@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser.js";
+import { SHARD_FILE_VERSION } from "../../src/cli/shards.js";
 import type { RunSummary } from "../../src/results.js";
 import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readEnvironmentInfo, readSummary, runCli } from "./cli.js";
@@ -49,12 +50,21 @@ test("two shards merged give the same findings and exit code as one run", async 
   expect(info.Browser).toMatch(/^Chromium \d+\.\d+/);
 });
 
+test("merge refuses a shard file another version of setup-audit wrote", async ({}, testInfo) => {
+  const out = testInfo.outputPath("old-shard");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "shard-results.json"), JSON.stringify({ version: SHARD_FILE_VERSION - 1, shard: "1/1", startedAt: new Date().toISOString(), targets: [], results: [] }));
+  const run = await runCli(["merge", out, "--out", testInfo.outputPath("merged")]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("shard-results.json was written by another version of setup-audit");
+});
+
 test("merge refuses shards whose spec file has changed since they ran", async ({}, testInfo) => {
   const shardDirs = ["1/2", "2/2"].map((shard, index) => {
     const out = testInfo.outputPath(`shard-${index + 1}`);
     mkdirSync(out, { recursive: true });
     const target = { specFile: "audits/demo-shop.yaml", slug: "demo-shop", specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home"], viewports: ["desktop"] };
-    writeFileSync(join(out, "shard-results.json"), JSON.stringify({ version: 2, shard, startedAt: new Date().toISOString(), targets: [target], results: [] }));
+    writeFileSync(join(out, "shard-results.json"), JSON.stringify({ version: SHARD_FILE_VERSION, shard, startedAt: new Date().toISOString(), targets: [target], results: [] }));
     return out;
   });
   const run = await runCli(["merge", ...shardDirs, "--out", testInfo.outputPath("merged")]);

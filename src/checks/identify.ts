@@ -1,11 +1,11 @@
 import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
 import { capitalised } from "../text.js";
-import { describeCall, pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
 import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
 function identifyCalls(page: PageArtifacts): CapturedCall[] {
-  return page.calls.filter((call) => call.kind === "identify" && call.state !== "lost");
+  return madeCalls(page).filter((call) => call.kind === "identify");
 }
 
 /** identify.attributes: the page's identify-kind calls together carry the required attributes, as simple values. */

@@ -1,5 +1,5 @@
 import type { PageArtifacts } from "../artifacts.js";
-import { describeCall, perLoadedPage, type Check } from "./check.js";
+import { describeCall, madeCalls, perLoadedPage, type Check } from "./check.js";
 
 /** sdk.present: the SDK script loaded and defined its global. */
 export const sdkPresent: Check = {
@@ -58,7 +58,7 @@ export const sdkOrder: Check = {
         };
       }
       if (page.callsFromNetwork !== null) {
-        const made = page.calls.filter((call) => call.state !== "lost");
+        const made = madeCalls(page);
         return {
           status: "warn",
           message: `The audit could not watch the SDK's calls: ${unwatchable(page.callsFromNetwork)}. Whether a call ran before the SDK was ready is unknown; judge it on a build without that protection, or trust the ${made.length} call(s) the collect requests carried.`,

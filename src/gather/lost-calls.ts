@@ -2,6 +2,7 @@ import type { BrowserContext } from "playwright";
 import type { CapturedCall } from "../artifacts.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { escapeRegExp } from "../text.js";
+import { watchedMethods } from "./recorder.js";
 
 /**
  * Recovers calls that were lost because the SDK global did not exist yet. The recorder only
@@ -75,7 +76,7 @@ export async function recoverLostCalls(
     }
     return source;
   };
-  const kinds = new Map<string, "track" | "identify">([...sdk.track.map((path) => [path, "track"] as const), ...sdk.identify.map((path) => [path, "identify"] as const)]);
+  const kinds = new Map(watchedMethods(sdk).flatMap(({ path, kind }) => (kind === "init" ? [] : [[path, kind] as const])));
   const calls: CapturedCall[] = [];
   for (const read of reads) {
     const location = callerLocation(read.stack);

@@ -9,7 +9,7 @@ import { CanaryWatch, type Canary } from "./canary.js";
 import { recoverLostCalls } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { carriedCalls } from "./carried-calls.js";
-import { installRecorder, type RecorderMessage, type WatchedMethod } from "./recorder.js";
+import { installRecorder, watchedMethods, type RecorderMessage } from "./recorder.js";
 import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
@@ -199,15 +199,6 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     screenshot: await screenshot,
     durationMs: Date.now() - startedAt,
   };
-}
-
-/** The methods the recorder watches: the spec's track, identify and init paths. */
-function watchedMethods(sdk: SdkSpec): WatchedMethod[] {
-  return [
-    ...sdk.track.map((path) => ({ path, kind: "track" as const })),
-    ...sdk.identify.map((path) => ({ path, kind: "identify" as const })),
-    ...sdk.init.map((path) => ({ path, kind: "init" as const })),
-  ];
 }
 
 /** The icon browsers ask every site for on their own. */

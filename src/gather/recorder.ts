@@ -9,11 +9,21 @@
  * return values and thrown errors are the SDK's own, and a page may redefine the global at will
  * (the recorder then says it lost sight of it).
  */
+import type { SdkSpec } from "../spec/schema.js";
 
 /** A method the recorder watches, by its dotted path on the global. */
 export interface WatchedMethod {
   path: string;
   kind: "track" | "identify" | "init";
+}
+
+/** The methods the recorder watches: the spec's track, identify and init paths. */
+export function watchedMethods(sdk: Pick<SdkSpec, "track" | "identify" | "init">): WatchedMethod[] {
+  return [
+    ...sdk.track.map((path) => ({ path, kind: "track" as const })),
+    ...sdk.identify.map((path) => ({ path, kind: "identify" as const })),
+    ...sdk.init.map((path) => ({ path, kind: "init" as const })),
+  ];
 }
 
 /** What the recorder needs to know about the SDK. */

@@ -5,6 +5,7 @@ import { CliError, EXIT, usageError } from "./errors.js";
 import { reportCommand } from "./report.js";
 import { runAudit } from "./run.js";
 import { mergeShards } from "./shards.js";
+import { specJsonSchemaText } from "../spec/json-schema.js";
 import { validateSpecs } from "./validate.js";
 
 const HELP = `setup-audit — audit a site's setup for the experimentation service
@@ -37,6 +38,7 @@ Usage:
       --out DIR                 the run's output folder (default: reports/)
       --single-file             also write one self-contained OUT/audit-report.html to share
       --open                    open it in the desktop's browser (implies --single-file)
+  setup-audit schema            print the spec's JSON Schema (shipped as audits/spec.schema.json)
   setup-audit --help            this text
 
 Exit codes: 0 no failed check, 1 a check failed, 2 invalid spec or flags, 3 could not run.`;
@@ -101,6 +103,12 @@ const COMMANDS: Record<string, Command> = {
   async validate(args) {
     const { positionals } = parse(args, {});
     return validateSpecs(positionals);
+  },
+  async schema(args) {
+    const { positionals } = parse(args, {});
+    if (positionals.length > 0) throw usageError(`schema takes no argument ("${positionals[0]}"): it prints the JSON Schema of every spec`);
+    process.stdout.write(specJsonSchemaText());
+    return EXIT.ok;
   },
   async report(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, "single-file": { type: "boolean" }, open: { type: "boolean" } });

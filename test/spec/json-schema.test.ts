@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { parse } from "yaml";
+import { SPEC_SCHEMA_FILE, specJsonSchema, specJsonSchemaText } from "../../src/spec/json-schema.js";
+import { parseSpec } from "../../src/spec/load.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const validateAgainstSchema = new Ajv2020({ allErrors: true, validateFormats: false }).compile(specJsonSchema());
+const demoSpec = readFileSync(`${root}audits/demo-shop.yaml`, "utf8");
+
+test("the shipped JSON Schema is the one generated from the spec's zod schema", () => {
+  // Regenerate with `npx setup-audit schema > audits/spec.schema.json`.
+  expect(readFileSync(`${root}${SPEC_SCHEMA_FILE}`, "utf8")).toBe(specJsonSchemaText());
+});
+
+test("every bundled spec that validates also validates against the JSON Schema", () => {
+  const specs = [`${root}audits/demo-shop.yaml`, ...readdirSync(`${root}test/e2e/specs`).filter((name) => name.endsWith(".yaml")).map((name) => `${root}test/e2e/specs/${name}`)];
+  for (const file of specs) {
+    const text = readFileSync(file, "utf8");
+    expect(parseSpec(text, file).ok, file).toBe(true);
+    expect(validateAgainstSchema(parse(text)) ? [] : validateAgainstSchema.errors, file).toEqual([]);
+  }
+});
+
+test("an unknown key fails against the JSON Schema as it fails validate", () => {
+  for (const [where, text] of [
+    ["top level", `${demoSpec}\nscreenshot: off\n`],
+    ["sdk", demoSpec.replace(/^sdk:\n/m, "sdk:\n  tracker: track\n")],
+  ] as const) {
+    const validated = parseSpec(text, "audits/demo-shop.yaml");
+    expect(validated.ok, where).toBe(false);
+    expect(validateAgainstSchema(parse(text)), where).toBe(false);
+    expect(validateAgainstSchema.errors, where).toContainEqual(expect.objectContaining({ keyword: "additionalProperties" }));
+  }
+});
+
+test("a wrong type fails against the JSON Schema as it fails validate", () => {
+  const text = demoSpec.replace(/^viewports: .*$/m, "viewports: desktop");
+  expect(text).not.toBe(demoSpec);
+  expect(parseSpec(text, "audits/demo-shop.yaml").ok).toBe(false);
+  expect(validateAgainstSchema(parse(text))).toBe(false);
+});

@@ -42,7 +42,8 @@ export default defineConfig({
     phase === "gather"
       ? [["./src/report/progress-reporter.ts"]]
       : [["./src/report/quiet-reporter.ts"], ["./src/report/allure-reporter.ts", allureOptions()]],
-  use: { trace: process.env.SETUP_AUDIT_TRACE === "1" ? "on" : "off", screenshot: "off", video: "off" },
+  // The gatherer opens its own contexts (gather/page-pool.ts) and traces them itself with --trace.
+  use: { trace: "off", screenshot: "off", video: "off" },
   projects,
 });
 

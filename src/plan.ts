@@ -33,6 +33,8 @@ export interface AuditPlan {
   browserExecutable: string | null;
   /** A Playwright browser server (ws://…) to connect to instead of launching a browser; null for none. */
   browserEndpoint: string | null;
+  /** Keep a Playwright trace of each page × viewport (`--trace`). */
+  trace: boolean;
   targets: AuditTarget[];
 }
 

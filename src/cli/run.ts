@@ -55,7 +55,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     mkdirSync(join(workDir, "artifacts"));
     // Once per spec × environment, before any browser: pages and workers never call the API.
     const apiBefore = await gatherApiBeforeBrowsers(targets, (line) => process.stdout.write(line));
-    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, browserEndpoint: options.browserEndpoint ?? null, targets };
+    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, browserEndpoint: options.browserEndpoint ?? null, trace: options.trace, targets };
     const planFile = join(workDir, "plan.json");
     writeFileSync(planFile, JSON.stringify(plan));
 
@@ -63,7 +63,6 @@ export async function runAudit(options: RunOptions): Promise<number> {
       ...(options.workers ? ["--workers", String(options.workers)] : []),
       ...(options.shard ? ["--shard", options.shard] : []),
     ];
-    process.env.SETUP_AUDIT_TRACE = options.trace ? "1" : "0";
     preloadReportBuilder();
     const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
     if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");

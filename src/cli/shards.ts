@@ -82,7 +82,7 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
     }
     const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
     const results = targets.map((target, index) => mergeTarget(target, shards.map((shard) => shard.results[index]!), baselines[index]));
-    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: null, browserEndpoint: null, targets };
+    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: null, browserEndpoint: null, trace: false, targets };
     const planFile = join(workDir, "plan.json");
     writeFileSync(planFile, JSON.stringify(plan));
     const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));

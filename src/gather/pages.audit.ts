@@ -1,17 +1,20 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
+import type { BrowserContext, BrowserContextOptions } from "playwright";
 import { environmentDomain } from "../domain.js";
 import { artifactFileName, readPlan, type AuditTarget } from "../plan.js";
 import { deviceFor, isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
-import { auditUserAgent, resolveTraffic, SiteRequestTagger } from "./traffic.js";
+import type { PageSpec } from "../spec/schema.js";
+import { firstLine } from "../text.js";
+import { auditUserAgent, resolveTraffic, SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
 /**
- * One test per page × viewport: gather the page's artifacts and hand them to the CLI. One
- * Playwright project for every viewport, each test setting its device, so that workers and
- * their browsers live for the whole run instead of restarting when the viewport changes.
+ * One test per page: gather the artifacts of each of its viewports and hand them to the CLI.
+ * One Playwright project for every viewport, each context set to its device, so that workers
+ * and their browsers live for the whole run instead of restarting when the viewport changes.
  */
 const plan = readPlan();
 const siteDomainOf = (target: AuditTarget) => environmentDomain({ ...target.spec.environments[target.environment]!, baseUrl: target.baseUrl });
@@ -30,47 +33,73 @@ const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null
 for (const target of plan.targets) {
   const traffic = resolveTraffic(target.spec.traffic, plan.runId);
   const siteDomain = siteDomainOf(target);
-  for (const viewport of target.viewports) {
-    // A group per target × viewport, titled by the viewport: it sets the device, and each spec tags its traffic its own way.
-    gatherTest.describe(viewport, () => {
-      // The browser type is the worker's, which a group may not change; the rest is per context.
-      const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
-      gatherTest.use({
-        ...device,
-        userAgent: auditUserAgent(device.userAgent, traffic.userAgentSuffix),
-        // Playwright's routes miss what a service worker fetches: with intercept, nothing may slip past them.
-        ...(traffic.collect === "intercept" ? { serviceWorkers: "block" as const } : {}),
+  for (const pageId of target.pages) {
+    const pageSpec = target.spec.pages.find((page) => page.id === pageId)!;
+    // The test's viewports, for the progress lines.
+    const annotation = { type: "viewports", description: target.viewports.join(" ") };
+    gatherTest(pageTitle(target.slug, pageId), { annotation }, async ({ browser, browserTagger }, testInfo) => {
+      // Every viewport at once, each in a context of its own: a page that waits out its quiet
+      // window leaves the browser idle, and the other viewport's page loads meanwhile.
+      const gathered = await Promise.allSettled(
+        target.viewports.map(async (viewport) => {
+          const context = await browser.newContext(contextOptions(viewport, traffic));
+          if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
+          try {
+            return await gatherOnViewport(context, target, pageSpec, viewport, { traffic, siteDomain, browserTagger });
+          } finally {
+            if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
+            await context.close();
+          }
+        }),
+      );
+      gathered.forEach((result, index) => {
+        const viewport = target.viewports[index]!;
+        const description = result.status === "fulfilled" ? `gathered, ${result.value}` : `could not gather: ${firstLine(result.reason)}`;
+        testInfo.annotations.push({ type: `gathered ${viewport}`, description });
       });
-      for (const pageId of target.pages) {
-        const pageSpec = target.spec.pages.find((page) => page.id === pageId)!;
-        gatherTest(pageTitle(target.slug, pageId), async ({ context, browserTagger }, testInfo) => {
-          const screenshotName = join("screenshots", target.slug, target.environment, `${pageId}.${viewport}.png`);
-          // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
-          const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
-          mkdirSync(join(screenshotRoot, "screenshots", target.slug, target.environment), { recursive: true });
-          const artifacts = await gatherPage(context, {
-            spec: target.specFile,
-            environment: target.environment,
-            baseUrl: target.baseUrl,
-            page: pageSpec,
-            sdk: target.spec.sdk,
-            viewport,
-            mobile: isMobileViewport(viewport),
-            projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
-            experiments: target.spec.experiments.filter((experiment) => experiment.page === pageId),
-            canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
-            siteDomain,
-            traffic,
-            browserTagger,
-            screenshot: target.spec.screenshots === "off" ? null : { path: join(screenshotRoot, screenshotName), name: screenshotName },
-          });
-          writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageId, viewport)), JSON.stringify(artifacts));
-          testInfo.annotations.push({
-            type: "gathered",
-            description: `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`,
-          });
-        });
-      }
+      const failure = gathered.find((result) => result.status === "rejected");
+      if (failure) throw failure.reason;
     });
   }
+}
+
+/** The viewport's device with the spec's user-agent suffix; the browser type is the worker's. */
+function contextOptions(viewport: string, traffic: TrafficTags): BrowserContextOptions {
+  const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
+  return {
+    ...device,
+    userAgent: auditUserAgent(device.userAgent, traffic.userAgentSuffix),
+    // Playwright's routes miss what a service worker fetches: with intercept, nothing may slip past them.
+    ...(traffic.collect === "intercept" ? { serviceWorkers: "block" as const } : {}),
+  };
+}
+
+/** Gathers one page × viewport, writes its artifacts for the CLI and says what it gathered. */
+async function gatherOnViewport(
+  context: BrowserContext,
+  target: AuditTarget,
+  pageSpec: PageSpec,
+  viewport: string,
+  site: { traffic: TrafficTags; siteDomain: string; browserTagger: SiteRequestTagger | null },
+): Promise<string> {
+  const screenshotName = join("screenshots", target.slug, target.environment, `${pageSpec.id}.${viewport}.png`);
+  // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
+  const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
+  mkdirSync(join(screenshotRoot, "screenshots", target.slug, target.environment), { recursive: true });
+  const artifacts = await gatherPage(context, {
+    spec: target.specFile,
+    environment: target.environment,
+    baseUrl: target.baseUrl,
+    page: pageSpec,
+    sdk: target.spec.sdk,
+    viewport,
+    mobile: isMobileViewport(viewport),
+    projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
+    experiments: target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id),
+    canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
+    ...site,
+    screenshot: target.spec.screenshots === "off" ? null : { path: join(screenshotRoot, screenshotName), name: screenshotName },
+  });
+  writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageSpec.id, viewport)), JSON.stringify(artifacts));
+  return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
 }

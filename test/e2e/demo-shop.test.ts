@@ -16,6 +16,8 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
   const run = await runCli(["run", "audits/demo-shop.yaml", "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(run.stdout).toMatch(/\[6\/6\] demo-shop › \S+ · (desktop|mobile)/);
+  // One progress line per page × viewport, though a page's viewports are gathered together.
+  for (const viewport of ["desktop", "mobile"]) expect(run.stdout).toMatch(new RegExp(`\\] demo-shop › signup · ${viewport}  gathered, [1-9]\\d* call\\(s\\)`));
   expect(run.stdout).toContain("Setup checklist — Demo shop (staging, audits/demo-shop.yaml)");
   expect(run.stdout).toMatch(/✓ Goals and events match\s+pass/);
 

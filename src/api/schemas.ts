@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiGoal, ApiProject, ApiRecentEvent } from "../artifacts.js";
-import { parseJsonWith } from "../spec/parse-json.js";
+import { parseJsonWith } from "../parse-json.js";
 
 /**
  * The shapes setup-audit reads from the service API, validated leniently: `{ "data": [...] }`

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "../artifacts.js";
-import type { AuditSpec } from "../spec/schema.js";
 import { parseList, type ParsedList } from "./schemas.js";
 
 /**
@@ -74,11 +73,10 @@ const QUOTE_CHARS = 200;
 
 /**
  * Reads the spec's `report.file`, relative to the spec file's folder (and shown that way, so no
- * machine's own folders reach a shareable report); null when it names none. Never throws.
+ * machine's own folders reach a shareable report); null when the spec names none. Never throws.
  */
-export function readReportFile(spec: AuditSpec, specFile: string): ReportFile | null {
-  if (spec.report?.file === undefined) return null;
-  const { file } = spec.report;
+export function readReportFile(file: string | undefined, specFile: string): ReportFile | null {
+  if (file === undefined) return null;
   const path = isAbsolute(file) ? file : join(dirname(specFile), file);
   let text: string;
   try {

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parseReport, readReportFile } from "../../src/api/report.js";
-import { specWith } from "../support/artifacts.js";
 
 /**
  * Report data, read leniently, as the API answers it or as an exported file next to the spec
@@ -41,7 +40,6 @@ test.describe("report data", () => {
 test.describe("report.file", () => {
   let dir: string;
   let specFile: string;
-  const specFor = (file: string) => specWith({ report: { file } });
 
   test.beforeEach(({}, testInfo) => {
     dir = testInfo.outputPath("audits");
@@ -51,20 +49,20 @@ test.describe("report.file", () => {
 
   test("is read relative to the spec file", () => {
     writeFileSync(join(dir, "export.json"), JSON.stringify({ experiments: [{ name: "A" }] }));
-    expect(readReportFile(specFor("export.json"), specFile)).toEqual({ file: join(dir, "export.json"), experiments: [{ name: "A" }], problem: null });
+    expect(readReportFile("export.json", specFile)).toEqual({ file: join(dir, "export.json"), experiments: [{ name: "A" }], problem: null });
   });
 
   test("a missing file or one that cannot be understood is a problem, quoting its start", () => {
-    expect(readReportFile(specFor("nowhere.json"), specFile)).toEqual({
+    expect(readReportFile("nowhere.json", specFile)).toEqual({
       file: join(dir, "nowhere.json"),
       experiments: null,
       problem: expect.stringMatching(/^it could not be read \(ENOENT: no such file or directory, open '.*nowhere\.json'\)$/),
     });
     writeFileSync(join(dir, "wrong.json"), '{\n  "data": {"name": "A"}\n}');
-    expect(readReportFile(specFor("wrong.json"), specFile)?.problem).toBe('data must be a list, not a mapping; it starts with { "data": {"name": "A"} }');
+    expect(readReportFile("wrong.json", specFile)?.problem).toBe('data must be a list, not a mapping; it starts with { "data": {"name": "A"} }');
   });
 
   test("is not read when the spec names none", () => {
-    expect(readReportFile(specWith(), specFile)).toBeNull();
+    expect(readReportFile(undefined, specFile)).toBeNull();
   });
 });

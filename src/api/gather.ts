@@ -106,7 +106,7 @@ function projectPath(client: ApiClient, template: string, project: ProjectWanted
   const match = findProject(artifacts.projects?.data ?? [], project);
   if (match === null) return null;
   const id = match.element.id;
-  if (template.includes("{projectId}") && id === undefined) {
+  if (template.includes("{projectId}") && id === null) {
     const detail = `${template} needs {projectId}, but the service's project element has no id field`;
     return { failure: { url: client.urlOf(template), attempts: 0, durationMs: 0, status: null, data: null, failure: { kind: "path", status: null, detail } } };
   }

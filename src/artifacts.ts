@@ -1,3 +1,6 @@
+import type { ApiGoal, ApiProject, ApiRecentEvent } from "./api/schemas.js";
+import type { ReportExperiment } from "./api/report.js";
+
 /**
  * The artifacts: plain data gathered from the browser and the API, and the only input of the
  * checks. Gathering never judges; checks never gather.
@@ -144,113 +147,12 @@ export interface PageArtifacts {
   durationMs: number;
 }
 
-/** A workspace as a project element may name it. */
-export interface ApiWorkspaceRef {
-  /** The workspace's id. */
-  id?: string | number;
-  /** The workspace's name. */
-  name?: string;
-  /** Any other field, kept as it came. */
-  [field: string]: unknown;
-}
-
-/** One element of `GET /v1/projects`: the fields the matching reads; every other field is kept as it came. */
-export interface ApiProject {
-  /** The service's id of the project; fills `{projectId}`. */
-  id?: string | number;
-  /** The project key (or `projectKey`). */
-  key?: string;
-  projectKey?: string;
-  /** A display name; also compared with the key and the domain. */
-  name?: string;
-  /** The project's domain (or several in `domains`, or the host of `url`). */
-  domain?: string;
-  domains?: string[];
-  url?: string;
-  /** The workspace, by name or as `{ id, name }` (or `workspaceName`, `workspaceId`). */
-  workspace?: string | ApiWorkspaceRef;
-  workspaceName?: string;
-  workspaceId?: string | number;
-  /** Any other field, kept as it came (a nested object may name the workspace). */
-  [field: string]: unknown;
-}
-
-/** One goal the service lists; the condition may be a string or an object naming the event. */
-export interface ApiGoal {
-  /** The goal's name, as the spec's goals name it. */
-  name?: string;
-  /** The event name the goal counts: the string itself, or its `equals`, `value` or `event`. */
-  condition?: string | { equals?: string; value?: string; event?: string; [field: string]: unknown };
-  /** Any other field, kept as it came. */
-  [field: string]: unknown;
-}
-
-/** One event the service lists among a project's recent events; other fields are kept. */
-export interface ApiRecentEvent {
-  /** `track` or `identify` (some services call it `type`). */
-  kind?: string;
-  type?: string;
-  /** The event name of a `track` (or `event`). */
-  name?: string;
-  event?: string;
-  /** The user id of an `identify` (or `user_id`). */
-  userId?: unknown;
-  user_id?: unknown;
-  /** When the service received it, ISO-8601 (or `received_at`, `timestamp`). */
-  receivedAt?: string;
-  received_at?: string;
-  timestamp?: string | number;
-  /** Any other field, kept as it came. */
-  [field: string]: unknown;
-}
-
-/** A warning the service's report shows: a text, or an object naming its type, code or message; other fields kept. */
-export type ReportWarning = string | { type?: string; code?: string; message?: string; [field: string]: unknown };
-
-/** One variation of an experiment in the service's report; other fields kept. */
-export interface ReportVariation {
-  /** Its name (or `key`, `id`), for messages. */
-  name?: string;
-  key?: string;
-  id?: string | number;
-  /** Visitors bucketed into it (or `users`, `participants`). */
-  visitors?: number;
-  users?: number;
-  participants?: number;
-  /** Its planned share of the traffic, as a weight, percentage or fraction (or `split`, `traffic`, `allocation`, `percentage`). */
-  weight?: number;
-  split?: number;
-  traffic?: number;
-  allocation?: number;
-  percentage?: number;
-  /** Any other field, kept as it came. */
-  [field: string]: unknown;
-}
-
-/** One experiment in the service's report data; other fields kept. */
-export interface ReportExperiment {
-  /** Its name (or `key`, `id`), for messages and findings' `experiment`. */
-  name?: string;
-  key?: string;
-  id?: string | number;
-  /** The warnings the service shows for it: bot traffic, sample-ratio mismatch, dropped events, … */
-  warnings?: ReportWarning[];
-  /** Its variations with their visitors and planned split (or `variants`). */
-  variations?: ReportVariation[];
-  variants?: ReportVariation[];
-  /** Any other field, kept as it came. */
-  [field: string]: unknown;
-}
-
-/** An exported report file (the spec's `report.file`), read once per spec × environment. */
-export interface ReportFile {
-  /** The file as read: the spec's `report.file` resolved against the spec's folder. */
-  file: string;
-  /** Its experiments, validated leniently; null when it could not be read or understood. */
-  experiments: ReportExperiment[] | null;
-  /** Why not: the file system's error, or what in the content was wrong with a quote of its start; null when read. */
-  problem: string | null;
-}
+/**
+ * The service's elements and report data, as the API schemas normalise them (api/schemas.ts,
+ * api/report.ts): one typed shape whichever field names the service used.
+ */
+export type { ApiGoal, ApiProject, ApiRecentEvent } from "./api/schemas.js";
+export type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "./api/report.js";
 
 /** Why an API request gave no usable answer. */
 export interface ApiFailure {
@@ -267,8 +169,8 @@ export interface ApiFailure {
   detail: string;
 }
 
-/** One endpoint's exchange with the service, retries included. */
-export interface ApiExchange<T> {
+/** One endpoint's exchange with the service, retries included: its elements, or why there are none. */
+export type ApiExchange<T> = {
   /** The URL requested (the key is never in it; redacted if it ever were). */
   url: string;
   /** HTTP requests sent for this exchange, retries included. */
@@ -277,11 +179,18 @@ export interface ApiExchange<T> {
   durationMs: number;
   /** HTTP status of the final answer; null when there was none. */
   status: number | null;
-  /** The elements of the answer's `data`, validated leniently; null when the exchange failed. */
-  data: T[] | null;
-  /** Why the exchange failed; null when it succeeded. */
-  failure: ApiFailure | null;
-}
+} & (
+  | {
+      /** The elements of the answer's `data`, validated leniently and normalised. */
+      data: T[];
+      failure: null;
+    }
+  | {
+      data: null;
+      /** Why the exchange failed. */
+      failure: ApiFailure;
+    }
+);
 
 /** Everything gathered from the service API for one spec × environment, once per run. */
 export interface ApiArtifacts {

@@ -1,5 +1,4 @@
-import { listedEvent, type ListedEvent } from "./api/match.js";
-import type { ApiArtifacts, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./artifacts.js";
+import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./artifacts.js";
 import type { AuditSpec } from "./spec/schema.js";
 
 /**
@@ -64,7 +63,7 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
  * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
  * vouches for one call, pages in order; lost and rejected calls stay as they are.
  */
-export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ListedEvent[] | null): RecordedDelivery[][] {
+export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ApiRecentEvent[] | null): RecordedDelivery[][] {
   const unclaimed = ingested === null ? null : [...ingested];
   return pages.map((page) =>
     matchDeliveries(page.calls, page.collect).map((match): RecordedDelivery => {
@@ -87,16 +86,15 @@ export function callDeliveries(page: PageArtifacts, recorded: readonly RecordedD
 }
 
 /**
- * The events the service lists as received since the run's API gather began (by its own clock
- * when it said; an event without a time counts); null when the recent events were not read.
+ * The track and identify events the service lists as received since the run's API gather began
+ * (by its own clock when it said; an event without a time counts); null when the recent events
+ * were not read.
  */
-export function ingestedEvents(api: ApiArtifacts | null): ListedEvent[] | null {
+export function ingestedEvents(api: ApiArtifacts | null): ApiRecentEvent[] | null {
   const listed = api?.recentEvents?.data;
   if (!api || !listed) return null;
   const since = Date.parse(api.startedAt);
-  return listed
-    .map(listedEvent)
-    .filter((event): event is ListedEvent => event !== null && (event.receivedAtMs === null || event.receivedAtMs >= since));
+  return listed.filter((event) => event.kind !== null && (event.receivedAtMs === null || event.receivedAtMs >= since));
 }
 
 /** Why ingestion could not be verified although the spec asks for it (`recentEventsPath`); null when it was, or is not asked for. */

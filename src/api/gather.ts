@@ -1,10 +1,10 @@
-import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
-import type { AuditSpec } from "../spec/schema.js";
-import { ApiClient, systemClock, type Clock } from "./client.js";
-import { findProject, serviceProjectKey, wantedProject } from "./match.js";
-import { redactDeep } from "./redact.js";
 import type { z } from "zod";
+import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
+import { ApiClient, systemClock, type Clock } from "./client.js";
+import { findProject, type ProjectWanted } from "./match.js";
+import { redactDeep } from "./redact.js";
 import { reportListSchema } from "./report.js";
+import type { RetryPolicy } from "./retry.js";
 import { goalListSchema, parseList, projectListSchema, recentEventListSchema } from "./schemas.js";
 
 /**
@@ -15,6 +15,24 @@ import { goalListSchema, parseList, projectListSchema, recentEventListSchema } f
 
 /** The path of the only published endpoint. */
 const PROJECTS_PATH = "/v1/projects";
+
+/** What to ask the service about one spec × environment: plain values, read from the spec by the CLI. */
+export interface ApiSettings {
+  /** The service's base URL (`api.baseUrl`), path prefix allowed. */
+  baseUrl: string;
+  /** The environment variable that holds the API key (`api.keyEnv`). */
+  keyEnv: string;
+  /** Overrides of the client's retry policy (`api.retry`). */
+  retry?: Partial<RetryPolicy>;
+  /** The goals endpoint (`api.goalsPath`), when configured. */
+  goalsPath?: string;
+  /** The recent-events endpoint (`api.recentEventsPath`), when configured. */
+  recentEventsPath?: string;
+  /** The report data endpoint (`report.path`), when configured. */
+  reportPath?: string;
+  /** The environment's project as the service names it: its key (which fills `{project}`) and its domain. */
+  project: ProjectWanted;
+}
 
 /** What the gatherer may be handed instead of the real world. */
 export interface ApiGatherOptions {
@@ -29,15 +47,12 @@ export interface ApiGatherOptions {
 /** A list answer's schema: `{ "data": [T, …] }`. */
 type ListSchema<T> = z.ZodType<{ data: T[] }>;
 
-type ApiSpec = NonNullable<AuditSpec["api"]>;
-
-/** Reads the project list, then the goals and the report data; null when the spec has no `api` section. */
-export async function gatherApi(spec: AuditSpec, environment: string, options: ApiGatherOptions = {}): Promise<ApiArtifacts | null> {
-  if (!spec.api) return null;
+/** Reads the project list, then the goals and the report data. */
+export async function gatherApi(settings: ApiSettings, options: ApiGatherOptions = {}): Promise<ApiArtifacts> {
   const clock = options.clock ?? systemClock;
-  const key = keyOf(spec.api, options);
+  const key = keyOf(settings, options);
   const artifacts: ApiArtifacts = {
-    keyEnv: spec.api.keyEnv,
+    keyEnv: settings.keyEnv,
     keySet: key !== "",
     startedAt: new Date(clock.now()).toISOString(),
     projects: null,
@@ -46,15 +61,15 @@ export async function gatherApi(spec: AuditSpec, environment: string, options: A
     report: null,
   };
   if (key === "") return artifacts;
-  const client = clientFor(spec.api, key, options);
+  const client = clientFor(settings, key, options);
   const projects = await exchange(client, PROJECTS_PATH, projectListSchema);
   if (projects.date !== null) artifacts.startedAt = new Date(projects.date).toISOString();
   artifacts.projects = projects.exchange;
-  if (projects.exchange.data !== null && spec.api.goalsPath) {
-    artifacts.goals = await projectExchange(client, spec.api.goalsPath, spec, environment, artifacts, goalListSchema);
+  if (projects.exchange.data !== null && settings.goalsPath) {
+    artifacts.goals = await projectExchange(client, settings.goalsPath, settings.project, artifacts, goalListSchema);
   }
-  if (projects.exchange.data !== null && spec.report?.path) {
-    artifacts.report = await projectExchange(client, spec.report.path, spec, environment, artifacts, reportListSchema);
+  if (projects.exchange.data !== null && settings.reportPath) {
+    artifacts.report = await projectExchange(client, settings.reportPath, settings.project, artifacts, reportListSchema);
   }
   return redactDeep(artifacts, key);
 }
@@ -63,20 +78,20 @@ export async function gatherApi(spec: AuditSpec, environment: string, options: A
  * Reads the recent events once, after the browsers finished, when `recentEventsPath` is set and
  * the project list was read; returns the artifacts with them added.
  */
-export async function gatherRecentEvents(spec: AuditSpec, environment: string, artifacts: ApiArtifacts, options: ApiGatherOptions = {}): Promise<ApiArtifacts> {
-  const key = spec.api ? keyOf(spec.api, options) : "";
-  if (!spec.api?.recentEventsPath || key === "" || !artifacts.projects?.data) return artifacts;
-  const client = clientFor(spec.api, key, options);
-  const recentEvents = await projectExchange(client, spec.api.recentEventsPath, spec, environment, artifacts, recentEventListSchema);
+export async function gatherRecentEvents(settings: ApiSettings, artifacts: ApiArtifacts, options: ApiGatherOptions = {}): Promise<ApiArtifacts> {
+  const key = keyOf(settings, options);
+  if (!settings.recentEventsPath || key === "" || !artifacts.projects?.data) return artifacts;
+  const client = clientFor(settings, key, options);
+  const recentEvents = await projectExchange(client, settings.recentEventsPath, settings.project, artifacts, recentEventListSchema);
   return redactDeep({ ...artifacts, recentEvents }, key);
 }
 
-function keyOf(api: ApiSpec, options: ApiGatherOptions): string {
-  return ((options.env ?? process.env)[api.keyEnv] ?? "").trim();
+function keyOf(settings: ApiSettings, options: ApiGatherOptions): string {
+  return ((options.env ?? process.env)[settings.keyEnv] ?? "").trim();
 }
 
-function clientFor(api: ApiSpec, key: string, options: ApiGatherOptions): ApiClient {
-  return new ApiClient({ baseUrl: api.baseUrl, key, policy: api.retry, clock: options.clock, random: options.random });
+function clientFor(settings: ApiSettings, key: string, options: ApiGatherOptions): ApiClient {
+  return new ApiClient({ baseUrl: settings.baseUrl, key, policy: settings.retry, clock: options.clock, random: options.random });
 }
 
 /** A configured path filled in, or why it cannot be; null when there is nothing to ask about. */
@@ -87,28 +102,26 @@ type FilledPath = { path: string } | { failure: ApiExchange<never> } | null;
  * element's id) filled in, URL-encoded. Null when the project is not in the list (api.project
  * reports that), since asking about it would only cost a request.
  */
-function projectPath(client: ApiClient, template: string, spec: AuditSpec, environment: string, artifacts: ApiArtifacts): FilledPath {
-  const env = spec.environments[environment]!;
-  const match = findProject(artifacts.projects?.data ?? [], wantedProject(env));
+function projectPath(client: ApiClient, template: string, project: ProjectWanted, artifacts: ApiArtifacts): FilledPath {
+  const match = findProject(artifacts.projects?.data ?? [], project);
   if (match === null) return null;
   const id = match.element.id;
-  if (template.includes("{projectId}") && id === undefined) {
+  if (template.includes("{projectId}") && id === null) {
     const detail = `${template} needs {projectId}, but the service's project element has no id field`;
     return { failure: { url: client.urlOf(template), attempts: 0, durationMs: 0, status: null, data: null, failure: { kind: "path", status: null, detail } } };
   }
-  return { path: template.replaceAll("{project}", encodeURIComponent(serviceProjectKey(env))).replaceAll("{projectId}", encodeURIComponent(String(id))) };
+  return { path: template.replaceAll("{project}", encodeURIComponent(project.key)).replaceAll("{projectId}", encodeURIComponent(String(id))) };
 }
 
 /** The exchange with a configured project endpoint, or null when there was nothing to ask. */
 async function projectExchange<T>(
   client: ApiClient,
   template: string,
-  spec: AuditSpec,
-  environment: string,
+  project: ProjectWanted,
   artifacts: ApiArtifacts,
   schema: ListSchema<T>,
 ): Promise<ApiExchange<T> | null> {
-  const filled = projectPath(client, template, spec, environment, artifacts);
+  const filled = projectPath(client, template, project, artifacts);
   if (filled === null) return null;
   if ("failure" in filled) return filled.failure;
   return (await exchange(client, filled.path, schema)).exchange;

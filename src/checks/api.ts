@@ -1,7 +1,8 @@
-import { findProject, goalCondition, isWorkspace, projectKeysOf, serviceProjectKey, wantedProject, workspaceOf, type ProjectMatch } from "../api/match.js";
-import type { ApiExchange, ApiGoal, ApiProject } from "../artifacts.js";
+import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedProject, WORKSPACE_FIELDS, type ProjectMatch } from "../api/match.js";
+import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
 import type { CheckId } from "../check-ids.js";
 import type { Finding } from "../results.js";
+import { environmentOf } from "../spec/schema.js";
 import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
 import { finding, type AuditContext, type Check } from "./check.js";
 
@@ -22,38 +23,50 @@ function apiFinding(context: AuditContext, check: CheckId, verdict: Verdict): Fi
   return [finding(context, check, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
 }
 
-/** Why no API check can judge anything (no `api` section, no key, key refused); null when they can. */
-export function blockedReason(context: AuditContext): string | null {
-  const { api } = context;
-  if (!context.spec.api || !api) return "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
-  if (!api.keySet) return `Not judged: no API key in ${api.keyEnv} (see api.auth).`;
-  if (isRefused(api.projects)) return "Not judged: the service refused the API key (see api.auth).";
-  return null;
+const NO_API_SECTION = "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
+
+/** The service's answers once the API checks can judge them: a key was set and the service did not refuse it. */
+export interface JudgeableApi {
+  /** Everything the API gather recorded. */
+  api: ApiArtifacts;
+  /** The exchange of `GET /v1/projects`. */
+  projects: ApiExchange<ApiProject>;
 }
 
-function isRefused(exchange: ApiExchange<unknown> | null): boolean {
-  return exchange?.status === 401 || exchange?.status === 403;
+/** The service's answers, or why no API check can judge anything (no `api` section, no key, key refused). */
+export function judgeableApi(context: AuditContext): JudgeableApi | { blocked: string } {
+  const { api } = context;
+  if (!context.spec.api || !api) return { blocked: NO_API_SECTION };
+  // The project list is asked whenever a key is set.
+  if (!api.keySet || api.projects === null) return { blocked: `Not judged: no API key in ${api.keyEnv} (see api.auth).` };
+  if (api.projects.status === 401 || api.projects.status === 403) return { blocked: "Not judged: the service refused the API key (see api.auth)." };
+  return { api, projects: api.projects };
 }
 
 /** The environment's project in the service's list, or why a check that needs it must skip. */
-function matchedProject(context: AuditContext): { match: ProjectMatch } | { skip: string } {
-  const blocked = blockedReason(context);
-  if (blocked !== null) return { skip: blocked };
-  const projects = context.api!.projects!.data;
+function matchedProject(context: AuditContext): { api: ApiArtifacts; match: ProjectMatch<ApiProject> } | { skip: string } {
+  const judgeable = judgeableApi(context);
+  if ("blocked" in judgeable) return { skip: judgeable.blocked };
+  const projects = judgeable.projects.data;
   if (projects === null) return { skip: "Not judged: the service's project list could not be read (see api.project)." };
   const match = findProject(projects, wantedProjectOf(context));
   if (match === null) return { skip: "Not judged: the project is not in the service's project list (see api.project)." };
-  return { match };
+  return { api: judgeable.api, match };
 }
 
 function wantedProjectOf(context: AuditContext) {
-  return wantedProject(context.spec.environments[context.environment]!);
+  return wantedProject(environmentOf(context.spec, context.environment));
 }
 
 /** The spec field that holds an environment's key at the service, for messages. */
 function keyField(context: AuditContext): string {
   const environment = context.environment;
-  return `environments.${environment}.${context.spec.environments[environment]!.projectKey === undefined ? "key" : "projectKey"}`;
+  return `environments.${environment}.${environmentOf(context.spec, environment).projectKey === undefined ? "key" : "projectKey"}`;
+}
+
+/** `a, b or c`, for the field names a message lists. */
+function fieldsOr(fields: readonly string[]): string {
+  return fields.length <= 1 ? fields.join("") : `${fields.slice(0, -1).join(", ")} or ${fields.at(-1)}`;
 }
 
 /** A finding's evidence of an exchange: what was asked, how often, how long, and how it ended. */
@@ -65,8 +78,8 @@ export function exchangeEvidence(exchange: ApiExchange<unknown>): Record<string,
  * A failed exchange in words: what was asked, what went wrong (key redacted), how hard the
  * client tried, and what to do. `pathSetting` names the spec field that chose the URL.
  */
-export function exchangeProblem(exchange: ApiExchange<unknown>, what: string, pathSetting: string): string {
-  const failure = exchange.failure!;
+export function exchangeProblem(exchange: ApiExchange<unknown> & { failure: ApiFailure }, what: string, pathSetting: string): string {
+  const { failure } = exchange;
   const asked = `Could not read ${what} (GET ${exchange.url})`;
   const tried = exchange.attempts > 1 ? `, after ${exchange.attempts} attempts in ${formatDuration(exchange.durationMs)}` : "";
   switch (failure.kind) {
@@ -100,22 +113,23 @@ export const apiAuth: Check = {
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
   evaluate(context) {
     const { api } = context;
-    if (!context.spec.api || !api) return apiFinding(context, "api.auth", { status: "skip", message: blockedReason(context)! });
-    if (!api.keySet) {
+    if (!context.spec.api || !api) return apiFinding(context, "api.auth", { status: "skip", message: NO_API_SECTION });
+    if (!api.keySet || api.projects === null) {
       return apiFinding(context, "api.auth", {
         status: "fail",
         message: `No API key: set ${api.keyEnv} to the service's API key (the spec's api.keyEnv names that variable). The other API checks were skipped.`,
         evidence: { keyEnv: api.keyEnv },
       });
     }
-    const exchange = api.projects!;
+    const exchange = api.projects;
     const evidence = { keyEnv: api.keyEnv, ...exchangeEvidence(exchange) };
-    if (exchange.status === 401) {
-      const message = `The service rejected the key in ${api.keyEnv} (GET ${exchange.url}: ${exchange.failure!.detail}). Set ${api.keyEnv} to a valid API key of workspace "${context.spec.workspace}".`;
+    const { failure } = exchange;
+    if (failure?.status === 401) {
+      const message = `The service rejected the key in ${api.keyEnv} (GET ${exchange.url}: ${failure.detail}). Set ${api.keyEnv} to a valid API key of workspace "${context.spec.workspace}".`;
       return apiFinding(context, "api.auth", { status: "fail", message, evidence });
     }
-    if (exchange.status === 403) {
-      const message = `The service knows the key in ${api.keyEnv} but refused it the project list (GET ${exchange.url}: ${exchange.failure!.detail}). Use a key with access to workspace "${context.spec.workspace}".`;
+    if (failure?.status === 403) {
+      const message = `The service knows the key in ${api.keyEnv} but refused it the project list (GET ${exchange.url}: ${failure.detail}). Use a key with access to workspace "${context.spec.workspace}".`;
       return apiFinding(context, "api.auth", { status: "fail", message, evidence });
     }
     if (exchange.status !== null && exchange.status >= 200 && exchange.status < 300) {
@@ -135,9 +149,9 @@ export const apiProject: Check = {
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
   evaluate(context) {
-    const blocked = blockedReason(context);
-    if (blocked !== null) return apiFinding(context, "api.project", { status: "skip", message: blocked });
-    const exchange = context.api!.projects!;
+    const judgeable = judgeableApi(context);
+    if ("blocked" in judgeable) return apiFinding(context, "api.project", { status: "skip", message: judgeable.blocked });
+    const exchange = judgeable.projects;
     if (exchange.data === null) {
       return apiFinding(context, "api.project", { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
     }
@@ -150,7 +164,7 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
   const env = context.environment;
   const match = findProject(projects, wanted);
   if (match === null) {
-    const keys = projects.flatMap(projectKeysOf);
+    const keys = projects.flatMap((project) => project.keys);
     const close = nearMisses(wanted.key, keys);
     const hint = close.length > 0 ? ` — did you mean ${orList(close)}?` : "";
     return {
@@ -164,7 +178,7 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
   const label = projectLabel(match);
   const evidence = { key: wanted.key, domain: wanted.domain, index: match.index, field: match.field, project: label };
   if (match.byKey) return { status: "pass", message: `The service lists the project: ${label} has ${match.field} \`${wanted.key}\`.`, evidence };
-  const listedKeys = projectKeysOf(match.element);
+  const listedKeys = match.element.keys;
   const otherEnv = Object.entries(context.spec.environments).find(([name, other]) => name !== env && listedKeys.includes(serviceProjectKey(other)));
   if (otherEnv) {
     return {
@@ -186,11 +200,11 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
 }
 
 /** `project "Demo shop (staging)"`, `project p_1001`, `project prj_demo` or `project #3`, for messages. */
-function projectLabel(match: ProjectMatch): string {
-  const { name, id } = match.element;
-  if (typeof name === "string") return `project "${name}"`;
-  const handle = id ?? projectKeysOf(match.element)[0];
-  return handle !== undefined ? `project ${String(handle)}` : `project #${match.index + 1}`;
+function projectLabel(match: ProjectMatch<ApiProject>): string {
+  const { name, id, keys } = match.element;
+  if (name !== null) return `project "${name}"`;
+  const handle = id ?? keys[0];
+  return handle !== undefined ? `project ${handle}` : `project #${match.index + 1}`;
 }
 
 /** api.workspace: the listed project belongs to the spec's workspace, by name or id. */
@@ -205,12 +219,12 @@ export const apiWorkspace: Check = {
   evaluate(context) {
     const found = matchedProject(context);
     if ("skip" in found) return apiFinding(context, "api.workspace", { status: "skip", message: found.skip });
-    const named = workspaceOf(found.match.element);
+    const named = found.match.element.workspace;
     const label = projectLabel(found.match);
     if (named === null) {
       return apiFinding(context, "api.workspace", {
         status: "skip",
-        message: `Not judged: the service's element for ${label} names no workspace (no workspace, workspaceName or workspaceId field, nor one nested), so the workspace cannot be checked.`,
+        message: `Not judged: the service's element for ${label} names no workspace (no ${fieldsOr(WORKSPACE_FIELDS)} field, nor one nested), so the workspace cannot be checked.`,
       });
     }
     const wanted = context.spec.workspace;
@@ -241,13 +255,13 @@ export const apiGoals: Check = {
   evaluate(context) {
     const skip = (message: string) => apiFinding(context, "api.goals", { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;
-    const blocked = blockedReason(context);
-    if (blocked !== null) return skip(blocked);
+    const judgeable = judgeableApi(context);
+    if ("blocked" in judgeable) return skip(judgeable.blocked);
     if (!goalsPath) return skip("The spec's api section has no goalsPath, so goal conditions are not cross-checked with the service. Add one, like /v1/projects/{project}/goals.");
     if (context.spec.goals.length === 0) return skip("The spec defines no goals.");
     const found = matchedProject(context);
     if ("skip" in found) return skip(found.skip);
-    const exchange = context.api!.goals;
+    const exchange = found.api.goals;
     if (exchange === null) return skip("Not judged: the goals were not read.");
     if (exchange.data === null) {
       return apiFinding(context, "api.goals", { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
@@ -257,9 +271,9 @@ export const apiGoals: Check = {
 };
 
 function judgeGoals(context: AuditContext, listed: readonly ApiGoal[]): Verdict {
-  const names = listed.map((goal) => goal.name).filter((name): name is string => typeof name === "string");
+  const names = listed.flatMap((goal) => (goal.name === null ? [] : [goal.name]));
   const judged = context.spec.goals.map((goal) => {
-    const conditions = listed.filter((candidate) => candidate.name === goal.name).map(goalCondition);
+    const conditions = listed.filter((candidate) => candidate.name === goal.name).map((candidate) => candidate.condition);
     const problem = goalProblem(goal, conditions, names);
     return { name: goal.name, event: goal.event, found: conditions.length > 0, conditions, problem };
   });
@@ -283,7 +297,7 @@ function goalProblem(goal: { name: string; event: string }, conditions: readonly
   }
   if (conditions.includes(goal.event)) return null;
   const readable = conditions.filter((condition): condition is string => condition !== null);
-  if (readable.length === 0) return `goal "${goal.name}" has no condition setup-audit can read (a string, or an object with equals, value or event)`;
+  if (readable.length === 0) return `goal "${goal.name}" has no condition setup-audit can read (a string, or an object with ${fieldsOr(CONDITION_FIELDS)})`;
   const near = readable.some((condition) => nearMisses(goal.event, [condition]).length > 0);
   const nearHint = near ? ` (a near miss: did you mean \`${goal.event}\`?)` : "";
   return `goal "${goal.name}" has the condition ${orList(readable)} in the service, but the spec's event is \`${goal.event}\`${nearHint}`;

@@ -1,9 +1,10 @@
+import { SPLIT_FIELDS, VISITOR_FIELDS } from "../api/match.js";
 import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifacts.js";
 import type { Finding, Status } from "../results.js";
 import { worstStatus } from "../results.js";
-import { blockedReason, exchangeEvidence, exchangeProblem } from "./api.js";
+import { exchangeEvidence, exchangeProblem, judgeableApi } from "./api.js";
 import { finding, type AuditContext, type Check } from "./check.js";
-import { sampleRatioMismatch, type SrmResult } from "./srm.js";
+import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
 
 /**
  * report.warnings: what the service's own report says about each experiment — its bot, SRM and
@@ -36,11 +37,6 @@ const WARNING_SENTENCES: Record<WarningKind, (quoted: string) => string> = {
   other: (quoted) => `the service shows a warning setup-audit does not know (${quoted}) — read it in the service's report`,
 };
 
-/** Field names the report's elements may use, first found wins. */
-const HANDLE_FIELDS = ["name", "key", "id"] as const;
-const VISITOR_FIELDS = ["visitors", "users", "participants"] as const;
-const SPLIT_FIELDS = ["weight", "split", "traffic", "allocation", "percentage"] as const;
-
 /** report.warnings: the service's report shows no bot, SRM or dropped-event warning, and the visitors match the planned split. */
 export const reportWarnings: Check = {
   id: "report.warnings",
@@ -57,15 +53,14 @@ export const reportWarnings: Check = {
     if (read.experiments.length === 0) {
       return [finding(context, "report.warnings", "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
     }
-    const srm = context.spec.report!.srm;
-    return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, srm, read.source));
+    return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, read.srm, read.source));
   },
 };
 
 /** The report's experiments, or the one finding that says why there are none to judge. */
 function reportExperiments(
   context: AuditContext,
-): { experiments: ReportExperiment[]; source: string } | { status: Status; message: string; evidence?: Record<string, unknown> } {
+): { experiments: ReportExperiment[]; source: string; srm: SrmOptions } | { status: Status; message: string; evidence?: Record<string, unknown> } {
   const { report } = context.spec;
   if (!report) {
     return {
@@ -85,89 +80,92 @@ function reportExperiments(
         evidence: { file: read.file, problem: read.problem },
       };
     }
-    return { experiments: read.experiments, source: read.file };
+    return { experiments: read.experiments, source: read.file, srm: report.srm };
   }
-  const blocked = blockedReason(context);
-  if (blocked !== null) return { status: "skip", message: blocked };
-  const exchange = context.api!.report;
+  const judgeable = judgeableApi(context);
+  if ("blocked" in judgeable) return { status: "skip", message: judgeable.blocked };
+  const exchange = judgeable.api.report;
   if (exchange === null) return { status: "skip", message: "Not judged: the report was not asked for, because the service's project list could not be read or does not list the project (see api.project)." };
   if (exchange.data === null) return { status: "fail", message: exchangeProblem(exchange, "the report data", "report.path"), evidence: exchangeEvidence(exchange) };
-  return { experiments: exchange.data, source: `GET ${exchange.url}` };
+  return { experiments: exchange.data, source: `GET ${exchange.url}`, srm: report.srm };
 }
 
-/** The SRM test's result, or why it could not be run on this experiment's variations. */
-type SrmOutcome = { result: SrmResult; labels: string[] } | { notComputed: string };
+/** A variation the SRM test counts: its label for messages, its visitors and its planned weight. */
+interface CountedVariation {
+  label: string;
+  visitors: number;
+  weight: number;
+}
 
-function judgeExperiment(context: AuditContext, experiment: ReportExperiment, index: number, options: { alpha: number; minimumVisitors: number }, source: string): Finding {
-  const named = firstValue(experiment, HANDLE_FIELDS);
-  const handle = named === undefined ? null : String(named);
+/** The SRM test's result on the variations it counted, or why it could not be run on this experiment's variations. */
+type SrmOutcome = { result: SrmResult; variations: CountedVariation[] } | { notComputed: string };
+
+function judgeExperiment(context: AuditContext, experiment: ReportExperiment, index: number, options: SrmOptions, source: string): Finding {
+  const handle = experiment.name;
   const label = handle === null ? `Experiment #${index + 1} of the report` : `Experiment "${handle}"`;
-  const warnings = (experiment.warnings ?? []).map((warning) => ({ kind: warningKind(warning), text: warningText(warning) }));
-  const srm = srmOf(experiment.variations ?? experiment.variants ?? [], options);
+  const warnings = experiment.warnings.map((warning) => ({ kind: warningKind(warning), text: warning.text }));
+  const srm = srmOf(experiment.variations, options);
   const problems: { status: Status; sentence: string }[] = warnings.map((warning) => ({
     status: warning.kind === "other" ? "warn" : "fail",
     sentence: WARNING_SENTENCES[warning.kind](JSON.stringify(warning.text)),
   }));
-  if ("result" in srm && srm.result.verdict === "srm") problems.push({ status: "fail", sentence: srmSentence(srm.result, srm.labels, options.alpha) });
-  const evidence = { source, warnings, srm: "result" in srm ? { ...srm.result, variations: srm.labels, alpha: options.alpha } : srm };
+  if ("result" in srm && srm.result.verdict === "srm") problems.push({ status: "fail", sentence: srmSentence(srm.result, srm.variations, options.alpha) });
+  const evidence = { source, warnings, srm: "result" in srm ? { ...srm.result, variations: srm.variations.map((variation) => variation.label), alpha: options.alpha } : srm };
   const scope = { experiment: handle };
   if (problems.length > 0) {
     const message = `${label}: ${problems.map((problem) => problem.sentence).join("; ")}.`;
     return finding(context, "report.warnings", worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
   }
   if ("notComputed" in srm) return finding(context, "report.warnings", "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
-  const { result } = srm;
+  const { result, variations } = srm;
   if (result.verdict === "insufficient") {
     const message =
       `${label}: not judged yet: ${formatCount(result.total)} visitors, needs ${result.requiredTotal} (${options.minimumVisitors} per variation at the planned split) ` +
       "before a sample-ratio mismatch can be told from chance; the service reports no warning.";
     return finding(context, "report.warnings", "skip", message, scope, evidence);
   }
-  const figures = `${splitFigures(result, srm.labels)}; ${testFigures(result)}`;
+  const figures = `${splitFigures(result, variations)}; ${testFigures(result)}`;
   return finding(context, "report.warnings", "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
 }
 
 function warningKind(warning: ReportWarning): WarningKind {
-  const words = typeof warning === "string" ? warning : ["type", "code", "kind", "name", "title", "message"].map((field) => warning[field]).filter((value) => typeof value === "string").join(" ");
-  return WARNING_KINDS.find(([, pattern]) => pattern.test(words))?.[0] ?? "other";
-}
-
-/** The warning as the report words it: its text, or an object's message, type or code. */
-function warningText(warning: ReportWarning): string {
-  if (typeof warning === "string") return warning;
-  return warning.message ?? warning.type ?? warning.code ?? JSON.stringify(warning);
+  return WARNING_KINDS.find(([, pattern]) => pattern.test(warning.words))?.[0] ?? "other";
 }
 
 /** Runs the SRM test when every variation names its visitors and planned share. */
-function srmOf(variations: readonly ReportVariation[], options: { alpha: number; minimumVisitors: number }): SrmOutcome {
+function srmOf(variations: readonly ReportVariation[], options: SrmOptions): SrmOutcome {
   if (variations.length < 2) return { notComputed: variations.length === 0 ? "the report lists no variations" : "the report lists only one variation" };
-  const labels = variations.map((variation, index) => String(firstValue(variation, HANDLE_FIELDS) ?? `#${index + 1}`));
-  const observed = variations.map((variation) => firstValue(variation, VISITOR_FIELDS));
-  const planned = variations.map((variation) => firstValue(variation, SPLIT_FIELDS));
-  const noCount = labels.filter((_, index) => observed[index] === undefined);
+  const labelled = variations.map((variation, index) => ({ ...variation, label: variation.name ?? `#${index + 1}` }));
+  const noCount = labelled.filter((variation) => variation.visitors === null).map((variation) => variation.label);
   if (noCount.length > 0) return { notComputed: `${variationsNamed(noCount)} no visitor count (${VISITOR_FIELDS.join(", ")})` };
-  const noSplit = labels.filter((_, index) => planned[index] === undefined);
+  const noSplit = labelled.filter((variation) => variation.weight === null).map((variation) => variation.label);
   if (noSplit.length > 0) return { notComputed: `${variationsNamed(noSplit)} no planned split (${SPLIT_FIELDS.join(", ")})` };
-  const weights = planned as number[];
-  if (weights.every((weight) => weight === 0)) return { notComputed: "the planned weights add up to 0" };
-  return { result: sampleRatioMismatch(observed as number[], weights, options), labels };
+  const counted = labelled.flatMap(({ label, visitors, weight }) => (visitors === null || weight === null ? [] : [{ label, visitors, weight }]));
+  if (counted.every((variation) => variation.weight === 0)) return { notComputed: "the planned weights add up to 0" };
+  const result = sampleRatioMismatch(
+    counted.map((variation) => variation.visitors),
+    counted.map((variation) => variation.weight),
+    options,
+  );
+  return { result, variations: counted };
 }
 
-function srmSentence(result: SrmResult, labels: readonly string[], alpha: number): string {
-  const unplanned = labels.filter((_, index) => result.shares[index] === 0 && result.observed[index]! > 0);
+function srmSentence(result: SrmResult, variations: readonly CountedVariation[], alpha: number): string {
+  // A planned weight of 0 is a planned share of 0: the weights add up to more than 0.
+  const unplanned = variations.filter((variation) => variation.weight === 0 && variation.visitors > 0).map((variation) => variation.label);
   const cause =
     unplanned.length > 0
       ? `${variationsNamed(unplanned, "was", "were")} planned to get no traffic but got visitors`
       : `${testFigures(result)}, below alpha ${alpha}`;
   return (
-    `a sample-ratio mismatch — its visitors do not match the planned split (${splitFigures(result, labels)}; ${cause}): ` +
+    `a sample-ratio mismatch — its visitors do not match the planned split (${splitFigures(result, variations)}; ${cause}): ` +
     `some visitors are lost or miscounted in one variation, so its results cannot be trusted — ${SRM_CAUSES}`
   );
 }
 
 /** `observed A 5150, B 4850; expected 5000, 5000 for the planned 50% / 50%`. */
-function splitFigures(result: SrmResult, labels: readonly string[]): string {
-  const observed = labels.map((label, index) => `${label} ${formatCount(result.observed[index]!)}`).join(", ");
+function splitFigures(result: SrmResult, variations: readonly CountedVariation[]): string {
+  const observed = variations.map((variation) => `${variation.label} ${formatCount(variation.visitors)}`).join(", ");
   const planned = result.shares.map((share) => `${formatCount(share * 100)}%`).join(" / ");
   return `observed ${observed}; expected ${result.expected.map(formatCount).join(", ")} for the planned ${planned}`;
 }
@@ -191,13 +189,4 @@ function formatP(p: number): string {
 function variationsNamed(names: readonly string[], singular = "has", plural = "have"): string {
   const quoted = names.map((name) => `"${name}"`).join(", ");
   return names.length === 1 ? `variation ${quoted} ${singular}` : `variations ${quoted} ${plural}`;
-}
-
-/** The first of `fields` an element has a value in. */
-function firstValue<T extends object, F extends keyof T>(element: T, fields: readonly F[]): NonNullable<T[F]> | undefined {
-  for (const field of fields) {
-    const value = element[field];
-    if (value !== undefined && value !== null) return value as NonNullable<T[F]>;
-  }
-  return undefined;
 }

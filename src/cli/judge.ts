@@ -20,7 +20,7 @@ export function judgeTarget(
   checks: readonly Check[] = CHECKS,
   deliveries: readonly (readonly RecordedDelivery[])[] = reconcileDeliveries(pages, ingestedEvents(api)),
 ): TargetResult {
-  const reportFile = readReportFile(target.spec, target.specFile);
+  const reportFile = readReportFile(target.spec.report?.file, target.specFile);
   const context = { spec: target.spec, specFile: target.specFile, environment: target.environment, pages, api, deliveries, reportFile, baseline };
   const findings = runChecks(context, checks);
   return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, deliveries, api };

@@ -1,7 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "../api/phase.js";
 import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
@@ -9,6 +8,7 @@ import type { TargetResult } from "../report/summary.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
 import { loadBaselines } from "./baseline.js";
+import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
 import { judgeTarget } from "./judge.js";

@@ -12,18 +12,6 @@ export interface SpecError {
   message: string;
 }
 
-/** Renders a key path the way a user would look it up: `sdk.global`, `pages[1].id`, `checks["page.errors"]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment, index) => {
-      if (typeof segment === "number") return `[${segment}]`;
-      const name = String(segment);
-      if (!/^[A-Za-z_$][\w$-]*$/.test(name)) return `[${JSON.stringify(name)}]`;
-      return index === 0 ? name : `.${name}`;
-    })
-    .join("");
-}
-
 /** `file:line:col path: message`, the `path: ` part left out for the document root. */
 export function formatSpecError(error: SpecError): string {
   const where = `${error.file}:${error.line}:${error.column}`;

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
-import { formatPath, type SpecError } from "./errors.js";
+import type { SpecError } from "./errors.js";
 import { keyAtOffset, locateProblem } from "./locate.js";
-import { plainErrorMap } from "./plain-messages.js";
+import { formatPath, plainErrorMap } from "../plain-messages.js";
 import { problemsFromIssues, type SpecProblem } from "./problems.js";
 import { auditSpecSchema, type AuditSpec } from "./schema.js";
 import { unknownViewportProblems } from "./viewport-names.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { describeValue } from "./plain-messages.js";
+import { describeValue } from "../plain-messages.js";
 import { PRESET_NAMES } from "./presets.js";
 import { allowedKeys, schemasAt } from "./schema-walk.js";
 import { closestMatch, quoteList } from "../text.js";

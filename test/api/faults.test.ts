@@ -2,9 +2,11 @@ import { expect, test } from "@playwright/test";
 import { closeServer, listen, type ListeningServer } from "../../fixtures/http.js";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import { createServiceHandler } from "../../fixtures/service/service.js";
-import { gatherApi, gatherRecentEvents } from "../../src/api/gather.js";
+import { gatherApi, gatherRecentEvents, type ApiSettings } from "../../src/api/gather.js";
 import type { ApiArtifacts } from "../../src/artifacts.js";
+import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
+import { apiSettings } from "../../src/cli/api-phase.js";
 import { ingestedEvents } from "../../src/delivery.js";
 import type { Finding } from "../../src/results.js";
 import { contextOf, specWith } from "../support/artifacts.js";
@@ -44,11 +46,18 @@ function specAt(baseUrl: string, api: Record<string, unknown> = {}) {
   return specWith({ api: { baseUrl, keyEnv: "AUDIT_TEST_KEY", goalsPath: "/v1/projects/{project}/goals", retry: RETRY, ...api } });
 }
 
+/** What the CLI asks the service about the spec's staging environment. */
+function settingsOf(spec: AuditSpec): ApiSettings {
+  const settings = apiSettings(spec, "staging");
+  if (!settings) throw new Error("the spec has no api section");
+  return settings;
+}
+
 /** Gathers the API as the CLI does (before the browsers) and runs the four API checks. */
 async function audit(faultPrefix: string, api: Record<string, unknown> = {}, key = FIXTURE_API_KEY) {
   const spec = specAt(`${service.origin}${faultPrefix}`, api);
   const started = Date.now();
-  const artifacts = (await gatherApi(spec, "staging", { env: { AUDIT_TEST_KEY: key } }))!;
+  const artifacts = await gatherApi(settingsOf(spec), { env: { AUDIT_TEST_KEY: key } });
   const elapsedMs = Date.now() - started;
   const context = contextOf([], spec, artifacts);
   const findings = [apiAuth, apiProject, apiWorkspace, apiGoals].flatMap((check) => check.evaluate(context));
@@ -178,7 +187,7 @@ test("the API down: bounded attempts, then a finding that says what to check", a
   await closeServer(closed.server);
   const spec = specAt(closed.origin);
   const started = Date.now();
-  const artifacts = (await gatherApi(spec, "staging", { env: { AUDIT_TEST_KEY: FIXTURE_API_KEY } }))!;
+  const artifacts = await gatherApi(settingsOf(spec), { env: { AUDIT_TEST_KEY: FIXTURE_API_KEY } });
   const [finding] = apiProject.evaluate(contextOf([], spec, artifacts));
   expect(finding).toMatchObject({ status: "fail", message: expect.stringMatching(/ECONNREFUSED.*after 4 attempts in \d+ ms\. Check api\.baseUrl and that the service is up/) });
   expect(attemptsOf(artifacts).projects).toBe(4);
@@ -187,7 +196,7 @@ test("the API down: bounded attempts, then a finding that says what to check", a
 
 test("no key: nothing is requested", async () => {
   const spec = specAt(service.origin);
-  const artifacts = (await gatherApi(spec, "staging", { env: {} }))!;
+  const artifacts = await gatherApi(settingsOf(spec), { env: {} });
   expect(artifacts).toMatchObject({ keySet: false, projects: null, goals: null, recentEvents: null, report: null });
   expect(apiRequests).toEqual([]);
 });
@@ -195,10 +204,10 @@ test("no key: nothing is requested", async () => {
 test("recent events are read once, after the run started, from the service's own list", async () => {
   const spec = specAt(service.origin, { recentEventsPath: "/v1/projects/{projectId}/events" });
   const env = { AUDIT_TEST_KEY: FIXTURE_API_KEY };
-  const before = (await gatherApi(spec, "staging", { env }))!;
+  const before = await gatherApi(settingsOf(spec), { env });
   const event = { kind: "track", name: `fault_test_${test.info().testId}`, properties: {} };
   await fetch(`${service.origin}/v1/collect`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ key: "prj_demo_staging", events: [event] }) });
-  const after: ApiArtifacts = await gatherRecentEvents(spec, "staging", before, { env });
+  const after: ApiArtifacts = await gatherRecentEvents(settingsOf(spec), before, { env });
   expect(attemptsOf(after)).toEqual({ projects: 1, goals: 1, recentEvents: 1, report: 0 });
   expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/events");
   expect(ingestedEvents(after)).toContainEqual(expect.objectContaining({ kind: "track", name: event.name }));
@@ -210,7 +219,7 @@ test.describe("report data (report.path)", () => {
   const env = { AUDIT_TEST_KEY: FIXTURE_API_KEY };
 
   test("is read once, with the goals, its requests counted", async () => {
-    const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{project}/report"), "staging", { env }))!;
+    const artifacts = await gatherApi(settingsOf(withReport(service.origin, "/v1/projects/{project}/report")), { env });
     expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
     expect(attemptsOf(artifacts)).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 1 });
     expect(artifacts.report).toMatchObject({ url: `${service.origin}/v1/projects/prj_demo_staging/report`, status: 200, failure: null });
@@ -220,19 +229,19 @@ test.describe("report data (report.path)", () => {
   test("fills {project} with the environment's projectKey when the page's SDK key is a vendor's", async () => {
     const spec = withReport(service.origin, "/v1/projects/{project}/report");
     spec.environments.staging = { ...spec.environments.staging!, key: "wk_segment_staging", projectKey: "prj_demo_staging" };
-    await gatherApi(spec, "staging", { env });
+    await gatherApi(settingsOf(spec), { env });
     expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
   });
 
   test("fills in {projectId}; an unknown endpoint is a failed exchange, not retried", async () => {
-    const artifacts = (await gatherApi(withReport(service.origin, "/v1/projects/{projectId}/reports"), "staging", { env }))!;
+    const artifacts = await gatherApi(settingsOf(withReport(service.origin, "/v1/projects/{projectId}/reports")), { env });
     expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/reports");
     expect(artifacts.report).toMatchObject({ status: 404, data: null, failure: { kind: "http", status: 404 } });
     expect(attemptsOf(artifacts).report).toBe(1);
   });
 
   test("is not asked when the project list could not be read", async () => {
-    const artifacts = (await gatherApi(withReport(`${service.origin}/faults/malformed`, "/v1/projects/{project}/report"), "staging", { env }))!;
+    const artifacts = await gatherApi(settingsOf(withReport(`${service.origin}/faults/malformed`, "/v1/projects/{project}/report")), { env });
     expect(apiRequests).toEqual(["/faults/malformed/v1/projects"]);
     expect(artifacts.report).toBeNull();
   });

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import type { ApiRecentEvent } from "../../src/artifacts.js";
+import { recentEventListSchema } from "../../src/api/schemas.js";
 import { eventsDelivered } from "../../src/checks/events.js";
 import { callDeliveries, ingestedEvents, ingestionUnverified, reconcileDeliveries } from "../../src/delivery.js";
 import { callRecords } from "../../src/report/summary.js";
-import { apiWith, callWith, collectOf, contextOf, exchangeOf, failedExchange, pageWith, specWithApi } from "../support/artifacts.js";
+import { apiWith, callWith, collectOf, contextOf, exchangeOf, failedExchange, normalised, pageWith, specWithApi } from "../support/artifacts.js";
 
 /** Ingestion reconciliation: called → sent → ingested, with the service's recent events as the last word. */
 
@@ -11,7 +11,8 @@ const STARTED = "2030-01-01T10:00:00.000Z";
 const AFTER = "2030-01-01T10:00:05.000Z";
 const BEFORE = "2030-01-01T09:59:00.000Z";
 
-const recent = (events: ApiRecentEvent[]) => apiWith({ startedAt: STARTED, recentEvents: exchangeOf(events, "http://127.0.0.1:47411/v1/projects/prj_demo_staging/events") });
+const recent = (events: Record<string, unknown>[]) =>
+  apiWith({ startedAt: STARTED, recentEvents: exchangeOf(normalised(recentEventListSchema, events), "http://127.0.0.1:47411/v1/projects/prj_demo_staging/events") });
 const spec = specWithApi({ recentEventsPath: "/v1/projects/{project}/events" });
 
 const signup = callWith({ name: "signup_success" });

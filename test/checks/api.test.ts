@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import type { ApiArtifacts } from "../../src/artifacts.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
 import type { Check } from "../../src/checks/check.js";
-import { apiWith, contextOf, exchangeOf, failedExchange, specWith, specWithApi } from "../support/artifacts.js";
+import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
+import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith, specWithApi } from "../support/artifacts.js";
 
 const API_CHECKS: readonly Check[] = [apiAuth, apiProject, apiWorkspace, apiGoals];
 
@@ -63,7 +64,7 @@ test.describe("api.auth", () => {
 });
 
 test.describe("api.project", () => {
-  const withProjects = (projects: Record<string, unknown>[]) => apiWith({ projects: exchangeOf(projects) });
+  const withProjects = (projects: Record<string, unknown>[]) => apiWith({ projects: exchangeOf(normalised(projectListSchema, projects)) });
 
   test("passes by key, naming the field and the project", () => {
     expect(judge(apiProject, apiWith())).toMatchObject({
@@ -120,7 +121,7 @@ test.describe("api.project", () => {
 });
 
 test.describe("api.workspace", () => {
-  const withElement = (element: Record<string, unknown>) => apiWith({ projects: exchangeOf([{ key: "prj_demo_staging", name: "Demo", ...element }]) });
+  const withElement = (element: Record<string, unknown>) => apiWith({ projects: exchangeOf(normalised(projectListSchema, [{ key: "prj_demo_staging", name: "Demo", ...element }])) });
 
   test("passes by name or by id", () => {
     expect(judge(apiWorkspace, withElement({ workspace: "Acme Marketing" })).status).toBe("pass");
@@ -146,14 +147,14 @@ test.describe("api.workspace", () => {
   });
 
   test("skips when the project is not listed", () => {
-    expect(judge(apiWorkspace, apiWith({ projects: exchangeOf([{ key: "prj_other" }]) })).message).toBe(
+    expect(judge(apiWorkspace, apiWith({ projects: exchangeOf(normalised(projectListSchema, [{ key: "prj_other" }])) })).message).toBe(
       "Not judged: the project is not in the service's project list (see api.project).",
     );
   });
 });
 
 test.describe("api.goals", () => {
-  const withGoals = (goals: Record<string, unknown>[]) => apiWith({ goals: exchangeOf(goals) });
+  const withGoals = (goals: Record<string, unknown>[]) => apiWith({ goals: exchangeOf(normalised(goalListSchema, goals)) });
 
   for (const condition of ["signup_success", { equals: "signup_success" }, { value: "signup_success" }, { type: "event", event: "signup_success" }]) {
     test(`passes on the condition ${JSON.stringify(condition)}`, () => {

@@ -2,16 +2,17 @@ import { expect, test } from "@playwright/test";
 import type { ApiExchange, ReportExperiment } from "../../src/artifacts.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { reportWarnings } from "../../src/checks/report-warnings.js";
-import { apiWith, contextOf, exchangeOf, failedExchange, specWith } from "../support/artifacts.js";
+import { reportListSchema } from "../../src/api/report.js";
+import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith } from "../support/artifacts.js";
 
 /** report.warnings on report data: each reported warning named as what it is, the SRM test's figures, and every reason to skip. */
 
 const REPORT_URL = "http://127.0.0.1:47411/v1/projects/prj_demo_staging/report";
 
-/** A context whose spec reads `experiments` from an exported file. */
-function fileContext(experiments: ReportExperiment[], srm: Record<string, number> = {}): AuditContext {
+/** A context whose spec reads `experiments` (as the report gives them) from an exported file. */
+function fileContext(experiments: unknown[], srm: Record<string, number> = {}): AuditContext {
   const spec = specWith({ report: { file: "exports/report.json", srm } });
-  return { ...contextOf([], spec), reportFile: { file: "audits/exports/report.json", experiments, problem: null } };
+  return { ...contextOf([], spec), reportFile: { file: "audits/exports/report.json", experiments: normalised(reportListSchema, experiments), problem: null } };
 }
 
 /** A context whose spec reads the report from the API, with this report exchange. */
@@ -204,7 +205,7 @@ test.describe("no report to judge", () => {
   });
 
   test("reads the API's report, and names its URL when it lists nothing", () => {
-    expect(only(apiContext(exchangeOf([{ name: "Hero", variations: balanced }], REPORT_URL)))).toMatchObject({ status: "pass", experiment: "Hero" });
+    expect(only(apiContext(exchangeOf(normalised(reportListSchema, [{ name: "Hero", variations: balanced }]), REPORT_URL)))).toMatchObject({ status: "pass", experiment: "Hero" });
     expect(only(apiContext(exchangeOf([], REPORT_URL))).message).toBe(`Not judged: the report (GET ${REPORT_URL}) lists no experiments.`);
   });
 

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
 import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/delivery.js";
@@ -79,6 +81,11 @@ export function exchangeOf<T>(data: T[], url = "http://127.0.0.1:47411/v1/projec
   return { url, attempts: 1, durationMs: 12, status: 200, data, failure: null };
 }
 
+/** Elements as the service answers them (`{ "data": elements }`), validated and normalised as the API gatherer does. */
+export function normalised<T>(schema: z.ZodType<{ data: T[] }>, elements: unknown[]): T[] {
+  return schema.parse({ data: elements }).data;
+}
+
 /** A failed API exchange. */
 export function failedExchange(failure: ApiFailure, attempts = 1, url = "http://127.0.0.1:47411/v1/projects"): ApiExchange<never> {
   return { url, attempts, durationMs: 40, status: failure.status, data: null, failure };
@@ -90,10 +97,15 @@ export function apiWith(overrides: Partial<ApiArtifacts> = {}): ApiArtifacts {
     keyEnv: "SERVICE_API_KEY",
     keySet: true,
     startedAt: "2030-01-01T10:00:00.000Z",
-    projects: exchangeOf([
-      { id: "p_1001", key: "prj_demo_staging", name: "Demo shop (staging)", domain: "127.0.0.1", workspace: { id: "ws_1", name: "Acme Marketing" } },
-    ]),
-    goals: exchangeOf([{ name: "Signup completed", condition: { equals: "signup_success" } }], "http://127.0.0.1:47411/v1/projects/prj_demo_staging/goals"),
+    projects: exchangeOf(
+      normalised(projectListSchema, [
+        { id: "p_1001", key: "prj_demo_staging", name: "Demo shop (staging)", domain: "127.0.0.1", workspace: { id: "ws_1", name: "Acme Marketing" } },
+      ]),
+    ),
+    goals: exchangeOf(
+      normalised(goalListSchema, [{ name: "Signup completed", condition: { equals: "signup_success" } }]),
+      "http://127.0.0.1:47411/v1/projects/prj_demo_staging/goals",
+    ),
     recentEvents: null,
     report: null,
     ...overrides,

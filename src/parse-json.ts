@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import { formatPath } from "./errors.js";
-import { plainErrorMap } from "./plain-messages.js";
+import { formatPath, plainErrorMap } from "./plain-messages.js";
 
 /** Parsed JSON text, or what is wrong with it in plain words (`data[2].domains: must be a list, …`). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };

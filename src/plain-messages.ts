@@ -1,5 +1,22 @@
 import type { z } from "zod";
-import { closestMatch, quoteList } from "../text.js";
+import { closestMatch, quoteList } from "./text.js";
+
+/**
+ * Zod's issues in plain words, for everything setup-audit validates: spec files, the service's
+ * answers and baseline files.
+ */
+
+/** Renders a key path the way a user would look it up: `sdk.global`, `pages[1].id`, `checks["page.errors"]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((segment, index) => {
+      if (typeof segment === "number") return `[${segment}]`;
+      const name = String(segment);
+      if (!/^[A-Za-z_$][\w$-]*$/.test(name)) return `[${JSON.stringify(name)}]`;
+      return index === 0 ? name : `.${name}`;
+    })
+    .join("");
+}
 
 const EXPECTED_WORDS: Record<string, string> = {
   string: "text",
@@ -11,7 +28,7 @@ const EXPECTED_WORDS: Record<string, string> = {
   record: "a mapping",
 };
 
-/** How a YAML value reads to its author: `text ("soon")`, `a number (5)`, `a list`, `empty`. */
+/** How a value reads to its author: `text ("soon")`, `a number (5)`, `a list`, `empty`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "missing";
   if (value === null) return "empty";
@@ -82,7 +99,7 @@ function invalidValue(issue: z.core.$ZodRawIssue<z.core.$ZodIssueInvalidValue>):
 }
 
 /**
- * Zod's default messages in the words of a YAML author ("must be text, not a number (5)").
+ * Zod's default messages in the words of a spec's or a file's author ("must be text, not a number (5)").
  * Passed per parse, so the messages the schema spells out itself still win.
  */
 export const plainErrorMap: z.core.$ZodErrorMap = (issue) => {

@@ -1,12 +1,21 @@
+import { gatherApi, gatherRecentEvents, type ApiGatherOptions, type ApiSettings } from "../api/gather.js";
+import { wantedProject } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
 import type { AuditTarget } from "../plan.js";
-import { gatherApi, gatherRecentEvents, type ApiGatherOptions } from "./gather.js";
+import { environmentOf, type AuditSpec } from "../spec/schema.js";
 
 /**
  * The API phases of a run, as the CLI drives them: before the browsers, every spec ×
  * environment's project list, goals and report data; after them, the recent events — one
  * target after the other, so the service never sees more than one of our requests at a time.
  */
+
+/** What to ask the service about a spec's environment; null when the spec has no `api` section. */
+export function apiSettings(spec: AuditSpec, environment: string): ApiSettings | null {
+  if (!spec.api) return null;
+  const { baseUrl, keyEnv, retry, goalsPath, recentEventsPath } = spec.api;
+  return { baseUrl, keyEnv, retry, goalsPath, recentEventsPath, reportPath: spec.report?.path, project: wantedProject(environmentOf(spec, environment)) };
+}
 
 /** Gathers the API of every target before the browsers start; null for a target without `api`. */
 export async function gatherApiBeforeBrowsers(
@@ -16,7 +25,8 @@ export async function gatherApiBeforeBrowsers(
 ): Promise<(ApiArtifacts | null)[]> {
   const gathered: (ApiArtifacts | null)[] = [];
   for (const target of targets) {
-    const api = await gatherApi(target.spec, target.environment, options);
+    const settings = apiSettings(target.spec, target.environment);
+    const api = settings && (await gatherApi(settings, options));
     if (api) report(progressLine(target, api, { projects: api.projects, goals: api.goals, report: api.report }));
     gathered.push(api);
   }
@@ -33,8 +43,9 @@ export async function gatherApiAfterBrowsers(
   const gathered: (ApiArtifacts | null)[] = [];
   for (const [index, target] of targets.entries()) {
     const api = before[index] ?? null;
+    const settings = apiSettings(target.spec, target.environment);
     // With traffic.collect: intercept nothing reached the service, so there is nothing to read back.
-    const after = api && target.spec.traffic.collect === "send" ? await gatherRecentEvents(target.spec, target.environment, api, options) : api;
+    const after = api && settings && target.spec.traffic.collect === "send" ? await gatherRecentEvents(settings, api, options) : api;
     if (after?.recentEvents) report(progressLine(target, after, { "recent events": after.recentEvents }));
     gathered.push(after);
   }

@@ -95,6 +95,9 @@ export const apiAuth: Check = {
   scope: "run",
   title: "The service accepts the API key",
   failureTitle: "The API key is missing or refused",
+  family: "API",
+  severity: "blocker",
+  checklist: "workspace",
   why:
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
@@ -131,6 +134,9 @@ export const apiProject: Check = {
   scope: "run",
   title: "The service lists the environment's project",
   failureTitle: "The service does not list the environment's project",
+  family: "API",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
   why:
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
@@ -199,6 +205,9 @@ export const apiWorkspace: Check = {
   scope: "run",
   title: "The project is in the spec's workspace",
   failureTitle: "The project belongs to another workspace",
+  family: "API",
+  severity: "critical",
+  checklist: "workspace",
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
@@ -235,6 +244,9 @@ export const apiGoals: Check = {
   scope: "run",
   title: "The service's goals match the spec's",
   failureTitle: "A goal is missing in the service or its condition differs",
+  family: "API",
+  severity: "critical",
+  checklist: "goalEventMatch",
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",

@@ -11,6 +11,9 @@ export const baselineCalls: Check = {
   scope: "run",
   title: "The same events fire as in the baseline",
   failureTitle: "An event that fired in the baseline no longer fires",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: null,
   why:
     "Most events are never listed in a page's expect, so a release that quietly stops one — a " +
     "renamed callback, a consent banner that now blocks the SDK on mobile — fails nothing else while " +

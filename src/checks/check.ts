@@ -2,7 +2,7 @@ import type { CheckId } from "../check-ids.js";
 import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
 import type { CallBaseline } from "../baseline.js";
 import type { RecordedDelivery } from "../delivery.js";
-import type { Finding, Status } from "../results.js";
+import type { Checklist, Finding, Status } from "../results.js";
 import type { AuditSpec } from "../spec/schema.js";
 
 /** Everything the checks of one spec × environment may read. */
@@ -22,7 +22,34 @@ export interface AuditContext {
   baseline?: CallBaseline;
 }
 
-/** A check: what it is, why it matters, and a pure evaluation. */
+/**
+ * Check families: how the report's categories group failures, so a reader sees "three pages lose
+ * calls to the SDK load order" before reading any single page. In the order a failure is filed:
+ * a result failing several is filed under the first.
+ */
+export const FAMILIES = [
+  "SDK installation and load order",
+  "Goal/event mismatch",
+  "Delivery",
+  "Personal data",
+  "Experiments",
+  "API",
+  "Pages and viewports",
+] as const;
+
+/** One family of checks. */
+export type Family = (typeof FAMILIES)[number];
+
+/** Allure's severities, most severe first. */
+export const SEVERITIES = ["blocker", "critical", "normal", "minor", "trivial"] as const;
+
+/** One Allure severity. */
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * A check: what it is, why it matters, and a pure evaluation; the report's severity, family and
+ * checklist tables are built from these records.
+ */
 export interface Check {
   id: CheckId;
   /**
@@ -33,6 +60,15 @@ export interface Check {
   scope: "page" | "run";
   title: string;
   failureTitle: string;
+  /** The report category its failures are filed under. */
+  family: Family;
+  /**
+   * How much a failure costs: `blocker` when nothing else can be trusted, `critical` when
+   * conversions are lost or counted wrongly, `normal` for setup hygiene, `minor` for noise.
+   */
+  severity: Severity;
+  /** The item of the service's checklist its findings feed; null when it feeds none. */
+  checklist: keyof Checklist | null;
   /** One paragraph on why this matters; it becomes the Allure description and the README table. */
   why: string;
   evaluate(context: AuditContext): Finding[];

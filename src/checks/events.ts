@@ -8,6 +8,9 @@ export const eventsExpected: Check = {
   scope: "page",
   title: "The expected events fire",
   failureTitle: "An expected event did not fire",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: "goalEventMatch",
   why:
     "A goal can only count conversions the page reports. An event that fires on desktop but not on " +
     "mobile (or only in one journey) skews every variation's conversion rate without any error.",
@@ -42,6 +45,9 @@ export const eventsDelivered: Check = {
   scope: "page",
   title: "Every call is delivered and accepted",
   failureTitle: "Calls were dropped or rejected",
+  family: "Delivery",
+  severity: "critical",
+  checklist: "noWarnings",
   why:
     "A call the page made but the service never accepted is a conversion that is silently missing: " +
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +

@@ -26,6 +26,9 @@ export const experimentName: Check = {
   scope: "run",
   title: "Experiment names say what they test",
   failureTitle: "An experiment has a vague name",
+  family: "Experiments",
+  severity: "minor",
+  checklist: null,
   why:
     "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +
     "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
@@ -60,6 +63,9 @@ export const experimentGoals: Check = {
   scope: "run",
   title: "Every experiment has goals the spec defines",
   failureTitle: "An experiment has no goal or an unknown one",
+  family: "Experiments",
+  severity: "normal",
+  checklist: null,
   why:
     "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +
     "name that matches no goal measures nothing.",
@@ -127,6 +133,9 @@ export const experimentSelector: Check = {
   scope: "run",
   title: "Each experiment's selector matches exactly one visible element",
   failureTitle: "An experiment's selector misses, or hits several elements",
+  family: "Experiments",
+  severity: "normal",
+  checklist: null,
   why:
     "An experiment changes the page through its selector. One that matches nothing on mobile shows " +
     "mobile visitors the original while counting them in the variation; one that matches several " +

@@ -7,6 +7,9 @@ export const goalsMatch: Check = {
   scope: "run",
   title: "Each goal's event fires with exactly its name",
   failureTitle: "A goal's event never fires exactly",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: "goalEventMatch",
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",

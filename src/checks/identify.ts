@@ -14,6 +14,9 @@ export const identifyAttributes: Check = {
   scope: "page",
   title: "identify sends the required attributes as simple values",
   failureTitle: "identify misses required attributes or sends nested values",
+  family: "Personal data",
+  severity: "normal",
+  checklist: null,
   why:
     "Segments are built from the attributes identify sends. A missing `plan` leaves the visitor out of " +
     "every segment on it, and a nested object or array is not a value a segment can compare: the " +
@@ -80,6 +83,9 @@ export const identifyPii: Check = {
   scope: "page",
   title: "No personal data is sent to the service",
   failureTitle: "Personal data is sent to the service",
+  family: "Personal data",
+  severity: "critical",
+  checklist: null,
   why:
     "Identify attributes are meant for segments (`plan`, `account_type`), not for people. An email, " +
     "phone number or name sent to the service is personal data processed without need, and a value " +

@@ -1,3 +1,4 @@
+import type { CheckId } from "../check-ids.js";
 import type { Finding } from "../results.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "./api.js";
 import { baselineCalls } from "./baseline.js";
@@ -37,6 +38,13 @@ export const CHECKS: readonly Check[] = [
   reportWarnings,
   baselineCalls,
 ];
+
+const BY_ID = new Map<string, Check>(CHECKS.map((check) => [check.id, check]));
+
+/** The check an id names. */
+export function checkOf(id: CheckId): Check {
+  return BY_ID.get(id)!;
+}
 
 /**
  * Runs every check on one spec × environment and applies the spec's severity overrides. A check

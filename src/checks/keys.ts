@@ -41,6 +41,9 @@ export const sdkKey: Check = {
   scope: "page",
   title: "The page installs this environment's project key",
   failureTitle: "The page installs another environment's key",
+  family: "SDK installation and load order",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
   why:
     "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
     "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
@@ -95,6 +98,9 @@ export const pageDomain: Check = {
   scope: "page",
   title: "The page stays on the project's domain",
   failureTitle: "The page leaves the project's domain",
+  family: "Pages and viewports",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
   why:
     "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +

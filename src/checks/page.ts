@@ -7,6 +7,9 @@ export const pageLoad: Check = {
   scope: "page",
   title: "The page loads and its journey can be walked",
   failureTitle: "The page could not be loaded or its journey failed",
+  family: "Pages and viewports",
+  severity: "blocker",
+  checklist: null,
   why:
     "Nothing else can be judged on a page that does not load: a network error, an HTTP error status " +
     "or a timeout hides every call the page would have made, and a journey that breaks half-way never " +
@@ -41,6 +44,9 @@ export const pageErrors: Check = {
   scope: "page",
   title: "The page throws and logs no errors",
   failureTitle: "The page throws or logs errors",
+  family: "Pages and viewports",
+  severity: "minor",
+  checklist: null,
   why:
     "Script errors often stop the code that calls the SDK, so events go missing only for some visitors " +
     "or browsers; they also hint at an experiment's custom code breaking the page.",

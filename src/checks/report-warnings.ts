@@ -47,6 +47,9 @@ export const reportWarnings: Check = {
   scope: "run",
   title: "The service's report shows no bot, SRM or dropped-event warning",
   failureTitle: "The service's report warns of bot traffic, a sample-ratio mismatch or dropped events",
+  family: "Delivery",
+  severity: "normal",
+  checklist: "noWarnings",
   why:
     "An experiment whose visitors are not split as planned (a sample-ratio mismatch), whose traffic is " +
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +

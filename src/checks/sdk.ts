@@ -7,6 +7,9 @@ export const sdkPresent: Check = {
   scope: "page",
   title: "The SDK loads and defines its global",
   failureTitle: "The SDK is missing or broken",
+  family: "SDK installation and load order",
+  severity: "blocker",
+  checklist: null,
   why:
     "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
     "zero traffic from this page.",
@@ -40,6 +43,9 @@ export const sdkOrder: Check = {
   scope: "page",
   title: "The SDK loads before any track or identify call",
   failureTitle: "Calls run before the SDK has loaded",
+  family: "SDK installation and load order",
+  severity: "critical",
+  checklist: null,
   why:
     "A call made before the SDK exists throws and is lost for good: the conversions of the fastest " +
     "visitors never reach the experiment. A stub snippet saves them by queueing, but their delivery then " +

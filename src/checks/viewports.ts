@@ -6,6 +6,9 @@ export const viewportsCoverage: Check = {
   scope: "run",
   title: "Mobile and desktop are both audited",
   failureTitle: "Mobile or desktop was not audited",
+  family: "Pages and viewports",
+  severity: "normal",
+  checklist: "mobileAndDesktop",
   why:
     "Layouts, menus and even scripts differ between mobile and desktop; a setup checked on one only " +
     "can lose every event of the other, which is often half of the traffic.",

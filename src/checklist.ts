@@ -1,5 +1,4 @@
-import type { CheckId } from "./check-ids.js";
-import { CHECKS } from "./checks/index.js";
+import { CHECKS, type CheckId } from "./checks/index.js";
 import { worstStatus, type Checklist, type Finding } from "./results.js";
 
 /** The checks that feed a checklist item, as their definitions say, in registry order. */

@@ -1,4 +1,4 @@
-import type { CheckId } from "./check-ids.js";
+import type { CheckId } from "./checks/index.js";
 import type { Delivery } from "./artifacts.js";
 
 /** The status of one finding; `skip` when the check did not apply or was turned off. */

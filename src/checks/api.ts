@@ -1,9 +1,8 @@
 import { findProject, goalCondition, isWorkspace, projectKeysOf, serviceProjectKey, wantedProject, workspaceOf, type ProjectMatch } from "../api/match.js";
 import type { ApiExchange, ApiGoal, ApiProject } from "../artifacts.js";
-import type { CheckId } from "../check-ids.js";
 import type { Finding } from "../results.js";
 import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
-import { finding, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, type AuditContext, type CheckContext } from "./check.js";
 
 /**
  * The API checks: the service's own view of the project, read once per spec × environment.
@@ -18,8 +17,8 @@ interface Verdict {
   evidence?: Record<string, unknown>;
 }
 
-function apiFinding(context: AuditContext, check: CheckId, verdict: Verdict): Finding[] {
-  return [finding(context, check, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
+function apiFinding(context: CheckContext, verdict: Verdict): Finding[] {
+  return [finding(context, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
 }
 
 /** Why no API check can judge anything (no `api` section, no key, key refused); null when they can. */
@@ -90,7 +89,7 @@ export function exchangeProblem(exchange: ApiExchange<unknown>, what: string, pa
 }
 
 /** api.auth: the service accepts the key named by `api.keyEnv`. */
-export const apiAuth: Check = {
+export const apiAuth = defineCheck({
   id: "api.auth",
   scope: "run",
   title: "The service accepts the API key",
@@ -101,11 +100,11 @@ export const apiAuth: Check = {
   why:
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const { api } = context;
-    if (!context.spec.api || !api) return apiFinding(context, "api.auth", { status: "skip", message: blockedReason(context)! });
+    if (!context.spec.api || !api) return apiFinding(context, { status: "skip", message: blockedReason(context)! });
     if (!api.keySet) {
-      return apiFinding(context, "api.auth", {
+      return apiFinding(context, {
         status: "fail",
         message: `No API key: set ${api.keyEnv} to the service's API key (the spec's api.keyEnv names that variable). The other API checks were skipped.`,
         evidence: { keyEnv: api.keyEnv },
@@ -115,21 +114,21 @@ export const apiAuth: Check = {
     const evidence = { keyEnv: api.keyEnv, ...exchangeEvidence(exchange) };
     if (exchange.status === 401) {
       const message = `The service rejected the key in ${api.keyEnv} (GET ${exchange.url}: ${exchange.failure!.detail}). Set ${api.keyEnv} to a valid API key of workspace "${context.spec.workspace}".`;
-      return apiFinding(context, "api.auth", { status: "fail", message, evidence });
+      return apiFinding(context, { status: "fail", message, evidence });
     }
     if (exchange.status === 403) {
       const message = `The service knows the key in ${api.keyEnv} but refused it the project list (GET ${exchange.url}: ${exchange.failure!.detail}). Use a key with access to workspace "${context.spec.workspace}".`;
-      return apiFinding(context, "api.auth", { status: "fail", message, evidence });
+      return apiFinding(context, { status: "fail", message, evidence });
     }
     if (exchange.status !== null && exchange.status >= 200 && exchange.status < 300) {
-      return apiFinding(context, "api.auth", { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
+      return apiFinding(context, { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
     }
-    return apiFinding(context, "api.auth", { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
+    return apiFinding(context, { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
   },
-};
+});
 
 /** api.project: the environment's key or domain is among the projects the service lists. */
-export const apiProject: Check = {
+export const apiProject = defineCheck({
   id: "api.project",
   scope: "run",
   title: "The service lists the environment's project",
@@ -140,16 +139,16 @@ export const apiProject: Check = {
   why:
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const blocked = blockedReason(context);
-    if (blocked !== null) return apiFinding(context, "api.project", { status: "skip", message: blocked });
+    if (blocked !== null) return apiFinding(context, { status: "skip", message: blocked });
     const exchange = context.api!.projects!;
     if (exchange.data === null) {
-      return apiFinding(context, "api.project", { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
+      return apiFinding(context, { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
     }
-    return apiFinding(context, "api.project", judgeProject(context, exchange.data));
+    return apiFinding(context, judgeProject(context, exchange.data));
   },
-};
+});
 
 function judgeProject(context: AuditContext, projects: readonly ApiProject[]): Verdict {
   const wanted = wantedProjectOf(context);
@@ -200,7 +199,7 @@ function projectLabel(match: ProjectMatch): string {
 }
 
 /** api.workspace: the listed project belongs to the spec's workspace, by name or id. */
-export const apiWorkspace: Check = {
+export const apiWorkspace = defineCheck({
   id: "api.workspace",
   scope: "run",
   title: "The project is in the spec's workspace",
@@ -211,13 +210,13 @@ export const apiWorkspace: Check = {
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const found = matchedProject(context);
-    if ("skip" in found) return apiFinding(context, "api.workspace", { status: "skip", message: found.skip });
+    if ("skip" in found) return apiFinding(context, { status: "skip", message: found.skip });
     const named = workspaceOf(found.match.element);
     const label = projectLabel(found.match);
     if (named === null) {
-      return apiFinding(context, "api.workspace", {
+      return apiFinding(context, {
         status: "skip",
         message: `Not judged: the service's element for ${label} names no workspace (no workspace, workspaceName or workspaceId field, nor one nested), so the workspace cannot be checked.`,
       });
@@ -225,21 +224,21 @@ export const apiWorkspace: Check = {
     const wanted = context.spec.workspace;
     const evidence = { workspace: wanted, listed: { id: named.id, name: named.name }, field: named.field };
     if (isWorkspace(named, wanted)) {
-      return apiFinding(context, "api.workspace", { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
+      return apiFinding(context, { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
     }
     const shown = [named.name === null ? null : `"${named.name}"`, named.id === null ? null : `id ${named.id}`].filter(Boolean).join(", ");
     const close = nearMisses(wanted, [named.name, named.id].filter((value): value is string => value !== null));
     const hint = close.length > 0 ? ` — did you mean ${orList(close)}?` : ".";
-    return apiFinding(context, "api.workspace", {
+    return apiFinding(context, {
       status: "fail",
       message: `${capitalised(label)} belongs to workspace ${shown} in the service, not "${wanted}"${hint} Fix the spec's workspace, or move the project to the right workspace.`,
       evidence,
     });
   },
-};
+});
 
 /** api.goals: each spec goal exists in the service by name, and its condition equals the spec's event exactly. */
-export const apiGoals: Check = {
+export const apiGoals = defineCheck({
   id: "api.goals",
   scope: "run",
   title: "The service's goals match the spec's",
@@ -250,8 +249,8 @@ export const apiGoals: Check = {
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",
-  evaluate(context) {
-    const skip = (message: string) => apiFinding(context, "api.goals", { status: "skip", message });
+  evaluate(context): Finding[] {
+    const skip = (message: string) => apiFinding(context, { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;
     const blocked = blockedReason(context);
     if (blocked !== null) return skip(blocked);
@@ -262,11 +261,14 @@ export const apiGoals: Check = {
     const exchange = context.api!.goals;
     if (exchange === null) return skip("Not judged: the goals were not read.");
     if (exchange.data === null) {
-      return apiFinding(context, "api.goals", { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
+      return apiFinding(context, { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
     }
-    return apiFinding(context, "api.goals", judgeGoals(context, exchange.data));
+    return apiFinding(context, judgeGoals(context, exchange.data));
   },
-};
+});
+
+/** The `api.*` checks, in the order the report shows them. */
+export const API_CHECKS = [apiAuth, apiProject, apiWorkspace, apiGoals] as const;
 
 function judgeGoals(context: AuditContext, listed: readonly ApiGoal[]): Verdict {
   const names = listed.map((goal) => goal.name).filter((name): name is string => typeof name === "string");

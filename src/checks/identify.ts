@@ -1,6 +1,7 @@
 import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
+import type { Finding } from "../results.js";
 import { capitalised } from "../text.js";
-import { describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext } from "./check.js";
 import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
@@ -9,7 +10,7 @@ function identifyCalls(page: PageArtifacts): CapturedCall[] {
 }
 
 /** identify.attributes: the page's identify-kind calls together carry the required attributes, as simple values. */
-export const identifyAttributes: Check = {
+export const identifyAttributes = defineCheck({
   id: "identify.attributes",
   scope: "page",
   title: "identify sends the required attributes as simple values",
@@ -21,9 +22,9 @@ export const identifyAttributes: Check = {
     "Segments are built from the attributes identify sends. A missing `plan` leaves the visitor out of " +
     "every segment on it, and a nested object or array is not a value a segment can compare: the " +
     "results split by segment are then silently wrong.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const required = context.spec.identify.required;
-    return perLoadedPage(context, "identify.attributes", (page) => {
+    return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);
       if (calls.length === 0) return { status: "skip", message: "The page made no identify call." };
       // An SDK may split a visitor's attributes over several calls (Mixpanel's identify and
@@ -43,7 +44,7 @@ export const identifyAttributes: Check = {
       return { status: "pass", message: `${who} ${what}.`, evidence };
     });
   },
-};
+});
 
 /** What is wrong with the attributes the calls carry together; values are never quoted, they may be personal. */
 function attributeProblems(calls: readonly CapturedCall[], required: readonly string[]): string[] {
@@ -78,7 +79,7 @@ function isSimple(value: unknown): boolean {
 }
 
 /** identify.pii: identify sends no personal data, and the canary value leaves in no request. */
-export const identifyPii: Check = {
+export const identifyPii = defineCheck({
   id: "identify.pii",
   scope: "page",
   title: "No personal data is sent to the service",
@@ -91,9 +92,9 @@ export const identifyPii: Check = {
     "phone number or name sent to the service is personal data processed without need, and a value " +
     "typed into a form that turns up in a request to any host, even hashed, is a leak a privacy " +
     "review will find.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const allow = context.spec.identify.allowPersonalData;
-    return perLoadedPage(context, "identify.pii", (page) => {
+    return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);
       const canarySteps = canaryFillSteps(context, page.page);
       if (calls.length === 0 && canarySteps.length === 0 && page.canarySightings.length === 0) {
@@ -120,7 +121,10 @@ export const identifyPii: Check = {
       return { status: "pass", message: `${capitalised(checked.join("; "))}.`, evidence };
     });
   },
-};
+});
+
+/** The `identify.*` checks, in the order the report shows them. */
+export const IDENTIFY_CHECKS = [identifyAttributes, identifyPii] as const;
 
 /** The key under which a personal user id is reported, named so no real attribute is mistaken for it. */
 const USER_ID = "(user id)";

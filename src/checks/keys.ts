@@ -1,7 +1,8 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
 import { environmentDomain, leavesDomain } from "../domain.js";
+import type { Finding } from "../results.js";
 import type { Environment } from "../spec/schema.js";
-import { finding, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, perLoadedPage, type AuditContext } from "./check.js";
 
 function auditedEnvironment(context: AuditContext): Environment {
   const env = context.spec.environments[context.environment];
@@ -36,7 +37,7 @@ function placesLookedAt(context: AuditContext): string {
 }
 
 /** sdk.key: the page installs the audited environment's key, and no other environment's. */
-export const sdkKey: Check = {
+export const sdkKey = defineCheck({
   id: "sdk.key",
   scope: "page",
   title: "The page installs this environment's project key",
@@ -48,10 +49,10 @@ export const sdkKey: Check = {
     "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
     "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
     "looks wrong.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const ownKey = auditedEnvironment(context).key;
     const envOfKey = new Map(Object.entries(context.spec.environments).map(([name, env]) => [env.key, name]));
-    return perLoadedPage(context, "sdk.key", (page) => {
+    return perLoadedPage(context, (page) => {
       if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
       const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
       const owner = (key: string) => envOfKey.get(key);
@@ -86,14 +87,14 @@ export const sdkKey: Check = {
       return { status: "pass", message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`, evidence };
     });
   },
-};
+});
 
 function sdkLoaded(page: PageArtifacts): boolean {
   return page.sdkReadyAtMs !== null || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
 }
 
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
-export const pageDomain: Check = {
+export const pageDomain = defineCheck({
   id: "page.domain",
   scope: "page",
   title: "The page stays on the project's domain",
@@ -105,7 +106,7 @@ export const pageDomain: Check = {
     "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +
     "off to hosts nobody asked it to visit.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const domain = environmentDomain(auditedEnvironment(context));
     // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
     return context.pages.map((page) => {
@@ -116,15 +117,14 @@ export const pageDomain: Check = {
         const others = left.length > 1 ? ` (and ${left.length - 1} more)` : "";
         return finding(
           context,
-          "page.domain",
           "fail",
           `On ${page.viewport}, the page left ${domain} for ${left[0]}${others}. Keep redirects and the journey's links on ${domain} or its subdomains.`,
           scope,
           { domain, left },
         );
       }
-      if (page.loadError !== null) return finding(context, "page.domain", "skip", "Not judged: the page did not load.", scope);
-      return finding(context, "page.domain", "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
+      if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
+      return finding(context, "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
     });
   },
-};
+});

@@ -2,7 +2,7 @@ import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifa
 import type { Finding, Status } from "../results.js";
 import { worstStatus } from "../results.js";
 import { blockedReason, exchangeEvidence, exchangeProblem } from "./api.js";
-import { finding, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, type AuditContext, type CheckContext } from "./check.js";
 import { sampleRatioMismatch, type SrmResult } from "./srm.js";
 
 /**
@@ -42,7 +42,7 @@ const VISITOR_FIELDS = ["visitors", "users", "participants"] as const;
 const SPLIT_FIELDS = ["weight", "split", "traffic", "allocation", "percentage"] as const;
 
 /** report.warnings: the service's report shows no bot, SRM or dropped-event warning, and the visitors match the planned split. */
-export const reportWarnings: Check = {
+export const reportWarnings = defineCheck({
   id: "report.warnings",
   scope: "run",
   title: "The service's report shows no bot, SRM or dropped-event warning",
@@ -54,16 +54,19 @@ export const reportWarnings: Check = {
     "An experiment whose visitors are not split as planned (a sample-ratio mismatch), whose traffic is " +
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +
     "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const read = reportExperiments(context);
-    if ("status" in read) return [finding(context, "report.warnings", read.status, read.message, {}, read.evidence ?? {})];
+    if ("status" in read) return [finding(context, read.status, read.message, {}, read.evidence ?? {})];
     if (read.experiments.length === 0) {
-      return [finding(context, "report.warnings", "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
+      return [finding(context, "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
     }
     const srm = context.spec.report!.srm;
     return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, srm, read.source));
   },
-};
+});
+
+/** The `report.*` checks, in the order the report shows them. */
+export const REPORT_CHECKS = [reportWarnings] as const;
 
 /** The report's experiments, or the one finding that says why there are none to judge. */
 function reportExperiments(
@@ -101,7 +104,7 @@ function reportExperiments(
 /** The SRM test's result, or why it could not be run on this experiment's variations. */
 type SrmOutcome = { result: SrmResult; labels: string[] } | { notComputed: string };
 
-function judgeExperiment(context: AuditContext, experiment: ReportExperiment, index: number, options: { alpha: number; minimumVisitors: number }, source: string): Finding {
+function judgeExperiment(context: CheckContext, experiment: ReportExperiment, index: number, options: { alpha: number; minimumVisitors: number }, source: string): Finding {
   const named = firstValue(experiment, HANDLE_FIELDS);
   const handle = named === undefined ? null : String(named);
   const label = handle === null ? `Experiment #${index + 1} of the report` : `Experiment "${handle}"`;
@@ -116,18 +119,18 @@ function judgeExperiment(context: AuditContext, experiment: ReportExperiment, in
   const scope = { experiment: handle };
   if (problems.length > 0) {
     const message = `${label}: ${problems.map((problem) => problem.sentence).join("; ")}.`;
-    return finding(context, "report.warnings", worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
+    return finding(context, worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
   }
-  if ("notComputed" in srm) return finding(context, "report.warnings", "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
+  if ("notComputed" in srm) return finding(context, "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
   const { result } = srm;
   if (result.verdict === "insufficient") {
     const message =
       `${label}: not judged yet: ${formatCount(result.total)} visitors, needs ${result.requiredTotal} (${options.minimumVisitors} per variation at the planned split) ` +
       "before a sample-ratio mismatch can be told from chance; the service reports no warning.";
-    return finding(context, "report.warnings", "skip", message, scope, evidence);
+    return finding(context, "skip", message, scope, evidence);
   }
   const figures = `${splitFigures(result, srm.labels)}; ${testFigures(result)}`;
-  return finding(context, "report.warnings", "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
+  return finding(context, "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
 }
 
 function warningKind(warning: ReportWarning): WarningKind {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS } from "../check-ids.js";
+import { CHECK_IDS } from "../checks/index.js";
 import { environmentDomain, isOnDomain } from "../domain.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
 

@@ -1,8 +1,7 @@
 import { expect, test } from "@playwright/test";
-import type { CheckId } from "../../src/check-ids.js";
 import { rollUpChecklist } from "../../src/checklist.js";
 import { FAMILIES } from "../../src/checks/check.js";
-import { CHECKS } from "../../src/checks/index.js";
+import { CHECKS, type CheckId } from "../../src/checks/index.js";
 import type { Finding } from "../../src/results.js";
 import { checklistSteps } from "../../src/report/checklist.js";
 import { failedFamilies, FAMILY_LABEL, reportCategories } from "../../src/report/families.js";

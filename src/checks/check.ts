@@ -51,7 +51,10 @@ export const SEVERITIES = ["blocker", "critical", "normal", "minor", "trivial"] 
 /** One Allure severity. */
 export type Severity = (typeof SEVERITIES)[number];
 
-/** What a check is: the one record the registry and the report's severity, family and checklist tables are built from. */
+/**
+ * What a check is: the one record the registry, the report's severity, family and checklist
+ * tables and the README's check table are built from.
+ */
 export interface CheckDefinition<Id extends string = string> {
   /** The stable id of the public contract (DESIGN.md); never changed once published. */
   id: Id;
@@ -74,7 +77,11 @@ export interface CheckDefinition<Id extends string = string> {
   severity: Severity;
   /** The item of the service's checklist its findings feed; null when it feeds none. */
   checklist: keyof Checklist | null;
-  /** One paragraph on why this matters; it becomes the Allure description and the README table. */
+  /** When it fails or warns, in markdown: the README table's "fails when" column. */
+  failsWhen: string;
+  /** Why that matters, in one line of markdown: the README table's last column. */
+  matters: string;
+  /** One paragraph on why this matters; it becomes the Allure description. */
   why: string;
 }
 

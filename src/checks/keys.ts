@@ -45,6 +45,15 @@ export const sdkKey = defineCheck({
   family: "SDK installation and load order",
   severity: "critical",
   checklist: "projectKeyOrDomain",
+  failsWhen:
+    "the SDK's script tag installs a key other than the environment's, another environment's key is seen " +
+    "anywhere, or the environment's key is seen nowhere; keys are looked for where SDKs put them, and " +
+    "each place is named: the SDK script's URL (path and query), key-shaped attributes of its tag (never " +
+    "one whose value names a global, such as Segment's `data-global-segment-analytics-key=\"analytics\"`), " +
+    "the first string argument of an `sdk.init` call (`mixpanel.init(token)`, " +
+    "`rudderanalytics.load(writeKey)`), the SDK global's properties, collect URLs and payloads, and " +
+    "collect request headers (`Authorization: Basic` decoded)",
+  matters: "a staging key on production sends real visitors into the test project, and nothing on the page looks wrong",
   why:
     "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
     "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
@@ -102,6 +111,13 @@ export const pageDomain = defineCheck({
   family: "Pages and viewports",
   severity: "critical",
   checklist: "projectKeyOrDomain",
+  failsWhen:
+    "the page, after redirects and journey steps, went to a URL off the environment's domain (the URL is " +
+    "named, without its query); every URL the main frame was sent to counts, a redirect whose target then " +
+    "failed to load too",
+  matters:
+    "the project is bound to its domain; a page that wanders off audits and tracks a site the experiment " +
+    "does not cover",
   why:
     "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +

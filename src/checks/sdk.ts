@@ -12,6 +12,11 @@ export const sdkPresent = defineCheck({
   family: "SDK installation and load order",
   severity: "blocker",
   checklist: null,
+  failsWhen:
+    "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
+    "SDK is ready](#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
+    "audit's reach",
+  matters: "without the SDK nothing is tracked and no visitor is bucketed",
   why:
     "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
     "zero traffic from this page.",
@@ -48,6 +53,13 @@ export const sdkOrder = defineCheck({
   family: "SDK installation and load order",
   severity: "critical",
   checklist: null,
+  failsWhen:
+    "a call ran before the SDK had loaded and was lost (**fail**), or was only queued by a stub snippet " +
+    "(**warn**); **warn** too when the calls could not be watched (a frozen API, a redefined global) and " +
+    "were judged from the collect requests",
+  matters:
+    "a lost call is a conversion gone for good; a queued one survives only if the SDK loads before the " +
+    "visitor leaves",
   why:
     "A call made before the SDK exists throws and is lost for good: the conversions of the fastest " +
     "visitors never reach the experiment. A stub snippet saves them by queueing, but their delivery then " +

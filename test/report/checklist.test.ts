@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { rollUpChecklist } from "../../src/checklist.js";
+import { CHECKLIST_SOURCES, rollUpChecklist } from "../../src/checklist.js";
 import { FAMILIES } from "../../src/checks/check.js";
 import { CHECKS, type CheckId } from "../../src/checks/index.js";
-import type { Finding } from "../../src/results.js";
+import type { Checklist, Finding } from "../../src/results.js";
 import { checklistSteps } from "../../src/report/checklist.js";
 import { failedFamilies, FAMILY_LABEL, reportCategories } from "../../src/report/families.js";
 import { severityOf } from "../../src/report/severity.js";
@@ -22,6 +22,22 @@ test("the checklist rolls up the checks that feed each item", () => {
   expect(checklist).toEqual({ workspace: "skip", projectKeyOrDomain: "skip", goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "warn" });
 });
 
+test("each checklist item is still fed by the checks the contract names; new ones may join", () => {
+  const contract: Record<keyof Checklist, CheckId[]> = {
+    workspace: ["api.auth", "api.workspace"],
+    projectKeyOrDomain: ["api.project", "sdk.key", "page.domain"],
+    goalEventMatch: ["goals.match", "api.goals", "events.expected"],
+    mobileAndDesktop: ["viewports.coverage"],
+    noWarnings: ["events.delivered", "report.warnings"],
+  };
+  for (const [item, checks] of Object.entries(contract) as [keyof Checklist, CheckId[]][]) {
+    expect(CHECKLIST_SOURCES[item], item).toEqual(expect.arrayContaining(checks));
+  }
+});
+
+/** The checks that feed an item, as a checklist step names them. */
+const feeding = (item: keyof Checklist) => CHECKLIST_SOURCES[item].join(", ");
+
 test("the checklist has the five items in the service's words, each saying which findings decided it", () => {
   const steps = checklistSteps([
     found("goals.match", "fail", { goal: "Signup completed", viewport: "mobile" }),
@@ -32,13 +48,13 @@ test("the checklist has the five items in the service's words, each saying which
     found("page.domain", "skip", { page: "home", viewport: "desktop" }),
   ]);
   expect(steps).toEqual([
-    { item: "workspace", label: "Correct workspace", status: "skip", message: "Not checked in this run: none of api.auth, api.workspace gave a finding." },
-    { item: "projectKeyOrDomain", label: "Correct project key or domain", status: "skip", message: "Not checked: every finding of api.project, page.domain, sdk.key was skipped." },
+    { item: "workspace", label: "Correct workspace", status: "skip", message: `Not checked in this run: none of ${feeding("workspace")} gave a finding.` },
+    { item: "projectKeyOrDomain", label: "Correct project key or domain", status: "skip", message: `Not checked: every finding of ${feeding("projectKeyOrDomain")} was skipped.` },
     {
       item: "goalEventMatch", label: "Goals and events match", status: "fail",
       message: "2 failed: goals.match [Signup completed · mobile], events.expected [signup · desktop].",
     },
-    { item: "mobileAndDesktop", label: "Mobile and desktop both checked", status: "pass", message: "All 1 finding(s) of viewports.coverage passed." },
+    { item: "mobileAndDesktop", label: "Mobile and desktop both checked", status: "pass", message: `All 1 finding(s) of ${feeding("mobileAndDesktop")} passed.` },
     { item: "noWarnings", label: "No bot/SRM or dropped-event warning", status: "warn", message: "1 warned: events.delivered [cart · mobile]." },
   ]);
 });

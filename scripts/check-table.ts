@@ -6,8 +6,11 @@ const END = "<!-- end of check table -->";
 
 /** The README's check table: one row per check, in registry order, from its definition. */
 export function checkTable(): string {
-  const rows = CHECKS.map((check) => `| \`${check.id}\` | ${check.failsWhen} | ${check.matters} |`);
-  return ["| id | fails when | why it matters |", "| --- | --- | --- |", ...rows].join("\n");
+  const rows = CHECKS.map((check) => {
+    const item = check.checklist === null ? "—" : `\`${check.checklist}\``;
+    return `| \`${check.id}\` | ${item} | ${check.failsWhen} | ${check.matters} |`;
+  });
+  return ["| id | checklist item | fails when | why it matters |", "| --- | --- | --- | --- |", ...rows].join("\n");
 }
 
 function markers(readme: string): { start: number; end: number } {

@@ -1,4 +1,4 @@
-import type { CheckId } from "./check-ids.js";
+import type { CheckId } from "./checks/index.js";
 import type { Delivery } from "./artifacts.js";
 
 /** The status of one finding; `skip` when the check did not apply or was turned off. */
@@ -67,15 +67,6 @@ export interface RunSummary {
   calls: CallRecord[];
 }
 
-/** Which checks feed each checklist item (DESIGN.md). */
-export const CHECKLIST_SOURCES: Record<keyof Checklist, readonly CheckId[]> = {
-  workspace: ["api.auth", "api.workspace"],
-  projectKeyOrDomain: ["api.project", "sdk.key", "page.domain"],
-  goalEventMatch: ["goals.match", "api.goals", "events.expected"],
-  mobileAndDesktop: ["viewports.coverage"],
-  noWarnings: ["events.delivered", "report.warnings"],
-};
-
 const SEVERITY: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
 
 /** The worst of several statuses; `skip` when there are none or all are skipped. */
@@ -85,19 +76,6 @@ export function worstStatus(statuses: Iterable<Status>): Status {
     if (SEVERITY[status] > SEVERITY[worst]) worst = status;
   }
   return worst;
-}
-
-/** Rolls one spec run's findings up into the checklist: the worst status of the feeding checks. */
-export function rollUpChecklist(findings: readonly Finding[]): Checklist {
-  const item = (sources: readonly CheckId[]) =>
-    worstStatus(findings.filter((finding) => sources.includes(finding.check)).map((finding) => finding.status));
-  return {
-    workspace: item(CHECKLIST_SOURCES.workspace),
-    projectKeyOrDomain: item(CHECKLIST_SOURCES.projectKeyOrDomain),
-    goalEventMatch: item(CHECKLIST_SOURCES.goalEventMatch),
-    mobileAndDesktop: item(CHECKLIST_SOURCES.mobileAndDesktop),
-    noWarnings: item(CHECKLIST_SOURCES.noWarnings),
-  };
 }
 
 /** A run's verdict: fail on any failed finding, and on any warning when strict. */

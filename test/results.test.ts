@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { rollUpChecklist, verdictOf, worstStatus, type Finding } from "../src/results.js";
+import { verdictOf, worstStatus, type Finding } from "../src/results.js";
 
 const found = (check: Finding["check"], status: Finding["status"]): Finding => ({
   check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, message: "", evidence: {},
@@ -10,17 +10,6 @@ test("the worst status wins, and nothing at all is a skip", () => {
   expect(worstStatus(["pass", "fail", "warn"])).toBe("fail");
   expect(worstStatus([])).toBe("skip");
   expect(worstStatus(["skip", "skip"])).toBe("skip");
-});
-
-test("the checklist rolls up the checks that feed each item", () => {
-  const checklist = rollUpChecklist([
-    found("goals.match", "fail"),
-    found("events.expected", "pass"),
-    found("viewports.coverage", "pass"),
-    found("events.delivered", "warn"),
-    found("sdk.order", "fail"),
-  ]);
-  expect(checklist).toEqual({ workspace: "skip", projectKeyOrDomain: "skip", goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "warn" });
 });
 
 test("warnings fail the verdict only when strict", () => {

@@ -1,10 +1,9 @@
 import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedProject, WORKSPACE_FIELDS, type ProjectMatch } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
-import type { CheckId } from "../check-ids.js";
 import type { Finding } from "../results.js";
-import { environmentOf } from "../spec/schema.js";
+import { environmentOf } from "../spec/environment.js";
 import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
-import { finding, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, type AuditContext, type CheckContext } from "./check.js";
 
 /**
  * The API checks: the service's own view of the project, read once per spec × environment.
@@ -19,8 +18,8 @@ interface Verdict {
   evidence?: Record<string, unknown>;
 }
 
-function apiFinding(context: AuditContext, check: CheckId, verdict: Verdict): Finding[] {
-  return [finding(context, check, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
+function apiFinding(context: CheckContext, verdict: Verdict): Finding[] {
+  return [finding(context, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
 }
 
 const NO_API_SECTION = "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
@@ -103,19 +102,26 @@ export function exchangeProblem(exchange: ApiExchange<unknown> & { failure: ApiF
 }
 
 /** api.auth: the service accepts the key named by `api.keyEnv`. */
-export const apiAuth: Check = {
+export const apiAuth = defineCheck({
   id: "api.auth",
   scope: "run",
   title: "The service accepts the API key",
   failureTitle: "The API key is missing or refused",
+  family: "API",
+  severity: "blocker",
+  checklist: "workspace",
+  failsWhen:
+    "`api` is configured and the variable `api.keyEnv` names is unset or empty, or the service refuses " +
+    "the key (401, 403)",
+  matters: "without a valid key the service's own view of the project cannot be compared with the site",
   why:
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const { api } = context;
-    if (!context.spec.api || !api) return apiFinding(context, "api.auth", { status: "skip", message: NO_API_SECTION });
+    if (!context.spec.api || !api) return apiFinding(context, { status: "skip", message: NO_API_SECTION });
     if (!api.keySet || api.projects === null) {
-      return apiFinding(context, "api.auth", {
+      return apiFinding(context, {
         status: "fail",
         message: `No API key: set ${api.keyEnv} to the service's API key (the spec's api.keyEnv names that variable). The other API checks were skipped.`,
         evidence: { keyEnv: api.keyEnv },
@@ -126,38 +132,46 @@ export const apiAuth: Check = {
     const { failure } = exchange;
     if (failure?.status === 401) {
       const message = `The service rejected the key in ${api.keyEnv} (GET ${exchange.url}: ${failure.detail}). Set ${api.keyEnv} to a valid API key of workspace "${context.spec.workspace}".`;
-      return apiFinding(context, "api.auth", { status: "fail", message, evidence });
+      return apiFinding(context, { status: "fail", message, evidence });
     }
     if (failure?.status === 403) {
       const message = `The service knows the key in ${api.keyEnv} but refused it the project list (GET ${exchange.url}: ${failure.detail}). Use a key with access to workspace "${context.spec.workspace}".`;
-      return apiFinding(context, "api.auth", { status: "fail", message, evidence });
+      return apiFinding(context, { status: "fail", message, evidence });
     }
     if (exchange.status !== null && exchange.status >= 200 && exchange.status < 300) {
-      return apiFinding(context, "api.auth", { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
+      return apiFinding(context, { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
     }
-    return apiFinding(context, "api.auth", { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
+    return apiFinding(context, { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
   },
-};
+});
 
 /** api.project: the environment's key or domain is among the projects the service lists. */
-export const apiProject: Check = {
+export const apiProject = defineCheck({
   id: "api.project",
   scope: "run",
   title: "The service lists the environment's project",
   failureTitle: "The service does not list the environment's project",
+  family: "API",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
+  failsWhen:
+    "the project list could not be read (the cause, the attempts and the time are named), or neither the " +
+    "environment's key nor its domain is in it (near misses named); **warn** when the domain is listed " +
+    "under another key, **fail** when that key is another environment's",
+  matters: "an unknown key, or the production key on staging, sends every event to a project nobody looks at",
   why:
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const judgeable = judgeableApi(context);
-    if ("blocked" in judgeable) return apiFinding(context, "api.project", { status: "skip", message: judgeable.blocked });
+    if ("blocked" in judgeable) return apiFinding(context, { status: "skip", message: judgeable.blocked });
     const exchange = judgeable.projects;
     if (exchange.data === null) {
-      return apiFinding(context, "api.project", { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
+      return apiFinding(context, { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
     }
-    return apiFinding(context, "api.project", judgeProject(context, exchange.data));
+    return apiFinding(context, judgeProject(context, exchange.data));
   },
-};
+});
 
 function judgeProject(context: AuditContext, projects: readonly ApiProject[]): Verdict {
   const wanted = wantedProjectOf(context);
@@ -208,21 +222,26 @@ function projectLabel(match: ProjectMatch<ApiProject>): string {
 }
 
 /** api.workspace: the listed project belongs to the spec's workspace, by name or id. */
-export const apiWorkspace: Check = {
+export const apiWorkspace = defineCheck({
   id: "api.workspace",
   scope: "run",
   title: "The project is in the spec's workspace",
   failureTitle: "The project belongs to another workspace",
+  family: "API",
+  severity: "critical",
+  checklist: "workspace",
+  failsWhen: "the listed project names another workspace (by name and id); **skip** when the element names none",
+  matters: "a project in the wrong workspace is configured and read by the wrong team",
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const found = matchedProject(context);
-    if ("skip" in found) return apiFinding(context, "api.workspace", { status: "skip", message: found.skip });
+    if ("skip" in found) return apiFinding(context, { status: "skip", message: found.skip });
     const named = found.match.element.workspace;
     const label = projectLabel(found.match);
     if (named === null) {
-      return apiFinding(context, "api.workspace", {
+      return apiFinding(context, {
         status: "skip",
         message: `Not judged: the service's element for ${label} names no workspace (no ${fieldsOr(WORKSPACE_FIELDS)} field, nor one nested), so the workspace cannot be checked.`,
       });
@@ -230,30 +249,37 @@ export const apiWorkspace: Check = {
     const wanted = context.spec.workspace;
     const evidence = { workspace: wanted, listed: { id: named.id, name: named.name }, field: named.field };
     if (isWorkspace(named, wanted)) {
-      return apiFinding(context, "api.workspace", { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
+      return apiFinding(context, { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
     }
     const shown = [named.name === null ? null : `"${named.name}"`, named.id === null ? null : `id ${named.id}`].filter(Boolean).join(", ");
     const close = nearMisses(wanted, [named.name, named.id].filter((value): value is string => value !== null));
     const hint = close.length > 0 ? ` — did you mean ${orList(close)}?` : ".";
-    return apiFinding(context, "api.workspace", {
+    return apiFinding(context, {
       status: "fail",
       message: `${capitalised(label)} belongs to workspace ${shown} in the service, not "${wanted}"${hint} Fix the spec's workspace, or move the project to the right workspace.`,
       evidence,
     });
   },
-};
+});
 
 /** api.goals: each spec goal exists in the service by name, and its condition equals the spec's event exactly. */
-export const apiGoals: Check = {
+export const apiGoals = defineCheck({
   id: "api.goals",
   scope: "run",
   title: "The service's goals match the spec's",
   failureTitle: "A goal is missing in the service or its condition differs",
+  family: "API",
+  severity: "critical",
+  checklist: "goalEventMatch",
+  failsWhen:
+    "a spec goal is not in the service (\"did you mean …\"), its condition differs from the spec's event " +
+    "(near misses named), or the goals could not be read; **skip** without `api.goalsPath`",
+  matters: "a goal counts only events whose name equals its condition exactly",
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",
-  evaluate(context) {
-    const skip = (message: string) => apiFinding(context, "api.goals", { status: "skip", message });
+  evaluate(context): Finding[] {
+    const skip = (message: string) => apiFinding(context, { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;
     const judgeable = judgeableApi(context);
     if ("blocked" in judgeable) return skip(judgeable.blocked);
@@ -264,11 +290,14 @@ export const apiGoals: Check = {
     const exchange = found.api.goals;
     if (exchange === null) return skip("Not judged: the goals were not read.");
     if (exchange.data === null) {
-      return apiFinding(context, "api.goals", { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
+      return apiFinding(context, { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
     }
-    return apiFinding(context, "api.goals", judgeGoals(context, exchange.data));
+    return apiFinding(context, judgeGoals(context, exchange.data));
   },
-};
+});
+
+/** The `api.*` checks, in the order the report shows them. */
+export const API_CHECKS = [apiAuth, apiProject, apiWorkspace, apiGoals] as const;
 
 function judgeGoals(context: AuditContext, listed: readonly ApiGoal[]): Verdict {
   const names = listed.flatMap((goal) => (goal.name === null ? [] : [goal.name]));

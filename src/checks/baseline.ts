@@ -1,22 +1,33 @@
 import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../baseline.js";
 import type { PageArtifacts } from "../artifacts.js";
 import type { Finding } from "../results.js";
-import { finding, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, type CheckContext } from "./check.js";
 
 const REFRESH = "refresh the baseline with `setup-audit baseline`";
 
 /** baseline.calls: every event that fired on a page × viewport in the baseline still fires there. */
-export const baselineCalls: Check = {
+export const baselineCalls = defineCheck({
   id: "baseline.calls",
   scope: "run",
   title: "The same events fire as in the baseline",
   failureTitle: "An event that fired in the baseline no longer fires",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: null,
+  failsWhen:
+    "only with `run --baseline`, per page × viewport: an event (a `track` name, or `identify`) that fired " +
+    "there in the baseline no longer does, or a page or viewport where events fired is gone from the spec " +
+    "(**fail**); an event or a page × viewport the baseline does not have (**warn**). See " +
+    "[Baselines](#baselines)",
+  matters:
+    "most events are in no `expect`: a release that quietly stops one fails nothing else while its " +
+    "conversions vanish",
   why:
     "Most events are never listed in a page's expect, so a release that quietly stops one — a " +
     "renamed callback, a consent banner that now blocks the SDK on mobile — fails nothing else while " +
     "its conversions vanish. Comparing every page and viewport with a known-good run catches the loss " +
     "the night it happens; new events are only warnings, until the baseline is refreshed to include them.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const baseline = context.baseline;
     if (!baseline) return [];
     const audited = context.pages.map((page) => comparePage(context, page, baseline.pages[page.page]?.[page.viewport]));
@@ -25,16 +36,19 @@ export const baselineCalls: Check = {
       .map(([page, viewport]) => compareUnaudited(context, page, viewport, baseline.pages[page]![viewport]!));
     return [...audited, ...notAudited];
   },
-};
+});
 
-function comparePage(context: AuditContext, page: PageArtifacts, before: FiredCalls | undefined): Finding {
+/** The `baseline.*` checks, in the order the report shows them. */
+export const BASELINE_CHECKS = [baselineCalls] as const;
+
+function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCalls | undefined): Finding {
   const where = `${page.page} · ${page.viewport}`;
   const scope = { page: page.page, viewport: page.viewport };
-  if (page.loadError !== null) return finding(context, "baseline.calls", "skip", "Not compared with the baseline: the page did not load (page.load says why).", scope);
+  if (page.loadError !== null) return finding(context, "skip", "Not compared with the baseline: the page did not load (page.load says why).", scope);
   const now = firedCalls(page.calls);
   if (before === undefined) {
     const seen = firedNothing(now) ? "nothing fired there" : `${eventList(now)} fired there`;
-    return finding(context, "baseline.calls", "warn", `${where} is not in the baseline (${seen}) — ${REFRESH} so that a later loss there fails the audit.`, scope, { baseline: null, run: now });
+    return finding(context, "warn", `${where} is not in the baseline (${seen}) — ${REFRESH} so that a later loss there fails the audit.`, scope, { baseline: null, run: now });
   }
   const missing = firedOnlyIn(before, now);
   const added = firedOnlyIn(now, before);
@@ -42,31 +56,30 @@ function comparePage(context: AuditContext, page: PageArtifacts, before: FiredCa
   if (!firedNothing(missing)) {
     const lost = firedNothing(now) ? `Nothing fired on ${where}, where ${eventList(before)} fired in the baseline` : `${eventList(missing)} fired on ${where} in the baseline but not in this run`;
     const alsoNew = firedNothing(added) ? "" : ` New here: ${eventList(added)}.`;
-    return finding(context, "baseline.calls", "fail", `${lost} — a regression; fix the page, or ${REFRESH} if the change is intended.${alsoNew}`, scope, evidence);
+    return finding(context, "fail", `${lost} — a regression; fix the page, or ${REFRESH} if the change is intended.${alsoNew}`, scope, evidence);
   }
   if (!firedNothing(added)) {
-    return finding(context, "baseline.calls", "warn", `${eventList(added)} fired on ${where}, but not in the baseline — new; if it is intended, ${REFRESH} so that losing it later fails the audit.`, scope, evidence);
+    return finding(context, "warn", `${eventList(added)} fired on ${where}, but not in the baseline — new; if it is intended, ${REFRESH} so that losing it later fails the audit.`, scope, evidence);
   }
   const same = firedNothing(now) ? `Nothing fired on ${where}` : `${eventList(now)} fired on ${where}`;
-  return finding(context, "baseline.calls", "pass", `${same}, as in the baseline.`, scope, evidence);
+  return finding(context, "pass", `${same}, as in the baseline.`, scope, evidence);
 }
 
 /** A page × viewport of the baseline that this run did not audit: narrowed out (skip), or gone from the spec (fail). */
-function compareUnaudited(context: AuditContext, page: string, viewport: string, before: FiredCalls): Finding {
+function compareUnaudited(context: CheckContext, page: string, viewport: string, before: FiredCalls): Finding {
   const where = `${page} · ${viewport}`;
   const scope = { page, viewport };
   const evidence = { baseline: before, run: null };
-  if (firedNothing(before)) return finding(context, "baseline.calls", "skip", `Not audited in this run; nothing fired on ${where} in the baseline either.`, scope, evidence);
+  if (firedNothing(before)) return finding(context, "skip", `Not audited in this run; nothing fired on ${where} in the baseline either.`, scope, evidence);
   const gone = [
     ...(context.spec.pages.some((candidate) => candidate.id === page) ? [] : [`the spec has no page "${page}"`]),
     ...(context.spec.viewports.includes(viewport) ? [] : [`the spec does not list viewport "${viewport}"`]),
   ];
   if (gone.length === 0) {
-    return finding(context, "baseline.calls", "skip", `Not audited in this run (narrowed with --page, --viewport or --shard), so what fired on ${where} in the baseline (${eventList(before)}) was not compared.`, scope, evidence);
+    return finding(context, "skip", `Not audited in this run (narrowed with --page, --viewport or --shard), so what fired on ${where} in the baseline (${eventList(before)}) was not compared.`, scope, evidence);
   }
   return finding(
     context,
-    "baseline.calls",
     "fail",
     `${eventList(before)} fired on ${where} in the baseline, but this run did not audit it: ${gone.join(" and ")} — restore it in the spec, or ${REFRESH} if the change is intended.`,
     scope,

@@ -1,9 +1,9 @@
-import type { CheckId } from "../check-ids.js";
 import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
 import type { CallBaseline } from "../baseline.js";
 import type { RecordedDelivery } from "../delivery.js";
-import type { Finding, Status } from "../results.js";
+import type { Checklist, Finding, Status } from "../results.js";
 import type { AuditSpec } from "../spec/schema.js";
+import type { CheckId } from "./index.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
@@ -22,20 +22,85 @@ export interface AuditContext {
   baseline?: CallBaseline;
 }
 
-/** A check: what it is, why it matters, and a pure evaluation. */
-export interface Check {
-  id: CheckId;
+/** The context of one check's evaluation: the audit's, and the id its findings carry. */
+export interface CheckContext extends AuditContext {
+  check: CheckId;
+}
+
+/**
+ * Check families: how the report's categories group failures, so a reader sees "three pages lose
+ * calls to the SDK load order" before reading any single page. In the order a failure is filed:
+ * a result failing several is filed under the first.
+ */
+export const FAMILIES = [
+  "SDK installation and load order",
+  "Goal/event mismatch",
+  "Delivery",
+  "Personal data",
+  "Experiments",
+  "API",
+  "Pages and viewports",
+] as const;
+
+/** One family of checks. */
+export type Family = (typeof FAMILIES)[number];
+
+/** Allure's severities, most severe first. */
+export const SEVERITIES = ["blocker", "critical", "normal", "minor", "trivial"] as const;
+
+/** One Allure severity. */
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * What a check is: the one record the registry, the report's severity, family and checklist
+ * tables and the README's check table are built from.
+ */
+export interface CheckDefinition<Id extends string = string> {
+  /** The stable id of the public contract (DESIGN.md); never changed once published. */
+  id: Id;
   /**
    * `page` checks judge each page × viewport from its own artifacts alone; `run` checks need the
    * whole run (every page, the API, the spec). Merging shards keeps the shards' page findings and
    * runs the `run` checks again on everything.
    */
   scope: "page" | "run";
+  /** What a passing check vouches for, as the report's step title. */
   title: string;
+  /** What went wrong, as the report's step title of a failing or warning finding. */
   failureTitle: string;
-  /** One paragraph on why this matters; it becomes the Allure description and the README table. */
+  /** The report category its failures are filed under. */
+  family: Family;
+  /**
+   * How much a failure costs: `blocker` when nothing else can be trusted, `critical` when
+   * conversions are lost or counted wrongly, `normal` for setup hygiene, `minor` for noise.
+   */
+  severity: Severity;
+  /** The item of the service's checklist its findings feed; null when it feeds none. */
+  checklist: keyof Checklist | null;
+  /** When it fails or warns, in markdown: the README table's "fails when" column. */
+  failsWhen: string;
+  /** Why that matters, in one line of markdown: the README table's last column. */
+  matters: string;
+  /** One paragraph on why this matters; it becomes the Allure description. */
   why: string;
+}
+
+/** A check: what it is, and a pure evaluation. */
+export interface Check<Id extends string = CheckId> extends CheckDefinition<Id> {
   evaluate(context: AuditContext): Finding[];
+}
+
+/**
+ * A check from its definition and its judging, whose findings carry the definition's id through
+ * the context (`finding(context, …)`), so the id is written once. `evaluate` states its return
+ * type (`: Finding[]`): CheckId is inferred from the checks, and a return type inferred from a
+ * body that reads the spec and builds findings would be circular.
+ */
+export function defineCheck<const Id extends string>(check: CheckDefinition<Id> & { evaluate(context: CheckContext): Finding[] }): Check<Id> {
+  const { evaluate, ...definition } = check;
+  // Every defined id is a CheckId: the registry (index.ts) derives CheckId from these definitions.
+  const id = definition.id as CheckId;
+  return { ...definition, evaluate: (context) => evaluate({ ...context, check: id }) };
 }
 
 /** Where a finding applies; null fields do not apply. */
@@ -46,17 +111,16 @@ export interface FindingScope {
   experiment?: string | null;
 }
 
-/** Builds a finding of `check` for this context. */
+/** Builds a finding of the context's check. */
 export function finding(
-  context: AuditContext,
-  check: CheckId,
+  context: CheckContext,
   status: Status,
   message: string,
   scope: FindingScope = {},
   evidence: Record<string, unknown> = {},
 ): Finding {
   return {
-    check,
+    check: context.check,
     status,
     spec: context.specFile,
     page: scope.page ?? null,
@@ -79,16 +143,12 @@ export interface PageVerdict {
  * Runs a page-level judgement on every page × viewport that loaded; a page that did not load
  * gets a `skip`, since page.load already reports it.
  */
-export function perLoadedPage(
-  context: AuditContext,
-  check: CheckId,
-  judge: (page: PageArtifacts) => PageVerdict,
-): Finding[] {
+export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts) => PageVerdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
-    if (page.loadError !== null) return finding(context, check, "skip", "Not judged: the page did not load.", scope);
+    if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
     const verdict = judge(page);
-    return finding(context, check, verdict.status, verdict.message, scope, verdict.evidence);
+    return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
   });
 }
 

@@ -1,18 +1,26 @@
 import { callDeliveries, ingestionUnverified, type CallDelivery } from "../delivery.js";
+import type { Finding } from "../results.js";
 import { nearMisses, orList } from "../text.js";
-import { describeCall, madeCalls, pageSpecOf, perLoadedPage, type Check } from "./check.js";
+import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
-export const eventsExpected: Check = {
+export const eventsExpected = defineCheck({
   id: "events.expected",
   scope: "page",
   title: "The expected events fire",
   failureTitle: "An expected event did not fire",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: "goalEventMatch",
+  failsWhen:
+    "an event in the page's `expect` did not fire on that viewport (near misses are named; a call lost " +
+    "before the SDK existed never counts as fired)",
+  matters: "a goal counts only what the page reports, and an event missing on one viewport skews every variation",
   why:
     "A goal can only count conversions the page reports. An event that fires on desktop but not on " +
     "mobile (or only in one journey) skews every variation's conversion rate without any error.",
-  evaluate(context) {
-    return perLoadedPage(context, "events.expected", (page) => {
+  evaluate(context): Finding[] {
+    return perLoadedPage(context, (page) => {
       const expected = pageSpecOf(context, page.page)?.expect;
       const wantedTracks = expected?.track ?? [];
       if (wantedTracks.length === 0 && !expected?.identify) {
@@ -34,21 +42,29 @@ export const eventsExpected: Check = {
       return { status: "pass", message: `Every expected call was made (${[...wantedTracks, ...(expected?.identify ? ["identify"] : [])].join(", ")}).`, evidence };
     });
   },
-};
+});
 
 /** events.delivered: every call reached the collector and was accepted. */
-export const eventsDelivered: Check = {
+export const eventsDelivered = defineCheck({
   id: "events.delivered",
   scope: "page",
   title: "Every call is delivered and accepted",
   failureTitle: "Calls were dropped or rejected",
+  family: "Delivery",
+  severity: "critical",
+  checklist: "noWarnings",
+  failsWhen:
+    "a call was never delivered, the collector rejected it, or (with `api.recentEventsPath`) the service " +
+    "never ingested a call the collector accepted; **warn** when ingestion was asked for but could not be " +
+    "checked (see [Service API](#service-api))",
+  matters: "a call made but never accepted is a conversion silently missing",
   why:
     "A call the page made but the service never accepted is a conversion that is silently missing: " +
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +
     "the visitors whose events happen to survive.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const unverified = ingestionUnverified(context.spec, context.api);
-    return perLoadedPage(context, "events.delivered", (page) => {
+    return perLoadedPage(context, (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
       const deliveries = callDeliveries(page, context.deliveries[context.pages.indexOf(page)]!).filter((match) => match.call.state !== "lost");
       // With traffic.collect: intercept the audit stands in for the collector, so a body it cannot read fails here.
@@ -94,7 +110,10 @@ export const eventsDelivered: Check = {
       return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted${how}.`, evidence };
     });
   },
-};
+});
+
+/** The `events.*` checks, in the order the report shows them. */
+export const EVENTS_CHECKS = [eventsExpected, eventsDelivered] as const;
 
 /** A call the collector answered with a 2xx that the service then did not list. */
 function collectorAcceptedOnly(match: CallDelivery): boolean {

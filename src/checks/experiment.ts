@@ -1,6 +1,7 @@
 import type { SelectorMatch } from "../artifacts.js";
+import type { Finding } from "../results.js";
 import { closestMatch, quoteList } from "../text.js";
-import { finding, type Check } from "./check.js";
+import { defineCheck, finding } from "./check.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
 const GENERIC_WORDS = new Set([
@@ -21,18 +22,26 @@ export function vagueNameReason(name: string): string | null {
 }
 
 /** experiment.name: every experiment has a name that says what it tests. */
-export const experimentName: Check = {
+export const experimentName = defineCheck({
   id: "experiment.name",
   scope: "run",
   title: "Experiment names say what they test",
   failureTitle: "An experiment has a vague name",
+  family: "Experiments",
+  severity: "minor",
+  checklist: null,
+  failsWhen:
+    "an experiment's name is vague: generic words only (\"test 2\", \"new experiment\"), a default " +
+    "(\"untitled\", \"Copy of …\", \"… (copy)\"), a single word or under 8 characters; one finding lists them " +
+    "all",
+  matters: "months later, nobody can tell what \"test 2\" changed",
   why:
     "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +
     "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
     "stopped.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const experiments = context.spec.experiments;
-    if (experiments.length === 0) return [finding(context, "experiment.name", "skip", "The spec defines no experiment.")];
+    if (experiments.length === 0) return [finding(context, "skip", "The spec defines no experiment.")];
     const vague = experiments.flatMap((experiment) => {
       const reason = vagueNameReason(experiment.name);
       return reason === null ? [] : [{ name: experiment.name, reason }];
@@ -42,7 +51,6 @@ export const experimentName: Check = {
       return [
         finding(
           context,
-          "experiment.name",
           "fail",
           `Vague experiment name(s): ${list}. Rename each to say what changes and where, like "Pricing CTA copy, short vs long".`,
           {},
@@ -50,22 +58,27 @@ export const experimentName: Check = {
         ),
       ];
     }
-    return [finding(context, "experiment.name", "pass", `All ${experiments.length} experiment name(s) say what they test.`, {}, { names: experiments.map((experiment) => experiment.name) })];
+    return [finding(context, "pass", `All ${experiments.length} experiment name(s) say what they test.`, {}, { names: experiments.map((experiment) => experiment.name) })];
   },
-};
+});
 
 /** experiment.goals: every experiment has at least one goal, and only goals the spec defines. */
-export const experimentGoals: Check = {
+export const experimentGoals = defineCheck({
   id: "experiment.goals",
   scope: "run",
   title: "Every experiment has goals the spec defines",
   failureTitle: "An experiment has no goal or an unknown one",
+  family: "Experiments",
+  severity: "normal",
+  checklist: null,
+  failsWhen: "an experiment has no goal, or names a goal the spec does not define (\"did you mean …\")",
+  matters: "without a goal an experiment produces no result",
   why:
     "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +
     "name that matches no goal measures nothing.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const experiments = context.spec.experiments;
-    if (experiments.length === 0) return [finding(context, "experiment.goals", "skip", "The spec defines no experiment.")];
+    if (experiments.length === 0) return [finding(context, "skip", "The spec defines no experiment.")];
     const goalNames = context.spec.goals.map((goal) => goal.name);
     const problems = experiments.flatMap((experiment) => {
       if (experiment.goals.length === 0) return [`"${experiment.name}" has no goal`];
@@ -79,11 +92,11 @@ export const experimentGoals: Check = {
     const evidence = { goals: goalNames, experiments: experiments.map((experiment) => ({ name: experiment.name, goals: experiment.goals })) };
     if (problems.length > 0) {
       const defined = goalNames.length > 0 ? `the spec's goals are ${quoteList(goalNames)}` : "the spec defines no goal yet";
-      return [finding(context, "experiment.goals", "fail", `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, {}, evidence)];
+      return [finding(context, "fail", `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, {}, evidence)];
     }
-    return [finding(context, "experiment.goals", "pass", `All ${experiments.length} experiment(s) have goals the spec defines.`, {}, evidence)];
+    return [finding(context, "pass", `All ${experiments.length} experiment(s) have goals the spec defines.`, {}, evidence)];
   },
-};
+});
 
 /**
  * Why a selector is likely to break when the page changes: position-based pseudo-classes, long
@@ -120,33 +133,46 @@ function isGeneratedClassName(name: string): boolean {
 }
 
 /** experiment.selector: each experiment's selector matches exactly one visible element, on each viewport. */
-export const experimentSelector: Check = {
+export const experimentSelector = defineCheck({
   id: "experiment.selector",
   // Judged per experiment × viewport from every page of the run: a shard without the
   // experiment's page would otherwise report it as not audited beside the shard that has it.
   scope: "run",
   title: "Each experiment's selector matches exactly one visible element",
   failureTitle: "An experiment's selector misses, or hits several elements",
+  family: "Experiments",
+  severity: "normal",
+  checklist: null,
+  failsWhen:
+    "per experiment × viewport: the selector is not valid CSS, or matches no visible element, or more " +
+    "than one (**fail**, with the count); or looks fragile (**warn**): position-based (`:nth-child`, " +
+    "`:first-child`, `:eq`), a chain of more than 3 selectors, generated class names (`css-1x2y3z`, " +
+    "`sc-…`, `jsx-123`, CSS-module hashes), ids with long digit runs. A stabler selector from the matched " +
+    "element's id or `data-*` attribute is suggested when it has one",
+  matters: "a selector that misses on mobile shows mobile visitors the original while counting them in the variation",
   why:
     "An experiment changes the page through its selector. One that matches nothing on mobile shows " +
     "mobile visitors the original while counting them in the variation; one that matches several " +
     "elements changes more than was designed; a fragile one breaks silently at the next deploy.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const viewports = [...new Set(context.pages.map((page) => page.viewport))];
     return context.spec.experiments.flatMap((experiment) =>
       viewports.map((viewport) => {
         const scope = { page: experiment.page, viewport, experiment: experiment.name };
         const page = context.pages.find((candidate) => candidate.page === experiment.page && candidate.viewport === viewport);
-        if (page === undefined) return finding(context, "experiment.selector", "skip", `Not judged: the experiment's page "${experiment.page}" was not audited on ${viewport}.`, scope);
-        if (page.loadError !== null) return finding(context, "experiment.selector", "skip", "Not judged: the experiment's page did not load.", scope);
+        if (page === undefined) return finding(context, "skip", `Not judged: the experiment's page "${experiment.page}" was not audited on ${viewport}.`, scope);
+        if (page.loadError !== null) return finding(context, "skip", "Not judged: the experiment's page did not load.", scope);
         const match = page.selectors.find((candidate) => candidate.experiment === experiment.name);
-        if (match === undefined) return finding(context, "experiment.selector", "skip", "Not judged: the selector was not counted on this page.", scope);
+        if (match === undefined) return finding(context, "skip", "Not judged: the selector was not counted on this page.", scope);
         const verdict = judgeSelector(match, viewport);
-        return finding(context, "experiment.selector", verdict.status, verdict.message, scope, { ...match, ...verdict.evidence });
+        return finding(context, verdict.status, verdict.message, scope, { ...match, ...verdict.evidence });
       }),
     );
   },
-};
+});
+
+/** The `experiment.*` checks, in the order the report shows them. */
+export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector] as const;
 
 function judgeSelector(match: SelectorMatch, viewport: string): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
   const { selector, visible, stableAlternative } = match;

@@ -1,16 +1,22 @@
+import type { Finding } from "../results.js";
 import { nearMisses, orList } from "../text.js";
-import { finding, madeCalls, type Check } from "./check.js";
+import { defineCheck, finding, madeCalls } from "./check.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
-export const goalsMatch: Check = {
+export const goalsMatch = defineCheck({
   id: "goals.match",
   scope: "run",
   title: "Each goal's event fires with exactly its name",
   failureTitle: "A goal's event never fires exactly",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: "goalEventMatch",
+  failsWhen: "a goal's event never fired exactly, on a viewport; near misses are named (\"did you mean …\")",
+  matters: "a goal counts only events whose name equals its condition exactly",
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const viewports = [...new Set(context.pages.map((page) => page.viewport))];
     return context.spec.goals.flatMap((goal) =>
       viewports.map((viewport) => {
@@ -20,7 +26,7 @@ export const goalsMatch: Check = {
         const exact = calls.filter(({ call }) => call.kind === "track" && call.name === goal.event);
         if (exact.length > 0) {
           const pages = [...new Set(exact.map(({ page }) => page))];
-          return finding(context, "goals.match", "pass", `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`, scope, { event: goal.event, pages });
+          return finding(context, "pass", `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`, scope, { event: goal.event, pages });
         }
         const names = calls.filter(({ call }) => call.kind === "track" && call.name !== null).map(({ call }) => call.name!);
         const close = nearMisses(goal.event, names);
@@ -29,8 +35,11 @@ export const goalsMatch: Check = {
           close.length > 0
             ? `Goal "${goal.name}" expects \`${goal.event}\`, but the pages fire ${orList(close)} (on ${where.join(", ")}) — did you mean it? Rename the event or the goal's condition so they match exactly.`
             : `Goal "${goal.name}" expects \`${goal.event}\`, which no audited page fired on ${viewport}. Add the call to the page that completes the goal, or audit that page.`;
-        return finding(context, "goals.match", "fail", message, scope, { event: goal.event, nearMisses: close, fired: [...new Set(names)] });
+        return finding(context, "fail", message, scope, { event: goal.event, nearMisses: close, fired: [...new Set(names)] });
       }),
     );
   },
-};
+});
+
+/** The `goals.*` checks, in the order the report shows them. */
+export const GOALS_CHECKS = [goalsMatch] as const;

@@ -1,6 +1,7 @@
 import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
+import type { Finding } from "../results.js";
 import { capitalised } from "../text.js";
-import { describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext } from "./check.js";
 import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
@@ -9,18 +10,25 @@ function identifyCalls(page: PageArtifacts): CapturedCall[] {
 }
 
 /** identify.attributes: the page's identify-kind calls together carry the required attributes, as simple values. */
-export const identifyAttributes: Check = {
+export const identifyAttributes = defineCheck({
   id: "identify.attributes",
   scope: "page",
   title: "identify sends the required attributes as simple values",
   failureTitle: "identify misses required attributes or sends nested values",
+  family: "Personal data",
+  severity: "normal",
+  checklist: null,
+  failsWhen:
+    "the page's identify-kind calls together miss an `identify.required` attribute (null counts as " +
+    "missing), or one of them sends a value that is not a string, number or boolean (the key is named)",
+  matters: "segments are built from these attributes; a missing or nested one silently leaves visitors out",
   why:
     "Segments are built from the attributes identify sends. A missing `plan` leaves the visitor out of " +
     "every segment on it, and a nested object or array is not a value a segment can compare: the " +
     "results split by segment are then silently wrong.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const required = context.spec.identify.required;
-    return perLoadedPage(context, "identify.attributes", (page) => {
+    return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);
       if (calls.length === 0) return { status: "skip", message: "The page made no identify call." };
       // An SDK may split a visitor's attributes over several calls (Mixpanel's identify and
@@ -40,7 +48,7 @@ export const identifyAttributes: Check = {
       return { status: "pass", message: `${who} ${what}.`, evidence };
     });
   },
-};
+});
 
 /** What is wrong with the attributes the calls carry together; values are never quoted, they may be personal. */
 function attributeProblems(calls: readonly CapturedCall[], required: readonly string[]): string[] {
@@ -75,19 +83,27 @@ function isSimple(value: unknown): boolean {
 }
 
 /** identify.pii: identify sends no personal data, and the canary value leaves in no request. */
-export const identifyPii: Check = {
+export const identifyPii = defineCheck({
   id: "identify.pii",
   scope: "page",
   title: "No personal data is sent to the service",
   failureTitle: "Personal data is sent to the service",
+  family: "Personal data",
+  severity: "critical",
+  checklist: null,
+  failsWhen:
+    "identify sends personal data, by key name or by value (see [Personal data](#personal-data)), or a " +
+    "journey's canary value turns up in any request to any host (the host, the part of the request and " +
+    "the form are named)",
+  matters: "personal data sent without need is a privacy fault, and the service has no use for it",
   why:
     "Identify attributes are meant for segments (`plan`, `account_type`), not for people. An email, " +
     "phone number or name sent to the service is personal data processed without need, and a value " +
     "typed into a form that turns up in a request to any host, even hashed, is a leak a privacy " +
     "review will find.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const allow = context.spec.identify.allowPersonalData;
-    return perLoadedPage(context, "identify.pii", (page) => {
+    return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);
       const canarySteps = canaryFillSteps(context, page.page);
       if (calls.length === 0 && canarySteps.length === 0 && page.canarySightings.length === 0) {
@@ -114,7 +130,10 @@ export const identifyPii: Check = {
       return { status: "pass", message: `${capitalised(checked.join("; "))}.`, evidence };
     });
   },
-};
+});
+
+/** The `identify.*` checks, in the order the report shows them. */
+export const IDENTIFY_CHECKS = [identifyAttributes, identifyPii] as const;
 
 /** The key under which a personal user id is reported, named so no real attribute is mistaken for it. */
 const USER_ID = "(user id)";

@@ -1,42 +1,46 @@
 import type { Finding } from "../results.js";
-import { apiAuth, apiGoals, apiProject, apiWorkspace } from "./api.js";
-import { baselineCalls } from "./baseline.js";
+import { API_CHECKS } from "./api.js";
+import { BASELINE_CHECKS } from "./baseline.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
-import { eventsDelivered, eventsExpected } from "./events.js";
-import { experimentGoals, experimentName, experimentSelector } from "./experiment.js";
-import { goalsMatch } from "./goals.js";
-import { identifyAttributes, identifyPii } from "./identify.js";
-import { pageDomain, sdkKey } from "./keys.js";
-import { pageErrors, pageLoad } from "./page.js";
-import { reportWarnings } from "./report-warnings.js";
-import { sdkOrder, sdkPresent } from "./sdk.js";
-import { viewportsCoverage } from "./viewports.js";
+import { EVENTS_CHECKS } from "./events.js";
+import { EXPERIMENT_CHECKS } from "./experiment.js";
+import { GOALS_CHECKS } from "./goals.js";
+import { IDENTIFY_CHECKS } from "./identify.js";
+import { PAGE_CHECKS } from "./page.js";
+import { REPORT_CHECKS } from "./report-warnings.js";
+import { SDK_CHECKS } from "./sdk.js";
+import { VIEWPORTS_CHECKS } from "./viewports.js";
 
-/** Every check, in the order the report shows them. */
-export const CHECKS: readonly Check[] = [
-  apiAuth,
-  apiProject,
-  apiWorkspace,
-  apiGoals,
-  pageLoad,
-  pageDomain,
-  pageErrors,
-  sdkPresent,
-  sdkOrder,
-  sdkKey,
-  eventsExpected,
-  eventsDelivered,
-  goalsMatch,
-  identifyAttributes,
-  identifyPii,
-  experimentName,
-  experimentGoals,
-  experimentSelector,
-  viewportsCoverage,
-  reportWarnings,
-  baselineCalls,
-];
+/**
+ * Every check, in the order the report and the README show them: the registry everything else
+ * reads. Each module lists the checks of its id prefix; a new prefix adds its list here.
+ */
+export const CHECKS = [
+  ...API_CHECKS,
+  ...PAGE_CHECKS,
+  ...SDK_CHECKS,
+  ...EVENTS_CHECKS,
+  ...GOALS_CHECKS,
+  ...IDENTIFY_CHECKS,
+  ...EXPERIMENT_CHECKS,
+  ...VIEWPORTS_CHECKS,
+  ...REPORT_CHECKS,
+  ...BASELINE_CHECKS,
+] as const;
+
+/** A stable check id. */
+export type CheckId = (typeof CHECKS)[number]["id"];
+
+/** Every check id of the public contract (DESIGN.md), in registry order. */
+export const CHECK_IDS: readonly CheckId[] = CHECKS.map((check) => check.id);
+
+const BY_ID = new Map<string, Check>(CHECKS.map((check) => [check.id, check]));
+
+/** The check an id names. */
+export function checkOf(id: CheckId): Check {
+  return BY_ID.get(id)!;
+}
 
 /**
  * Runs every check on one spec × environment and applies the spec's severity overrides. A check
@@ -49,7 +53,7 @@ export function runChecks(context: AuditContext, checks: readonly Check[] = CHEC
       findings = check.evaluate(context);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      findings = [finding(context, check.id, "fail", `The check itself failed (${reason}); this is a bug in setup-audit, please report it with the spec.`)];
+      findings = [finding({ ...context, check: check.id }, "fail", `The check itself failed (${reason}); this is a bug in setup-audit, please report it with the spec.`)];
     }
     return findings.map((found) => applyOverride(found, context.spec.checks[check.id]));
   });

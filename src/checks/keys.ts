@@ -1,7 +1,8 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
 import { environmentDomain, leavesDomain } from "../domain.js";
+import type { Finding } from "../results.js";
 import type { Environment } from "../spec/schema.js";
-import { finding, perLoadedPage, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, perLoadedPage, type AuditContext } from "./check.js";
 
 function auditedEnvironment(context: AuditContext): Environment {
   const env = context.spec.environments[context.environment];
@@ -36,19 +37,31 @@ function placesLookedAt(context: AuditContext): string {
 }
 
 /** sdk.key: the page installs the audited environment's key, and no other environment's. */
-export const sdkKey: Check = {
+export const sdkKey = defineCheck({
   id: "sdk.key",
   scope: "page",
   title: "The page installs this environment's project key",
   failureTitle: "The page installs another environment's key",
+  family: "SDK installation and load order",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
+  failsWhen:
+    "the SDK's script tag installs a key other than the environment's, another environment's key is seen " +
+    "anywhere, or the environment's key is seen nowhere; keys are looked for where SDKs put them, and " +
+    "each place is named: the SDK script's URL (path and query), key-shaped attributes of its tag (never " +
+    "one whose value names a global, such as Segment's `data-global-segment-analytics-key=\"analytics\"`), " +
+    "the first string argument of an `sdk.init` call (`mixpanel.init(token)`, " +
+    "`rudderanalytics.load(writeKey)`), the SDK global's properties, collect URLs and payloads, and " +
+    "collect request headers (`Authorization: Basic` decoded)",
+  matters: "a staging key on production sends real visitors into the test project, and nothing on the page looks wrong",
   why:
     "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
     "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
     "looks wrong.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const ownKey = auditedEnvironment(context).key;
     const envOfKey = new Map(Object.entries(context.spec.environments).map(([name, env]) => [env.key, name]));
-    return perLoadedPage(context, "sdk.key", (page) => {
+    return perLoadedPage(context, (page) => {
       if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
       const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
       const owner = (key: string) => envOfKey.get(key);
@@ -83,23 +96,33 @@ export const sdkKey: Check = {
       return { status: "pass", message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`, evidence };
     });
   },
-};
+});
 
 function sdkLoaded(page: PageArtifacts): boolean {
   return page.sdkReadyAtMs !== null || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
 }
 
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
-export const pageDomain: Check = {
+export const pageDomain = defineCheck({
   id: "page.domain",
   scope: "page",
   title: "The page stays on the project's domain",
   failureTitle: "The page leaves the project's domain",
+  family: "Pages and viewports",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
+  failsWhen:
+    "the page, after redirects and journey steps, went to a URL off the environment's domain (the URL is " +
+    "named, without its query); every URL the main frame was sent to counts, a redirect whose target then " +
+    "failed to load too",
+  matters:
+    "the project is bound to its domain; a page that wanders off audits and tracks a site the experiment " +
+    "does not cover",
   why:
     "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +
     "off to hosts nobody asked it to visit.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const domain = environmentDomain(auditedEnvironment(context));
     // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
     return context.pages.map((page) => {
@@ -110,15 +133,14 @@ export const pageDomain: Check = {
         const others = left.length > 1 ? ` (and ${left.length - 1} more)` : "";
         return finding(
           context,
-          "page.domain",
           "fail",
           `On ${page.viewport}, the page left ${domain} for ${left[0]}${others}. Keep redirects and the journey's links on ${domain} or its subdomains.`,
           scope,
           { domain, left },
         );
       }
-      if (page.loadError !== null) return finding(context, "page.domain", "skip", "Not judged: the page did not load.", scope);
-      return finding(context, "page.domain", "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
+      if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
+      return finding(context, "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
     });
   },
-};
+});

@@ -3,7 +3,7 @@ import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifa
 import type { Finding, Status } from "../results.js";
 import { worstStatus } from "../results.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi } from "./api.js";
-import { finding, type AuditContext, type Check } from "./check.js";
+import { defineCheck, finding, type AuditContext, type CheckContext } from "./check.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
 
 /**
@@ -38,24 +38,37 @@ const WARNING_SENTENCES: Record<WarningKind, (quoted: string) => string> = {
 };
 
 /** report.warnings: the service's report shows no bot, SRM or dropped-event warning, and the visitors match the planned split. */
-export const reportWarnings: Check = {
+export const reportWarnings = defineCheck({
   id: "report.warnings",
   scope: "run",
   title: "The service's report shows no bot, SRM or dropped-event warning",
   failureTitle: "The service's report warns of bot traffic, a sample-ratio mismatch or dropped events",
+  family: "Delivery",
+  severity: "normal",
+  checklist: "noWarnings",
+  failsWhen:
+    "with a `report` section, per experiment the report lists: the service reports a bot-traffic, " +
+    "sample-ratio-mismatch or dropped-events warning (each named as what it is), or the visitor counts " +
+    "fail the SRM test against the planned split (counts, split, χ² and p named); **warn** on a warning " +
+    "setup-audit does not know; **skip** without a `report` section or below the minimum visitors. See " +
+    "[Report warnings](#report-warnings)",
+  matters: "a split that is off, bot traffic or dropped events make numbers that look fine and are wrong",
   why:
     "An experiment whose visitors are not split as planned (a sample-ratio mismatch), whose traffic is " +
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +
     "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const read = reportExperiments(context);
-    if ("status" in read) return [finding(context, "report.warnings", read.status, read.message, {}, read.evidence ?? {})];
+    if ("status" in read) return [finding(context, read.status, read.message, {}, read.evidence ?? {})];
     if (read.experiments.length === 0) {
-      return [finding(context, "report.warnings", "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
+      return [finding(context, "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
     }
     return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, read.srm, read.source));
   },
-};
+});
+
+/** The `report.*` checks, in the order the report shows them. */
+export const REPORT_CHECKS = [reportWarnings] as const;
 
 /** The report's experiments, or the one finding that says why there are none to judge. */
 function reportExperiments(
@@ -100,7 +113,7 @@ interface CountedVariation {
 /** The SRM test's result on the variations it counted, or why it could not be run on this experiment's variations. */
 type SrmOutcome = { result: SrmResult; variations: CountedVariation[] } | { notComputed: string };
 
-function judgeExperiment(context: AuditContext, experiment: ReportExperiment, index: number, options: SrmOptions, source: string): Finding {
+function judgeExperiment(context: CheckContext, experiment: ReportExperiment, index: number, options: SrmOptions, source: string): Finding {
   const handle = experiment.name;
   const label = handle === null ? `Experiment #${index + 1} of the report` : `Experiment "${handle}"`;
   const warnings = experiment.warnings.map((warning) => ({ kind: warningKind(warning), text: warning.text }));
@@ -114,18 +127,18 @@ function judgeExperiment(context: AuditContext, experiment: ReportExperiment, in
   const scope = { experiment: handle };
   if (problems.length > 0) {
     const message = `${label}: ${problems.map((problem) => problem.sentence).join("; ")}.`;
-    return finding(context, "report.warnings", worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
+    return finding(context, worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
   }
-  if ("notComputed" in srm) return finding(context, "report.warnings", "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
+  if ("notComputed" in srm) return finding(context, "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
   const { result, variations } = srm;
   if (result.verdict === "insufficient") {
     const message =
       `${label}: not judged yet: ${formatCount(result.total)} visitors, needs ${result.requiredTotal} (${options.minimumVisitors} per variation at the planned split) ` +
       "before a sample-ratio mismatch can be told from chance; the service reports no warning.";
-    return finding(context, "report.warnings", "skip", message, scope, evidence);
+    return finding(context, "skip", message, scope, evidence);
   }
   const figures = `${splitFigures(result, variations)}; ${testFigures(result)}`;
-  return finding(context, "report.warnings", "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
+  return finding(context, "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
 }
 
 function warningKind(warning: ReportWarning): WarningKind {

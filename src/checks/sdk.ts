@@ -1,18 +1,28 @@
 import type { PageArtifacts } from "../artifacts.js";
-import { describeCall, madeCalls, perLoadedPage, type Check } from "./check.js";
+import type { Finding } from "../results.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage } from "./check.js";
+import { sdkKey } from "./keys.js";
 
 /** sdk.present: the SDK script loaded and defined its global. */
-export const sdkPresent: Check = {
+export const sdkPresent = defineCheck({
   id: "sdk.present",
   scope: "page",
   title: "The SDK loads and defines its global",
   failureTitle: "The SDK is missing or broken",
+  family: "SDK installation and load order",
+  severity: "blocker",
+  checklist: null,
+  failsWhen:
+    "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
+    "SDK is ready](#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
+    "audit's reach",
+  matters: "without the SDK nothing is tracked and no visitor is bucketed",
   why:
     "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
     "zero traffic from this page.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const { script, global } = context.spec.sdk;
-    return perLoadedPage(context, "sdk.present", (page) => {
+    return perLoadedPage(context, (page) => {
       const evidence = { scripts: page.sdkScripts, readyAtMs: page.sdkReadyAtMs };
       if (page.sdkScripts.length === 0) {
         return { status: "fail", message: `No request matched the SDK script glob \`${script}\`: add the SDK's script tag to this page, or fix sdk.script.`, evidence };
@@ -32,21 +42,31 @@ export const sdkPresent: Check = {
       return { status: "pass", message: `The SDK loaded from ${loaded.url} and was ready after ${page.sdkReadyAtMs} ms.`, evidence };
     });
   },
-};
+});
 
 /** sdk.order: no call runs before the SDK has loaded. */
-export const sdkOrder: Check = {
+export const sdkOrder = defineCheck({
   id: "sdk.order",
   scope: "page",
   title: "The SDK loads before any track or identify call",
   failureTitle: "Calls run before the SDK has loaded",
+  family: "SDK installation and load order",
+  severity: "critical",
+  checklist: null,
+  failsWhen:
+    "a call ran before the SDK had loaded and was lost (**fail**), or was only queued by a stub snippet " +
+    "(**warn**); **warn** too when the calls could not be watched (a frozen API, a redefined global) and " +
+    "were judged from the collect requests",
+  matters:
+    "a lost call is a conversion gone for good; a queued one survives only if the SDK loads before the " +
+    "visitor leaves",
   why:
     "A call made before the SDK exists throws and is lost for good: the conversions of the fastest " +
     "visitors never reach the experiment. A stub snippet saves them by queueing, but their delivery then " +
     "depends on the SDK loading at all before the visitor leaves.",
-  evaluate(context) {
+  evaluate(context): Finding[] {
     const { global } = context.spec.sdk;
-    return perLoadedPage(context, "sdk.order", (page) => {
+    return perLoadedPage(context, (page) => {
       const lost = page.calls.filter((call) => call.state === "lost");
       const queued = page.calls.filter((call) => call.state === "queued");
       const describe = (calls: typeof lost) => calls.map((call) => `${describeCall(call)} at ${call.atMs} ms`);
@@ -75,7 +95,10 @@ export const sdkOrder: Check = {
       return { status: "pass", message: page.calls.length === 0 ? "No call was made before the SDK loaded (no calls at all)." : `All ${page.calls.length} call(s) ran after the SDK loaded.` };
     });
   },
-};
+});
+
+/** The `sdk.*` checks, in the order the report shows them. */
+export const SDK_CHECKS = [sdkPresent, sdkOrder, sdkKey] as const;
 
 /** Why the audit could not watch the calls, and what it did instead. */
 function unwatchable(limit: NonNullable<PageArtifacts["callsFromNetwork"]>): string {

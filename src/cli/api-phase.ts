@@ -2,7 +2,8 @@ import { gatherApi, gatherRecentEvents, type ApiGatherOptions, type ApiSettings 
 import { wantedProject } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
 import type { AuditTarget } from "../plan.js";
-import { environmentOf, type AuditSpec } from "../spec/schema.js";
+import { environmentOf } from "../spec/environment.js";
+import type { AuditSpec } from "../spec/schema.js";
 
 /**
  * The API phases of a run, as the CLI drives them: before the browsers, every spec ×

@@ -4,7 +4,7 @@ import { test } from "@playwright/test";
 import * as allure from "allure-js-commons/sync";
 import { attachContent, attachFile, logStep } from "./allure-messages.js";
 import type { PageArtifacts } from "../artifacts.js";
-import { CHECKS } from "../checks/index.js";
+import { CHECKS, checkOf } from "../checks/index.js";
 import { callDeliveries, type CallDelivery } from "../delivery.js";
 import { pageTitle, viewportTag } from "../titles.js";
 import { readPlan, type AuditTarget } from "../plan.js";
@@ -31,8 +31,6 @@ const ALLURE_STATUS: Record<Status, allure.Status> = {
   fail: allure.Status.FAILED,
   skip: allure.Status.SKIPPED,
 };
-const CHECK_BY_ID = new Map(CHECKS.map((check) => [check.id, check]));
-
 const CHECKLIST_WHY =
   "The service's own checks before anyone trusts a setup's numbers: the right workspace, the right " +
   "project key or domain, goals whose conditions equal the events the pages fire, mobile and desktop " +
@@ -124,9 +122,9 @@ function reportFindings(findings: readonly Finding[], redaction: RedactionContex
   if (labels.length > 0) allure.labels(...labels);
   allure.description(whyOf(findings));
   for (const finding of findings) {
-    const check = CHECK_BY_ID.get(finding.check);
-    const title = finding.status === "fail" || finding.status === "warn" ? check?.failureTitle : check?.title;
-    logStep(`${finding.check}: ${title ?? finding.check} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
+    const check = checkOf(finding.check);
+    const title = finding.status === "fail" || finding.status === "warn" ? check.failureTitle : check.title;
+    logStep(`${finding.check}: ${title} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
   }
   attachEvidence();
   const failed = findings.filter((finding) => finding.status === "fail");

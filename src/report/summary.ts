@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
+import { rollUpChecklist } from "../checklist.js";
 import { callDeliveries, type RecordedDelivery } from "../delivery.js";
-import { rollUpChecklist, verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "../results.js";
+import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "../results.js";
 
 /** The findings and artifacts of one spec × environment, after the checks ran. */
 export interface TargetResult {

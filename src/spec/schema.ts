@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS } from "../check-ids.js";
+import { CHECK_IDS } from "../checks/index.js";
 import { environmentDomain, isOnDomain } from "../domain.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
 
@@ -312,10 +312,3 @@ export type SdkSpec = AuditSpec["sdk"];
 export type TrafficSpec = AuditSpec["traffic"];
 /** A per-check severity override. */
 export type SeverityOverride = z.output<typeof severityOverride>;
-
-/** The spec's environment `name`; throws when the spec has none (a run's targets name only environments their spec has). */
-export function environmentOf(spec: AuditSpec, name: string): Environment {
-  const env = spec.environments[name];
-  if (!env) throw new Error(`the spec has no environment "${name}"`);
-  return env;
-}

@@ -1,6 +1,9 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import type { Check } from "../../src/checks/check.js";
-import { CHECKS, runChecks } from "../../src/checks/index.js";
+import { CHECK_IDS, CHECKS, runChecks, type CheckId } from "../../src/checks/index.js";
 import { sdkOrder } from "../../src/checks/sdk.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
@@ -40,4 +43,24 @@ test("a page check judges each page × viewport from its artifacts alone, as mer
     const apart = pages.flatMap((page) => judged([page], check)).sort();
     expect(apart, check.id).toEqual(judged(pages, check));
   }
+});
+
+test("the registry holds every check the modules define, each once", async () => {
+  const folder = join(import.meta.dirname, "../../src/checks");
+  const modules: Record<string, unknown>[] = await Promise.all(
+    readdirSync(folder).filter((name) => name.endsWith(".ts")).map((name) => import(pathToFileURL(join(folder, name)).href)),
+  );
+  const isCheck = (value: unknown): value is Check => typeof value === "object" && value !== null && "id" in value && "evaluate" in value;
+  const defined = modules.flatMap((module) => Object.values(module).filter(isCheck).map((check) => check.id));
+  expect([...new Set(defined)].sort()).toEqual([...CHECK_IDS].sort());
+  expect(new Set(CHECK_IDS).size).toBe(CHECK_IDS.length);
+});
+
+test("every published check id is still there, in its order; new ones may join anywhere", () => {
+  const published: readonly CheckId[] = [
+    "api.auth", "api.project", "api.workspace", "api.goals", "page.load", "page.domain", "page.errors", "sdk.present", "sdk.order", "sdk.key",
+    "events.expected", "events.delivered", "goals.match", "identify.attributes", "identify.pii", "experiment.name", "experiment.goals",
+    "experiment.selector", "viewports.coverage", "report.warnings", "baseline.calls",
+  ];
+  expect(CHECK_IDS.filter((id) => published.includes(id))).toEqual(published);
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { CHECK_IDS } from "../../src/checks/index.js";
 import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult, type SpecParseResult } from "../../src/spec/load.js";
 import { PRESETS } from "../../src/spec/presets.js";
 
@@ -279,7 +280,7 @@ test.describe("checks", () => {
 
   test("list the known ids when none is close", () => {
     expect(printed(parse(minimalWith({}, "checks:", "  lighthouse: off")))[0]).toBe(
-      'spec.yaml:17:3 checks: unknown check id "lighthouse" — known ids: api.auth, api.project, api.workspace, api.goals, page.domain, page.load, page.errors, sdk.present, sdk.order, sdk.key, events.expected, events.delivered, goals.match, identify.attributes, identify.pii, experiment.name, experiment.goals, experiment.selector, viewports.coverage, report.warnings, baseline.calls',
+      `spec.yaml:17:3 checks: unknown check id "lighthouse" — known ids: ${CHECK_IDS.join(", ")}`,
     );
   });
 

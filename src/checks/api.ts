@@ -3,20 +3,13 @@ import type { ApiExchange, ApiGoal, ApiProject } from "../artifacts.js";
 import type { CheckId } from "../check-ids.js";
 import type { Finding } from "../results.js";
 import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
-import { finding, type AuditContext, type Check } from "./check.js";
+import { finding, type AuditContext, type Check, type Verdict } from "./check.js";
 
 /**
  * The API checks: the service's own view of the project, read once per spec × environment.
  * Each gives one finding per spec × environment; when an earlier API step failed, the later
  * checks skip and point at the check that reports it, so one cause is reported once.
  */
-
-/** A check's verdict before it becomes a finding. */
-interface Verdict {
-  status: Finding["status"];
-  message: string;
-  evidence?: Record<string, unknown>;
-}
 
 function apiFinding(context: AuditContext, check: CheckId, verdict: Verdict): Finding[] {
   return [finding(context, check, verdict.status, verdict.message, {}, verdict.evidence ?? {})];

@@ -68,8 +68,8 @@ export function finding(
   };
 }
 
-/** A page check's verdict on one page × viewport. */
-export interface PageVerdict {
+/** A check's verdict on one subject (a page × viewport, the spec), before it becomes a finding. */
+export interface Verdict {
   status: Status;
   message: string;
   evidence?: Record<string, unknown>;
@@ -82,7 +82,7 @@ export interface PageVerdict {
 export function perLoadedPage(
   context: AuditContext,
   check: CheckId,
-  judge: (page: PageArtifacts) => PageVerdict,
+  judge: (page: PageArtifacts) => Verdict,
 ): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };

@@ -2,7 +2,7 @@ import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
 import type { AuditSpec } from "../spec/schema.js";
 import { ApiClient, systemClock, type Clock } from "./client.js";
 import { findProject, serviceProjectKey, wantedProject } from "./match.js";
-import { redactDeep } from "./redact.js";
+import { redactDeep } from "../redact.js";
 import type { z } from "zod";
 import { reportListSchema } from "./report.js";
 import { goalListSchema, parseList, projectListSchema, recentEventListSchema } from "./schemas.js";

@@ -1,5 +1,6 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
 import { environmentDomain, leavesDomain } from "../domain.js";
+import { shareableUrl } from "../redact.js";
 import type { Environment } from "../spec/schema.js";
 import { finding, perLoadedPage, type AuditContext, type Check } from "./check.js";
 
@@ -7,13 +8,6 @@ function auditedEnvironment(context: AuditContext): Environment {
   const env = context.spec.environments[context.environment];
   if (!env) throw new Error(`the spec has no environment "${context.environment}"`);
   return env;
-}
-
-/** A URL without its query and hash, which may carry personal data or secrets into the report. */
-function shareableUrl(text: string): string {
-  if (!/^https?:/i.test(text) || !URL.canParse(text)) return text;
-  const url = new URL(text);
-  return `${url.origin}${url.pathname}`;
 }
 
 const WHERE: Record<KeySighting["where"], string> = {

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { decodeBase64Text } from "../base64.js";
+import { EMAIL } from "../redact.js";
 
 /**
  * The personal-data detector: finds personal data in identify attributes by key name and by
@@ -98,7 +99,6 @@ export function personalDataKindOfKey(key: string): PersonalDataKind | null {
   return KEY_RULES.find((rule) => rule.matches(tokens, folded))?.kind ?? null;
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 // A `+` is a strong enough sign to look for international numbers anywhere in a text.
 const INTERNATIONAL_PHONE = /(?<![\w+])\+[1-9][\d\s().-]{6,22}\d(?!\w)/g;
 const PHONE_SHAPES: readonly RegExp[] = [

@@ -11,8 +11,8 @@ import { readPlan, type AuditTarget } from "../plan.js";
 import type { Finding, Status } from "../results.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";
-import { pageAttachments, secretsOf, type RedactionContext } from "./page-attachments.js";
-import { scrubText } from "./redact.js";
+import { pageAttachments, type RedactionContext } from "./page-attachments.js";
+import { scrubText, secretsOf } from "../redact.js";
 import { severityOf } from "./severity.js";
 import { readTargetResults } from "./summary.js";
 

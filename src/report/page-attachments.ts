@@ -1,7 +1,7 @@
 import type { CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallDelivery } from "../delivery.js";
 import type { AuditSpec } from "../spec/schema.js";
-import { isPlanLike, maskProperties, redactUrl, scrubText } from "./redact.js";
+import { isPlanLike, maskProperties, redactUrl, scrubText } from "../redact.js";
 
 /**
  * The evidence attached to one page × viewport in the report: what the page called, what went
@@ -36,13 +36,6 @@ export function pageAttachments(page: PageArtifacts, deliveries: readonly CallDe
     attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
   }
   return attachments;
-}
-
-/** The secrets of a spec run: the API key (when the spec names one and it is set) and every typed value. */
-export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv = process.env): string[] {
-  const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
-  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step ? [step.fill.value] : [])));
-  return [...(apiKey ? [apiKey] : []), ...typed];
 }
 
 function capturedCalls(deliveries: readonly CallDelivery[], context: RedactionContext) {

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { matchDeliveries } from "../../src/delivery.js";
-import { pageAttachments, secretsOf } from "../../src/report/page-attachments.js";
+import { pageAttachments } from "../../src/report/page-attachments.js";
 import { callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
 
 const spec = specWith({
@@ -58,11 +58,4 @@ test("the network log lists requests with what they carried, never their payload
     ],
   });
   expect(log!.body).not.toContain("u_3f9a1c2b7d4e");
-});
-
-test("the secrets of a run are the API key, when set, and every typed value", () => {
-  const withApi = specWith({ ...spec, api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" } });
-  expect(secretsOf(withApi, { SERVICE_API_KEY: "test-api-key" })).toEqual(["test-api-key", "qa@example.test"]);
-  expect(secretsOf(withApi, {})).toEqual(["qa@example.test"]);
-  expect(secretsOf(specWith(), { SERVICE_API_KEY: "test-api-key" })).toEqual([]);
 });

@@ -3,7 +3,7 @@ import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../a
 import type { CallBaseline } from "../baseline.js";
 import type { RecordedDelivery } from "../delivery.js";
 import type { Finding, Status } from "../results.js";
-import type { AuditSpec } from "../spec/schema.js";
+import type { AuditSpec, Environment } from "../spec/schema.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
@@ -95,6 +95,13 @@ export function perLoadedPage(
 /** The page spec for an artifact's page id. */
 export function pageSpecOf(context: AuditContext, pageId: string) {
   return context.spec.pages.find((page) => page.id === pageId);
+}
+
+/** The environment audited, as the spec defines it. */
+export function auditedEnvironment(context: AuditContext): Environment {
+  const env = context.spec.environments[context.environment];
+  if (!env) throw new Error(`the spec has no environment "${context.environment}"`);
+  return env;
 }
 
 /** A call in words for messages, by the method the page called: `capture("signup_success")`, `identify(…)`; an identify's user id is never shown. */

@@ -18,7 +18,7 @@ export function redactSecret(text: string, secret: string, mark = REDACTED): str
 }
 
 /** The secrets of a spec run: the API key (when the spec names one and it is set) and every typed value. */
-export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
   const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
   const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step ? [step.fill.value] : [])));
   return [...(apiKey ? [apiKey] : []), ...typed];

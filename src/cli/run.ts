@@ -5,7 +5,7 @@ import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "../api/phase.js
 import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
-import type { TargetResult } from "../report/summary.js";
+import type { TargetResult } from "../run-result.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
 import { loadBaselines } from "./baseline.js";

@@ -6,7 +6,7 @@ import type { CallBaseline } from "../baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
 import type { AuditPlan, AuditTarget } from "../plan.js";
-import type { TargetResult } from "../report/summary.js";
+import type { TargetResult } from "../run-result.js";
 import { loadBaselines } from "./baseline.js";
 import { usageError } from "./errors.js";
 import { judgeTarget } from "./judge.js";

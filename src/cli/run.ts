@@ -8,7 +8,7 @@ import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
 import type { TargetResult } from "../run-result.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
-import { loadBaselines } from "./baseline.js";
+import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
 import { judgeTarget } from "./judge.js";
@@ -31,8 +31,8 @@ export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFi
   trace: boolean;
   /** A Playwright browser server to run the browsers on, instead of this machine. */
   browserEndpoint: string | undefined;
-  /** Compare with a baseline (`--baseline [FILE]`): from `file`, or from the file beside each spec when null; null to compare with none. */
-  baseline: { file: string | null } | null;
+  /** Compare with a baseline (`--baseline [FILE]`). */
+  baseline: BaselineChoice;
 }
 
 /** `setup-audit run`: audits every spec and returns the exit code. */

@@ -41,6 +41,15 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
   return nearMisses(word, candidates)[0];
 }
 
+/** The words of a name in lower case, split at punctuation and camelCase: `data-writeKey` → data, write, key. */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+}
+
 /** `a`, `a or b`, `a, b or c`, with each item in backticks. */
 export function orList(items: readonly string[]): string {
   const quoted = items.map((item) => `\`${item}\``);

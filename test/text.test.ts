@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { closestMatch, editDistance, nearMisses } from "../src/text.js";
+import { closestMatch, editDistance, nearMisses, wordsOf } from "../src/text.js";
 
 test.describe("editDistance", () => {
   test("counts a swap of neighbours as one edit", () => {
@@ -45,4 +45,10 @@ test.describe("nearMisses", () => {
     const candidates = ["sdk.key", "sdk.order", "sdk.orders"];
     expect(closestMatch("sdk.ordr", candidates)).toBe(nearMisses("sdk.ordr", candidates)[0]);
   });
+});
+
+test("a name's words are split at punctuation and camelCase, in lower case", () => {
+  expect(wordsOf("data-writeKey")).toEqual(["data", "write", "key"]);
+  expect(wordsOf("user_Email2Address")).toEqual(["user", "email2", "address"]);
+  expect(wordsOf("--")).toEqual([]);
 });

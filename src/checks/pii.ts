@@ -1,6 +1,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { decodeBase64Text } from "../base64.js";
 import { EMAIL } from "../redact.js";
+import { wordsOf } from "../text.js";
 
 /**
  * The personal-data detector: finds personal data in identify attributes by key name and by
@@ -90,11 +91,7 @@ const KEY_RULES: readonly KeyRule[] = [
 
 /** The kind of personal data a key's name says it holds; null when the name says nothing. */
 export function personalDataKindOfKey(key: string): PersonalDataKind | null {
-  const tokens = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((token) => token.length > 0);
+  const tokens = wordsOf(key);
   const folded = tokens.join("");
   return KEY_RULES.find((rule) => rule.matches(tokens, folded))?.kind ?? null;
 }

@@ -29,6 +29,8 @@ export interface TargetResult {
 export interface ReportTarget extends Omit<AuditTarget, "spec"> {
   /** The spec's workspace: the report's epic. */
   workspace: string;
+  /** The spec's project: the report's feature. */
+  project: string;
   /** Every environment key of the spec: the query values a URL in the report may keep. */
   keys: string[];
   /** The spec's `identify.required`: the attributes whose plan-like values the report may show. */
@@ -37,7 +39,7 @@ export interface ReportTarget extends Omit<AuditTarget, "spec"> {
 
 /** The report's view of a planned target. */
 export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
-  return { ...target, workspace: spec.workspace, keys: Object.values(spec.environments).map((env) => env.key), requiredAttributes: [...spec.identify.required] };
+  return { ...target, workspace: spec.workspace, project: spec.project, keys: Object.values(spec.environments).map((env) => env.key), requiredAttributes: [...spec.identify.required] };
 }
 
 /** What the report phase reads: the run's id and output folder, and every target with its result. */

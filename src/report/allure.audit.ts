@@ -8,7 +8,7 @@ import { CHECKS } from "../checks/index.js";
 import { callDeliveries, type CallDelivery } from "../delivery.js";
 import { pageTitle, viewportTag } from "../titles.js";
 import type { Finding, Status } from "../results.js";
-import { readRunResult, type ReportTarget, type RunResult } from "../run-result.js";
+import { readRunResult, type ReportTarget } from "../run-result.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";
 import { pageAttachments, type RedactionContext } from "./page-attachments.js";
@@ -22,7 +22,7 @@ import { severityOf } from "./severity.js";
  * or judged here; a result fails exactly when one of its checks failed. It reads the run's result
  * only; the secrets to scrub come in as an option (playwright.config.ts).
  */
-const run: RunResult = readRunResult();
+const run = readRunResult();
 const test = base.extend<{ secrets: readonly string[] }>({ secrets: [[], { option: true }] });
 
 const ALLURE_STATUS: Record<Status, allure.Status> = {
@@ -47,7 +47,7 @@ for (const { target, result } of run.targets) {
   // Declared first, so that the report opens on the answer to "can we trust this setup?". Titles
   // other than pages' hold a space, which page ids cannot: they never collide.
   test(pageTitle(target.slug, "setup checklist"), { tag: firstViewport }, ({ secrets }) => {
-    labelResult(target, result.project, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${result.project} (${target.environment})`);
+    labelResult(target, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.project} (${target.environment})`);
     allure.severity("blocker");
     allure.description(CHECKLIST_WHY);
     const steps = checklistSteps(result.findings);
@@ -63,7 +63,7 @@ for (const { target, result } of run.targets) {
       const viewport = testInfo.project.name;
       const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport);
       test.skip(index < 0, "not audited in this run");
-      labelResult(target, result.project, pageId, `${pageId} · ${viewport}`);
+      labelResult(target, pageId, `${pageId} · ${viewport}`);
       reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction(secrets), `${pageId} · ${viewport}`, () =>
         attachPageEvidence(result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction(secrets)),
       );
@@ -72,13 +72,13 @@ for (const { target, result } of run.targets) {
 
   test(pageTitle(target.slug, "goal checks"), { tag: allViewports }, ({ secrets }, testInfo) => {
     const viewport = testInfo.project.name;
-    labelResult(target, result.project, "goals", `goals · ${viewport}`);
+    labelResult(target, "goals", `goals · ${viewport}`);
     reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction(secrets), `goals · ${viewport}`);
   });
 
   // Spec-wide findings are reported once, under the first viewport's project.
   test(pageTitle(target.slug, "spec-wide checks"), { tag: firstViewport }, ({ secrets }) => {
-    labelResult(target, result.project, "spec-wide checks", "spec-wide checks");
+    labelResult(target, "spec-wide checks", "spec-wide checks");
     reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction(secrets), "the spec");
   });
 }
@@ -88,12 +88,12 @@ for (const { target, result } of run.targets) {
  * own history; the base URL (it holds a port) and the run id change between runs, so they are
  * `excluded` and never split it.
  */
-function labelResult(target: ReportTarget, project: string, story: string, displayName: string): void {
+function labelResult(target: ReportTarget, story: string, displayName: string): void {
   allure.displayName(displayName);
   // Each runtime call is a message to the runner: labels travel together.
   allure.labels(
     { name: allure.LabelName.EPIC, value: target.workspace },
-    { name: allure.LabelName.FEATURE, value: project },
+    { name: allure.LabelName.FEATURE, value: target.project },
     { name: allure.LabelName.STORY, value: story },
   );
   allure.parameter("environment", target.environment);

@@ -2,12 +2,15 @@ import { cpus } from "node:os";
 import { defineConfig, type Project } from "@playwright/test";
 import { LAUNCH_ARGS } from "./src/browser.js";
 import { readPlan } from "./src/plan.js";
+import { secretsOf } from "./src/redact.js";
 import { viewportTag } from "./src/titles.js";
 import { deviceFor } from "./src/viewports.js";
 
 /**
  * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes. The
- * gather phase loads the pages; the report phase turns the findings into Allure results.
+ * gather phase loads the pages; the report phase turns the findings into Allure results, scrubbing
+ * the run's secrets (the API key from this environment, the journeys' typed values), which it gets
+ * from here as the `secrets` option.
  */
 const plan = readPlan();
 const phase = process.env.SETUP_AUDIT_PHASE === "report" ? "report" : "gather";
@@ -27,7 +30,7 @@ const projects: Project[] =
     ? [{ name: "gather", use: browser }]
     : viewports.map((viewport) => ({ name: viewport, grep: new RegExp(`(^|\\s)${viewportTag(viewport)}(\\s|$)`), use: { ...deviceFor(viewport), ...browser } }));
 
-export default defineConfig({
+export default defineConfig<{ secrets: readonly string[] }>({
   testDir: "./src",
   testMatch: phase === "gather" ? "gather/pages.audit.ts" : "report/allure.audit.ts",
   outputDir: `${plan.workDir}/playwright-${phase}`,
@@ -42,8 +45,13 @@ export default defineConfig({
     phase === "gather"
       ? [["./src/report/progress-reporter.ts"]]
       : [["./src/report/quiet-reporter.ts"], ["./src/report/allure-reporter.ts", allureOptions()]],
-  // The gatherer opens its own contexts (gather/page-pool.ts) and traces them itself with --trace.
-  use: { trace: "off", screenshot: "off", video: "off" },
+  // The gatherer opens its own contexts (gather/pages.audit.ts) and traces them itself with --trace.
+  use: {
+    trace: "off",
+    screenshot: "off",
+    video: "off",
+    ...(phase === "report" ? { secrets: plan.targets.flatMap((target) => secretsOf(target.spec, process.env)) } : {}),
+  },
   projects,
 });
 

@@ -1,3 +1,5 @@
+import { escapeRegExp } from "./text.js";
+
 /**
  * URL globs as the spec writes them: `**` matches anything, `*` anything but `/`, `{a,b}` either.
  * A glob matches a URL with or without its query string and hash.
@@ -22,7 +24,7 @@ export function globToRegExpSource(glob: string): string {
     } else if (char === "," && inGroup) {
       source += "|";
     } else {
-      source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      source += escapeRegExp(char);
     }
   }
   return `^${source}(?:[?#].*)?$`;

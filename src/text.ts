@@ -25,7 +25,7 @@ function folded(text: string): string {
 
 /**
  * The candidates that look like a mistyped `wanted`: same words with other case or separators,
- * or a small edit away. Closest first.
+ * or a small edit away (one edit per four letters, at least one). Closest first.
  */
 export function nearMisses(wanted: string, candidates: Iterable<string>): string[] {
   const target = folded(wanted);
@@ -36,24 +36,24 @@ export function nearMisses(wanted: string, candidates: Iterable<string>): string
   return scored.sort((a, b) => a.distance - b.distance).map(({ candidate }) => candidate);
 }
 
+/** The candidate closest to `word`, when it is close enough to be what the user meant (see nearMisses). */
+export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
+  return nearMisses(word, candidates)[0];
+}
+
+/** The words of a name in lower case, split at punctuation and camelCase: `data-writeKey` → data, write, key. */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+}
+
 /** `a`, `a or b`, `a, b or c`, with each item in backticks. */
 export function orList(items: readonly string[]): string {
   const quoted = items.map((item) => `\`${item}\``);
   return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
-}
-
-/** The candidate closest to `word`, when it is close enough to be what the user meant. */
-export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(folded(word), folded(candidate));
-    if (best === undefined || distance < best.distance) best = { candidate, distance };
-  }
-  if (best === undefined) return undefined;
-  const length = folded(word).length;
-  // Two edits turn any two-letter word into any other: the absolute bound needs a longer word.
-  const closeEnough = (best.distance <= 2 && best.distance < length) || best.distance <= length / 3;
-  return closeEnough ? best.candidate : undefined;
 }
 
 /** `"a", "b", "c"`: names quoted for a message. */

@@ -1,6 +1,12 @@
 /**
  * The retry policy of the API client: which answers are retried, how long to wait between
  * attempts, and when to give up. Pure, so the timing can be tested without waiting.
+ *
+ * Kept rather than undici's RetryAgent/RetryHandler, which waits without jitter, caps a
+ * Retry-After at its maximum wait instead of budgeting it, has no total time bound, sleeps on
+ * the real clock, and hands back neither the attempt count nor the body of the last failed answer
+ * (both go into findings). Its `retry` callback could carry jitter and the budget, but the policy
+ * would then be this one anyway, split across undici's callback protocol.
  */
 
 /** How the client retries: bounded in attempts and in total time. */

@@ -1,22 +1,14 @@
 import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedProject, WORKSPACE_FIELDS, type ProjectMatch } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
 import type { Finding } from "../results.js";
-import { environmentOf } from "../spec/environment.js";
 import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
-import { defineCheck, finding, type AuditContext, type CheckContext } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, type AuditContext, type CheckContext, type Verdict } from "./check.js";
 
 /**
  * The API checks: the service's own view of the project, read once per spec × environment.
  * Each gives one finding per spec × environment; when an earlier API step failed, the later
  * checks skip and point at the check that reports it, so one cause is reported once.
  */
-
-/** A check's verdict before it becomes a finding. */
-interface Verdict {
-  status: Finding["status"];
-  message: string;
-  evidence?: Record<string, unknown>;
-}
 
 function apiFinding(context: CheckContext, verdict: Verdict): Finding[] {
   return [finding(context, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
@@ -54,13 +46,12 @@ function matchedProject(context: AuditContext): { api: ApiArtifacts; match: Proj
 }
 
 function wantedProjectOf(context: AuditContext) {
-  return wantedProject(environmentOf(context.spec, context.environment));
+  return wantedProject(auditedEnvironment(context));
 }
 
 /** The spec field that holds an environment's key at the service, for messages. */
 function keyField(context: AuditContext): string {
-  const environment = context.environment;
-  return `environments.${environment}.${environmentOf(context.spec, environment).projectKey === undefined ? "key" : "projectKey"}`;
+  return `environments.${context.environment}.${auditedEnvironment(context).projectKey === undefined ? "key" : "projectKey"}`;
 }
 
 /** `a, b or c`, for the field names a message lists. */

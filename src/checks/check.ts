@@ -2,7 +2,8 @@ import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../a
 import type { CallBaseline } from "../baseline.js";
 import type { RecordedDelivery } from "../delivery.js";
 import type { Checklist, Finding, Status } from "../results.js";
-import type { AuditSpec } from "../spec/schema.js";
+import { environmentOf } from "../spec/environment.js";
+import type { AuditSpec, Environment } from "../spec/schema.js";
 import type { CheckId } from "./index.js";
 
 /** Everything the checks of one spec × environment may read. */
@@ -132,8 +133,8 @@ export function finding(
   };
 }
 
-/** A page check's verdict on one page × viewport. */
-export interface PageVerdict {
+/** A check's verdict on one subject (a page × viewport, the spec), before it becomes a finding. */
+export interface Verdict {
   status: Status;
   message: string;
   evidence?: Record<string, unknown>;
@@ -143,7 +144,7 @@ export interface PageVerdict {
  * Runs a page-level judgement on every page × viewport that loaded; a page that did not load
  * gets a `skip`, since page.load already reports it.
  */
-export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts) => PageVerdict): Finding[] {
+export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts) => Verdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
     if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
@@ -155,6 +156,11 @@ export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts
 /** The page spec for an artifact's page id. */
 export function pageSpecOf(context: AuditContext, pageId: string) {
   return context.spec.pages.find((page) => page.id === pageId);
+}
+
+/** The environment audited, as the spec defines it. */
+export function auditedEnvironment(context: AuditContext): Environment {
+  return environmentOf(context.spec, context.environment);
 }
 
 /** A call in words for messages, by the method the page called: `capture("signup_success")`, `identify(…)`; an identify's user id is never shown. */

@@ -1,21 +1,7 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
-import { environmentDomain, leavesDomain } from "../domain.js";
 import type { Finding } from "../results.js";
-import type { Environment } from "../spec/schema.js";
-import { defineCheck, finding, perLoadedPage, type AuditContext } from "./check.js";
-
-function auditedEnvironment(context: AuditContext): Environment {
-  const env = context.spec.environments[context.environment];
-  if (!env) throw new Error(`the spec has no environment "${context.environment}"`);
-  return env;
-}
-
-/** A URL without its query and hash, which may carry personal data or secrets into the report. */
-function shareableUrl(text: string): string {
-  if (!/^https?:/i.test(text) || !URL.canParse(text)) return text;
-  const url = new URL(text);
-  return `${url.origin}${url.pathname}`;
-}
+import { shareableUrl } from "../redact.js";
+import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "./check.js";
 
 const WHERE: Record<KeySighting["where"], string> = {
   "script-url": "the SDK's script URL",
@@ -101,46 +87,3 @@ export const sdkKey = defineCheck({
 function sdkLoaded(page: PageArtifacts): boolean {
   return page.sdkReadyAtMs !== null || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
 }
-
-/** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
-export const pageDomain = defineCheck({
-  id: "page.domain",
-  scope: "page",
-  title: "The page stays on the project's domain",
-  failureTitle: "The page leaves the project's domain",
-  family: "Pages and viewports",
-  severity: "critical",
-  checklist: "projectKeyOrDomain",
-  failsWhen:
-    "the page, after redirects and journey steps, went to a URL off the environment's domain (the URL is " +
-    "named, without its query); every URL the main frame was sent to counts, a redirect whose target then " +
-    "failed to load too",
-  matters:
-    "the project is bound to its domain; a page that wanders off audits and tracks a site the experiment " +
-    "does not cover",
-  why:
-    "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
-    "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +
-    "off to hosts nobody asked it to visit.",
-  evaluate(context): Finding[] {
-    const domain = environmentDomain(auditedEnvironment(context));
-    // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
-    return context.pages.map((page) => {
-      const scope = { page: page.page, viewport: page.viewport };
-      const visited = [...new Set([page.requestedUrl, ...page.navigations, ...(page.finalUrl === null ? [] : [page.finalUrl])])];
-      const left = visited.filter((url) => leavesDomain(url, domain)).map(shareableUrl);
-      if (left.length > 0) {
-        const others = left.length > 1 ? ` (and ${left.length - 1} more)` : "";
-        return finding(
-          context,
-          "fail",
-          `On ${page.viewport}, the page left ${domain} for ${left[0]}${others}. Keep redirects and the journey's links on ${domain} or its subdomains.`,
-          scope,
-          { domain, left },
-        );
-      }
-      if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
-      return finding(context, "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
-    });
-  },
-});

@@ -1,7 +1,7 @@
 import type { Finding } from "../results.js";
 import { describeStep } from "../spec/steps.js";
 import { defineCheck, finding, pageSpecOf, perLoadedPage } from "./check.js";
-import { pageDomain } from "./keys.js";
+import { pageDomain } from "./domain.js";
 
 /** page.load: the page could be loaded and its journey walked. */
 export const pageLoad = defineCheck({

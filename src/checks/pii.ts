@@ -1,4 +1,7 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { decodeBase64Text } from "../base64.js";
+import { EMAIL } from "../redact.js";
+import { wordsOf } from "../text.js";
 
 /**
  * The personal-data detector: finds personal data in identify attributes by key name and by
@@ -88,16 +91,11 @@ const KEY_RULES: readonly KeyRule[] = [
 
 /** The kind of personal data a key's name says it holds; null when the name says nothing. */
 export function personalDataKindOfKey(key: string): PersonalDataKind | null {
-  const tokens = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((token) => token.length > 0);
+  const tokens = wordsOf(key);
   const folded = tokens.join("");
   return KEY_RULES.find((rule) => rule.matches(tokens, folded))?.kind ?? null;
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 // A `+` is a strong enough sign to look for international numbers anywhere in a text.
 const INTERNATIONAL_PHONE = /(?<![\w+])\+[1-9][\d\s().-]{6,22}\d(?!\w)/g;
 const PHONE_SHAPES: readonly RegExp[] = [
@@ -182,19 +180,6 @@ function urlDecoded(text: string): string | null {
   }
 }
 
-/** The printable text inside a base64 (or base64url) string; null when it is not one. */
-function base64Decoded(text: string): string | null {
-  const trimmed = text.trim();
-  if (trimmed.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return null;
-  const standard = trimmed.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
-  if (standard.length % 4 === 1) return null;
-  const bytes = Buffer.from(standard, "base64");
-  // Only a canonical encoding round-trips; words that merely use base64's alphabet do not.
-  if (bytes.toString("base64").replace(/=+$/, "") !== standard) return null;
-  const decoded = bytes.toString("utf8");
-  return /^[^\p{C}\uFFFD]*$/u.test(decoded.replace(/[\t\n\r]/g, " ")) ? decoded : null;
-}
-
 /**
  * The first personal data in a string, looking through URL encoding and base64 (and both), or
  * null. Plan names, UUIDs, dates, prices, order numbers and short ids are not personal data.
@@ -204,7 +189,7 @@ export function detectPersonalValue(value: string): ValueMatch | null {
   if (plain) return { ...plain, encoding: "plain" };
   const layers: [PersonalDataEncoding, (text: string) => string | null][] = [
     ["url-encoded", urlDecoded],
-    ["base64", base64Decoded],
+    ["base64", decodeBase64Text],
   ];
   for (const [encoding, decode] of layers) {
     const decoded = decode(value);

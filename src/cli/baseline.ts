@@ -4,6 +4,9 @@ import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBas
 import type { AuditTarget } from "../plan.js";
 import { CliError, EXIT } from "./errors.js";
 
+/** `--baseline [FILE]` of `run` and `merge`: compare with `file`, or with the file beside each spec when it is null; null to compare with none. */
+export type BaselineChoice = { file: string | null } | null;
+
 /** Options of `setup-audit baseline`. */
 export interface BaselineOptions {
   /** The good run's output folder, holding its summary.json. */

@@ -5,7 +5,7 @@ import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
 import { ingestedEvents, reconcileDeliveries, type RecordedDelivery } from "../delivery.js";
 import type { AuditTarget } from "../plan.js";
-import type { TargetResult } from "../report/summary.js";
+import type { TargetResult } from "../run-result.js";
 
 /**
  * Runs `checks` (default: all) on one spec × environment's gathered pages and API answers. Each

@@ -8,11 +8,12 @@ const require = createRequire(import.meta.url);
 /** The package root, where playwright.config.ts lives. */
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Runs one phase of the audit in Playwright's test runner; resolves to its exit code. */
+/** Runs one phase of the audit in Playwright's test runner, with `env` added to its environment; resolves to its exit code. */
 export function runPlaywrightPhase(
   phase: "gather" | "report",
   planFile: string,
   extraArgs: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<number> {
   const cli = require.resolve("@playwright/test/cli");
   const args = [cli, "test", "--config", `${PACKAGE_ROOT}playwright.config.ts`, ...extraArgs];
@@ -20,7 +21,7 @@ export function runPlaywrightPhase(
     const child = spawn(process.execPath, args, {
       cwd: PACKAGE_ROOT,
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, [PLAN_ENV]: planFile, SETUP_AUDIT_PHASE: phase, FORCE_COLOR: "0" },
+      env: { ...process.env, ...env, [PLAN_ENV]: planFile, SETUP_AUDIT_PHASE: phase, FORCE_COLOR: "0" },
     });
     child.on("error", reject);
     child.on("exit", (code, signal) => resolve(signal ? 130 : (code ?? 1)));

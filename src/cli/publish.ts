@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { AuditPlan } from "../plan.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
-import { buildSummary, writeTargetResults, type TargetResult } from "../report/summary.js";
+import { buildSummary, reportTarget, RUN_RESULT_ENV, writeRunResult, type TargetResult } from "../run-result.js";
 import { EXIT, type CliError } from "./errors.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import { publishReport, type ReportOptions } from "./report.js";
@@ -23,8 +23,10 @@ export async function publishResults(plan: AuditPlan, planFile: string, results:
   const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict });
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
-  writeTargetResults(plan.workDir, results);
-  await runPlaywrightPhase("report", planFile, []);
+  const resultFile = join(plan.workDir, "run-result.json");
+  const targets = plan.targets.map((target, index) => ({ target: reportTarget(target), result: results[index]! }));
+  writeRunResult(resultFile, { runId: plan.runId, outDir: plan.outDir, targets });
+  await runPlaywrightPhase("report", planFile, [], { [RUN_RESULT_ENV]: resultFile });
 
   process.stdout.write(formatConsoleReport(summary));
   process.stdout.write(`\nWrote ${join(options.out, "summary.json")}, ${join(options.out, "junit.xml")} and Allure results in ${join(options.out, "allure-results")}.\n`);

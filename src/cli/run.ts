@@ -4,10 +4,10 @@ import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
-import type { TargetResult } from "../report/summary.js";
+import type { TargetResult } from "../run-result.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
-import { loadBaselines } from "./baseline.js";
+import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
@@ -31,8 +31,8 @@ export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFi
   trace: boolean;
   /** A Playwright browser server to run the browsers on, instead of this machine. */
   browserEndpoint: string | undefined;
-  /** Compare with a baseline (`--baseline [FILE]`): from `file`, or from the file beside each spec when null; null to compare with none. */
-  baseline: { file: string | null } | null;
+  /** Compare with a baseline (`--baseline [FILE]`). */
+  baseline: BaselineChoice;
 }
 
 /** `setup-audit run`: audits every spec and returns the exit code. */

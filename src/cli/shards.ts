@@ -6,12 +6,11 @@ import type { CallBaseline } from "../baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
 import type { AuditPlan, AuditTarget } from "../plan.js";
-import type { TargetResult } from "../report/summary.js";
-import { loadBaselines } from "./baseline.js";
+import type { TargetResult } from "../run-result.js";
+import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
-import type { RunOptions } from "./run.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
 
@@ -53,7 +52,7 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
 }
 
 /** `setup-audit merge DIR… --out DIR`: one result from N shards' output folders. */
-export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt"> & Pick<RunOptions, "baseline">): Promise<number> {
+export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt"> & { baseline: BaselineChoice }): Promise<number> {
   if (dirs.length === 0) throw usageError("merge needs the output folders of the shards", "Run `setup-audit merge reports-1 reports-2 --out reports`.");
   const shards = dirs.map(readShard);
   const first = shards[0]!;

@@ -1,7 +1,7 @@
 import { basename, extname } from "node:path";
 import type { AuditTarget } from "../plan.js";
 import { knownViewports } from "../viewports.js";
-import { nearMisses } from "../text.js";
+import { closestMatch } from "../text.js";
 import { environmentDomain, isOnDomain } from "../domain.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { usageError } from "./errors.js";
@@ -25,14 +25,14 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
   const unknownPages = filters.pages.filter((id) => !spec.pages.some((page) => page.id === id));
   if (unknownPages.length > 0 && unknownPages.length === filters.pages.length) {
     const ids = spec.pages.map((page) => page.id);
-    const guess = nearMisses(unknownPages[0]!, ids)[0];
+    const guess = closestMatch(unknownPages[0]!, ids);
     throw usageError(`${specFile} has no page ${unknownPages.join(", ")}`, guess ? `Did you mean --page ${guess}?` : `Pages: ${ids.join(", ")}.`);
   }
   const viewports = filters.viewports.length > 0 ? filters.viewports : spec.viewports;
   const known = knownViewports();
   for (const viewport of viewports) {
     if (!known.includes(viewport)) {
-      const guess = nearMisses(viewport, known)[0];
+      const guess = closestMatch(viewport, known);
       throw usageError(`Unknown viewport "${viewport}"`, guess ? `Did you mean "${guess}"?` : "Use desktop, mobile or a Playwright device name.");
     }
   }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BrowserContext, Request } from "playwright";
 import type { CanarySighting } from "../artifacts.js";
+import { base64Forms } from "../base64.js";
 
 /** A journey value marked as canary, and the step that typed it. */
 export interface Canary {
@@ -14,12 +15,10 @@ type Form = CanarySighting["form"];
 export function canaryForms(value: string): { form: Form; text: string }[] {
   const normalised = value.trim().toLowerCase();
   const hash = (algorithm: string, text: string) => createHash(algorithm).update(text).digest("hex");
-  const base64 = Buffer.from(value).toString("base64");
   const forms: { form: Form; text: string }[] = [
     { form: "plain", text: value },
     { form: "url-encoded", text: encodeURIComponent(value) },
-    { form: "base64", text: base64.replace(/=+$/, "") },
-    { form: "base64", text: base64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_") },
+    ...base64Forms(value).map((text) => ({ form: "base64" as const, text })),
     { form: "md5", text: hash("md5", value) },
     { form: "md5", text: hash("md5", normalised) },
     { form: "sha256", text: hash("sha256", value) },

@@ -2,7 +2,7 @@ import type { BrowserContext } from "playwright";
 import type { CapturedCall } from "../artifacts.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { escapeRegExp } from "../text.js";
-import { watchedMethods } from "./recorder.js";
+import { watchedMethods, type RecorderMessage } from "./recorder.js";
 
 /**
  * Recovers calls that were lost because the SDK global did not exist yet. The recorder only
@@ -51,11 +51,7 @@ export function callAt(
 }
 
 /** A read of the missing global, as the recorder reported it. */
-export interface MissingGlobalRead {
-  at: number;
-  url: string;
-  stack: string;
-}
+export type MissingGlobalRead = Omit<Extract<RecorderMessage, { type: "missing-global" }>, "type">;
 
 /** The lost calls among the reads of the missing global, with their names where the source shows them. */
 export async function recoverLostCalls(

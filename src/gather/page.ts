@@ -6,7 +6,7 @@ import { globToRegExpSource } from "../glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";
 import { firstLine } from "../text.js";
 import { CanaryWatch, type Canary } from "./canary.js";
-import { recoverLostCalls } from "./lost-calls.js";
+import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { carriedCalls } from "./carried-calls.js";
 import { installRecorder, watchedMethods, type RecorderMessage } from "./recorder.js";
@@ -56,7 +56,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const { sdk } = options;
   const changed = new Signal();
   const recordedCalls: CapturedCall[] = [];
-  const missingGlobalReads: { at: number; url: string; stack: string }[] = [];
+  const missingGlobalReads: MissingGlobalRead[] = [];
   const initSightings: KeySighting[] = [];
   let callsFromNetwork: PageArtifacts["callsFromNetwork"] = null;
   let sdkReadyAt: number | null = null;

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import type { DeliveredEvent } from "../artifacts.js";
+import { decodeBase64Text } from "../base64.js";
 
 /**
  * Decoders for collect payloads: JSON, `text/plain` JSON, form-encoded (plain or base64) JSON and
@@ -28,7 +29,7 @@ export function decodeCollectBody(body: Buffer | null, url: string, contentEncod
   }
   // Pixel-style deliveries put the payload in the query string instead.
   for (const value of new URL(url).searchParams.values()) {
-    const parsed = tryJson(value) ?? tryJson(tryBase64(value));
+    const parsed = tryJson(value) ?? tryJson(decodeBase64Text(value));
     if (parsed !== undefined) candidates.push(parsed);
   }
   const events = candidates.flatMap(eventsOf);
@@ -45,16 +46,16 @@ function parseLoose(text: string): unknown {
   if (json !== undefined) return json;
   if (/^[\w.%-]+=/.test(text)) {
     const fields = [...new URLSearchParams(text).values()];
-    const decoded = fields.map((value) => tryJson(value) ?? tryJson(tryBase64(value))).filter((value) => value !== undefined);
+    const decoded = fields.map((value) => tryJson(value) ?? tryJson(decodeBase64Text(value))).filter((value) => value !== undefined);
     if (decoded.length > 0) return decoded;
   }
-  const base64 = tryJson(tryBase64(text.trim()));
+  const base64 = tryJson(decodeBase64Text(text));
   if (base64 !== undefined) return base64;
   throw new Error("neither JSON, form-encoded JSON nor base64 JSON");
 }
 
-function tryJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
+function tryJson(text: string | null): unknown {
+  if (text === null) return undefined;
   const trimmed = text.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
   try {
@@ -62,11 +63,6 @@ function tryJson(text: string | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-function tryBase64(text: string): string | undefined {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text) || text.length < 4) return undefined;
-  return Buffer.from(text, "base64").toString("utf8");
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Page } from "playwright";
 import type { KeySighting } from "../artifacts.js";
 import { globToRegExpSource } from "../glob.js";
 import type { SdkSpec } from "../spec/schema.js";
+import { wordsOf } from "../text.js";
 
 /** What the page's SDK installation says about its project key. */
 export interface SdkTagFacts {
@@ -38,12 +39,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * `writekey`, `data-token`), so that `data-keyboard` or `data-tokenizer` do not.
  */
 export function isKeyShapedName(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== "");
-  return words.some((word) => word.endsWith("key") || word.endsWith("token"));
+  return wordsOf(name).some((word) => word.endsWith("key") || word.endsWith("token"));
 }
 
 /**

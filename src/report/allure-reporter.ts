@@ -1,9 +1,8 @@
 import type { TestCase, TestResult } from "@playwright/test/reporter";
 import { AllureReporter } from "allure-playwright";
-import { readPlan } from "../plan.js";
+import { readRunResult } from "../run-result.js";
 import { toolVersion } from "../version.js";
 import { environmentInfo } from "./environment-info.js";
-import { readTargetResults } from "./summary.js";
 
 /** allure-playwright's options, as playwright.config.ts passes them. */
 type AllureOptions = ConstructorParameters<typeof AllureReporter>[0];
@@ -16,9 +15,9 @@ type AllureOptions = ConstructorParameters<typeof AllureReporter>[0];
  */
 export default class AuditAllureReporter extends AllureReporter {
   constructor(options: AllureOptions) {
-    const plan = readPlan();
-    const pages = readTargetResults(plan.workDir).flatMap((result) => result.pages);
-    super({ ...options, environmentInfo: environmentInfo(plan.targets, pages, toolVersion()) });
+    const run = readRunResult();
+    const pages = run.targets.flatMap(({ result }) => result.pages);
+    super({ ...options, environmentInfo: environmentInfo(run.targets.map(({ target }) => target), pages, toolVersion()) });
   }
 
   override async onTestEnd(test: TestCase, result: TestResult): Promise<void> {

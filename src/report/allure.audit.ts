@@ -1,29 +1,29 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "@playwright/test";
+import { test as base } from "@playwright/test";
 import * as allure from "allure-js-commons/sync";
 import { attachContent, attachFile, logStep } from "./allure-messages.js";
 import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS, checkOf } from "../checks/index.js";
 import { callDeliveries, type CallDelivery } from "../delivery.js";
 import { pageTitle, viewportTag } from "../titles.js";
-import { readPlan, type AuditTarget } from "../plan.js";
 import type { Finding, Status } from "../results.js";
+import { readRunResult, type ReportTarget } from "../run-result.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";
-import { pageAttachments, secretsOf, type RedactionContext } from "./page-attachments.js";
-import { scrubText } from "./redact.js";
+import { pageAttachments, type RedactionContext } from "./page-attachments.js";
+import { scrubText } from "../redact.js";
 import { severityOf } from "./severity.js";
-import { readTargetResults } from "./summary.js";
 
 /**
  * The report phase: replays the findings as Allure results so the report reads like the audit —
  * per spec × environment the setup checklist first, then one result per page × viewport with one
  * step per check, one per goal × viewport, and one for the spec-wide checks. Nothing is gathered
- * or judged here; a result fails exactly when one of its checks failed.
+ * or judged here; a result fails exactly when one of its checks failed. It reads the run's result
+ * only; the secrets to scrub come in as an option (playwright.config.ts).
  */
-const plan = readPlan();
-const results = readTargetResults(plan.workDir);
+const run = readRunResult();
+const test = base.extend<{ secrets: readonly string[] }>({ secrets: [[], { option: true }] });
 
 const ALLURE_STATUS: Record<Status, allure.Status> = {
   pass: allure.Status.PASSED,
@@ -37,20 +37,19 @@ const CHECKLIST_WHY =
   "both checked, and no bot/SRM or dropped-event warning. Each item is the worst status of the checks " +
   "that feed it; open the page results below for the evidence.";
 
-for (const result of results) {
-  const target = plan.targets.find((candidate) => candidate.specFile === result.spec && candidate.environment === result.environment)!;
-  const redaction: RedactionContext = { spec: target.spec, secrets: secretsOf(target.spec) };
+for (const { target, result } of run.targets) {
+  const redaction = (secrets: readonly string[]): RedactionContext => ({ keys: target.keys, requiredAttributes: target.requiredAttributes, secrets });
   const firstViewport = [viewportTag(target.viewports[0]!)];
   const allViewports = target.viewports.map(viewportTag);
 
   // Declared first, so that the report opens on the answer to "can we trust this setup?". Titles
   // other than pages' hold a space, which page ids cannot: they never collide.
-  test(pageTitle(target.slug, "setup checklist"), { tag: firstViewport }, () => {
-    labelResult(target, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.spec.project} (${target.environment})`);
+  test(pageTitle(target.slug, "setup checklist"), { tag: firstViewport }, ({ secrets }) => {
+    labelResult(target, CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.project} (${target.environment})`);
     allure.severity("blocker");
     allure.description(CHECKLIST_WHY);
     const steps = checklistSteps(result.findings);
-    for (const step of steps) logStep(`${step.label}: ${step.status} — ${scrubText(step.message, redaction.secrets)}`, ALLURE_STATUS[step.status]);
+    for (const step of steps) logStep(`${step.label}: ${step.status} — ${scrubText(step.message, secrets)}`, ALLURE_STATUS[step.status]);
     const failed = steps.filter((step) => step.status === "fail");
     if (failed.length > 0) {
       failAudit(`The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`);
@@ -58,27 +57,27 @@ for (const result of results) {
   });
 
   for (const pageId of target.pages) {
-    test(pageTitle(target.slug, pageId), { tag: allViewports }, ({}, testInfo) => {
+    test(pageTitle(target.slug, pageId), { tag: allViewports }, ({ secrets }, testInfo) => {
       const viewport = testInfo.project.name;
       const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport);
       test.skip(index < 0, "not audited in this run");
       labelResult(target, pageId, `${pageId} · ${viewport}`);
-      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction, `${pageId} · ${viewport}`, () =>
-        attachPageEvidence(result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction),
+      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction(secrets), `${pageId} · ${viewport}`, () =>
+        attachPageEvidence(result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction(secrets)),
       );
     });
   }
 
-  test(pageTitle(target.slug, "goal checks"), { tag: allViewports }, ({}, testInfo) => {
+  test(pageTitle(target.slug, "goal checks"), { tag: allViewports }, ({ secrets }, testInfo) => {
     const viewport = testInfo.project.name;
     labelResult(target, "goals", `goals · ${viewport}`);
-    reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`);
+    reportFindings(result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction(secrets), `goals · ${viewport}`);
   });
 
   // Spec-wide findings are reported once, under the first viewport's project.
-  test(pageTitle(target.slug, "spec-wide checks"), { tag: firstViewport }, () => {
+  test(pageTitle(target.slug, "spec-wide checks"), { tag: firstViewport }, ({ secrets }) => {
     labelResult(target, "spec-wide checks", "spec-wide checks");
-    reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction, "the spec");
+    reportFindings(result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction(secrets), "the spec");
   });
 }
 
@@ -87,22 +86,22 @@ for (const result of results) {
  * own history; the base URL (it holds a port) and the run id change between runs, so they are
  * `excluded` and never split it.
  */
-function labelResult(target: AuditTarget, story: string, displayName: string): void {
+function labelResult(target: ReportTarget, story: string, displayName: string): void {
   allure.displayName(displayName);
   // Each runtime call is a message to the runner: labels travel together.
   allure.labels(
-    { name: allure.LabelName.EPIC, value: target.spec.workspace },
-    { name: allure.LabelName.FEATURE, value: target.spec.project },
+    { name: allure.LabelName.EPIC, value: target.workspace },
+    { name: allure.LabelName.FEATURE, value: target.project },
     { name: allure.LabelName.STORY, value: story },
   );
   allure.parameter("environment", target.environment);
   allure.parameter("base URL", target.baseUrl, { excluded: true });
-  allure.parameter("run", plan.runId, { excluded: true });
+  allure.parameter("run", run.runId, { excluded: true });
 }
 
 function attachPageEvidence(page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): void {
-  if (page.screenshot && existsSync(join(plan.outDir, page.screenshot))) {
-    attachFile("screenshot", join(plan.outDir, page.screenshot), "image/png");
+  if (page.screenshot && existsSync(join(run.outDir, page.screenshot))) {
+    attachFile("screenshot", join(run.outDir, page.screenshot), "image/png");
   }
   for (const attachment of pageAttachments(page, deliveries, redaction)) {
     attachContent(attachment.name, attachment.body, attachment.contentType);

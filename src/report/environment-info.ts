@@ -1,5 +1,5 @@
 import type { PageArtifacts } from "../artifacts.js";
-import type { AuditTarget } from "../plan.js";
+import type { ReportTarget } from "../run-result.js";
 
 /**
  * The report's environment info: what was audited, where, with what. It answers "which spec and
@@ -7,7 +7,7 @@ import type { AuditTarget } from "../plan.js";
  */
 
 /** Environment info entries, name → value; a name is prefixed with the spec's slug when a run has several specs. */
-export function environmentInfo(targets: readonly AuditTarget[], pages: readonly PageArtifacts[], toolVersion: string): Record<string, string> {
+export function environmentInfo(targets: readonly ReportTarget[], pages: readonly PageArtifacts[], toolVersion: string): Record<string, string> {
   const info: Record<string, string> = { "setup-audit": toolVersion, Browser: browsersOf(pages) };
   for (const target of targets) {
     const prefix = targets.length > 1 ? `${target.slug}: ` : "";

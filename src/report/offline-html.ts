@@ -3,6 +3,12 @@
  * "awesome" template always adds a Google Analytics tag (no option turns it off), so the tag is cut
  * out, and a Content-Security-Policy lets the page load nothing from any other host even if a
  * future template adds something new.
+ *
+ * Regular expressions rather than an HTML parser: they cut two known elements out of Allure's own
+ * template and insert one tag, leaving the megabytes around them as they are, where a parser would
+ * rebuild the whole document (or, as a tokenizer with offsets, do the same cutting with a
+ * dependency). The final check is textual on purpose: it also finds a remote URL inside an inline
+ * script, which a parser sees as text although the script may still write it into the page.
  */
 
 /** The policy: everything inline, from data:/blob: URLs, or from the report's own folder. */

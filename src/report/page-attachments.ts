@@ -1,7 +1,7 @@
 import type { CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallDelivery } from "../delivery.js";
-import type { AuditSpec } from "../spec/schema.js";
-import { isPlanLike, maskProperties, redactUrl, scrubText } from "./redact.js";
+import { isPlanLike, maskProperties, redactUrl, scrubText } from "../redact.js";
+import type { ReportTarget } from "../run-result.js";
 
 /**
  * The evidence attached to one page × viewport in the report: what the page called, what went
@@ -18,10 +18,8 @@ export interface PageAttachment {
   body: string;
 }
 
-/** What may be shown: the spec's environment keys in URLs, and what must be scrubbed from text. */
-export interface RedactionContext {
-  /** The spec audited: its environment keys and `identify.required`. */
-  spec: AuditSpec;
+/** What may be shown: the spec's environment keys in URLs and its required attributes' values, and what must be scrubbed from text. */
+export interface RedactionContext extends Pick<ReportTarget, "keys" | "requiredAttributes"> {
   /** Values never to print: the API key, the journey's typed values. */
   secrets: readonly string[];
 }
@@ -38,16 +36,9 @@ export function pageAttachments(page: PageArtifacts, deliveries: readonly CallDe
   return attachments;
 }
 
-/** The secrets of a spec run: the API key (when the spec names one and it is set) and every typed value. */
-export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv = process.env): string[] {
-  const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
-  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step ? [step.fill.value] : [])));
-  return [...(apiKey ? [apiKey] : []), ...typed];
-}
-
 function capturedCalls(deliveries: readonly CallDelivery[], context: RedactionContext) {
-  const required = new Set(context.spec.identify.required);
-  const keys = keysOf(context.spec);
+  const required = new Set(context.requiredAttributes);
+  const keys = new Set(context.keys);
   return deliveries.map(({ call, delivery }) => ({
     kind: call.kind,
     // An identify call's first argument is a user id: a personal identifier, never shown.
@@ -64,7 +55,7 @@ function capturedCalls(deliveries: readonly CallDelivery[], context: RedactionCo
 }
 
 function networkLog(page: PageArtifacts, deliveries: readonly CallDelivery[], context: RedactionContext) {
-  const keys = keysOf(context.spec);
+  const keys = new Set(context.keys);
   const carried = (request: CollectRequest) =>
     deliveries.filter((entry) => entry.request === request).map(({ call }) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
   return {
@@ -80,10 +71,6 @@ function networkLog(page: PageArtifacts, deliveries: readonly CallDelivery[], co
       decodeError: request.decodeError === null ? null : scrubText(request.decodeError, context.secrets),
     })),
   };
-}
-
-function keysOf(spec: AuditSpec): Set<string> {
-  return new Set(Object.values(spec.environments).map((env) => env.key));
 }
 
 function json(name: string, value: unknown): PageAttachment {

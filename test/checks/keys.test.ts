@@ -1,17 +1,9 @@
 import { expect, test } from "@playwright/test";
 import type { KeySighting, PageArtifacts } from "../../src/artifacts.js";
-import { pageDomain, sdkKey } from "../../src/checks/keys.js";
+import { sdkKey } from "../../src/checks/keys.js";
 import { keysInHeaders } from "../../src/gather/network.js";
 import { scriptTagFacts, type ScriptTagRead } from "../../src/gather/sdk-tag.js";
-import { contextOf, pageWith, specWith } from "../support/artifacts.js";
-
-const twoEnvironments = specWith({
-  environments: {
-    staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412" },
-    production: { key: "prj_demo_prod", baseUrl: "https://shop.example.test", domain: "example.test" },
-  },
-  defaultEnvironment: "staging",
-});
+import { contextOf, pageWith, specWith, twoEnvironments } from "../support/artifacts.js";
 
 /** A Segment-style install: the write key travels in the script's path, the tag names the global. */
 const segmentSpec = specWith({
@@ -236,55 +228,5 @@ test.describe("sdk.key: every place a key travels", () => {
     });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.message?.match(/is in a collect request/g)).toHaveLength(1);
-  });
-});
-
-test.describe("page.domain", () => {
-  test("passes when every URL stays on the base URL's host", () => {
-    const page = pageWith({ navigations: ["http://127.0.0.1:47412/", "http://127.0.0.1:47412/thanks"], finalUrl: "http://127.0.0.1:47412/thanks" });
-    const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments));
-    expect(finding).toMatchObject({ check: "page.domain", status: "pass", message: "All 2 URL(s) the page went through stayed on 127.0.0.1." });
-  });
-
-  test("accepts subdomains of the environment's domain", () => {
-    const page = pageWith({
-      requestedUrl: "https://shop.example.test/",
-      navigations: ["https://shop.example.test/", "https://accounts.example.test/login"],
-      finalUrl: "https://accounts.example.test/login",
-    });
-    const [finding] = pageDomain.evaluate({ ...contextOf([page], twoEnvironments), environment: "production" });
-    expect(finding?.status).toBe("pass");
-  });
-
-  test("fails naming the URL that left, without its query", () => {
-    const page = pageWith({
-      navigations: ["http://127.0.0.1:47412/offsite", "http://localhost:47413/thanks?email=jane%40example.org"],
-      finalUrl: "http://localhost:47413/thanks?email=jane%40example.org",
-    });
-    const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments));
-    expect(finding?.status).toBe("fail");
-    expect(finding?.message).toBe(
-      "On desktop, the page left 127.0.0.1 for http://localhost:47413/thanks. Keep redirects and the journey's links on 127.0.0.1 or its subdomains.",
-    );
-    expect(finding?.evidence).toEqual({ domain: "127.0.0.1", left: ["http://localhost:47413/thanks"] });
-  });
-
-  test("a host that merely ends like the domain is another site", () => {
-    const page = pageWith({ requestedUrl: "https://shop.example.test/", navigations: ["https://evil-example.test/"], finalUrl: "https://evil-example.test/" });
-    const [finding] = pageDomain.evaluate({ ...contextOf([page], twoEnvironments), environment: "production" });
-    expect(finding?.status).toBe("fail");
-  });
-
-  test("still fails a page that left the domain and then failed to load there", () => {
-    const page = pageWith({ loadError: "net::ERR_NAME_NOT_RESOLVED", navigations: ["http://127.0.0.1:47412/", "http://tracker.example/"], finalUrl: null });
-    const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments));
-    expect(finding?.status).toBe("fail");
-  });
-
-  test("skips a page that did not load without leaving, and ignores browser-internal documents", () => {
-    const findings = pageDomain.evaluate(
-      contextOf([pageWith({ loadError: "timeout", navigations: ["chrome-error://chromewebdata/"], finalUrl: null }), pageWith({ viewport: "mobile", navigations: ["about:blank", "http://127.0.0.1:47412/"] })], twoEnvironments),
-    );
-    expect(findings.map((finding) => finding.status)).toEqual(["skip", "pass"]);
   });
 });

@@ -1,15 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { matchDeliveries } from "../../src/delivery.js";
-import { pageAttachments, secretsOf } from "../../src/report/page-attachments.js";
-import { callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
+import { pageAttachments } from "../../src/report/page-attachments.js";
+import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 
-const spec = specWith({
-  identify: { required: ["plan", "account_type"] },
-  pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test", canary: true } }, { click: "#submit" }] }],
-});
+/** The spec's environment key and required attributes, and the run's secrets: the API key and a typed value. */
+const redaction = { keys: ["prj_demo_staging"], requiredAttributes: ["plan", "account_type"], secrets: ["test-api-key", "qa@example.test"] };
 
 function attachmentsOf(page = pageWith()) {
-  return pageAttachments(page, matchDeliveries(page.calls, page.collect), { spec, secrets: ["test-api-key", "qa@example.test"] });
+  return pageAttachments(page, matchDeliveries(page.calls, page.collect), redaction);
 }
 
 test("a page gets its captured calls and network log as JSON; page errors only when there are some", () => {
@@ -58,11 +56,4 @@ test("the network log lists requests with what they carried, never their payload
     ],
   });
   expect(log!.body).not.toContain("u_3f9a1c2b7d4e");
-});
-
-test("the secrets of a run are the API key, when set, and every typed value", () => {
-  const withApi = specWith({ ...spec, api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" } });
-  expect(secretsOf(withApi, { SERVICE_API_KEY: "test-api-key" })).toEqual(["test-api-key", "qa@example.test"]);
-  expect(secretsOf(withApi, {})).toEqual(["qa@example.test"]);
-  expect(secretsOf(specWith(), { SERVICE_API_KEY: "test-api-key" })).toEqual([]);
 });

@@ -21,6 +21,15 @@ export function specWith(overrides: Record<string, unknown> = {}): AuditSpec {
   });
 }
 
+/** A spec with staging on the default spec's base URL and production on its own domain. */
+export const twoEnvironments = specWith({
+  environments: {
+    staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412" },
+    production: { key: "prj_demo_prod", baseUrl: "https://shop.example.test", domain: "example.test" },
+  },
+  defaultEnvironment: "staging",
+});
+
 /** Page artifacts of a page that loaded with a ready SDK and no calls, with `overrides` applied. */
 export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts {
   return {

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { isPlanLike, maskedValue, maskProperties, redactUrl, scrubText } from "../../src/report/redact.js";
+import { isPlanLike, maskedValue, maskProperties, redactDeep, redactSecret, redactUrl, scrubText, secretsOf, shareableUrl } from "../src/redact.js";
+import { specWith } from "./support/artifacts.js";
 
 test("a masked value says what was there, never the value", () => {
   expect(maskedValue("jane.doe@example.org")).toBe("«masked string, 20 chars»");
@@ -36,4 +37,33 @@ test("free text loses e-mail addresses and the given secrets", () => {
   expect(scrubText('track("signup") and identify("u_3f9a1c2b7d4e") were never delivered', [])).toBe('track("signup") and identify(«user id») were never delivered');
   // Short secrets would blank out ordinary words.
   expect(scrubText("plan pro", ["pro"])).toBe("plan pro");
+});
+
+const KEY = "sk/live+9f8e";
+
+test("every occurrence of the key, plain or URL-encoded, is redacted", () => {
+  expect(redactSecret(`key ${KEY} and ${encodeURIComponent(KEY)} again ${KEY}`, KEY)).toBe("key [redacted] and [redacted] again [redacted]");
+  expect(redactSecret("nothing to hide", KEY)).toBe("nothing to hide");
+  expect(redactSecret("an empty key hides nothing", "")).toBe("an empty key hides nothing");
+});
+
+test("a deep copy is redacted in every string and key, other values kept", () => {
+  const value = { url: `http://x/?k=${KEY}`, list: [KEY, 3, null, { [KEY]: true }], count: 2 };
+  expect(redactDeep(value, KEY)).toEqual({ url: "http://x/?k=[redacted]", list: ["[redacted]", 3, null, { "[redacted]": true }], count: 2 });
+  expect(value.list[0]).toBe(KEY);
+});
+
+test("a URL in a message keeps only where it points", () => {
+  expect(shareableUrl("https://user:pw@shop.example.test/signup?email=jane%40example.org#token")).toBe("https://shop.example.test/signup");
+  expect(shareableUrl("x-project-key")).toBe("x-project-key");
+});
+
+test("the secrets of a run are the API key, when set, and every typed value", () => {
+  const spec = specWith({
+    api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" },
+    pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test", canary: true } }, { click: "#submit" }] }],
+  });
+  expect(secretsOf(spec, { SERVICE_API_KEY: "test-api-key" })).toEqual(["test-api-key", "qa@example.test"]);
+  expect(secretsOf(spec, {})).toEqual(["qa@example.test"]);
+  expect(secretsOf(specWith(), { SERVICE_API_KEY: "test-api-key" })).toEqual([]);
 });

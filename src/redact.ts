@@ -1,0 +1,105 @@
+import type { AuditSpec } from "./spec/schema.js";
+
+/**
+ * The redaction policy: what setup-audit may print or write of what it captured. The API key
+ * never appears anywhere. The shareable report travels by e-mail to people outside the team, so
+ * it errs on the side of hiding: a value is shown only when it plainly is a segment value (`pro`,
+ * `business`, `42`), never when it could identify a person.
+ */
+
+/** What a secret is replaced with. */
+export const REDACTED = "[redacted]";
+
+/** `text` with every occurrence of `secret` (plain or URL-encoded) replaced by `mark`. */
+export function redactSecret(text: string, secret: string, mark = REDACTED): string {
+  if (secret === "") return text;
+  const forms = [...new Set([secret, encodeURIComponent(secret)])];
+  return forms.reduce((redacted, form) => redacted.split(form).join(mark), text);
+}
+
+/** The secrets of a spec run: the API key (when the spec names one and it is set) and every typed value. */
+export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
+  const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
+  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step ? [step.fill.value] : [])));
+  return [...(apiKey ? [apiKey] : []), ...typed];
+}
+
+/** A copy of a plain-data value with `secret` redacted from every string and every key in it. */
+export function redactDeep<T>(value: T, secret: string): T {
+  if (typeof value === "string") return redactSecret(value, secret) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, secret)) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redactSecret(key, secret), redactDeep(item, secret)]),
+    ) as T;
+  }
+  return value;
+}
+
+/** Stands for a hidden value; says what was there so the reader can still reason about it. */
+export function maskedValue(value: unknown): string {
+  if (typeof value === "string") return `«masked string, ${value.length} chars»`;
+  if (value === null) return "«masked null»";
+  if (Array.isArray(value)) return `«masked list of ${value.length}»`;
+  return `«masked ${typeof value}»`;
+}
+
+/**
+ * A plan-like value: a number, a boolean, or a short lower-case token. Mixed case, spaces, `@`,
+ * dots and more than two digits are what names, e-mails, phone numbers and ids look like.
+ */
+export function isPlanLike(value: unknown): boolean {
+  if (typeof value === "number" || typeof value === "boolean") return true;
+  return typeof value === "string" && /^[a-z][a-z0-9_-]{0,23}$/.test(value) && (value.match(/\d/g)?.length ?? 0) <= 2;
+}
+
+/**
+ * The properties of a call as the report shows them: keys kept, values shown only when
+ * `showValue(key, value)` allows it, nested objects masked as a whole.
+ */
+export function maskProperties(properties: unknown, showValue: (key: string, value: unknown) => boolean): unknown {
+  if (properties === null || properties === undefined) return properties ?? null;
+  if (typeof properties !== "object" || Array.isArray(properties)) return maskedValue(properties);
+  return Object.fromEntries(
+    Object.entries(properties as Record<string, unknown>).map(([key, value]) => [key, showValue(key, value) ? value : maskedValue(value)]),
+  );
+}
+
+/** A URL with its credentials gone and every query value and the fragment hidden, except values listed in `keep` (project keys). */
+export function redactUrl(url: string, keep: ReadonlySet<string> = new Set()): string {
+  if (!URL.canParse(url)) return maskedValue(url);
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  for (const [name, value] of [...parsed.searchParams]) {
+    if (!keep.has(value)) parsed.searchParams.set(name, "…");
+  }
+  if (parsed.hash) parsed.hash = "…";
+  // URLSearchParams encodes the ellipsis; it reads better as typed.
+  return parsed.href.replaceAll("%E2%80%A6", "…");
+}
+
+/** Where a URL points, for a message: origin and path, without the query and fragment that may carry personal data or secrets. Other text is kept as it is. */
+export function shareableUrl(text: string): string {
+  if (!/^https?:/i.test(text) || !URL.canParse(text)) return text;
+  const url = new URL(text);
+  return `${url.origin}${url.pathname}`;
+}
+
+/** An e-mail address: what the personal-data detector reports and free text never shows. */
+export const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
+const EMAILS = new RegExp(EMAIL.source, "g");
+/** `identify("u_123")` as messages write a call: the quoted argument is a user id. */
+const IDENTIFY_USER_ID = /\bidentify\("(?:[^"\\]|\\.)*"\)/g;
+
+/**
+ * Free text for the report (page errors, check messages) with e-mail addresses, identify user ids
+ * and the given secrets (the API key, the journey's typed values; plain or URL-encoded) replaced by a mark.
+ */
+export function scrubText(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) scrubbed = redactSecret(scrubbed, secret, "«redacted»");
+  }
+  return scrubbed.replace(EMAILS, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
+}

@@ -1,0 +1,108 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import type { ApiArtifacts, PageArtifacts } from "./artifacts.js";
+import { rollUpChecklist } from "./checklist.js";
+import { callDeliveries, type RecordedDelivery } from "./delivery.js";
+import type { AuditTarget } from "./plan.js";
+import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./results.js";
+
+/**
+ * A run's result: what the checks found on each spec × environment, the summary.json built from
+ * it, and the file that hands it to the report phase. The renderers read this result and nothing
+ * else: no spec, no environment variable.
+ */
+
+/** The findings and artifacts of one spec × environment, after the checks ran. */
+export interface TargetResult {
+  spec: string;
+  project: string;
+  environment: string;
+  /** Where the collect requests went (the spec's `traffic.collect`). */
+  collect: CollectMode;
+  findings: Finding[];
+  pages: PageArtifacts[];
+  /** Each page's calls' deliveries, in the order of `pages`, as the checks judged them. */
+  deliveries: readonly (readonly RecordedDelivery[])[];
+  /** What the service API said for this spec × environment; null without an `api` section. */
+  api: ApiArtifacts | null;
+}
+
+/** One spec × environment as the report names and shows it: the plan's target without its spec, and the little of the spec the report needs. */
+export interface ReportTarget extends Omit<AuditTarget, "spec"> {
+  /** The spec's workspace: the report's epic. */
+  workspace: string;
+  /** The spec's project: the report's feature. */
+  project: string;
+  /** Every environment key of the spec: the query values a URL in the report may keep. */
+  keys: string[];
+  /** The spec's `identify.required`: the attributes whose plan-like values the report may show. */
+  requiredAttributes: string[];
+}
+
+/** The report's view of a planned target. */
+export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
+  return { ...target, workspace: spec.workspace, project: spec.project, keys: Object.values(spec.environments).map((env) => env.key), requiredAttributes: [...spec.identify.required] };
+}
+
+/** What the report phase reads: the run's id and output folder, and every target with its result. */
+export interface RunResult {
+  /** The run's short id, a report parameter that never splits history. */
+  runId: string;
+  /** Output folder (absolute), where the screenshots are. */
+  outDir: string;
+  /** Each spec × environment audited, in plan order. */
+  targets: { target: ReportTarget; result: TargetResult }[];
+}
+
+/** Environment variable through which the CLI names the run's result file to the report phase. */
+export const RUN_RESULT_ENV = "SETUP_AUDIT_RESULT";
+
+/** Hands the run's result to the report phase. */
+export function writeRunResult(file: string, result: RunResult): void {
+  writeFileSync(file, JSON.stringify(result));
+}
+
+/** The result the run handed to the report phase, from the file RUN_RESULT_ENV names. */
+export function readRunResult(file = process.env[RUN_RESULT_ENV]): RunResult {
+  if (!file) throw new Error(`${RUN_RESULT_ENV} is not set: the report phase runs through \`npx setup-audit run\`, which writes the result`);
+  return JSON.parse(readFileSync(file, "utf8")) as RunResult;
+}
+
+/** Builds summary.json from every target's results. */
+export function buildSummary(results: readonly TargetResult[], options: { startedAt: Date; durationMs: number; strict: boolean }): RunSummary {
+  const findings = results.flatMap((result) => result.findings);
+  const runs: SpecRun[] = results.map((result) => ({
+    spec: result.spec,
+    project: result.project,
+    environment: result.environment,
+    verdict: verdictOf(result.findings, options.strict),
+    collect: result.collect,
+    checklist: rollUpChecklist(result.findings),
+  }));
+  return {
+    version: 1,
+    verdict: verdictOf(findings, options.strict),
+    startedAt: options.startedAt.toISOString(),
+    durationMs: options.durationMs,
+    runs,
+    findings,
+    calls: results.flatMap(callRecords),
+  };
+}
+
+/** The calls of one spec × environment's pages as summary.json lists them, with the deliveries the checks judged. */
+export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages" | "deliveries">): CallRecord[] {
+  return target.pages.flatMap((page, index) =>
+    callDeliveries(page, target.deliveries[index]!).map(({ call, delivery }) => ({
+      spec: target.spec,
+      environment: target.environment,
+      kind: call.kind,
+      // An identify call's first argument is a user id: never copied into a shareable file.
+      name: call.kind === "track" ? call.name : null,
+      page: page.page,
+      viewport: page.viewport,
+      atMs: call.atMs,
+      beforeSdk: call.state !== "direct",
+      delivery,
+    })),
+  );
+}

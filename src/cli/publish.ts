@@ -5,6 +5,7 @@ import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
 import { buildSummary, reportTarget, RUN_RESULT_ENV, writeRunResult, type TargetResult } from "../run-result.js";
 import { EXIT, type CliError } from "./errors.js";
+import { publishToGitHub } from "./github.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import { publishReport, type ReportOptions } from "./report.js";
 
@@ -13,6 +14,8 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
   startedAt: Date;
   strict: boolean;
   out: string;
+  /** Write the GitHub job summary and annotate the findings (`GITHUB_STEP_SUMMARY`, `GITHUB_ACTIONS`): a whole run or a merge does, a shard leaves it to the merge. */
+  toGitHub: boolean;
 }
 
 /**
@@ -29,6 +32,7 @@ export async function publishResults(plan: AuditPlan, planFile: string, results:
   await runPlaywrightPhase("report", planFile, [], { [RUN_RESULT_ENV]: resultFile });
 
   process.stdout.write(formatConsoleReport(summary));
+  if (options.toGitHub) publishToGitHub(summary);
   process.stdout.write(`\nWrote ${join(options.out, "summary.json")}, ${join(options.out, "junit.xml")} and Allure results in ${join(options.out, "allure-results")}.\n`);
   // The audit's verdict stands even when its report cannot be built.
   await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));

@@ -52,7 +52,7 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
 }
 
 /** `setup-audit merge DIR… --out DIR`: one result from N shards' output folders. */
-export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt"> & { baseline: BaselineChoice }): Promise<number> {
+export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt" | "toGitHub"> & { baseline: BaselineChoice }): Promise<number> {
   if (dirs.length === 0) throw usageError("merge needs the output folders of the shards", "Run `setup-audit merge reports-1 reports-2 --out reports`.");
   const shards = dirs.map(readShard);
   const first = shards[0]!;
@@ -86,7 +86,7 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
     writeFileSync(planFile, JSON.stringify(plan));
     const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
     process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
-    return await publishResults(plan, planFile, results, { ...options, startedAt });
+    return await publishResults(plan, planFile, results, { ...options, startedAt, toGitHub: true });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

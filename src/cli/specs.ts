@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { formatSpecError, loadSpecs, type LoadedSpec } from "../spec/load.js";
 import { CliError, EXIT, usageError } from "./errors.js";
+import { annotateSpecErrors } from "./github.js";
 
 /** The spec files a command works on: the ones named, else every `audits/*.yaml`. */
 export function specFiles(named: readonly string[]): string[] {
@@ -21,6 +22,7 @@ export async function loadValidSpecs(named: readonly string[]): Promise<LoadedSp
   const errors = results.flatMap((result) => (result.ok ? [] : result.errors));
   if (errors.length > 0) {
     for (const error of errors) process.stderr.write(`${formatSpecError(error)}\n`);
+    annotateSpecErrors(errors);
     throw new CliError(EXIT.invalid, `${errors.length} error(s) in the spec${results.length > 1 ? "s" : ""}; nothing was audited.`, "Fix each error at the file:line:col shown, then run `setup-audit validate` to check.");
   }
   return results.flatMap((result) => (result.ok ? [{ file: result.file, spec: result.spec, sha256: result.sha256 }] : []));

@@ -68,6 +68,16 @@ export function locateProblem(doc: Document, lineCounter: LineCounter, problem: 
   return { line, column: col };
 }
 
+/** Where the entry at `path` is written (at its key for a block mapping or list); undefined when the text has no such entry. */
+export function positionOf(doc: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): Position | undefined {
+  let found: Found | undefined = doc.contents === null ? undefined : { node: doc.contents };
+  for (const segment of path) found = found && child(doc, found, segment);
+  const offset = found && startOf(found);
+  if (offset === undefined) return undefined;
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
 /** The key at `offset` and the key path of the mapping that holds it, for errors yaml gives by offset. */
 export function keyAtOffset(doc: Document, offset: number): { path: PropertyKey[]; key: string } | undefined {
   let result: { path: PropertyKey[]; key: string } | undefined;

@@ -17,12 +17,14 @@ export interface CliRun {
 /**
  * Runs `setup-audit ARGS…` as a child process from the repository root, as a user would, with
  * the mock service's key in SERVICE_API_KEY (as `npm run audit` sets it) unless `env` overrides it.
+ * GitHub Actions' own variables are cleared unless `env` sets them: a suite run in Actions must
+ * not annotate its job with the findings of its fixtures.
  */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, ...env },
+      env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -11,7 +11,7 @@ import { parseSpec, formatSpecError } from "../spec/load.js";
 import { chooseKey } from "./key-discovery.js";
 import { askService } from "./service-project.js";
 import type { LookPlan, LookResult } from "./site-look.js";
-import { draftSpec, sdkInput } from "./spec-draft.js";
+import { draftSpec, KEY_PLACEHOLDER, sdkInput } from "./spec-draft.js";
 import { specText } from "./spec-text.js";
 
 /** Options of `setup-audit init`. */
@@ -101,7 +101,7 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
   const baseUrl = new URL(look.finalUrl).origin;
   const key = chooseKey(look.artifacts);
   const service =
-    options.api && (await askService({ api: options.api, environment: options.environment, key: key.installed?.key ?? look.candidates[0] ?? "-", baseUrl, sdk: sdkInput(look.sdk) }));
+    options.api && (await askService({ api: options.api, environment: options.environment, key: key.installed?.key ?? KEY_PLACEHOLDER, baseUrl, sdk: sdkInput(look.sdk) }));
   const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service });
   const text = specText(draft);
   const parsed = parseSpec(text, file);

@@ -46,8 +46,6 @@ export type LookResult =
       finalUrl: string;
       preset: PresetName | null;
       sdk: SdkDraft;
-      /** The values the first look proposed as the key, most telling first. */
-      candidates: string[];
       pages: { id: string; path: string }[];
       artifacts: PageArtifacts[];
     }
@@ -70,7 +68,7 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
     const { finalUrl, preset, sdkDraft, candidates } = await identifySdk(browser, plan.url);
     const sdk = sdkSchema.parse(sdkInput(sdkDraft));
     const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates });
-    return { ok: true, finalUrl, preset, sdk: sdkDraft, candidates, pages, artifacts };
+    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts };
   } catch (error) {
     if (error instanceof CliError) return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
     throw error;

@@ -75,7 +75,7 @@ export function draftSdk(detection: SdkDetection, probe: ProbeResult | null, key
         ? { value: urlsGlob(probe.urls, keys), check: true, comment: `a probe call init made on window.${global.name} went to ${[...new Set(probe.urls)].join(", ")} (answered by init, never sent)` }
         : { value: COLLECT_PLACEHOLDER, check: true, comment: `no request carried the probe call init made on window.${global.name}: give the URL glob of the requests that deliver its events` },
   });
-  if (probe?.delayMs !== null && probe !== null && probe.delayMs > SLOW_DELIVERY_MS) {
+  if (probe !== null && probe.delayMs !== null && probe.delayMs > SLOW_DELIVERY_MS) {
     const bound = Math.min(MAX_DELIVERY_TIMEOUT_MS, Math.ceil((probe.delayMs * 2) / 1000) * 1000);
     fields.push({ name: "deliveryTimeoutMs", value: { value: bound, check: true, comment: `the probe call left after ${probe.delayMs} ms: twice that, for batching` } });
   }
@@ -122,7 +122,7 @@ export interface DraftInputs {
 }
 
 /** What a placeholder key reads, when no key was seen anywhere. */
-const KEY_PLACEHOLDER = "YOUR-PROJECT-KEY";
+export const KEY_PLACEHOLDER = "YOUR-PROJECT-KEY";
 
 function keyNote(choice: KeyChoice): Noted<string> {
   const { installed } = choice;

@@ -178,7 +178,7 @@ function identifyNote(artifacts: readonly PageArtifacts[]): SpecDraft["identify"
 export function draftSpec(inputs: DraftInputs): SpecDraft {
   const { service } = inputs;
   const host = new URL(inputs.baseUrl).hostname;
-  const fromService = (value: string | null, what: string): Noted<string> | null => (value === null ? null : { value, comment: `as the service names the ${what} of the key's project` });
+  const fromService = (value: string | null, what: string): Noted<string> | null => (value === null ? null : { value, comment: `${what}, as the service lists the key's project` });
   const fill = service === null ? "`setup-audit init URL --api URL --key-env VAR` fills it in" : `the service did not say: ${service.problem ?? "its project element names none"}`;
   return {
     schemaPath: inputs.schemaPath,
@@ -187,8 +187,8 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
       `Values marked "check:" are guesses or placeholders: confirm each, then run \`setup-audit run ${inputs.file}\`.`,
       "init sees what pages do on load: add journeys (steps) and their expect for what they do on a click.",
     ],
-    workspace: fromService(service?.workspace ?? null, "workspace") ?? { value: "My workspace", check: true, comment: `placeholder: the workspace's name in the service; ${fill}` },
-    project: fromService(service?.project ?? null, "name") ?? { value: host, check: true, comment: `placeholder: the project's name in the service; ${fill}` },
+    workspace: fromService(service?.workspace ?? null, "its workspace") ?? { value: "My workspace", check: true, comment: `placeholder: the workspace's name in the service; ${fill}` },
+    project: fromService(service?.project ?? null, "its name") ?? { value: host, check: true, comment: `placeholder: the project's name in the service; ${fill}` },
     environment: {
       name: inputs.environment,
       key: keyNote(inputs.key),

@@ -49,6 +49,7 @@ const RULES: Rule[] = [
     why: "a check is a pure function of artifacts",
   },
   { folder: "cli", forbidden: /^\.\.\/fixtures\//, why: "the CLI reaches the bundled fixtures through one demo entry, cli/fixtures.ts" },
+  { folder: "init", forbidden: /^\.\.\/fixtures\/|^report\//, why: "init drafts a spec from what the gatherer records, reports no audit, and reaches the bundled fixtures through the CLI's demo entry" },
   { folder: "gather", forbidden: /^(api|checks|cli|report)\//, why: "gathering never judges, and the API is gathered once by the CLI, never from a page" },
   { folder: "report", forbidden: /^playwright$|^(api|cli|gather|spec)\/|^plan\.ts$/, why: "reporters read the run's result only" },
   { folder: "spec", forbidden: /^(playwright|@playwright\/|undici)|^(api|checks|cli|gather|report)\/|^plan\.ts$/, why: "the spec loader turns YAML into a spec and needs nothing of the audit" },

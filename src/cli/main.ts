@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { baselineCommand } from "./baseline.js";
 import { CliError, EXIT, usageError } from "./errors.js";
+import { initCommand, initOptions } from "../init/init-command.js";
 import { reportCommand } from "./report.js";
 import { runAudit } from "./run.js";
 import { mergeShards } from "./shards.js";
@@ -20,6 +21,12 @@ import { validateSpecs } from "./validate.js";
 const HELP = `setup-audit — audit a site's setup for the experimentation service
 
 Usage:
+  setup-audit init URL          look at a site and write a commented spec for it (default: audits/<host>.yaml)
+      --out FILE                the spec file to write
+      --crawl N                 list up to N pages, following the site's links breadth first (default: 1)
+      --env NAME                the environment's name (default: production)
+      --force                   replace the file when it exists
+      --api URL --key-env VAR   fill workspace, project and goals in from the service API, its key in VAR
   setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
@@ -55,6 +62,10 @@ Exit codes: 0 no failed check, 1 a check failed, 2 invalid spec or flags, 3 coul
 type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
+  async init(args) {
+    const { values, positionals } = parse(args, { out: { type: "string" }, crawl: { type: "string" }, env: { type: "string" }, force: { type: "boolean" }, api: { type: "string" }, "key-env": { type: "string" } });
+    return initCommand(initOptions({ ...values, urls: positionals, crawl: positiveInteger(values.crawl, "--crawl") }));
+  },
   async run(args) {
     const { values, positionals } = parse(withOptionalValue(args, "--baseline"), {
       env: { type: "string" },

@@ -8,15 +8,18 @@ const require = createRequire(import.meta.url);
 /** The package root, where playwright.config.ts lives. */
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Runs one phase of the audit in Playwright's test runner, with `env` added to its environment; resolves to its exit code. */
+/** The Playwright configuration of each phase: the audit's, or `setup-audit init`'s look at a site. */
+const PHASE_CONFIGS = { gather: "playwright.config.ts", report: "playwright.config.ts", init: "src/init/playwright.config.ts" } as const;
+
+/** Runs one phase of the audit (or of init) in Playwright's test runner, with `env` added to its environment; resolves to its exit code. */
 export function runPlaywrightPhase(
-  phase: "gather" | "report",
+  phase: keyof typeof PHASE_CONFIGS,
   planFile: string,
   extraArgs: readonly string[],
   env: Readonly<Record<string, string>> = {},
 ): Promise<number> {
   const cli = require.resolve("@playwright/test/cli");
-  const args = [cli, "test", "--config", `${PACKAGE_ROOT}playwright.config.ts`, ...extraArgs];
+  const args = [cli, "test", "--config", `${PACKAGE_ROOT}${PHASE_CONFIGS[phase]}`, ...extraArgs];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: PACKAGE_ROOT,

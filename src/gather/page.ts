@@ -28,6 +28,8 @@ export interface PageGatherOptions {
   mobile: boolean;
   /** Every environment's project key, to be searched for. */
   projectKeys: string[];
+  /** Also report the key of an init call that is none of `projectKeys`: `setup-audit init` learns the installed key from them. */
+  reportEveryInitKey?: boolean;
   /** The experiments that change this page. */
   experiments: ExperimentTarget[];
   canaries: Canary[];
@@ -66,7 +68,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type === "missing-global") missingGlobalReads.push(message);
     if (message.type === "call") recordedCalls.push(toCall(message, sinceStart));
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
-    if (message.type === "init" && options.projectKeys.includes(message.key)) initSightings.push({ key: message.key, where: "init", detail: message.method });
+    if (message.type === "init" && (options.reportEveryInitKey || options.projectKeys.includes(message.key))) initSightings.push({ key: message.key, where: "init", detail: message.method });
     changed.notify();
   });
   await context.addInitScript(installRecorder, {

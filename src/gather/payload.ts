@@ -12,6 +12,8 @@ export interface DecodedCollect {
   events: DeliveredEvent[];
   /** Every string in the payload, envelope included (where an SDK puts its project key). */
   strings: string[];
+  /** The payloads as decoded, envelope included: the body's and each JSON query parameter's. */
+  payloads: unknown[];
   error: string | null;
 }
 
@@ -33,7 +35,7 @@ export function decodeCollectBody(body: Buffer | null, url: string, contentEncod
     if (parsed !== undefined) candidates.push(parsed);
   }
   const events = candidates.flatMap(eventsOf);
-  return { events, strings: candidates.flatMap(stringsOf), error: events.length > 0 ? null : error };
+  return { events, strings: candidates.flatMap(stringsOf), payloads: candidates, error: events.length > 0 ? null : error };
 }
 
 function isGzip(body: Buffer, contentEncoding: string | undefined): boolean {

@@ -108,7 +108,8 @@ const methodPaths = (minimum: number) => z.union([methodPath, z.array(methodPath
 
 const REQUIRED_SDK_FIELDS = ["script", "global", "track", "identify", "collect"] as const;
 
-const sdkSchema = z
+/** The `sdk` section: a preset and/or the fields it fills, resolved into every field. */
+export const sdkSchema = z
   .strictObject({
     /** A vendor whose defaults fill every field not given (src/spec/presets.ts). */
     preset: z.enum(PRESET_NAMES).nullable().optional(),

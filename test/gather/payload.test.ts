@@ -11,6 +11,11 @@ test("reads a JSON batch inside an envelope", () => {
   expect(events.map((event) => event.strings)).toEqual([["track", "signup_success"], ["identify", "u_1"]]);
 });
 
+test("keeps the payload as decoded, its envelope included", () => {
+  const pixel = `${url}?d=${encodeURIComponent(JSON.stringify({ token: "t_1" }))}`;
+  expect(decodeCollectBody(Buffer.from(JSON.stringify(batch)), pixel, undefined).payloads).toEqual([batch, { token: "t_1" }]);
+});
+
 test("reads a bare array and a single event", () => {
   expect(decodeCollectBody(Buffer.from(JSON.stringify(batch.events)), url, undefined).events).toHaveLength(2);
   expect(decodeCollectBody(Buffer.from(JSON.stringify({ event: "x", props: { a: "b" } })), url, undefined).events[0]?.strings).toEqual(["x", "b"]);

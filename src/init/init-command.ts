@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { findBrowser, BROWSER_ENV } from "../browser.js";
+import { CliError, EXIT, usageError } from "../cli/errors.js";
+import { startFixturesIfNeeded } from "../cli/fixtures.js";
+import { PACKAGE_ROOT, runPlaywrightPhase } from "../cli/playwright.js";
+import { unreachableReason } from "../cli/reachability.js";
+import { SPEC_SCHEMA_FILE } from "../spec/json-schema.js";
+import { parseSpec, formatSpecError } from "../spec/load.js";
+import { chooseKey } from "./key-discovery.js";
+import { askService } from "./service-project.js";
+import type { LookPlan, LookResult } from "./site-look.js";
+import { draftSpec, KEY_PLACEHOLDER } from "./spec-draft.js";
+import { specText } from "./spec-text.js";
+
+/** Options of `setup-audit init`. */
+export interface InitOptions {
+  url: string;
+  /** The spec file to write; default `audits/<host>.yaml`. */
+  out: string | undefined;
+  /** How many pages to list, the URL's included. */
+  crawl: number;
+  environment: string;
+  /** Replace the file when it exists. */
+  force: boolean;
+  /** The service API to fill the project in from (`--api URL --key-env VAR`); null without. */
+  api: { baseUrl: string; keyEnv: string } | null;
+}
+
+/** The command line's values, as parsed. */
+export interface InitArguments {
+  urls: string[];
+  out?: string | undefined;
+  crawl: number | undefined;
+  env?: string | undefined;
+  force?: boolean | undefined;
+  api?: string | undefined;
+  "key-env"?: string | undefined;
+}
+
+/** The options the command line's values ask for; throws a usage error (exit 2) on values that make no sense. */
+export function initOptions(args: InitArguments): InitOptions {
+  if (args.urls.length !== 1) throw usageError("init takes one URL, the page of the site to start from", "Example: setup-audit init https://your-site.example");
+  if ((args.api === undefined) !== (args["key-env"] === undefined)) throw usageError("--api and --key-env go together: the service's API URL and the variable that holds its key");
+  const environment = args.env ?? "production";
+  if (!/^[\w-]+$/.test(environment)) throw usageError(`--env must be letters, digits, '_' or '-', not "${environment}"`);
+  return {
+    url: httpUrl(args.urls[0]!, "init's URL"),
+    out: args.out,
+    crawl: args.crawl ?? 1,
+    environment,
+    force: Boolean(args.force),
+    api: args.api === undefined ? null : { baseUrl: httpUrl(args.api, "--api"), keyEnv: args["key-env"]! },
+  };
+}
+
+function httpUrl(text: string, what: string): string {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw usageError(`${what} must be an http(s) URL, not "${text}"`);
+  return text;
+}
+
+/**
+ * `setup-audit init URL`: looks at the site, identifies its SDK and key, lists its pages,
+ * records what fired on each on desktop and mobile, and writes a commented spec.
+ */
+export async function initCommand(options: InitOptions): Promise<number> {
+  const file = options.out ?? join("audits", `${new URL(options.url).hostname}.yaml`);
+  if (existsSync(file) && !options.force) throw usageError(`${file} exists already, and init keeps it`, "Pass --force to replace it, or --out to write another file.");
+  if (options.api && !process.env[options.api.keyEnv]?.trim()) {
+    throw usageError(`--key-env names ${options.api.keyEnv}, which is not set`, `Set ${options.api.keyEnv} to the service's API key, then run init again.`);
+  }
+  const browser = findBrowser();
+  if (!browser.found) throw new CliError(EXIT.couldNotRun, `No browser to look at the site with: ${browser.problem}.`, `Run \`npm run install-browser\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
+  const fixtures = await startFixturesIfNeeded([options.url, ...(options.api ? [options.api.baseUrl] : [])]);
+  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-init-"));
+  try {
+    const reason = await unreachableReason(options.url);
+    if (reason !== null) throw new CliError(EXIT.couldNotRun, `Could not reach ${options.url} (${reason}).`, "Check the URL and that the site is up, then run init again.");
+    const look = await lookAtSite({ url: options.url, crawl: options.crawl, environment: options.environment, file, browserExecutable: browser.executablePath, resultFile: join(workDir, "look.json"), workDir });
+    return await writeSpec(look, options, file);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+    await fixtures?.close();
+  }
+}
+
+/** Runs the look in Playwright's test runner and reads what it found; a problem it met becomes the CLI's error. */
+async function lookAtSite(plan: LookPlan): Promise<Extract<LookResult, { ok: true }>> {
+  const planFile = join(plan.workDir, "plan.json");
+  writeFileSync(planFile, JSON.stringify(plan));
+  const code = await runPlaywrightPhase("init", planFile, []);
+  if (code === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run init again when ready.");
+  if (!existsSync(plan.resultFile)) throw new CliError(EXIT.couldNotRun, "The look at the site stopped before it was done (see above).", "Run init again; if it stops again, report it with the URL.");
+  const result = JSON.parse(readFileSync(plan.resultFile, "utf8")) as LookResult;
+  if (!result.ok) throw new CliError(result.exitCode, result.message, result.hint);
+  return result;
+}
+
+async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitOptions, file: string): Promise<number> {
+  const baseUrl = new URL(look.finalUrl).origin;
+  const key = chooseKey(look.artifacts);
+  const service =
+    options.api && (await askService({ api: options.api, key: key.installed?.key ?? KEY_PLACEHOLDER, baseUrl }));
+  const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service });
+  const text = specText(draft);
+  const parsed = parseSpec(text, file);
+  if (!parsed.ok) throw new Error(`init drafted a spec that does not validate: ${parsed.errors.map(formatSpecError).join("; ")}`);
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  writeFileSync(file, text);
+  const which = look.preset === null ? `window.${parsed.spec.sdk.global}, no preset` : `preset ${look.preset}`;
+  process.stdout.write(
+    `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
+      `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
+  );
+  return EXIT.ok;
+}
+
+/** The shipped JSON Schema's path relative to the written spec, as the yaml-language-server line names it. */
+function schemaPathFrom(file: string): string {
+  const path = relative(dirname(resolve(file)), join(PACKAGE_ROOT, SPEC_SCHEMA_FILE)).split(sep).join("/");
+  return path.startsWith(".") ? path : `./${path}`;
+}

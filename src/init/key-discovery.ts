@@ -1,0 +1,108 @@
+import type { KeySighting, PageArtifacts } from "../artifacts.js";
+import { decodeBasicAuth } from "../gather/network.js";
+import { decodeCollectBody } from "../gather/payload.js";
+import { isKeyShapedName } from "../gather/sdk-tag.js";
+import type { FirstLook } from "./first-look.js";
+
+/**
+ * Finding the key a site installs, where `sdk.key` looks for it. The first look proposes
+ * candidates: values under key-shaped names (`data-project-key`, `writeKey`, `token`) in the
+ * SDK's tag, its global, request URLs, payloads and headers, Basic auth users, and key-looking
+ * segments of the SDK's script URL. The gatherer, given them as the keys to look for, then says
+ * where each one is seen on every page and viewport, and the key seen most widely is the one.
+ */
+
+/** A value that can be a key: one word of letters, digits, `_` and `-`, 6 to 128 long, not a plain word. */
+export function isKeyLike(value: string): boolean {
+  return /^[A-Za-z0-9_-]{6,128}$/.test(value) && /[\d_-]/.test(value) && !/^\d+$/.test(value);
+}
+
+/** A path segment that can only be a key: long, with letters and digits (Segment's `/analytics.js/v1/<writeKey>/`). */
+function isKeyLikeSegment(segment: string): boolean {
+  return /^[A-Za-z0-9_-]{16,128}$/.test(segment) && /\d/.test(segment) && /[A-Za-z]/.test(segment);
+}
+
+/** The SDK as far as the candidates need it: its script URLs, its global and the key its tag declares. */
+export interface SdkFootprint {
+  /** The SDK's script URLs the page requested. */
+  scriptUrls: readonly string[];
+  global: string;
+  /** The key-shaped attribute value of the SDK's script tag (readSdkTag), or null. */
+  tagKey: string | null;
+}
+
+/** The values that may be the installed key, most telling first, each once. */
+export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
+  const found: string[] = [];
+  const add = (value: unknown) => {
+    if (typeof value === "string" && isKeyLike(value) && value !== sdk.global && !found.includes(value)) found.push(value);
+  };
+  add(sdk.tagKey);
+  for (const url of sdk.scriptUrls) {
+    for (const segment of new URL(url).pathname.split("/")) if (isKeyLikeSegment(segment)) add(segment);
+  }
+  for (const global of look.globals) {
+    // An SDK's settings name storage keys too (Segment's `anonKey: "ajs_anonymous_id"`): from a property, only a value with a digit.
+    if (global.name === sdk.global || global.type === "string") for (const property of global.keyProperties) if (/\d/.test(property.value)) add(property.value);
+  }
+  for (const request of look.requests) {
+    if (request.resourceType === "document") continue;
+    const url = new URL(request.url);
+    for (const [name, value] of url.searchParams) if (isKeyShapedName(name)) add(value);
+    for (const segment of url.pathname.split("/")) if (isKeyLikeSegment(segment) && sdk.scriptUrls.some((script) => new URL(script).origin === url.origin)) add(segment);
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (name === "authorization") add(decodeBasicAuth(value)?.user);
+      else if (isKeyShapedName(name)) add(value);
+    }
+    for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads) for (const value of keyShapedValues(payload)) add(value);
+  }
+  return found;
+}
+
+/** String values under key-shaped names, anywhere in a decoded payload. */
+function keyShapedValues(payload: unknown, depth = 0): string[] {
+  if (payload === null || typeof payload !== "object" || depth > 6) return [];
+  return Object.entries(payload).flatMap(([name, value]) => (typeof value === "string" ? (isKeyShapedName(name) ? [value] : []) : keyShapedValues(value, depth + 1)));
+}
+
+/** Where a key was seen on one page × viewport. */
+export interface KeyPlace {
+  page: string;
+  viewport: string;
+  where: KeySighting["where"];
+  detail: string;
+}
+
+/** A key and every place it was seen. */
+export interface KeySeen {
+  key: string;
+  places: KeyPlace[];
+  /** The page × viewports it was seen on, as `page · viewport`. */
+  units: string[];
+}
+
+/** The key the pages install (seen on the most page × viewports, then in the most kinds of places), and the other keys seen. */
+export interface KeyChoice {
+  installed: KeySeen | null;
+  others: KeySeen[];
+  /** Page × viewports that loaded, to say "on 3 of 4". */
+  loadedUnits: number;
+}
+
+/** Picks the installed key from what the gatherer saw on every page × viewport. */
+export function chooseKey(pages: readonly PageArtifacts[]): KeyChoice {
+  const byKey = new Map<string, KeyPlace[]>();
+  const note = (key: string, place: KeyPlace) => byKey.set(key, [...(byKey.get(key) ?? []), place]);
+  for (const page of pages) {
+    if (page.sdkTagKey !== null) note(page.sdkTagKey, { page: page.page, viewport: page.viewport, where: "script-tag", detail: "the SDK's script tag" });
+    for (const sighting of page.keySightings) note(sighting.key, { page: page.page, viewport: page.viewport, where: sighting.where, detail: sighting.detail });
+  }
+  const seen = [...byKey]
+    // A value seen only among the SDK global's properties is one of its settings (a storage key's name), not a key it installs.
+    .filter(([, places]) => places.some((place) => place.where !== "sdk-global"))
+    .map(([key, places]): KeySeen => ({ key, places, units: [...new Set(places.map((place) => `${place.page} · ${place.viewport}`))] }));
+  const kinds = (entry: KeySeen) => new Set(entry.places.map((place) => place.where)).size;
+  // Stable: among equals, the key found first (the first look's most telling candidate) wins.
+  const ranked = seen.map((entry, index) => ({ entry, index })).sort((a, b) => b.entry.units.length - a.entry.units.length || kinds(b.entry) - kinds(a.entry) || a.index - b.index);
+  return { installed: ranked[0]?.entry ?? null, others: ranked.slice(1).map(({ entry }) => entry), loadedUnits: pages.filter((page) => page.loadError === null).length };
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from "@playwright/test";
+import { LAUNCH_ARGS } from "../browser.js";
+import { PLAN_ENV } from "../plan.js";
+import { readLookPlan } from "./site-look.js";
+
+/**
+ * The Playwright configuration of `setup-audit init`'s look at a site: one test in one worker,
+ * with no time limit of its own (each page's load and delivery waits are bounded).
+ */
+const plan = readLookPlan(process.env[PLAN_ENV]!);
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "site-look.audit.ts",
+  outputDir: `${plan.workDir}/playwright-init`,
+  retries: 0,
+  timeout: 0,
+  workers: 1,
+  reporter: [["./look-reporter.ts"]],
+  use: { browserName: "chromium", launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS }, trace: "off", screenshot: "off", video: "off" },
+});

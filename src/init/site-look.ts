@@ -1,0 +1,157 @@
+import { readFileSync } from "node:fs";
+import type { Browser, BrowserContext } from "playwright";
+import type { PageArtifacts } from "../artifacts.js";
+import { CliError, EXIT } from "../cli/errors.js";
+import { gatherPage } from "../gather/page.js";
+import { readSdkTag } from "../gather/sdk-tag.js";
+import { auditUserAgent, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
+import { urlMatcher } from "../glob.js";
+import type { PresetName } from "../spec/presets.js";
+import { sdkSchema, type SdkSpec } from "../spec/schema.js";
+import { deviceFor, isMobileViewport } from "../viewports.js";
+import { probeCollect, type ProbeResult } from "./collect-probe.js";
+import { CrawlQueue, pageIdFor } from "./crawl.js";
+import { takeFirstLook } from "./first-look.js";
+import { keyCandidates } from "./key-discovery.js";
+import { detectSdk } from "./sdk-detection.js";
+import { draftSdk, sdkInput, type SdkDraft } from "./spec-draft.js";
+
+/**
+ * Init's look at a site, in a browser: the first look at the URL identifies the SDK and proposes
+ * keys; then the pages are listed breadth first and each is gathered on desktop and mobile with
+ * `run`'s own gatherer and recorder. It runs in Playwright's test runner, as `run`'s gather phase
+ * does, so that the functions sent into pages are the sources as written.
+ */
+
+/** What the CLI asks the look for (written as JSON, named by SETUP_AUDIT_PLAN). */
+export interface LookPlan {
+  url: string;
+  /** How many pages to list, the URL's included. */
+  crawl: number;
+  environment: string;
+  /** The spec file init writes, as the gathered artifacts name it. */
+  file: string;
+  /** Browser executable to launch; null means Playwright's own. */
+  browserExecutable: string | null;
+  /** Where the look writes its result, and the runner its own files. */
+  resultFile: string;
+  workDir: string;
+}
+
+/** What the look found, or the problem that stopped it (as the CLI reports it). */
+export type LookResult =
+  | {
+      ok: true;
+      /** Where the URL ended after redirects: its origin is the spec's base URL. */
+      finalUrl: string;
+      preset: PresetName | null;
+      sdk: SdkDraft;
+      pages: { id: string; path: string }[];
+      artifacts: PageArtifacts[];
+    }
+  | { ok: false; exitCode: number; message: string; hint: string };
+
+/** Reads the plan named by the environment variable. */
+export function readLookPlan(file: string): LookPlan {
+  return JSON.parse(readFileSync(file, "utf8")) as LookPlan;
+}
+
+const VIEWPORTS = ["desktop", "mobile"] as const;
+/** How long a generic SDK's probe call may take to leave: long enough for a batching timer. */
+const PROBE_TIMEOUT_MS = 10_000;
+/** Init's traffic: the audit's user agent, no header or query parameter, collect requests sent as they are. */
+const TRAFFIC: TrafficTags = resolveTraffic({ userAgentSuffix: undefined, header: false, queryParam: false, collect: "send" }, "init");
+
+/** Looks at the site; a problem the user can act on becomes a result, anything else throws. */
+export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<LookResult> {
+  try {
+    const { finalUrl, preset, sdkDraft, candidates } = await identifySdk(browser, plan.url);
+    const sdk = sdkSchema.parse(sdkInput(sdkDraft));
+    const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates });
+    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts };
+  } catch (error) {
+    if (error instanceof CliError) return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
+    throw error;
+  }
+}
+
+/** The first look: the SDK it finds, its drafted section and the key candidates. */
+async function identifySdk(browser: Browser, url: string): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[] }> {
+  const context = await newContext(browser, "desktop");
+  try {
+    const { look, page } = await takeFirstLook(context, url);
+    if (look.loadError !== null) throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, "Check the URL and that the site is up, then run init again.");
+    const detection = detectSdk(look);
+    const generic = detection.preset === null ? (detection.generic[0] ?? null) : null;
+    const probe: ProbeResult | null =
+      generic && (await probeCollect(context, page, generic.global.name, [generic.track, ...(generic.identify === null ? [] : [generic.identify])], PROBE_TIMEOUT_MS));
+    const firstDraft = draftSdk(detection, probe, []);
+    if (firstDraft === null) {
+      throw new CliError(
+        EXIT.failed,
+        `Found no SDK on ${url}: no preset matched, and no script defines a window global with a track-like method.`,
+        "Check that the page loads the SDK without a click or consent, or write the sdk section by hand (see the README).",
+      );
+    }
+    const firstSdk = sdkSchema.parse(sdkInput(firstDraft));
+    const tag = await readSdkTag(page, firstSdk, []);
+    const isSdkScript = urlMatcher(firstSdk.script);
+    const scriptUrls = look.requests.filter((request) => request.resourceType === "script" && isSdkScript(request.url)).map((request) => request.url);
+    const candidates = keyCandidates(look, { scriptUrls, global: firstSdk.global, tagKey: tag.sdkTagKey });
+    // With the candidates known, a key in the script's path becomes `*` in its glob.
+    return { finalUrl: look.finalUrl!, preset: detection.preset?.preset ?? null, sdkDraft: draftSdk(detection, probe, candidates)!, candidates };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Lists the pages breadth first on desktop, reading each one's links, then gathers the same pages on mobile. */
+async function gatherPages(
+  browser: Browser,
+  look: { plan: LookPlan; start: URL; sdk: SdkSpec; candidates: string[] },
+): Promise<{ pages: { id: string; path: string }[]; artifacts: PageArtifacts[] }> {
+  const queue = new CrawlQueue(look.start, look.plan.crawl);
+  const pages: { id: string; path: string }[] = [];
+  const artifacts: PageArtifacts[] = [];
+  const gatherOne = async (page: { id: string; path: string }, viewport: (typeof VIEWPORTS)[number]): Promise<string[]> => {
+    const context = await newContext(browser, viewport);
+    try {
+      const gathered = await gatherPage(context, {
+        spec: look.plan.file,
+        environment: look.plan.environment,
+        baseUrl: look.start.origin,
+        page: { ...page, steps: [] },
+        sdk: look.sdk,
+        viewport,
+        mobile: isMobileViewport(viewport),
+        projectKeys: look.candidates,
+        reportEveryInitKey: true,
+        experiments: [],
+        canaries: [],
+        siteDomain: look.start.hostname,
+        traffic: TRAFFIC,
+        browserTagger: null,
+        screenshot: null,
+      });
+      artifacts.push(gathered);
+      process.stdout.write(`[${artifacts.length}] ${page.path} · ${viewport}  ${gathered.loadError === null ? `${gathered.calls.length} call(s)` : `did not load: ${gathered.loadError}`}\n`);
+      if (gathered.loadError !== null) return [];
+      return (await context.pages()[0]?.$$eval("a[href]", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href)).catch(() => [])) ?? [];
+    } finally {
+      await context.close();
+    }
+  };
+  for (let path = queue.next(); path !== undefined; path = queue.next()) {
+    const page = { id: pageIdFor(path, new Set(pages.map((listed) => listed.id))), path };
+    pages.push(page);
+    queue.add(await gatherOne(page, "desktop"));
+  }
+  for (const page of pages) await gatherOne(page, "mobile");
+  return { pages, artifacts };
+}
+
+/** A fresh context with the viewport's device and the audit's user agent. */
+async function newContext(browser: Browser, viewport: string): Promise<BrowserContext> {
+  const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
+  return browser.newContext({ ...device, userAgent: auditUserAgent(device.userAgent, TRAFFIC.userAgentSuffix) });
+}

@@ -1,0 +1,140 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
+import { INSTALLS, KEYS, VENDORS } from "../../fixtures/vendors/manifest.js";
+import { parseSpec } from "../../src/spec/load.js";
+import type { AuditSpec } from "../../src/spec/schema.js";
+import { readSummary, runCli } from "./cli.js";
+
+/**
+ * `setup-audit init` on the bundled sites, as a user runs it: the spec it writes validates, and
+ * `run` on it passes where the site is right and fails on the faults a page plants on load.
+ */
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const DEMO_SHOP = `http://127.0.0.1:${FIXTURE_PORTS.demoShop}`;
+const SERVICE = `http://127.0.0.1:${FIXTURE_PORTS.service}`;
+
+/** The written spec, its text and its parsed form. */
+function writtenSpec(file: string): { text: string; spec: AuditSpec } {
+  const text = readFileSync(file, "utf8");
+  const parsed = parseSpec(text, file);
+  if (!parsed.ok) throw new Error(`${file} does not validate: ${JSON.stringify(parsed.errors)}`);
+  return { text, spec: parsed.spec };
+}
+
+test("the demo shop: --crawl 5 lists its pages, the service's own SDK gets every field, and the spec's run passes", async ({}, testInfo) => {
+  const file = testInfo.outputPath("demo.yaml");
+  const init = await runCli(["init", `${DEMO_SHOP}/`, "--crawl", "5", "--out", file]);
+  expect(init.code, init.stdout + init.stderr).toBe(0);
+  expect(init.stdout).toContain(`Wrote ${file}: window.expsvc, no preset, key prj_demo_staging, 3 page(s).`);
+
+  const { text, spec } = writtenSpec(file);
+  const schemaPath = text.split("\n")[0]!.match(/^# yaml-language-server: \$schema=(\S+)$/)?.[1];
+  expect(resolve(dirname(file), schemaPath!)).toBe(join(ROOT, "audits/spec.schema.json"));
+  expect(spec.pages.map((page) => page.path)).toEqual(["/", "/pricing", "/signup"]);
+  expect(spec.environments).toEqual({ production: { key: "prj_demo_staging", baseUrl: DEMO_SHOP } });
+  expect(spec.sdk).toMatchObject({ preset: null, script: "**/sdk/v1/sdk.js", global: "expsvc", track: ["track"], identify: ["identify"], collect: "**/v1/collect" });
+  expect(text).not.toMatch(/^\s*preset:/m);
+  for (const field of ["script", "track", "identify", "collect"]) expect(text).toMatch(new RegExp(`^  ${field}: .*# check: `, "m"));
+  expect(text).toMatch(/^workspace: .*# check: placeholder/m);
+  expect(text).not.toMatch(/^api:/m);
+
+  expect((await runCli(["validate", file])).code).toBe(0);
+  const out = testInfo.outputPath("out");
+  const run = await runCli(["run", file, "--out", out]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(readSummary(out).verdict).toBe("pass");
+});
+
+test("the demo shop with --api: workspace, project and the api section come from the mock service, and the spec's run passes", async ({}, testInfo) => {
+  const file = testInfo.outputPath("demo-api.yaml");
+  const init = await runCli(["init", `${DEMO_SHOP}/`, "--out", file, "--api", SERVICE, "--key-env", "SERVICE_API_KEY"]);
+  expect(init.code, init.stdout + init.stderr).toBe(0);
+  const { text, spec } = writtenSpec(file);
+  expect(spec).toMatchObject({ workspace: "Acme Marketing", project: "Demo shop (staging)" });
+  expect(spec.api).toEqual({ baseUrl: SERVICE, keyEnv: "SERVICE_API_KEY", goalsPath: "/v1/projects/{project}/goals", recentEventsPath: "/v1/projects/{project}/events" });
+  // The service's goal fires only after the signup journey, which init does not walk: it is offered as a comment.
+  expect(spec.goals).toEqual([]);
+  expect(text).toMatch(/^# {3}- \{ name: "Signup completed", event: signup_success \}/m);
+
+  const out = testInfo.outputPath("out");
+  const run = await runCli(["run", file, "--out", out]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const findings = readSummary(out).findings;
+  expect(findings.filter((finding) => finding.check === "api.workspace" || finding.check === "api.project").map((finding) => finding.status)).toEqual(["pass", "pass"]);
+});
+
+test("the broken shop: the spec's run fails on the faults pages plant on load, and on nothing else", async ({}, testInfo) => {
+  test.setTimeout(420_000);
+  // A server of this checkout's fixtures, whatever version the shared one runs.
+  const fixtures = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0 } });
+  try {
+    const file = testInfo.outputPath("broken.yaml");
+    const init = await runCli(["init", `${fixtures.urls.brokenShop}/`, "--crawl", "20", "--out", file]);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    const { text, spec } = writtenSpec(file);
+    expect(spec.environments.production?.key).toBe("prj_broken_staging");
+    expect(text).toContain("# check: another key, prj_broken_prod, is on production-key · desktop, production-key · mobile");
+    expect(spec.identify.required).toEqual(["plan", "account_type"]);
+    expect(spec.pages.find((page) => page.id === "queued-call")?.expect).toEqual({ track: ["hero_seen"], identify: false });
+
+    const out = testInfo.outputPath("out");
+    const run = await runCli(["run", file, "--out", out]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const failed = new Set(readSummary(out).findings.filter((finding) => finding.status === "fail").map((finding) => `${finding.check} ${finding.page} ${finding.viewport}`));
+    for (const viewport of ["desktop", "mobile"]) {
+      // A call lost before the SDK existed, another environment's key, personal data sent on load.
+      expect(failed).toContain(`sdk.order early-call ${viewport}`);
+      expect(failed).toContain(`sdk.key production-key ${viewport}`);
+      expect(failed).toContain(`identify.pii identify-email ${viewport}`);
+    }
+    const planted = ["sdk.order early-call", "sdk.key production-key", "identify.pii identify-email", "events.delivered rejected-call", "events.delivered ready-callback-rejected", "page.load offsite-dead", "page.domain offsite-dead"];
+    expect([...failed].filter((finding) => !planted.some((fault) => finding.startsWith(`${fault} `)))).toEqual([]);
+  } finally {
+    await fixtures.close();
+  }
+});
+
+for (const vendor of VENDORS) {
+  test(`${vendor}'s pages: init finds the ${vendor} preset and the staging key, and the spec's run finds the SDK`, async ({}, testInfo) => {
+    test.setTimeout(300_000);
+    const files = [];
+    for (const install of INSTALLS) {
+      const file = testInfo.outputPath(`${vendor}-${install}.yaml`);
+      const init = await runCli(["init", `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/${install}/correct`, "--out", file]);
+      expect(init.code, init.stdout + init.stderr).toBe(0);
+      const { text, spec } = writtenSpec(file);
+      expect(spec.sdk.preset, install).toBe(vendor);
+      expect(text, install).toMatch(new RegExp(`^  preset: ${vendor}  # `, "m"));
+      expect(spec.environments.production?.key, install).toBe(KEYS[vendor].staging);
+      files.push(file);
+    }
+    const out = testInfo.outputPath("out");
+    const run = await runCli(["run", ...files, "--out", out]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const present = readSummary(out).findings.filter((finding) => finding.check === "sdk.present");
+    expect(present.map((finding) => finding.status)).toEqual(["pass", "pass", "pass", "pass"]);
+  });
+}
+
+test("an unreachable URL exits 3 with what to do, and writes nothing", async ({}, testInfo) => {
+  const file = testInfo.outputPath("nowhere.yaml");
+  const init = await runCli(["init", "http://127.0.0.1:9/", "--out", file]);
+  expect(init.code).toBe(3);
+  expect(init.stderr).toMatch(/^setup-audit: Could not reach http:\/\/127\.0\.0\.1:9\/ \(\w+\)\.\nCheck the URL and that the site is up, then run init again\.\n$/);
+  expect(existsSync(file)).toBe(false);
+});
+
+test("an existing file is kept: exit 2, unless --force", async ({}, testInfo) => {
+  const file = testInfo.outputPath("kept.yaml");
+  writeFileSync(file, "# mine\n");
+  const init = await runCli(["init", `${DEMO_SHOP}/`, "--out", file]);
+  expect(init.code).toBe(2);
+  expect(init.stderr).toContain(`setup-audit: ${file} exists already, and init keeps it`);
+  expect(init.stderr).toContain("Pass --force to replace it");
+  expect(readFileSync(file, "utf8")).toBe("# mine\n");
+  expect((await runCli(["init", `${DEMO_SHOP}/`, "--out", file, "--force"])).code).toBe(0);
+  expect(readFileSync(file, "utf8")).toMatch(/^# yaml-language-server: /);
+});

@@ -1,0 +1,54 @@
+import { expect } from "@playwright/test";
+import { devices } from "playwright";
+import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
+import { KEYS } from "../../fixtures/vendors/manifest.js";
+import { probeCollect } from "../../src/init/collect-probe.js";
+import { takeFirstLook } from "../../src/init/first-look.js";
+import { detectSdk } from "../../src/init/sdk-detection.js";
+import { test } from "../support/browser.js";
+
+/** The first look and the collect probe in a real Chromium, on the bundled sites. */
+
+test("the demo shop defines expsvc from the service's script, after its stub; the probe finds the collector and never reaches it", async ({ browser, fixtures }) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    const { look, page } = await takeFirstLook(context, `${fixtures.urls.demoShop}/`);
+    expect(look.loadError).toBeNull();
+    const expsvc = look.globals.find((global) => global.name === "expsvc");
+    expect(expsvc).toMatchObject({ type: "object", definedBy: `${fixtures.urls.service}/sdk/v1/sdk.js` });
+    expect(expsvc?.methods).toEqual(expect.arrayContaining(["track", "identify"]));
+    // Nothing the browser defines on every page of that origin is taken for the page's.
+    expect(look.globals.map((global) => global.name)).toEqual(["expsvc"]);
+    expect(look.requests.map((request) => request.resourceType)).toContain("script");
+
+    const probe = await probeCollect(context, page, "expsvc", ["track", "identify"], 5000);
+    expect(probe.urls).toEqual([`${fixtures.urls.service}/v1/collect`]);
+    expect(probe.delayMs).not.toBeNull();
+    const events = await (await fetch(`${fixtures.urls.service}/v1/projects/prj_demo_staging/events`, { headers: { "x-service-api-key": FIXTURE_API_KEY } })).json();
+    expect(JSON.stringify(events)).not.toContain("setup_audit_init_probe");
+  } finally {
+    await context.close();
+  }
+});
+
+test("Segment's snippet page matches the segment preset, its key in the script's URL", async ({ browser, fixtures }) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    const { look } = await takeFirstLook(context, `${fixtures.urls.vendors}/segment/snippet/correct`);
+    const { preset } = detectSdk(look);
+    expect(preset).toMatchObject({ preset: "segment", ready: true });
+    expect(preset?.scriptUrls[0]).toContain(KEYS.segment.staging);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a URL that does not load is said, with nothing seen", async ({ browser, fixtures }) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    const { look } = await takeFirstLook(context, `${fixtures.urls.demoShop}/no-such-page`);
+    expect(look).toMatchObject({ loadError: "the server answered HTTP 404", finalUrl: null, globals: [] });
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,72 @@
+import { gzipSync } from "node:zlib";
+import { expect, test } from "@playwright/test";
+import { chooseKey, isKeyLike, keyCandidates } from "../../src/init/key-discovery.js";
+import { pageWith } from "../support/artifacts.js";
+import { globalWith, lookWith, requestWith } from "../support/first-look.js";
+
+/** Finding the installed key: candidates from the first look, then the key seen most widely by the gatherer. */
+
+const SDK = { scriptUrls: ["https://cdn.example.test/sdk/v1/sdk.js"], global: "expsvc", tagKey: null };
+const basicOf = (user: string) => `Basic ${Buffer.from(`${user}:`).toString("base64")}`;
+
+test("a key is one word of 6 to 128 letters, digits, _ or -, not a plain word or a number", () => {
+  for (const key of ["prj_demo_staging", "HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2", "c312b2620cce3093791fba3942d542d7", "phc_3YN8xu0R7e0"]) expect(isKeyLike(key), key).toBe(true);
+  for (const value of ["analytics", "short", "123456789", "has space_1", "https://x.test/a_1", ""]) expect(isKeyLike(value), value).toBe(false);
+});
+
+test("candidates come from the tag, the script's path, the global, request queries, payloads and Basic auth, most telling first", () => {
+  const look = lookWith({
+    globals: [
+      globalWith({ name: "expsvc", keyProperties: [{ name: "expsvc._writeKey", value: "wk_global_1" }, { name: "expsvc.user.anonKey", value: "ajs_anonymous_id" }] }),
+      globalWith({ name: "analyticsWriteKey", type: "string", keyProperties: [{ name: "analyticsWriteKey", value: "wk_string_2" }] }),
+      globalWith({ name: "other", keyProperties: [{ name: "other.token", value: "tok_other_3" }] }),
+    ],
+    requests: [
+      requestWith("https://shop.example.test/", "document", { headers: { "x-api-key": "doc_key_0" } }),
+      requestWith("https://cdn.example.test/sdk/v1/HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2/settings", "fetch"),
+      requestWith("https://cfg.example.test/sourceConfig/?writeKey=wk_query_4&v=1_2_3", "xhr"),
+      requestWith("https://api.example.test/v1/track", "xhr", { method: "POST", headers: { authorization: basicOf("wk_basic_5") } }),
+      requestWith("https://api.example.test/e/", "fetch", { method: "POST", body: gzipSync(JSON.stringify({ api_key: "phc_payload_6", batch: [{ event: "x", properties: { token: "tok_nested_7", distinct_id: "user_1234" } }] })) }),
+    ],
+  });
+  expect(keyCandidates(look, { ...SDK, tagKey: "prj_tag_0" })).toEqual([
+    "prj_tag_0",
+    "wk_global_1",
+    "wk_string_2",
+    "HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2",
+    "wk_query_4",
+    "wk_basic_5",
+    "phc_payload_6",
+    "tok_nested_7",
+  ]);
+});
+
+test("the SDK's own global name is no candidate, and neither is a setting without a digit", () => {
+  const look = lookWith({ globals: [globalWith({ name: "expsvc", keyProperties: [{ name: "expsvc.storageKey", value: "expsvc_storage" }] })] });
+  expect(keyCandidates(look, { ...SDK, tagKey: "expsvc" })).toEqual([]);
+});
+
+test("the installed key is the one seen on the most page × viewports, then in the most kinds of places", () => {
+  const pages = [
+    pageWith({ page: "home", viewport: "desktop", sdkTagKey: "prj_a", keySightings: [{ key: "prj_a", where: "collect", detail: "https://api.example.test/v1/collect" }] }),
+    pageWith({ page: "home", viewport: "mobile", sdkTagKey: "prj_a", keySightings: [] }),
+    pageWith({ page: "other", viewport: "desktop", sdkTagKey: "prj_b", keySightings: [{ key: "prj_b", where: "script-tag", detail: "data-project-key" }] }),
+    pageWith({ page: "broken", viewport: "desktop", loadError: "HTTP 500", sdkTagKey: null, keySightings: [] }),
+  ];
+  const choice = chooseKey(pages);
+  expect(choice.installed?.key).toBe("prj_a");
+  expect(choice.installed?.units).toEqual(["home · desktop", "home · mobile"]);
+  expect(choice.others.map((other) => [other.key, other.units])).toEqual([["prj_b", ["other · desktop"]]]);
+  expect(choice.loadedUnits).toBe(3);
+});
+
+test("a value seen only among the SDK global's properties is a setting, not a key", () => {
+  const pages = [pageWith({ sdkTagKey: null, keySightings: [{ key: "wk_1", where: "init", detail: "expsvc.init" }, { key: "cookie_name_2", where: "sdk-global", detail: "expsvc.cookie.name" }] })];
+  const choice = chooseKey(pages);
+  expect(choice.installed?.key).toBe("wk_1");
+  expect(choice.others).toEqual([]);
+});
+
+test("no key seen anywhere gives none", () => {
+  expect(chooseKey([pageWith({ sdkTagKey: null, keySightings: [] })]).installed).toBeNull();
+});

@@ -1,0 +1,169 @@
+import { expect, test } from "@playwright/test";
+import type { PageArtifacts } from "../../src/artifacts.js";
+import type { KeyChoice } from "../../src/init/key-discovery.js";
+import { detectSdk } from "../../src/init/sdk-detection.js";
+import { draftSdk, draftSpec, type DraftInputs, type ServiceFacts } from "../../src/init/spec-draft.js";
+import { specText } from "../../src/init/spec-text.js";
+import { parseSpec } from "../../src/spec/load.js";
+import type { AuditSpec } from "../../src/spec/schema.js";
+import { callWith, pageWith } from "../support/artifacts.js";
+import { globalWith, lookWith, requestWith } from "../support/first-look.js";
+
+/** The spec init writes: it validates, says where each value came from, and marks every guess `# check:`. */
+
+const SERVICE_SDK = globalWith({ name: "expsvc", methods: ["track", "identify", "ready"], definedBy: "https://svc.example.test/sdk/v1/sdk.js" });
+const SEGMENT_SCRIPT = "https://cdn.segment.com/analytics.js/v1/wk_seg_1/analytics.min.js";
+const genericSdk = draftSdk(detectSdk(lookWith({ globals: [SERVICE_SDK] })), { urls: ["https://svc.example.test/v1/collect"], delayMs: 120 }, [])!;
+const installed: KeyChoice = {
+  installed: { key: "prj_site_1", places: [{ page: "home", viewport: "desktop", where: "script-tag", detail: "data-project-key" }], units: ["home · desktop", "home · mobile"] },
+  others: [],
+  loadedUnits: 2,
+};
+
+function unitsOf(page: string, path: string, overrides: Partial<PageArtifacts> = {}): PageArtifacts[] {
+  return ["desktop", "mobile"].map((viewport) => pageWith({ page, viewport, requestedUrl: `https://shop.example.test${path}`, ...overrides }));
+}
+
+function inputs(overrides: Partial<DraftInputs> = {}): DraftInputs {
+  return {
+    url: "https://shop.example.test/",
+    baseUrl: "https://shop.example.test",
+    file: "audits/shop.example.test.yaml",
+    schemaPath: "./spec.schema.json",
+    environment: "production",
+    sdk: genericSdk,
+    key: installed,
+    pages: [{ id: "home", path: "/" }],
+    artifacts: unitsOf("home", "/"),
+    service: null,
+    ...overrides,
+  };
+}
+
+function written(overrides: Partial<DraftInputs> = {}): { text: string; spec: AuditSpec; line: (start: string) => string } {
+  const text = specText(draftSpec(inputs(overrides)));
+  const parsed = parseSpec(text, "audits/shop.example.test.yaml");
+  if (!parsed.ok) throw new Error(`the drafted spec does not validate: ${JSON.stringify(parsed.errors)}\n${text}`);
+  const line = (start: string) => text.split("\n").find((candidate) => candidate.trimStart().startsWith(start)) ?? "";
+  return { text, spec: parsed.spec, line };
+}
+
+test("the first line points editors at the JSON Schema; the environment holds the key and the base URL", () => {
+  const { text, spec, line } = written();
+  expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=./spec.schema.json");
+  expect(spec.environments).toEqual({ production: { key: "prj_site_1", baseUrl: "https://shop.example.test" } });
+  expect(line("key:")).not.toContain("check:");
+});
+
+test("a generic SDK gets every field, each guess marked check", () => {
+  const { spec, line } = written();
+  expect(spec.sdk).toMatchObject({ preset: null, script: "**/sdk/v1/sdk.js", global: "expsvc", track: ["track"], identify: ["identify"], collect: "**/v1/collect" });
+  for (const field of ["script:", "track:", "identify:", "collect:"]) expect(line(field), field).toContain("# check:");
+  expect(line("collect:")).toContain("https://svc.example.test/v1/collect");
+});
+
+test("a generic SDK whose probe call left nothing gets a collect placeholder; a slow one a longer delivery bound", () => {
+  const silent = draftSdk(detectSdk(lookWith({ globals: [SERVICE_SDK] })), { urls: [], delayMs: null }, [])!;
+  expect(written({ sdk: silent }).line("collect:")).toMatch(/^ {2}collect: "\*\*\/collect" {2}# check: no request carried the probe call/);
+  const slow = draftSdk(detectSdk(lookWith({ globals: [SERVICE_SDK] })), { urls: ["https://svc.example.test/v1/collect"], delayMs: 4200 }, [])!;
+  expect(written({ sdk: slow }).spec.sdk.deliveryTimeoutMs).toBe(9000);
+});
+
+test("a preset is one line; another SDK on the page is named in a comment", () => {
+  const segment = globalWith({ name: "analytics", methods: ["track", "identify"], definedBy: SEGMENT_SCRIPT });
+  const sdk = draftSdk(detectSdk(lookWith({ globals: [segment, SERVICE_SDK], requests: [requestWith(SEGMENT_SCRIPT)], readyPresets: ["segment"] })), null, ["wk_seg_1"])!;
+  const { text, spec, line } = written({ sdk });
+  expect(spec.sdk).toMatchObject({ preset: "segment", global: "analytics", track: ["track"] });
+  expect(text).not.toMatch(/^ {2}(script|global|collect):/m);
+  expect(line("preset:")).toContain(SEGMENT_SCRIPT);
+  expect(line("# Also on the page: window.expsvc")).toContain("another SDK");
+});
+
+test("a preset whose script glob matched no script gets the script that defines its global, marked check", () => {
+  const selfHosted = globalWith({ name: "mixpanel", methods: ["track", "identify", "people.set"], definedBy: "https://shop.example.test/js/mp.8f3a2b1c9d.js" });
+  const sdk = draftSdk(detectSdk(lookWith({ globals: [selfHosted], readyPresets: ["mixpanel"] })), null, [])!;
+  const { spec, line } = written({ sdk });
+  expect(spec.sdk).toMatchObject({ preset: "mixpanel", script: "**/js/mp.*.js" });
+  expect(line("script:")).toContain("# check:");
+});
+
+test("without --api, workspace and project are placeholders marked check, and there is no api section", () => {
+  const { spec, line } = written();
+  expect(spec.api).toBeUndefined();
+  expect(line("workspace:")).toContain("# check: placeholder");
+  expect(line("project:")).toContain("# check: placeholder");
+});
+
+test("with --api, the service's workspace, project and endpoints are written; a goal that fired is a goal, one that did not is a comment", () => {
+  const service: ServiceFacts = {
+    baseUrl: "https://api.example.test",
+    keyEnv: "SERVICE_API_KEY",
+    workspace: "Acme Marketing",
+    project: "Shop (production)",
+    projectKey: "prj_service_9",
+    goals: [
+      { name: "Offer seen", event: "offer_seen" },
+      { name: "Signup completed", event: "signup_success" },
+    ],
+    goalsPath: "/v1/projects/{project}/goals",
+    recentEventsPath: null,
+    problem: null,
+  };
+  const { text, spec } = written({ service, artifacts: unitsOf("home", "/", { calls: [callWith({ name: "offer_seen" })] }) });
+  expect(spec.workspace).toBe("Acme Marketing");
+  expect(spec.project).toBe("Shop (production)");
+  expect(spec.environments.production?.projectKey).toBe("prj_service_9");
+  expect(spec.api).toMatchObject({ baseUrl: "https://api.example.test", keyEnv: "SERVICE_API_KEY", goalsPath: "/v1/projects/{project}/goals" });
+  expect(spec.api?.recentEventsPath).toBeUndefined();
+  expect(spec.goals).toEqual([{ name: "Offer seen", event: "offer_seen" }]);
+  expect(text).toMatch(/^# {3}- \{ name: "Signup completed", event: signup_success \}/m);
+});
+
+test("a service that could not say leaves the placeholders, saying why", () => {
+  const service: ServiceFacts = { baseUrl: "https://api.example.test", keyEnv: "K", workspace: null, project: null, projectKey: null, goals: null, goalsPath: null, recentEventsPath: null, problem: "no project in its list names the key" };
+  const { spec, line } = written({ service });
+  expect(spec.api).toEqual(expect.objectContaining({ baseUrl: "https://api.example.test", keyEnv: "K" }));
+  expect(line("workspace:")).toContain("no project in its list names the key");
+});
+
+test("other keys seen are named for a check; without any key a placeholder says where init looked", () => {
+  const withOther: KeyChoice = { ...installed, others: [{ key: "prj_prod_2", places: [], units: ["promo · desktop"] }] };
+  const { text, line } = written({ key: withOther });
+  expect(text).toContain("# check: another key, prj_prod_2, is on promo · desktop");
+  expect(line("key:")).toContain("# check:");
+  const none = written({ key: { installed: null, others: [], loadedUnits: 2 } });
+  expect(none.spec.environments.production?.key).toBe("YOUR-PROJECT-KEY");
+  expect(none.line("key:")).toContain("# check: no key was seen");
+});
+
+test("pages expect what fired on both viewports; a page that did not load says so; identify.required leaves personal data out", () => {
+  const identify = callWith({ kind: "identify", method: "identify", name: "u_1", properties: { plan: "pro", contact: "jane.doe@example.org" } });
+  const artifacts = [
+    ...unitsOf("home", "/"),
+    ...unitsOf("account", "/account?tab=1", { calls: [callWith({ name: "account_seen" }), identify] }),
+    pageWith({ page: "gone", viewport: "desktop", loadError: "the server answered HTTP 500" }),
+    pageWith({ page: "gone", viewport: "mobile", loadError: "the server answered HTTP 500" }),
+  ];
+  const pages = [
+    { id: "home", path: "/" },
+    { id: "account-tab-1", path: "/account?tab=1" },
+    { id: "gone", path: "/gone" },
+  ];
+  const { text, spec, line } = written({ pages, artifacts: artifacts.map((unit) => (unit.page === "account" ? { ...unit, page: "account-tab-1" } : unit)) });
+  expect(spec.pages).toEqual([
+    { id: "home", path: "/", steps: [] },
+    { id: "account-tab-1", path: "/account?tab=1", steps: [], expect: { track: ["account_seen"], identify: true } },
+    { id: "gone", path: "/gone", steps: [] },
+  ]);
+  expect(line("path: /gone")).toContain("# check: did not load when init opened it on desktop: the server answered HTTP 500");
+  expect(line("expect:")).toContain("# check:");
+  expect(spec.identify.required).toEqual(["plan"]);
+  expect(text).toContain("# Personal data seen in identify, never required: contact.");
+});
+
+test("values YAML would read otherwise are quoted and read back as written", () => {
+  const key: KeyChoice = { ...installed, installed: { ...installed.installed!, key: "1234567_true" } };
+  const { spec } = written({ key, pages: [{ id: "yes", path: "/a: b #c" }], artifacts: unitsOf("yes", "/a: b #c") });
+  expect(spec.environments.production?.key).toBe("1234567_true");
+  expect(spec.pages[0]).toMatchObject({ id: "yes", path: "/a: b #c" });
+});

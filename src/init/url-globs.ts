@@ -1,7 +1,7 @@
 /**
  * URL globs (src/glob.ts) written from URLs a page requested: any scheme and host (`**`), the
- * path as seen, with the parts that change between installs or releases (the key, content hashes,
- * version numbers) turned into `*`.
+ * path as seen (percent-encoded, as the globs are matched), with the parts that change between
+ * installs or releases (the key, content hashes, version numbers) turned into `*`.
  */
 
 /** A content hash or a build id: hex of 8 or more, or a long run of letters with digits. */
@@ -25,7 +25,7 @@ export function pathGlob(url: string, keys: readonly string[] = []): string {
   const { pathname } = new URL(url);
   return `**${pathname
     .split("/")
-    .map((segment) => generalSegment(decodeSegment(segment), keys))
+    .map((segment) => generalSegment(segment, keys))
     .join("/")}`;
 }
 
@@ -34,12 +34,4 @@ export function urlsGlob(urls: readonly string[], keys: readonly string[] = []):
   const globs = [...new Set(urls.map((url) => pathGlob(url, keys)))];
   if (globs.length === 1) return globs[0]!;
   return `**{${globs.map((glob) => glob.slice(2)).join(",")}}`;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

@@ -9,6 +9,12 @@ test("a script URL becomes its path under any host", () => {
   expect(urlMatcher(pathGlob("http://127.0.0.1:47411/sdk/v1/sdk.js"))("https://cdn.example.test/sdk/v1/sdk.js?v=3")).toBe(true);
 });
 
+test("an encoded path stays encoded, as the glob is matched against the URL as requested", () => {
+  const url = "https://cdn.example.test/my%20sdk/%7Bbuild%7D.js";
+  expect(pathGlob(url)).toBe("**/my%20sdk/%7Bbuild%7D.js");
+  expect(urlMatcher(pathGlob(url))(url)).toBe(true);
+});
+
 test("the key, content hashes and versions in a path become *", () => {
   expect(pathGlob("https://cdn.example.test/analytics.js/v1/wk_staging_1/analytics.min.js", ["wk_staging_1"])).toBe("**/analytics.js/v1/*/analytics.min.js");
   expect(pathGlob("https://cdn.example.test/v1/HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2/analytics.min.js")).toBe("**/v1/*/analytics.min.js");

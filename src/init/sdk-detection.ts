@@ -52,8 +52,11 @@ export function matchingPresets(look: FirstLook): PresetFound[] {
     const preset = PRESETS[name];
     const isPresetScript = urlMatcher(preset.script);
     const scriptUrls = scripts.filter(isPresetScript);
+    // A snippet's stub (an array with the SDK's methods) stands for the preset while its script
+    // is requested: Segment swaps it only once its settings arrive, which may outlast the look.
+    const mayBePreset = (global: GlobalSeen) => isSdkShaped(global) || (global.type === "array" && scriptUrls.length > 0);
     return look.globals
-      .filter((global) => isSdkShaped(global) && preset.track.every((path) => global.methods.includes(path)))
+      .filter((global) => mayBePreset(global) && preset.track.every((path) => global.methods.includes(path)))
       .flatMap((global) => {
         const definedByPreset = global.definedBy !== null && isPresetScript(global.definedBy);
         const ready = global.name === preset.global && look.readyPresets.includes(name);

@@ -15,6 +15,12 @@ test("a preset matches by its script and its global with its track method", () =
   expect(found?.global.name).toBe("analytics");
 });
 
+test("a snippet's stub stands for the preset while its script was requested, not without it", () => {
+  const stub = globalWith({ name: "analytics", type: "array", methods: ["track", "identify", "page", "load"], definedBy: null });
+  expect(matchingPresets(lookWith({ globals: [stub], requests: [requestWith(SEGMENT_SCRIPT)] }))[0]).toMatchObject({ preset: "segment", scriptUrls: [SEGMENT_SCRIPT] });
+  expect(matchingPresets(lookWith({ globals: [stub], requests: [] }))).toEqual([]);
+});
+
 test("a self-hosted preset SDK matches by its global and ready marker, without its script glob", () => {
   const selfHosted = globalWith({ name: "mixpanel", methods: ["track", "identify", "people.set", "init"], definedBy: "https://shop.example.test/js/mp.js" });
   const [found] = matchingPresets(lookWith({ globals: [selfHosted], requests: [requestWith("https://shop.example.test/js/mp.js")], readyPresets: ["mixpanel"] }));

@@ -146,9 +146,9 @@ function describeNewGlobals({ blank, preferred }: { blank: string[]; preferred: 
 async function withDefiningScripts(cdp: CDPSession, shapes: readonly GlobalShape[]): Promise<GlobalSeen[]> {
   const scripts = new Map<string, string>();
   cdp.on("Debugger.scriptParsed", (event) => scripts.set(event.scriptId, event.url));
-  // Enabling the debugger reports every script already parsed.
+  // Enabling the debugger reports every script already parsed; a page's `debugger;` statements must not pause it.
   const enabled = await cdp.send("Debugger.enable").then(
-    () => true,
+    () => cdp.send("Debugger.setSkipAllPauses", { skip: true }).then(() => true),
     () => false,
   );
   const globals: GlobalSeen[] = [];

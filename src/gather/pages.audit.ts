@@ -1,15 +1,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "@playwright/test";
-import type { BrowserContext, BrowserContextOptions } from "playwright";
+import type { BrowserContext } from "playwright";
 import { environmentDomain } from "../domain.js";
 import { artifactFileName, readPlan, type AuditTarget } from "../plan.js";
-import { deviceFor, isMobileViewport } from "../viewports.js";
+import { isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
 import type { PageSpec } from "../spec/schema.js";
 import { firstLine } from "../text.js";
-import { auditUserAgent, resolveTraffic, SiteRequestTagger, type TrafficTags } from "./traffic.js";
+import { auditContextOptions, resolveTraffic, SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
 /**
  * One test per page: gather the artifacts of each of its viewports and hand them to the CLI.
@@ -42,7 +42,7 @@ for (const target of plan.targets) {
       // window leaves the browser idle, and the other viewport's page loads meanwhile.
       const gathered = await Promise.allSettled(
         target.viewports.map(async (viewport) => {
-          const context = await browser.newContext(contextOptions(viewport, traffic));
+          const context = await browser.newContext(auditContextOptions(viewport, traffic));
           if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
           try {
             return await gatherOnViewport(context, target, pageSpec, viewport, { traffic, siteDomain, browserTagger });
@@ -61,17 +61,6 @@ for (const target of plan.targets) {
       if (failure) throw failure.reason;
     });
   }
-}
-
-/** The viewport's device with the spec's user-agent suffix; the browser type is the worker's. */
-function contextOptions(viewport: string, traffic: TrafficTags): BrowserContextOptions {
-  const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
-  return {
-    ...device,
-    userAgent: auditUserAgent(device.userAgent, traffic.userAgentSuffix),
-    // Playwright's routes miss what a service worker fetches: with intercept, nothing may slip past them.
-    ...(traffic.collect === "intercept" ? { serviceWorkers: "block" as const } : {}),
-  };
 }
 
 /** Gathers one page × viewport, writes its artifacts for the CLI and says what it gathered. */

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, CDPSession } from "playwright";
+import type { Browser, BrowserContext, BrowserContextOptions, CDPSession } from "playwright";
 import { isOnDomain } from "../domain.js";
 import type { TrafficSpec } from "../spec/schema.js";
 import { toolVersion } from "../version.js";
+import { deviceFor } from "../viewports.js";
 import { decodeCollectBody } from "./payload.js";
 
 /**
@@ -42,6 +43,20 @@ export function resolveTraffic(traffic: TrafficSpec, runId: string): TrafficTags
 /** The device's user agent with the suffix appended: sites still see a real browser, the service a recognisable one. */
 export function auditUserAgent(deviceUserAgent: string, suffix: string): string {
   return suffix === "" ? deviceUserAgent : `${deviceUserAgent} ${suffix}`;
+}
+
+/**
+ * The options of a fresh context for a viewport: its device (the browser type is the worker's),
+ * the user-agent suffix, and, when collect requests are intercepted, no service workers:
+ * Playwright's routes miss what a service worker fetches, and nothing may slip past them.
+ */
+export function auditContextOptions(viewport: string, traffic: TrafficTags): BrowserContextOptions {
+  const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
+  return {
+    ...device,
+    userAgent: auditUserAgent(device.userAgent, traffic.userAgentSuffix),
+    ...(traffic.collect === "intercept" ? { serviceWorkers: "block" as const } : {}),
+  };
 }
 
 /** The URL with the tag's query parameter set (unchanged without one). */

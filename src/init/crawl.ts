@@ -1,3 +1,5 @@
+import { wordsOf } from "../text.js";
+
 /**
  * The pages init lists: the start URL, then the links the pages it loaded lead to, breadth
  * first, up to a limit. Only links on the start URL's origin are followed, because a spec's
@@ -8,7 +10,7 @@
 const NOT_A_PAGE = /\.(?:pdf|zip|gz|png|jpe?g|gif|svg|webp|ico|css|js|mjs|json|xml|txt|mp4|mp3|woff2?)$/i;
 
 /** The path and query of a URL, as a spec's page `path` holds it. */
-export function pagePath(url: URL): string {
+function pagePath(url: URL): string {
   return `${url.pathname}${url.search}`;
 }
 
@@ -48,10 +50,7 @@ export class CrawlQueue {
 
 /** A page id for a path (`/` is `home`, `/pricing/pro?plan=1` is `pricing-pro-plan-1`), unique among `taken`. */
 export function pageIdFor(path: string, taken: ReadonlySet<string>): string {
-  const words = path
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== "");
+  const words = wordsOf(path.toLowerCase());
   const base = (words.join("-") || "home").slice(0, 60).replace(/-$/, "");
   let id = base;
   for (let suffix = 2; taken.has(id); suffix++) id = `${base}-${suffix}`;

@@ -1,20 +1,21 @@
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext } from "playwright";
+import type { Browser } from "playwright";
 import type { PageArtifacts } from "../artifacts.js";
 import { CliError, EXIT } from "../cli/errors.js";
 import { gatherPage } from "../gather/page.js";
 import { readSdkTag } from "../gather/sdk-tag.js";
-import { auditUserAgent, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
+import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
 import { urlMatcher } from "../glob.js";
 import type { PresetName } from "../spec/presets.js";
 import { sdkSchema, type SdkSpec } from "../spec/schema.js";
-import { deviceFor, isMobileViewport } from "../viewports.js";
+import { isMobileViewport } from "../viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
 import { CrawlQueue, pageIdFor } from "./crawl.js";
 import { takeFirstLook } from "./first-look.js";
 import { keyCandidates } from "./key-discovery.js";
 import { detectSdk } from "./sdk-detection.js";
-import { draftSdk, sdkInput, type SdkDraft } from "./spec-draft.js";
+import { draftSdk, sdkInput } from "./spec-draft.js";
+import type { SdkDraft } from "./spec-text.js";
 
 /**
  * Init's look at a site, in a browser: the first look at the URL identifies the SDK and proposes
@@ -77,7 +78,7 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
 
 /** The first look: the SDK it finds, its drafted section and the key candidates. */
 async function identifySdk(browser: Browser, url: string): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[] }> {
-  const context = await newContext(browser, "desktop");
+  const context = await browser.newContext(auditContextOptions("desktop", TRAFFIC));
   try {
     const { look, page } = await takeFirstLook(context, url);
     if (look.loadError !== null) throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, "Check the URL and that the site is up, then run init again.");
@@ -114,7 +115,7 @@ async function gatherPages(
   const pages: { id: string; path: string }[] = [];
   const artifacts: PageArtifacts[] = [];
   const gatherOne = async (page: { id: string; path: string }, viewport: (typeof VIEWPORTS)[number]): Promise<string[]> => {
-    const context = await newContext(browser, viewport);
+    const context = await browser.newContext(auditContextOptions(viewport, TRAFFIC));
     try {
       const gathered = await gatherPage(context, {
         spec: look.plan.file,
@@ -148,10 +149,4 @@ async function gatherPages(
   }
   for (const page of pages) await gatherOne(page, "mobile");
   return { pages, artifacts };
-}
-
-/** A fresh context with the viewport's device and the audit's user agent. */
-async function newContext(browser: Browser, viewport: string): Promise<BrowserContext> {
-  const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
-  return browser.newContext({ ...device, userAgent: auditUserAgent(device.userAgent, TRAFFIC.userAgentSuffix) });
 }

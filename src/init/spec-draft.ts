@@ -4,7 +4,7 @@ import type { ProbeResult } from "./collect-probe.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
 import type { KeyChoice, KeySeen } from "./key-discovery.js";
 import type { GenericFound, SdkDetection } from "./sdk-detection.js";
-import type { DraftGoal, DraftPage, Noted, SpecDraft } from "./spec-text.js";
+import type { DraftGoal, DraftPage, Noted, SdkDraft, SpecDraft } from "./spec-text.js";
 import { pathGlob, urlsGlob } from "./url-globs.js";
 
 /**
@@ -13,11 +13,6 @@ import { pathGlob, urlsGlob } from "./url-globs.js";
  * what fired, and what the service says about the project. Pure: the spec's text is spec-text's.
  */
 
-/** The `sdk` section: its fields, each with its comment, and comments above them. */
-export interface SdkDraft {
-  comments: string[];
-  fields: { name: string; value: Noted<string | string[] | number> }[];
-}
 
 /** Written when no request carried a probe call: a placeholder the spec's `run` will show wrong. */
 const COLLECT_PLACEHOLDER = "**/collect";

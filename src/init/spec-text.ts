@@ -29,6 +29,12 @@ export interface DraftPage {
   expect: Noted<{ track: string[]; identify: boolean }> | null;
 }
 
+/** The `sdk` section: its fields, each with its comment, and comments above them. */
+export interface SdkDraft {
+  comments: string[];
+  fields: { name: string; value: Noted<string | string[] | number> }[];
+}
+
 /** Everything init writes. */
 export interface SpecDraft {
   /** The JSON Schema's path relative to the written file. */
@@ -39,7 +45,7 @@ export interface SpecDraft {
   project: Noted<string>;
   environment: { name: string; key: Noted<string>; projectKey: Noted<string> | null; baseUrl: string; comments: string[] };
   api: { baseUrl: string; keyEnv: string; goalsPath: Noted<string> | null; recentEventsPath: Noted<string> | null } | null;
-  sdk: { comments: string[]; fields: { name: string; value: Noted<string | string[] | number> }[] };
+  sdk: SdkDraft;
   goals: DraftGoal[];
   identify: { required: Noted<string[]>; comments: string[] };
   pages: DraftPage[];
@@ -48,7 +54,7 @@ export interface SpecDraft {
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 
 /** A scalar as YAML: plain when that is safe, else double-quoted (JSON's quoting is valid YAML). */
-export function yamlScalar(value: string | number | boolean): string {
+function yamlScalar(value: string | number | boolean): string {
   if (typeof value !== "string") return String(value);
   const plain = /^[A-Za-z_/][\w ./()-]*$/.test(value) && !/ $| #|: /.test(value) && !YAML_WORDS.test(value);
   return plain ? value : JSON.stringify(value);

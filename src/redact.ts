@@ -86,9 +86,10 @@ export function shareableUrl(text: string): string {
   return `${url.origin}${url.pathname}`;
 }
 
-/** An e-mail address: what the personal-data detector reports and free text never shows. */
+/** An e-mail address: what the personal-data detector reports as one (a false alarm fails a page). */
 export const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-const EMAILS = new RegExp(EMAIL.source, "g");
+/** Anything shaped like an e-mail address, which free text never shows: wider than EMAIL, since hiding a non-address costs nothing. */
+const EMAIL_LIKE = /[\w.%+-]+@[\w-]+(?:\.[\w-]+)+/g;
 /** `identify("u_123")` as messages write a call: the quoted argument is a user id. */
 const IDENTIFY_USER_ID = /\bidentify\("(?:[^"\\]|\\.)*"\)/g;
 
@@ -101,5 +102,5 @@ export function scrubText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     if (secret.length >= 4) scrubbed = redactSecret(scrubbed, secret, "«redacted»");
   }
-  return scrubbed.replace(EMAILS, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
+  return scrubbed.replace(EMAIL_LIKE, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
 }

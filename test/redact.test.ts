@@ -35,6 +35,8 @@ test("free text loses e-mail addresses and the given secrets", () => {
   expect(scrubText("TypeError for jane.doe@example.org with key test-api-key", ["test-api-key"])).toBe("TypeError for «email» with key «redacted»");
   expect(scrubText("GET /search?q=qa%2Bplan%40example.test failed", ["qa+plan@example.test"])).toBe("GET /search?q=«redacted» failed");
   expect(scrubText('track("signup") and identify("u_3f9a1c2b7d4e") were never delivered', [])).toBe('track("signup") and identify(«user id») were never delivered');
+  // Free text errs on the side of hiding: addresses the detector would not report are hidden too.
+  expect(scrubText("sent to jane@10.0.0.5, a@my_host.example.com and bob@example.c", [])).toBe("sent to «email», «email» and «email»");
   // Short secrets would blank out ordinary words.
   expect(scrubText("plan pro", ["pro"])).toBe("plan pro");
 });

@@ -27,12 +27,14 @@ export function annotateSpecErrors(errors: readonly SpecError[], outputs = gitHu
   }
 }
 
-/** Appends the job summary and annotates each failed or warning finding on its spec, at the page, goal or experiment it is about. */
-export function publishToGitHub(summary: RunSummary, outputs = gitHubOutputs()): void {
-  if (outputs.summaryFile !== null) appendFileSync(outputs.summaryFile, jobSummaryMarkdown(summary));
+/**
+ * Appends the job summary and annotates each failed or warning finding on its spec, at the page,
+ * goal or experiment it is about; `secrets` (the run's API keys and typed values) never show.
+ */
+export function publishToGitHub(summary: RunSummary, secrets: readonly string[], outputs = gitHubOutputs()): void {
+  if (outputs.summaryFile !== null) appendFileSync(outputs.summaryFile, jobSummaryMarkdown(summary, secrets));
   if (!outputs.annotate) return;
-  const placeOf = specPlaces();
-  for (const command of findingCommands(summary, placeOf)) process.stdout.write(`${command}\n`);
+  for (const command of findingCommands(summary, specPlaces(), secrets)) process.stdout.write(`${command}\n`);
 }
 
 /** Finds where in its spec a finding's page, goal or experiment is written; the file alone when it cannot tell. */

@@ -1,4 +1,4 @@
-import type { Checklist, RunSummary, Status } from "../results.js";
+import type { Checklist, Finding, RunSummary, Status } from "../results.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
 
@@ -18,7 +18,7 @@ export function formatConsoleReport(summary: RunSummary): string {
   if (problems.length > 0) {
     lines.push("", "Findings:");
     for (const finding of problems) {
-      const where = [finding.page, finding.goal, finding.experiment, finding.viewport].filter(Boolean).join(" · ");
+      const where = findingPlace(finding);
       lines.push(`  ${SYMBOL[finding.status]} ${finding.status.toUpperCase()} ${finding.check}${where ? ` [${where}]` : ""}: ${finding.message}`);
     }
   }
@@ -29,7 +29,17 @@ export function formatConsoleReport(summary: RunSummary): string {
       lines.push(`  ${SYMBOL[status]} ${label.padEnd(38)} ${status}`);
     }
   }
-  const count = (status: Status) => summary.findings.filter((finding) => finding.status === status).length;
-  lines.push("", `Verdict: ${summary.verdict.toUpperCase()} — ${count("pass")} passed, ${count("warn")} warnings, ${count("fail")} failed, ${count("skip")} skipped (${(summary.durationMs / 1000).toFixed(1)} s)`);
+  lines.push("", `Verdict: ${summary.verdict.toUpperCase()} — ${findingCounts(summary)}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Where a finding is, as the reports name it: `signup · desktop`, `Signup completed · mobile`; "" for a spec-wide one. */
+export function findingPlace(finding: Finding): string {
+  return [finding.page, finding.goal, finding.experiment, finding.viewport].filter(Boolean).join(" · ");
+}
+
+/** `12 passed, 1 warnings, 2 failed, 3 skipped (8.6 s)`. */
+export function findingCounts(summary: RunSummary): string {
+  const count = (status: Status) => summary.findings.filter((finding) => finding.status === status).length;
+  return `${count("pass")} passed, ${count("warn")} warnings, ${count("fail")} failed, ${count("skip")} skipped (${(summary.durationMs / 1000).toFixed(1)} s)`;
 }

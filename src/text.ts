@@ -52,8 +52,12 @@ export function wordsOf(name: string): string[] {
 
 /** `a`, `a or b`, `a, b or c`, with each item in backticks. */
 export function orList(items: readonly string[]): string {
-  const quoted = items.map((item) => `\`${item}\``);
-  return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+  return orJoined(items.map((item) => `\`${item}\``));
+}
+
+/** `a`, `a or b`, `a, b or c`, as they are. */
+export function orJoined(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }
 
 /** `"a", "b", "c"`: names quoted for a message. */

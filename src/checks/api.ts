@@ -1,7 +1,7 @@
 import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedProject, WORKSPACE_FIELDS, type ProjectMatch } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
 import type { Finding } from "../results.js";
-import { capitalised, formatDuration, nearMisses, orList } from "../text.js";
+import { capitalised, formatDuration, nearMisses, orJoined, orList } from "../text.js";
 import { auditedEnvironment, defineCheck, finding, type AuditContext, type CheckContext, type Verdict } from "./check.js";
 
 /**
@@ -52,11 +52,6 @@ function wantedProjectOf(context: AuditContext) {
 /** The spec field that holds an environment's key at the service, for messages. */
 function keyField(context: AuditContext): string {
   return `environments.${context.environment}.${auditedEnvironment(context).projectKey === undefined ? "key" : "projectKey"}`;
-}
-
-/** `a, b or c`, for the field names a message lists. */
-function fieldsOr(fields: readonly string[]): string {
-  return fields.length <= 1 ? fields.join("") : `${fields.slice(0, -1).join(", ")} or ${fields.at(-1)}`;
 }
 
 /** A finding's evidence of an exchange: what was asked, how often, how long, and how it ended. */
@@ -234,7 +229,7 @@ export const apiWorkspace = defineCheck({
     if (named === null) {
       return apiFinding(context, {
         status: "skip",
-        message: `Not judged: the service's element for ${label} names no workspace (no ${fieldsOr(WORKSPACE_FIELDS)} field, nor one nested), so the workspace cannot be checked.`,
+        message: `Not judged: the service's element for ${label} names no workspace (no ${orJoined(WORKSPACE_FIELDS)} field, nor one nested), so the workspace cannot be checked.`,
       });
     }
     const wanted = context.spec.workspace;
@@ -317,7 +312,7 @@ function goalProblem(goal: { name: string; event: string }, conditions: readonly
   }
   if (conditions.includes(goal.event)) return null;
   const readable = conditions.filter((condition): condition is string => condition !== null);
-  if (readable.length === 0) return `goal "${goal.name}" has no condition setup-audit can read (a string, or an object with ${fieldsOr(CONDITION_FIELDS)})`;
+  if (readable.length === 0) return `goal "${goal.name}" has no condition setup-audit can read (a string, or an object with ${orJoined(CONDITION_FIELDS)})`;
   const near = readable.some((condition) => nearMisses(goal.event, [condition]).length > 0);
   const nearHint = near ? ` (a near miss: did you mean \`${goal.event}\`?)` : "";
   return `goal "${goal.name}" has the condition ${orList(readable)} in the service, but the spec's event is \`${goal.event}\`${nearHint}`;

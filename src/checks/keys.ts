@@ -1,6 +1,7 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import { shareableUrl } from "../redact.js";
+import { orJoined } from "../text.js";
 import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "./check.js";
 
 const WHERE: Record<KeySighting["where"], string> = {
@@ -19,7 +20,7 @@ function describeSighting(sighting: KeySighting): string {
 /** The places a key was looked for, as one phrase: the init call only when the spec names init methods. */
 function placesLookedAt(context: AuditContext): string {
   const places = ["the SDK's script URL", "its script tag", ...(context.spec.sdk.init.length > 0 ? ["its init call"] : []), "its global", "its collect requests' URLs, payloads and headers"];
-  return `${places.slice(0, -1).join(", ")} or ${places.at(-1)}`;
+  return orJoined(places);
 }
 
 /** sdk.key: the page installs the audited environment's key, and no other environment's. */

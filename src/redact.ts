@@ -8,7 +8,7 @@ import type { AuditSpec } from "./spec/schema.js";
  */
 
 /** What a secret is replaced with. */
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** `text` with every occurrence of `secret` (plain or URL-encoded) replaced by `mark`. */
 export function redactSecret(text: string, secret: string, mark = REDACTED): string {

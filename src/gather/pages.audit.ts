@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { test } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { environmentDomain } from "../domain.js";
+import { environmentOf } from "../spec/environment.js";
 import { artifactFileName, readPlan, type AuditTarget } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
@@ -17,7 +18,7 @@ import { auditContextOptions, resolveTraffic, SiteRequestTagger, type TrafficTag
  * and their browsers live for the whole run instead of restarting when the viewport changes.
  */
 const plan = readPlan();
-const siteDomainOf = (target: AuditTarget) => environmentDomain({ ...target.spec.environments[target.environment]!, baseUrl: target.baseUrl });
+const siteDomainOf = (target: AuditTarget) => environmentDomain({ ...environmentOf(target.spec, target.environment), baseUrl: target.baseUrl });
 
 const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null }>({
   // A browser the worker launched serves this worker alone: one session tags all its pages.

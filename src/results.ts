@@ -13,6 +13,8 @@ export interface Finding {
   viewport: string | null;
   goal: string | null;
   experiment: string | null;
+  /** The experiment's variation the finding judges (`experiment.variation`); null on every other finding. */
+  variation: string | null;
   /** One sentence a person can act on. */
   message: string;
   /** Plain data that backs the message; never a raw secret or personal value. */

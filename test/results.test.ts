@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { verdictOf, worstStatus, type Finding } from "../src/results.js";
 
 const found = (check: Finding["check"], status: Finding["status"]): Finding => ({
-  check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, message: "", evidence: {},
+  check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {},
 });
 
 test("the worst status wins, and nothing at all is a skip", () => {

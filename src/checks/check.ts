@@ -110,6 +110,7 @@ export interface FindingScope {
   viewport?: string | null;
   goal?: string | null;
   experiment?: string | null;
+  variation?: string | null;
 }
 
 /** Builds a finding of the context's check. */
@@ -128,6 +129,7 @@ export function finding(
     viewport: scope.viewport ?? null,
     goal: scope.goal ?? null,
     experiment: scope.experiment ?? null,
+    variation: scope.variation ?? null,
     message,
     evidence,
   };

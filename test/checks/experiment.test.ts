@@ -42,7 +42,7 @@ test.describe("experiment.name", () => {
   test("passes when every name says what it tests, with one finding for the spec", () => {
     const findings = experimentName.evaluate(contextOf([pageWith()], withExperiments([CTA, { ...CTA, name: "Hero headline: price first vs benefit first" }])));
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ check: "experiment.name", status: "pass", page: null, viewport: null, experiment: null, message: "All 2 experiment name(s) say what they test." });
+    expect(findings[0]).toMatchObject({ check: "experiment.name", status: "pass", page: null, viewport: null, experiment: null, variation: null, message: "All 2 experiment name(s) say what they test." });
   });
 
   test("fails with one finding listing every vague name", () => {

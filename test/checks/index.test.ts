@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
-import type { Check } from "../../src/checks/check.js";
+import { finding, type Check } from "../../src/checks/check.js";
 import { CHECK_IDS, CHECKS, runChecks, type CheckId } from "../../src/checks/index.js";
 import { sdkOrder } from "../../src/checks/sdk.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
@@ -19,6 +19,12 @@ test("a spec can lower a failing check to a warning, and leaves passes alone", (
   const spec = specWith({ checks: { "sdk.order": "warn" } });
   const findings = runChecks(contextOf([lostCall, pageWith({ viewport: "mobile" })], spec), [sdkOrder]);
   expect(findings.map((finding) => finding.status)).toEqual(["warn", "pass"]);
+});
+
+test("a finding carries the experiment and variation of its scope; null where the scope has none", () => {
+  const context = { ...contextOf([pageWith()]), check: "experiment.selector" as const };
+  expect(finding(context, "pass", "ok", { page: "pricing", viewport: "mobile", experiment: "CTA copy", variation: "Long copy" })).toMatchObject({ experiment: "CTA copy", variation: "Long copy" });
+  expect(finding(context, "pass", "ok", { page: "pricing" })).toMatchObject({ page: "pricing", viewport: null, goal: null, experiment: null, variation: null });
 });
 
 test("a check that throws becomes one failed finding", () => {

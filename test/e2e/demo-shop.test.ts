@@ -28,6 +28,9 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
   ]);
   expect(summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn")).toEqual([]);
   expect(new Set(summary.findings.map((finding) => finding.viewport))).toEqual(new Set(["desktop", "mobile", null]));
+  // Every finding has the contract's fields; `variation` is null on all but experiment.variation.
+  for (const finding of summary.findings) expect(Object.keys(finding)).toEqual(["check", "status", "spec", "page", "viewport", "goal", "experiment", "variation", "message", "evidence"]);
+  expect(summary.findings.filter((finding) => finding.variation !== null)).toEqual([]);
   expect(summary.calls.filter((call) => call.name === "signup_success").map((call) => [call.viewport, call.delivery, call.beforeSdk])).toEqual(
     expect.arrayContaining([["desktop", "accepted", false], ["mobile", "accepted", false]]),
   );

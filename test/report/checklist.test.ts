@@ -8,7 +8,7 @@ import { failedFamilies, FAMILY_LABEL, reportCategories } from "../../src/report
 import { severityOf } from "../../src/report/severity.js";
 
 const found = (check: CheckId, status: Finding["status"], where: Partial<Finding> = {}): Finding => ({
-  check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, message: "", evidence: {}, ...where,
+  check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {}, ...where,
 });
 
 test("the checklist rolls up the checks that feed each item", () => {

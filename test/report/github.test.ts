@@ -3,7 +3,7 @@ import type { Finding, RunSummary } from "../../src/results.js";
 import { findingCommands, jobSummaryMarkdown, workflowCommand } from "../../src/report/github.js";
 
 const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding => ({
-  check: "events.expected", status, spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, message: "", evidence: {}, ...where,
+  check: "events.expected", status, spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {}, ...where,
 });
 
 const summaryOf = (findings: Finding[], verdict: RunSummary["verdict"] = "fail"): RunSummary => ({

@@ -3,7 +3,7 @@ import { toJUnitXml } from "../../src/report/junit.js";
 import type { Finding, RunSummary } from "../../src/results.js";
 
 const found = (check: Finding["check"], status: Finding["status"], message: string, page: string | null = "signup"): Finding => ({
-  check, status, spec: "audits/shop.yaml", page, viewport: page ? "mobile" : null, goal: null, experiment: null, message, evidence: {},
+  check, status, spec: "audits/shop.yaml", page, viewport: page ? "mobile" : null, goal: null, experiment: null, variation: null, message, evidence: {},
 });
 
 const summary: RunSummary = {

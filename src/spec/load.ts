@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
 import type { SpecError } from "./errors.js";
 import { keyAtOffset, locateProblem } from "./locate.js";
@@ -53,8 +55,11 @@ function failure(file: string, doc: Document, lineCounter: LineCounter, problems
   return { ok: false, file, errors };
 }
 
-/** Parses and validates spec text; `file` only names it in the errors. */
-export function parseSpec(text: string, file: string): SpecParseResult {
+/**
+ * Parses and validates spec text; `file` names it in the errors and is where a variation's
+ * `{ file }` code is read from (relative to the spec's folder), unless `readCode` is given.
+ */
+export function parseSpec(text: string, file: string, readCode: (path: string) => string = (path) => readFileSync(resolve(dirname(file), path), "utf8")): SpecParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -71,7 +76,31 @@ export function parseSpec(text: string, file: string): SpecParseResult {
   }
   const viewportProblems = unknownViewportProblems(parsed.data.viewports);
   if (viewportProblems.length > 0) return failure(file, doc, lineCounter, viewportProblems);
+  const codeProblems = readVariationCode(parsed.data, readCode);
+  if (codeProblems.length > 0) return failure(file, doc, lineCounter, codeProblems);
   return { ok: true, spec: parsed.data, file };
+}
+
+/** Fills in the code of every variation's `{ file }` js and css; a file that cannot be read is a problem at its path. */
+function readVariationCode(spec: AuditSpec, readCode: (path: string) => string): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  spec.experiments.forEach((experiment, experimentIndex) => {
+    experiment.variations.forEach((variation, variationIndex) => {
+      for (const kind of ["js", "css"] as const) {
+        const source = variation[kind];
+        if (source?.file == null) continue;
+        const path = ["experiments", experimentIndex, "variations", variationIndex, kind, "file"];
+        try {
+          source.code = readCode(source.file);
+        } catch (error) {
+          problems.push({ path, message: `${readFailure(error).replace("the spec", `the variation's ${kind} file "${source.file}"`)} (paths are relative to the spec's folder)` });
+          continue;
+        }
+        if (source.code.trim() === "") problems.push({ path, message: `the variation's ${kind} file "${source.file}" is empty` });
+      }
+    });
+  });
+  return problems;
 }
 
 function readFailure(error: unknown): string {

@@ -189,12 +189,49 @@ const goalSchema = z.strictObject({
   event: z.string().min(1),
 });
 
-const experimentSchema = z.strictObject({
-  name: z.string().min(1),
-  page: z.string().min(1),
-  selector: z.string().min(1),
-  goals: z.array(z.string().min(1)).default([]),
-});
+/**
+ * A variation's custom code: inline, or `{ file }` relative to the spec. Either way it becomes
+ * `{ file, code }`; the loader reads a file's code (null until then).
+ */
+const variationCode = z.union([
+  z.string().min(1).transform((code) => ({ file: null, code })),
+  z.strictObject({ file: z.string().min(1) }).transform(({ file }) => ({ file, code: null as string | null })),
+]);
+
+const variationSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1)
+      .refine((name) => name.trim().toLowerCase() !== "control", "\"control\" is the page as it is: give the variation a name of its own"),
+    js: variationCode.optional(),
+    css: variationCode.optional(),
+    /** The parameters of the service's preview link that force this variation, added to the page's URL. */
+    query: z
+      .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]).transform(String))
+      .refine((query) => Object.keys(query).length > 0, "has no parameters: name the preview link's parameters, or leave query out")
+      .optional(),
+  })
+  .refine((variation) => variation.js !== undefined || variation.css !== undefined || variation.query !== undefined, {
+    message: "needs js, css or query: a variation with none of them is the control",
+  });
+
+const experimentSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    page: z.string().min(1),
+    selector: z.string().min(1),
+    goals: z.array(z.string().min(1)).default([]),
+    /** The variations to preview; the control is the page as it is. */
+    variations: z.array(variationSchema).default([]),
+  })
+  .superRefine((experiment, ctx) => {
+    const names = new Set<string>();
+    experiment.variations.forEach((variation, index) => {
+      if (names.has(variation.name)) ctx.addIssue({ code: "custom", path: ["variations", index, "name"], message: `"${variation.name}" is the name of another variation of this experiment` });
+      names.add(variation.name);
+    });
+  });
 
 const pageSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][\w.-]*$/, "must be a short id of letters, digits, '.', '_' or '-'"),
@@ -311,5 +348,9 @@ export type Step = PageSpec["steps"][number];
 export type SdkSpec = AuditSpec["sdk"];
 /** How a spec tags its audit traffic and whether collect requests reach the service. */
 export type TrafficSpec = AuditSpec["traffic"];
+/** One experiment of a spec. */
+export type ExperimentSpec = AuditSpec["experiments"][number];
+/** One variation of an experiment. */
+export type VariationSpec = ExperimentSpec["variations"][number];
 /** A per-check severity override. */
 export type SeverityOverride = z.output<typeof severityOverride>;

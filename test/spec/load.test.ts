@@ -443,3 +443,56 @@ test.describe("sdk presets and method paths", () => {
     ]);
   });
 });
+
+test.describe("experiment variations", () => {
+  /** The minimal spec with one experiment on its home page whose variations are `lines` (indented under `variations:`, from line 21). */
+  const withVariations = (...lines: string[]) =>
+    minimalWith({}, "experiments:", "  - name: Hero copy, short vs long", "    page: home", '    selector: "#hero"', "    variations:", ...lines);
+
+  test("take inline code, a file relative to the spec, and preview-link parameters", () => {
+    const read: string[] = [];
+    const result = parseSpec(
+      withVariations(
+        "      - name: Long copy",
+        "        js: \"document.querySelector('#hero').textContent = 'Longer'\"",
+        "        css: { file: variations/long.css }",
+        "      - name: Preview link",
+        "        query: { exp_preview: hero-long, slot: 2 }",
+      ),
+      "audits/spec.yaml",
+      (path) => (read.push(path), "#hero { font-size: 18px }"),
+    );
+    if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
+    expect(read).toEqual(["variations/long.css"]);
+    expect(result.spec.experiments[0]?.variations).toEqual([
+      { name: "Long copy", js: { file: null, code: "document.querySelector('#hero').textContent = 'Longer'" }, css: { file: "variations/long.css", code: "#hero { font-size: 18px }" } },
+      { name: "Preview link", query: { exp_preview: "hero-long", slot: "2" } },
+    ]);
+  });
+
+  test("an experiment without variations has none", () => {
+    const result = parse(minimalWith({}, "experiments:", "  - { name: Hero copy, page: home, selector: '#hero' }"));
+    expect(result.ok && result.spec.experiments[0]?.variations).toEqual([]);
+  });
+
+  test("a variation needs js, css or query, a name of its own, and parameters in its query", () => {
+    expect(printed(parse(withVariations("      - name: Nothing", "      - name: Control", "        css: 'a {}'", "      - name: Empty link", "        query: {}")))).toEqual([
+      "spec.yaml:21:9 experiments[0].variations[0]: needs js, css or query: a variation with none of them is the control",
+      'spec.yaml:22:15 experiments[0].variations[1].name: "control" is the page as it is: give the variation a name of its own',
+      "spec.yaml:25:16 experiments[0].variations[2].query: has no parameters: name the preview link's parameters, or leave query out",
+    ]);
+  });
+
+  test("names are unique within an experiment", () => {
+    expect(printed(parse(withVariations("      - { name: Long copy, css: 'a {}' }", "      - { name: Long copy, js: 'void 0' }")))).toEqual([
+      'spec.yaml:22:17 experiments[0].variations[1].name: "Long copy" is the name of another variation of this experiment',
+    ]);
+  });
+
+  test("a code file that cannot be read is an error at its line, relative to the spec's folder", async () => {
+    const result = parseSpec(withVariations("      - name: Long copy", "        js: { file: missing.js }"), `${specsDir}spec.yaml`);
+    expect(printed(result)).toEqual([
+      `spec.yaml:22:21 experiments[0].variations[0].js.file: cannot read the variation's js file "missing.js": no such file (paths are relative to the spec's folder)`,
+    ]);
+  });
+});

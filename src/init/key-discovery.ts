@@ -51,7 +51,8 @@ export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
     for (const [name, value] of url.searchParams) if (isKeyShapedName(name)) add(value);
     for (const segment of url.pathname.split("/")) if (isKeyLikeSegment(segment) && sdk.scriptUrls.some((script) => new URL(script).origin === url.origin)) add(segment);
     for (const [name, value] of Object.entries(request.headers)) {
-      if (name === "authorization") add(decodeBasicAuth(value)?.user);
+      // A Basic credential's user (RudderStack's write key), or a Bearer or Token credential.
+      if (name === "authorization") add(decodeBasicAuth(value)?.user ?? /^\s*(?:bearer|token)\s+(\S+)\s*$/i.exec(value)?.[1]);
       else if (isKeyShapedName(name)) add(value);
     }
     for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads) for (const value of keyShapedValues(payload)) add(value);

@@ -14,7 +14,7 @@ test("a key is one word of 6 to 128 letters, digits, _ or -, not a plain word or
   for (const value of ["analytics", "short", "123456789", "has space_1", "https://x.test/a_1", ""]) expect(isKeyLike(value), value).toBe(false);
 });
 
-test("candidates come from the tag, the script's path, the global, request queries, payloads and Basic auth, most telling first", () => {
+test("candidates come from the tag, the script's path, the global, request queries, payloads and Basic or Bearer auth, most telling first", () => {
   const look = lookWith({
     globals: [
       globalWith({ name: "expsvc", keyProperties: [{ name: "expsvc._writeKey", value: "wk_global_1" }, { name: "expsvc.user.anonKey", value: "ajs_anonymous_id" }] }),
@@ -26,6 +26,7 @@ test("candidates come from the tag, the script's path, the global, request queri
       requestWith("https://cdn.example.test/sdk/v1/HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2/settings", "fetch"),
       requestWith("https://cfg.example.test/sourceConfig/?writeKey=wk_query_4&v=1_2_3", "xhr"),
       requestWith("https://api.example.test/v1/track", "xhr", { method: "POST", headers: { authorization: basicOf("wk_basic_5") } }),
+      requestWith("https://api.example.test/v2/track", "xhr", { method: "POST", headers: { authorization: "Bearer wk_bearer_5b" } }),
       requestWith("https://api.example.test/e/", "fetch", { method: "POST", body: gzipSync(JSON.stringify({ api_key: "phc_payload_6", batch: [{ event: "x", properties: { token: "tok_nested_7", distinct_id: "user_1234" } }] })) }),
     ],
   });
@@ -36,6 +37,7 @@ test("candidates come from the tag, the script's path, the global, request queri
     "HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2",
     "wk_query_4",
     "wk_basic_5",
+    "wk_bearer_5b",
     "phc_payload_6",
     "tok_nested_7",
   ]);

@@ -63,10 +63,17 @@ test("the installed key is the one seen on the most page × viewports, then in t
 });
 
 test("a value seen only among the SDK global's properties is a setting, not a key", () => {
-  const pages = [pageWith({ sdkTagKey: null, keySightings: [{ key: "wk_1", where: "init", detail: "expsvc.init" }, { key: "cookie_name_2", where: "sdk-global", detail: "expsvc.cookie.name" }] })];
+  const pages = [pageWith({ sdkTagKey: null, keySightings: [{ key: "wk_init_1", where: "init", detail: "expsvc.init" }, { key: "cookie_name_2", where: "sdk-global", detail: "expsvc.cookie.name" }] })];
   const choice = chooseKey(pages);
-  expect(choice.installed?.key).toBe("wk_1");
+  expect(choice.installed?.key).toBe("wk_init_1");
   expect(choice.others).toEqual([]);
+});
+
+test("an init call's first string counts as a key only when it looks like one", () => {
+  const init = (key: string) => ({ key, where: "init" as const, detail: "shopsdk.load" });
+  const pages = [pageWith({ sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json"), init("wk_live_42")] }), pageWith({ viewport: "mobile", sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json")] })];
+  expect(chooseKey(pages).installed?.key).toBe("wk_live_42");
+  expect(chooseKey(pages).others).toEqual([]);
 });
 
 test("no key seen anywhere gives none", () => {

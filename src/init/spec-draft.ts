@@ -1,5 +1,6 @@
 import type { PageArtifacts } from "../artifacts.js";
 import { PRESETS } from "../spec/presets.js";
+import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
 import type { KeyChoice, KeySeen } from "./key-discovery.js";
@@ -17,10 +18,8 @@ import { pathGlob, urlsGlob } from "./url-globs.js";
 /** Written when no request carried a probe call: a placeholder the spec's `run` will show wrong. */
 const COLLECT_PLACEHOLDER = "**/collect";
 
-/** Longest wait worth writing for a slow generic SDK, as `sdk.deliveryTimeoutMs` allows. */
-const MAX_DELIVERY_TIMEOUT_MS = 120_000;
-/** A probe answered later than this needs more than the default 6 s of `deliveryTimeoutMs`. */
-const SLOW_DELIVERY_MS = 3_000;
+/** A probe answered later than this needs more than the default `deliveryTimeoutMs`, which also bounds readiness. */
+const SLOW_DELIVERY_MS = DEFAULT_DELIVERY_TIMEOUT_MS / 2;
 
 /** A global as comments name it: `window.expsvc (track, identify; defined by URL)`. */
 function describeGlobal(found: GenericFound): string {

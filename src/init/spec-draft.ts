@@ -1,5 +1,6 @@
 import type { PageArtifacts } from "../artifacts.js";
 import { PRESETS } from "../spec/presets.js";
+import { KEY_PLACES } from "../checks/keys.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
@@ -121,9 +122,9 @@ export const KEY_PLACEHOLDER = "YOUR-PROJECT-KEY";
 function keyNote(choice: KeyChoice): Noted<string> {
   const { installed } = choice;
   if (installed === null) {
-    return { value: KEY_PLACEHOLDER, check: true, comment: "no key was seen where sdk.key looks (script URL and tag, init call, SDK global, collect requests): write the key the SDK installs" };
+    return { value: KEY_PLACEHOLDER, check: true, comment: `no key was seen where sdk.key looks (${Object.values(KEY_PLACES).join(", ")}): write the key the SDK installs` };
   }
-  const places = [...new Set(installed.places.map((place) => place.where))].join(", ");
+  const places = [...new Set(installed.places.map((place) => KEY_PLACES[place.where]))].join(", ");
   const comment = `seen on ${installed.units.length} of ${choice.loadedUnits} page × viewport(s), in: ${places}`;
   return choice.others.length > 0 || installed.units.length < choice.loadedUnits ? { value: installed.key, check: true, comment } : { value: installed.key, comment };
 }

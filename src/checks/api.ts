@@ -2,17 +2,13 @@ import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedPr
 import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import { capitalised, formatDuration, nearMisses, orJoined, orList } from "../text.js";
-import { auditedEnvironment, defineCheck, finding, type AuditContext, type CheckContext, type Verdict } from "./check.js";
+import { auditedEnvironment, defineCheck, specWideFinding, type AuditContext, type Verdict } from "./check.js";
 
 /**
  * The API checks: the service's own view of the project, read once per spec × environment.
  * Each gives one finding per spec × environment; when an earlier API step failed, the later
  * checks skip and point at the check that reports it, so one cause is reported once.
  */
-
-function apiFinding(context: CheckContext, verdict: Verdict): Finding[] {
-  return [finding(context, verdict.status, verdict.message, {}, verdict.evidence ?? {})];
-}
 
 const NO_API_SECTION = "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
 
@@ -105,9 +101,9 @@ export const apiAuth = defineCheck({
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
   evaluate(context): Finding[] {
     const { api } = context;
-    if (!context.spec.api || !api) return apiFinding(context, { status: "skip", message: NO_API_SECTION });
+    if (!context.spec.api || !api) return specWideFinding(context, { status: "skip", message: NO_API_SECTION });
     if (!api.keySet || api.projects === null) {
-      return apiFinding(context, {
+      return specWideFinding(context, {
         status: "fail",
         message: `No API key: set ${api.keyEnv} to the service's API key (the spec's api.keyEnv names that variable). The other API checks were skipped.`,
         evidence: { keyEnv: api.keyEnv },
@@ -118,16 +114,16 @@ export const apiAuth = defineCheck({
     const { failure } = exchange;
     if (failure?.status === 401) {
       const message = `The service rejected the key in ${api.keyEnv} (GET ${exchange.url}: ${failure.detail}). Set ${api.keyEnv} to a valid API key of workspace "${context.spec.workspace}".`;
-      return apiFinding(context, { status: "fail", message, evidence });
+      return specWideFinding(context, { status: "fail", message, evidence });
     }
     if (failure?.status === 403) {
       const message = `The service knows the key in ${api.keyEnv} but refused it the project list (GET ${exchange.url}: ${failure.detail}). Use a key with access to workspace "${context.spec.workspace}".`;
-      return apiFinding(context, { status: "fail", message, evidence });
+      return specWideFinding(context, { status: "fail", message, evidence });
     }
     if (exchange.status !== null && exchange.status >= 200 && exchange.status < 300) {
-      return apiFinding(context, { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
+      return specWideFinding(context, { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
     }
-    return apiFinding(context, { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
+    return specWideFinding(context, { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
   },
 });
 
@@ -150,12 +146,12 @@ export const apiProject = defineCheck({
     "project nobody looks at — or mixes test traffic into real results.",
   evaluate(context): Finding[] {
     const judgeable = judgeableApi(context);
-    if ("blocked" in judgeable) return apiFinding(context, { status: "skip", message: judgeable.blocked });
+    if ("blocked" in judgeable) return specWideFinding(context, { status: "skip", message: judgeable.blocked });
     const exchange = judgeable.projects;
     if (exchange.data === null) {
-      return apiFinding(context, { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
+      return specWideFinding(context, { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
     }
-    return apiFinding(context, judgeProject(context, exchange.data));
+    return specWideFinding(context, judgeProject(context, exchange.data));
   },
 });
 
@@ -223,11 +219,11 @@ export const apiWorkspace = defineCheck({
     "configured and read by the wrong team.",
   evaluate(context): Finding[] {
     const found = matchedProject(context);
-    if ("skip" in found) return apiFinding(context, { status: "skip", message: found.skip });
+    if ("skip" in found) return specWideFinding(context, { status: "skip", message: found.skip });
     const named = found.match.element.workspace;
     const label = projectLabel(found.match);
     if (named === null) {
-      return apiFinding(context, {
+      return specWideFinding(context, {
         status: "skip",
         message: `Not judged: the service's element for ${label} names no workspace (no ${orJoined(WORKSPACE_FIELDS)} field, nor one nested), so the workspace cannot be checked.`,
       });
@@ -235,12 +231,12 @@ export const apiWorkspace = defineCheck({
     const wanted = context.spec.workspace;
     const evidence = { workspace: wanted, listed: { id: named.id, name: named.name }, field: named.field };
     if (isWorkspace(named, wanted)) {
-      return apiFinding(context, { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
+      return specWideFinding(context, { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
     }
     const shown = [named.name === null ? null : `"${named.name}"`, named.id === null ? null : `id ${named.id}`].filter(Boolean).join(", ");
     const close = nearMisses(wanted, [named.name, named.id].filter((value): value is string => value !== null));
     const hint = close.length > 0 ? ` — did you mean ${orList(close)}?` : ".";
-    return apiFinding(context, {
+    return specWideFinding(context, {
       status: "fail",
       message: `${capitalised(label)} belongs to workspace ${shown} in the service, not "${wanted}"${hint} Fix the spec's workspace, or move the project to the right workspace.`,
       evidence,
@@ -265,7 +261,7 @@ export const apiGoals = defineCheck({
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",
   evaluate(context): Finding[] {
-    const skip = (message: string) => apiFinding(context, { status: "skip", message });
+    const skip = (message: string) => specWideFinding(context, { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;
     const judgeable = judgeableApi(context);
     if ("blocked" in judgeable) return skip(judgeable.blocked);
@@ -276,9 +272,9 @@ export const apiGoals = defineCheck({
     const exchange = found.api.goals;
     if (exchange === null) return skip("Not judged: the goals were not read.");
     if (exchange.data === null) {
-      return apiFinding(context, { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
+      return specWideFinding(context, { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
     }
-    return apiFinding(context, judgeGoals(context, exchange.data));
+    return specWideFinding(context, judgeGoals(context, exchange.data));
   },
 });
 

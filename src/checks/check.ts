@@ -142,6 +142,11 @@ export interface Verdict {
   evidence?: Record<string, unknown>;
 }
 
+/** The one finding of a check judged once per spec × environment: no page, viewport, goal or experiment. */
+export function specWideFinding(context: CheckContext, verdict: Verdict): Finding[] {
+  return [finding(context, verdict.status, verdict.message, {}, verdict.evidence)];
+}
+
 /**
  * Runs a page-level judgement on every page × viewport that loaded; a page that did not load
  * gets a `skip`, since page.load already reports it.

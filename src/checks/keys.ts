@@ -4,7 +4,8 @@ import { shareableUrl } from "../redact.js";
 import { orJoined } from "../text.js";
 import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "./check.js";
 
-const WHERE: Record<KeySighting["where"], string> = {
+/** Each place a key is looked for, in words. */
+export const KEY_PLACES: Record<KeySighting["where"], string> = {
   "script-url": "the SDK's script URL",
   "script-tag": "the SDK's script tag",
   init: "the SDK's init call",
@@ -14,7 +15,7 @@ const WHERE: Record<KeySighting["where"], string> = {
 };
 
 function describeSighting(sighting: KeySighting): string {
-  return `${WHERE[sighting.where]} (${shareableUrl(sighting.detail)})`;
+  return `${KEY_PLACES[sighting.where]} (${shareableUrl(sighting.detail)})`;
 }
 
 /** The places a key was looked for, as one phrase: the init call only when the spec names init methods. */

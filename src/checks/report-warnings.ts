@@ -3,7 +3,7 @@ import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifa
 import type { Finding, Status } from "../results.js";
 import { worstStatus } from "../results.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi } from "./api.js";
-import { defineCheck, finding, type AuditContext, type CheckContext } from "./check.js";
+import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "./check.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
 
 /**
@@ -59,7 +59,7 @@ export const reportWarnings = defineCheck({
     "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
   evaluate(context): Finding[] {
     const read = reportExperiments(context);
-    if ("status" in read) return [finding(context, read.status, read.message, {}, read.evidence ?? {})];
+    if ("status" in read) return specWideFinding(context, read);
     if (read.experiments.length === 0) {
       return [finding(context, "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
     }
@@ -73,7 +73,7 @@ export const REPORT_CHECKS = [reportWarnings] as const;
 /** The report's experiments, or the one finding that says why there are none to judge. */
 function reportExperiments(
   context: AuditContext,
-): { experiments: ReportExperiment[]; source: string; srm: SrmOptions } | { status: Status; message: string; evidence?: Record<string, unknown> } {
+): { experiments: ReportExperiment[]; source: string; srm: SrmOptions } | Verdict {
   const { report } = context.spec;
   if (!report) {
     return {

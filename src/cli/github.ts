@@ -3,24 +3,19 @@ import { LineCounter, parseDocument } from "yaml";
 import type { Finding, RunSummary } from "../results.js";
 import { findingCommands, jobSummaryMarkdown, workflowCommand, type AnnotationPlace } from "../report/github.js";
 import type { SpecError } from "../spec/errors.js";
-import { positionOf } from "../spec/locate.js";
+import { entryPathOf, positionOf } from "../spec/locate.js";
 
 /**
  * What a run in GitHub Actions adds to its own output: a job summary when `GITHUB_STEP_SUMMARY`
  * names a file, and annotations on the spec files when `GITHUB_ACTIONS` is `true`.
  */
-export interface GitHubOutputs {
-  annotate: boolean;
-  summaryFile: string | null;
-}
-
-export function gitHubOutputs(env: NodeJS.ProcessEnv = process.env): GitHubOutputs {
+function gitHubOutputs(env: NodeJS.ProcessEnv = process.env): { annotate: boolean; summaryFile: string | null } {
   return { annotate: env.GITHUB_ACTIONS === "true", summaryFile: env.GITHUB_STEP_SUMMARY || null };
 }
 
 /** Annotates each spec error at its file, line and column. */
-export function annotateSpecErrors(errors: readonly SpecError[], outputs = gitHubOutputs()): void {
-  if (!outputs.annotate) return;
+export function annotateSpecErrors(errors: readonly SpecError[]): void {
+  if (!gitHubOutputs().annotate) return;
   for (const error of errors) {
     const message = error.path === "" ? error.message : `${error.path}: ${error.message}`;
     process.stdout.write(`${workflowCommand("error", message, { file: error.file, line: error.line, col: error.column, title: "setup-audit: invalid spec" })}\n`);
@@ -31,7 +26,8 @@ export function annotateSpecErrors(errors: readonly SpecError[], outputs = gitHu
  * Appends the job summary and annotates each failed or warning finding on its spec, at the page,
  * goal or experiment it is about; `secrets` (the run's API keys and typed values) never show.
  */
-export function publishToGitHub(summary: RunSummary, secrets: readonly string[], outputs = gitHubOutputs()): void {
+export function publishToGitHub(summary: RunSummary, secrets: readonly string[]): void {
+  const outputs = gitHubOutputs();
   if (outputs.summaryFile !== null) appendFileSync(outputs.summaryFile, jobSummaryMarkdown(summary, secrets));
   if (!outputs.annotate) return;
   for (const command of findingCommands(summary, specPlaces(), secrets)) process.stdout.write(`${command}\n`);
@@ -43,7 +39,7 @@ function specPlaces(): (finding: Finding) => AnnotationPlace {
   return (finding) => {
     if (!specs.has(finding.spec)) specs.set(finding.spec, readSpec(finding.spec));
     const spec = specs.get(finding.spec);
-    const path = spec && entryPath(spec.data, finding);
+    const path = spec && entryPathOf(spec.data, finding);
     const position = spec && path && positionOf(spec.doc, spec.lineCounter, path);
     return position ? { file: finding.spec, line: position.line, col: position.column } : { file: finding.spec };
   };
@@ -57,13 +53,4 @@ function readSpec(file: string) {
   } catch {
     return undefined;
   }
-}
-
-function entryPath(data: Record<string, unknown> | null, finding: Finding): PropertyKey[] | undefined {
-  const indexIn = (section: string, field: string, value: string | null) => {
-    const list = data?.[section];
-    const index = value === null || !Array.isArray(list) ? -1 : list.findIndex((entry) => (entry as Record<string, unknown> | null)?.[field] === value);
-    return index === -1 ? undefined : [section, index];
-  };
-  return indexIn("pages", "id", finding.page) ?? indexIn("experiments", "name", finding.experiment) ?? indexIn("goals", "name", finding.goal);
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditPlan } from "../plan.js";
 import { secretsOf } from "../redact.js";
+import { firstLine } from "../text.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
 import { buildSummary, reportTarget, RUN_RESULT_ENV, writeRunResult, type TargetResult } from "../run-result.js";
@@ -33,7 +34,14 @@ export async function publishResults(plan: AuditPlan, planFile: string, results:
   await runPlaywrightPhase("report", planFile, [], { [RUN_RESULT_ENV]: resultFile });
 
   process.stdout.write(formatConsoleReport(summary));
-  if (options.toGitHub) publishToGitHub(summary, plan.targets.flatMap((target) => secretsOf(target.spec, process.env)));
+  // Like the HTML report, GitHub's outputs are extras: failing to write them never changes the verdict.
+  if (options.toGitHub) {
+    try {
+      publishToGitHub(summary, plan.targets.flatMap((target) => secretsOf(target.spec, process.env)));
+    } catch (error) {
+      process.stderr.write(`setup-audit: could not write GitHub's job summary: ${firstLine(error)}\n`);
+    }
+  }
   process.stdout.write(`\nWrote ${join(options.out, "summary.json")}, ${join(options.out, "junit.xml")} and Allure results in ${join(options.out, "allure-results")}.\n`);
   // The audit's verdict stands even when its report cannot be built.
   await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));

@@ -39,25 +39,31 @@ for (const target of plan.targets) {
     // The test's viewports, for the progress lines.
     const annotation = { type: "viewports", description: target.viewports.join(" ") };
     gatherTest(pageTitle(target.slug, pageId), { annotation }, async ({ browser, browserTagger }, testInfo) => {
+      const gatherInContext = async (viewport: string) => {
+        const context = await browser.newContext(auditContextOptions(viewport, traffic));
+        if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
+        try {
+          return await gatherOnViewport(context, target, pageSpec, viewport, { traffic, siteDomain, browserTagger });
+        } finally {
+          if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
+          await context.close();
+        }
+      };
       // Every viewport at once, each in a context of its own: a page that waits out its quiet
-      // window leaves the browser idle, and the other viewport's page loads meanwhile.
+      // window leaves the browser idle, and the other viewport's page loads meanwhile. Each says
+      // what it gathered, and in how long, as soon as it is done: one that hangs until the
+      // test's timeout does not hide the other's result.
       const gathered = await Promise.allSettled(
         target.viewports.map(async (viewport) => {
-          const context = await browser.newContext(auditContextOptions(viewport, traffic));
-          if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
-          try {
-            return await gatherOnViewport(context, target, pageSpec, viewport, { traffic, siteDomain, browserTagger });
-          } finally {
-            if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
-            await context.close();
-          }
+          const startedAt = Date.now();
+          const outcome = await gatherInContext(viewport).then(
+            (gatheredWhat) => ({ ok: true as const, description: `gathered, ${gatheredWhat}` }),
+            (error: unknown) => ({ ok: false as const, error, description: `could not gather: ${firstLine(error)}` }),
+          );
+          testInfo.annotations.push({ type: `gathered ${viewport}`, description: `${outcome.description}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
+          if (!outcome.ok) throw outcome.error;
         }),
       );
-      gathered.forEach((result, index) => {
-        const viewport = target.viewports[index]!;
-        const description = result.status === "fulfilled" ? `gathered, ${result.value}` : `could not gather: ${firstLine(result.reason)}`;
-        testInfo.annotations.push({ type: `gathered ${viewport}`, description });
-      });
       const failure = gathered.find((result) => result.status === "rejected");
       if (failure) throw failure.reason;
     });

@@ -6,55 +6,57 @@ import { decodeCollectBody } from "../gather/payload.js";
 export interface ProbeResult {
   /** The URLs of the requests that carried a probe call, in the order they were sent. */
   urls: string[];
-  /** Milliseconds from the probe's calls to the first such request; null when none came. */
+  /** Milliseconds from the probe's calls to the request that carried the last method's marker; null when none came. */
   delayMs: number | null;
 }
 
 /**
- * Learns a generic SDK's collect endpoint by calling its methods with a marker (a made-up event
- * name and user id) and watching for the requests that carry it. Those requests are answered
- * inside the browser, so the service never receives the probe; other requests go on as usual.
+ * Learns a generic SDK's collect endpoint by calling each of its methods with a marker of its
+ * own (a made-up event name and user id) and watching for the requests that carry them, until
+ * every method's marker has left or `timeoutMs` passed: an SDK may send an identify at once and
+ * batch a track for seconds. Those requests are answered inside the browser, so the service
+ * never receives the probe: the route stays until the caller closes the context, which also
+ * catches a call the SDK sends after the probe stopped waiting. Other requests go on as usual.
  */
 export async function probeCollect(context: BrowserContext, page: Page, global: string, methods: readonly string[], timeoutMs: number): Promise<ProbeResult> {
-  const marker = `setup_audit_init_probe_${randomBytes(4).toString("hex")}`;
+  const base = `setup_audit_init_probe_${randomBytes(4).toString("hex")}`;
+  // `_1x` is no part of `_10x`: each method's marker is told apart from the others'.
+  const markers = methods.map((_, index) => `${base}_${index}x`);
+  const waiting = new Set(markers);
   const urls: string[] = [];
   let calledAt = Number.NaN;
-  let firstAt: number | null = null;
-  let arrived: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (arrived = resolve));
-  const handler = async (route: Route) => {
+  let lastAt: number | null = null;
+  let allArrived: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (allArrived = resolve));
+  await context.route("**/*", async (route: Route) => {
     const request = route.request();
-    if (!carries(request.url(), request.postDataBuffer(), request.headers()["content-encoding"], marker)) return route.fallback();
+    const carried = carriedMarkers(request.url(), request.postDataBuffer(), request.headers()["content-encoding"], base, markers);
+    if (carried.length === 0) return route.fallback();
     urls.push(request.url());
-    firstAt ??= Date.now();
-    arrived();
+    if (carried.some((marker) => waiting.delete(marker))) lastAt = Date.now();
+    if (waiting.size === 0) allArrived();
     // The page may close while the request waits; it then needs no answer.
     await route.fulfill({ status: 200, json: {} }).catch(() => undefined);
-  };
-  await context.route("**/*", handler);
-  try {
-    calledAt = Date.now();
-    await page.evaluate(callEach, { global, methods, marker }).catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([first, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
-    // Calls an SDK batches may leave in a second request soon after the first.
-    if (firstAt !== null) await page.waitForTimeout(500);
-  } finally {
-    await context.unroute("**/*", handler);
-  }
-  return { urls, delayMs: firstAt === null ? null : firstAt - calledAt };
+  });
+  calledAt = Date.now();
+  await page.evaluate(callEach, { global, methods, markers }).catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([arrived, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+  return { urls, delayMs: lastAt === null ? null : lastAt - calledAt };
 }
 
-/** True when the request's URL or decoded body carries the marker. */
-function carries(url: string, body: Buffer | null, contentEncoding: string | undefined, marker: string): boolean {
-  if (url.includes(marker) || body?.includes(marker)) return true;
-  return decodeCollectBody(body, url, contentEncoding).strings.some((text) => text.includes(marker));
+/** The markers the request's URL or decoded body carries; none when it carries no probe call. */
+function carriedMarkers(url: string, body: Buffer | null, contentEncoding: string | undefined, base: string, markers: readonly string[]): string[] {
+  const texts = [url, body?.toString("utf8") ?? "", ...decodeCollectBody(body, url, contentEncoding).strings];
+  if (!texts.some((text) => text.includes(base))) return [];
+  return markers.filter((marker) => texts.some((text) => text.includes(marker)));
 }
 
-/** What the page runs: each method called with the marker as the event name, the user id and an attribute. */
-function callEach({ global, methods, marker }: { global: string; methods: readonly string[]; marker: string }): void {
-  for (const path of methods) {
+/** What the page runs: each method called with its marker as the event name, the user id and an attribute. */
+function callEach({ global, methods, markers }: { global: string; methods: readonly string[]; markers: readonly string[] }): void {
+  methods.forEach((path, index) => {
+    const marker = markers[index]!;
     const parts = path.split(".");
     let holder: unknown = (window as unknown as Record<string, unknown>)[global];
     for (const part of parts.slice(0, -1)) holder = holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[part];
@@ -64,5 +66,5 @@ function callEach({ global, methods, marker }: { global: string; methods: readon
     } catch {
       // An SDK that refuses the probe's arguments says nothing about where it sends calls.
     }
-  }
+  });
 }

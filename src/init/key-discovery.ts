@@ -51,7 +51,8 @@ export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
     for (const [name, value] of url.searchParams) if (isKeyShapedName(name)) add(value);
     for (const segment of url.pathname.split("/")) if (isKeyLikeSegment(segment) && sdk.scriptUrls.some((script) => new URL(script).origin === url.origin)) add(segment);
     for (const [name, value] of Object.entries(request.headers)) {
-      if (name === "authorization") add(decodeBasicAuth(value)?.user);
+      // A Basic credential's user (RudderStack's write key), or a Bearer or Token credential.
+      if (name === "authorization") add(decodeBasicAuth(value)?.user ?? /^\s*(?:bearer|token)\s+(\S+)\s*$/i.exec(value)?.[1]);
       else if (isKeyShapedName(name)) add(value);
     }
     for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads) for (const value of keyShapedValues(payload)) add(value);
@@ -95,14 +96,18 @@ export function chooseKey(pages: readonly PageArtifacts[]): KeyChoice {
   const note = (key: string, place: KeyPlace) => byKey.set(key, [...(byKey.get(key) ?? []), place]);
   for (const page of pages) {
     if (page.sdkTagKey !== null) note(page.sdkTagKey, { page: page.page, viewport: page.viewport, where: "script-tag", detail: "the SDK's script tag" });
-    for (const sighting of page.keySightings) note(sighting.key, { page: page.page, viewport: page.viewport, where: sighting.where, detail: sighting.detail });
+    for (const sighting of page.keySightings) {
+      // Every init call's first string is reported; a URL or a name given there is no key.
+      if (sighting.where === "init" && !isKeyLike(sighting.key)) continue;
+      note(sighting.key, { page: page.page, viewport: page.viewport, where: sighting.where, detail: sighting.detail });
+    }
   }
   const seen = [...byKey]
     // A value seen only among the SDK global's properties is one of its settings (a storage key's name), not a key it installs.
     .filter(([, places]) => places.some((place) => place.where !== "sdk-global"))
     .map(([key, places]): KeySeen => ({ key, places, units: [...new Set(places.map((place) => `${place.page} · ${place.viewport}`))] }));
   const kinds = (entry: KeySeen) => new Set(entry.places.map((place) => place.where)).size;
-  // Stable: among equals, the key found first (the first look's most telling candidate) wins.
+  // Stable: among equals, the key noted first wins (the SDK's tag, then the order of the first page's sightings).
   const ranked = seen.map((entry, index) => ({ entry, index })).sort((a, b) => b.entry.units.length - a.entry.units.length || kinds(b.entry) - kinds(a.entry) || a.index - b.index);
   return { installed: ranked[0]?.entry ?? null, others: ranked.slice(1).map(({ entry }) => entry), loadedUnits: pages.filter((page) => page.loadError === null).length };
 }

@@ -78,7 +78,8 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
 
 /** The first look: the SDK it finds, its drafted section and the key candidates. */
 async function identifySdk(browser: Browser, url: string): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[] }> {
-  const context = await browser.newContext(auditContextOptions("desktop", TRAFFIC));
+  // The probe answers its calls through routes, which miss what a service worker fetches.
+  const context = await browser.newContext({ ...auditContextOptions("desktop", TRAFFIC), serviceWorkers: "block" });
   try {
     const { look, page } = await takeFirstLook(context, url);
     if (look.loadError !== null) throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, "Check the URL and that the site is up, then run init again.");

@@ -1,5 +1,7 @@
 import type { PageArtifacts } from "../artifacts.js";
 import { PRESETS } from "../spec/presets.js";
+import { KEY_PLACES } from "../checks/keys.js";
+import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
 import type { KeyChoice, KeySeen } from "./key-discovery.js";
@@ -17,10 +19,8 @@ import { pathGlob, urlsGlob } from "./url-globs.js";
 /** Written when no request carried a probe call: a placeholder the spec's `run` will show wrong. */
 const COLLECT_PLACEHOLDER = "**/collect";
 
-/** Longest wait worth writing for a slow generic SDK, as `sdk.deliveryTimeoutMs` allows. */
-const MAX_DELIVERY_TIMEOUT_MS = 120_000;
-/** A probe answered later than this needs more than the default 6 s of `deliveryTimeoutMs`. */
-const SLOW_DELIVERY_MS = 3_000;
+/** A probe answered later than this needs more than the default `deliveryTimeoutMs`, which also bounds readiness. */
+const SLOW_DELIVERY_MS = DEFAULT_DELIVERY_TIMEOUT_MS / 2;
 
 /** A global as comments name it: `window.expsvc (track, identify; defined by URL)`. */
 function describeGlobal(found: GenericFound): string {
@@ -122,9 +122,9 @@ export const KEY_PLACEHOLDER = "YOUR-PROJECT-KEY";
 function keyNote(choice: KeyChoice): Noted<string> {
   const { installed } = choice;
   if (installed === null) {
-    return { value: KEY_PLACEHOLDER, check: true, comment: "no key was seen where sdk.key looks (script URL and tag, init call, SDK global, collect requests): write the key the SDK installs" };
+    return { value: KEY_PLACEHOLDER, check: true, comment: `no key was seen where sdk.key looks (${Object.values(KEY_PLACES).join(", ")}): write the key the SDK installs` };
   }
-  const places = [...new Set(installed.places.map((place) => place.where))].join(", ");
+  const places = [...new Set(installed.places.map((place) => KEY_PLACES[place.where]))].join(", ");
   const comment = `seen on ${installed.units.length} of ${choice.loadedUnits} page × viewport(s), in: ${places}`;
   return choice.others.length > 0 || installed.units.length < choice.loadedUnits ? { value: installed.key, check: true, comment } : { value: installed.key, comment };
 }

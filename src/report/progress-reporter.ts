@@ -4,7 +4,7 @@ import type { FullConfig, Reporter, Suite, TestCase, TestResult } from "@playwri
 /**
  * The live progress of the gather phase: one line per page × viewport as it finishes. A test
  * gathers every viewport of one page (gather/pages.audit.ts): its `viewports` annotation names
- * them, and a `gathered VIEWPORT` annotation says what each one gathered.
+ * them, and a `gathered VIEWPORT` annotation says what each one gathered and in how long.
  */
 export default class ProgressReporter implements Reporter {
   private total = 0;
@@ -21,7 +21,8 @@ export default class ProgressReporter implements Reporter {
       this.done++;
       const counter = `[${String(this.done).padStart(width)}/${this.total}]`;
       const outcome = result.annotations.find((annotation) => annotation.type === `gathered ${viewport}`)?.description;
-      process.stdout.write(`${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}`}  ${(result.duration / 1000).toFixed(1)} s\n`);
+      // A viewport that never finished has no annotation: the test's error and time are its.
+      process.stdout.write(`${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`}\n`);
     }
   }
 

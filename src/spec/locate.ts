@@ -78,6 +78,19 @@ export function positionOf(doc: Document, lineCounter: LineCounter, path: readon
   return { line, column: col };
 }
 
+/**
+ * The spec entry a finding is about, as a path into the spec's data: its experiment, else its
+ * goal, else its page (an experiment's findings name its page too); undefined when none is listed.
+ */
+export function entryPathOf(data: unknown, about: { page: string | null; goal: string | null; experiment: string | null }): PropertyKey[] | undefined {
+  const indexIn = (section: string, field: string, value: string | null) => {
+    const list = data !== null && typeof data === "object" ? (data as Record<string, unknown>)[section] : undefined;
+    const index = value === null || !Array.isArray(list) ? -1 : list.findIndex((entry) => (entry as Record<string, unknown> | null)?.[field] === value);
+    return index === -1 ? undefined : [section, index];
+  };
+  return indexIn("experiments", "name", about.experiment) ?? indexIn("goals", "name", about.goal) ?? indexIn("pages", "id", about.page);
+}
+
 /** The key at `offset` and the key path of the mapping that holds it, for errors yaml gives by offset. */
 export function keyAtOffset(doc: Document, offset: number): { path: PropertyKey[]; key: string } | undefined {
   let result: { path: PropertyKey[]; key: string } | undefined;

@@ -108,6 +108,11 @@ const methodPaths = (minimum: number) => z.union([methodPath, z.array(methodPath
 
 const REQUIRED_SDK_FIELDS = ["script", "global", "track", "identify", "collect"] as const;
 
+/** The bound on waiting for readiness and batched delivery without a preset or a value of the spec's own. */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 6000;
+/** The longest `sdk.deliveryTimeoutMs` a spec may give. */
+export const MAX_DELIVERY_TIMEOUT_MS = 120_000;
+
 /** The `sdk` section: a preset and/or the fields it fills, resolved into every field. */
 export const sdkSchema = z
   .strictObject({
@@ -128,7 +133,7 @@ export const sdkSchema = z
     /** URL glob of the requests that deliver events. */
     collect: z.string().min(1).optional(),
     /** Bound on waiting for readiness and batched delivery, in milliseconds. */
-    deliveryTimeoutMs: z.number().int().positive().max(120_000).optional(),
+    deliveryTimeoutMs: z.number().int().positive().max(MAX_DELIVERY_TIMEOUT_MS).optional(),
     /** Quiet window (no new call or collect request) that ends a page, in milliseconds. */
     settleMs: z.number().int().min(0).max(10_000).optional(),
   })
@@ -150,7 +155,7 @@ export const sdkSchema = z
       init: sdk.init ?? preset?.init ?? [],
       ready: sdk.ready === undefined ? (preset ? presetReady(preset, global) : null) : sdk.ready,
       collect: sdk.collect ?? preset!.collect,
-      deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? 6000,
+      deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
       settleMs: sdk.settleMs ?? 250,
     };
   });

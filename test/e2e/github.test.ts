@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { e2eSpec, runCli } from "./cli.js";
 
@@ -21,6 +21,16 @@ test("in GitHub Actions a run writes the job summary and annotates each failed c
   const line = readFileSync(brokenShop, "utf8").split("\n").findIndex((text) => text.includes("id: early-call")) + 1;
   expect(run.stdout).toMatch(new RegExp(`^::error file=test/e2e/specs/broken-shop\\.yaml,line=${line},col=\\d+,title=sdk\\.order \\[early-call · desktop\\]::.+$`, "m"));
   expect(run.stdout).toMatch(new RegExp(`^::error file=test/e2e/specs/broken-shop\\.yaml,line=${line},col=\\d+,title=sdk\\.order \\[early-call · mobile\\]::.+$`, "m"));
+});
+
+test("a job summary that cannot be written is said on stderr and leaves the verdict and the report as they are", async ({}, testInfo) => {
+  const folder = testInfo.outputPath("a-folder");
+  mkdirSync(folder, { recursive: true });
+  const run = await runCli(["run", brokenShop, ...onePage, "--out", testInfo.outputPath("out")], { GITHUB_STEP_SUMMARY: folder });
+  expect(run.code, run.stderr).toBe(1);
+  expect(run.stderr).toMatch(/^setup-audit: could not write GitHub's job summary: .*EISDIR/m);
+  expect(run.stdout).toContain("Verdict: FAIL");
+  expect(existsSync(testInfo.outputPath("out", "html", "index.html"))).toBe(true);
 });
 
 test("a shard leaves the summary and the check annotations to the merge", async ({}, testInfo) => {

@@ -31,6 +31,46 @@ test("the demo shop defines expsvc from the service's script, after its stub; th
   }
 });
 
+test("the probe waits for every method's call, also one the SDK batches for seconds, and none of them reaches the collector", async ({ browser }) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  const reachedCollector: string[] = [];
+  try {
+    // An SDK that sends an identify at once and batches a track for 1.5 s, as PostHog and Mixpanel
+    // do, then sends that batch again 1.5 s later (a retry).
+    await context.route("http://collector.test/**", async (route) => {
+      reachedCollector.push(route.request().postData() ?? "");
+      await route.fulfill({ status: 200, json: {} });
+    });
+    await context.route("http://shop.test/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<script>
+          const send = (path, body) => fetch("http://collector.test/" + path, { method: "POST", body: JSON.stringify(body) });
+          window.shopsdk = {
+            identify(userId) { send("identify", { userId }); },
+            track(event) {
+              setTimeout(() => send("batch", { events: [{ event }] }), 1500);
+              setTimeout(() => send("batch", { events: [{ event }] }), 3000);
+            },
+          };
+        </script>`,
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto("http://shop.test/");
+    const probe = await probeCollect(context, page, "shopsdk", ["track", "identify"], 5000);
+    expect(probe.urls.sort()).toEqual(["http://collector.test/batch", "http://collector.test/identify"]);
+    const probeRequests = probe.urls.length;
+    expect(probe.delayMs).toBeGreaterThanOrEqual(1400);
+    // The retry the SDK sends after the probe returned is answered inside the browser too.
+    await page.waitForTimeout(2000);
+    expect(reachedCollector).toEqual([]);
+    expect(probe.urls.length).toBe(probeRequests + 1);
+  } finally {
+    await context.close();
+  }
+});
+
 test("Segment's snippet page matches the segment preset, its key in the script's URL", async ({ browser, fixtures }) => {
   const context = await browser.newContext(devices["Desktop Chrome"]);
   try {

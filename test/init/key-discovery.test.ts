@@ -14,7 +14,7 @@ test("a key is one word of 6 to 128 letters, digits, _ or -, not a plain word or
   for (const value of ["analytics", "short", "123456789", "has space_1", "https://x.test/a_1", ""]) expect(isKeyLike(value), value).toBe(false);
 });
 
-test("candidates come from the tag, the script's path, the global, request queries, payloads and Basic auth, most telling first", () => {
+test("candidates come from the tag, the script's path, the global, request queries, payloads and Basic or Bearer auth, most telling first", () => {
   const look = lookWith({
     globals: [
       globalWith({ name: "expsvc", keyProperties: [{ name: "expsvc._writeKey", value: "wk_global_1" }, { name: "expsvc.user.anonKey", value: "ajs_anonymous_id" }] }),
@@ -26,6 +26,7 @@ test("candidates come from the tag, the script's path, the global, request queri
       requestWith("https://cdn.example.test/sdk/v1/HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2/settings", "fetch"),
       requestWith("https://cfg.example.test/sourceConfig/?writeKey=wk_query_4&v=1_2_3", "xhr"),
       requestWith("https://api.example.test/v1/track", "xhr", { method: "POST", headers: { authorization: basicOf("wk_basic_5") } }),
+      requestWith("https://api.example.test/v2/track", "xhr", { method: "POST", headers: { authorization: "Bearer wk_bearer_5b" } }),
       requestWith("https://api.example.test/e/", "fetch", { method: "POST", body: gzipSync(JSON.stringify({ api_key: "phc_payload_6", batch: [{ event: "x", properties: { token: "tok_nested_7", distinct_id: "user_1234" } }] })) }),
     ],
   });
@@ -36,6 +37,7 @@ test("candidates come from the tag, the script's path, the global, request queri
     "HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2",
     "wk_query_4",
     "wk_basic_5",
+    "wk_bearer_5b",
     "phc_payload_6",
     "tok_nested_7",
   ]);
@@ -61,10 +63,17 @@ test("the installed key is the one seen on the most page × viewports, then in t
 });
 
 test("a value seen only among the SDK global's properties is a setting, not a key", () => {
-  const pages = [pageWith({ sdkTagKey: null, keySightings: [{ key: "wk_1", where: "init", detail: "expsvc.init" }, { key: "cookie_name_2", where: "sdk-global", detail: "expsvc.cookie.name" }] })];
+  const pages = [pageWith({ sdkTagKey: null, keySightings: [{ key: "wk_init_1", where: "init", detail: "expsvc.init" }, { key: "cookie_name_2", where: "sdk-global", detail: "expsvc.cookie.name" }] })];
   const choice = chooseKey(pages);
-  expect(choice.installed?.key).toBe("wk_1");
+  expect(choice.installed?.key).toBe("wk_init_1");
   expect(choice.others).toEqual([]);
+});
+
+test("an init call's first string counts as a key only when it looks like one", () => {
+  const init = (key: string) => ({ key, where: "init" as const, detail: "shopsdk.load" });
+  const pages = [pageWith({ sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json"), init("wk_live_42")] }), pageWith({ viewport: "mobile", sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json")] })];
+  expect(chooseKey(pages).installed?.key).toBe("wk_live_42");
+  expect(chooseKey(pages).others).toEqual([]);
 });
 
 test("no key seen anywhere gives none", () => {

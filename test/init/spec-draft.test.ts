@@ -53,6 +53,7 @@ test("the first line points editors at the JSON Schema; the environment holds th
   expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=./spec.schema.json");
   expect(spec.environments).toEqual({ production: { key: "prj_site_1", baseUrl: "https://shop.example.test" } });
   expect(line("key:")).not.toContain("check:");
+  expect(line("key:")).toContain("# seen on 2 of 2 page × viewport(s), in: the SDK's script tag");
 });
 
 test("a generic SDK gets every field, each guess marked check", () => {
@@ -133,7 +134,7 @@ test("other keys seen are named for a check; without any key a placeholder says 
   expect(line("key:")).toContain("# check:");
   const none = written({ key: { installed: null, others: [], loadedUnits: 2 } });
   expect(none.spec.environments.production?.key).toBe("YOUR-PROJECT-KEY");
-  expect(none.line("key:")).toContain("# check: no key was seen");
+  expect(none.line("key:")).toContain("# check: no key was seen where sdk.key looks (the SDK's script URL, the SDK's script tag, the SDK's init call, the SDK global, a collect request, a collect request's header)");
 });
 
 test("pages expect what fired on both viewports; a page that did not load says so; identify.required leaves personal data out", () => {

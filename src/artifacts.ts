@@ -94,6 +94,44 @@ export interface SelectorMatch {
   stableAlternative: string | null;
 }
 
+/** An element as it shows: what experiment.variation compares between the control and a variation. */
+export interface TargetElement {
+  /** Its rendered text, whitespace collapsed. */
+  text: string;
+  attributes: Readonly<Record<string, string>>;
+  /** The computed style properties that show on screen. */
+  style: Readonly<Record<string, string>>;
+  /** Its box in CSS pixels, relative to the first screen (the page is not scrolled yet). */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * An experiment's target right after a variation was applied, before the journey; on the page
+ * itself (the control), at the same moment with nothing applied.
+ */
+export interface ExperimentView {
+  experiment: string;
+  /** Milliseconds since the page test started: the calls made after it are the journey's. */
+  atMs: number;
+  /** Elements the selector matched; null when it is not valid CSS. */
+  matched: number | null;
+  visible: number;
+  /** The first visible match; null when none is visible. */
+  target: TargetElement | null;
+  /** Whether the document was wider than the viewport (its scroll width over its client width). */
+  overflows: boolean;
+  /** The first screen at that moment, relative to the output folder; null when screenshots are off or it failed. */
+  screen: string | null;
+}
+
+/** The variation a unit previewed, and what its code threw. */
+export interface AppliedVariation {
+  experiment: string;
+  name: string;
+  /** What the variation's js threw, then or later, with its line in that code when known. */
+  errors: { message: string; line: number | null }[];
+}
+
 /** A canary value (a journey `fill` marked canary) found in outgoing traffic. */
 export interface CanarySighting {
   /** The page spec's step index of the canary fill. */
@@ -144,6 +182,10 @@ export interface PageArtifacts {
   errors: { kind: "exception" | "console"; message: string }[];
   /** Screenshot file, relative to the output directory; null when none was taken. */
   screenshot: string | null;
+  /** The variation this unit previewed; null for the page as it is (every experiment's control). */
+  variation: AppliedVariation | null;
+  /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
+  experimentViews: ExperimentView[];
   durationMs: number;
 }
 

@@ -58,7 +58,18 @@ const summarySchema = z.object({
   verdict: z.enum(["pass", "fail"]),
   runs: z.array(z.object({ spec: z.string(), project: z.string(), environment: z.string() })),
   findings: z.array(z.object({ check: z.string(), spec: z.string(), page: z.string().nullable(), viewport: z.string().nullable() })),
-  calls: z.array(z.object({ spec: z.string(), environment: z.string(), kind: z.enum(["track", "identify"]), name: z.string().nullable(), page: z.string(), viewport: z.string() })),
+  calls: z.array(
+    z.object({
+      spec: z.string(),
+      environment: z.string(),
+      kind: z.enum(["track", "identify"]),
+      name: z.string().nullable(),
+      page: z.string(),
+      viewport: z.string(),
+      // Absent from summaries written before variations were previewed.
+      variation: z.string().nullable().optional(),
+    }),
+  ),
 });
 
 /** What a baseline is made from: the runs, findings and calls of a summary.json. */
@@ -105,7 +116,8 @@ export function baselinesFromSummary(summary: SummaryForBaseline): CallBaseline[
       for (const finding of summary.findings) {
         if (finding.check !== "page.load" || finding.spec !== run.spec || finding.page === null || finding.viewport === null) continue;
         const { page, viewport } = finding;
-        const calls = summary.calls.filter((call) => call.spec === run.spec && call.environment === run.environment && call.page === page && call.viewport === viewport);
+        // A variation's calls are the preview's, not the page's.
+        const calls = summary.calls.filter((call) => call.spec === run.spec && call.environment === run.environment && call.page === page && call.viewport === viewport && !call.variation);
         (pages[page] ??= {})[viewport] = firedCalls(calls);
       }
       return { spec: run.spec, environment: run.environment, project: run.project, pages };

@@ -50,7 +50,23 @@ export function readPlan(): AuditPlan {
   return JSON.parse(readFileSync(file, "utf8")) as AuditPlan;
 }
 
-/** File name of one page × viewport's artifacts inside the work folder. */
-export function artifactFileName(target: Pick<AuditTarget, "slug" | "environment">, page: string, viewport: string): string {
-  return `${target.slug}.${target.environment}.${page}.${viewport}.json`.replace(/[^\w.@-]+/g, "_");
+/** One variation of an experiment on an audited page: a unit of its own on every viewport. */
+export interface PlannedVariation {
+  page: string;
+  experiment: string;
+  variation: string;
+  /** Its place in the spec (`e0v1`: the first experiment's second variation), for file names that names with any characters cannot clash in. */
+  id: string;
+}
+
+/** The variations to preview: those of the experiments on the target's audited pages, in spec order. */
+export function plannedVariations(target: Pick<AuditTarget, "spec" | "pages">): PlannedVariation[] {
+  return target.spec.experiments.flatMap((experiment, e) =>
+    target.pages.includes(experiment.page) ? experiment.variations.map((variation, v) => ({ page: experiment.page, experiment: experiment.name, variation: variation.name, id: `e${e}v${v}` })) : [],
+  );
+}
+
+/** File name of one page × viewport's artifacts inside the work folder; a variation's (its planned id) beside the page's. */
+export function artifactFileName(target: Pick<AuditTarget, "slug" | "environment">, page: string, viewport: string, variationId: string | null = null): string {
+  return `${target.slug}.${target.environment}.${page}.${viewport}${variationId === null ? "" : `.${variationId}`}.json`.replace(/[^\w.@-]+/g, "_");
 }

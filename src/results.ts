@@ -13,7 +13,7 @@ export interface Finding {
   viewport: string | null;
   goal: string | null;
   experiment: string | null;
-  /** The experiment's variation the finding judges; null unless a check judges variations (none does yet, see the README's Checks). */
+  /** The experiment's variation the finding judges (experiment.variation); null on every other finding. */
   variation: string | null;
   /** One sentence a person can act on. */
   message: string;
@@ -30,6 +30,9 @@ export interface CallRecord {
   name: string | null;
   page: string;
   viewport: string;
+  /** The experiment and variation whose preview made the call; null for the page as it is (extensions of DESIGN.md's shape). */
+  experiment: string | null;
+  variation: string | null;
   atMs: number;
   beforeSdk: boolean;
   delivery: Delivery;

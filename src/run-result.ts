@@ -19,11 +19,18 @@ export interface TargetResult {
   /** Where the collect requests went (the spec's `traffic.collect`). */
   collect: CollectMode;
   findings: Finding[];
+  /** Every page × viewport gathered, the variations' previews among them (`variation` set). */
   pages: PageArtifacts[];
   /** Each page's calls' deliveries, in the order of `pages`, as the checks judged them. */
   deliveries: readonly (readonly RecordedDelivery[])[];
   /** What the service API said for this spec × environment; null without an `api` section. */
   api: ApiArtifacts | null;
+}
+
+/** An experiment with variations, as the report names it. */
+export interface PreviewedExperiment {
+  name: string;
+  page: string;
 }
 
 /** One spec × environment as the report names and shows it: the plan's target without its spec, and the little of the spec the report needs. */
@@ -36,11 +43,20 @@ export interface ReportTarget extends Omit<AuditTarget, "spec"> {
   keys: string[];
   /** The spec's `identify.required`: the attributes whose plan-like values the report may show. */
   requiredAttributes: string[];
+  /** The experiments with variations on the audited pages: each gets a picture per viewport. */
+  previewed: PreviewedExperiment[];
 }
 
 /** The report's view of a planned target. */
 export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
-  return { ...target, workspace: spec.workspace, project: spec.project, keys: Object.values(spec.environments).map((env) => env.key), requiredAttributes: [...spec.identify.required] };
+  return {
+    ...target,
+    workspace: spec.workspace,
+    project: spec.project,
+    keys: Object.values(spec.environments).map((env) => env.key),
+    requiredAttributes: [...spec.identify.required],
+    previewed: spec.experiments.filter((experiment) => experiment.variations.length > 0 && target.pages.includes(experiment.page)).map(({ name, page }) => ({ name, page })),
+  };
 }
 
 /** What the report phase reads: the run's id and output folder, and every target with its result. */
@@ -100,6 +116,8 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       name: call.kind === "track" ? call.name : null,
       page: page.page,
       viewport: page.viewport,
+      experiment: page.variation?.experiment ?? null,
+      variation: page.variation?.name ?? null,
       atMs: call.atMs,
       beforeSdk: call.state !== "direct",
       delivery,

@@ -11,8 +11,10 @@ export interface AuditContext {
   spec: AuditSpec;
   specFile: string;
   environment: string;
-  /** Every page × viewport gathered for this spec and environment. */
+  /** Every page × viewport gathered for this spec and environment, as it is. */
   pages: readonly PageArtifacts[];
+  /** Every variation's preview gathered, each a page × viewport of its own; only experiment.variation judges them. */
+  variations: readonly PageArtifacts[];
   /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
   api: ApiArtifacts | null;
   /** Each page's calls' deliveries (same order as `pages`), reconciled once with what the service ingested. */

@@ -2,6 +2,7 @@ import type { SelectorMatch } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import { closestMatch, quoteList } from "../text.js";
 import { defineCheck, finding } from "./check.js";
+import { experimentVariation } from "./experiment-variation.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
 const GENERIC_WORDS = new Set([
@@ -172,7 +173,7 @@ export const experimentSelector = defineCheck({
 });
 
 /** The `experiment.*` checks, in the order the report shows them. */
-export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector] as const;
+export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector, experimentVariation] as const;
 
 function judgeSelector(match: SelectorMatch, viewport: string): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
   const { selector, visible, stableAlternative } = match;

@@ -8,7 +8,8 @@ import type { AuditTarget } from "../plan.js";
 import type { TargetResult } from "../run-result.js";
 
 /**
- * Runs `checks` (default: all) on one spec × environment's gathered pages and API answers. Each
+ * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews
+ * among them) and API answers. Each
  * call's delivery is reconciled here, once for every page, unless `deliveries` were already
  * recorded (a merge keeps each shard's).
  */
@@ -21,7 +22,19 @@ export function judgeTarget(
   deliveries: readonly (readonly RecordedDelivery[])[] = reconcileDeliveries(pages, ingestedEvents(api)),
 ): TargetResult {
   const reportFile = readReportFile(target.spec.report?.file, target.specFile);
-  const context = { spec: target.spec, specFile: target.specFile, environment: target.environment, pages, api, deliveries, reportFile, baseline };
+  // The pages as they are are what every check but experiment.variation judges.
+  const asIs = (index: number) => pages[index]!.variation === null;
+  const context = {
+    spec: target.spec,
+    specFile: target.specFile,
+    environment: target.environment,
+    pages: pages.filter((_, index) => asIs(index)),
+    deliveries: deliveries.filter((_, index) => asIs(index)),
+    variations: pages.filter((_, index) => !asIs(index)),
+    api,
+    reportFile,
+    baseline,
+  };
   const findings = runChecks(context, checks);
   return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, deliveries, api };
 }

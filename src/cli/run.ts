@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
-import { artifactFileName, type AuditPlan, type AuditTarget } from "../plan.js";
+import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import type { TargetResult } from "../run-result.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
@@ -121,17 +121,18 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
  * --shard, the other shards' pages are simply not here.
  */
 function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): PageArtifacts[] {
-  return target.pages.flatMap((page) =>
+  const units = [...target.pages.map((page) => ({ page, variation: null })), ...plannedVariations(target).map((variation) => ({ page: variation.page, variation }))];
+  return units.flatMap(({ page, variation }) =>
     target.viewports.flatMap((viewport) => {
-      const file = join(workDir, "artifacts", artifactFileName(target, page, viewport));
+      const file = join(workDir, "artifacts", artifactFileName(target, page, viewport, variation?.id ?? null));
       if (existsSync(file)) return [JSON.parse(readFileSync(file, "utf8")) as PageArtifacts];
       if (sharded) return [];
-      return [missingArtifacts(target, page, viewport)];
+      return [missingArtifacts(target, page, viewport, variation)];
     }),
   );
 }
 
-function missingArtifacts(target: AuditTarget, page: string, viewport: string): PageArtifacts {
+function missingArtifacts(target: AuditTarget, page: string, viewport: string, variation: PlannedVariation | null): PageArtifacts {
   const path = target.spec.pages.find((candidate) => candidate.id === page)!.path;
   return {
     spec: target.specFile,
@@ -157,6 +158,8 @@ function missingArtifacts(target: AuditTarget, page: string, viewport: string): 
     collect: [],
     errors: [],
     screenshot: null,
+    variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation, errors: [] },
+    experimentViews: [],
     durationMs: 0,
   };
 }

@@ -25,7 +25,7 @@ import { loadValidSpecs } from "./specs.js";
 type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
-export const SHARD_FILE_VERSION = 5;
+export const SHARD_FILE_VERSION = 6;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {

@@ -1,5 +1,5 @@
 import type { BrowserContext } from "playwright";
-import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
+import type { AppliedVariation, CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
 import { deliverySettled } from "../delivery.js";
 import { isOnDomain } from "../domain.js";
 import { globToRegExpSource } from "../glob.js";
@@ -14,6 +14,7 @@ import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
+import { applyVariation, VARIATION_SOURCE, variationLine, viewExperiments, type VariationCode } from "./variation.js";
 import { Signal } from "./signal.js";
 import { interceptCollect, SiteRequestTagger, withQueryParam, type TrafficTags } from "./traffic.js";
 
@@ -43,6 +44,12 @@ export interface PageGatherOptions {
   stepTimeoutMs?: number;
   /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
   screenshot: { path: string; name: string } | null;
+  /** The experiments whose target is seen before the journey: on the page as it is, those with variations; on a variation, its own. */
+  viewedExperiments?: ExperimentTarget[];
+  /** Where to save the first screen as the views see it, as `screenshot`; null or absent for none. */
+  viewScreenshot?: { path: string; name: string } | null;
+  /** The variation to preview: its preview link's parameters are added to the URL, its code applied once the SDK is ready. Absent for the page as it is. */
+  variation?: { experiment: string; name: string; query: Readonly<Record<string, string>> } & VariationCode;
 }
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -87,12 +94,17 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
   // session serves both the screenshot and, in a remote browser, the traffic header.
   const tagsInPage = header !== null && options.browserTagger === null;
-  const cdp = tagsInPage || options.screenshot ? await context.newCDPSession(page) : null;
+  const cdp = tagsInPage || options.screenshot || options.viewScreenshot ? await context.newCDPSession(page) : null;
   if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, header, options.siteDomain);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
-  page.on("pageerror", (error) => errors.push({ kind: "exception", message: error.message }));
+  const variationErrors: AppliedVariation["errors"] = [];
+  page.on("pageerror", (error) => {
+    // What the variation's js throws later (from a timer, a listener) is the variation's, not the page's.
+    if (error.stack?.includes(VARIATION_SOURCE)) variationErrors.push({ message: error.message, line: variationLine(error.stack) });
+    else errors.push({ kind: "exception", message: error.message });
+  });
   page.on("console", (message) => {
     // A collect request the collector refused is judged by events.delivered, not as a page error;
     // the favicon is the browser's own request, not the page's.
@@ -120,7 +132,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
 
   // Calls the page made: watched on the SDK, or read from the collect requests when they could not be.
   const madeCalls = () => (callsFromNetwork === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
-  const requestedUrl = withQueryParam(new URL(options.page.path, options.baseUrl).href, options.traffic.queryParam);
+  const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
   let loadError: string | null = null;
   let documentStatus: number | null = null;
   try {
@@ -137,13 +149,21 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let navigationsBeforeTagRead = 0;
   let selectors: Promise<PageArtifacts["selectors"]> = Promise.resolve([]);
   let screenshot: Promise<string | null> = Promise.resolve(null);
+  let experimentViews: PageArtifacts["experimentViews"] = [];
+  const viewed = options.viewedExperiments ?? [];
   if (loadError === null) {
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
     // once no SDK script is left that could make it so, so that the calls the journey triggers
     // are judged on the page's setup, not on how fast the audit clicks.
     const sdkMayBecomeReady = () => network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400));
     const sdkSettled = () => sdkReadyAt !== null || !sdkMayBecomeReady();
-    if (options.page.steps.length > 0) await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
+    if (options.page.steps.length > 0 || viewed.length > 0 || options.variation) await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
+    // A variation is applied, and every unit's targets seen, at the same moment: before the journey.
+    const viewedAt = sinceStart(Date.now());
+    const thrown = options.variation ? await applyVariation(page, options.variation) : null;
+    if (thrown !== null) variationErrors.push(thrown);
+    const viewScreen = cdp && options.viewScreenshot ? { cdp, ...options.viewScreenshot } : null;
+    experimentViews = await viewExperiments(page, viewed, viewedAt, viewScreen);
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: options.stepTimeoutMs ?? 15_000,
@@ -199,8 +219,16 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     collect: network.collect,
     errors,
     screenshot: await screenshot,
+    variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, errors: variationErrors } : null,
+    experimentViews,
     durationMs: Date.now() - startedAt,
   };
+}
+
+/** The page's URL with a preview link's parameters added. */
+function withPreviewQuery(url: URL, query: Readonly<Record<string, string>>): string {
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.href;
 }
 
 /** The icon browsers ask every site for on their own. */

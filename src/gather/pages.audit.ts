@@ -4,11 +4,11 @@ import { test } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { environmentDomain } from "../domain.js";
 import { environmentOf } from "../spec/environment.js";
-import { artifactFileName, readPlan, type AuditTarget } from "../plan.js";
+import { artifactFileName, plannedVariations, readPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
 import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
-import type { PageSpec } from "../spec/schema.js";
+import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text.js";
 import { auditContextOptions, resolveTraffic, SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
@@ -33,17 +33,20 @@ const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null
 
 for (const target of plan.targets) {
   const traffic = resolveTraffic(target.spec.traffic, plan.runId);
-  const siteDomain = siteDomainOf(target);
-  for (const pageId of target.pages) {
-    const pageSpec = target.spec.pages.find((page) => page.id === pageId)!;
+  const site = { traffic, siteDomain: siteDomainOf(target) };
+  const units: GatherUnit[] = [
+    ...target.pages.map((pageId) => ({ title: pageTitle(target.slug, pageId), pageId, variation: null })),
+    ...plannedVariations(target).map((variation) => ({ title: pageTitle(target.slug, `${variation.page} · ${variation.experiment} · ${variation.variation}`), pageId: variation.page, variation })),
+  ];
+  for (const unit of units) {
     // The test's viewports, for the progress lines.
     const annotation = { type: "viewports", description: target.viewports.join(" ") };
-    gatherTest(pageTitle(target.slug, pageId), { annotation }, async ({ browser, browserTagger }, testInfo) => {
+    gatherTest(unit.title, { annotation }, async ({ browser, browserTagger }, testInfo) => {
       const gatherInContext = async (viewport: string) => {
         const context = await browser.newContext(auditContextOptions(viewport, traffic));
         if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
         try {
-          return await gatherOnViewport(context, target, pageSpec, viewport, { traffic, siteDomain, browserTagger });
+          return await gatherOnViewport(context, target, unit, viewport, { ...site, browserTagger });
         } finally {
           if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
           await context.close();
@@ -70,18 +73,31 @@ for (const target of plan.targets) {
   }
 }
 
-/** Gathers one page × viewport, writes its artifacts for the CLI and says what it gathered. */
+/** What one test gathers on every viewport: a page as it is, or one variation of an experiment on it. */
+interface GatherUnit {
+  title: string;
+  pageId: string;
+  variation: PlannedVariation | null;
+}
+
+/** Gathers one page × viewport, or one variation's, writes its artifacts for the CLI and says what it gathered. */
 async function gatherOnViewport(
   context: BrowserContext,
   target: AuditTarget,
-  pageSpec: PageSpec,
+  unit: GatherUnit,
   viewport: string,
   site: { traffic: TrafficTags; siteDomain: string; browserTagger: SiteRequestTagger | null },
 ): Promise<string> {
-  const screenshotName = join("screenshots", target.slug, target.environment, `${pageSpec.id}.${viewport}.png`);
+  const pageSpec = target.spec.pages.find((page) => page.id === unit.pageId)!;
+  const pageExperiments = target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id);
+  const planned = unit.variation;
+  const preview = planned === null ? null : previewOf(pageExperiments, planned);
+  const folder = join("screenshots", target.slug, target.environment);
   // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
   const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
-  mkdirSync(join(screenshotRoot, "screenshots", target.slug, target.environment), { recursive: true });
+  mkdirSync(join(screenshotRoot, folder), { recursive: true });
+  if (target.spec.screenshots !== "off") mkdirSync(join(plan.outDir, folder, "views"), { recursive: true });
+  const inOutput = (root: string, name: string) => (target.spec.screenshots === "off" ? null : { path: join(root, name), name });
   const artifacts = await gatherPage(context, {
     spec: target.specFile,
     environment: target.environment,
@@ -91,11 +107,28 @@ async function gatherOnViewport(
     viewport,
     mobile: isMobileViewport(viewport),
     projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
-    experiments: target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id),
-    canaries: pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])),
+    // A variation's unit is judged by experiment.variation alone: no selector counts, canaries or screenshot of its own.
+    experiments: preview === null ? pageExperiments : [],
+    canaries: preview === null ? pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])) : [],
     ...site,
-    screenshot: target.spec.screenshots === "off" ? null : { path: join(screenshotRoot, screenshotName), name: screenshotName },
+    screenshot: preview === null ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
+    // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
+    viewedExperiments: preview === null ? pageExperiments.filter((experiment) => experiment.variations.length > 0) : [preview.experiment],
+    viewScreenshot: inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)),
+    variation: preview === null ? undefined : previewOptions(preview),
   });
-  writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageSpec.id, viewport)), JSON.stringify(artifacts));
+  writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageSpec.id, viewport, planned?.id ?? null)), JSON.stringify(artifacts));
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
+}
+
+/** The planned variation's experiment and spec. */
+function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec } {
+  const experiment = pageExperiments.find((candidate) => candidate.name === planned.experiment);
+  const variation = experiment?.variations.find((candidate) => candidate.name === planned.variation);
+  if (!experiment || !variation) throw new Error(`The plan names variation "${planned.variation}" of "${planned.experiment}", which the spec does not have`);
+  return { experiment, variation };
+}
+
+function previewOptions({ experiment, variation }: { experiment: ExperimentSpec; variation: VariationSpec }) {
+  return { experiment: experiment.name, name: variation.name, query: variation.query ?? {}, css: variation.css?.code ?? null, js: variation.js?.code ?? null };
 }

@@ -26,7 +26,7 @@ export function logStep(name: string, status: Status): void {
 }
 
 /** An attachment in a step of its own, as allure-playwright shows attachments. */
-export function attachContent(name: string, body: string, contentType: string): void {
+export function attachContent(name: string, body: string | Buffer, contentType: string): void {
   send({ type: "attachment_content", data: { name, content: Buffer.from(body).toString("base64"), encoding: "base64", contentType, wrapInStep: true, timestamp: Date.now() } });
 }
 

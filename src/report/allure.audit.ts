@@ -14,6 +14,7 @@ import { failedFamilies, FAMILY_LABEL } from "./families.js";
 import { pageAttachments, type RedactionContext } from "./page-attachments.js";
 import { scrubText } from "../redact.js";
 import { severityOf } from "./severity.js";
+import { variationPicture } from "./variation-pictures.js";
 
 /**
  * The report phase: replays the findings as Allure results so the report reads like the audit —
@@ -59,12 +60,26 @@ for (const { target, result } of run.targets) {
   for (const pageId of target.pages) {
     test(pageTitle(target.slug, pageId), { tag: allViewports }, ({ secrets }, testInfo) => {
       const viewport = testInfo.project.name;
-      const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport);
+      const index = result.pages.findIndex((candidate) => candidate.page === pageId && candidate.viewport === viewport && candidate.variation === null);
       test.skip(index < 0, "not audited in this run");
       labelResult(target, pageId, `${pageId} · ${viewport}`);
-      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport), redaction(secrets), `${pageId} · ${viewport}`, () =>
+      // A variation's findings are its experiment's, beside its picture.
+      reportFindings(result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport && finding.variation === null), redaction(secrets), `${pageId} · ${viewport}`, () =>
         attachPageEvidence(result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction(secrets)),
       );
+    });
+  }
+
+  for (const experiment of target.previewed) {
+    test(pageTitle(target.slug, `variations of "${experiment.name}"`), { tag: allViewports }, ({ secrets }, testInfo) => {
+      const viewport = testInfo.project.name;
+      const findings = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
+      test.skip(findings.length === 0, "not audited in this run");
+      labelResult(target, experiment.page, `${experiment.name} · variations · ${viewport}`);
+      reportFindings(findings, redaction(secrets), `${experiment.name} · ${viewport}`, () => {
+        const picture = variationPicture(result, run.outDir, experiment, viewport);
+        if (picture !== null) attachContent("control and variations side by side", picture, "image/png");
+      });
     });
   }
 

@@ -56,6 +56,8 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
     collect: [],
     errors: [],
     screenshot: null,
+    variation: null,
+    experimentViews: [],
     durationMs: 900,
     ...overrides,
   };
@@ -80,9 +82,9 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
   };
 }
 
-/** A check context over these pages (and what the service API said, when given). */
-export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null): AuditContext {
-  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages, api, deliveries: reconcileDeliveries(pages, ingestedEvents(api)) };
+/** A check context over these pages (and what the service API said, and the variations' previews, when given). */
+export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null, variations: PageArtifacts[] = []): AuditContext {
+  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages, variations, api, deliveries: reconcileDeliveries(pages, ingestedEvents(api)) };
 }
 
 /** A successful API exchange that answered `data`. */

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { judgeVariation, type VariationUnit } from "../../src/checks/variation-diff.js";
+import { judgeVariation, type VariationUnit } from "../../src/checks/experiment-variation.js";
 
 const target = { text: "Start your free trial", attributes: { id: "cta-primary", class: "button" }, style: { color: "rgb(0, 0, 0)", "font-size": "16px" }, box: { x: 10, y: 20, width: 200, height: 40 } };
-const control: VariationUnit = { matched: 1, visible: 1, target, overflows: false, errors: [], events: ["cta_clicked", "signup_success"] };
+const control: VariationUnit = { matched: 1, visible: 1, target, overflows: false, errors: [], events: ["cta_clicked", "signup_success"], journeyError: null };
 const unitWith = (changes: Partial<VariationUnit>): VariationUnit => ({ ...control, target: { ...target, text: "Start now" }, ...changes });
 
 test("a variation that changes the target and keeps the needed events passes", () => {

@@ -109,3 +109,11 @@ test("the default baseline lives beside its spec, named by spec and environment"
   expect(defaultBaselinePath("audits/demo-shop.yaml", "staging")).toBe("audits/demo-shop.staging.baseline.json");
   expect(defaultBaselinePath("specs/shop.yml", "production")).toBe("specs/shop.production.baseline.json");
 });
+
+test("a variation's preview is not the page: its calls stay out of the baseline, and summary.json names its experiment and variation", () => {
+  const previewed = { ...signup("desktop"), calls: [callWith({ name: "variant_seen" })], variation: { experiment: "Signup copy", name: "Short form", errors: [] } };
+  const summary = summaryOf([{ spec: "audits/demo.yaml", pages: [signup("desktop"), previewed] }]);
+  expect(summary.calls.filter((call) => call.variation !== null)).toEqual([expect.objectContaining({ name: "variant_seen", page: "signup", experiment: "Signup copy", variation: "Short form" })]);
+  expect(summary.calls.filter((call) => call.variation === null).every((call) => call.experiment === null)).toBe(true);
+  expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({ desktop: { identify: true, track: ["cta_click", "signup_success"] } });
+});

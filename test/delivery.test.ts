@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { deliverySettled, matchDeliveries } from "../src/delivery.js";
-import { callWith, collectOf } from "./support/artifacts.js";
+import { deliverySettled, matchDeliveries, reconcileDeliveries } from "../src/delivery.js";
+import { callWith, collectOf, pageWith } from "./support/artifacts.js";
 
 test("each event carries one call, in order", () => {
   const first = callWith({ name: "add_to_cart" });
@@ -48,4 +48,14 @@ test("a call the audit answered inside the browser (traffic.collect: intercept) 
   const refused = callWith({ name: "refused" });
   const deliveries = matchDeliveries([answered, refused], [{ ...collectOf([answered], 200), intercepted: true }, { ...collectOf([refused], 400), intercepted: true }]);
   expect(deliveries.map((match) => match.delivery)).toEqual(["intercepted", "rejected"]);
+});
+
+test("a variation's preview never claims the events the service ingested: those vouch for the page's own calls", () => {
+  const call = callWith({ name: "cta_clicked" });
+  const asIs = pageWith({ calls: [call], collect: [collectOf([call])] });
+  const previewed = { ...asIs, variation: { experiment: "CTA wording", name: "Long copy", errors: [] } };
+  const ingested = [{ kind: "track" as const, name: "cta_clicked", receivedAtMs: null }];
+  const [forPreview, forPage] = reconcileDeliveries([previewed, asIs], ingested);
+  expect(forPreview).toEqual([{ delivery: "accepted", ingested: null, request: 0 }]);
+  expect(forPage).toEqual([{ delivery: "accepted", ingested: true, request: 0 }]);
 });

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { judgeVariation, type VariationUnit } from "../../src/checks/experiment-variation.js";
+import type { ExperimentView, PageArtifacts } from "../../src/artifacts.js";
+import { experimentVariation, judgeVariation, type VariationUnit } from "../../src/checks/experiment-variation.js";
+import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
 const target = { text: "Start your free trial", attributes: { id: "cta-primary", class: "button" }, style: { color: "rgb(0, 0, 0)", "font-size": "16px" }, box: { x: 10, y: 20, width: 200, height: 40 } };
 const control: VariationUnit = { matched: 1, visible: 1, target, overflows: false, errors: [], events: ["cta_clicked", "signup_success"], journeyError: null };
@@ -52,4 +54,49 @@ test("one verdict lists every reason, failures before the warning", () => {
     "the journey no longer fires `signup_success`, which the control fires",
     "it makes the page wider than the viewport, which the control is not",
   ]);
+});
+
+// experiment.variation on artifacts: the page as it is beside each variation's preview.
+const cta = { text: "Start your free trial", attributes: { id: "cta-primary" }, style: { "font-weight": "400" }, box: { x: 24, y: 350, width: 193, height: 44 } };
+const viewOf = (changes: Partial<ExperimentView> = {}): ExperimentView => ({ experiment: "Pricing CTA copy", atMs: 300, matched: 1, visible: 1, target: cta, overflows: false, screen: null, ...changes });
+const spec = specWith({
+  goals: [{ name: "Signup completed", event: "signup_success" }],
+  pages: [{ id: "pricing", path: "/pricing", steps: [{ click: "#cta-primary" }], expect: { track: ["cta_clicked"] } }],
+  experiments: [{ name: "Pricing CTA copy", page: "pricing", selector: "#cta-primary", goals: ["Signup completed"], variations: [{ name: "Long copy", js: "x()" }] }],
+});
+const pricing = (changes: Partial<PageArtifacts> = {}) =>
+  pageWith({ page: "pricing", viewport: "mobile", experimentViews: [viewOf()], calls: [callWith({ name: "cta_clicked", atMs: 400 }), callWith({ name: "signup_success", atMs: 450 })], ...changes });
+const preview = (changes: Partial<PageArtifacts> = {}) =>
+  pricing({ variation: { experiment: "Pricing CTA copy", name: "Long copy", errors: [] }, experimentViews: [viewOf({ target: { ...cta, text: "Start your free 30-day trial" } })], ...changes });
+const judged = (pages: PageArtifacts[], variations: PageArtifacts[]) => experimentVariation.evaluate(contextOf(pages, spec, null, variations));
+
+test("a sound preview passes, with page, experiment, variation and viewport named", () => {
+  const [found] = judged([pricing()], [preview()]);
+  expect(found).toMatchObject({ check: "experiment.variation", status: "pass", page: "pricing", viewport: "mobile", experiment: "Pricing CTA copy", variation: "Long copy" });
+  expect(found!.evidence).toMatchObject({ needed: ["cta_clicked", "signup_success"], variation: { text: "Start your free 30-day trial", events: ["cta_clicked", "signup_success"] } });
+});
+
+test("the preview's lost goal event fails it; a call made before the change, or lost, never counts", () => {
+  const lostGoal = preview({ calls: [callWith({ name: "cta_clicked", atMs: 400 }), callWith({ name: "signup_success", atMs: 200 }), callWith({ name: "signup_success", atMs: 500, state: "lost" })] });
+  const [found] = judged([pricing()], [lostGoal]);
+  expect(found!.status).toBe("fail");
+  expect(found!.message).toBe(
+    'Variation "Long copy" of "Pricing CTA copy" on mobile: the journey no longer fires `signup_success`, which the control fires. Change the target\'s content or style in place instead of replacing its markup, so that its listeners stay.',
+  );
+});
+
+test("its js's errors, a broken journey and a preview link that does not load fail it", () => {
+  const thrown = preview({ variation: { experiment: "Pricing CTA copy", name: "Long copy", errors: [{ message: "x is not defined", line: 1 }] } });
+  expect(judged([pricing()], [thrown])[0]!.message).toContain('its js throws "x is not defined" at line 1');
+  const stuck = preview({ stepError: { step: 0, message: "#cta-primary is not visible" } });
+  expect(judged([pricing()], [stuck])[0]!.message).toContain("the journey breaks (step 1: #cta-primary is not visible), which it does not on the control");
+  const unloaded = preview({ loadError: "the server answered HTTP 404" });
+  expect(judged([pricing()], [unloaded])[0]).toMatchObject({ status: "fail", message: expect.stringContaining("its preview did not load (the server answered HTTP 404)") });
+});
+
+test("without its control (another shard's, or a page that did not load) a preview is skipped; a control alone gives no finding", () => {
+  expect(judged([], [preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("`merge` judges it") });
+  expect(judged([pricing({ loadError: "net::ERR_CONNECTION_REFUSED" })], [preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("see page.load") });
+  expect(judged([pricing({ viewport: "desktop" })], [preview()])[0]!.status).toBe("skip");
+  expect(judged([pricing()], [])).toEqual([]);
 });

@@ -124,10 +124,33 @@ test("a redirect to a dead host on another domain fails page.domain and page.loa
   }
 });
 
+test("each faulty variation fails (or warns, for overflow) on its viewport, naming why, and passes where it is sound", () => {
+  const variation = (name: string, viewport: string) => findingOf(summary, "experiment.variation", { page: "cta-variations", viewport, variation: name });
+  for (const viewport of viewports) {
+    for (const name of ["Throws on mobile", "Rewritten markup", "Wide banner", "No visible change"]) {
+      expect(variation(name, viewport).experiment).toBe("CTA button wording");
+    }
+    expect(variation("Rewritten markup", viewport).message).toContain("the journey no longer fires `cta_clicked`, which the control fires");
+    expect(variation("No visible change", viewport).message).toContain("it changes nothing visible in the target");
+    // Only the variation's own finding judges it: the page as it is passes everything.
+    expect(findingOf(summary, "events.expected", { page: "cta-variations", viewport }).status).toBe("pass");
+    expect(findingOf(summary, "experiment.selector", { page: "cta-variations", viewport }).status).toBe("pass");
+  }
+  expect(variation("Throws on mobile", "mobile").message).toContain("its js throws \"Cannot set properties of null (setting 'textContent')\" at line 2");
+  expect(variation("Throws on mobile", "desktop").status).toBe("pass");
+  expect(variation("Wide banner", "mobile").message).toContain("it makes the page wider than the viewport, which the control is not");
+  expect(variation("Wide banner", "desktop").status).toBe("pass");
+  // The preview's calls are listed with their variation; the faulty markup's journey made none.
+  const previewCalls = summary.calls.filter((call) => call.variation !== null);
+  expect(previewCalls.every((call) => call.page === "cta-variations" && call.experiment === "CTA button wording")).toBe(true);
+  expect(previewCalls.filter((call) => call.variation === "Rewritten markup")).toEqual([]);
+  expect(previewCalls.filter((call) => call.variation === "Throws on mobile" && call.name === "cta_clicked").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
+});
+
 test("nothing but the planted faults is reported", () => {
   const reported = summary.findings
     .filter((finding) => finding.status === "fail" || finding.status === "warn")
-    .map((finding) => `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}`)
+    .map((finding) => `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}${finding.variation === null ? "" : ` ${finding.variation}`}`)
     .sort();
   const planted = viewports.flatMap((viewport) => [
     `sdk.order fail early-call ${viewport}`,
@@ -141,8 +164,11 @@ test("nothing but the planted faults is reported", () => {
     `sdk.order warn object-stub ${viewport}`,
     `page.domain fail offsite-dead ${viewport}`,
     `page.load fail offsite-dead ${viewport}`,
+    `experiment.variation fail cta-variations ${viewport} Rewritten markup`,
+    `experiment.variation fail cta-variations ${viewport} No visible change`,
   ]);
-  expect(reported).toEqual([...planted, "events.expected fail desktop-only mobile"].sort());
+  const mobileOnly = ["events.expected fail desktop-only mobile", "experiment.variation fail cta-variations mobile Throws on mobile", "experiment.variation warn cta-variations mobile Wide banner"];
+  expect(reported).toEqual([...planted, ...mobileOnly].sort());
 });
 
 test("the checklist shows the goal mismatch and the dropped events", () => {

@@ -54,13 +54,14 @@ export function readEnvironmentInfo(outDir: string): Record<string, string> {
 }
 
 /** The one finding of `check` on a page × viewport (or goal × viewport). */
-export function findingOf(summary: RunSummary, check: string, where: { page?: string; goal?: string; viewport?: string | null }) {
+export function findingOf(summary: RunSummary, check: string, where: { page?: string; goal?: string; viewport?: string | null; variation?: string }) {
   const found = summary.findings.filter(
     (finding) =>
       finding.check === check &&
       (where.page === undefined || finding.page === where.page) &&
       (where.goal === undefined || finding.goal === where.goal) &&
-      (where.viewport === undefined || finding.viewport === where.viewport),
+      (where.viewport === undefined || finding.viewport === where.viewport) &&
+      (where.variation === undefined || finding.variation === where.variation),
   );
   if (found.length !== 1) throw new Error(`expected one ${check} finding for ${JSON.stringify(where)}, found ${found.length}`);
   return found[0]!;

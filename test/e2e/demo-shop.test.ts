@@ -15,7 +15,9 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
   const out = testInfo.outputPath("out");
   const run = await runCli(["run", "audits/demo-shop.yaml", "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
-  expect(run.stdout).toMatch(/\[6\/6\] demo-shop › \S+ · (desktop|mobile)/);
+  // 3 pages and 2 variations' previews, each on 2 viewports.
+  expect(run.stdout).toMatch(/\[10\/10\] demo-shop › .+ · (desktop|mobile)  gathered/);
+  expect(run.stdout).toMatch(/\] demo-shop › pricing · Pricing CTA copy, short vs long · Preview link · mobile  gathered/);
   // One progress line per page × viewport, though a page's viewports are gathered together.
   for (const viewport of ["desktop", "mobile"]) expect(run.stdout).toMatch(new RegExp(`\\] demo-shop › signup · ${viewport}  gathered, [1-9]\\d* call\\(s\\)`));
   expect(run.stdout).toContain("Setup checklist — Demo shop (staging, audits/demo-shop.yaml)");
@@ -30,7 +32,10 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
   expect(new Set(summary.findings.map((finding) => finding.viewport))).toEqual(new Set(["desktop", "mobile", null]));
   // Every finding has the contract's fields; `variation` is null on all but experiment.variation.
   for (const finding of summary.findings) expect(Object.keys(finding)).toEqual(["check", "status", "spec", "page", "viewport", "goal", "experiment", "variation", "message", "evidence"]);
-  expect(summary.findings.filter((finding) => finding.variation !== null)).toEqual([]);
+  const previews = summary.findings.filter((finding) => finding.variation !== null);
+  expect(previews.map((finding) => [finding.check, finding.status, finding.page, finding.experiment, finding.variation, finding.viewport]).sort()).toEqual(
+    ["desktop", "mobile"].flatMap((viewport) => ["Long copy", "Preview link"].map((variation) => ["experiment.variation", "pass", "pricing", "Pricing CTA copy, short vs long", variation, viewport])).sort(),
+  );
   expect(summary.calls.filter((call) => call.name === "signup_success").map((call) => [call.viewport, call.delivery, call.beforeSdk])).toEqual(
     expect.arrayContaining([["desktop", "accepted", false], ["mobile", "accepted", false]]),
   );

@@ -13,10 +13,10 @@ const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file
 
 /** What a finding says, without the wording that carries timings. */
 const verdicts = (summary: RunSummary) =>
-  summary.findings.map((finding) => [finding.spec, finding.check, finding.status, finding.page, finding.viewport, finding.goal, finding.experiment].join(" | ")).sort();
+  summary.findings.map((finding) => [finding.spec, finding.check, finding.status, finding.page, finding.viewport, finding.goal, finding.experiment, finding.variation].join(" | ")).sort();
 
 /** Where each call was made and what became of it, without its timing. */
-const deliveries = (summary: RunSummary) => summary.calls.map((call) => [call.spec, call.page, call.viewport, call.kind, call.name, call.delivery].join(" | ")).sort();
+const deliveries = (summary: RunSummary) => summary.calls.map((call) => [call.spec, call.page, call.viewport, call.variation, call.kind, call.name, call.delivery].join(" | ")).sort();
 
 test("two shards merged give the same findings and exit code as one run", async ({}, testInfo) => {
   const specs = ["audits/demo-shop.yaml", e2eSpec("broken-shop.yaml")];

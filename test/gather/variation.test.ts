@@ -1,0 +1,58 @@
+import { expect } from "@playwright/test";
+import { variationLine } from "../../src/gather/variation.js";
+import { test } from "../support/gather.js";
+
+/** Previewing a variation in a real Chromium: what the gatherer records of it, not how it is judged. */
+const cta = { name: "CTA button wording", selector: "#cta-main" };
+const preview = (code: { js?: string; css?: string; query?: Record<string, string> }) => ({
+  experiment: cta.name,
+  name: "B",
+  query: code.query ?? {},
+  js: code.js ?? null,
+  css: code.css ?? null,
+});
+
+test("the css then the js are applied once the SDK is ready, and the target is seen before the journey", async ({ gather }) => {
+  const artifacts = await gather(
+    "broken",
+    { path: "/cta-variations", steps: [{ click: "#cta-main" }] },
+    { viewedExperiments: [cta], variation: preview({ css: "#cta-main { font-weight: 700 }", js: "document.querySelector('#cta-main').textContent = 'Go ' + getComputedStyle(document.querySelector('#cta-main')).fontWeight;" }) },
+  );
+  const [view] = artifacts.experimentViews;
+  expect(view).toMatchObject({ experiment: cta.name, matched: 1, visible: 1, overflows: false, target: { text: "Go 700", style: expect.objectContaining({ "font-weight": "700" }) } });
+  expect(view!.atMs).toBeGreaterThanOrEqual(artifacts.sdkReadyAtMs!);
+  expect(artifacts.variation).toEqual({ experiment: cta.name, name: "B", errors: [] });
+  // The journey's call comes after the change.
+  expect(artifacts.calls.filter((call) => call.name === "cta_clicked").every((call) => call.atMs >= view!.atMs)).toBe(true);
+});
+
+test("what the js throws at once, or later from a timer, is the variation's error with its line, not a page error", async ({ gather }) => {
+  const artifacts = await gather(
+    "broken",
+    { path: "/cta-variations" },
+    { viewedExperiments: [cta], variation: preview({ js: "setTimeout(function () {\n  null.x;\n}, 0);\n\ndocument.querySelector('#nothing').textContent = 'x';" }) },
+  );
+  expect(artifacts.variation?.errors).toEqual(
+    expect.arrayContaining([
+      { message: "Cannot set properties of null (setting 'textContent')", line: 5 },
+      { message: "Cannot read properties of null (reading 'x')", line: 2 },
+    ]),
+  );
+  expect(artifacts.errors).toEqual([]);
+});
+
+test("the preview link's parameters are added to the page's URL, and the page as it is is seen at the same moment", async ({ gather }) => {
+  const experiment = { name: "Pricing CTA copy", selector: "#cta-primary" };
+  const previewed = await gather("demo", { path: "/pricing" }, { viewedExperiments: [experiment], variation: { ...preview({ query: { exp_preview: "cta-long" } }), experiment: experiment.name } });
+  expect(new URL(previewed.requestedUrl).searchParams.get("exp_preview")).toBe("cta-long");
+  expect(previewed.experimentViews[0]?.target?.text).toBe("Start your free 30-day trial");
+  const asIs = await gather("demo", { path: "/pricing" }, { viewedExperiments: [experiment] });
+  expect(asIs.variation).toBeNull();
+  expect(asIs.experimentViews[0]).toMatchObject({ experiment: experiment.name, matched: 1, visible: 1, target: { text: "Start your free trial" } });
+});
+
+test("a line is read only from the variation's own frames", () => {
+  expect(variationLine("TypeError: x\n    at eval (setup-audit-variation.js:3:45)\n    at eval (<anonymous>)")).toBe(3);
+  expect(variationLine("SyntaxError: Unexpected token ';'\n    at eval (<anonymous>)")).toBeNull();
+  expect(variationLine(undefined)).toBeNull();
+});

@@ -35,7 +35,7 @@ export function formatConsoleReport(summary: RunSummary): string {
 
 /** Where a finding is, as the reports name it: `signup · desktop`, `Signup completed · mobile`; "" for a spec-wide one. */
 export function findingPlace(finding: Finding): string {
-  return [finding.page, finding.goal, finding.experiment, finding.viewport].filter(Boolean).join(" · ");
+  return [finding.page, finding.goal, finding.experiment, finding.variation, finding.viewport].filter(Boolean).join(" · ");
 }
 
 /** `12 passed, 1 warnings, 2 failed, 3 skipped (8.6 s)`. */

@@ -10,7 +10,7 @@ export function toJUnitXml(summary: RunSummary): string {
     const findings = summary.findings.filter((finding) => finding.spec === run.spec);
     const count = (status: Finding["status"]) => findings.filter((finding) => finding.status === status).length;
     const cases = findings.map((finding) => {
-      const name = escape(`${finding.check} ${[finding.page, finding.experiment, finding.goal, finding.viewport].filter(Boolean).join(" · ")}`.trim());
+      const name = escape(`${finding.check} ${[finding.page, finding.experiment, finding.variation, finding.goal, finding.viewport].filter(Boolean).join(" · ")}`.trim());
       const body =
         finding.status === "fail"
           ? `<failure message="${escape(finding.message)}" type="${finding.check}"/>`

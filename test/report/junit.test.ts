@@ -34,3 +34,10 @@ test("one suite per run, one case per finding, with failures and skips counted",
 test("messages are escaped", () => {
   expect(toJUnitXml(summary)).toContain('<failure message="Goal &quot;Signup&quot; expects `signup_success` &lt;not&gt; &quot;Signup Success&quot; &amp; more" type="goals.match"/>');
 });
+
+test("a variation's finding names its experiment and variation, so the cases of one page × viewport stay apart", () => {
+  const judged = (variation: string): Finding => ({ ...found("experiment.variation", "pass", "Previews well."), experiment: "CTA wording", variation });
+  const xml = toJUnitXml({ ...summary, findings: [judged("Long copy"), judged("Preview link")] });
+  expect(xml).toContain('name="experiment.variation signup · CTA wording · Long copy · mobile"');
+  expect(xml).toContain('name="experiment.variation signup · CTA wording · Preview link · mobile"');
+});

@@ -67,7 +67,10 @@ export function composeSideBySide(columns: readonly SideBySideColumn[], options:
   if (columns.length === 0) throw new Error("composeSideBySide needs at least one column (the control); it was given none");
   const { columnWidth = 360, margin = 16 } = options;
   const sizes = columns.map((column) => pngSize(column.screen, column.label));
-  const crops = columns.map((column, i) => cropSection(column.target, sizes[i]!, margin, columnWidth));
+  const areas = columns.map((column, i) => cropArea(column.target, sizes[i]!, margin));
+  // One zoom for every column, so that the targets compare at their true sizes.
+  const zoom = Math.min(MAX_CROP_ZOOM, ...areas.flatMap((area) => ("from" in area ? [columnWidth / area.from.width] : [])));
+  const crops = areas.map((area): CropSection => ("from" in area ? { kind: "crop", from: area.from, width: Math.max(1, Math.round(area.from.width * zoom)), height: Math.max(1, Math.round(area.from.height * zoom)) } : area));
   const cropRowHeight = Math.max(...crops.map((crop) => (crop.kind === "crop" ? crop.height : PLACEHOLDER_HEIGHT)));
   const screenHeights = sizes.map((size) => Math.max(1, Math.round((size.height * columnWidth) / size.width)));
   const cropTop = LABEL_ROW_HEIGHT + STATUS_BAND_HEIGHT + SECTION_GAP;
@@ -92,11 +95,10 @@ export function composeSideBySide(columns: readonly SideBySideColumn[], options:
 }
 
 /**
- * The target element with `margin` pixels of its page around it, cut to the screenshot, and the
- * size it is drawn at: the column's width, or less for a small element, which is only enlarged so far.
- * A placeholder when no element matched, or when it lies wholly off the first screen.
+ * The target element with `margin` pixels of its page around it, cut to the screenshot. A
+ * placeholder when no element matched, or when it lies wholly off the first screen.
  */
-function cropSection(target: Box | null, screen: Size, margin: number, columnWidth: number): CropSection {
+function cropArea(target: Box | null, screen: Size, margin: number): { from: Box } | Extract<CropSection, { kind: "placeholder" }> {
   if (target === null) return { kind: "placeholder", text: "no element matched" };
   const onScreen = target.x < screen.width && target.y < screen.height && target.x + target.width > 0 && target.y + target.height > 0;
   if (!onScreen || target.width <= 0 || target.height <= 0) return { kind: "placeholder", text: "element off the first screen" };
@@ -105,9 +107,7 @@ function cropSection(target: Box | null, screen: Size, margin: number, columnWid
   const top = Math.max(0, Math.floor(target.y - margin));
   const right = Math.min(screen.width, Math.ceil(target.x + target.width + margin));
   const bottom = Math.min(screen.height, Math.ceil(target.y + target.height + margin));
-  const from = { x: left, y: top, width: right - left, height: bottom - top };
-  const zoom = Math.min(MAX_CROP_ZOOM, columnWidth / from.width);
-  return { kind: "crop", from, width: Math.max(1, Math.round(from.width * zoom)), height: Math.max(1, Math.round(from.height * zoom)) };
+  return { from: { x: left, y: top, width: right - left, height: bottom - top } };
 }
 
 /** A light grey block where a crop would be, with `text` in its middle saying why there is none. */

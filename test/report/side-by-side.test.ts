@@ -117,6 +117,23 @@ test("an element partly outside the screenshot is cropped to it, and a small cro
   expect(runs[3]!.top - runs[1]!.top).toBe(2 * 66);
 });
 
+test("every column's crop is drawn at one zoom, so a shorter button looks shorter beside a longer one", () => {
+  const small = { width: 400, height: 300 };
+  const short = column("control", null, "navy", small, { x: 50, y: 50, width: 100, height: 40 });
+  const long = column("longer button", "pass", "purple", small, { x: 50, y: 50, width: 300, height: 40 });
+  const image = PNG.sync.read(composeSideBySide([short, long]));
+  const widthAt = (index: number, colour: Colour) => {
+    const runs = runsDown(image, centreOf(index));
+    const y = runs.find((run) => run.colour === colour)!.top + 2;
+    let width = 0;
+    for (let x = index * (COLUMN_WIDTH + COLUMN_GUTTER); x < (index + 1) * COLUMN_WIDTH + index * COLUMN_GUTTER; x++) if (isColour(pixel(image, x, y), COLOURS[colour])) width++;
+    return width;
+  };
+  // The longer crop (332 px with its margin) sets the zoom, 360 / 332: the control's alone would have been enlarged twice.
+  expect(widthAt(1, "purple") / widthAt(0, "navy")).toBeCloseTo(3, 1);
+  expect(widthAt(0, "navy")).toBe(Math.round(100 * (COLUMN_WIDTH / 332)));
+});
+
 test("a desktop and a phone screenshot line up: crops in one row, first screens in the next, each as tall as its tallest", () => {
   const phone = column("bigger button", "pass", "purple", MOBILE, { x: 40, y: 600, width: 1000, height: 400 });
   const image = PNG.sync.read(composeSideBySide([column("control", null, "navy"), phone]));

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { chromium, type Browser, type Page } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 import { testBrowserPath } from "../support/browser.js";
+import { openOffline as openOfflineIn } from "../support/offline.js";
 
 const BROKEN_SHOP = e2eSpec("broken-shop.yaml");
 const API_KEY = "test-api-key";
@@ -24,16 +24,7 @@ interface OfflineReport {
 async function openOffline(file: string): Promise<OfflineReport> {
   const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
-  const outside: string[] = [];
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (/^(file|data|blob):/.test(url)) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  const page = await context.newPage();
-  await page.goto(pathToFileURL(file).href);
-  return { browser, page, outside };
+  return { browser, ...(await openOfflineIn(context, file)) };
 }
 
 /** Every text file under `dir`, with the data files the single-file report embeds as base64 decoded. */

@@ -2,10 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect } from "@playwright/test";
-import type { BrowserContext, Page } from "playwright";
+import type { Page } from "playwright";
 import { COLUMN_GUTTER } from "../../src/report/side-by-side.js";
 import type { RunSummary } from "../../src/results.js";
 import { test } from "../support/browser.js";
+import { openOffline } from "../support/offline.js";
 import { findingOf, readSummary, runCli } from "./cli.js";
 
 /**
@@ -90,22 +91,6 @@ test("allure-results: one variations result per viewport, its steps the variatio
     expect(pictures.map((attachment) => attachment.name), viewport).toEqual([PICTURE]);
   }
 });
-
-/** The report opened from file:// in a fresh context; every request is recorded, and those not to file:, data: or blob: are blocked. */
-async function openOffline(context: BrowserContext, file: string): Promise<{ page: Page; requests: string[]; outside: string[] }> {
-  const requests: string[] = [];
-  const outside: string[] = [];
-  const isLocal = (url: string) => /^(file|data|blob):/.test(url);
-  context.on("request", (request) => {
-    requests.push(request.url());
-    if (!isLocal(request.url())) outside.push(request.url());
-  });
-  await context.route("**/*", (route) => (isLocal(route.request().url()) ? route.continue() : route.abort()));
-  const page = await context.newPage();
-  page.on("websocket", (socket) => outside.push(socket.url()));
-  await page.goto(pathToFileURL(file).href);
-  return { page, requests, outside };
-}
 
 /**
  * Opens the result named `name` from the report's tree: loads the report afresh, searches for the

@@ -1,9 +1,12 @@
 /**
  * `npm run stability`: verdicts that do not change with the machine's load. Audits the broken
  * shop several times, some of them with twice as many workers as cores (a busy CI runner), and
- * compares every finding (check, status, page or goal, viewport) and every call's delivery with
- * the first run's; then audits the object-stub page 20 times under the same load and counts its
- * `sdk.order` warnings. Prints what differs and a count; exits 1 when anything does.
+ * compares every finding (check, status, page or goal, viewport, experiment and variation) and
+ * every call's delivery (the variation previews' calls too) with the first run's; the spec is
+ * audited in full, its experiment's faulty variations included (`experiment.variation`, one
+ * finding per variation × viewport). Then audits the object-stub page 20 times under the same
+ * load and counts its `sdk.order` warnings. Prints what differs and a count; exits 1 when
+ * anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,18 +23,47 @@ const busyRuns = Number(values.busy);
 const busyWorkers = String(cpus().length * 2);
 const work = mkdtempSync(join(tmpdir(), "setup-audit-stability-"));
 
+/** The key of one entry; a second entry with the same identity gets `#2` and so on, instead of overwriting the first. */
+function numbered(seen: Map<string, number>, id: string): string {
+  const nth = (seen.get(id) ?? 0) + 1;
+  seen.set(id, nth);
+  return nth === 1 ? id : `${id} #${nth}`;
+}
+
+/** Which experiment (and variation, for a preview's findings and calls) an entry is about; empty for the page as it is. */
+const previewOf = (entry: { experiment: string | null; variation: string | null }) =>
+  entry.variation === null ? (entry.experiment === null ? "" : ` [${entry.experiment}]`) : ` [${entry.experiment ?? "-"} › ${entry.variation}]`;
+
 /** A run's verdicts, keyed so that two runs can be compared entry by entry. */
 function verdicts(summary: RunSummary): Map<string, string> {
   const entries = new Map<string, string>();
-  for (const finding of summary.findings) entries.set(`finding ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}`, finding.status);
-  const seen = new Map<string, number>();
+  const seenFindings = new Map<string, number>();
+  for (const finding of summary.findings) {
+    entries.set(numbered(seenFindings, `finding ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}`), finding.status);
+  }
+  const seenCalls = new Map<string, number>();
   for (const call of summary.calls) {
-    const id = `call ${call.page} ${call.viewport} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
-    const nth = (seen.get(id) ?? 0) + 1;
-    seen.set(id, nth);
+    const id = `call ${call.page} ${call.viewport}${previewOf(call)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
+    const nth = (seenCalls.get(id) ?? 0) + 1;
+    seenCalls.set(id, nth);
     entries.set(`${id} #${nth}`, `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
   }
   return entries;
+}
+
+/** What a run covers, for the first run's lines: findings, calls, and each variation's `experiment.variation` verdicts. */
+function coverage(summary: RunSummary): string {
+  const judged = summary.findings.filter((finding) => finding.check === "experiment.variation");
+  const byVariation = new Map<string, string[]>();
+  for (const finding of judged) {
+    const id = `${finding.experiment ?? "-"} › ${finding.variation ?? "-"}`;
+    byVariation.set(id, [...(byVariation.get(id) ?? []), `${finding.viewport ?? "-"} ${finding.status}`]);
+  }
+  const previewCalls = summary.calls.filter((call) => call.variation !== null).length;
+  return [
+    `${summary.findings.length} findings (${judged.length} experiment.variation over ${byVariation.size} variation(s)), ${summary.calls.length} call deliveries (${previewCalls} from variation previews)`,
+    ...[...byVariation].map(([id, verdicts]) => `  experiment.variation ${id}: ${verdicts.sort().join(", ")}`),
+  ].join("\n");
 }
 
 async function audit(spec: string, name: string, workers: string | null): Promise<RunSummary> {
@@ -46,11 +78,12 @@ async function brokenShopRuns(): Promise<number> {
   let differing = 0;
   for (let index = 0; index < runs; index++) {
     const workers = index >= runs - busyRuns ? busyWorkers : null;
-    const current = verdicts(await audit(e2eSpec("broken-shop.yaml"), `broken-shop-${index + 1}`, workers));
+    const summary = await audit(e2eSpec("broken-shop.yaml"), `broken-shop-${index + 1}`, workers);
+    const current = verdicts(summary);
     const label = `run ${index + 1}${workers === null ? "" : ` (--workers ${workers})`}`;
     if (reference === null) {
       reference = current;
-      process.stdout.write(`stability: broken shop ${label}: ${current.size} findings and call deliveries\n`);
+      process.stdout.write(`stability: broken shop ${label}: ${current.size} findings and call deliveries: ${coverage(summary)}\n`);
       continue;
     }
     const keys = new Set([...reference.keys(), ...current.keys()]);

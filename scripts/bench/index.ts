@@ -6,9 +6,11 @@
  * a round's ratio compares runs made minutes apart, so the machine's drift weighs on both alike.
  * Then the audit of the real-SDK fixture pages (the correct page of each vendor and install, one
  * worker) against bare Playwright driving the same pages (`bench-realsdk:`, before the last line).
- * Options: --pages 20,200  --workers 2  --repeat 1
+ * Then one page with an experiment of two variations against the same page without them
+ * (`bench-variations:`, before the last line; scripts/bench/variations.ts).
+ * Options: --pages 20,200  --workers 2  --repeat 1  --only variations (that measurement alone,
+ * without the rest or the last line)
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -18,11 +20,19 @@ import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
 import { VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results.js";
-import { watchPeakRss } from "./process-tree.js";
+import { measure, median, type Measure } from "./measure.js";
+import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
 
 const { values } = parseArgs({
-  options: { pages: { type: "string", default: "20,200" }, workers: { type: "string", default: "2" }, repeat: { type: "string", default: "1" } },
+  options: {
+    pages: { type: "string", default: "20,200" },
+    workers: { type: "string", default: "2" },
+    repeat: { type: "string", default: "1" },
+    only: { type: "string" },
+  },
 });
+if (values.only !== undefined && values.only !== "variations") throw new Error(`--only ${values.only}: the one measurement that runs alone is "variations"`);
+const onlyVariations = values.only === "variations";
 const sizes = values.pages.split(",").map(Number);
 const workers = Number(values.workers);
 const rounds = Number(values.repeat);
@@ -31,26 +41,6 @@ const rounds = Number(values.repeat);
 const demoShop = `http://localhost:${FIXTURE_PORTS.demoShop}`;
 const vendorSite = `http://127.0.0.1:${FIXTURE_PORTS.vendors}`;
 const service = `http://127.0.0.1:${FIXTURE_PORTS.service}`;
-
-/** One measured command. */
-interface Measure {
-  wallMs: number;
-  peakRss: number;
-}
-
-function measure(args: string[]): Promise<Measure> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, SERVICE_API_KEY: process.env.SERVICE_API_KEY ?? "test-api-key" } });
-    const memory = watchPeakRss(child.pid!);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const peakRss = memory.stop();
-      if (code !== 0 && code !== 1) reject(new Error(`${args.join(" ")} exited ${code}`));
-      else resolve({ wallMs: Date.now() - started, peakRss });
-    });
-  });
-}
 
 function benchSpec(pages: number, screenshots: "on" | "off"): string {
   const lines = [
@@ -128,23 +118,21 @@ async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {
 
 const rows: { pages: number; rounds: Round[] }[] = [];
 let realSdk: { bare: Measure; audit: Measure }[] = [];
+let variations: VariationsRound[] = [];
 try {
-  for (const pages of sizes) {
-    const row = { pages, rounds: [] as Round[] };
-    rows.push(row);
-    for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
+  if (!onlyVariations) {
+    for (const pages of sizes) {
+      const row = { pages, rounds: [] as Round[] };
+      rows.push(row);
+      for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
+    }
+    realSdk = await measureRealSdk();
   }
-  realSdk = await measureRealSdk();
+  variations = await measureVariations({ demoShop, work, workers, rounds });
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** A run's figures over the rounds: median wall time, highest peak memory, median ratio to its own round's floor. */
 const summarize = (row: (typeof rows)[number], run: "bare" | "audit" | "auditNoShots") => ({
@@ -156,26 +144,33 @@ const perPage = (wallMs: number, pages: number) => wallMs / (pages * 2);
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
 process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${mib(totalmem())}; ${workers} parallel browsers; pages × 2 viewports`);
 process.stdout.write(rounds > 1 ? `; medians of ${rounds} rounds\n\n` : "\n\n");
-process.stdout.write("N     run                 wall      per page×viewport   peak RSS    ratio\n");
-for (const row of rows) {
-  for (const [name, run] of [["bare Playwright", "bare"], ["audit, screenshots", "audit"], ["audit, no screenshots", "auditNoShots"]] as const) {
-    const { wallMs, peakRss, ratios } = summarize(row, run);
-    const eachRound = rounds > 1 && run !== "bare" ? `   (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})` : "";
-    process.stdout.write(
-      `${String(row.pages).padEnd(5)} ${name.padEnd(22)} ${(wallMs / 1000).toFixed(1).padStart(6)} s  ${perPage(wallMs, row.pages).toFixed(0).padStart(8)} ms        ${mib(peakRss).padStart(8)}   ${median(ratios).toFixed(2)}${eachRound}\n`,
-    );
+if (onlyVariations) process.stdout.write(variationsLine(variations));
+else printAll();
+
+/** The table of every N, then the lines for machines, `bench:` last. */
+function printAll(): void {
+  process.stdout.write("N     run                 wall      per page×viewport   peak RSS    ratio\n");
+  for (const row of rows) {
+    for (const [name, run] of [["bare Playwright", "bare"], ["audit, screenshots", "audit"], ["audit, no screenshots", "auditNoShots"]] as const) {
+      const { wallMs, peakRss, ratios } = summarize(row, run);
+      const eachRound = rounds > 1 && run !== "bare" ? `   (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})` : "";
+      process.stdout.write(
+        `${String(row.pages).padEnd(5)} ${name.padEnd(22)} ${(wallMs / 1000).toFixed(1).padStart(6)} s  ${perPage(wallMs, row.pages).toFixed(0).padStart(8)} ms        ${mib(peakRss).padStart(8)}   ${median(ratios).toFixed(2)}${eachRound}\n`,
+      );
+    }
+    process.stdout.write(`      API requests per run: ${Math.max(...row.rounds.map((round) => round.apiCalls))}\n`);
   }
-  process.stdout.write(`      API requests per run: ${Math.max(...row.rounds.map((round) => round.apiCalls))}\n`);
+  const largest = rows.at(-1)!;
+  const smallest = rows[0]!;
+  const ratio = median(summarize(largest, "audit").ratios).toFixed(2);
+  const ratioNoShots = median(summarize(largest, "auditNoShots").ratios).toFixed(2);
+  const growth = (perPage(summarize(largest, "audit").wallMs, largest.pages) / perPage(summarize(smallest, "audit").wallMs, smallest.pages)).toFixed(2);
+  const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
+  process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
+  const realSdkRatios = realSdk.map((round) => round.audit.wallMs / round.bare.wallMs);
+  process.stdout.write(
+    `bench-realsdk: ratio=${median(realSdkRatios).toFixed(2)} audit=${(median(realSdk.map((round) => round.audit.wallMs)) / 1000).toFixed(1)}s bare=${(median(realSdk.map((round) => round.bare.wallMs)) / 1000).toFixed(1)}s pages=${VENDOR_PAGES.filter((page) => page.variant === "correct").length * 2}${rounds > 1 ? ` rounds=${realSdkRatios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`,
+  );
+  process.stdout.write(variationsLine(variations));
+  process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);
 }
-const largest = rows.at(-1)!;
-const smallest = rows[0]!;
-const ratio = median(summarize(largest, "audit").ratios).toFixed(2);
-const ratioNoShots = median(summarize(largest, "auditNoShots").ratios).toFixed(2);
-const growth = (perPage(summarize(largest, "audit").wallMs, largest.pages) / perPage(summarize(smallest, "audit").wallMs, smallest.pages)).toFixed(2);
-const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
-process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
-const realSdkRatios = realSdk.map((round) => round.audit.wallMs / round.bare.wallMs);
-process.stdout.write(
-  `bench-realsdk: ratio=${median(realSdkRatios).toFixed(2)} audit=${(median(realSdk.map((round) => round.audit.wallMs)) / 1000).toFixed(1)}s bare=${(median(realSdk.map((round) => round.bare.wallMs)) / 1000).toFixed(1)}s pages=${VENDOR_PAGES.filter((page) => page.variant === "correct").length * 2}${rounds > 1 ? ` rounds=${realSdkRatios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`,
-);
-process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);

@@ -14,7 +14,7 @@ import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
-import { applyVariation, VARIATION_SOURCE, variationLine, viewExperiments, type VariationCode } from "./variation.js";
+import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, watchTargetChanges, type VariationCode } from "./variation.js";
 import { Signal } from "./signal.js";
 import { interceptCollect, SiteRequestTagger, withQueryParam, type TrafficTags } from "./traffic.js";
 
@@ -78,6 +78,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type === "init" && (options.reportEveryInitKey || options.projectKeys.includes(message.key))) initSightings.push({ key: message.key, where: "init", detail: message.method });
     changed.notify();
   });
+  const viewed = options.viewedExperiments ?? [];
+  if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
   await context.addInitScript(installRecorder, {
     binding: BINDING,
     global: sdk.global,
@@ -150,18 +152,23 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let selectors: Promise<PageArtifacts["selectors"]> = Promise.resolve([]);
   let screenshot: Promise<string | null> = Promise.resolve(null);
   let experimentViews: PageArtifacts["experimentViews"] = [];
-  const viewed = options.viewedExperiments ?? [];
   if (loadError === null) {
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
     // once no SDK script is left that could make it so, so that the calls the journey triggers
     // are judged on the page's setup, not on how fast the audit clicks.
     const sdkMayBecomeReady = () => network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400));
     const sdkSettled = () => sdkReadyAt !== null || !sdkMayBecomeReady();
-    if (options.page.steps.length > 0 || viewed.length > 0 || options.variation) await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
+    if (options.page.steps.length > 0 || viewed.length > 0) await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
     // A variation is applied, and every unit's targets seen, at the same moment: before the journey.
     const viewedAt = sinceStart(Date.now());
-    const thrown = options.variation ? await applyVariation(page, options.variation) : null;
+    const { variation } = options;
+    const thrown = variation ? await applyVariation(page, variation) : null;
     if (thrown !== null) variationErrors.push(thrown);
+    // A preview link's change comes from the SDK, often a moment after it is ready, and a
+    // variation's js may wait for its element: what changes the target is waited for (unless the
+    // js threw at once), then quiet.
+    const changeExpected = variation !== undefined && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
+    if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
     const viewScreen = cdp && options.viewScreenshot ? { cdp, ...options.viewScreenshot } : null;
     experimentViews = await viewExperiments(page, viewed, viewedAt, viewScreen);
     stepError = await runSteps(page, options.page.steps, {

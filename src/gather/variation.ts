@@ -38,6 +38,62 @@ export async function applyVariation(page: Page, code: VariationCode): Promise<A
   return thrown === null ? null : { message: thrown.message, line: variationLine(thrown.stack) };
 }
 
+/** The symbol under which the page keeps, out of its own code's way, when an experiment's target last changed. */
+const TARGET_CHANGES_KEY = "setup-audit.targetChanges";
+
+/**
+ * An init script: from the moment the document is parsed, notes when an element of `selectors`
+ * last changed (its attributes, its text, what it holds) or was put in place. A change the page
+ * or its SDK makes later (a preview link's variation, fetched once the SDK runs) can then be waited for.
+ */
+export function watchTargetChanges({ key, selectors }: { key: string; selectors: readonly string[] }): void {
+  const changes: { last: number | null } = { last: null };
+  Object.defineProperty(window, Symbol.for(key), { value: changes });
+  const safely = (test: (selector: string) => boolean) => selectors.some((selector) => {
+    try {
+      return test(selector);
+    } catch {
+      return false; // not valid CSS: experiment.selector says so
+    }
+  });
+  const touchesTarget = (record: MutationRecord) => {
+    const changed = record.target instanceof Element ? record.target : record.target.parentElement;
+    if (changed !== null && safely((selector) => changed.closest(selector) !== null)) return true;
+    return [...record.addedNodes].some((added) => added instanceof Element && safely((selector) => added.matches(selector) || added.querySelector(selector) !== null));
+  };
+  const observe = () =>
+    new MutationObserver((records) => {
+      if (records.some(touchesTarget)) changes.last = performance.now();
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
+  else observe();
+}
+
+/** What `watchTargetChanges` needs for these experiments. */
+export function targetWatch(experiments: readonly ExperimentTarget[]): { key: string; selectors: string[] } {
+  return { key: TARGET_CHANGES_KEY, selectors: experiments.map((experiment) => experiment.selector) };
+}
+
+/**
+ * Waits until the targets have not changed for `quietMs`, and with `changeExpected` (a variation
+ * whose js or preview link changes the page) until they changed at all; bounded by `timeoutMs`.
+ */
+export async function settleTargets(page: Page, options: { quietMs: number; changeExpected: boolean; timeoutMs: number }): Promise<void> {
+  await page
+    .waitForFunction(
+      ({ key, quietMs, changeExpected }) => {
+        const changes = (window as unknown as Record<symbol, { last: number | null } | undefined>)[Symbol.for(key)];
+        if (changes === undefined) return true;
+        if (changes.last === null) return !changeExpected;
+        return performance.now() - changes.last >= quietMs;
+      },
+      { key: TARGET_CHANGES_KEY, quietMs: options.quietMs, changeExpected: options.changeExpected },
+      { timeout: options.timeoutMs, polling: 50 },
+    )
+    // Still changing, or never changed: the target is seen as it is now, and judged so.
+    .catch(() => undefined);
+}
+
 /** The line in the variation's js that a stack names; null when it names none (a syntax error). */
 export function variationLine(stack: string | undefined): number | null {
   const line = stack?.match(new RegExp(`${escapeRegExp(VARIATION_SOURCE)}:(\\d+):\\d+`))?.[1];

@@ -26,6 +26,15 @@ test("the css then the js are applied once the SDK is ready, and the target is s
   expect(artifacts.calls.filter((call) => call.name === "cta_clicked").every((call) => call.atMs >= view!.atMs)).toBe(true);
 });
 
+test("a change that lands later (js waiting for its moment, as a preview link's SDK does) is waited for before the target is seen", async ({ gather }) => {
+  const artifacts = await gather(
+    "broken",
+    { path: "/cta-variations" },
+    { viewedExperiments: [cta], variation: preview({ js: "setTimeout(function () { document.querySelector('#cta-main').textContent = 'Upgrade later'; }, 600);" }) },
+  );
+  expect(artifacts.experimentViews[0]?.target?.text).toBe("Upgrade later");
+});
+
 test("what the js throws at once, or later from a timer, is the variation's error with its line, not a page error", async ({ gather }) => {
   const artifacts = await gather(
     "broken",

@@ -68,8 +68,7 @@ export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: r
   return pages.map((page) =>
     matchDeliveries(page.calls, page.collect).map((match): RecordedDelivery => {
       const recorded = { delivery: match.delivery, ingested: null, request: match.request === null ? null : page.collect.indexOf(match.request) };
-      // A variation's preview is not the page's traffic: the service's events vouch for the page's calls.
-      if (unclaimed === null || page.variation !== null || match.call.state === "lost" || match.delivery === "rejected" || match.delivery === "intercepted") return recorded;
+      if (unclaimed === null || match.call.state === "lost" || match.delivery === "rejected" || match.delivery === "intercepted") return recorded;
       const index = unclaimed.findIndex((event) => event.kind === match.call.kind && event.name === match.call.name);
       if (index < 0) return { ...recorded, delivery: "dropped", ingested: false };
       unclaimed.splice(index, 1);

@@ -50,12 +50,12 @@ test("a call the audit answered inside the browser (traffic.collect: intercept) 
   expect(deliveries.map((match) => match.delivery)).toEqual(["intercepted", "rejected"]);
 });
 
-test("a variation's preview never claims the events the service ingested: those vouch for the page's own calls", () => {
+test("a variation's preview, whose requests the audit answers, never claims the events the service ingested: those vouch for the page's own calls", () => {
   const call = callWith({ name: "cta_clicked" });
   const asIs = pageWith({ calls: [call], collect: [collectOf([call])] });
-  const previewed = { ...asIs, variation: { experiment: "CTA wording", name: "Long copy", errors: [] } };
+  const previewed = { ...asIs, collect: [{ ...collectOf([call]), intercepted: true }], variation: { experiment: "CTA wording", name: "Long copy", errors: [] } };
   const ingested = [{ kind: "track" as const, name: "cta_clicked", receivedAtMs: null }];
   const [forPreview, forPage] = reconcileDeliveries([previewed, asIs], ingested);
-  expect(forPreview).toEqual([{ delivery: "accepted", ingested: null, request: 0 }]);
+  expect(forPreview).toEqual([{ delivery: "intercepted", ingested: null, request: 0 }]);
   expect(forPage).toEqual([{ delivery: "accepted", ingested: true, request: 0 }]);
 });

@@ -32,13 +32,16 @@ const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null
 });
 
 for (const target of plan.targets) {
-  const traffic = resolveTraffic(target.spec.traffic, plan.runId);
-  const site = { traffic, siteDomain: siteDomainOf(target) };
+  const pageTraffic = resolveTraffic(target.spec.traffic, plan.runId);
   const units: GatherUnit[] = [
     ...target.pages.map((pageId) => ({ title: pageTitle(target.slug, pageId), pageId, variation: null })),
     ...plannedVariations(target).map((variation) => ({ title: pageTitle(target.slug, `${variation.page} · ${variation.experiment} · ${variation.variation}`), pageId: variation.page, variation })),
   ];
   for (const unit of units) {
+    // A preview is no visit: its collect requests are answered inside the browser, so that it
+    // never adds events to the service's data, nor vouches there for the page's own calls.
+    const traffic: TrafficTags = unit.variation === null ? pageTraffic : { ...pageTraffic, collect: "intercept" };
+    const site = { traffic, siteDomain: siteDomainOf(target) };
     // The test's viewports, for the progress lines.
     const annotation = { type: "viewports", description: target.viewports.join(" ") };
     gatherTest(unit.title, { annotation }, async ({ browser, browserTagger }, testInfo) => {

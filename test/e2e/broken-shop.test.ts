@@ -143,6 +143,8 @@ test("each faulty variation fails (or warns, for overflow) on its viewport, nami
   // The preview's calls are listed with their variation; the faulty markup's journey made none.
   const previewCalls = summary.calls.filter((call) => call.variation !== null);
   expect(previewCalls.every((call) => call.page === "cta-variations" && call.experiment === "CTA button wording")).toBe(true);
+  // A preview never reaches the service: the audit answers its collect requests.
+  expect(new Set(previewCalls.map((call) => call.delivery))).toEqual(new Set(["intercepted"]));
   expect(previewCalls.filter((call) => call.variation === "Rewritten markup")).toEqual([]);
   expect(previewCalls.filter((call) => call.variation === "Throws on mobile" && call.name === "cta_clicked").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
 });

@@ -95,11 +95,13 @@ async function gatherOnViewport(
   const pageExperiments = target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id);
   const planned = unit.variation;
   const preview = planned === null ? null : previewOf(pageExperiments, planned);
+  const viewed = preview === null ? pageExperiments.filter((experiment) => experiment.variations.length > 0) : [preview.experiment];
   const folder = join("screenshots", target.slug, target.environment);
   // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
   const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
   mkdirSync(join(screenshotRoot, folder), { recursive: true });
-  if (target.spec.screenshots !== "off") mkdirSync(join(plan.outDir, folder, "views"), { recursive: true });
+  const keepsViews = target.spec.screenshots !== "off" && viewed.length > 0;
+  if (keepsViews) mkdirSync(join(plan.outDir, folder, "views"), { recursive: true });
   const inOutput = (root: string, name: string) => (target.spec.screenshots === "off" ? null : { path: join(root, name), name });
   const artifacts = await gatherPage(context, {
     spec: target.specFile,
@@ -116,8 +118,8 @@ async function gatherOnViewport(
     ...site,
     screenshot: preview === null ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
-    viewedExperiments: preview === null ? pageExperiments.filter((experiment) => experiment.variations.length > 0) : [preview.experiment],
-    viewScreenshot: inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)),
+    viewedExperiments: viewed,
+    viewScreenshot: keepsViews ? inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)) : null,
     variation: preview === null ? undefined : previewOptions(preview),
   });
   writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageSpec.id, viewport, planned?.id ?? null)), JSON.stringify(artifacts));

@@ -11,4 +11,6 @@ test("screenshots: on-failure keeps only the pages whose checks failed or warned
   const shot = (page: string, viewport: string) => existsSync(join(out, "screenshots/screenshots-on-failure/staging", `${page}.${viewport}.png`));
   expect([shot("early-call", "desktop"), shot("early-call", "mobile")]).toEqual([true, true]);
   expect([shot("home", "desktop"), shot("home", "mobile")]).toEqual([false, false]);
+  // No experiment has variations: no folder for their first screens.
+  expect(existsSync(join(out, "screenshots/screenshots-on-failure/staging/views"))).toBe(false);
 });

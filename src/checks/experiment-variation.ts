@@ -110,8 +110,10 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const variationView = viewOf(unit, experiment.name);
   if (controlView === null || variationView === null) return finding(context, "skip", `${named}: not judged, the page moved on before its target could be seen.`, scope);
   const needed = [...(pageSpecOf(context, experiment.page)?.expect?.track ?? []), ...goalEvents(context, experiment)];
-  const verdict = judgeVariation(unitOf(control, controlView, []), unitOf(unit, variationView, unit.variation?.errors ?? []), needed);
-  const evidence = { reasons: verdict.reasons, needed, control: shownOf(control, controlView), variation: shownOf(unit, variationView) };
+  const asIs = unitOf(control, controlView, []);
+  const previewed = unitOf(unit, variationView, unit.variation?.errors ?? []);
+  const verdict = judgeVariation(asIs, previewed, needed);
+  const evidence = { reasons: verdict.reasons, needed, control: shownOf(asIs), variation: shownOf(previewed) };
   if (verdict.status === "pass") return finding(context, "pass", `${named} previews well: it changes the target, keeps the journey's calls and fits the screen.`, scope, evidence);
   return finding(context, verdict.status, `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, evidence);
 }
@@ -132,9 +134,9 @@ function unitOf(page: PageArtifacts, view: ExperimentView, errors: VariationUnit
   return { matched: view.matched, visible: view.visible, target: view.target, overflows: view.overflows, errors, events, journeyError };
 }
 
-/** The evidence of one unit: its view and the events its journey fired. */
-function shownOf(page: PageArtifacts, view: ExperimentView) {
-  return { matched: view.matched, visible: view.visible, text: view.target?.text ?? null, box: view.target?.box ?? null, overflows: view.overflows, events: unitOf(page, view, []).events };
+/** The evidence of one unit: what its view saw of the target, and the events its journey fired. */
+function shownOf(unit: VariationUnit) {
+  return { matched: unit.matched, visible: unit.visible, text: unit.target?.text ?? null, box: unit.target?.box ?? null, overflows: unit.overflows, events: unit.events };
 }
 
 /** What to do, for the reasons given. */

@@ -9,9 +9,8 @@ import type { TargetResult } from "../run-result.js";
 
 /**
  * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews
- * among them) and API answers. Each
- * call's delivery is reconciled here, once for every page, unless `deliveries` were already
- * recorded (a merge keeps each shard's).
+ * among them) and API answers. Each call's delivery is reconciled here, once for every page,
+ * unless `deliveries` were already recorded (a merge keeps each shard's).
  */
 export function judgeTarget(
   target: AuditTarget,

@@ -33,13 +33,17 @@ export async function probeCollect(context: BrowserContext, page: Page, global: 
     const carried = carriedMarkers(request.url(), request.postDataBuffer(), request.headers()["content-encoding"], base, markers);
     if (carried.length === 0) return route.fallback();
     urls.push(request.url());
-    if (carried.some((marker) => waiting.delete(marker))) lastAt = Date.now();
+    // Every marker the request carries: one batch may carry them all.
+    if (carried.filter((marker) => waiting.delete(marker)).length > 0) lastAt = Date.now();
     if (waiting.size === 0) allArrived();
     // The page may close while the request waits; it then needs no answer.
     await route.fulfill({ status: 200, json: {} }).catch(() => undefined);
   });
   calledAt = Date.now();
-  await page.evaluate(callEach, { global, methods, markers }).catch(() => undefined);
+  const called = await page.evaluate(callEach, { global, methods, markers }).catch((): string[] => []);
+  // A method that is missing or threw sends nothing to wait for.
+  for (const marker of markers) if (!called.includes(marker)) waiting.delete(marker);
+  if (waiting.size === 0) allArrived();
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([arrived, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
   clearTimeout(timer);
@@ -53,18 +57,21 @@ function carriedMarkers(url: string, body: Buffer | null, contentEncoding: strin
   return markers.filter((marker) => texts.some((text) => text.includes(marker)));
 }
 
-/** What the page runs: each method called with its marker as the event name, the user id and an attribute. */
-function callEach({ global, methods, markers }: { global: string; methods: readonly string[]; markers: readonly string[] }): void {
-  methods.forEach((path, index) => {
+/** What the page runs: each method called with its marker as the event name, the user id and an attribute; returns the markers of the methods that took their call. */
+function callEach({ global, methods, markers }: { global: string; methods: readonly string[]; markers: readonly string[] }): string[] {
+  return methods.flatMap((path, index) => {
     const marker = markers[index]!;
     const parts = path.split(".");
     let holder: unknown = (window as unknown as Record<string, unknown>)[global];
     for (const part of parts.slice(0, -1)) holder = holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[part];
     const method = holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[parts.at(-1)!];
+    if (typeof method !== "function") return [];
     try {
-      if (typeof method === "function") method.call(holder, marker, { setup_audit_probe: marker });
+      method.call(holder, marker, { setup_audit_probe: marker });
+      return [marker];
     } catch {
       // An SDK that refuses the probe's arguments says nothing about where it sends calls.
+      return [];
     }
   });
 }

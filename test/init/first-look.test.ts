@@ -71,6 +71,35 @@ test("the probe waits for every method's call, also one the SDK batches for seco
   }
 });
 
+test("one batch that carries every method's marker ends the probe, and a later flush carrying one again does not stretch its delay; a missing method is not waited for", async ({ browser }) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    // An SDK that batches the identify and the track into one request after 300 ms, as Mixpanel
+    // does, and sends the user id again with a later flush at 3 s.
+    await context.route("http://collector.test/**", (route) => route.fulfill({ status: 200, json: {} }));
+    await context.route("http://shop.test/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<script>
+          const queue = [];
+          const send = () => fetch("http://collector.test/batch", { method: "POST", body: JSON.stringify({ events: queue.splice(0) }) });
+          window.shopsdk = {
+            identify(userId) { queue.push({ userId }); setTimeout(() => { queue.push({ userId }); send(); }, 3000); },
+            track(event) { queue.push({ event }); setTimeout(send, 300); },
+          };
+        </script>`,
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto("http://shop.test/");
+    const probe = await probeCollect(context, page, "shopsdk", ["track", "identify", "alias"], 8000);
+    expect(probe.urls).toEqual(["http://collector.test/batch"]);
+    expect(probe.delayMs).toBeLessThan(2000);
+  } finally {
+    await context.close();
+  }
+});
+
 test("Segment's snippet page matches the segment preset, its key in the script's URL", async ({ browser, fixtures }) => {
   const context = await browser.newContext(devices["Desktop Chrome"]);
   try {

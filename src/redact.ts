@@ -88,8 +88,12 @@ export function shareableUrl(text: string): string {
 
 /** An e-mail address: what the personal-data detector reports as one (a false alarm fails a page). */
 export const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-/** Anything shaped like an e-mail address, which free text never shows: wider than EMAIL, since hiding a non-address costs nothing. */
-const EMAIL_LIKE = /[\w.%+-]+@[\w-]+(?:\.[\w-]+)+/g;
+/**
+ * Anything shaped like an e-mail address, which free text never shows: wider than EMAIL, since
+ * hiding a non-address costs little. But not a package's version in a CDN URL
+ * (`posthog-js@1.449.2/dist/array.js`), which names the SDK script a message is about.
+ */
+const EMAIL_LIKE = /[\w.%+-]+@(?!\d+(?:\.\d+){1,2}(?:-[\w.]+)?(?![\w.]))[\w-]+(?:\.[\w-]+)+/g;
 /** `identify("u_123")` as messages write a call: the quoted argument is a user id. */
 const IDENTIFY_USER_ID = /\bidentify\("(?:[^"\\]|\\.)*"\)/g;
 

@@ -40,6 +40,13 @@ test("free text loses e-mail addresses and the given secrets", () => {
   // Short secrets would blank out ordinary words.
   expect(scrubText("plan pro", ["pro"])).toBe("plan pro");
 });
+test("a package's version in an SDK script's CDN URL is no e-mail address: the URL stays whole", () => {
+  for (const url of ["https://cdn.jsdelivr.net/npm/posthog-js@1.449.2/dist/array.js", "https://unpkg.com/mixpanel-browser@2.83.0", "https://cdn.example.test/sdk@3.0.0-beta.1/sdk.js", "https://cdn.example.test/sdk@1.2/sdk.js"]) {
+    expect(scrubText(`The SDK script ${url} did not load`, [])).toBe(`The SDK script ${url} did not load`);
+  }
+  expect(scrubText("mail u@1.2.3.4 or qa@example.test", [])).toBe("mail «email» or «email»");
+});
+
 
 const KEY = "sk/live+9f8e";
 

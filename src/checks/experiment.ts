@@ -1,7 +1,7 @@
 import type { SelectorMatch } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import { closestMatch, quoteList } from "../text.js";
-import { defineCheck, finding } from "./check.js";
+import { defineCheck, finding, specWideFinding } from "./check.js";
 import { experimentVariation } from "./experiment-variation.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
@@ -42,24 +42,20 @@ export const experimentName = defineCheck({
     "stopped.",
   evaluate(context): Finding[] {
     const experiments = context.spec.experiments;
-    if (experiments.length === 0) return [finding(context, "skip", "The spec defines no experiment.")];
+    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
     const vague = experiments.flatMap((experiment) => {
       const reason = vagueNameReason(experiment.name);
       return reason === null ? [] : [{ name: experiment.name, reason }];
     });
     if (vague.length > 0) {
       const list = vague.map(({ name, reason }) => `"${name}" (${reason})`).join(", ");
-      return [
-        finding(
-          context,
-          "fail",
-          `Vague experiment name(s): ${list}. Rename each to say what changes and where, like "Pricing CTA copy, short vs long".`,
-          {},
-          { vague },
-        ),
-      ];
+      return specWideFinding(context, {
+        status: "fail",
+        message: `Vague experiment name(s): ${list}. Rename each to say what changes and where, like "Pricing CTA copy, short vs long".`,
+        evidence: { vague },
+      });
     }
-    return [finding(context, "pass", `All ${experiments.length} experiment name(s) say what they test.`, {}, { names: experiments.map((experiment) => experiment.name) })];
+    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment name(s) say what they test.`, evidence: { names: experiments.map((experiment) => experiment.name) } });
   },
 });
 
@@ -79,7 +75,7 @@ export const experimentGoals = defineCheck({
     "name that matches no goal measures nothing.",
   evaluate(context): Finding[] {
     const experiments = context.spec.experiments;
-    if (experiments.length === 0) return [finding(context, "skip", "The spec defines no experiment.")];
+    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
     const goalNames = context.spec.goals.map((goal) => goal.name);
     const problems = experiments.flatMap((experiment) => {
       if (experiment.goals.length === 0) return [`"${experiment.name}" has no goal`];
@@ -93,9 +89,9 @@ export const experimentGoals = defineCheck({
     const evidence = { goals: goalNames, experiments: experiments.map((experiment) => ({ name: experiment.name, goals: experiment.goals })) };
     if (problems.length > 0) {
       const defined = goalNames.length > 0 ? `the spec's goals are ${quoteList(goalNames)}` : "the spec defines no goal yet";
-      return [finding(context, "fail", `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, {}, evidence)];
+      return specWideFinding(context, { status: "fail", message: `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, evidence: evidence });
     }
-    return [finding(context, "pass", `All ${experiments.length} experiment(s) have goals the spec defines.`, {}, evidence)];
+    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment(s) have goals the spec defines.`, evidence: evidence });
   },
 });
 

@@ -61,7 +61,7 @@ export const reportWarnings = defineCheck({
     const read = reportExperiments(context);
     if ("status" in read) return specWideFinding(context, read);
     if (read.experiments.length === 0) {
-      return [finding(context, "skip", `Not judged: the report (${read.source}) lists no experiments.`, {}, { source: read.source })];
+      return specWideFinding(context, { status: "skip", message: `Not judged: the report (${read.source}) lists no experiments.`, evidence: { source: read.source } });
     }
     return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, read.srm, read.source));
   },

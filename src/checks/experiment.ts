@@ -89,9 +89,9 @@ export const experimentGoals = defineCheck({
     const evidence = { goals: goalNames, experiments: experiments.map((experiment) => ({ name: experiment.name, goals: experiment.goals })) };
     if (problems.length > 0) {
       const defined = goalNames.length > 0 ? `the spec's goals are ${quoteList(goalNames)}` : "the spec defines no goal yet";
-      return specWideFinding(context, { status: "fail", message: `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, evidence: evidence });
+      return specWideFinding(context, { status: "fail", message: `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, evidence });
     }
-    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment(s) have goals the spec defines.`, evidence: evidence });
+    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment(s) have goals the spec defines.`, evidence });
   },
 });
 

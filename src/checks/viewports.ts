@@ -22,9 +22,9 @@ export const viewportsCoverage = defineCheck({
     const missing = [...(mobile.length === 0 ? ["mobile"] : []), ...(desktop.length === 0 ? ["desktop"] : [])];
     const evidence = { audited, mobile, desktop };
     if (missing.length > 0) {
-      return specWideFinding(context, { status: "fail", message: `No ${missing.join(" or ")} viewport was audited (audited: ${audited.join(", ") || "none"}). Audit both: remove --viewport, or list both in the spec's viewports.`, evidence: evidence });
+      return specWideFinding(context, { status: "fail", message: `No ${missing.join(" or ")} viewport was audited (audited: ${audited.join(", ") || "none"}). Audit both: remove --viewport, or list both in the spec's viewports.`, evidence });
     }
-    return specWideFinding(context, { status: "pass", message: `Audited on mobile (${mobile.join(", ")}) and desktop (${desktop.join(", ")}).`, evidence: evidence });
+    return specWideFinding(context, { status: "pass", message: `Audited on mobile (${mobile.join(", ")}) and desktop (${desktop.join(", ")}).`, evidence });
   },
 });
 

@@ -2,7 +2,7 @@ import { cpus } from "node:os";
 import { defineConfig, type Project } from "@playwright/test";
 import { LAUNCH_ARGS } from "./src/browser.js";
 import { readPlan } from "./src/plan.js";
-import { secretsOf } from "./src/redact.js";
+import { runSecrets } from "./src/redact.js";
 import { viewportTag } from "./src/titles.js";
 import { deviceFor } from "./src/viewports.js";
 
@@ -50,7 +50,7 @@ export default defineConfig<{ secrets: readonly string[] }>({
     trace: "off",
     screenshot: "off",
     video: "off",
-    ...(phase === "report" ? { secrets: plan.targets.flatMap((target) => secretsOf(target.spec, process.env)) } : {}),
+    ...(phase === "report" ? { secrets: runSecrets(plan.targets, process.env) } : {}),
   },
   projects,
 });

@@ -24,6 +24,11 @@ export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
   return [...(apiKey ? [apiKey] : []), ...typed];
 }
 
+/** The secrets of every spec a run audits, read from `env` as the run's processes see it. */
+export function runSecrets(targets: readonly { spec: AuditSpec }[], env: NodeJS.ProcessEnv): string[] {
+  return targets.flatMap((target) => secretsOf(target.spec, env));
+}
+
 /** A copy of a plain-data value with `secret` redacted from every string and every key in it. */
 export function redactDeep<T>(value: T, secret: string): T {
   if (typeof value === "string") return redactSecret(value, secret) as T;

@@ -3,6 +3,7 @@ import type { ApiArtifacts, PageArtifacts } from "./artifacts.js";
 import { rollUpChecklist } from "./checklist.js";
 import { callDeliveries, type RecordedDelivery } from "./delivery.js";
 import type { AuditTarget } from "./plan.js";
+import { scrubText } from "./redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./results.js";
 
 /**
@@ -84,8 +85,10 @@ export function readRunResult(file = process.env[RUN_RESULT_ENV]): RunResult {
 }
 
 /** Builds summary.json from every target's results. */
-export function buildSummary(results: readonly TargetResult[], options: { startedAt: Date; durationMs: number; strict: boolean }): RunSummary {
-  const findings = results.flatMap((result) => result.findings);
+export function buildSummary(results: readonly TargetResult[], options: { startedAt: Date; durationMs: number; strict: boolean; secrets: readonly string[] }): RunSummary {
+  // summary.json, the console, JUnit and GitHub's outputs all show these messages: scrubbed once
+  // here as in the shareable report (e-mail addresses, user ids, the run's secrets).
+  const findings = results.flatMap((result) => result.findings).map((finding) => ({ ...finding, message: scrubText(finding.message, options.secrets) }));
   const runs: SpecRun[] = results.map((result) => ({
     spec: result.spec,
     project: result.project,

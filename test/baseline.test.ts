@@ -19,7 +19,7 @@ function summaryOf(targets: { spec: string; pages: PageArtifacts[] }[]): RunSumm
     const context = { ...contextOf(pages), specFile: spec };
     return { spec, project: "Demo shop", environment: "staging", collect: "send", findings: runChecks(context), pages, deliveries: context.deliveries, api: null };
   });
-  return buildSummary(results, { startedAt: new Date("2030-01-01T10:00:00Z"), durationMs: 1000, strict: false });
+  return buildSummary(results, { startedAt: new Date("2030-01-01T10:00:00Z"), durationMs: 1000, strict: false, secrets: [] });
 }
 
 test("a baseline lists what fired on every audited page × viewport: track names, identify as a kind, pages that fired nothing", () => {

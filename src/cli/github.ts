@@ -24,13 +24,13 @@ export function annotateSpecErrors(errors: readonly SpecError[]): void {
 
 /**
  * Appends the job summary and annotates each failed or warning finding on its spec, at the page,
- * goal or experiment it is about; `secrets` (the run's API keys and typed values) never show.
+ * goal or experiment it is about. The summary's messages are scrubbed already (buildSummary).
  */
-export function publishToGitHub(summary: RunSummary, secrets: readonly string[]): void {
+export function publishToGitHub(summary: RunSummary): void {
   const outputs = gitHubOutputs();
-  if (outputs.summaryFile !== null) appendFileSync(outputs.summaryFile, jobSummaryMarkdown(summary, secrets));
+  if (outputs.summaryFile !== null) appendFileSync(outputs.summaryFile, jobSummaryMarkdown(summary));
   if (!outputs.annotate) return;
-  for (const command of findingCommands(summary, specPlaces(), secrets)) process.stdout.write(`${command}\n`);
+  for (const command of findingCommands(summary, specPlaces())) process.stdout.write(`${command}\n`);
 }
 
 /** Finds where in its spec a finding's page, goal or experiment is written; the file alone when it cannot tell. */

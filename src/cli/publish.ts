@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditPlan } from "../plan.js";
-import { secretsOf } from "../redact.js";
+import { runSecrets } from "../redact.js";
 import { firstLine } from "../text.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
@@ -25,7 +25,8 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
  * Allure results, the console report and the HTML report. Returns the exit code.
  */
 export async function publishResults(plan: AuditPlan, planFile: string, results: TargetResult[], options: PublishOptions): Promise<number> {
-  const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict });
+  const secrets = runSecrets(plan.targets, process.env);
+  const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict, secrets });
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
   const resultFile = join(plan.workDir, "run-result.json");
@@ -37,7 +38,7 @@ export async function publishResults(plan: AuditPlan, planFile: string, results:
   // Like the HTML report, GitHub's outputs are extras: failing to write them never changes the verdict.
   if (options.toGitHub) {
     try {
-      publishToGitHub(summary, plan.targets.flatMap((target) => secretsOf(target.spec, process.env)));
+      publishToGitHub(summary);
     } catch (error) {
       process.stderr.write(`setup-audit: could not write GitHub's job summary: ${firstLine(error)}\n`);
     }

@@ -1,12 +1,11 @@
-import { scrubText } from "../redact.js";
 import type { Checklist, Finding, RunSummary, Status } from "../results.js";
 import { CHECKLIST_LABELS, findingCounts, findingPlace } from "./console.js";
 
 /**
  * GitHub Actions' own outputs: the job summary (Markdown appended to `GITHUB_STEP_SUMMARY`) and
  * workflow commands (`::error file=…,line=…::message`) that GitHub shows as annotations on the
- * spec file. Pure text: the CLI decides when to write them. Both show in the repository's pages,
- * so messages are scrubbed as in the shareable report (e-mail addresses, user ids, `secrets`).
+ * spec file. Pure text: the CLI decides when to write them. They show in the repository's pages:
+ * the summary's messages come scrubbed as in the shareable report (run-result.ts buildSummary).
  */
 
 /** Where an annotation points: a spec file, and the line of the entry a finding is about when known. */
@@ -19,16 +18,16 @@ export interface AnnotationPlace {
 const STATUS_MARK: Record<Status, string> = { pass: "✅ pass", warn: "⚠️ warn", fail: "❌ fail", skip: "➖ skip" };
 
 /** One `::error` per failed finding and one `::warning` per warning, on the spec (at the page, goal or experiment when `placeOf` knows its line). */
-export function findingCommands(summary: RunSummary, placeOf: (finding: Finding) => AnnotationPlace, secrets: readonly string[]): string[] {
+export function findingCommands(summary: RunSummary, placeOf: (finding: Finding) => AnnotationPlace): string[] {
   return problemsOf(summary).map((finding) => {
     const where = findingPlace(finding);
     const title = where === "" ? finding.check : `${finding.check} [${where}]`;
-    return workflowCommand(finding.status === "fail" ? "error" : "warning", scrubText(finding.message, secrets), { ...placeOf(finding), title });
+    return workflowCommand(finding.status === "fail" ? "error" : "warning", finding.message, { ...placeOf(finding), title });
   });
 }
 
 /** The job summary: the verdict, each spec run's checklist, and every failed and warning finding. */
-export function jobSummaryMarkdown(summary: RunSummary, secrets: readonly string[]): string {
+export function jobSummaryMarkdown(summary: RunSummary): string {
   const lines = [`## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`, "", `${findingCounts(summary)}.`];
   for (const run of summary.runs) {
     lines.push("", `### ${markdownText(run.project)} (${markdownText(run.environment)}, \`${run.spec}\`): ${run.verdict}`, "", "| checklist item | status |", "| --- | --- |");
@@ -39,7 +38,7 @@ export function jobSummaryMarkdown(summary: RunSummary, secrets: readonly string
     lines.push("", "### Findings to act on", "", "| status | check | where | what to do |", "| --- | --- | --- | --- |");
     for (const finding of problems) {
       const where = [finding.spec, findingPlace(finding)].filter(Boolean).join(" · ");
-      lines.push(`| ${STATUS_MARK[finding.status]} | \`${finding.check}\` | ${markdownText(where)} | ${markdownText(scrubText(finding.message, secrets))} |`);
+      lines.push(`| ${STATUS_MARK[finding.status]} | \`${finding.check}\` | ${markdownText(where)} | ${markdownText(finding.message)} |`);
     }
   }
   return `${lines.join("\n")}\n`;

@@ -1,0 +1,23 @@
+import { expect, test } from "@playwright/test";
+import { formatConsoleReport } from "../src/report/console.js";
+import { findingCommands, jobSummaryMarkdown } from "../src/report/github.js";
+import { toJUnitXml } from "../src/report/junit.js";
+import type { Finding } from "../src/results.js";
+import { buildSummary, type TargetResult } from "../src/run-result.js";
+
+const leaky: Finding = {
+  check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
+  message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost', evidence: {},
+};
+const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [leaky], pages: [], deliveries: [], api: null };
+
+test("summary.json's messages are scrubbed once, as the shareable report does, and every output built from it shows them so", () => {
+  const summary = buildSummary([result], { startedAt: new Date("2026-11-23T10:00:00Z"), durationMs: 1000, strict: false, secrets: ["s3cret-value"] });
+  const scrubbed = 'TypeError for «email» typed "«redacted»"; identify(«user id») lost';
+  expect(summary.findings[0]).toEqual({ ...leaky, message: scrubbed });
+  expect(summary.runs[0]!.verdict).toBe("pass");
+  expect(findingCommands(summary, (finding) => ({ file: finding.spec }))).toEqual([`::warning file=audits/shop.yaml,title=page.errors [signup · mobile]::${scrubbed}`]);
+  for (const output of [JSON.stringify(summary), formatConsoleReport(summary), toJUnitXml(summary), jobSummaryMarkdown(summary)]) {
+    expect(output).not.toMatch(/jane@|s3cret|u_42/);
+  }
+});

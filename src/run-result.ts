@@ -88,7 +88,7 @@ export function readRunResult(file = process.env[RUN_RESULT_ENV]): RunResult {
 export function buildSummary(results: readonly TargetResult[], options: { startedAt: Date; durationMs: number; strict: boolean; secrets: readonly string[] }): RunSummary {
   // summary.json, the console, JUnit and GitHub's outputs all show these messages: scrubbed once
   // here as in the shareable report (e-mail addresses, user ids, the run's secrets).
-  const findings = results.flatMap((result) => result.findings).map((finding) => ({ ...finding, message: scrubText(finding.message, options.secrets) }));
+  const findings = scrubbedFindings(results.flatMap((result) => result.findings), options.secrets);
   const runs: SpecRun[] = results.map((result) => ({
     spec: result.spec,
     project: result.project,
@@ -106,6 +106,11 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     findings,
     calls: results.flatMap(callRecords),
   };
+}
+
+/** Findings whose messages show no e-mail address, user id or secret, as every shared output shows them. */
+export function scrubbedFindings(findings: readonly Finding[], secrets: readonly string[]): Finding[] {
+  return findings.map((finding) => ({ ...finding, message: scrubText(finding.message, secrets) }));
 }
 
 /** The calls of one spec × environment's pages as summary.json lists them, with the deliveries the checks judged. */

@@ -1,4 +1,10 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { writeShardResults } from "../src/cli/shards.js";
+import type { AuditTarget } from "../src/plan.js";
+import { specWith } from "./support/artifacts.js";
 import { formatConsoleReport } from "../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../src/report/github.js";
 import { toJUnitXml } from "../src/report/junit.js";
@@ -20,4 +26,14 @@ test("summary.json's messages are scrubbed once, as the shareable report does, a
   for (const output of [JSON.stringify(summary), formatConsoleReport(summary), toJUnitXml(summary), jobSummaryMarkdown(summary)]) {
     expect(output).not.toMatch(/jane@|s3cret|u_42/);
   }
+});
+
+test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included", () => {
+  const spec = specWith({ pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }] });
+  const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] };
+  const out = mkdtempSync(join(tmpdir(), "shard-"));
+  writeShardResults(out, "1/2", new Date(), [target], [result]);
+  const text = readFileSync(join(out, "shard-results.json"), "utf8");
+  expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
+  expect(text).not.toMatch(/jane@|s3cret|u_42/);
 });

@@ -6,13 +6,14 @@ import type { CallBaseline } from "../baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
 import type { AuditPlan, AuditTarget } from "../plan.js";
-import type { TargetResult } from "../run-result.js";
+import { scrubbedFindings, type TargetResult } from "../run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
+import { runSecrets } from "../redact.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -36,8 +37,9 @@ interface ShardResults {
   results: TargetResult[];
 }
 
-/** Writes a shard's results beside its summary.json, with every personal value masked. */
+/** Writes a shard's results beside its summary.json, with every personal value masked and the messages scrubbed as summary.json's. */
 export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[]): void {
+  const secrets = runSecrets(targets, process.env);
   const shareable: ShardResults = {
     version: SHARD_FILE_VERSION,
     shard,
@@ -45,7 +47,7 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
     targets: targets.map(({ spec: _spec, ...target }) => target),
     results: results.map((result, index) => {
       const allow = targets[index]?.spec.identify.allowPersonalData ?? [];
-      return { ...result, pages: result.pages.map((page) => shareablePage(page, allow)), api: shareableApi(result.api) };
+      return { ...result, findings: scrubbedFindings(result.findings, secrets), pages: result.pages.map((page) => shareablePage(page, allow)), api: shareableApi(result.api) };
     }),
   };
   writeFileSync(join(outDir, SHARD_FILE), JSON.stringify(shareable));

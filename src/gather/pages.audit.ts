@@ -6,6 +6,7 @@ import { environmentDomain } from "../domain.js";
 import { environmentOf } from "../spec/environment.js";
 import { artifactFileName, plannedVariations, readPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
+import { keepPlainStacks } from "../plain-stacks.js";
 import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
@@ -17,6 +18,7 @@ import { auditContextOptions, resolveTraffic, SiteRequestTagger, type TrafficTag
  * One Playwright project for every viewport, each context set to its device, so that workers
  * and their browsers live for the whole run instead of restarting when the viewport changes.
  */
+keepPlainStacks();
 const plan = readPlan();
 const siteDomainOf = (target: AuditTarget) => environmentDomain({ ...environmentOf(target.spec, target.environment), baseUrl: target.baseUrl });
 

@@ -8,6 +8,7 @@ import { CHECKS, checkOf } from "../checks/index.js";
 import { callDeliveries, type CallDelivery } from "../delivery.js";
 import { pageTitle, viewportTag } from "../titles.js";
 import type { Finding, Status } from "../results.js";
+import { keepPlainStacks } from "../plain-stacks.js";
 import { readRunResult, type ReportTarget } from "../run-result.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";
@@ -23,6 +24,7 @@ import { variationPicture } from "./variation-pictures.js";
  * or judged here; a result fails exactly when one of its checks failed. It reads the run's result
  * only; the secrets to scrub come in as an option (playwright.config.ts).
  */
+keepPlainStacks();
 const run = readRunResult();
 const test = base.extend<{ secrets: readonly string[] }>({ secrets: [[], { option: true }] });
 

@@ -1,4 +1,5 @@
 import type { Finding, RunSummary } from "../results.js";
+import { findingPlace } from "./console.js";
 
 /**
  * JUnit XML for CI dashboards: one test suite per spec × environment, one test case per finding.
@@ -10,7 +11,7 @@ export function toJUnitXml(summary: RunSummary): string {
     const findings = summary.findings.filter((finding) => finding.spec === run.spec);
     const count = (status: Finding["status"]) => findings.filter((finding) => finding.status === status).length;
     const cases = findings.map((finding) => {
-      const name = escape(`${finding.check} ${[finding.page, finding.experiment, finding.variation, finding.goal, finding.viewport].filter(Boolean).join(" · ")}`.trim());
+      const name = escape(`${finding.check} ${findingPlace(finding)}`.trim());
       const body =
         finding.status === "fail"
           ? `<failure message="${escape(finding.message)}" type="${finding.check}"/>`

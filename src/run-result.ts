@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { ApiArtifacts, PageArtifacts } from "./artifacts.js";
 import { rollUpChecklist } from "./checklist.js";
 import { callDeliveries, type RecordedDelivery } from "./delivery.js";
-import type { AuditTarget } from "./plan.js";
+import { plannedVariations, type AuditTarget } from "./plan.js";
 import { scrubText } from "./redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./results.js";
 
@@ -56,7 +56,8 @@ export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
     project: spec.project,
     keys: Object.values(spec.environments).map((env) => env.key),
     requiredAttributes: [...spec.identify.required],
-    previewed: spec.experiments.filter((experiment) => experiment.variations.length > 0 && target.pages.includes(experiment.page)).map(({ name, page }) => ({ name, page })),
+    // One per experiment that has planned variations, in spec order.
+    previewed: [...new Map(plannedVariations({ spec, pages: target.pages }).map(({ experiment, page }) => [experiment, { name: experiment, page }])).values()],
   };
 }
 

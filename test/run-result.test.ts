@@ -9,7 +9,7 @@ import { formatConsoleReport } from "../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../src/report/github.js";
 import { toJUnitXml } from "../src/report/junit.js";
 import type { Finding } from "../src/results.js";
-import { buildSummary, type TargetResult } from "../src/run-result.js";
+import { buildSummary, reportTarget, type TargetResult } from "../src/run-result.js";
 
 const leaky: Finding = {
   check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
@@ -36,4 +36,22 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
   expect(text).not.toMatch(/jane@|s3cret|u_42/);
+});
+
+test("the report previews each experiment with variations on an audited page once, in spec order, and no other", () => {
+  const variations = [{ name: "Long copy", css: "#cta { font-weight: 600; }" }, { name: "Preview link", query: { exp_preview: "cta-long" } }];
+  const spec = specWith({
+    experiments: [
+      { name: "Signup CTA copy", page: "signup", selector: "#cta", variations },
+      { name: "Signup headline", page: "signup", selector: "h1" },
+      { name: "Home hero copy", page: "home", selector: "h1", variations },
+      { name: "Home banner colour", page: "home", selector: ".banner", variations: [variations[0]] },
+    ],
+  });
+  const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home"], viewports: ["mobile"] };
+  expect(reportTarget(target).previewed).toEqual([
+    { name: "Home hero copy", page: "home" },
+    { name: "Home banner colour", page: "home" },
+  ]);
+  expect(reportTarget({ ...target, pages: ["signup", "home"] }).previewed.map((experiment) => experiment.name)).toEqual(["Signup CTA copy", "Home hero copy", "Home banner colour"]);
 });

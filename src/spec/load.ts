@@ -93,7 +93,7 @@ function readVariationCode(spec: AuditSpec, readCode: (path: string) => string):
         try {
           source.code = readCode(source.file);
         } catch (error) {
-          problems.push({ path, message: `${readFailure(error).replace("the spec", `the variation's ${kind} file "${source.file}"`)} (paths are relative to the spec's folder)` });
+          problems.push({ path, message: `${readFailure(error, `the variation's ${kind} file "${source.file}"`)} (paths are relative to the spec's folder)` });
           continue;
         }
         if (source.code.trim() === "") problems.push({ path, message: `the variation's ${kind} file "${source.file}" is empty` });
@@ -103,12 +103,13 @@ function readVariationCode(spec: AuditSpec, readCode: (path: string) => string):
   return problems;
 }
 
-function readFailure(error: unknown): string {
+/** Why `what` (the spec, or a file it names) could not be read, in words. */
+function readFailure(error: unknown, what = "the spec"): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "cannot read the spec: no such file";
-  if (code === "EISDIR") return "cannot read the spec: it is a folder, not a file";
-  if (code === "EACCES") return "cannot read the spec: permission denied";
-  return `cannot read the spec: ${error instanceof Error ? error.message : String(error)}`;
+  if (code === "ENOENT") return `cannot read ${what}: no such file`;
+  if (code === "EISDIR") return `cannot read ${what}: it is a folder, not a file`;
+  if (code === "EACCES") return `cannot read ${what}: permission denied`;
+  return `cannot read ${what}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** Reads, parses and validates one spec file. */

@@ -494,5 +494,10 @@ test.describe("experiment variations", () => {
     expect(printed(result)).toEqual([
       `spec.yaml:22:21 experiments[0].variations[0].js.file: cannot read the variation's js file "missing.js": no such file (paths are relative to the spec's folder)`,
     ]);
+    // A folder where the file should be is said so, naming the variation's file, not the spec.
+    const folder = parseSpec(withVariations("      - name: Long copy", "        css: { file: . }"), `${specsDir}spec.yaml`);
+    expect(printed(folder)).toEqual([
+      `spec.yaml:22:22 experiments[0].variations[0].css.file: cannot read the variation's css file ".": it is a folder, not a file (paths are relative to the spec's folder)`,
+    ]);
   });
 });

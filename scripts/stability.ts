@@ -44,9 +44,7 @@ function verdicts(summary: RunSummary): Map<string, string> {
   const seenCalls = new Map<string, number>();
   for (const call of summary.calls) {
     const id = `call ${call.page} ${call.viewport}${previewOf(call)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
-    const nth = (seenCalls.get(id) ?? 0) + 1;
-    seenCalls.set(id, nth);
-    entries.set(`${id} #${nth}`, `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
+    entries.set(numbered(seenCalls, id), `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
   }
   return entries;
 }

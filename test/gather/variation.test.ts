@@ -1,4 +1,5 @@
 import { expect } from "@playwright/test";
+import type { BrowserContext } from "playwright";
 import { variationLine } from "../../src/gather/variation.js";
 import { test } from "../support/gather.js";
 
@@ -58,6 +59,25 @@ test("the preview link's parameters are added to the page's URL, and the page as
   const asIs = await gather("demo", { path: "/pricing" }, { viewedExperiments: [experiment] });
   expect(asIs.variation).toBeNull();
   expect(asIs.experimentViews[0]).toMatchObject({ experiment: experiment.name, matched: 1, visible: 1, target: { text: "Start your free trial" } });
+});
+
+test("a preview link applied while the page is still parsed (as anti-flicker snippets do) is seen changed, once the wait for a change runs out", async ({ gather }) => {
+  const experiment = { name: "Pricing CTA copy", selector: "#cta-primary" };
+  // Right after the CTA is parsed, an inline script applies the previewed copy: before the end of parsing, where the watch begins.
+  const applyWhileParsing = async (context: BrowserContext) => {
+    await context.route("**/pricing?*", async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        "Start your free trial</a></p>",
+        "Start your free trial</a></p><script>if (location.search.includes('exp_preview')) document.getElementById('cta-primary').textContent = 'Start your free 30-day trial';</script>",
+      );
+      await route.fulfill({ response, body: html });
+    });
+  };
+  const previewed = await gather("demo", { path: "/pricing" }, { viewedExperiments: [experiment], variation: { ...preview({ query: { exp_preview: "other" } }), experiment: experiment.name } }, { prepare: applyWhileParsing });
+  expect(previewed.experimentViews[0]?.target?.text).toBe("Start your free 30-day trial");
+  // The wait ran out (the gatherer's deliveryTimeoutMs here is 2.5 s): no change came after parsing.
+  expect(previewed.experimentViews[0]!.atMs).toBeLessThan(previewed.durationMs - 2000);
 });
 
 test("a line is read only from the variation's own frames", () => {

@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import type { ApiArtifacts, PageArtifacts } from "./artifacts.js";
 import { rollUpChecklist } from "./checklist.js";
 import { callDeliveries, type RecordedDelivery } from "./delivery.js";
@@ -7,9 +6,8 @@ import { scrubText } from "./redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./results.js";
 
 /**
- * A run's result: what the checks found on each spec × environment, the summary.json built from
- * it, and the file that hands it to the report phase. The renderers read this result and nothing
- * else: no spec, no environment variable.
+ * A run's result: what the checks found on each spec × environment, and the summary.json built
+ * from it. The renderers read this result and nothing else: no spec, no environment variable.
  */
 
 /** The findings and artifacts of one spec × environment, after the checks ran. */
@@ -61,7 +59,7 @@ export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
   };
 }
 
-/** What the report phase reads: the run's id and output folder, and every target with its result. */
+/** What the Allure results are written from: the run's id and output folder, and every target with its result. */
 export interface RunResult {
   /** The run's short id, a report parameter that never splits history. */
   runId: string;
@@ -69,20 +67,6 @@ export interface RunResult {
   outDir: string;
   /** Each spec × environment audited, in plan order. */
   targets: { target: ReportTarget; result: TargetResult }[];
-}
-
-/** Environment variable through which the CLI names the run's result file to the report phase. */
-export const RUN_RESULT_ENV = "SETUP_AUDIT_RESULT";
-
-/** Hands the run's result to the report phase. */
-export function writeRunResult(file: string, result: RunResult): void {
-  writeFileSync(file, JSON.stringify(result));
-}
-
-/** The result the run handed to the report phase, from the file RUN_RESULT_ENV names. */
-export function readRunResult(file = process.env[RUN_RESULT_ENV]): RunResult {
-  if (!file) throw new Error(`${RUN_RESULT_ENV} is not set: the report phase runs through \`npx setup-audit run\`, which writes the result`);
-  return JSON.parse(readFileSync(file, "utf8")) as RunResult;
 }
 
 /** Builds summary.json from every target's results. */

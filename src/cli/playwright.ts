@@ -8,10 +8,10 @@ const require = createRequire(import.meta.url);
 /** The package root, where playwright.config.ts lives. */
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The Playwright configuration of each phase: the audit's, or `setup-audit init`'s look at a site. */
-const PHASE_CONFIGS = { gather: "playwright.config.ts", report: "playwright.config.ts", init: "src/init/playwright.config.ts" } as const;
+/** The Playwright configuration of each phase: the audit's gathering, or `setup-audit init`'s look at a site. */
+const PHASE_CONFIGS = { gather: "playwright.config.ts", init: "src/init/playwright.config.ts" } as const;
 
-/** Runs one phase of the audit (or of init) in Playwright's test runner, with `env` added to its environment; resolves to its exit code. */
+/** Runs the audit's gathering (or init's look) in Playwright's test runner, with `env` added to its environment; resolves to its exit code. */
 export function runPlaywrightPhase(
   phase: keyof typeof PHASE_CONFIGS,
   planFile: string,
@@ -24,7 +24,7 @@ export function runPlaywrightPhase(
     const child = spawn(process.execPath, args, {
       cwd: PACKAGE_ROOT,
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, ...env, [PLAN_ENV]: planFile, SETUP_AUDIT_PHASE: phase, FORCE_COLOR: "0" },
+      env: { ...process.env, ...env, [PLAN_ENV]: planFile, FORCE_COLOR: "0" },
     });
     child.on("error", reject);
     child.on("exit", (code, signal) => resolve(signal ? 130 : (code ?? 1)));

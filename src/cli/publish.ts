@@ -5,10 +5,10 @@ import { runSecrets } from "../redact.js";
 import { firstLine } from "../text.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
-import { buildSummary, reportTarget, RUN_RESULT_ENV, writeRunResult, type TargetResult } from "../run-result.js";
+import { writeAllureResults } from "../report/allure-writer.js";
+import { buildSummary, reportTarget, type TargetResult } from "../run-result.js";
 import { EXIT, type CliError } from "./errors.js";
 import { publishToGitHub } from "./github.js";
-import { runPlaywrightPhase } from "./playwright.js";
 import { publishReport, type ReportOptions } from "./report.js";
 
 /** What publishing a run's results needs to know. */
@@ -24,15 +24,13 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
  * Everything after the checks, for a run and for a merge of shards alike: summary.json, the
  * Allure results, the console report and the HTML report. Returns the exit code.
  */
-export async function publishResults(plan: AuditPlan, planFile: string, results: TargetResult[], options: PublishOptions): Promise<number> {
+export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | "targets">, results: TargetResult[], options: PublishOptions): Promise<number> {
   const secrets = runSecrets(plan.targets, process.env);
   const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict, secrets });
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
-  const resultFile = join(plan.workDir, "run-result.json");
   const targets = plan.targets.map((target, index) => ({ target: reportTarget(target), result: results[index]! }));
-  writeRunResult(resultFile, { runId: plan.runId, outDir: plan.outDir, targets });
-  await runPlaywrightPhase("report", planFile, [], { [RUN_RESULT_ENV]: resultFile });
+  await writeAllureResults({ runId: plan.runId, outDir: plan.outDir, targets }, { resultsDir: join(plan.outDir, "allure-results"), secrets });
 
   process.stdout.write(formatConsoleReport(summary));
   // Like the HTML report, GitHub's outputs are extras: failing to write them never changes the verdict.

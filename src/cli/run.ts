@@ -73,7 +73,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
     keepFailureScreenshots(targets, results, workDir, outDir);
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
-    return await publishResults(plan, planFile, results, { ...options, startedAt, toGitHub: !options.shard });
+    return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
     await fixtures?.close();

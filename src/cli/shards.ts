@@ -1,11 +1,11 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { randomBytes } from "node:crypto";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallBaseline } from "../baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
-import type { AuditPlan, AuditTarget } from "../plan.js";
+import type { AuditTarget } from "../plan.js";
 import { scrubbedFindings, type TargetResult } from "../run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "./errors.js";
@@ -75,23 +75,15 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)!.spec }));
 
   const outDir = resolve(options.out);
-  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-merge-"));
-  try {
-    prepareOutDir(outDir);
-    for (const dir of dirs) {
-      if (existsSync(join(dir, "screenshots"))) cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
-    }
-    const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
-    const results = targets.map((target, index) => mergeTarget(target, shards.map((shard) => shard.results[index]!), baselines[index]));
-    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: null, browserEndpoint: null, trace: false, targets };
-    const planFile = join(workDir, "plan.json");
-    writeFileSync(planFile, JSON.stringify(plan));
-    const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
-    process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
-    return await publishResults(plan, planFile, results, { ...options, startedAt, toGitHub: true });
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
+  prepareOutDir(outDir);
+  for (const dir of dirs) {
+    if (existsSync(join(dir, "screenshots"))) cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
   }
+  const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
+  const results = targets.map((target, index) => mergeTarget(target, shards.map((shard) => shard.results[index]!), baselines[index]));
+  const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
+  process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
+  return await publishResults({ runId: randomBytes(3).toString("hex"), outDir, targets }, results, { ...options, startedAt, toGitHub: true });
 }
 
 function readShard(dir: string): ShardResults {

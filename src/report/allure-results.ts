@@ -1,0 +1,186 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LabelName, Status as AllureStatus, type Label } from "allure-js-commons";
+import type { RuntimeMessage } from "allure-js-commons/sdk";
+import type { PageArtifacts } from "../artifacts.js";
+import { CHECKS, checkOf } from "../checks/index.js";
+import { callDeliveries, type CallDelivery } from "../delivery.js";
+import { scrubText } from "../redact.js";
+import type { Finding, Status } from "../results.js";
+import type { ReportTarget, RunResult, TargetResult } from "../run-result.js";
+import { pageTitle } from "../titles.js";
+import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";
+import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
+import { failedFamilies, FAMILY_LABEL } from "./families.js";
+import { pageAttachments, type RedactionContext } from "./page-attachments.js";
+import { severityOf } from "./severity.js";
+import { variationPicture } from "./variation-pictures.js";
+
+/**
+ * What the Allure report holds, so that it reads like the audit: per viewport and spec ×
+ * environment the setup checklist first, then one result per page, one per experiment with
+ * variations, one for the goals and one for the spec-wide checks. Nothing is gathered or judged
+ * here; a result fails exactly when one of its checks failed.
+ */
+
+/** The module the results are filed under, as a test run files tests under their test file. */
+export const RESULTS_MODULE = fileURLToPath(import.meta.url);
+
+/** One Allure result: where it is filed, and its content, built when asked for (a variation's picture is composed then). */
+export interface AllureEntry {
+  /** Unique within its viewport, stable between runs (Allure keys history on it): `<spec slug> › <page or part>`. */
+  title: string;
+  /** The viewport it is filed under. */
+  viewport: string;
+  content: () => AllureContent;
+}
+
+/** How a result ended, and its labels, parameters, steps and attachments as Allure runtime messages, in order. */
+export interface AllureContent {
+  outcome: Outcome;
+  messages: RuntimeMessage[];
+}
+
+/** A failed result's message is the report's error box; a skipped one says why. */
+export type Outcome = { status: "passed" } | { status: "failed"; message: string } | { status: "skipped"; reason: string };
+
+const ALLURE_STATUS: Record<Status, AllureStatus> = {
+  pass: AllureStatus.PASSED,
+  warn: AllureStatus.BROKEN,
+  fail: AllureStatus.FAILED,
+  skip: AllureStatus.SKIPPED,
+};
+const CHECKLIST_WHY =
+  "The service's own checks before anyone trusts a setup's numbers: the right workspace, the right " +
+  "project key or domain, goals whose conditions equal the events the pages fire, mobile and desktop " +
+  "both checked, and no bot/SRM or dropped-event warning. Each item is the worst status of the checks " +
+  "that feed it; open the page results below for the evidence.";
+
+/**
+ * Every result of the run, viewport by viewport in the order the specs name them; spec-wide
+ * results are filed under the spec's first viewport. `secrets` are scrubbed from every text.
+ */
+export function allureEntries(run: RunResult, secrets: readonly string[]): AllureEntry[] {
+  const viewports = [...new Set(run.targets.flatMap(({ target }) => target.viewports))];
+  return viewports.flatMap((viewport) =>
+    run.targets
+      .filter(({ target }) => target.viewports.includes(viewport))
+      .flatMap(({ target, result }) => [...targetEntries(run, target, result, viewport, { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets })]),
+  );
+}
+
+function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResult, viewport: string, redaction: RedactionContext): Generator<AllureEntry> {
+  const first = viewport === target.viewports[0];
+  const entry = (part: string, content: () => AllureContent): AllureEntry => ({ title: pageTitle(target.slug, part), viewport, content });
+  const labelled = (story: string, displayName: string) => labelResult(run.runId, target, story, displayName);
+
+  if (first) yield entry("setup checklist", () => checklistResult(labelled(CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.project} (${target.environment})`), result, redaction.secrets));
+
+  for (const pageId of target.pages) {
+    yield entry(pageId, () => {
+      const index = result.pages.findIndex((page) => page.page === pageId && page.viewport === viewport && page.variation === null);
+      const label = labelled(pageId, `${pageId} · ${viewport}`);
+      if (index < 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
+      // A variation's findings are its experiment's, beside its picture.
+      const findings = result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport && finding.variation === null);
+      const evidence = pageEvidence(run.outDir, result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction);
+      return reportFindings(label, findings, redaction, `${pageId} · ${viewport}`, evidence);
+    });
+  }
+
+  for (const experiment of target.previewed) {
+    yield entry(`variations of "${experiment.name}"`, () => {
+      const label = labelled(experiment.page, `${experiment.name} · variations · ${viewport}`);
+      const findings = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
+      if (findings.length === 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
+      const picture = variationPicture(result, run.outDir, experiment, viewport);
+      const evidence = picture === null ? [] : [attachContent("control and variations side by side", picture, "image/png")];
+      return reportFindings(label, findings, redaction, `${experiment.name} · ${viewport}`, evidence);
+    });
+  }
+
+  yield entry("goal checks", () =>
+    reportFindings(labelled("goals", `goals · ${viewport}`), result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`),
+  );
+
+  if (first) {
+    yield entry("spec-wide checks", () =>
+      reportFindings(labelled("spec-wide checks", "spec-wide checks"), result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction, "the spec"),
+    );
+  }
+}
+
+/** Declared first, so that the report opens on the answer to "can we trust this setup?". */
+function checklistResult(label: RuntimeMessage, result: TargetResult, secrets: readonly string[]): AllureContent {
+  const steps = checklistSteps(result.findings);
+  const failed = steps.filter((step) => step.status === "fail");
+  return {
+    outcome: failed.length === 0 ? { status: "passed" } : { status: "failed", message: `The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.` },
+    messages: [
+      label,
+      metadata({ labels: [{ name: LabelName.SEVERITY, value: "blocker" }], description: CHECKLIST_WHY }),
+      ...steps.flatMap((step) => logStep(`${step.label}: ${step.status} — ${scrubText(step.message, secrets)}`, ALLURE_STATUS[step.status])),
+    ],
+  };
+}
+
+/**
+ * Labels and parameters every result carries. The environment is a parameter, so each keeps its
+ * own history; the base URL (it holds a port) and the run id change between runs, so they are
+ * `excluded` and never split it.
+ */
+function labelResult(runId: string, target: ReportTarget, story: string, displayName: string): RuntimeMessage {
+  return metadata({
+    displayName,
+    labels: [
+      { name: LabelName.EPIC, value: target.workspace },
+      { name: LabelName.FEATURE, value: target.project },
+      { name: LabelName.STORY, value: story },
+    ],
+    parameters: [
+      { name: "environment", value: target.environment },
+      { name: "base URL", value: target.baseUrl, excluded: true },
+      { name: "run", value: runId, excluded: true },
+    ],
+  });
+}
+
+function pageEvidence(outDir: string, page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): RuntimeMessage[] {
+  const screenshot = page.screenshot && existsSync(join(outDir, page.screenshot)) ? [attachFile("screenshot", join(outDir, page.screenshot), "image/png")] : [];
+  return [...screenshot, ...pageAttachments(page, deliveries, redaction).map((attachment) => attachContent(attachment.name, attachment.body, attachment.contentType))];
+}
+
+/**
+ * One step per finding, the severity and families of the failed ones, each check's "why", then
+ * the evidence; the result fails when a check failed.
+ */
+function reportFindings(label: RuntimeMessage, findings: readonly Finding[], redaction: RedactionContext, where: string, evidence: RuntimeMessage[] = []): AllureContent {
+  const severity = severityOf(findings);
+  const labels: Label[] = [...(severity ? [{ name: LabelName.SEVERITY, value: severity }] : []), ...failedFamilies(findings).map((family) => ({ name: FAMILY_LABEL, value: family }))];
+  const steps = findings.flatMap((finding) => {
+    const check = checkOf(finding.check);
+    const title = finding.status === "fail" || finding.status === "warn" ? check.failureTitle : check.title;
+    return logStep(`${finding.check}: ${title} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
+  });
+  const failed = findings.filter((finding) => finding.status === "fail");
+  return {
+    outcome:
+      failed.length === 0
+        ? { status: "passed" }
+        : { status: "failed", message: `${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}` },
+    messages: [label, metadata({ labels, description: whyOf(findings) }), ...steps, ...evidence],
+  };
+}
+
+/**
+ * Why the checks that failed or warned matter, as markdown; when none did, why each check that
+ * judged the result matters, so a passing result still says what it vouches for.
+ */
+function whyOf(findings: readonly Finding[]): string {
+  const problems = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const ids = new Set((problems.length > 0 ? problems : findings).map((finding) => finding.check));
+  return CHECKS.filter((check) => ids.has(check.id))
+    .map((check) => `**${check.id}: ${check.title}.** ${check.why}`)
+    .join("\n\n");
+}

@@ -1,0 +1,86 @@
+import { dirname, relative } from "node:path";
+import type { FullConfig, FullProject, Suite, TestCase, TestResult } from "@playwright/test/reporter";
+import { ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE } from "allure-js-commons/sdk/reporter";
+import { AllureReporter } from "allure-playwright";
+import type { RunResult } from "../run-result.js";
+import { viewportTag } from "../titles.js";
+import { toolVersion } from "../version.js";
+import { allureEntries, RESULTS_MODULE, type AllureEntry, type AllureContent } from "./allure-results.js";
+import { environmentInfo } from "./environment-info.js";
+
+/**
+ * Writes the run's Allure results with allure-playwright. Each result is handed to its reporter
+ * through Playwright's reporter interface, as a test run would hand it a test that ended (the way
+ * `playwright merge-reports` replays a run into reporters), without running a test per result:
+ * the results are the findings, already judged. Each viewport is a project, so Allure files the
+ * results under it and keys their history on it.
+ */
+export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[] }): Promise<void> {
+  const reporter = new AllureReporter({
+    resultsDir: options.resultsDir,
+    detail: false,
+    suiteTitle: false,
+    environmentInfo: environmentInfo(
+      run.targets.map(({ target }) => target),
+      run.targets.flatMap(({ result }) => result.pages),
+      toolVersion(),
+    ),
+  });
+  const rootDir = dirname(dirname(RESULTS_MODULE));
+  const entries = allureEntries(run, options.secrets);
+  const viewports = [...new Set(entries.map((entry) => entry.viewport))];
+  const files = new Map(viewports.map((viewport) => [viewport, fileSuite(viewport, rootDir)]));
+  reporter.onConfigure({ rootDir, projects: [...files.values()].map((suite) => suite.project()!) } as FullConfig);
+  reporter.onBegin({ allTests: () => [], suites: [] } as unknown as Suite);
+  for (const entry of entries) {
+    const startTime = new Date();
+    const content = entry.content();
+    const test = testCase(entry, files.get(entry.viewport)!, content);
+    reporter.onTestBegin(test);
+    await reporter.onTestEnd(test, testResult(content, startTime, viewports.indexOf(entry.viewport)));
+  }
+  await reporter.onEnd();
+}
+
+/** A viewport's project and the results module as the suite of its results. */
+function fileSuite(viewport: string, rootDir: string): Suite {
+  const project = { name: viewport, testDir: rootDir, outputDir: rootDir, snapshotDir: rootDir, repeatEach: 1, dependencies: [] } as unknown as FullProject;
+  const titlePath = ["", viewport, relative(rootDir, RESULTS_MODULE)];
+  return { title: titlePath.at(-1)!, titlePath: () => titlePath, project: () => project } as unknown as Suite;
+}
+
+function testCase(entry: AllureEntry, parent: Suite, content: AllureContent): TestCase {
+  const skip = content.outcome.status === "skipped" ? [{ type: "skip", description: content.outcome.reason }] : [];
+  return {
+    id: `${entry.viewport} ${entry.title}`,
+    title: entry.title,
+    titlePath: () => [...parent.titlePath(), entry.title],
+    parent,
+    location: { file: RESULTS_MODULE, line: 1, column: 1 },
+    tags: [viewportTag(entry.viewport)],
+    annotations: skip,
+    repeatEachIndex: 0,
+    expectedStatus: "passed",
+  } as unknown as TestCase;
+}
+
+/** How the result ended, with its runtime messages as the attachments allure-playwright reads them from. */
+function testResult(content: AllureContent, startTime: Date, parallelIndex: number): TestResult {
+  const { outcome } = content;
+  const error = outcome.status === "failed" ? { message: outcome.message } : undefined;
+  return {
+    status: outcome.status,
+    error,
+    errors: error ? [error] : [],
+    attachments: content.messages.map((message) => ({ name: `Allure Metadata (${message.type})`, contentType: ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE, body: Buffer.from(JSON.stringify(message)) })),
+    duration: Date.now() - startTime.getTime(),
+    startTime,
+    retry: 0,
+    parallelIndex,
+    workerIndex: parallelIndex,
+    stdout: [],
+    stderr: [],
+    steps: [],
+    annotations: [],
+  };
+}

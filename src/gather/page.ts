@@ -178,8 +178,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       changed,
     });
     // The page is done once the SDK is ready (or cannot be), every call it made has an answered
-    // request, and nothing new came for a quiet window; all bounded by deliveryTimeoutMs. The
-    // tag read, selector counts and screenshot overlap that window.
+    // request, and nothing new came for a quiet window, on the audit's clock and on the page's
+    // (its timers run late when its thread is busy or starved); all bounded by deliveryTimeoutMs.
+    // The tag read, selector counts and screenshot overlap that window.
     const deadline = Date.now() + sdk.deliveryTimeoutMs;
     await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
     navigationsBeforeTagRead = navigations.length;
@@ -193,7 +194,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()));
+    const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
+    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
   }
 
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.

@@ -58,6 +58,31 @@ test("a journey starts once the SDK is ready, however long its init takes: the c
   expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(artifacts.sdkReadyAtMs!);
 });
 
+test("a call the page makes from a timer is waited for when its thread is too busy to run it in time: the quiet window runs on the page's clock too", async ({ gather }) => {
+  // At the SDK's ready callback the page sets a 150 ms timer that tracks, then keeps its thread
+  // busy for 600 ms, as a starved renderer on a loaded machine would: the timer fires late.
+  const busyAfterReady = async (context: BrowserContext) => {
+    await context.addInitScript(() => {
+      document.addEventListener("DOMContentLoaded", () => {
+        const stub = (window as unknown as { expsvc: unknown[] & { track: (name: string) => void } }).expsvc;
+        stub.push([
+          "ready",
+          () => {
+            setTimeout(() => (window as unknown as { expsvc: { track: (name: string) => void } }).expsvc.track("late_timer"), 150);
+            const end = Date.now() + 600;
+            while (Date.now() < end);
+          },
+        ]);
+      });
+    });
+  };
+  const artifacts = await gather("demo", { path: "/bench/7" }, {}, { prepare: busyAfterReady });
+  expect(artifacts.calls.map((call) => call.name).sort()).toEqual(["late_timer", "product_viewed"]);
+  // Both were delivered before the page was closed.
+  expect(artifacts.collect.map((request) => request.status)).toContain(202);
+  expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toEqual(expect.arrayContaining(["late_timer", "product_viewed"]));
+});
+
 test("a journey on a page whose SDK script fails does not wait for the SDK", async ({ gather }) => {
   const artifacts = await gather(
     "broken",

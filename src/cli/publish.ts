@@ -30,7 +30,14 @@ export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | 
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
   const targets = plan.targets.map((target, index) => ({ target: reportTarget(target), result: results[index]! }));
-  await writeAllureResults({ runId: plan.runId, outDir: plan.outDir, targets }, { resultsDir: join(plan.outDir, "allure-results"), secrets });
+  // Like the HTML report built from them, the Allure results are an output: failing to write them never changes the verdict.
+  const allureWritten = await writeAllureResults({ runId: plan.runId, outDir: plan.outDir, targets }, { resultsDir: join(plan.outDir, "allure-results"), secrets }).then(
+    () => true,
+    (error: unknown) => {
+      process.stderr.write(`setup-audit: could not write the Allure results in ${join(options.out, "allure-results")}: ${firstLine(error)}\n`);
+      return false;
+    },
+  );
 
   process.stdout.write(formatConsoleReport(summary));
   // Like the HTML report, GitHub's outputs are extras: failing to write them never changes the verdict.
@@ -41,9 +48,10 @@ export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | 
       process.stderr.write(`setup-audit: could not write GitHub's job summary: ${firstLine(error)}\n`);
     }
   }
-  process.stdout.write(`\nWrote ${join(options.out, "summary.json")}, ${join(options.out, "junit.xml")} and Allure results in ${join(options.out, "allure-results")}.\n`);
+  const [summaryFile, junitFile, allureDir] = ["summary.json", "junit.xml", "allure-results"].map((name) => join(options.out, name));
+  process.stdout.write(`\nWrote ${allureWritten ? `${summaryFile}, ${junitFile} and Allure results in ${allureDir}` : `${summaryFile} and ${junitFile}`}.\n`);
   // The audit's verdict stands even when its report cannot be built.
-  await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
+  if (allureWritten) await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
   if (summary.verdict === "fail") {
     process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
     return EXIT.failed;

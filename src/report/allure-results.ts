@@ -75,6 +75,7 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
   const entry = (part: string, content: () => AllureContent): AllureEntry => ({ title: pageTitle(target.slug, part), viewport, content });
   const labelled = (story: string, displayName: string) => labelResult(run.runId, target, story, displayName);
 
+  // Titles other than pages' hold a space, which page ids cannot: they never collide.
   if (first) yield entry("setup checklist", () => checklistResult(labelled(CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.project} (${target.environment})`), result, redaction.secrets));
 
   for (const pageId of target.pages) {

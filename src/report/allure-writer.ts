@@ -26,6 +26,7 @@ export async function writeAllureResults(run: RunResult, options: { resultsDir: 
       toolVersion(),
     ),
   });
+  // src/, as the test directory: results are named `report/allure-results.ts › <title>`.
   const rootDir = dirname(dirname(RESULTS_MODULE));
   const entries = allureEntries(run, options.secrets);
   const viewports = [...new Set(entries.map((entry) => entry.viewport))];

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts.js";
@@ -9,7 +9,7 @@ import { preloadReportBuilder } from "../report/html.js";
 import { isMobileViewport } from "../viewports.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
-import { prepareOutDir } from "./out-dir.js";
+import { deleteInBackground, prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { startFixturesIfNeeded } from "./fixtures.js";
@@ -49,9 +49,12 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const fixtures = await startFixturesIfNeeded(targets.flatMap(urlsOf));
   const outDir = resolve(options.out);
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-"));
+  // Stale outputs and the work folder are deleted beside the rest of the run, and awaited before it ends.
+  let staleOutputsDeleted: Promise<void> = Promise.resolve();
+  let workDirDeleted: Promise<void> | null = null;
   try {
     await requireReachable(targets);
-    prepareOutDir(outDir);
+    staleOutputsDeleted = prepareOutDir(outDir);
     mkdirSync(join(workDir, "artifacts"));
     // Once per spec × environment, before any browser: pages and workers never call the API.
     const apiBefore = await gatherApiBeforeBrowsers(targets, (line) => process.stdout.write(line));
@@ -73,9 +76,11 @@ export async function runAudit(options: RunOptions): Promise<number> {
     const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
     keepFailureScreenshots(targets, results, workDir, outDir);
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
+    // Everything the outputs need from the work folder is read or copied by now.
+    workDirDeleted = deleteInBackground(workDir);
     return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard });
   } finally {
-    rmSync(workDir, { recursive: true, force: true });
+    await Promise.all([staleOutputsDeleted, workDirDeleted ?? deleteInBackground(workDir)]);
     await fixtures?.close();
   }
 }

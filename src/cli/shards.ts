@@ -75,7 +75,7 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)!.spec }));
 
   const outDir = resolve(options.out);
-  prepareOutDir(outDir);
+  const staleOutputsDeleted = prepareOutDir(outDir);
   for (const dir of dirs) {
     if (existsSync(join(dir, "screenshots"))) cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
   }
@@ -83,7 +83,11 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   const results = targets.map((target, index) => mergeTarget(target, shards.map((shard) => shard.results[index]!), baselines[index]));
   const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
   process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
-  return await publishResults({ runId: randomBytes(3).toString("hex"), outDir, targets }, results, { ...options, startedAt, toGitHub: true });
+  try {
+    return await publishResults({ runId: randomBytes(3).toString("hex"), outDir, targets }, results, { ...options, startedAt, toGitHub: true });
+  } finally {
+    await staleOutputsDeleted;
+  }
 }
 
 function readShard(dir: string): ShardResults {

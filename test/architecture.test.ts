@@ -22,14 +22,16 @@ function folderOf(file: string): string {
 }
 
 /**
- * What a file imports (type-only imports and re-exports included, unless `runtime`): a package as
+ * What a file imports (type-only imports and re-exports included, unless `runtime`; dynamic imports always): a package as
  * it is named (`playwright`, `node:fs`), a module of the project as its path relative to src/
  * (`gather/page.ts`, `../fixtures/server.ts` for one outside it).
  */
 function importsOf(file: string, { runtime = false } = {}): string[] {
   const text = readFileSync(join(SRC, file), "utf8");
   const statement = runtime ? /^(?:import|export)\s(?!type\s)[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms : /^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms;
-  const sources = [...text.matchAll(statement)].map((match) => (match[1] ?? match[2])!);
+  // A module loaded when it is needed (`await import("./run.js")`) is imported all the same.
+  const dynamic = /(?<![\w.])import\(\s*"([^"]+)"\s*\)/g;
+  const sources = [...[...text.matchAll(statement)].map((match) => (match[1] ?? match[2])!), ...[...text.matchAll(dynamic)].map((match) => match[1]!)];
   return sources.map((source) => (source.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file), source.replace(/\.js$/, ".ts"))) : source));
 }
 

@@ -1,13 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { baselineCommand } from "./baseline.js";
 import { CliError, EXIT, usageError } from "./errors.js";
-import { initCommand, initOptions } from "../init/init-command.js";
-import { reportCommand } from "./report.js";
-import { runAudit } from "./run.js";
-import { mergeShards } from "./shards.js";
-import { specJsonSchemaText } from "../spec/json-schema.js";
-import { validateSpecs } from "./validate.js";
 
 /**
  * The command line: each command's flags are parsed by node:util's parseArgs. Its one gap is an
@@ -61,9 +54,13 @@ Exit codes: 0 no failed check, 1 a check failed, 2 invalid spec or flags, 3 coul
 
 type Command = (args: string[]) => Promise<number>;
 
+// Each command loads its modules when it runs: `--help` and a mistyped flag answer at once, and
+// `run` loads what it needs after the browsers only once they started (see run.ts).
+
 const COMMANDS: Record<string, Command> = {
   async init(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, crawl: { type: "string" }, env: { type: "string" }, force: { type: "boolean" }, api: { type: "string" }, "key-env": { type: "string" } });
+    const { initCommand, initOptions } = await import("../init/init-command.js");
     return initCommand(initOptions({ ...values, urls: positionals, crawl: positiveInteger(values.crawl, "--crawl") }));
   },
   async run(args) {
@@ -82,6 +79,7 @@ const COMMANDS: Record<string, Command> = {
       "browser-endpoint": { type: "string" },
       baseline: { type: "string" },
     });
+    const { runAudit } = await import("./run.js");
     return runAudit({
       specs: positionals,
       env: values.env,
@@ -107,6 +105,7 @@ const COMMANDS: Record<string, Command> = {
       open: { type: "boolean" },
       baseline: { type: "string" },
     });
+    const { mergeShards } = await import("./shards.js");
     return mergeShards(positionals, {
       out: values.out ?? "reports",
       strict: Boolean(values.strict),
@@ -118,21 +117,25 @@ const COMMANDS: Record<string, Command> = {
   async baseline(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, file: { type: "string" }, force: { type: "boolean" } });
     if (positionals.length > 0) throw usageError(`baseline takes no spec ("${positionals[0]}"): it reads the summary.json of the run in --out`);
+    const { baselineCommand } = await import("./baseline.js");
     return baselineCommand({ out: values.out ?? "reports", file: values.file ?? null, force: Boolean(values.force) });
   },
   async validate(args) {
     const { positionals } = parse(args, {});
+    const { validateSpecs } = await import("./validate.js");
     return validateSpecs(positionals);
   },
   async schema(args) {
     const { positionals } = parse(args, {});
     if (positionals.length > 0) throw usageError(`schema takes no argument ("${positionals[0]}"): it prints the JSON Schema of every spec`);
+    const { specJsonSchemaText } = await import("../spec/json-schema.js");
     process.stdout.write(specJsonSchemaText());
     return EXIT.ok;
   },
   async report(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, "single-file": { type: "boolean" }, open: { type: "boolean" } });
     if (positionals.length > 0) throw usageError(`report takes no spec ("${positionals[0]}"): it reads the results of the last run in --out`);
+    const { reportCommand } = await import("./report.js");
     return reportCommand({ out: values.out ?? "reports", singleFile: Boolean(values["single-file"]), open: Boolean(values.open) });
   },
 };

@@ -14,9 +14,7 @@ import { CliError, EXIT } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { startFixturesIfNeeded } from "./fixtures.js";
 import { runPlaywrightPhase } from "./playwright.js";
-import { publishResults } from "./publish.js";
 import type { ReportOptions } from "./report.js";
-import { writeShardResults } from "./shards.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
@@ -66,7 +64,9 @@ export async function runAudit(options: RunOptions): Promise<number> {
       ...(options.workers ? ["--workers", String(options.workers)] : []),
       ...(options.shard ? ["--shard", options.shard] : []),
     ];
+    // What writes the outputs loads while the browsers work: nothing before them needs it.
     preloadReportBuilder();
+    const outputWriters = Promise.all([import("./publish.js"), import("./shards.js")]);
     const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
     if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
     // Playwright writes a trace.zip per page × viewport into the work folder, which is deleted.
@@ -75,6 +75,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
     const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
     keepFailureScreenshots(targets, results, workDir, outDir);
+    const [{ publishResults }, { writeShardResults }] = await outputWriters;
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
     // Everything the outputs need from the work folder is read or copied by now.
     workDirDeleted = deleteInBackground(workDir);

@@ -1,7 +1,7 @@
 import { CHECKS } from "../src/checks/index.js";
 
 /** The markers around the generated table in README.md. */
-const START = "<!-- check table: generated from the checks' definitions by `npm run readme:checks` -->";
+const START = "<!-- check table: generated from the checks' definitions by `npm run generate` -->";
 const END = "<!-- end of check table -->";
 
 /** The README's check table: one row per check, in registry order, from its definition. */

@@ -5,7 +5,7 @@ import { checkTable, checkTableIn, withCheckTable } from "../scripts/check-table
 
 const readme = readFileSync(join(import.meta.dirname, "../README.md"), "utf8");
 
-test("README.md's check table is the one the checks' definitions give (else run `npm run readme:checks`)", () => {
+test("README.md's check table is the one the checks' definitions give (else run `npm run generate`)", () => {
   expect(checkTableIn(readme)).toBe(checkTable());
   expect(withCheckTable(readme)).toBe(readme);
 });

@@ -11,7 +11,7 @@ const validateAgainstSchema = new Ajv2020({ allErrors: true, validateFormats: fa
 const demoSpec = readFileSync(`${root}audits/demo-shop.yaml`, "utf8");
 
 test("the shipped JSON Schema is the one generated from the spec's zod schema", () => {
-  // Regenerate with `npx setup-audit schema > audits/spec.schema.json`.
+  // Regenerate with `npm run generate`.
   expect(readFileSync(`${root}${SPEC_SCHEMA_FILE}`, "utf8")).toBe(specJsonSchemaText());
 });
 

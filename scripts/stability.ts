@@ -4,16 +4,21 @@
  * compares every finding (check, status, page or goal, viewport, experiment and variation) and
  * every call's delivery (the variation previews' calls too) with the first run's; the spec is
  * audited in full, its experiment's faulty variations included (`experiment.variation`, one
- * finding per variation × viewport). Then audits the object-stub page 20 times under the same
- * load and counts its `sdk.order` warnings. Prints what differs and a count; exits 1 when
- * anything does.
+ * finding per variation × viewport). Does the same with the real vendor SDK pages (every
+ * vendor's `preset:` and spelled-out specs and the hostile SDKs, both viewports), whose batch
+ * timers and late readiness are where load would show. Then audits the object-stub page 20
+ * times under the same load and counts its `sdk.order` warnings. Prints what differs and a
+ * count; exits 1 when anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
+import { FIXTURE_PORTS } from "../fixtures/server.js";
+import { vendorSpec } from "../fixtures/vendors/audit-specs.js";
+import { VENDORS } from "../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../src/results.js";
 import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
 
@@ -34,16 +39,19 @@ function numbered(seen: Map<string, number>, id: string): string {
 const previewOf = (entry: { experiment: string | null; variation: string | null }) =>
   entry.variation === null ? (entry.experiment === null ? "" : ` [${entry.experiment}]`) : ` [${entry.experiment ?? "-"} › ${entry.variation}]`;
 
+/** The spec an entry comes from, by file name, for runs of several specs. */
+const specOf = (entry: { spec: string }) => basename(entry.spec);
+
 /** A run's verdicts, keyed so that two runs can be compared entry by entry. */
 function verdicts(summary: RunSummary): Map<string, string> {
   const entries = new Map<string, string>();
   const seenFindings = new Map<string, number>();
   for (const finding of summary.findings) {
-    entries.set(numbered(seenFindings, `finding ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}`), finding.status);
+    entries.set(numbered(seenFindings, `finding ${specOf(finding)} ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}`), finding.status);
   }
   const seenCalls = new Map<string, number>();
   for (const call of summary.calls) {
-    const id = `call ${call.page} ${call.viewport}${previewOf(call)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
+    const id = `call ${specOf(call)} ${call.page} ${call.viewport}${previewOf(call)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
     entries.set(numbered(seenCalls, id), `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
   }
   return entries;
@@ -58,39 +66,52 @@ function coverage(summary: RunSummary): string {
     byVariation.set(id, [...(byVariation.get(id) ?? []), `${finding.viewport ?? "-"} ${finding.status}`]);
   }
   const previewCalls = summary.calls.filter((call) => call.variation !== null).length;
+  if (judged.length === 0) return `${summary.findings.length} findings, ${summary.calls.length} call deliveries`;
   return [
     `${summary.findings.length} findings (${judged.length} experiment.variation over ${byVariation.size} variation(s)), ${summary.calls.length} call deliveries (${previewCalls} from variation previews)`,
     ...[...byVariation].map(([id, verdicts]) => `  experiment.variation ${id}: ${verdicts.sort().join(", ")}`),
   ].join("\n");
 }
 
-async function audit(spec: string, name: string, workers: string | null): Promise<RunSummary> {
+async function audit(specs: readonly string[], name: string, workers: string | null): Promise<RunSummary> {
   const out = join(work, name);
-  const run = await runCli(["run", spec, "--out", out, ...(workers === null ? [] : ["--workers", workers])]);
+  const run = await runCli(["run", ...specs, "--out", out, ...(workers === null ? [] : ["--workers", workers])]);
   if (run.code !== 0 && run.code !== 1) throw new Error(`${name}: the audit could not run (exit ${run.code}):\n${run.stdout}${run.stderr}`);
   return readSummary(out);
 }
 
-async function brokenShopRuns(): Promise<number> {
+/** Audits some specs `runs` times, the last `busyRuns` of them with twice the cores, and counts the entries that differ from run 1's. */
+async function repeatedRuns(what: string, specs: readonly string[]): Promise<number> {
   let reference: Map<string, string> | null = null;
   let differing = 0;
   for (let index = 0; index < runs; index++) {
     const workers = index >= runs - busyRuns ? busyWorkers : null;
-    const summary = await audit(e2eSpec("broken-shop.yaml"), `broken-shop-${index + 1}`, workers);
+    const summary = await audit(specs, `${what.replaceAll(" ", "-")}-${index + 1}`, workers);
     const current = verdicts(summary);
     const label = `run ${index + 1}${workers === null ? "" : ` (--workers ${workers})`}`;
     if (reference === null) {
       reference = current;
-      process.stdout.write(`stability: broken shop ${label}: ${current.size} findings and call deliveries: ${coverage(summary)}\n`);
+      process.stdout.write(`stability: ${what} ${label}: ${current.size} findings and call deliveries: ${coverage(summary)}\n`);
       continue;
     }
     const keys = new Set([...reference.keys(), ...current.keys()]);
     const changed = [...keys].filter((key) => reference!.get(key) !== current.get(key));
     for (const key of changed) process.stdout.write(`  ${label}: ${key}: ${reference.get(key) ?? "absent"} → ${current.get(key) ?? "absent"}\n`);
-    process.stdout.write(`stability: broken shop ${label}: ${changed.length} of ${keys.size} differ from run 1\n`);
+    process.stdout.write(`stability: ${what} ${label}: ${changed.length} of ${keys.size} differ from run 1\n`);
     differing += changed.length;
   }
   return differing;
+}
+
+/** The real-SDK fixture specs: every vendor's `preset:` and spelled-out spec, and the hostile SDKs', on both viewports. */
+function vendorSpecs(): string[] {
+  const origin = `http://127.0.0.1:${FIXTURE_PORTS.vendors}`;
+  const specs = [...VENDORS.flatMap((vendor) => [[vendor, "preset"], [vendor, "fields"]] as const), ["hostile", "fields"] as const];
+  return specs.map(([vendor, style]) => {
+    const file = join(work, `${vendor}-${style}.yaml`);
+    writeFileSync(file, stringify(vendorSpec(vendor, style, origin, ["desktop", "mobile"])));
+    return file;
+  });
 }
 
 /** The broken-shop spec with only the object-stub page, ten times over, on both viewports: 20 audits of it. */
@@ -108,7 +129,7 @@ function objectStubSpec(): string {
 }
 
 async function objectStubRuns(): Promise<number> {
-  const summary = await audit(objectStubSpec(), "object-stub", busyWorkers);
+  const summary = await audit([objectStubSpec()], "object-stub", busyWorkers);
   const order = summary.findings.filter((finding) => finding.check === "sdk.order");
   const warned = order.filter((finding) => finding.status === "warn").length;
   for (const finding of order.filter((candidate) => candidate.status !== "warn")) process.stdout.write(`  ${finding.page} ${finding.viewport}: sdk.order ${finding.status}: ${finding.message}\n`);
@@ -117,7 +138,7 @@ async function objectStubRuns(): Promise<number> {
 }
 
 try {
-  const differing = (await brokenShopRuns()) + (await objectStubRuns());
+  const differing = (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) + (await repeatedRuns("vendor SDK pages", vendorSpecs())) + (await objectStubRuns());
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;
 } finally {

@@ -76,6 +76,7 @@ export class NetworkCapture {
       this.sdkScripts.push(load);
       this.entryByRequest.set(request, load);
       this.addSightings(keysInScriptUrl(url, this.projectKeys));
+      this.onChange();
     } else if (this.isCollectUrl(url)) {
       const headers = request.headers();
       const { events, strings, error } = decodeCollectBody(request.postDataBuffer(), url, headers["content-encoding"]);

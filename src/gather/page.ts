@@ -69,9 +69,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const initSightings: KeySighting[] = [];
   let callsFromNetwork: PageArtifacts["callsFromNetwork"] = null;
   let sdkReadyAt: number | null = null;
+  let globalAssigned = false;
 
   await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => {
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
+    if (message.type === "global-assigned") globalAssigned = true;
     if (message.type === "missing-global") missingGlobalReads.push(message);
     if (message.type === "call") recordedCalls.push(toCall(message, sinceStart));
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
@@ -153,12 +155,26 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let screenshot: Promise<string | null> = Promise.resolve(null);
   let experimentViews: PageArtifacts["experimentViews"] = [];
   if (loadError === null) {
+    const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
     // once no SDK script is left that could make it so, so that the calls the journey triggers
-    // are judged on the page's setup, not on how fast the audit clicks.
-    const sdkMayBecomeReady = () => network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400));
+    // are judged on the page's setup, not on how fast the audit clicks. A stub snippet whose SDK
+    // script is not requested yet means a tag loaded late (after load, when idle, by a tag
+    // manager): the SDK is still to come, until the first wait for it ran out.
+    let lateSdkWaitedFor = false;
+    const sdkMayBecomeReady = () =>
+      network.sdkScripts.length > 0 ? network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400)) : globalAssigned && !lateSdkWaitedFor;
     const sdkSettled = () => sdkReadyAt !== null || !sdkMayBecomeReady();
-    if (options.page.steps.length > 0 || viewed.length > 0) await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
+    if (options.page.steps.length > 0 || viewed.length > 0) {
+      // Nothing of the SDK yet: a quiet window, on both clocks, for a late tag to show itself.
+      const sdkSeen = () => network.sdkScripts.length > 0 || globalAssigned;
+      if (!sdkSeen()) {
+        const quietWindow = Promise.all([new Promise((resolve) => setTimeout(resolve, sdk.settleMs)), pageClock(sdk.settleMs).catch(() => undefined)]);
+        await Promise.race([changed.waitFor(sdkSeen, sdk.deliveryTimeoutMs), quietWindow]);
+      }
+      await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
+      lateSdkWaitedFor = true;
+    }
     // A variation is applied, and every unit's targets seen, at the same moment: before the journey.
     const viewedAt = sinceStart(Date.now());
     const { variation } = options;
@@ -194,7 +210,6 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
     await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
   }
 

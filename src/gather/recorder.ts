@@ -43,6 +43,8 @@ export type BlindReason = "frozen" | "redefined";
 /** A message from the recorder to the gatherer. */
 export type RecorderMessage =
   | { type: "sdk-ready"; at: number }
+  /** The page assigned the global for the first time (a stub snippet, or the SDK itself). */
+  | { type: "global-assigned"; at: number }
   | {
       type: "call";
       kind: "track" | "identify";
@@ -249,6 +251,7 @@ export function installRecorder(config: RecorderConfig): void {
     enumerable: true,
     get: getter,
     set(next: unknown) {
+      if (value === undefined && next !== undefined) send({ type: "global-assigned", at: now() });
       value = next;
       proxy = wrap(next, "");
       if (!checkSdk()) pollUntilReady();

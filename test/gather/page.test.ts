@@ -83,6 +83,36 @@ test("a call the page makes from a timer is waited for when its thread is too bu
   expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toEqual(expect.arrayContaining(["late_timer", "product_viewed"]));
 });
 
+const signupSteps = {
+  steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }],
+};
+
+for (const path of ["/newsletter-sdk-when-idle", "/newsletter-snippet-when-idle"]) {
+  test(`a journey waits for an SDK that is loaded once the page is idle after load (${path}): the first click's call is direct`, async ({ gather }) => {
+    const artifacts = await gather("demo", { path, steps: [{ click: "#subscribe" }] });
+    expect(artifacts.stepError).toBeNull();
+    expect(artifacts.sdkReadyAtMs).not.toBeNull();
+    expect(artifacts.calls).toEqual([expect.objectContaining({ name: "newsletter_subscribed", state: "direct" })]);
+    expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(artifacts.sdkReadyAtMs!);
+  });
+}
+
+test("a stub snippet whose SDK script never comes holds the journey for one deliveryTimeoutMs, not two", async ({ gather }) => {
+  const withoutSdkTag = async (context: BrowserContext) => {
+    await context.route("**/signup", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replace(/<script async src="[^"]+"[^>]*><\/script>/, "") });
+    });
+  };
+  const started = Date.now();
+  const artifacts = await gather("demo", { path: "/signup", ...signupSteps }, {}, { prepare: withoutSdkTag });
+  expect(artifacts.sdkReadyAtMs).toBeNull();
+  expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([["identify", "queued"], ["track", "queued"]]);
+  // The gather's SDK waits 2.5 s at most: once before the journey, then the queued calls' delivery until the same deadline's end.
+  expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(2500);
+  expect(Date.now() - started).toBeLessThan(2 * 2500 + 1500);
+});
+
 test("a journey on a page whose SDK script fails does not wait for the SDK", async ({ gather }) => {
   const artifacts = await gather(
     "broken",

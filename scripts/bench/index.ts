@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
-import { VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
+import { LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results.js";
 import { measure, median, type Measure } from "./measure.js";
 import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
@@ -95,9 +95,12 @@ async function measureRound(pages: number, label: string): Promise<Round> {
   return { bare, audit: withShots.result, auditNoShots: withoutShots.result, apiCalls: Math.max(withShots.apiCalls, withoutShots.apiCalls) };
 }
 
+/** The real-SDK pages measured: each vendor's correct page, with its snippet and with a plain script tag. */
+const REAL_SDK_PAGES = VENDOR_PAGES.filter((page) => page.variant === "correct" && page.install !== LATE_INSTALL);
+
 /** The real-SDK pages: the audit (one worker, preset specs) and the bare floor, each round one after the other. */
 async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {
-  const pages = VENDOR_PAGES.filter((page) => page.variant === "correct");
+  const pages = REAL_SDK_PAGES;
   const measured: { bare: Measure; audit: Measure }[] = [];
   for (let round = 1; round <= rounds; round += 1) {
     process.stderr.write(`real SDKs (round ${round}/${rounds}): bare Playwright…\n`);
@@ -169,7 +172,7 @@ function printAll(): void {
   process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
   const realSdkRatios = realSdk.map((round) => round.audit.wallMs / round.bare.wallMs);
   process.stdout.write(
-    `bench-realsdk: ratio=${median(realSdkRatios).toFixed(2)} audit=${(median(realSdk.map((round) => round.audit.wallMs)) / 1000).toFixed(1)}s bare=${(median(realSdk.map((round) => round.bare.wallMs)) / 1000).toFixed(1)}s pages=${VENDOR_PAGES.filter((page) => page.variant === "correct").length * 2}${rounds > 1 ? ` rounds=${realSdkRatios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`,
+    `bench-realsdk: ratio=${median(realSdkRatios).toFixed(2)} audit=${(median(realSdk.map((round) => round.audit.wallMs)) / 1000).toFixed(1)}s bare=${(median(realSdk.map((round) => round.bare.wallMs)) / 1000).toFixed(1)}s pages=${REAL_SDK_PAGES.length * 2}${rounds > 1 ? ` rounds=${realSdkRatios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`,
   );
   process.stdout.write(variationsLine(variations));
   process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);

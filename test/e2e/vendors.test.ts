@@ -57,8 +57,8 @@ for (const vendor of VENDORS) {
   for (const style of STYLES) {
     test.describe(`${vendor}, ${style === "preset" ? "preset spec" : "every field spelled out"}`, () => {
       const viewports = VIEWPORTS[style];
-      test("correct pages, both installs and viewports: no check fails, the track and the identify are accepted", () => {
-        for (const install of ["snippet", "script"]) {
+      test("correct pages, every install (the snippet inserted once the page is idle after load too) and both viewports: no check fails, the track and the identify are accepted", () => {
+        for (const install of ["snippet", "script", "late-snippet"]) {
           const page = `${install}-correct`;
           const findings = findingsOf(vendor, style, page);
           expect(findings.length).toBeGreaterThan(0);

@@ -17,8 +17,7 @@ import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { FIXTURE_PORTS } from "../fixtures/server.js";
-import { vendorSpec } from "../fixtures/vendors/audit-specs.js";
-import { VENDORS } from "../fixtures/vendors/manifest.js";
+import { VENDOR_SPECS, vendorSpec } from "../fixtures/vendors/audit-specs.js";
 import type { RunSummary } from "../src/results.js";
 import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
 
@@ -106,8 +105,7 @@ async function repeatedRuns(what: string, specs: readonly string[]): Promise<num
 /** The real-SDK fixture specs: every vendor's `preset:` and spelled-out spec, and the hostile SDKs', on both viewports. */
 function vendorSpecs(): string[] {
   const origin = `http://127.0.0.1:${FIXTURE_PORTS.vendors}`;
-  const specs = [...VENDORS.flatMap((vendor) => [[vendor, "preset"], [vendor, "fields"]] as const), ["hostile", "fields"] as const];
-  return specs.map(([vendor, style]) => {
+  return VENDOR_SPECS.map(([vendor, style]) => {
     const file = join(work, `${vendor}-${style}.yaml`);
     writeFileSync(file, stringify(vendorSpec(vendor, style, origin, ["desktop", "mobile"])));
     return file;

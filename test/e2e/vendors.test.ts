@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { stringify } from "yaml";
-import { vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
+import { VENDOR_SPECS, vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
 import { KEYS, NEAR_MISS_EVENT, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import type { Finding, RunSummary } from "../../src/results.js";
@@ -30,7 +30,7 @@ test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(480_000);
   const dir = join(testInfo.project.outputDir, "vendors-run", "specs");
   mkdirSync(dir, { recursive: true });
-  const files = [...VENDORS.flatMap((vendor) => STYLES.map((style) => [vendor, style] as const)), ["hostile", "fields"] as const].map(([vendor, style]) => {
+  const files = VENDOR_SPECS.map(([vendor, style]) => {
     const file = join(dir, specFile(vendor, style));
     writeFileSync(file, stringify(vendorSpec(vendor, style, origin, vendor === "hostile" ? VIEWPORTS.preset : VIEWPORTS[style])));
     return file;

@@ -100,14 +100,13 @@ const REAL_SDK_PAGES = VENDOR_PAGES.filter((page) => page.variant === "correct" 
 
 /** The real-SDK pages: the audit (one worker, preset specs) and the bare floor, each round one after the other. */
 async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {
-  const pages = REAL_SDK_PAGES;
   const measured: { bare: Measure; audit: Measure }[] = [];
   for (let round = 1; round <= rounds; round += 1) {
     process.stderr.write(`real SDKs (round ${round}/${rounds}): bare Playwright…\n`);
-    const bare = await measure(["--import", "tsx", "scripts/bench/bare-realsdk.ts", vendorSite, ...pages.map((page) => page.path)]);
+    const bare = await measure(["--import", "tsx", "scripts/bench/bare-realsdk.ts", vendorSite, ...REAL_SDK_PAGES.map((page) => page.path)]);
     const specs = VENDORS.map((vendor) => {
       const file = join(work, `realsdk-${vendor}.yaml`);
-      writeFileSync(file, stringify(vendorSpec(vendor, "preset", vendorSite, ["desktop", "mobile"], pages)));
+      writeFileSync(file, stringify(vendorSpec(vendor, "preset", vendorSite, ["desktop", "mobile"], REAL_SDK_PAGES)));
       return file;
     });
     process.stderr.write(`real SDKs (round ${round}/${rounds}): audit…\n`);

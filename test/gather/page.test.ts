@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { devices, expect, type BrowserContext } from "@playwright/test";
+import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
 /** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
@@ -83,10 +84,6 @@ test("a call the page makes from a timer is waited for when its thread is too bu
   expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toEqual(expect.arrayContaining(["late_timer", "product_viewed"]));
 });
 
-const signupSteps = {
-  steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }],
-};
-
 for (const path of ["/newsletter-sdk-when-idle", "/newsletter-snippet-when-idle"]) {
   test(`a journey waits for an SDK that is loaded once the page is idle after load (${path}): the first click's call is direct`, async ({ gather }) => {
     const artifacts = await gather("demo", { path, steps: [{ click: "#subscribe" }] });
@@ -97,20 +94,33 @@ for (const path of ["/newsletter-sdk-when-idle", "/newsletter-snippet-when-idle"
   });
 }
 
-test("a stub snippet whose SDK script never comes holds the journey for one deliveryTimeoutMs, not two", async ({ gather }) => {
-  const withoutSdkTag = async (context: BrowserContext) => {
-    await context.route("**/signup", async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, body: (await response.text()).replace(/<script async src="[^"]+"[^>]*><\/script>/, "") });
-    });
-  };
+/** The signup page with its stub snippet but without its SDK tag: an SDK that never comes. */
+async function signupWithoutSdkTag(context: BrowserContext): Promise<void> {
+  await context.route("**/signup", async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: (await response.text()).replace(/<script async src="[^"]+"[^>]*><\/script>/, "") });
+  });
+}
+
+test("a stub snippet whose SDK script never comes holds the journey for deliveryTimeoutMs, then the queued calls until the page's deadline", async ({ gather }) => {
   const started = Date.now();
-  const artifacts = await gather("demo", { path: "/signup", ...signupSteps }, {}, { prepare: withoutSdkTag });
+  const steps = [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }];
+  const artifacts = await gather("demo", { path: "/signup", steps }, {}, { prepare: signupWithoutSdkTag });
   expect(artifacts.sdkReadyAtMs).toBeNull();
   expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([["identify", "queued"], ["track", "queued"]]);
   // The gather's SDK waits 2.5 s at most: once before the journey, then the queued calls' delivery until the same deadline's end.
   expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(2500);
   expect(Date.now() - started).toBeLessThan(2 * 2500 + 1500);
+});
+
+test("a stub snippet whose SDK script never comes is waited for once: after a journey that calls nothing, the page ends with its quiet window", async ({ gather }) => {
+  // Long enough that a second wait for the SDK (2 × 4 s) stands far apart from one (4 s and the page's own work).
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 4000 };
+  const artifacts = await gather("demo", { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }] }, { sdk }, { prepare: signupWithoutSdkTag });
+  expect(artifacts.sdkReadyAtMs).toBeNull();
+  expect(artifacts.calls).toEqual([]);
+  expect(artifacts.durationMs).toBeGreaterThanOrEqual(4000);
+  expect(artifacts.durationMs).toBeLessThan(2 * 4000);
 });
 
 test("a journey on a page whose SDK script fails does not wait for the SDK", async ({ gather }) => {

@@ -1,3 +1,4 @@
+import { secretValues } from "./secrets.js";
 import type { AuditSpec } from "./spec/schema.js";
 
 /**
@@ -17,11 +18,11 @@ export function redactSecret(text: string, secret: string, mark = REDACTED): str
   return forms.reduce((redacted, form) => redacted.split(form).join(mark), text);
 }
 
-/** The secrets of a spec run: the API key (when the spec names one and it is set) and every typed value. */
+/** The secrets of a spec run: the API key (when the spec names one and it is set), every typed value and every secret of a closed site that is set. */
 export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
   const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
-  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step ? [step.fill.value] : [])));
-  return [...(apiKey ? [apiKey] : []), ...typed];
+  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step && step.fill.value !== undefined ? [step.fill.value] : [])));
+  return [...(apiKey ? [apiKey] : []), ...typed, ...secretValues(spec, env)];
 }
 
 /** The secrets of every spec a run audits, read from `env` as the run's processes see it. */

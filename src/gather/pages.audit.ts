@@ -11,6 +11,7 @@ import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text.js";
+import { typedText } from "../secrets.js";
 import { auditContextOptions, resolveTraffic, SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
 /**
@@ -116,7 +117,7 @@ async function gatherOnViewport(
     projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
     // A variation's unit is judged by experiment.variation alone: no selector counts, canaries or screenshot of its own.
     experiments: preview === null ? pageExperiments : [],
-    canaries: preview === null ? pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: step.fill.value }] : [])) : [],
+    canaries: preview === null ? pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: typedText(step.fill, process.env) }] : [])) : [],
     ...site,
     screenshot: preview === null ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.

@@ -1,4 +1,5 @@
 import type { Page } from "playwright";
+import { typedText } from "../secrets.js";
 import type { Step } from "../spec/schema.js";
 import { describeStep } from "../spec/steps.js";
 import { firstLine } from "../text.js";
@@ -30,7 +31,7 @@ export async function runSteps(page: Page, steps: readonly Step[], context: Step
 async function runStep(page: Page, step: Step, context: StepContext): Promise<void> {
   const timeout = context.timeoutMs;
   if ("fill" in step) {
-    await page.locator(step.fill.selector).fill(step.fill.value, { timeout });
+    await page.locator(step.fill.selector).fill(typedText(step.fill, process.env), { timeout });
   } else if ("click" in step) {
     await page.locator(step.click).click({ timeout });
   } else if ("waitFor" in step) {

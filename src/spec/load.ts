@@ -78,7 +78,19 @@ export function parseSpec(text: string, file: string, readCode: (path: string) =
   if (viewportProblems.length > 0) return failure(file, doc, lineCounter, viewportProblems);
   const codeProblems = readVariationCode(parsed.data, readCode);
   if (codeProblems.length > 0) return failure(file, doc, lineCounter, codeProblems);
+  resolveStorageStates(parsed.data, file);
   return { ok: true, spec: parsed.data, file };
+}
+
+/**
+ * Turns each `auth.storageState` into an absolute path, relative to the spec's folder as written:
+ * the browsers do not run in the user's folder. The file is read when a run needs it, not here:
+ * like the secrets' variables, it need not be there for the spec to be valid.
+ */
+function resolveStorageStates(spec: AuditSpec, file: string): void {
+  for (const environment of Object.values(spec.environments)) {
+    if (environment.auth?.storageState !== undefined) environment.auth.storageState = resolve(dirname(file), environment.auth.storageState);
+  }
 }
 
 /** Fills in the code of every variation's `{ file }` js and css; a file that cannot be read is a problem at its path. */

@@ -52,6 +52,9 @@ function looksLikeApiKey(parent: readonly PropertyKey[], key: string): boolean {
 
 function unknownKey(parent: PropertyKey[], key: string, allowed: readonly string[]): SpecProblem {
   if (looksLikeApiKey(parent, key)) return { path: parent, key, message: `unknown key "${key}" — ${NO_KEY_IN_SPEC}` };
+  // `password:` where `passwordEnv:` belongs is a secret written into the spec.
+  const variableKey = `${key}Env`;
+  if (allowed.includes(variableKey)) return { path: parent, key, meant: variableKey, message: `unknown key "${key}" — never put a secret in the spec: put it in an environment variable and name that variable in ${variableKey}` };
   const isCheckId = parent.length === 1 && parent[0] === "checks";
   const what = isCheckId ? "check id" : "key";
   const meant = closestMatch(key, allowed);

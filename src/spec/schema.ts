@@ -12,21 +12,90 @@ const sitePath = z
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL, like http://127.0.0.1:47412" });
 
+/** An either/or rule judges a mapping that has nothing else wrong (and is a mapping at all). */
+const nothingElseWrong = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
+
+/**
+ * The NAME of an environment variable that holds `what`: secrets come only from the environment,
+ * never from the spec. The message never quotes the value, which may be the secret itself.
+ */
+const variableName = (what: string, example: string) => {
+  const message = `must be the NAME of an environment variable that holds ${what} (like ${example}), never ${what} itself`;
+  return z.string({ error: message }).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, message);
+};
+
+/** A token of HTTP's grammar: a header's or a cookie's name. */
+const httpToken = (what: string, example: string) => z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: `must be ${what} (letters, digits and - only, like ${example})` });
+
+/** What a journey types: a value written in the spec, or a secret from the environment variable it names. */
+const fillSchema = z
+  .strictObject({
+    selector: z.string().min(1),
+    /** The text typed, as written (not a secret: it shows in the spec). */
+    value: z.string().optional(),
+    /** The NAME of the environment variable that holds the text typed (a password): never in the spec or any output. */
+    valueEnv: variableName("the text to type", "STAGING_PASSWORD").optional(),
+    /** The value is a canary: searched in all outgoing traffic. */
+    canary: z.boolean().optional(),
+  })
+  .refine((fill) => (fill.value === undefined) !== (fill.valueEnv === undefined), {
+    message: "needs value (the text typed, as written) or valueEnv (the NAME of the variable that holds it, for a secret), one of them",
+    ...nothingElseWrong,
+  });
+
 /** One step of a journey; `goto` is implicit for the page's own path. */
 const stepSchema = z.union([
-  z.strictObject({
-    fill: z.strictObject({
-      selector: z.string().min(1),
-      value: z.string(),
-      /** The value is a canary: searched in all outgoing traffic. */
-      canary: z.boolean().optional(),
-    }),
-  }),
+  z.strictObject({ fill: fillSchema }),
   z.strictObject({ click: z.string().min(1) }),
   z.strictObject({ waitForEvent: z.string().min(1) }),
   z.strictObject({ waitFor: z.string().min(1) }),
   z.strictObject({ goto: sitePath }),
 ]);
+
+/** A host the login may pass through: a name alone, without scheme, port or path. */
+const hostName = z
+  .string()
+  .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, { error: "must be a host name, like sso.example.test (no scheme, port or path)" })
+  .transform((host) => host.toLowerCase());
+
+/** Headers the browser writes itself: a value of the spec's own would break the site's session or routing. */
+const BROWSER_HEADERS = new Set(["host", "cookie", "content-length", "connection"]);
+
+/** How the audit gets into a closed site (README: Closed sites); every secret is an environment variable's NAME. */
+const authSchema = z
+  .strictObject({
+    /** HTTP Basic credentials, sent to the base URL's origin only. */
+    basic: z.strictObject({ usernameEnv: variableName("the user name", "STAGING_USER"), passwordEnv: variableName("the password", "STAGING_PASSWORD") }).optional(),
+    /** Headers sent to the base URL's origin only: name → the variable that holds the value. */
+    headers: z
+      .record(
+        httpToken("an HTTP header name", "X-Preview-Token").refine((name) => !BROWSER_HEADERS.has(name.toLowerCase()), "is a header the browser writes itself: use auth.cookies for cookies"),
+        variableName("the header's value", "PREVIEW_TOKEN"),
+      )
+      .refine((headers) => Object.keys(headers).length > 0, "names no header: give Header-Name: VARIABLE_NAME pairs, or leave headers out")
+      .optional(),
+    /** Cookies set host-only on the base URL's host. */
+    cookies: z.array(z.strictObject({ name: httpToken("a cookie name", "preview"), valueEnv: variableName("the cookie's value", "PREVIEW_COOKIE") })).min(1).optional(),
+    /** A Playwright storage-state file, relative to the spec: the state every page (and the login) starts from. */
+    storageState: z.string().min(1).optional(),
+    /** A journey run once per viewport before the pages: the state it ends with starts every page. */
+    login: z
+      .strictObject({
+        /** The login page's path: where the journey starts, and where a page the site sends back has been kept out. */
+        path: sitePath,
+        /** Other hosts the login may pass through (a single sign-on provider); nothing else off the site's domain is let through. */
+        hosts: z.array(hostName).default([]),
+        steps: z
+          .array(stepSchema)
+          .min(1, "needs at least one step: fill the form, submit it, and waitFor what only a signed-in page shows")
+          .refine((steps) => steps.every((step) => !("waitForEvent" in step)), "waits for elements (waitFor), not for SDK calls (waitForEvent): the login is no audited page"),
+      })
+      .optional(),
+  })
+  .refine((auth) => Object.values(auth).some((way) => way !== undefined), {
+    message: "names no way in: give basic, headers, cookies, storageState or login (see the README's Closed sites), or leave auth out",
+    ...nothingElseWrong,
+  });
 
 const environmentSchema = z.strictObject({
   /** The project key this environment's pages must install. */
@@ -36,14 +105,9 @@ const environmentSchema = z.strictObject({
   baseUrl: httpUrl,
   /** Domain audited URLs must stay on; default: the baseUrl's host, subdomains included. */
   domain: z.string().min(1).optional(),
+  /** How the audit gets into the site when it is closed. */
+  auth: authSchema.optional(),
 });
-
-const envVarName = z
-  .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_]*$/,
-    "must be the NAME of an environment variable that holds the key (like SERVICE_API_KEY), never the key itself",
-  );
 
 /** A path under api.baseUrl, with `{project}` (the environment's key) and `{projectId}` as the only placeholders. */
 const apiPath = z
@@ -65,7 +129,7 @@ const apiRetrySchema = z.strictObject({
 
 const apiSchema = z.strictObject({
   baseUrl: httpUrl,
-  keyEnv: envVarName,
+  keyEnv: variableName("the key", "SERVICE_API_KEY"),
   goalsPath: apiPath.optional(),
   recentEventsPath: apiPath.optional(),
   retry: apiRetrySchema.optional(),
@@ -78,6 +142,7 @@ const srmSchema = z.strictObject({
   /** Visitors each variation must expect (total × planned share) before the test judges. */
   minimumVisitors: z.number().int().min(1).default(100),
 });
+
 
 /** A misspelled key ("fiel: …") already says what is wrong: the either/or rule would only repeat it. */
 const keysAreKnown = { when: (payload: { issues: readonly { code?: string }[] }) => payload.issues.every((issue) => issue.code !== "unrecognized_keys") };
@@ -174,7 +239,7 @@ const trafficSchema = z.strictObject({
   /** A header on every request to the audited site's domain; its value defaults to the run's id. */
   header: tagOrFalse(
     z.strictObject({
-      name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be an HTTP header name (letters, digits and - only, like X-Setup-Audit)" }).default("X-Setup-Audit"),
+      name: httpToken("an HTTP header name", "X-Setup-Audit").default("X-Setup-Audit"),
       value: headerText.min(1).optional(),
     }),
     "{ name: X-Setup-Audit }",
@@ -349,6 +414,10 @@ export type Environment = AuditSpec["environments"][string];
 export type PageSpec = AuditSpec["pages"][number];
 /** One journey step of a page. */
 export type Step = PageSpec["steps"][number];
+/** What a `fill` step types, and where. */
+export type FillSpec = Extract<Step, { fill: unknown }>["fill"];
+/** How the audit gets into a closed environment. */
+export type AuthSpec = NonNullable<Environment["auth"]>;
 /** The SDK description of a spec. */
 export type SdkSpec = AuditSpec["sdk"];
 /** How a spec tags its audit traffic and whether collect requests reach the service. */

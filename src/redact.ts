@@ -11,11 +11,26 @@ import type { AuditSpec } from "./spec/schema.js";
 /** What a secret is replaced with. */
 const REDACTED = "[redacted]";
 
-/** `text` with every occurrence of `secret` (plain or URL-encoded) replaced by `mark`. */
+/**
+ * The forms a secret travels in, longest first: as it is, URL-encoded, and in base64 and base64url
+ * (an Authorization header's, a token's), padding left off. Inside longer encoded text (Basic
+ * auth's `user:password`) a secret starts at any of three byte alignments: there, the characters
+ * that encode its bytes alone are its form, those shared with its neighbours are not.
+ */
+function secretForms(secret: string): string[] {
+  const encoded = [0, 1, 2].flatMap((offset) => {
+    const base64 = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)]).toString("base64").replace(/=+$/, "");
+    const inner = base64.slice(offset === 0 ? 0 : 4, -4);
+    const forms = offset === 0 ? [base64, ...(inner.length >= 8 ? [inner] : [])] : inner.length >= 8 ? [inner] : [];
+    return forms.flatMap((form) => [form, form.replaceAll("+", "-").replaceAll("/", "_")]);
+  });
+  return [...new Set([secret, encodeURIComponent(secret), ...encoded])].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every occurrence of `secret` (plain, URL-encoded or base64) replaced by `mark`. */
 export function redactSecret(text: string, secret: string, mark = REDACTED): string {
   if (secret === "") return text;
-  const forms = [...new Set([secret, encodeURIComponent(secret)])];
-  return forms.reduce((redacted, form) => redacted.split(form).join(mark), text);
+  return secretForms(secret).reduce((redacted, form) => redacted.split(form).join(mark), text);
 }
 
 /** The secrets of a spec run: the API key (when the spec names one and it is set), every typed value and every secret of a closed site that is set. */
@@ -30,16 +45,19 @@ export function runSecrets(targets: readonly { spec: AuditSpec }[], env: NodeJS.
   return targets.flatMap((target) => secretsOf(target.spec, env));
 }
 
-/** A copy of a plain-data value with `secret` redacted from every string and every key in it. */
-export function redactDeep<T>(value: T, secret: string): T {
-  if (typeof value === "string") return redactSecret(value, secret) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, secret)) as T;
+/** A copy of a plain-data value with `change` applied to every string and every key in it. */
+function mapStrings<T>(value: T, change: (text: string) => string): T {
+  if (typeof value === "string") return change(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => mapStrings(item, change)) as T;
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [redactSecret(key, secret), redactDeep(item, secret)]),
-    ) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [change(key), mapStrings(item, change)])) as T;
   }
   return value;
+}
+
+/** A copy of a plain-data value with `secret` redacted from every string and every key in it. */
+export function redactDeep<T>(value: T, secret: string): T {
+  return mapStrings(value, (text) => redactSecret(text, secret));
 }
 
 /** Stands for a hidden value; says what was there so the reader can still reason about it. */
@@ -105,12 +123,21 @@ const IDENTIFY_USER_ID = /\bidentify\("(?:[^"\\]|\\.)*"\)/g;
 
 /**
  * Free text for the report (page errors, check messages) with e-mail addresses, identify user ids
- * and the given secrets (the API key, the journey's typed values; plain or URL-encoded) replaced by a mark.
+ * and the given secrets (the API key, the journey's typed values, a closed site's secrets; plain, URL-encoded or
+ * base64) replaced by a mark.
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) scrubbed = redactSecret(scrubbed, secret, "«redacted»");
-  }
-  return scrubbed.replace(EMAIL_LIKE, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
+  return hideSecrets(text, secrets).replace(EMAIL_LIKE, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
+}
+
+/** `text` with the given secrets replaced by a mark; short ones would blank out ordinary words. */
+function hideSecrets(text: string, secrets: readonly string[]): string {
+  // Longest first: a secret inside another (the user name in Basic auth's pair) must not break the longer one's forms.
+  const hidden = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+  return hidden.reduce((scrubbed, secret) => redactSecret(scrubbed, secret, "«redacted»"), text);
+}
+
+/** A copy of plain data (a finding's evidence) with the given secrets hidden in every string, as scrubText hides them. */
+export function hideSecretsDeep<T>(value: T, secrets: readonly string[]): T {
+  return mapStrings(value, (text) => hideSecrets(text, secrets));
 }

@@ -2,7 +2,7 @@ import type { ApiArtifacts, PageArtifacts } from "./artifacts.js";
 import { rollUpChecklist } from "./checklist.js";
 import { callDeliveries, type RecordedDelivery } from "./delivery.js";
 import { plannedVariations, type AuditTarget } from "./plan.js";
-import { scrubText } from "./redact.js";
+import { hideSecretsDeep, scrubText } from "./redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./results.js";
 
 /**
@@ -93,9 +93,9 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
   };
 }
 
-/** Findings whose messages show no e-mail address, user id or secret, as every shared output shows them. */
+/** Findings whose messages show no e-mail address, user id or secret, and whose evidence shows no secret, as every shared output shows them. */
 export function scrubbedFindings(findings: readonly Finding[], secrets: readonly string[]): Finding[] {
-  return findings.map((finding) => ({ ...finding, message: scrubText(finding.message, secrets) }));
+  return findings.map((finding) => ({ ...finding, message: scrubText(finding.message, secrets), evidence: hideSecretsDeep(finding.evidence, secrets) }));
 }
 
 /** The calls of one spec × environment's pages as summary.json lists them, with the deliveries the checks judged. */

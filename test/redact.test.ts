@@ -39,6 +39,9 @@ test("free text loses e-mail addresses and the given secrets", () => {
   expect(scrubText("sent to jane@10.0.0.5, a@my_host.example.com and bob@example.c", [])).toBe("sent to «email», «email» and «email»");
   // Short secrets would blank out ordinary words.
   expect(scrubText("plan pro", ["pro"])).toBe("plan pro");
+  // A secret inside another is hidden after it: Basic auth's pair, in base64, shows nothing of the password.
+  const pair = Buffer.from("qa.preview-3e9d:stage-Pass-7741").toString("base64");
+  expect(scrubText(`basic ${pair}`, ["qa.preview-3e9d", "stage-Pass-7741", "qa.preview-3e9d:stage-Pass-7741"])).toBe("basic «redacted»==");
 });
 test("a package's version in an SDK script's CDN URL is no e-mail address: the URL stays whole", () => {
   for (const url of ["https://cdn.jsdelivr.net/npm/posthog-js@1.449.2/dist/array.js", "https://unpkg.com/mixpanel-browser@2.83.0", "https://cdn.example.test/sdk@3.0.0-beta.1/sdk.js", "https://cdn.example.test/sdk@1.2/sdk.js"]) {
@@ -50,8 +53,19 @@ test("a package's version in an SDK script's CDN URL is no e-mail address: the U
 
 const KEY = "sk/live+9f8e";
 
-test("every occurrence of the key, plain or URL-encoded, is redacted", () => {
+test("every occurrence of the key, plain, URL-encoded or in base64, is redacted", () => {
   expect(redactSecret(`key ${KEY} and ${encodeURIComponent(KEY)} again ${KEY}`, KEY)).toBe("key [redacted] and [redacted] again [redacted]");
+  // An Authorization header carries Basic auth's pair in base64 (padding kept), a URL in base64url.
+  const pair = "preview-qa:stage-Pass-7741";
+  expect(redactSecret(`Authorization: Basic ${Buffer.from(pair).toString("base64")}`, pair)).toBe("Authorization: Basic [redacted]=");
+  expect(redactSecret(`?t=${Buffer.from(KEY).toString("base64url")}&u=${Buffer.from(KEY).toString("base64")}`, KEY)).toBe("?t=[redacted]&u=[redacted]");
+  // Inside longer encoded text, at any alignment, what encodes the secret's bytes alone is hidden.
+  for (const prefix of ["", "u", "us", "use"]) {
+    const encoded = Buffer.from(`${prefix}:stage-Pass-7741;`).toString("base64");
+    const left = redactSecret(encoded, "stage-Pass-7741");
+    expect(left, prefix).toContain("[redacted]");
+    expect(Buffer.from(left.replace("[redacted]", ""), "base64").toString("latin1"), prefix).not.toMatch(/Pass|7741|stage/);
+  }
   expect(redactSecret("nothing to hide", KEY)).toBe("nothing to hide");
   expect(redactSecret("an empty key hides nothing", "")).toBe("an empty key hides nothing");
 });
@@ -75,4 +89,19 @@ test("the secrets of a run are the API key, when set, and every typed value", ()
   expect(secretsOf(spec, { SERVICE_API_KEY: "test-api-key" })).toEqual(["test-api-key", "qa@example.test"]);
   expect(secretsOf(spec, {})).toEqual(["qa@example.test"]);
   expect(secretsOf(specWith(), { SERVICE_API_KEY: "test-api-key" })).toEqual([]);
+});
+
+test("the secrets of a closed site are its variables' values, in every environment, and Basic auth's pair", () => {
+  const spec = specWith({
+    environments: {
+      staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412", auth: { basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" }, headers: { "X-Preview-Token": "PREVIEW_TOKEN" } } },
+      production: { key: "prj_demo_prod", baseUrl: "https://shop.example.test", auth: { cookies: [{ name: "preview", valueEnv: "PREVIEW_COOKIE" }] } },
+    },
+    defaultEnvironment: "staging",
+    pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", valueEnv: "INVITE_CODE" } }] }],
+  });
+  const env = { STAGING_USER: "preview-qa", STAGING_PASSWORD: "stage-Pass-7741", PREVIEW_TOKEN: "tok_9f3c", PREVIEW_COOKIE: "cookie-77", INVITE_CODE: "inv-42" };
+  expect(secretsOf(spec, env).sort()).toEqual(["cookie-77", "inv-42", "preview-qa", "preview-qa:stage-Pass-7741", "stage-Pass-7741", "tok_9f3c"]);
+  // Unset variables hide nothing, and make no pair.
+  expect(secretsOf(spec, { STAGING_USER: "preview-qa" })).toEqual(["preview-qa"]);
 });

@@ -13,14 +13,15 @@ import { buildSummary, reportTarget, type TargetResult } from "../src/run-result
 
 const leaky: Finding = {
   check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
-  message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost', evidence: {},
+  message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost', evidence: { errors: [{ kind: "console", message: "token s3cret-value, czNjcmV0LXZhbHVl" }] },
 };
 const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [leaky], pages: [], deliveries: [], api: null };
 
 test("summary.json's messages are scrubbed once, as the shareable report does, and every output built from it shows them so", () => {
   const summary = buildSummary([result], { startedAt: new Date("2026-11-23T10:00:00Z"), durationMs: 1000, strict: false, secrets: ["s3cret-value"] });
   const scrubbed = 'TypeError for «email» typed "«redacted»"; identify(«user id») lost';
-  expect(summary.findings[0]).toEqual({ ...leaky, message: scrubbed });
+  // The evidence keeps what it says, but no secret, plain or in base64.
+  expect(summary.findings[0]).toEqual({ ...leaky, message: scrubbed, evidence: { errors: [{ kind: "console", message: "token «redacted», «redacted»" }] } });
   expect(summary.runs[0]!.verdict).toBe("pass");
   expect(findingCommands(summary, (finding) => ({ file: finding.spec }))).toEqual([`::warning file=audits/shop.yaml,title=page.errors [signup · mobile]::${scrubbed}`]);
   for (const output of [JSON.stringify(summary), formatConsoleReport(summary), toJUnitXml(summary), jobSummaryMarkdown(summary)]) {

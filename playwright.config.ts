@@ -5,14 +5,20 @@ import { readPlan } from "./src/plan.js";
 
 /**
  * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes: the
- * gather phase, which loads the pages. One project: each test sets its device (a project per
- * viewport would restart every worker and its browser when the viewport changes).
+ * gather phase, which loads the pages. One project for every viewport: each test sets its device
+ * (a project per viewport would restart every worker and its browser when the viewport changes).
+ * A run with a closed site's login walks it first, in a project the pages' project depends on.
  */
 const plan = readPlan();
+const logsIn = plan.targets.some((target) => target.spec.environments[target.environment]?.auth?.login !== undefined);
+const use = {
+  browserName: "chromium" as const,
+  launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
+  ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
+};
 
 export default defineConfig({
   testDir: "./src",
-  testMatch: "gather/pages.audit.ts",
   outputDir: `${plan.workDir}/playwright-gather`,
   fullyParallel: true,
   retries: 0,
@@ -23,13 +29,7 @@ export default defineConfig({
   // The gatherer opens its own contexts (gather/pages.audit.ts) and traces them itself with --trace.
   use: { trace: "off", screenshot: "off", video: "off" },
   projects: [
-    {
-      name: "gather",
-      use: {
-        browserName: "chromium",
-        launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
-        ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
-      },
-    },
+    ...(logsIn ? [{ name: "login", testMatch: "gather/login.audit.ts", use }] : []),
+    { name: "gather", testMatch: "gather/pages.audit.ts", dependencies: logsIn ? ["login"] : [], use },
   ],
 });

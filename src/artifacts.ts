@@ -143,6 +143,34 @@ export interface CanarySighting {
   form: "plain" | "url-encoded" | "base64" | "md5" | "sha256";
 }
 
+/** A viewport's login journey (`auth.login`), walked once before its pages, as it went. */
+export interface LoginOutcome {
+  /** The login page's URL: `auth.login.path` on the base URL. */
+  requestedUrl: string;
+  /** HTTP status of the login page; null when it gave none. */
+  documentStatus: number | null;
+  /** Why the login page could not be loaded; null when it loaded. */
+  loadError: string | null;
+  /** The login step that failed, and why; the text it typed is never part of the message. */
+  stepError: { step: number; message: string } | null;
+  /** A host off the site's domain and `auth.login.hosts` the login was sent to, and stopped at; null when none. */
+  blockedHost: string | null;
+  /** Where the login ended, once its last step was done; null when the login page did not load. */
+  finalUrl: string | null;
+}
+
+/** How a closed site let the audit in on one page × viewport: what page.access judges. */
+export interface PageAccess {
+  /** This viewport's login (`auth.login`), walked before its pages; null without one. */
+  login: LoginOutcome | null;
+  /** The URL the page landed on once loaded, after redirects and before its journey; null when it did not load or was not opened. */
+  landedUrl: string | null;
+  /** It landed on another path than it asked for, and a visible password field was there. */
+  passwordField: boolean;
+  /** The browser gave up on the site's HTTP authentication, having no credentials for it (net::ERR_INVALID_AUTH_CREDENTIALS). */
+  authRefused: boolean;
+}
+
 /** Everything gathered for one page on one viewport. */
 export interface PageArtifacts {
   spec: string;
@@ -164,6 +192,8 @@ export interface PageArtifacts {
   documentStatus: number | null;
   /** A journey step that failed, with the reason. */
   stepError: { step: number; message: string } | null;
+  /** How the site let the audit in (or kept it out). */
+  access: PageAccess;
   sdkScripts: SdkScriptLoad[];
   /** Milliseconds since the test started when the SDK was first ready (README: when the SDK is ready); null if never. */
   sdkReadyAtMs: number | null;

@@ -6,7 +6,7 @@ import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import type { TargetResult } from "../run-result.js";
 import { preloadReportBuilder } from "../report/html.js";
-import { isMobileViewport } from "../viewports.js";
+import { unopenedPage } from "../unopened-page.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";
@@ -140,32 +140,14 @@ function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): 
 
 function missingArtifacts(target: AuditTarget, page: string, viewport: string, variation: PlannedVariation | null): PageArtifacts {
   const path = target.spec.pages.find((candidate) => candidate.id === page)!.path;
-  return {
+  return unopenedPage({
     spec: target.specFile,
     environment: target.environment,
     page,
     viewport,
-    mobile: isMobileViewport(viewport),
-    browser: null,
     requestedUrl: new URL(path, target.baseUrl).href,
-    finalUrl: null,
-    navigations: [],
+    variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation },
     loadError: "the page's audit crashed or timed out (see the output above)",
-    documentStatus: null,
-    stepError: null,
-    sdkScripts: [],
-    sdkReadyAtMs: null,
-    callsFromNetwork: null,
-    sdkTagKey: null,
-    keySightings: [],
-    selectors: [],
-    canarySightings: [],
-    calls: [],
-    collect: [],
-    errors: [],
-    screenshot: null,
-    variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation, errors: [] },
-    experimentViews: [],
-    durationMs: 0,
-  };
+    login: null,
+  });
 }

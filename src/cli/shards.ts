@@ -26,7 +26,7 @@ import { runSecrets } from "../redact.js";
 type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
-export const SHARD_FILE_VERSION = 6;
+export const SHARD_FILE_VERSION = 7;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {

@@ -1,5 +1,5 @@
 import type { BrowserContext } from "playwright";
-import type { AppliedVariation, CapturedCall, KeySighting, PageArtifacts } from "../artifacts.js";
+import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts.js";
 import { deliverySettled } from "../delivery.js";
 import { isOnDomain } from "../domain.js";
 import { globToRegExpSource } from "../glob.js";
@@ -16,7 +16,8 @@ import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, watchTargetChanges, type VariationCode } from "./variation.js";
 import { Signal } from "./signal.js";
-import { interceptCollect, SiteRequestTagger, withQueryParam, type TrafficTags } from "./traffic.js";
+import { landingOf, isAuthRefusal } from "./landing.js";
+import { interceptCollect, SiteRequestTagger, tagsAnything, withQueryParam, type RequestTags, type TrafficTags } from "./traffic.js";
 
 /** What to gather for one page on one viewport. */
 export interface PageGatherOptions {
@@ -38,6 +39,10 @@ export interface PageGatherOptions {
   siteDomain: string;
   /** How audit traffic identifies itself and whether collect requests reach the service; the user agent is the context's. */
   traffic: TrafficTags;
+  /** A closed site's headers (`auth.headers`) and the one origin they go to; absent or null for none. */
+  originHeaders?: RequestTags["originHeaders"];
+  /** This viewport's login (`auth.login`), walked before its pages; absent or null without one. */
+  login?: LoginOutcome | null;
   /** The tagger of the browser the worker owns; null to tag through a session on the page (a remote browser). */
   browserTagger: SiteRequestTagger | null;
   /** How long one journey step may take (default 15 s). */
@@ -93,13 +98,13 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
   const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
-  const { header } = options.traffic;
-  options.browserTagger?.tagFor(header, options.siteDomain);
+  const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
+  options.browserTagger?.tagFor(tags);
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
-  // session serves both the screenshot and, in a remote browser, the traffic header.
-  const tagsInPage = header !== null && options.browserTagger === null;
+  // session serves both the screenshot and, in a remote browser, the request headers.
+  const tagsInPage = tagsAnything(tags) && options.browserTagger === null;
   const cdp = tagsInPage || options.screenshot || options.viewScreenshot ? await context.newCDPSession(page) : null;
-  if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, header, options.siteDomain);
+  if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, tags);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
@@ -139,6 +144,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
   let loadError: string | null = null;
   let documentStatus: number | null = null;
+  let authRefused = false;
   try {
     const response = await page.goto(requestedUrl, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
     documentStatus = response?.status() ?? null;
@@ -146,7 +152,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   } catch (error) {
     const failed = failedNavigation as { url: string; error: string } | null;
     loadError = failed !== null && failed.url !== requestedUrl ? `it redirected to ${failed.url}, which failed (${failed.error})` : firstLine(error);
+    authRefused = isAuthRefusal(error);
   }
+  const landing = loadError === null ? await landingOf(page, requestedUrl) : { landedUrl: null, passwordField: false };
 
   let stepError: PageArtifacts["stepError"] = null;
   let sdkTag: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
@@ -232,6 +240,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     loadError,
     documentStatus,
     stepError,
+    access: { login: options.login ?? null, ...landing, authRefused },
     sdkScripts: network.sdkScripts,
     sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
     callsFromNetwork,

@@ -1,58 +1,54 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "@playwright/test";
 import type { BrowserContext } from "playwright";
-import { environmentDomain } from "../domain.js";
+import type { LoginOutcome, PageArtifacts } from "../artifacts.js";
 import { environmentOf } from "../spec/environment.js";
-import { artifactFileName, plannedVariations, readPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
+import { artifactFileName, plannedVariations, type AuditTarget, type PlannedVariation } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
-import { keepPlainStacks } from "../plain-stacks.js";
+import { scrubText, secretsOf } from "../redact.js";
 import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text.js";
 import { typedText } from "../secrets.js";
-import { auditContextOptions, resolveTraffic, SiteRequestTagger, type TrafficTags } from "./traffic.js";
+import { unopenedPage } from "../unopened-page.js";
+import { gatherTest, plan, siteDomainOf } from "./audit-test.js";
+import { readLogin } from "./login-state.js";
+import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
+import { auditContextOptions, resolveTraffic, type RequestTags, type SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
 /**
  * One test per page: gather the artifacts of each of its viewports and hand them to the CLI.
  * One Playwright project for every viewport, each context set to its device, so that workers
  * and their browsers live for the whole run instead of restarting when the viewport changes.
+ * A closed site's pages start from what gets the audit in (`auth`): its credentials, and the
+ * storage state its viewport's login ended with (login.audit.ts ran before).
  */
-keepPlainStacks();
-const plan = readPlan();
-const siteDomainOf = (target: AuditTarget) => environmentDomain({ ...environmentOf(target.spec, target.environment), baseUrl: target.baseUrl });
-
-const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null }>({
-  // A browser the worker launched serves this worker alone: one session tags all its pages.
-  browserTagger: [
-    async ({ browser }, use) => {
-      const tagged = plan.targets.filter((target) => target.spec.traffic.header !== false);
-      await use(plan.browserEndpoint === null && tagged.length > 0 ? await SiteRequestTagger.forBrowser(browser, tagged.map(siteDomainOf)) : null);
-    },
-    { scope: "worker" },
-  ],
-});
-
 for (const target of plan.targets) {
   const pageTraffic = resolveTraffic(target.spec.traffic, plan.runId);
   const units: GatherUnit[] = [
     ...target.pages.map((pageId) => ({ title: pageTitle(target.slug, pageId), pageId, variation: null })),
     ...plannedVariations(target).map((variation) => ({ title: pageTitle(target.slug, `${variation.page} · ${variation.experiment} · ${variation.variation}`), pageId: variation.page, variation })),
   ];
+  const auth = environmentOf(target.spec, target.environment).auth;
   for (const unit of units) {
     // A preview is no visit: its collect requests are answered inside the browser, so that it
     // never adds events to the service's data, nor vouches there for the page's own calls.
     const traffic: TrafficTags = unit.variation === null ? pageTraffic : { ...pageTraffic, collect: "intercept" };
-    const site = { traffic, siteDomain: siteDomainOf(target) };
     // The test's viewports, for the progress lines.
     const annotation = { type: "viewports", description: target.viewports.join(" ") };
     gatherTest(unit.title, { annotation }, async ({ browser, browserTagger }, testInfo) => {
+      const credentials = siteCredentials(auth, target.baseUrl, process.env);
+      const site = { traffic, siteDomain: siteDomainOf(target), originHeaders: originHeaders(credentials), browserTagger };
       const gatherInContext = async (viewport: string) => {
-        const context = await browser.newContext(auditContextOptions(viewport, traffic));
+        const login = auth?.login ? readLogin(plan.workDir, { slug: target.slug, environment: target.environment, viewport }, new URL(auth.login.path, target.baseUrl).href) : null;
+        // A viewport whose login did not get in has nothing to open: page.access says why.
+        if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
+        const context = await browser.newContext({ ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, login?.storageState ?? auth?.storageState ?? null) });
         if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
         try {
-          return await gatherOnViewport(context, target, unit, viewport, { ...site, browserTagger });
+          await addSiteCookies(context, credentials);
+          return await gatherOnViewport(context, target, unit, viewport, { ...site, login: login?.outcome ?? null });
         } finally {
           if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
           await context.close();
@@ -62,6 +58,7 @@ for (const target of plan.targets) {
       // window leaves the browser idle, and the other viewport's page loads meanwhile. Each says
       // what it gathered, and in how long, as soon as it is done: one that hangs until the
       // test's timeout does not hide the other's result.
+      const secrets = secretsOf(target.spec, process.env);
       const gathered = await Promise.allSettled(
         target.viewports.map(async (viewport) => {
           const startedAt = Date.now();
@@ -69,7 +66,7 @@ for (const target of plan.targets) {
             (gatheredWhat) => ({ ok: true as const, description: `gathered, ${gatheredWhat}` }),
             (error: unknown) => ({ ok: false as const, error, description: `could not gather: ${firstLine(error)}` }),
           );
-          testInfo.annotations.push({ type: `gathered ${viewport}`, description: `${outcome.description}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
+          testInfo.annotations.push({ type: `gathered ${viewport}`, description: `${scrubText(outcome.description, secrets)}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
           if (!outcome.ok) throw outcome.error;
         }),
       );
@@ -92,7 +89,7 @@ async function gatherOnViewport(
   target: AuditTarget,
   unit: GatherUnit,
   viewport: string,
-  site: { traffic: TrafficTags; siteDomain: string; browserTagger: SiteRequestTagger | null },
+  site: { traffic: TrafficTags; siteDomain: string; originHeaders: RequestTags["originHeaders"]; browserTagger: SiteRequestTagger | null; login: LoginOutcome | null },
 ): Promise<string> {
   const pageSpec = target.spec.pages.find((page) => page.id === unit.pageId)!;
   const pageExperiments = target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id);
@@ -125,8 +122,35 @@ async function gatherOnViewport(
     viewScreenshot: keepsViews ? inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)) : null,
     variation: preview === null ? undefined : previewOptions(preview),
   });
-  writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, pageSpec.id, viewport, planned?.id ?? null)), JSON.stringify(artifacts));
+  writeArtifacts(target, unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
+}
+
+/** Hands one page × viewport's artifacts to the CLI. */
+function writeArtifacts(target: AuditTarget, unit: GatherUnit, viewport: string, artifacts: PageArtifacts): void {
+  writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, unit.pageId, viewport, unit.variation?.id ?? null)), JSON.stringify(artifacts));
+}
+
+/** Records a page × viewport left unopened because its viewport's login did not get in, and says so. */
+function keepOut(target: AuditTarget, unit: GatherUnit, viewport: string, login: LoginOutcome): string {
+  const path = target.spec.pages.find((page) => page.id === unit.pageId)!.path;
+  const { variation } = unit;
+  writeArtifacts(
+    target,
+    unit,
+    viewport,
+    unopenedPage({
+      spec: target.specFile,
+      environment: target.environment,
+      page: unit.pageId,
+      viewport,
+      requestedUrl: new URL(path, target.baseUrl).href,
+      variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation },
+      loadError: "not opened: the login did not get in (page.access says why)",
+      login,
+    }),
+  );
+  return "not opened: the login did not get in";
 }
 
 /** The planned variation's experiment and spec. */

@@ -67,26 +67,48 @@ export function withQueryParam(url: string, param: TrafficTag | null): string {
   return tagged.href;
 }
 
+/** What the requests of the page being audited get: the traffic header on the site's domain, a closed site's headers on its origin alone. */
+export interface RequestTags {
+  /** The traffic header, for every request to `domain` (subdomains included); null for none. */
+  header: TrafficTag | null;
+  /** The site's domain. */
+  domain: string;
+  /** A closed site's headers (`auth.headers`), secrets, and the one origin (scheme, host, port) they go to; null for none. */
+  originHeaders: { origin: string; headers: TrafficTag[] } | null;
+}
+
+/** The headers a request to `url` gets. */
+export function headersFor(tags: RequestTags, url: string): TrafficTag[] {
+  const toOrigin = tags.originHeaders !== null && URL.canParse(url) && new URL(url).origin === tags.originHeaders.origin;
+  return [...(tags.header !== null && isOnDomain(url, tags.domain) ? [tags.header] : []), ...(toOrigin ? tags.originHeaders!.headers : [])];
+}
+
+/** True when some request gets a header. */
+export function tagsAnything(tags: RequestTags): boolean {
+  return tags.header !== null || tags.originHeaders !== null;
+}
+
 /**
- * Adds the header to every request a page sends to the site's domain (subdomains included).
- * Not `extraHTTPHeaders`: it goes to every host, and a custom header makes third parties' CORS
- * preflights fail (the bundled collector refuses it). Not `route()` either: a route pauses every
- * request, turns the HTTP cache off and answers every CORS preflight itself, which would hide a
- * collector that refuses preflights. A CDP Fetch session pauses only requests to the site's
- * domains and adds the header after the CORS checks, so nothing else changes.
+ * Adds the traffic header to every request a page sends to the site's domain (subdomains
+ * included), and a closed site's headers to its origin alone. Not `extraHTTPHeaders`: it goes to
+ * every host (a secret with it), and a custom header makes third parties' CORS preflights fail
+ * (the bundled collector refuses it). Not `route()` either: a route pauses every request, turns
+ * the HTTP cache off and answers every CORS preflight itself, which would hide a collector that
+ * refuses preflights. A CDP Fetch session pauses only requests to the site's domains and adds the
+ * headers after the CORS checks, so nothing else changes.
  *
  * A browser the worker launched itself gets one session for all its pages, set up once: the
- * page being audited says which header goes to which domain. A browser on another machine may
- * serve other clients too, so each page there gets a session of its own.
+ * page being audited says which headers go where. A browser on another machine may serve other
+ * clients too, so each page there gets a session of its own.
  */
 export class SiteRequestTagger {
-  private tag: { header: TrafficTag; domain: string } | null = null;
+  private tags: RequestTags | null = null;
 
   private constructor(private readonly session: CDPSession) {
     session.on("Fetch.requestPaused", (event) => {
-      // The patterns match more than the domains (`*` spans dots and slashes): the host decides.
-      const tag = this.tag && isOnDomain(event.request.url, this.tag.domain) ? this.tag.header : null;
-      const headers = tag ? Object.entries({ ...event.request.headers, [tag.name]: tag.value }).map(([name, value]) => ({ name, value })) : undefined;
+      // The patterns match more than the domains (`*` spans dots and slashes): the URL decides.
+      const added = this.tags === null ? [] : headersFor(this.tags, event.request.url);
+      const headers = added.length === 0 ? undefined : Object.entries({ ...event.request.headers, ...Object.fromEntries(added.map((tag) => [tag.name, tag.value])) }).map(([name, value]) => ({ name, value }));
       // The page may close while a request waits; its request then needs no answer.
       session.send("Fetch.continueRequest", { requestId: event.requestId, headers }).catch(() => undefined);
     });
@@ -99,16 +121,16 @@ export class SiteRequestTagger {
     return tagger;
   }
 
-  /** Tags one page's requests to the domain, from the start, through a session on that page. */
-  static async tagPage(session: CDPSession, header: TrafficTag, domain: string): Promise<void> {
+  /** Tags one page's requests, from the start, through a session on that page. */
+  static async tagPage(session: CDPSession, tags: RequestTags): Promise<void> {
     const tagger = new SiteRequestTagger(session);
-    tagger.tagFor(header, domain);
-    await tagger.pause([domain]);
+    tagger.tagFor(tags);
+    await tagger.pause([tags.domain]);
   }
 
-  /** From now on, requests to `domain` get the header; null: no request gets one. */
-  tagFor(header: TrafficTag | null, domain: string): void {
-    this.tag = header === null ? null : { header, domain };
+  /** From now on, requests get the headers `tags` give them; null: no request gets one. */
+  tagFor(tags: RequestTags | null): void {
+    this.tags = tags;
   }
 
   private async pause(domains: readonly string[]): Promise<void> {

@@ -7,7 +7,7 @@ import type { ShopRequest } from "../../fixtures/sites/shop.js";
 import { eventsDelivered } from "../../src/checks/events.js";
 import { matchDeliveries } from "../../src/delivery.js";
 import { urlMatcher } from "../../src/glob.js";
-import { auditUserAgent, interceptCollect, resolveTraffic, SiteRequestTagger, withQueryParam } from "../../src/gather/traffic.js";
+import { auditUserAgent, headersFor, interceptCollect, resolveTraffic, SiteRequestTagger, withQueryParam } from "../../src/gather/traffic.js";
 import { contextOf, specWith } from "../support/artifacts.js";
 import { test, type Gather } from "../support/gather.js";
 
@@ -38,6 +38,17 @@ test("tags default to the run id and setup-audit's version; an empty suffix appe
   expect(auditUserAgent("Mozilla/5.0 Chrome/140", "")).toBe("Mozilla/5.0 Chrome/140");
   expect(withQueryParam("https://shop.example.test/signup?plan=pro#form", tags.queryParam)).toBe("https://shop.example.test/signup?plan=pro&setup_audit=ab12cd#form");
   expect(withQueryParam("https://shop.example.test/", null)).toBe("https://shop.example.test/");
+});
+
+test("the traffic header goes to the site's domain and its subdomains; a closed site's headers to its origin alone", () => {
+  const header = { name: "X-Setup-Audit", value: "run-1" };
+  const token = { name: "X-Preview-Token", value: "tok_9f3c" };
+  const tags = { header, domain: "shop.example.test", originHeaders: { origin: "https://shop.example.test", headers: [token] } };
+  expect(headersFor(tags, "https://shop.example.test/pricing?plan=pro")).toEqual([header, token]);
+  // Another port, another scheme or a subdomain is another origin: the secret stays home.
+  for (const url of ["https://shop.example.test:8443/", "http://shop.example.test/", "https://cdn.shop.example.test/app.js"]) expect(headersFor(tags, url), url).toEqual([header]);
+  expect(headersFor(tags, "https://collector.example.net/v1/collect")).toEqual([]);
+  expect(headersFor({ ...tags, header: null, originHeaders: null }, "https://shop.example.test/")).toEqual([]);
 });
 
 async function fixtureJson<T>(url: string): Promise<T> {

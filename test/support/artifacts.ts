@@ -45,6 +45,7 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
     loadError: null,
     documentStatus: 200,
     stepError: null,
+    access: { login: null, landedUrl: "http://127.0.0.1:47412/", passwordField: false, authRefused: false },
     sdkScripts: [{ url: "http://127.0.0.1:47411/sdk/v1/sdk.js", status: 200, failure: null, atMs: 20 }],
     sdkReadyAtMs: 120,
     callsFromNetwork: null,

@@ -1,7 +1,8 @@
 import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../baseline.js";
 import type { PageArtifacts } from "../artifacts.js";
 import type { Finding } from "../results.js";
-import { defineCheck, finding, type CheckContext } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";
+import { keptOut } from "./kept-out.js";
 
 const REFRESH = "refresh the baseline with `setup-audit baseline`";
 
@@ -44,6 +45,7 @@ export const BASELINE_CHECKS = [baselineCalls] as const;
 function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCalls | undefined): Finding {
   const where = `${page.page} · ${page.viewport}`;
   const scope = { page: page.page, viewport: page.viewport };
+  if (keptOut(page, auditedEnvironment(context).auth) !== null) return finding(context, "skip", "Not compared with the baseline: the site kept the audit out (page.access says why).", scope);
   if (page.loadError !== null) return finding(context, "skip", "Not compared with the baseline: the page did not load (page.load says why).", scope);
   const now = firedCalls(page.calls);
   if (before === undefined) {

@@ -5,6 +5,7 @@ import type { Checklist, Finding, Status } from "../results.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, Environment } from "../spec/schema.js";
 import type { CheckId } from "./index.js";
+import { notJudgedReason } from "./kept-out.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
@@ -150,13 +151,14 @@ export function specWideFinding(context: CheckContext, verdict: Verdict): Findin
 }
 
 /**
- * Runs a page-level judgement on every page × viewport that loaded; a page that did not load
- * gets a `skip`, since page.load already reports it.
+ * Runs a page-level judgement on every page × viewport that loaded and let the audit in; any
+ * other gets a `skip` saying why, since page.load or page.access already reports it.
  */
 export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts) => Verdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
-    if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
+    const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
+    if (notJudged !== null) return finding(context, "skip", notJudged, scope);
     const verdict = judge(page);
     return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
   });

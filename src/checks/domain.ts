@@ -2,6 +2,7 @@ import { environmentDomain, leavesDomain } from "../domain.js";
 import { shareableUrl } from "../redact.js";
 import type { Finding } from "../results.js";
 import { auditedEnvironment, defineCheck, finding } from "./check.js";
+import { notJudgedReason } from "./kept-out.js";
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain = defineCheck({
   id: "page.domain",
@@ -39,7 +40,8 @@ export const pageDomain = defineCheck({
           { domain, left },
         );
       }
-      if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load.", scope);
+      const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
+      if (notJudged !== null) return finding(context, "skip", notJudged, scope);
       return finding(context, "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
     });
   },

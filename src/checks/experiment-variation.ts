@@ -1,7 +1,8 @@
 import type { ExperimentView, PageArtifacts, TargetElement } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
-import { defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "./check.js";
+import { keptOut } from "./kept-out.js";
 
 /**
  * experiment.variation: each variation's preview compared with its control (the page as it is)
@@ -102,6 +103,8 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${viewport}`;
   const control = context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
   if (control === undefined) return finding(context, "skip", `${named}: not judged here, its control was gathered by another shard (\`merge\` judges it).`, scope);
+  const auth = auditedEnvironment(context).auth;
+  if (keptOut(control, auth) !== null || keptOut(unit, auth) !== null) return finding(context, "skip", `${named}: not judged, the site kept the audit out (see page.access).`, scope);
   if (control.loadError !== null) return finding(context, "skip", `${named}: not judged, the page did not load (see page.load).`, scope);
   if (unit.loadError !== null) {
     return finding(context, "fail", `${named}: its preview did not load (${unit.loadError}). Check its query (the preview link's parameters) against the page.`, scope, { requestedUrl: unit.requestedUrl });

@@ -1,7 +1,8 @@
 import type { SelectorMatch } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import { closestMatch, quoteList } from "../text.js";
-import { defineCheck, finding, specWideFinding } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, specWideFinding } from "./check.js";
+import { keptOut } from "./kept-out.js";
 import { experimentVariation } from "./experiment-variation.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
@@ -158,6 +159,7 @@ export const experimentSelector = defineCheck({
         const scope = { page: experiment.page, viewport, experiment: experiment.name };
         const page = context.pages.find((candidate) => candidate.page === experiment.page && candidate.viewport === viewport);
         if (page === undefined) return finding(context, "skip", `Not judged: the experiment's page "${experiment.page}" was not audited on ${viewport}.`, scope);
+        if (keptOut(page, auditedEnvironment(context).auth) !== null) return finding(context, "skip", "Not judged: the site kept the audit out of the experiment's page (page.access says why).", scope);
         if (page.loadError !== null) return finding(context, "skip", "Not judged: the experiment's page did not load.", scope);
         const match = page.selectors.find((candidate) => candidate.experiment === experiment.name);
         if (match === undefined) return finding(context, "skip", "Not judged: the selector was not counted on this page.", scope);

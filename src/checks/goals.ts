@@ -1,6 +1,7 @@
 import type { Finding } from "../results.js";
 import { nearMisses, orList } from "../text.js";
-import { defineCheck, finding, madeCalls } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls } from "./check.js";
+import { keptOut } from "./kept-out.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
 export const goalsMatch = defineCheck({
@@ -18,6 +19,7 @@ export const goalsMatch = defineCheck({
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",
   evaluate(context): Finding[] {
     const viewports = [...new Set(context.pages.map((page) => page.viewport))];
+    const auth = auditedEnvironment(context).auth;
     return context.spec.goals.flatMap((goal) =>
       viewports.map((viewport) => {
         const scope = { goal: goal.name, viewport };
@@ -28,6 +30,9 @@ export const goalsMatch = defineCheck({
           const pages = [...new Set(exact.map(({ page }) => page))];
           return finding(context, "pass", `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`, scope, { event: goal.event, pages });
         }
+        // The goal's event may fire on a page the site kept the audit out of: that is page.access's failure.
+        const keptOutOf = context.pages.filter((page) => page.viewport === viewport && keptOut(page, auth) !== null).map((page) => page.page);
+        if (keptOutOf.length > 0) return finding(context, "skip", `Not judged on ${viewport}: the site kept the audit out of ${keptOutOf.join(", ")} (page.access says why), where \`${goal.event}\` may fire.`, scope, { event: goal.event, keptOutOf });
         const names = calls.filter(({ call }) => call.kind === "track" && call.name !== null).map(({ call }) => call.name!);
         const close = nearMisses(goal.event, names);
         const where = close.length > 0 ? [...new Set(calls.filter(({ call }) => close.includes(call.name ?? "")).map(({ page }) => page))] : [];

@@ -1,6 +1,8 @@
 import type { Finding } from "../results.js";
 import { describeStep } from "../spec/steps.js";
-import { defineCheck, finding, pageSpecOf, perLoadedPage } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, pageSpecOf, perLoadedPage } from "./check.js";
+import { keptOut } from "./kept-out.js";
+import { pageAccess } from "./access.js";
 import { pageDomain } from "./domain.js";
 
 /** page.load: the page could be loaded and its journey walked. */
@@ -23,8 +25,11 @@ export const pageLoad = defineCheck({
     "or a timeout hides every call the page would have made, and a journey that breaks half-way never " +
     "reaches the business action whose event the experiment counts.",
   evaluate(context): Finding[] {
+    const auth = auditedEnvironment(context).auth;
     return context.pages.map((page) => {
       const scope = { page: page.page, viewport: page.viewport };
+      // A page the site kept the audit out of is page.access's, however it answered.
+      if (keptOut(page, auth) !== null) return finding(context, "skip", "Not judged: the site kept the audit out (page.access says why).", scope);
       if (page.loadError !== null) {
         return finding(context, "fail", `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`, scope, {
           url: page.requestedUrl,
@@ -74,4 +79,4 @@ export const pageErrors = defineCheck({
 });
 
 /** The `page.*` checks, in the order the report shows them. */
-export const PAGE_CHECKS = [pageLoad, pageDomain, pageErrors] as const;
+export const PAGE_CHECKS = [pageLoad, pageAccess, pageDomain, pageErrors] as const;

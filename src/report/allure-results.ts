@@ -101,13 +101,17 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
     });
   }
 
+  // A closed site's login is judged per viewport, before its pages.
+  const loginFindings = result.findings.filter((finding) => finding.page === null && finding.goal === null && finding.viewport === viewport);
+  if (loginFindings.length > 0) yield entry("the login", () => reportFindings(labelled("login", `login · ${viewport}`), loginFindings, redaction, `the login · ${viewport}`));
+
   yield entry("goal checks", () =>
     reportFindings(labelled("goals", `goals · ${viewport}`), result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`),
   );
 
   if (first) {
     yield entry("spec-wide checks", () =>
-      reportFindings(labelled("spec-wide checks", "spec-wide checks"), result.findings.filter((finding) => finding.page === null && finding.goal === null), redaction, "the spec"),
+      reportFindings(labelled("spec-wide checks", "spec-wide checks"), result.findings.filter((finding) => finding.page === null && finding.goal === null && finding.viewport === null), redaction, "the spec"),
     );
   }
 }

@@ -46,6 +46,17 @@ test("one result per page × viewport, the checklist first and the spec-wide che
   ]);
 });
 
+test("a closed site's login gets a result of its own on each viewport, before the goals, and stays out of the spec-wide checks", () => {
+  const login = (viewport: string, status: Finding["status"]) => finding({ check: "page.access", page: null, viewport, status, message: `The login on ${viewport}.` });
+  const entries = allureEntries(runWith([...findings, login("desktop", "pass"), login("mobile", "fail")]), []);
+  const titles = (viewport: string) => entries.filter((entry) => entry.viewport === viewport).map((entry) => entry.title);
+  expect(titles("desktop")).toEqual(["shop › setup checklist", "shop › home", "shop › signup", "shop › the login", "shop › goal checks", "shop › spec-wide checks"]);
+  expect(titles("mobile")).toEqual(["shop › home", "shop › signup", "shop › the login", "shop › goal checks"]);
+  const content = (viewport: string, title: string) => entries.find((entry) => entry.viewport === viewport && entry.title === title)!.content();
+  expect(content("mobile", "shop › the login").outcome).toEqual({ status: "failed", message: "1 check(s) failed on the login · mobile:\n- page.access: The login on mobile." });
+  expect(JSON.stringify(content("desktop", "shop › spec-wide checks").messages)).not.toContain("The login");
+});
+
 test("a result fails when one of its checks failed, naming each, with secrets and e-mail addresses scrubbed; a unit not audited in this run is skipped", () => {
   const entries = allureEntries(runWith(findings), ["s3cret-value"]);
   const content = (viewport: string, title: string) => entries.find((entry) => entry.viewport === viewport && entry.title === title)!.content();

@@ -17,6 +17,7 @@ import { runPlaywrightPhase } from "./playwright.js";
 import type { ReportOptions } from "./report.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
+import { requireSiteAccess } from "./site-access.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 
 /** Options of `setup-audit run`. */
@@ -38,6 +39,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const startedAt = new Date();
   const specs = await loadValidSpecs(options.specs);
   const targets = specs.map((loaded) => buildTarget(loaded, options));
+  requireSiteAccess(targets, process.env);
   // Read before any browser starts, so a missing or broken baseline costs no audit.
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();

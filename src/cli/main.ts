@@ -20,6 +20,8 @@ Usage:
       --env NAME                the environment's name (default: production)
       --force                   replace the file when it exists
       --api URL --key-env VAR   fill workspace, project and goals in from the service API, its key in VAR
+      --basic-env USER_VAR:PASSWORD_VAR   get into a Basic-auth site with the user name and password in
+                                these variables (the spec's auth section names them)
   setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
@@ -59,7 +61,15 @@ type Command = (args: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   async init(args) {
-    const { values, positionals } = parse(args, { out: { type: "string" }, crawl: { type: "string" }, env: { type: "string" }, force: { type: "boolean" }, api: { type: "string" }, "key-env": { type: "string" } });
+    const { values, positionals } = parse(args, {
+      out: { type: "string" },
+      crawl: { type: "string" },
+      env: { type: "string" },
+      force: { type: "boolean" },
+      api: { type: "string" },
+      "key-env": { type: "string" },
+      "basic-env": { type: "string" },
+    });
     const { initCommand, initOptions } = await import("../init/init-command.js");
     return initCommand(initOptions({ ...values, urls: positionals, crawl: positiveInteger(values.crawl, "--crawl") }));
   },

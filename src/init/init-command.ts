@@ -12,7 +12,7 @@ import { chooseKey } from "./key-discovery.js";
 import { askService } from "./service-project.js";
 import type { LookPlan, LookResult } from "./site-look.js";
 import { draftSpec, KEY_PLACEHOLDER } from "./spec-draft.js";
-import { specText } from "./spec-text.js";
+import { specText, type BasicAuthVariables } from "./spec-text.js";
 
 /** Options of `setup-audit init`. */
 export interface InitOptions {
@@ -26,6 +26,8 @@ export interface InitOptions {
   force: boolean;
   /** The service API to fill the project in from (`--api URL --key-env VAR`); null without. */
   api: { baseUrl: string; keyEnv: string } | null;
+  /** The variables that hold a Basic-auth site's user name and password (`--basic-env USER_VAR:PASSWORD_VAR`); null without. */
+  basic: BasicAuthVariables | null;
 }
 
 /** The command line's values, as parsed. */
@@ -37,6 +39,7 @@ export interface InitArguments {
   force?: boolean | undefined;
   api?: string | undefined;
   "key-env"?: string | undefined;
+  "basic-env"?: string | undefined;
 }
 
 /** The options the command line's values ask for; throws a usage error (exit 2) on values that make no sense. */
@@ -52,7 +55,15 @@ export function initOptions(args: InitArguments): InitOptions {
     environment,
     force: Boolean(args.force),
     api: args.api === undefined ? null : { baseUrl: httpUrl(args.api, "--api"), keyEnv: args["key-env"]! },
+    basic: args["basic-env"] === undefined ? null : basicVariables(args["basic-env"]),
   };
+}
+
+/** `--basic-env USER_VAR:PASSWORD_VAR`: two variables' names. Not quoted back when wrong: it may hold the secrets themselves. */
+function basicVariables(text: string): BasicAuthVariables {
+  const names = text.match(/^([A-Za-z_][A-Za-z0-9_]*):([A-Za-z_][A-Za-z0-9_]*)$/);
+  if (!names) throw usageError("--basic-env must be the NAMES of two environment variables, USER_VAR:PASSWORD_VAR (like STAGING_USER:STAGING_PASSWORD), never the user name and password themselves");
+  return { usernameEnv: names[1]!, passwordEnv: names[2]! };
 }
 
 function httpUrl(text: string, what: string): string {
@@ -70,6 +81,8 @@ export async function initCommand(options: InitOptions): Promise<number> {
   if (options.api && !process.env[options.api.keyEnv]?.trim()) {
     throw usageError(`--key-env names ${options.api.keyEnv}, which is not set`, `Set ${options.api.keyEnv} to the service's API key, then run init again.`);
   }
+  const unset = options.basic ? [options.basic.usernameEnv, options.basic.passwordEnv].filter((name) => !process.env[name]) : [];
+  if (unset.length > 0) throw usageError(`--basic-env names ${unset.join(" and ")}, which ${unset.length === 1 ? "is" : "are"} not set`, "Set them to the site's user name and password, then run init again.");
   const browser = findBrowser();
   if (!browser.found) throw new CliError(EXIT.couldNotRun, `No browser to look at the site with: ${browser.problem}.`, `Run \`npm run install-browser\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
   const fixtures = await startFixturesIfNeeded([options.url, ...(options.api ? [options.api.baseUrl] : [])]);
@@ -77,7 +90,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   try {
     const reason = await unreachableReason(options.url);
     if (reason !== null) throw new CliError(EXIT.couldNotRun, `Could not reach ${options.url} (${reason}).`, "Check the URL and that the site is up, then run init again.");
-    const look = await lookAtSite({ url: options.url, crawl: options.crawl, environment: options.environment, file, browserExecutable: browser.executablePath, resultFile: join(workDir, "look.json"), workDir });
+    const look = await lookAtSite({ url: options.url, crawl: options.crawl, environment: options.environment, file, browserExecutable: browser.executablePath, resultFile: join(workDir, "look.json"), workDir, basic: options.basic });
     return await writeSpec(look, options, file);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
@@ -102,7 +115,7 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
   const key = chooseKey(look.artifacts);
   const service =
     options.api && (await askService({ api: options.api, key: key.installed?.key ?? KEY_PLACEHOLDER, baseUrl }));
-  const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service });
+  const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service, basic: options.basic });
   const text = specText(draft);
   const parsed = parseSpec(text, file);
   if (!parsed.ok) throw new Error(`init drafted a spec that does not validate: ${parsed.errors.map(formatSpecError).join("; ")}`);

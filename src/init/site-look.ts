@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
-import type { Browser } from "playwright";
+import type { Browser, BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../artifacts.js";
 import { CliError, EXIT } from "../cli/errors.js";
 import { gatherPage } from "../gather/page.js";
 import { readSdkTag } from "../gather/sdk-tag.js";
+import { isAuthRefusal } from "../gather/landing.js";
+import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
 import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
 import { urlMatcher } from "../glob.js";
 import type { PresetName } from "../spec/presets.js";
@@ -15,7 +17,7 @@ import { takeFirstLook } from "./first-look.js";
 import { keyCandidates } from "./key-discovery.js";
 import { detectSdk } from "./sdk-detection.js";
 import { draftSdk, sdkInput } from "./spec-draft.js";
-import type { SdkDraft } from "./spec-text.js";
+import type { BasicAuthVariables, SdkDraft } from "./spec-text.js";
 
 /**
  * Init's look at a site, in a browser: the first look at the URL identifies the SDK and proposes
@@ -37,6 +39,8 @@ export interface LookPlan {
   /** Where the look writes its result, and the runner its own files. */
   resultFile: string;
   workDir: string;
+  /** The variables that hold a Basic-auth site's user name and password; null without. */
+  basic: BasicAuthVariables | null;
 }
 
 /** What the look found, or the problem that stopped it (as the CLI reports it). */
@@ -66,9 +70,11 @@ const TRAFFIC: TrafficTags = resolveTraffic({ userAgentSuffix: undefined, header
 /** Looks at the site; a problem the user can act on becomes a result, anything else throws. */
 export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<LookResult> {
   try {
-    const { finalUrl, preset, sdkDraft, candidates } = await identifySdk(browser, plan.url);
+    // Basic credentials go to the URL's origin alone, as a run's go to its base URL's.
+    const access = accessContextOptions(siteCredentials(plan.basic ? { basic: plan.basic } : undefined, plan.url, process.env), null);
+    const { finalUrl, preset, sdkDraft, candidates } = await identifySdk(browser, plan.url, access);
     const sdk = sdkSchema.parse(sdkInput(sdkDraft));
-    const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates });
+    const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates, access });
     return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts };
   } catch (error) {
     if (error instanceof CliError) return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
@@ -77,12 +83,16 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
 }
 
 /** The first look: the SDK it finds, its drafted section and the key candidates. */
-async function identifySdk(browser: Browser, url: string): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[] }> {
+async function identifySdk(browser: Browser, url: string, access: BrowserContextOptions): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[] }> {
   // The probe answers its calls through routes, which miss what a service worker fetches.
-  const context = await browser.newContext({ ...auditContextOptions("desktop", TRAFFIC), serviceWorkers: "block" });
+  const context = await browser.newContext({ ...auditContextOptions("desktop", TRAFFIC), ...access, serviceWorkers: "block" });
   try {
     const { look, page } = await takeFirstLook(context, url);
-    if (look.loadError !== null) throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, "Check the URL and that the site is up, then run init again.");
+    if (look.loadError !== null) {
+      const closed = isAuthRefusal(look.loadError) || look.loadError.endsWith("HTTP 401");
+      const hint = closed ? "The site asks for HTTP authentication: run init again with --basic-env USER_VAR:PASSWORD_VAR, the variables that hold its user name and password." : "Check the URL and that the site is up, then run init again.";
+      throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, hint);
+    }
     const detection = detectSdk(look);
     const generic = detection.preset === null ? (detection.generic[0] ?? null) : null;
     const probe: ProbeResult | null =
@@ -110,13 +120,13 @@ async function identifySdk(browser: Browser, url: string): Promise<{ finalUrl: s
 /** Lists the pages breadth first on desktop, reading each one's links, then gathers the same pages on mobile. */
 async function gatherPages(
   browser: Browser,
-  look: { plan: LookPlan; start: URL; sdk: SdkSpec; candidates: string[] },
+  look: { plan: LookPlan; start: URL; sdk: SdkSpec; candidates: string[]; access: BrowserContextOptions },
 ): Promise<{ pages: { id: string; path: string }[]; artifacts: PageArtifacts[] }> {
   const queue = new CrawlQueue(look.start, look.plan.crawl);
   const pages: { id: string; path: string }[] = [];
   const artifacts: PageArtifacts[] = [];
   const gatherOne = async (page: { id: string; path: string }, viewport: (typeof VIEWPORTS)[number]): Promise<string[]> => {
-    const context = await browser.newContext(auditContextOptions(viewport, TRAFFIC));
+    const context = await browser.newContext({ ...auditContextOptions(viewport, TRAFFIC), ...look.access });
     try {
       const gathered = await gatherPage(context, {
         spec: look.plan.file,

@@ -6,7 +6,7 @@ import type { ProbeResult } from "./collect-probe.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
 import type { KeyChoice, KeySeen } from "./key-discovery.js";
 import type { GenericFound, SdkDetection } from "./sdk-detection.js";
-import type { DraftGoal, DraftPage, Noted, SdkDraft, SpecDraft } from "./spec-text.js";
+import type { BasicAuthVariables, DraftGoal, DraftPage, Noted, SdkDraft, SpecDraft } from "./spec-text.js";
 import { pathGlob, urlsGlob } from "./url-globs.js";
 
 /**
@@ -114,6 +114,8 @@ export interface DraftInputs {
   pages: { id: string; path: string }[];
   artifacts: readonly PageArtifacts[];
   service: ServiceFacts | null;
+  /** The variables that got init into a Basic-auth site (`--basic-env`); null without. */
+  basic: BasicAuthVariables | null;
 }
 
 /** What a placeholder key reads, when no key was seen anywhere. */
@@ -190,6 +192,7 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
       projectKey: service?.projectKey ? { value: service.projectKey, check: true, comment: "the service lists the site's domain under this key, not under the page's" } : null,
       baseUrl: inputs.baseUrl,
       comments: inputs.key.others.map(otherKeyComment),
+      basic: inputs.basic,
     },
     api: service && {
       baseUrl: service.baseUrl,

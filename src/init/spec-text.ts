@@ -35,6 +35,12 @@ export interface SdkDraft {
   fields: { name: string; value: Noted<string | string[] | number> }[];
 }
 
+/** The variables that hold a Basic-auth site's user name and password (`init --basic-env USER_VAR:PASSWORD_VAR`). */
+export interface BasicAuthVariables {
+  usernameEnv: string;
+  passwordEnv: string;
+}
+
 /** Everything init writes. */
 export interface SpecDraft {
   /** The JSON Schema's path relative to the written file. */
@@ -43,7 +49,7 @@ export interface SpecDraft {
   header: string[];
   workspace: Noted<string>;
   project: Noted<string>;
-  environment: { name: string; key: Noted<string>; projectKey: Noted<string> | null; baseUrl: string; comments: string[] };
+  environment: { name: string; key: Noted<string>; projectKey: Noted<string> | null; baseUrl: string; comments: string[]; basic: BasicAuthVariables | null };
   api: { baseUrl: string; keyEnv: string; goalsPath: Noted<string> | null; recentEventsPath: Noted<string> | null } | null;
   sdk: SdkDraft;
   goals: DraftGoal[];
@@ -101,6 +107,12 @@ export function specText(draft: SpecDraft): string {
     line(4, "key", environment.key),
     ...(environment.projectKey ? [line(4, "projectKey", environment.projectKey)] : []),
     line(4, "baseUrl", { value: environment.baseUrl }),
+    ...(environment.basic
+      ? [
+          "    auth:",
+          `      basic: { usernameEnv: ${environment.basic.usernameEnv}, passwordEnv: ${environment.basic.passwordEnv} }   # the NAMES of the variables that hold them, never the secrets`,
+        ]
+      : []),
   ];
   if (api) {
     lines.push("api:", line(2, "baseUrl", { value: api.baseUrl }), line(2, "keyEnv", { value: api.keyEnv, comment: "the NAME of the variable that holds the API key, never the key" }));

@@ -36,6 +36,7 @@ function inputs(overrides: Partial<DraftInputs> = {}): DraftInputs {
     pages: [{ id: "home", path: "/" }],
     artifacts: unitsOf("home", "/"),
     service: null,
+    basic: null,
     ...overrides,
   };
 }
@@ -54,6 +55,12 @@ test("the first line points editors at the JSON Schema; the environment holds th
   expect(spec.environments).toEqual({ production: { key: "prj_site_1", baseUrl: "https://shop.example.test" } });
   expect(line("key:")).not.toContain("check:");
   expect(line("key:")).toContain("# seen on 2 of 2 page × viewport(s), in: the SDK's script tag");
+});
+
+test("a Basic-auth site's environment gets the auth section with the variables' names (--basic-env)", () => {
+  const { spec, line } = written({ basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" } });
+  expect(spec.environments.production!.auth).toEqual({ basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" } });
+  expect(line("basic:")).toContain("# the NAMES of the variables that hold them, never the secrets");
 });
 
 test("a generic SDK gets every field, each guess marked check", () => {

@@ -1,0 +1,210 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { expect, test } from "@playwright/test";
+import { FIXTURE_PORTS } from "../../fixtures/server.js";
+import { CLOSED_SITE_SECRETS, sessionFor, type ElsewhereRequest } from "../../fixtures/sites/closed-sites.js";
+import type { Finding, RunSummary } from "../../src/results.js";
+import { e2eSpec, readSummary, runCli, type CliRun } from "./cli.js";
+
+/**
+ * Closed staging sites (fixtures/sites/closed-sites.ts): Basic auth, a preview token in a header
+ * or a cookie, a login form with a cookie session, and a storage state saved from it. Each is
+ * audited on both viewports; no output shows a secret, and no secret reaches another origin.
+ */
+
+const { user, password, token } = CLOSED_SITE_SECRETS;
+const SECRETS_ENV = { CLOSED_USER: user, CLOSED_PASSWORD: password, CLOSED_TOKEN: token };
+const SITE = `http://localhost:${FIXTURE_PORTS.closedSites}`;
+const VIEWPORTS = ["desktop", "mobile"];
+
+/** Every secret of the closed sites, Basic auth's pair and the session a sign-in sets among them. */
+const SECRETS = [user, password, token, `${user}:${password}`, sessionFor(user)];
+
+/**
+ * The shapes a secret takes in text: as it is, URL-encoded, and in base64 and base64url at each of
+ * the three alignments it may have inside longer encoded data (the single-file report embeds its
+ * data in base64); only the characters that do not depend on the neighbouring bytes.
+ */
+function secretShapes(secret: string): string[] {
+  const encoded = [0, 1, 2].flatMap((offset) => {
+    const base64 = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)]).toString("base64");
+    const inner = base64.slice(offset === 0 ? 0 : 4, -4);
+    return [inner, inner.replaceAll("+", "-").replaceAll("/", "_")];
+  });
+  return [...new Set([secret, encodeURIComponent(secret), ...encoded])];
+}
+
+/** Every file under `dir`, as a path and its bytes read as text. */
+function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return { path: relative(dir, path), text: readFileSync(path, "latin1") };
+    });
+}
+
+/** Where any secret (the closed sites' and `others`) shows, in any shape, in what the run printed or wrote into `out`. */
+function leaks(run: CliRun, out: string, others: readonly string[] = []): string[] {
+  const places = [{ path: "stdout", text: run.stdout }, { path: "stderr", text: run.stderr }, ...filesUnder(out)];
+  return [...SECRETS, ...others].flatMap((secret) => secretShapes(secret).flatMap((shape) => places.filter((place) => place.text.includes(shape)).map((place) => `${place.path}: ${JSON.stringify(shape)}`)));
+}
+
+/** The findings of one spec of the run. */
+function findingsOf(summary: RunSummary, spec: string): Finding[] {
+  return summary.findings.filter((finding) => finding.spec === spec);
+}
+
+const outDir = (name: string) => mkdtempSync(join(tmpdir(), `closed-sites-${name}-`));
+
+const SPECS = ["closed-basic.yaml", "closed-token-header.yaml", "closed-token-cookie.yaml", "closed-members.yaml"].map(e2eSpec);
+
+/** A spec that starts from a storage state saved from a signed-in browser, beside it in `dir`. */
+function storageStateSpec(dir: string): string {
+  const state = { cookies: [{ name: "members_session", value: sessionFor(user), domain: "localhost", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] };
+  writeFileSync(join(dir, "signed-in.json"), JSON.stringify(state));
+  const members = readFileSync(e2eSpec("closed-members.yaml"), "utf8");
+  const file = join(dir, "closed-state.yaml");
+  writeFileSync(file, members.replace(/ {6}login:[\s\S]*?(?=sdk:)/, "      storageState: signed-in.json\n").replace("project: Closed staging, login form", "project: Closed staging, storage state"));
+  return file;
+}
+
+test("each closed site passes with its auth on both viewports; no output shows a secret, and none reaches another origin", async () => {
+  const specDir = outDir("spec");
+  const specs = [...SPECS, storageStateSpec(specDir)];
+  const out = outDir("pass");
+  const run = await runCli(["run", ...specs, "--out", out, "--single-file"], SECRETS_ENV);
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  const summary = readSummary(out);
+  expect(summary.runs.map((spec) => [spec.spec, spec.verdict])).toEqual(specs.map((spec) => [spec, "pass"]));
+
+  // Every page × viewport was let in and judged: its events fired and were delivered.
+  for (const spec of specs) {
+    const findings = findingsOf(summary, spec);
+    const pages = [...new Set(findings.filter((finding) => finding.check === "page.access" && finding.page !== null).map((finding) => finding.page))];
+    expect(pages.length, spec).toBeGreaterThan(0);
+    for (const check of ["page.access", "page.load", "sdk.present", "events.expected", "events.delivered"]) {
+      const judged = findings.filter((finding) => finding.check === check && finding.page !== null);
+      expect(judged.map((finding) => [finding.page, finding.viewport, finding.status]).sort(), `${spec} ${check}`).toEqual(pages.flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "pass"])).sort());
+    }
+  }
+  // The login ran once per viewport and got in.
+  const logins = findingsOf(summary, e2eSpec("closed-members.yaml")).filter((finding) => finding.check === "page.access" && finding.page === null);
+  expect(logins.map((finding) => [finding.viewport, finding.status])).toEqual(VIEWPORTS.map((viewport) => [viewport, "pass"]));
+  expect(run.stdout.match(/^Login closed-members › login · \w+ {2}got in/gm)).toHaveLength(2);
+
+  // The debug page logs the token and Basic auth's pair: its error is reported, the secrets hidden.
+  const debugErrors = findingsOf(summary, e2eSpec("closed-token-header.yaml")).filter((finding) => finding.check === "page.errors" && finding.page === "debug");
+  expect(debugErrors.map((finding) => finding.status)).toEqual(["warn", "warn"]);
+  expect(debugErrors[0]!.message).toContain("debug: preview token «redacted», «redacted», «redacted»");
+
+  expect(existsSync(join(out, "audit-report.html"))).toBe(true);
+  expect(leaks(run, out)).toEqual([]);
+  // The session the login ended with went with the run's work folder.
+  const workFolders = readdirSync(tmpdir()).filter((name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")));
+  const kept = workFolders.flatMap((name) => filesUnder(join(tmpdir(), name, "logins")).filter((file) => file.text.includes(sessionFor(user))));
+  expect(kept).toEqual([]);
+
+  // The other origin saw every page reach it, under both its names, and never a secret.
+  const { received } = (await (await fetch(`http://127.0.0.1:${FIXTURE_PORTS.elsewhere}/__fixture/received`)).json()) as { received: ElsewhereRequest[] };
+  const otherHost = `127.0.0.1:${FIXTURE_PORTS.elsewhere}`;
+  const otherPort = `localhost:${FIXTURE_PORTS.elsewhere}`;
+  for (const from of ["Basic home", "Token home", "Token pricing", "Account"]) {
+    const reached = received.filter((request) => request.path.includes(`from=${encodeURIComponent(from)}`));
+    expect(new Set(reached.map((request) => request.host)), from).toEqual(new Set([otherHost, otherPort]));
+  }
+  expect(received.filter((request) => request.authorization !== null || request.previewToken !== null)).toEqual([]);
+  // A cookie is sent to every port of its host by the browser's rules: another host gets none.
+  expect(received.filter((request) => request.host === otherHost && request.cookie !== null)).toEqual([]);
+});
+
+test("a wrong password keeps the audit out: the login fails on each viewport and its pages skip, each Basic-auth page fails, exit 1", async () => {
+  const out = outDir("wrong");
+  const wrong = "not-the-Password-1";
+  const run = await runCli(["run", e2eSpec("closed-members.yaml"), e2eSpec("closed-basic.yaml"), "--out", out], { ...SECRETS_ENV, CLOSED_PASSWORD: wrong });
+  expect(run.code, run.stderr + run.stdout).toBe(1);
+  const summary = readSummary(out);
+
+  const members = findingsOf(summary, e2eSpec("closed-members.yaml"));
+  const logins = members.filter((finding) => finding.check === "page.access" && finding.page === null);
+  expect(logins.map((finding) => [finding.viewport, finding.status])).toEqual(VIEWPORTS.map((viewport) => [viewport, "fail"]));
+  for (const login of logins) {
+    expect(login.message).toContain(`The login did not get in on ${login.viewport}: step 4 failed (waitFor "#account-menu" failed`);
+    expect(login.message).toContain("Check the steps' selectors against the login form, and that CLOSED_USER and CLOSED_PASSWORD hold valid credentials for staging.");
+  }
+  // Every other finding of its pages is a skip that says why.
+  const pageFindings = members.filter((finding) => finding.page !== null);
+  expect(pageFindings.length).toBeGreaterThan(20);
+  for (const finding of pageFindings) expect([finding.check, finding.status, finding.message]).toEqual([finding.check, "skip", expect.stringMatching(/the login did not get in|kept the audit out/)]);
+
+  const basic = findingsOf(summary, e2eSpec("closed-basic.yaml"));
+  const access = basic.filter((finding) => finding.check === "page.access");
+  expect(access.map((finding) => [finding.page, finding.viewport, finding.status]).sort()).toEqual(["home", "pricing"].flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "fail"])).sort());
+  expect(access[0]!.message).toContain("answered HTTP 401. Check that the secrets of environments.staging.auth (CLOSED_USER and CLOSED_PASSWORD) are current for staging");
+  expect(basic.filter((finding) => finding.page !== null && finding.check !== "page.access").every((finding) => finding.status === "skip" && finding.message.includes("kept the audit out"))).toBe(true);
+
+  expect(leaks(run, out, [wrong, `${user}:${wrong}`])).toEqual([]);
+});
+
+test("without auth, each closed site keeps the audit out in its own way: refused, forbidden, or a login wall", async () => {
+  const out = outDir("none");
+  const run = await runCli(["run", e2eSpec("closed-no-auth.yaml"), "--out", out, "--viewport", "desktop"]);
+  expect(run.code, run.stderr + run.stdout).toBe(1);
+  const access = findingsOf(readSummary(out), e2eSpec("closed-no-auth.yaml")).filter((finding) => finding.check === "page.access");
+  expect(access.map((finding) => [finding.page, finding.status])).toEqual([
+    ["basic", "fail"],
+    ["token", "fail"],
+    ["account", "warn"],
+  ]);
+  expect(access[0]!.message).toContain("it asks for HTTP authentication, and the audit had no credentials for it");
+  expect(access[1]!.message).toContain("it answered HTTP 403. If the site is closed, add environments.staging.auth");
+  expect(access[2]!.message).toContain(`was redirected to ${SITE}/members/login, which shows a password field: it looks like a login wall`);
+});
+
+test.describe("the spec names variables, never secrets", () => {
+  test("a literal secret where a variable's name belongs exits 2 at its file:line:col, never echoing it", async () => {
+    const dir = outDir("literal");
+    const file = join(dir, "literal.yaml");
+    writeFileSync(file, readFileSync(e2eSpec("closed-basic.yaml"), "utf8").replace("passwordEnv: CLOSED_PASSWORD", `passwordEnv: "${password}"`));
+    for (const command of ["validate", "run"]) {
+      const run = await runCli([command, file, "--out", dir].slice(0, command === "run" ? 4 : 2));
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`${file}:10:55 environments.staging.auth.basic.passwordEnv: must be the NAME of an environment variable that holds the password (like STAGING_PASSWORD), never the password itself`);
+      expect(run.stdout + run.stderr).not.toContain(password);
+    }
+  });
+
+  test("validate needs no variable set; run exits 2 naming the unset or empty one, where the spec names it, and what to do", async () => {
+    const env = { CLOSED_USER: "", CLOSED_PASSWORD: "", CLOSED_TOKEN: "" };
+    expect((await runCli(["validate", e2eSpec("closed-members.yaml")], env)).code).toBe(0);
+    const run = await runCli(["run", e2eSpec("closed-members.yaml"), "--out", outDir("unset")], { ...env, CLOSED_USER: user });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`CLOSED_PASSWORD is not set, or empty: the spec names it for its secrets (${e2eSpec("closed-members.yaml")}: environments.staging.auth.login.steps[1].fill.valueEnv).`);
+    expect(run.stderr).toContain("Set it to the secret in the run's environment");
+    expect(run.stdout).not.toContain("Auditing");
+  });
+});
+
+test("init --basic-env gets into a Basic-auth site and writes the auth section with the variables' names; its spec passes", async () => {
+  const dir = outDir("init");
+  const file = join(dir, "basic.yaml");
+  const init = await runCli(["init", `${SITE}/basic/`, "--basic-env", "CLOSED_USER:CLOSED_PASSWORD", "--env", "staging", "--out", file], SECRETS_ENV);
+  expect(init.code, init.stderr + init.stdout).toBe(0);
+  const text = readFileSync(file, "utf8");
+  expect(text).toContain("    auth:\n      basic: { usernameEnv: CLOSED_USER, passwordEnv: CLOSED_PASSWORD }");
+  expect(text).toContain("track: [basic_home_viewed]");
+  expect(text).not.toContain(password);
+
+  const run = await runCli(["run", file, "--out", join(dir, "out")], SECRETS_ENV);
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  const access = readSummary(join(dir, "out")).findings.filter((finding) => finding.check === "page.access");
+  expect(access.map((finding) => [finding.viewport, finding.status])).toEqual(VIEWPORTS.map((viewport) => [viewport, "pass"]));
+
+  const refused = await runCli(["init", `${SITE}/basic/`, "--out", join(dir, "refused.yaml")]);
+  expect(refused.code).toBe(3);
+  expect(refused.stderr).toContain("run init again with --basic-env USER_VAR:PASSWORD_VAR");
+  const literal = await runCli(["init", `${SITE}/basic/`, "--basic-env", `${user}:${password}`, "--out", join(dir, "literal.yaml")]);
+  expect(literal.code).toBe(2);
+  expect(literal.stderr).not.toContain(password);
+});

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { writeShardResults } from "../src/cli/shards.js";
 import type { AuditTarget } from "../src/plan.js";
-import { specWith } from "./support/artifacts.js";
+import { pageWith, specWith } from "./support/artifacts.js";
 import { formatConsoleReport } from "../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../src/report/github.js";
 import { toJUnitXml } from "../src/report/junit.js";
@@ -29,14 +29,17 @@ test("summary.json's messages are scrubbed once, as the shareable report does, a
   }
 });
 
-test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included", () => {
+test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included, and its pages hold no secret", () => {
   const spec = specWith({ pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }] });
   const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] };
   const out = mkdtempSync(join(tmpdir(), "shard-"));
-  writeShardResults(out, "1/2", new Date(), [target], [result]);
+  // A page's own errors may carry a secret too (a closed site's page that logs its token).
+  const page = pageWith({ page: "signup", viewport: "mobile", errors: [{ kind: "console", message: "token s3cret-value" }] });
+  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: [page], deliveries: [[]] }]);
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
   expect(text).not.toMatch(/jane@|s3cret|u_42/);
+  expect(text).toContain("token «redacted»");
 });
 
 test("the report previews each experiment with variations on an audited page once, in spec order, and no other", () => {

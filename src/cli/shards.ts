@@ -13,7 +13,7 @@ import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
-import { runSecrets } from "../redact.js";
+import { hideSecretsDeep, runSecrets } from "../redact.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -37,7 +37,7 @@ interface ShardResults {
   results: TargetResult[];
 }
 
-/** Writes a shard's results beside its summary.json, with every personal value masked and the messages scrubbed as summary.json's. */
+/** Writes a shard's results beside its summary.json, with every personal value masked, the messages scrubbed as summary.json's, and no secret of the run anywhere. */
 export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[]): void {
   const secrets = runSecrets(targets, process.env);
   const shareable: ShardResults = {
@@ -47,7 +47,8 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
     targets: targets.map(({ spec: _spec, ...target }) => target),
     results: results.map((result, index) => {
       const allow = targets[index]?.spec.identify.allowPersonalData ?? [];
-      return { ...result, findings: scrubbedFindings(result.findings, secrets), pages: result.pages.map((page) => shareablePage(page, allow)), api: shareableApi(result.api) };
+      const pages = result.pages.map((page) => hideSecretsDeep(shareablePage(page, allow), secrets));
+      return { ...result, findings: scrubbedFindings(result.findings, secrets), pages, api: shareableApi(result.api) };
     }),
   };
   writeFileSync(join(outDir, SHARD_FILE), JSON.stringify(shareable));

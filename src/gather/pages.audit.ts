@@ -150,7 +150,7 @@ function keepOut(target: AuditTarget, unit: GatherUnit, viewport: string, login:
       login,
     }),
   );
-  return "not opened: the login did not get in";
+  return "0 call(s); not opened: the login did not get in";
 }
 
 /** The planned variation's experiment and spec. */

@@ -1,4 +1,4 @@
-import { scrubText, secretsOf } from "../redact.js";
+import type { BrowserContext } from "playwright";
 import { loginFailure } from "../site-entry.js";
 import { environmentOf } from "../spec/environment.js";
 import { firstLine } from "../text.js";
@@ -24,29 +24,27 @@ for (const target of plan.targets) {
   const annotation = { type: "logins", description: target.viewports.join(" ") };
   gatherTest(pageTitle(target.slug, "login"), { annotation }, async ({ browser, browserTagger }, testInfo) => {
     const credentials = siteCredentials(auth, target.baseUrl, process.env);
-    const secrets = secretsOf(target.spec, process.env);
     const tags = { header: traffic.header, domain: siteDomainOf(target), originHeaders: originHeaders(credentials) };
     await Promise.all(
       target.viewports.map(async (viewport) => {
         const startedAt = Date.now();
         const key = { slug: target.slug, environment: target.environment, viewport };
-        const requestedUrl = new URL(login.path, target.baseUrl).href;
-        const context = await browser.newContext({ ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, auth.storageState ?? null) });
-        let said: string;
+        let context: BrowserContext | null = null;
+        let gotIn = false;
         try {
+          context = await browser.newContext({ ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, auth.storageState ?? null) });
           await addSiteCookies(context, credentials);
           const outcome = await walkLogin(context, { baseUrl: target.baseUrl, siteDomain: tags.domain, login, tags, browserTagger });
-          const gotIn = loginFailure(outcome) === null;
+          gotIn = loginFailure(outcome) === null;
           await saveLogin(plan.workDir, key, outcome, gotIn ? context : null);
-          said = gotIn ? "got in" : "did not get in (page.access says why)";
         } catch (error) {
-          const outcome = { requestedUrl, documentStatus: null, loadError: `the login could not be walked: ${firstLine(error)}`, stepError: null, blockedHost: null, finalUrl: null };
-          await saveLogin(plan.workDir, key, outcome, null);
-          said = "did not get in (page.access says why)";
+          const requestedUrl = new URL(login.path, target.baseUrl).href;
+          await saveLogin(plan.workDir, key, { requestedUrl, documentStatus: null, loadError: `the login could not be walked: ${firstLine(error)}`, stepError: null, blockedHost: null, finalUrl: null }, null);
         } finally {
-          await context.close();
+          await context?.close();
         }
-        testInfo.annotations.push({ type: `logged in ${viewport}`, description: `${scrubText(said, secrets)}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
+        const said = gotIn ? "got in" : "did not get in (page.access says why)";
+        testInfo.annotations.push({ type: `logged in ${viewport}`, description: `${said}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
       }),
     );
   });

@@ -32,7 +32,7 @@ test("bad flags exit 2 with a hint", async () => {
 test("a missing browser exits 3 with one line on how to get one", async () => {
   const run = await runCli(["run", "audits/demo-shop.yaml"], { SETUP_AUDIT_BROWSER: "/nonexistent/chromium" });
   expect(run.code).toBe(3);
-  expect(run.stderr).toContain("npm run install-browser");
+  expect(run.stderr).toContain("npx playwright install chromium");
 });
 
 test("an unreachable site exits 3", async ({}, testInfo) => {

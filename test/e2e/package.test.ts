@@ -62,6 +62,9 @@ test("npm pack ships the compiled CLI, the demo and its spec, and no test, sourc
   const shipped = /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|audits\/(demo-shop\.yaml|spec\.schema\.json))$/;
   expect(files.filter((file) => !shipped.test(file))).toEqual([]);
   expect(files.filter((file) => /(^|\/)(test|tests|vendors)\/|\.test\.|\.ts$/.test(file))).toEqual([]);
+  // It runs compiled: no TypeScript compiler or runner among what an install brings.
+  expect(Object.keys(manifest.dependencies).filter((name) => ["tsx", "typescript", "ts-node"].includes(name))).toEqual([]);
+  expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(["@playwright/test", "playwright"]));
 });
 
 test("every module the package loads is shipped in it, one of its dependencies, or Node's own", () => {

@@ -5,8 +5,9 @@ import { readPlan } from "./src/plan.js";
 
 /**
  * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes: the
- * gather phase, which loads the pages. One project for every viewport: each test sets its device
- * (a project per viewport would restart every worker and its browser when the viewport changes).
+ * gather phase, which loads the pages. It runs compiled (dist/), hence the `.js` names. One
+ * project for every viewport: each test sets its device (a project per viewport would restart
+ * every worker and its browser when the viewport changes).
  * A run with a closed site's login walks it first, in a project the pages' project depends on.
  */
 const plan = readPlan();
@@ -25,11 +26,11 @@ export default defineConfig({
   timeout: 180_000,
   // Gathering waits on the network far more than on the CPU: two browsers even on two cores.
   workers: Math.max(2, Math.floor(cpus().length / 2)),
-  reporter: [["./src/report/progress-reporter.ts"]],
+  reporter: [["./src/report/progress-reporter.js"]],
   // The gatherer opens its own contexts (gather/pages.audit.ts) and traces them itself with --trace.
   use: { trace: "off", screenshot: "off", video: "off" },
   projects: [
-    ...(logsIn ? [{ name: "login", testMatch: "gather/login.audit.ts", use }] : []),
-    { name: "gather", testMatch: "gather/pages.audit.ts", dependencies: logsIn ? ["login"] : [], use },
+    ...(logsIn ? [{ name: "login", testMatch: "gather/login.audit.js", use }] : []),
+    { name: "gather", testMatch: "gather/pages.audit.js", dependencies: logsIn ? ["login"] : [], use },
   ],
 });

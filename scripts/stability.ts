@@ -16,7 +16,7 @@ import { cpus, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
-import { FIXTURE_PORTS } from "../fixtures/server.js";
+import { FIXTURE_PORTS, startFixturesUnlessRunning } from "../fixtures/server.js";
 import { VENDOR_SPECS, vendorSpec } from "../fixtures/vendors/audit-specs.js";
 import type { RunSummary } from "../src/results.js";
 import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
@@ -135,10 +135,12 @@ async function objectStubRuns(): Promise<number> {
   return order.length - warned;
 }
 
+const fixtures = await startFixturesUnlessRunning();
 try {
   const differing = (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) + (await repeatedRuns("vendor SDK pages", vendorSpecs())) + (await objectStubRuns());
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
+  await fixtures?.close();
 }

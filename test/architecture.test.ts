@@ -50,16 +50,16 @@ const RULES: Rule[] = [
     forbidden: /^(playwright|@playwright\/|undici|node:(fs|http|https|child_process|dgram))|^(gather|cli|report)\/|^api\/(?!match\.ts$)|^plan\.ts$/,
     why: "a check is a pure function of artifacts",
   },
-  { folder: "cli", forbidden: /^\.\.\/fixtures\//, why: "the CLI reaches the bundled fixtures through one demo entry, cli/fixtures.ts" },
-  { folder: "init", forbidden: /^\.\.\/fixtures\/|^report\//, why: "init drafts a spec from what the gatherer records, reports no audit, and reaches the bundled fixtures through the CLI's demo entry" },
+  { folder: "cli", forbidden: /^\.\.\/fixtures\//, why: "the CLI reaches the bundled fixtures through one demo entry, cli/demo.ts" },
+  { folder: "init", forbidden: /^\.\.\/fixtures\/|^report\//, why: "init drafts a spec from what the gatherer records, reports no audit, and reaches no fixture" },
   { folder: "gather", forbidden: /^(api|checks|cli|report)\//, why: "gathering never judges, and the API is gathered once by the CLI, never from a page" },
   { folder: "report", forbidden: /^playwright$|^(api|cli|gather|spec)\/|^plan\.ts$/, why: "reporters read the run's result only" },
   { folder: "spec", forbidden: /^(playwright|@playwright\/|undici)|^(api|checks|cli|gather|report)\/|^plan\.ts$/, why: "the spec loader turns YAML into a spec and needs nothing of the audit" },
   { folder: ".", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
 ];
 
-/** The one file allowed to import what its folder's rule forbids, and what it may import. */
-const DEMO_ENTRY = { file: "cli/fixtures.ts", imports: /^\.\.\/fixtures\/server\.ts$/ };
+/** The one file allowed to import what its folder's rule forbids, and what it may import: the demo the package ships, never the other fixtures. */
+const DEMO_ENTRY = { file: "cli/demo.ts", imports: /^\.\.\/fixtures\/demo\.ts$/ };
 
 /** The spec's `checks` section names check ids: the schema takes them from the checks' registry, and nothing else of the checks. */
 const CHECK_IDS_ENTRY = { file: "spec/schema.ts", imports: /^checks\/index\.ts$/ };
@@ -82,9 +82,25 @@ for (const rule of RULES) {
   });
 }
 
-test("only cli/fixtures.ts reaches the bundled fixtures", () => {
+test("only cli/demo.ts reaches the bundled fixtures", () => {
   const reaching = FILES.filter((file) => importsOf(file).some((target) => target.startsWith("../fixtures/")));
   expect(reaching).toEqual([DEMO_ENTRY.file]);
+});
+
+// The package ships the demo compiled (npm run build) and nothing else of fixtures/: the vendor
+// SDK site needs the vendors' bundles, which are development dependencies.
+test("the demo reaches no vendor SDK fixture and no package, only Node's own modules", () => {
+  const reached = new Set<string>();
+  const visit = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const target of importsOf(file)) if (target.startsWith("../fixtures/")) visit(target);
+  };
+  visit("../fixtures/demo.ts");
+  const vendors = [...reached].filter((file) => file.startsWith("../fixtures/vendors/"));
+  const packages = [...reached].flatMap((file) => importsOf(file).filter((target) => !target.startsWith(".") && !target.startsWith("node:")));
+  expect({ vendors, packages }).toEqual({ vendors: [], packages: [] });
+  expect(reached).toContain("../fixtures/sites/demo-shop.ts");
 });
 
 test("reporters and checks read no environment variable: what they need is passed in", () => {

@@ -16,7 +16,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
-import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
+import { FIXTURE_PORTS, startFixturesUnlessRunning } from "../../fixtures/server.js";
 import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
 import { LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results.js";
@@ -66,7 +66,7 @@ async function apiRequestCount(): Promise<number> {
   return ((await response.json()) as { api: number }).api;
 }
 
-const fixtures = (await fetch(`${service}/__fixture/health`).catch(() => null))?.ok ? null : await startFixtures();
+const fixtures = await startFixturesUnlessRunning();
 const work = mkdtempSync(join(tmpdir(), "setup-audit-bench-"));
 
 /** One round at one N: the bare floor and both audits, run one after the other. */

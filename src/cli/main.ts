@@ -50,6 +50,9 @@ Usage:
       --single-file             also write one self-contained OUT/audit-report.html to share
       --open                    open it in the desktop's browser (implies --single-file)
   setup-audit schema            print the spec's JSON Schema (shipped as audits/spec.schema.json)
+  setup-audit demo              audit the bundled demo shop against the bundled mock service, offline
+      --out DIR                 output folder (default: reports/)
+  setup-audit --version         setup-audit's version
   setup-audit --help            this text
 
 Exit codes: 0 no failed check, 1 a check failed, 2 invalid spec or flags, 3 could not run.`;
@@ -142,6 +145,12 @@ const COMMANDS: Record<string, Command> = {
     process.stdout.write(specJsonSchemaText());
     return EXIT.ok;
   },
+  async demo(args) {
+    const { values, positionals } = parse(args, { out: { type: "string" } });
+    if (positionals.length > 0) throw usageError(`demo takes no spec ("${positionals[0]}"): it audits the bundled demo shop`);
+    const { runDemo } = await import("./demo.js");
+    return runDemo({ out: values.out ?? "reports" });
+  },
   async report(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, "single-file": { type: "boolean" }, open: { type: "boolean" } });
     if (positionals.length > 0) throw usageError(`report takes no spec ("${positionals[0]}"): it reads the results of the last run in --out`);
@@ -156,6 +165,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(`${HELP}\n`);
     return name === undefined ? EXIT.invalid : EXIT.ok;
+  }
+  if (name === "--version") {
+    const { toolVersion } = await import("../version.js");
+    process.stdout.write(`${toolVersion()}\n`);
+    return EXIT.ok;
   }
   const command = COMMANDS[name];
   try {

@@ -1,20 +1,24 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "../package-root.js";
 import { PLAN_ENV } from "../plan.js";
 
 const require = createRequire(import.meta.url);
 
-/** The package root, where playwright.config.ts lives. */
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/** The Playwright configuration of each phase: the audit's gathering, or `setup-audit init`'s look at a site. */
-const PHASE_CONFIGS = { gather: "playwright.config.ts", init: "src/init/playwright.config.ts" } as const;
+/**
+ * The Playwright configuration of each phase, the audit's gathering or `setup-audit init`'s look
+ * at a site, as compiled beside this module (the package runs compiled JavaScript: npm run build).
+ */
+const PHASE_CONFIGS = {
+  gather: fileURLToPath(new URL("../../playwright.config.js", import.meta.url)),
+  init: fileURLToPath(new URL("../init/playwright.config.js", import.meta.url)),
+} as const;
 
 /** Runs the audit's gathering (or init's look) in Playwright's test runner; resolves to its exit code. */
 export function runPlaywrightPhase(phase: keyof typeof PHASE_CONFIGS, planFile: string, extraArgs: readonly string[]): Promise<number> {
   const cli = require.resolve("@playwright/test/cli");
-  const args = [cli, "test", "--config", `${PACKAGE_ROOT}${PHASE_CONFIGS[phase]}`, ...extraArgs];
+  const args = [cli, "test", "--config", PHASE_CONFIGS[phase], ...extraArgs];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: PACKAGE_ROOT,

@@ -12,7 +12,6 @@ import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js"
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
 import { judgeTarget } from "./judge.js";
-import { startFixturesIfNeeded } from "./fixtures.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import type { ReportOptions } from "./report.js";
 import { unreachableReason } from "./reachability.js";
@@ -44,9 +43,8 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();
   if (!browser.found) {
-    throw new CliError(EXIT.couldNotRun, `No browser to audit with: ${browser.problem}.`, `Run \`npm run install-browser\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
+    throw new CliError(EXIT.couldNotRun, `No browser to audit with: ${browser.problem}.`, `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
   }
-  const fixtures = await startFixturesIfNeeded(targets.flatMap(urlsOf));
   const outDir = resolve(options.out);
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-"));
   // Stale outputs and the work folder are deleted beside the rest of the run, and awaited before it ends.
@@ -84,7 +82,6 @@ export async function runAudit(options: RunOptions): Promise<number> {
     return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard });
   } finally {
     await Promise.all([staleOutputsDeleted, workDirDeleted ?? deleteInBackground(workDir)]);
-    await fixtures?.close();
   }
 }
 
@@ -108,10 +105,6 @@ function keepFailureScreenshots(targets: readonly AuditTarget[], results: readon
       else page.screenshot = null;
     }
   });
-}
-
-function urlsOf(target: AuditTarget): string[] {
-  return [target.baseUrl, ...(target.spec.api ? [target.spec.api.baseUrl] : [])];
 }
 
 async function requireReachable(targets: readonly AuditTarget[]): Promise<void> {

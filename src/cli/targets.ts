@@ -12,6 +12,8 @@ export interface TargetFilters {
   viewports: string[];
   pages: string[];
   baseUrl: string | undefined;
+  /** The service API's base URL instead of the spec's `api.baseUrl`: the demo's mock service listens on a free port. */
+  apiBaseUrl?: string | undefined;
 }
 
 /** Turns a loaded spec and the command line's filters into what the run audits. */
@@ -47,7 +49,7 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
   return {
     specFile,
     slug: basename(specFile, extname(specFile)),
-    spec,
+    spec: filters.apiBaseUrl && spec.api ? { ...spec, api: { ...spec.api, baseUrl: filters.apiBaseUrl } } : spec,
     specSha256: sha256,
     environment,
     baseUrl,

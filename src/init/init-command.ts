@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
-import { startFixturesIfNeeded } from "../cli/fixtures.js";
-import { PACKAGE_ROOT, runPlaywrightPhase } from "../cli/playwright.js";
+import { runPlaywrightPhase } from "../cli/playwright.js";
 import { unreachableReason } from "../cli/reachability.js";
+import { PACKAGE_ROOT } from "../package-root.js";
 import { SPEC_SCHEMA_FILE } from "../spec/json-schema.js";
 import { parseSpec, formatSpecError } from "../spec/load.js";
 import { chooseKey } from "./key-discovery.js";
@@ -84,8 +84,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
   const unset = options.basic ? [options.basic.usernameEnv, options.basic.passwordEnv].filter((name) => !process.env[name]) : [];
   if (unset.length > 0) throw usageError(`--basic-env names ${unset.join(" and ")}, which ${unset.length === 1 ? "is" : "are"} not set`, "Set them to the site's user name and password, then run init again.");
   const browser = findBrowser();
-  if (!browser.found) throw new CliError(EXIT.couldNotRun, `No browser to look at the site with: ${browser.problem}.`, `Run \`npm run install-browser\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
-  const fixtures = await startFixturesIfNeeded([options.url, ...(options.api ? [options.api.baseUrl] : [])]);
+  if (!browser.found) throw new CliError(EXIT.couldNotRun, `No browser to look at the site with: ${browser.problem}.`, `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-init-"));
   try {
     const reason = await unreachableReason(options.url);
@@ -94,7 +93,6 @@ export async function initCommand(options: InitOptions): Promise<number> {
     return await writeSpec(look, options, file);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
-    await fixtures?.close();
   }
 }
 

@@ -5,17 +5,18 @@ import { readLookPlan } from "./site-look.js";
 
 /**
  * The Playwright configuration of `setup-audit init`'s look at a site: one test in one worker,
- * with no time limit of its own (each page's load and delivery waits are bounded).
+ * with no time limit of its own (each page's load and delivery waits are bounded). It runs
+ * compiled (dist/), hence the `.js` names.
  */
 const plan = readLookPlan(process.env[PLAN_ENV]!);
 
 export default defineConfig({
   testDir: ".",
-  testMatch: "site-look.audit.ts",
+  testMatch: "site-look.audit.js",
   outputDir: `${plan.workDir}/playwright-init`,
   retries: 0,
   timeout: 0,
   workers: 1,
-  reporter: [["./look-reporter.ts"]],
+  reporter: [["./look-reporter.js"]],
   use: { browserName: "chromium", launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS }, trace: "off", screenshot: "off", video: "off" },
 });

@@ -1,5 +1,7 @@
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { runCli } from "./cli.js";
+import { runCli, runCommand } from "./cli.js";
 
 test("validate exits 2 and names file:line:col for each invalid spec", async () => {
   const run = await runCli(["validate", "test/spec/specs/syntax-error.yaml", "test/spec/specs/misspelled-key.yaml", "test/spec/specs/wrong-type.yaml"]);
@@ -29,10 +31,30 @@ test("bad flags exit 2 with a hint", async () => {
   expect((await runCli(["run", "--env", "nowhere", "audits/demo-shop.yaml"])).stderr).toContain("Use --env with one of: staging, production");
 });
 
+test("demo takes no spec: exit 2 with what it does", async () => {
+  const run = await runCli(["demo", "audits/demo-shop.yaml"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain('demo takes no spec ("audits/demo-shop.yaml"): it audits the bundled demo shop');
+});
+
+test("--version prints the version of package.json", async () => {
+  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+  expect(await runCli(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
+});
+
+test("a setup-audit that is not built exits 3 saying to build it", async ({}, testInfo) => {
+  const bin = testInfo.outputPath("bin/setup-audit.js");
+  mkdirSync(testInfo.outputPath("bin"));
+  copyFileSync(join(import.meta.dirname, "../../bin/setup-audit.js"), bin);
+  const run = await runCommand(process.execPath, [bin, "--version"], { cwd: testInfo.outputPath(), env: process.env });
+  expect(run.code).toBe(3);
+  expect(run.stderr).toContain("setup-audit: it is not built (dist/ is missing).\nRun `npm run build`");
+});
+
 test("a missing browser exits 3 with one line on how to get one", async () => {
   const run = await runCli(["run", "audits/demo-shop.yaml"], { SETUP_AUDIT_BROWSER: "/nonexistent/chromium" });
   expect(run.code).toBe(3);
-  expect(run.stderr).toContain("npm run install-browser");
+  expect(run.stderr).toContain("npx playwright install chromium");
 });
 
 test("an unreachable site exits 3", async ({}, testInfo) => {

@@ -35,9 +35,14 @@ export function redactSecret(text: string, secret: string, mark = REDACTED): str
 
 /** The secrets of a spec run: the API key (when the spec names one and it is set), every typed value and every secret of a closed site that is set. */
 export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
-  const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
   const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step && step.fill.value !== undefined ? [step.fill.value] : [])));
-  return [...(apiKey ? [apiKey] : []), ...typed, ...secretValues(spec, env)];
+  return [...credentialsOf(spec, env), ...typed];
+}
+
+/** The credentials of a spec run, as the environment holds them: the API key and every secret of a closed site that is set. */
+export function credentialsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
+  const apiKey = spec.api ? env[spec.api.keyEnv] : undefined;
+  return [...(apiKey ? [apiKey] : []), ...secretValues(spec, env)];
 }
 
 /** The secrets of every spec a run audits, read from `env` as the run's processes see it. */

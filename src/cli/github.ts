@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
 import type { Finding, RunSummary } from "../results.js";
-import { findingCommands, jobSummaryMarkdown, workflowCommand, type AnnotationPlace } from "../report/github.js";
+import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand, type AnnotationPlace } from "../report/github.js";
 import type { SpecError } from "../spec/errors.js";
 import { entryPathOf, positionOf } from "../spec/locate.js";
 
@@ -11,6 +11,16 @@ import { entryPathOf, positionOf } from "../spec/locate.js";
  */
 function gitHubOutputs(env: NodeJS.ProcessEnv = process.env): { annotate: boolean; summaryFile: string | null } {
   return { annotate: env.GITHUB_ACTIONS === "true", summaryFile: env.GITHUB_STEP_SUMMARY || null };
+}
+
+/**
+ * In GitHub Actions, hides the run's secrets (the API key, a closed site's credentials) in the
+ * job's log before anything else is printed: the action masks the key it is told of, and the
+ * credentials reach the step through its `env:` too.
+ */
+export function maskSecretsInLog(secrets: readonly string[]): void {
+  if (!gitHubOutputs().annotate) return;
+  for (const command of maskCommands(secrets)) process.stdout.write(`${command}\n`);
 }
 
 /** Annotates each spec error at its file, line and column. */

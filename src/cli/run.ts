@@ -5,12 +5,14 @@ import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import type { TargetResult } from "../run-result.js";
+import { credentialsOf } from "../redact.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../unopened-page.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
+import { maskSecretsInLog } from "./github.js";
 import { judgeTarget } from "./judge.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import type { ReportOptions } from "./report.js";
@@ -39,6 +41,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const specs = await loadValidSpecs(options.specs);
   const targets = specs.map((loaded) => buildTarget(loaded, options));
   requireSiteAccess(targets, process.env);
+  maskSecretsInLog(targets.flatMap((target) => credentialsOf(target.spec, process.env)));
   // Read before any browser starts, so a missing or broken baseline costs no audit.
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();

@@ -26,6 +26,17 @@ export function findingCommands(summary: RunSummary, placeOf: (finding: Finding)
   });
 }
 
+/**
+ * The commands that make GitHub hide each secret in the job's log, however a later step prints
+ * it: as it is and in base64 (an Authorization header's form). GitHub masks line by line, so a
+ * secret of several lines is masked a line at a time.
+ */
+export function maskCommands(secrets: readonly string[]): string[] {
+  const forms = secrets.flatMap((secret) => [secret, Buffer.from(secret).toString("base64")]);
+  const lines = forms.flatMap((form) => form.split(/\r?\n/)).filter((line) => line.trim() !== "");
+  return [...new Set(lines)].map((line) => `::add-mask::${line}`);
+}
+
 /** The job summary: the verdict, each spec run's checklist, and every failed and warning finding. */
 export function jobSummaryMarkdown(summary: RunSummary): string {
   const lines = [`## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`, "", `${findingCounts(summary)}.`];

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { CLOSED_SITE_SECRETS } from "../../fixtures/sites/closed-sites.js";
 import { e2eSpec, runCli } from "./cli.js";
 
 const brokenShop = e2eSpec("broken-shop.yaml");
@@ -54,4 +55,18 @@ test("in GitHub Actions an invalid spec is annotated at its file, line and colum
   expect(run.stdout).toMatch(new RegExp(`^::error file=test/spec/specs/misspelled-key\\.yaml,line=${line},col=${col},title=setup-audit%3A invalid spec::.*did you mean`, "m"));
   // Outside GitHub Actions, no workflow command.
   expect((await runCli(["validate", "test/spec/specs/misspelled-key.yaml"])).stdout).not.toContain("::error");
+});
+
+test("in GitHub Actions a closed site's credentials are masked in the job's log before anything else is printed", async ({}, testInfo) => {
+  const { user, password } = CLOSED_SITE_SECRETS;
+  const env = { GITHUB_ACTIONS: "true", CLOSED_USER: user, CLOSED_PASSWORD: password };
+  const run = await runCli(["run", e2eSpec("closed-basic.yaml"), "--out", testInfo.outputPath("out")], env);
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.split("\n");
+  const masks = lines.filter((line) => line.startsWith("::add-mask::"));
+  const pair = `${user}:${password}`;
+  expect(masks).toEqual(expect.arrayContaining([user, password, pair, Buffer.from(pair).toString("base64")].map((form) => `::add-mask::${form}`)));
+  // Masks come first: GitHub hides a value only in what is printed after its mask.
+  expect(lines.slice(0, masks.length)).toEqual(masks);
+  expect(lines.slice(masks.length).filter((line) => line.includes(password))).toEqual([]);
 });

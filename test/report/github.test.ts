@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Finding, RunSummary } from "../../src/results.js";
-import { findingCommands, jobSummaryMarkdown, workflowCommand } from "../../src/report/github.js";
+import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand } from "../../src/report/github.js";
 
 const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding => ({
   check: "events.expected", status, spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {}, ...where,
@@ -68,3 +68,15 @@ test("a passing run's summary has no findings table", () => {
   expect(markdown).not.toContain("Findings to act on");
 });
 
+
+test("each secret is masked as it is and in base64, a line at a time, each form once", () => {
+  expect(maskCommands(["s3cret-token", "qa-user:hunter2-pass", "s3cret-token"])).toEqual([
+    "::add-mask::s3cret-token",
+    `::add-mask::${Buffer.from("s3cret-token").toString("base64")}`,
+    "::add-mask::qa-user:hunter2-pass",
+    `::add-mask::${Buffer.from("qa-user:hunter2-pass").toString("base64")}`,
+  ]);
+  const pem = "-----BEGIN KEY-----\nAbCdEf123\n-----END KEY-----";
+  expect(maskCommands([pem]).slice(0, 3)).toEqual(["::add-mask::-----BEGIN KEY-----", "::add-mask::AbCdEf123", "::add-mask::-----END KEY-----"]);
+  expect(maskCommands([])).toEqual([]);
+});

@@ -75,7 +75,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
     if (message.type === "global-assigned") globalAssigned = true;
     if (message.type === "missing-global") missingGlobalReads.push(message);
-    if (message.type === "call") recordedCalls.push(toCall(message, sinceStart));
+    if (message.type === "call") recordedCalls.push(toCall(message, sinceStart, sdk.traits));
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
     if (message.type === "init" && (options.reportEveryInitKey || options.projectKeys.includes(message.key))) initSightings.push({ key: message.key, where: "init", detail: message.method });
     changed.notify();
@@ -268,10 +268,14 @@ function browserName(context: BrowserContext): string | null {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${browser.version()}`;
 }
 
-function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number): CapturedCall {
+/**
+ * The call as the artifacts keep it. identify(id, traits), identify(traits) and people.set(traits):
+ * the first object is the attributes; with `traits`, the object at that path in it (a builder's).
+ */
+function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number, traits: string | null): CapturedCall {
   const [first, second] = message.args;
-  // identify(id, traits), identify(traits) and people.set(traits): the first object is the attributes.
-  const properties = message.kind === "track" ? (second ?? null) : (message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null);
+  const argument = message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null;
+  const properties = message.kind === "track" ? (second ?? null) : traits === null ? argument : propertyAt(argument, traits);
   return {
     kind: message.kind,
     method: message.method,
@@ -281,6 +285,12 @@ function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart:
     state: message.state,
     documentUrl: message.url,
   };
+}
+
+/** The value at a dotted path inside `value`; null when there is none. */
+function propertyAt(value: unknown, path: string): unknown {
+  const found = path.split(".").reduce<unknown>((object, part) => (object !== null && typeof object === "object" ? (object as Record<string, unknown>)[part] : undefined), value);
+  return found ?? null;
 }
 
 function uniqueSightings(sightings: KeySighting[]): KeySighting[] {

@@ -167,8 +167,13 @@ export interface PageArtifacts {
   sdkScripts: SdkScriptLoad[];
   /** Milliseconds since the test started when the SDK was first ready (README: when the SDK is ready); null if never. */
   sdkReadyAtMs: number | null;
-  /** Why the SDK's methods could not be watched, when they could not: `calls` are then those the collect requests carried. */
-  callsFromNetwork: { reason: "frozen" | "redefined"; detail: string } | null;
+  /**
+   * Why the SDK's methods could not be watched, when they could not: `calls` are then those the
+   * collect requests carried. `frozen` and `redefined` name the method or global out of reach;
+   * `no-global`: the global was never defined, yet collect requests carried events (an npm install
+   * that keeps the SDK in its own scope).
+   */
+  callsFromNetwork: { reason: "frozen" | "redefined" | "no-global"; detail: string } | null;
   calls: CapturedCall[];
   collect: CollectRequest[];
   /** The key the SDK script tag declares (an attribute or query parameter named like a key); null when none. */

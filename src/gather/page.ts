@@ -134,8 +134,20 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (frame === page.mainFrame()) noteNavigation(frame.url());
   });
 
+  // An SDK at work without its global (an npm install that keeps it in its own scope) shows
+  // itself only through the events its collect requests carry.
+  const atWorkWithoutGlobal = () => !globalAssigned && network.collect.some((request) => request.events.length > 0);
+  const unwatched = (): PageArtifacts["callsFromNetwork"] => callsFromNetwork ?? (atWorkWithoutGlobal() ? { reason: "no-global", detail: `window.${sdk.global}` } : null);
   // Calls the page made: watched on the SDK, or read from the collect requests when they could not be.
-  const madeCalls = () => (callsFromNetwork === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
+  const madeCalls = () => (unwatched() === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
+  // Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
+  // only once its batch leaves: an expected one not seen yet may still come.
+  const expectedSeen = () => {
+    if (globalAssigned && callsFromNetwork === null) return true;
+    const made = madeCalls();
+    const expected = options.page.expect;
+    return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
+  };
   const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
   let loadError: string | null = null;
   let documentStatus: number | null = null;
@@ -164,7 +176,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     let lateSdkWaitedFor = false;
     const sdkMayBecomeReady = () =>
       network.sdkScripts.length > 0 ? network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400)) : globalAssigned && !lateSdkWaitedFor;
-    const sdkSettled = () => sdkReadyAt !== null || !sdkMayBecomeReady();
+    const sdkSettled = () => sdkReadyAt !== null || atWorkWithoutGlobal() || !sdkMayBecomeReady();
     if (options.page.steps.length > 0 || viewed.length > 0) {
       // Nothing of the SDK yet: a quiet window, on both clocks, for a late tag to show itself.
       const sdkSeen = () => network.sdkScripts.length > 0 || globalAssigned;
@@ -210,7 +222,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
+    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
   }
 
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
@@ -234,7 +246,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     stepError,
     sdkScripts: network.sdkScripts,
     sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
-    callsFromNetwork,
+    callsFromNetwork: unwatched(),
     sdkTagKey: sdkFacts.sdkTagKey,
     keySightings: uniqueSightings([...sdkFacts.sightings, ...initSightings, ...network.keySightings]),
     selectors: await selectors,

@@ -25,7 +25,7 @@ export interface CapturedCall {
   method: string;
   /** Event name for `track`; user id (or null) for `identify`; null when it could not be recovered. */
   name: string | null;
-  /** Properties of `track` (its second argument); attributes of `identify` (its first object argument). */
+  /** Properties of `track` (its second argument); attributes of `identify` (its first object argument, or with `sdk.traits` the object at that path in it). */
   properties: unknown;
   /** Milliseconds since the page test started. */
   atMs: number;
@@ -197,8 +197,13 @@ export interface PageArtifacts {
   sdkScripts: SdkScriptLoad[];
   /** Milliseconds since the test started when the SDK was first ready (README: when the SDK is ready); null if never. */
   sdkReadyAtMs: number | null;
-  /** Why the SDK's methods could not be watched, when they could not: `calls` are then those the collect requests carried. */
-  callsFromNetwork: { reason: "frozen" | "redefined"; detail: string } | null;
+  /**
+   * Why the SDK's methods could not be watched, when they could not: `calls` are then those the
+   * collect requests carried. `frozen` and `redefined` name the method or global out of reach;
+   * `no-global`: the global was never defined, yet collect requests carried events (an npm install
+   * that keeps the SDK in its own scope).
+   */
+  callsFromNetwork: { reason: "frozen" | "redefined" | "no-global"; detail: string } | null;
   calls: CapturedCall[];
   collect: CollectRequest[];
   /** The key the SDK script tag declares (an attribute or query parameter named like a key); null when none. */

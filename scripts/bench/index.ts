@@ -8,8 +8,8 @@
  * worker) against bare Playwright driving the same pages (`bench-realsdk:`, before the last line).
  * Then one page with an experiment of two variations against the same page without them
  * (`bench-variations:`, before the last line; scripts/bench/variations.ts).
- * Options: --pages 20,200  --workers 2  --repeat 1  --only variations (that measurement alone,
- * without the rest or the last line)
+ * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk (that measurement
+ * alone, without the rest or the last line)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -31,8 +31,9 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-if (values.only !== undefined && values.only !== "variations") throw new Error(`--only ${values.only}: the one measurement that runs alone is "variations"`);
-const onlyVariations = values.only === "variations";
+const ALONE = ["variations", "realsdk"] as const;
+const only = ALONE.find((name) => name === values.only) ?? null;
+if (values.only !== undefined && only === null) throw new Error(`--only ${values.only}: the measurements that run alone are ${ALONE.map((name) => `"${name}"`).join(" and ")}`);
 const sizes = values.pages.split(",").map(Number);
 const workers = Number(values.workers);
 const rounds = Number(values.repeat);
@@ -122,15 +123,15 @@ const rows: { pages: number; rounds: Round[] }[] = [];
 let realSdk: { bare: Measure; audit: Measure }[] = [];
 let variations: VariationsRound[] = [];
 try {
-  if (!onlyVariations) {
+  if (only === null) {
     for (const pages of sizes) {
       const row = { pages, rounds: [] as Round[] };
       rows.push(row);
       for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
     }
-    realSdk = await measureRealSdk();
   }
-  variations = await measureVariations({ demoShop, work, workers, rounds });
+  if (only !== "variations") realSdk = await measureRealSdk();
+  if (only !== "realsdk") variations = await measureVariations({ demoShop, work, workers, rounds });
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
@@ -146,8 +147,16 @@ const perPage = (wallMs: number, pages: number) => wallMs / (pages * 2);
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
 process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${mib(totalmem())}; ${workers} parallel browsers; pages × 2 viewports`);
 process.stdout.write(rounds > 1 ? `; medians of ${rounds} rounds\n\n` : "\n\n");
-if (onlyVariations) process.stdout.write(variationsLine(variations));
+if (only === "variations") process.stdout.write(variationsLine(variations));
+else if (only === "realsdk") process.stdout.write(realSdkLine());
 else printAll();
+
+/** `bench-realsdk:`: the median ratio audit / bare over the rounds, and each round's. */
+function realSdkLine(): string {
+  const ratios = realSdk.map((round) => round.audit.wallMs / round.bare.wallMs);
+  const seconds = (run: "audit" | "bare") => (median(realSdk.map((round) => round[run].wallMs)) / 1000).toFixed(1);
+  return `bench-realsdk: ratio=${median(ratios).toFixed(2)} audit=${seconds("audit")}s bare=${seconds("bare")}s pages=${REAL_SDK_PAGES.length * 2}${rounds > 1 ? ` rounds=${ratios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`;
+}
 
 /** The table of every N, then the lines for machines, `bench:` last. */
 function printAll(): void {
@@ -169,10 +178,7 @@ function printAll(): void {
   const growth = (perPage(summarize(largest, "audit").wallMs, largest.pages) / perPage(summarize(smallest, "audit").wallMs, smallest.pages)).toFixed(2);
   const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
   process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
-  const realSdkRatios = realSdk.map((round) => round.audit.wallMs / round.bare.wallMs);
-  process.stdout.write(
-    `bench-realsdk: ratio=${median(realSdkRatios).toFixed(2)} audit=${(median(realSdk.map((round) => round.audit.wallMs)) / 1000).toFixed(1)}s bare=${(median(realSdk.map((round) => round.bare.wallMs)) / 1000).toFixed(1)}s pages=${REAL_SDK_PAGES.length * 2}${rounds > 1 ? ` rounds=${realSdkRatios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`,
-  );
+  process.stdout.write(realSdkLine());
   process.stdout.write(variationsLine(variations));
   process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);
 }

@@ -86,6 +86,7 @@ export const sdkKey = defineCheck({
   },
 });
 
+/** The SDK is there: ready, its script loaded, or at work without a global (its calls read from the network). */
 function sdkLoaded(page: PageArtifacts): boolean {
-  return page.sdkReadyAtMs !== null || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
+  return page.sdkReadyAtMs !== null || page.callsFromNetwork?.reason === "no-global" || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
 }

@@ -15,7 +15,9 @@ export const sdkPresent = defineCheck({
   failsWhen:
     "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
     "SDK is ready](#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
-    "audit's reach",
+    "audit's reach, or defined no global while its collect requests show the SDK at work (an npm " +
+    "install that keeps the SDK in its own scope: its calls are judged from the network). An SDK " +
+    "that became ready passes even when no request matched `sdk.script` (bundled with the page's code)",
   matters: "without the SDK nothing is tracked and no visitor is bucketed",
   why:
     "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
@@ -24,22 +26,31 @@ export const sdkPresent = defineCheck({
     const { script, global } = context.spec.sdk;
     return perLoadedPage(context, (page) => {
       const evidence = { scripts: page.sdkScripts, readyAtMs: page.sdkReadyAtMs };
+      const loaded = page.sdkScripts.find((load) => load.status !== null && load.status < 400);
+      if (page.callsFromNetwork?.reason === "no-global") {
+        const requests = page.collect.filter((request) => request.events.length > 0).length;
+        return {
+          status: "warn",
+          message: `The page never defined \`window.${global}\`, yet ${requests} collect request(s) carried its events: an npm install that keeps the SDK in its own scope. Its calls were judged from what the collect requests carried; if the page does define the SDK on another global, set sdk.global.`,
+          evidence: { ...evidence, collectRequests: requests },
+        };
+      }
+      if (page.sdkReadyAtMs !== null) {
+        const from = loaded ? `loaded from ${loaded.url} and` : "(bundled with the page's code: no request matched sdk.script)";
+        if (page.callsFromNetwork?.reason === "redefined") {
+          return { status: "warn", message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms, but ${unwatchable(page.callsFromNetwork)}.`, evidence };
+        }
+        return { status: "pass", message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms.`, evidence };
+      }
       if (page.sdkScripts.length === 0) {
         return { status: "fail", message: `No request matched the SDK script glob \`${script}\`: add the SDK's script tag to this page, or fix sdk.script.`, evidence };
       }
-      const loaded = page.sdkScripts.find((load) => load.status !== null && load.status < 400);
       if (!loaded) {
         const first = page.sdkScripts[0]!;
         const why = first.failure ?? `HTTP ${first.status}`;
         return { status: "fail", message: `The SDK script ${first.url} did not load (${why}): fix its URL or the server that hosts it.`, evidence };
       }
-      if (page.sdkReadyAtMs === null) {
-        return { status: "fail", message: `The SDK script loaded but \`window.${global}\` never became the ready SDK: check sdk.global, sdk.ready and the SDK's initialisation.`, evidence };
-      }
-      if (page.callsFromNetwork?.reason === "redefined") {
-        return { status: "warn", message: `The SDK loaded from ${loaded.url} and was ready after ${page.sdkReadyAtMs} ms, but ${unwatchable(page.callsFromNetwork)}.`, evidence };
-      }
-      return { status: "pass", message: `The SDK loaded from ${loaded.url} and was ready after ${page.sdkReadyAtMs} ms.`, evidence };
+      return { status: "fail", message: `The SDK script loaded but \`window.${global}\` never became the ready SDK: check sdk.global, sdk.ready and the SDK's initialisation.`, evidence };
     });
   },
 });
@@ -102,9 +113,10 @@ export const SDK_CHECKS = [sdkPresent, sdkOrder, sdkKey] as const;
 
 /** Why the audit could not watch the calls, and what it did instead. */
 function unwatchable(limit: NonNullable<PageArtifacts["callsFromNetwork"]>): string {
-  const why =
-    limit.reason === "frozen"
-      ? `\`${limit.detail}\` is frozen (non-writable and non-configurable), so it cannot be watched without changing the page`
-      : `the page redefined \`${limit.detail}\` beyond the audit's reach (a non-configurable property)`;
+  const why = {
+    frozen: `\`${limit.detail}\` is frozen (non-writable and non-configurable), so it cannot be watched without changing the page`,
+    redefined: `the page redefined \`${limit.detail}\` beyond the audit's reach (a non-configurable property)`,
+    "no-global": `the page never defined \`${limit.detail}\` (an npm install that keeps the SDK in its own scope)`,
+  }[limit.reason];
   return `${why}; its calls were judged from what the collect requests carried`;
 }

@@ -80,7 +80,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
     if (message.type === "global-assigned") globalAssigned = true;
     if (message.type === "missing-global") missingGlobalReads.push(message);
-    if (message.type === "call") recordedCalls.push(toCall(message, sinceStart));
+    if (message.type === "call") recordedCalls.push(toCall(message, sinceStart, sdk.traits));
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
     if (message.type === "init" && (options.reportEveryInitKey || options.projectKeys.includes(message.key))) initSightings.push({ key: message.key, where: "init", detail: message.method });
     changed.notify();
@@ -139,8 +139,20 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (frame === page.mainFrame()) noteNavigation(frame.url());
   });
 
+  // An SDK at work without its global (an npm install that keeps it in its own scope) shows
+  // itself only through the events its collect requests carry.
+  const atWorkWithoutGlobal = () => !globalAssigned && network.collect.some((request) => request.events.length > 0);
+  const unwatched = (): PageArtifacts["callsFromNetwork"] => callsFromNetwork ?? (atWorkWithoutGlobal() ? { reason: "no-global", detail: `window.${sdk.global}` } : null);
   // Calls the page made: watched on the SDK, or read from the collect requests when they could not be.
-  const madeCalls = () => (callsFromNetwork === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
+  const madeCalls = () => (unwatched() === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
+  // Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
+  // only once its batch leaves: an expected one not seen yet may still come.
+  const expectedSeen = () => {
+    if (globalAssigned && callsFromNetwork === null) return true;
+    const made = madeCalls();
+    const expected = options.page.expect;
+    return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
+  };
   const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
   let loadError: string | null = null;
   let documentStatus: number | null = null;
@@ -172,7 +184,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     let lateSdkWaitedFor = false;
     const sdkMayBecomeReady = () =>
       network.sdkScripts.length > 0 ? network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400)) : globalAssigned && !lateSdkWaitedFor;
-    const sdkSettled = () => sdkReadyAt !== null || !sdkMayBecomeReady();
+    const sdkSettled = () => sdkReadyAt !== null || atWorkWithoutGlobal() || !sdkMayBecomeReady();
     if (options.page.steps.length > 0 || viewed.length > 0) {
       // Nothing of the SDK yet: a quiet window, on both clocks, for a late tag to show itself.
       const sdkSeen = () => network.sdkScripts.length > 0 || globalAssigned;
@@ -218,7 +230,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
+    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
   }
 
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
@@ -243,7 +255,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     access: { login: options.login ?? null, ...landing, authRefused },
     sdkScripts: network.sdkScripts,
     sdkReadyAtMs: sdkReadyAt === null ? null : sinceStart(sdkReadyAt),
-    callsFromNetwork,
+    callsFromNetwork: unwatched(),
     sdkTagKey: sdkFacts.sdkTagKey,
     keySightings: uniqueSightings([...sdkFacts.sightings, ...initSightings, ...network.keySightings]),
     selectors: await selectors,
@@ -277,10 +289,14 @@ function browserName(context: BrowserContext): string | null {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${browser.version()}`;
 }
 
-function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number): CapturedCall {
+/**
+ * The call as the artifacts keep it. identify(id, traits), identify(traits) and people.set(traits):
+ * the first object is the attributes; with `traits`, the object at that path in it (a builder's).
+ */
+function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number, traits: string | null): CapturedCall {
   const [first, second] = message.args;
-  // identify(id, traits), identify(traits) and people.set(traits): the first object is the attributes.
-  const properties = message.kind === "track" ? (second ?? null) : (message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null);
+  const argument = message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null;
+  const properties = message.kind === "track" ? (second ?? null) : traits === null ? argument : propertyAt(argument, traits);
   return {
     kind: message.kind,
     method: message.method,
@@ -290,6 +306,12 @@ function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart:
     state: message.state,
     documentUrl: message.url,
   };
+}
+
+/** The value at a dotted path inside `value`; null when there is none. */
+function propertyAt(value: unknown, path: string): unknown {
+  const found = path.split(".").reduce<unknown>((object, part) => (object !== null && typeof object === "object" ? (object as Record<string, unknown>)[part] : undefined), value);
+  return found ?? null;
 }
 
 function uniqueSightings(sightings: KeySighting[]): KeySighting[] {

@@ -7,7 +7,8 @@
  * gatherer can recover the call's name from the source. Every invariant a page may rely on holds:
  * a frozen method is handed out as it is (and the recorder says it cannot watch it), `this`,
  * return values and thrown errors are the SDK's own, and a page may redefine the global at will
- * (the recorder then says it lost sight of it).
+ * (the recorder then says it lost sight of it). One call is one record: an SDK that assigns the
+ * global again with the value it read (the recorder's own proxy) is followed, not wrapped twice.
  */
 import type { SdkSpec } from "../spec/schema.js";
 
@@ -188,6 +189,9 @@ export function installRecorder(config: RecorderConfig): void {
 
   // Wrapping happens at call time, through a proxy, so methods the SDK swaps in later are seen too.
   const proxies = new WeakMap<object, Map<string, object>>();
+  // Each proxy's target: an SDK that assigns the global again with the value it read hands the
+  // recorder its own proxy, which must not be wrapped a second time (one call, one record).
+  const targets = new WeakMap<object, object>();
   const recorders = new WeakMap<object, Map<string, { member: Function; recorder: Function }>>();
   const recorderFor = (object: object, made: object, path: string, kind: WatchedMethod["kind"], member: Function) => {
     let byPath = recorders.get(object);
@@ -230,6 +234,7 @@ export function installRecorder(config: RecorderConfig): void {
       },
     });
     byPrefix.set(prefix, made);
+    targets.set(made, target);
     return made;
   };
 
@@ -252,8 +257,8 @@ export function installRecorder(config: RecorderConfig): void {
     get: getter,
     set(next: unknown) {
       if (value === undefined && next !== undefined) send({ type: "global-assigned", at: now() });
-      value = next;
-      proxy = wrap(next, "");
+      value = isObject(next) ? (targets.get(next) ?? next) : next;
+      proxy = wrap(value, "");
       if (!checkSdk()) pollUntilReady();
     },
   });

@@ -45,6 +45,8 @@ export interface FirstLook {
   requests: RequestSeen[];
   /** The presets whose ready expression held on their own global. */
   readyPresets: PresetName[];
+  /** The text of the page's inline scripts (a snippet's `analytics.load("<key>")`), the first 50, each cut at 100,000 characters. */
+  inlineScripts: string[];
 }
 
 /** Method names that track an event in SDKs people use, most common first. */
@@ -83,7 +85,7 @@ export async function takeFirstLook(context: BrowserContext, url: string): Promi
   } catch (error) {
     loadError = firstLine(error);
   }
-  if (loadError !== null) return { look: { url, finalUrl: null, loadError, globals: [], requests, readyPresets: [] }, page };
+  if (loadError !== null) return { look: { url, finalUrl: null, loadError, globals: [], requests, readyPresets: [], inlineScripts: [] }, page };
   // SDKs swap their stub for the real SDK after fetching settings: wait for the network to rest.
   await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
   const shapes = await page.evaluate(describeNewGlobals, { blank: blankGlobals, preferred: [...TRACK_LIKE, ...IDENTIFY_LIKE] });
@@ -94,8 +96,14 @@ export async function takeFirstLook(context: BrowserContext, url: string): Promi
     const ready = presetReady(preset, preset.global);
     if (ready !== null && globals.some((global) => global.name === preset.global) && (await page.evaluate(`Boolean(${ready})`).catch(() => false))) readyPresets.push(name);
   }
+  const inlineScripts = await page.evaluate(() =>
+    [...document.scripts]
+      .filter((script) => !script.src)
+      .slice(0, 50)
+      .map((script) => script.text.slice(0, 100_000)),
+  );
   // A copy: requests the caller's probe causes later are not the page's own.
-  return { look: { url, finalUrl: page.url(), loadError, globals, requests: [...requests], readyPresets }, page };
+  return { look: { url, finalUrl: page.url(), loadError, globals, requests: [...requests], readyPresets, inlineScripts }, page };
 }
 
 /** What the page evaluates: each global the blank page lacks, with its methods and its string properties. */

@@ -2,12 +2,15 @@ import type { KeySighting, PageArtifacts } from "../artifacts.js";
 import { decodeBasicAuth } from "../gather/network.js";
 import { decodeCollectBody } from "../gather/payload.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
+import { escapeRegExp } from "../text.js";
 import type { FirstLook } from "./first-look.js";
 
 /**
  * Finding the key a site installs, where `sdk.key` looks for it. The first look proposes
  * candidates: values under key-shaped names (`data-project-key`, `writeKey`, `token`) in the
- * SDK's tag, its global, request URLs, payloads and headers, Basic auth users, and key-looking
+ * SDK's tag, its global, request URLs, payloads and headers, Basic auth users, the first string
+ * argument of the SDK's init call in the page's inline scripts (`analytics.load("<key>")`), the
+ * place a preset's script URL keeps the key (`…/analytics.js/v1/<key>/…`), and key-looking
  * segments of the SDK's script URL. The gatherer, given them as the keys to look for, then says
  * where each one is seen on every page and viewport, and the key seen most widely is the one.
  */
@@ -17,27 +20,50 @@ export function isKeyLike(value: string): boolean {
   return /^[A-Za-z0-9_-]{6,128}$/.test(value) && /[\d_-]/.test(value) && !/^\d+$/.test(value);
 }
 
+/**
+ * A value where an SDK keeps its key (under a key-shaped name, an init call's first argument, a
+ * preset's key place in its script URL): there any token of 6 to 128 letters, digits, `_` and `-`
+ * is the key, without a digit too (`YOUR_WRITE_KEY`), unless it is a number or a lower-case word.
+ */
+export function isKeyToken(value: string): boolean {
+  return /^[A-Za-z0-9_-]{6,128}$/.test(value) && !/^\d+$/.test(value) && !/^[a-z]+$/.test(value);
+}
+
 /** A path segment that can only be a key: long, with letters and digits (Segment's `/analytics.js/v1/<writeKey>/`). */
 function isKeyLikeSegment(segment: string): boolean {
   return /^[A-Za-z0-9_-]{16,128}$/.test(segment) && /\d/.test(segment) && /[A-Za-z]/.test(segment);
 }
 
-/** The SDK as far as the candidates need it: its script URLs, its global and the key its tag declares. */
+/** The SDK as far as the candidates need it: its script URLs, its global, its init methods and the key its tag declares. */
 export interface SdkFootprint {
   /** The SDK's script URLs the page requested. */
   scriptUrls: readonly string[];
   global: string;
   /** The key-shaped attribute value of the SDK's script tag (readSdkTag), or null. */
   tagKey: string | null;
+  /** The SDK's init method paths (`load`, `init`): their first string argument is the key. */
+  init: readonly string[];
+  /** Where the preset's script URL keeps the key (its first group); null when it does not. */
+  scriptKey: RegExp | null;
+}
+
+/** The first string argument of each `<global>.<init>("…")` call in the page's inline scripts (a snippet's `analytics.load("<key>")`). */
+function initArguments(scripts: readonly string[], sdk: SdkFootprint): string[] {
+  if (sdk.init.length === 0) return [];
+  const call = new RegExp(`\\b${escapeRegExp(sdk.global)}\\s*\\.\\s*(?:${sdk.init.map(escapeRegExp).join("|")})\\s*\\(\\s*(['"\`])([^'"\`]*)\\1`, "g");
+  return scripts.flatMap((text) => [...text.matchAll(call)].map((match) => match[2]!));
 }
 
 /** The values that may be the installed key, most telling first, each once. */
 export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
   const found: string[] = [];
-  const add = (value: unknown) => {
-    if (typeof value === "string" && isKeyLike(value) && value !== sdk.global && !found.includes(value)) found.push(value);
+  // Values under key-shaped names, and where SDKs put their key, are tokens; elsewhere they must look like keys.
+  const add = (value: unknown, shaped: (value: string) => boolean = isKeyLike) => {
+    if (typeof value === "string" && shaped(value) && value !== sdk.global && !found.includes(value)) found.push(value);
   };
-  add(sdk.tagKey);
+  add(sdk.tagKey, isKeyToken);
+  for (const url of sdk.scriptUrls) add(sdk.scriptKey?.exec(new URL(url).pathname)?.[1], isKeyToken);
+  for (const value of initArguments(look.inlineScripts, sdk)) add(value, isKeyToken);
   for (const url of sdk.scriptUrls) {
     for (const segment of new URL(url).pathname.split("/")) if (isKeyLikeSegment(segment)) add(segment);
   }
@@ -48,14 +74,14 @@ export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
   for (const request of look.requests) {
     if (request.resourceType === "document") continue;
     const url = new URL(request.url);
-    for (const [name, value] of url.searchParams) if (isKeyShapedName(name)) add(value);
+    for (const [name, value] of url.searchParams) if (isKeyShapedName(name)) add(value, isKeyToken);
     for (const segment of url.pathname.split("/")) if (isKeyLikeSegment(segment) && sdk.scriptUrls.some((script) => new URL(script).origin === url.origin)) add(segment);
     for (const [name, value] of Object.entries(request.headers)) {
       // A Basic credential's user (RudderStack's write key), or a Bearer or Token credential.
-      if (name === "authorization") add(decodeBasicAuth(value)?.user ?? /^\s*(?:bearer|token)\s+(\S+)\s*$/i.exec(value)?.[1]);
-      else if (isKeyShapedName(name)) add(value);
+      if (name === "authorization") add(decodeBasicAuth(value)?.user ?? /^\s*(?:bearer|token)\s+(\S+)\s*$/i.exec(value)?.[1], isKeyToken);
+      else if (isKeyShapedName(name)) add(value, isKeyToken);
     }
-    for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads) for (const value of keyShapedValues(payload)) add(value);
+    for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads) for (const value of keyShapedValues(payload)) add(value, isKeyToken);
   }
   return found;
 }
@@ -98,7 +124,7 @@ export function chooseKey(pages: readonly PageArtifacts[]): KeyChoice {
     if (page.sdkTagKey !== null) note(page.sdkTagKey, { page: page.page, viewport: page.viewport, where: "script-tag", detail: "the SDK's script tag" });
     for (const sighting of page.keySightings) {
       // Every init call's first string is reported; a URL or a name given there is no key.
-      if (sighting.where === "init" && !isKeyLike(sighting.key)) continue;
+      if (sighting.where === "init" && !isKeyToken(sighting.key)) continue;
       note(sighting.key, { page: page.page, viewport: page.viewport, where: sighting.where, detail: sighting.detail });
     }
   }

@@ -1,3 +1,4 @@
+import { decodeCollectBody } from "../gather/payload.js";
 import { urlMatcher } from "../glob.js";
 import { PRESET_NAMES, PRESETS, type PresetName } from "../spec/presets.js";
 import { IDENTIFY_LIKE, TRACK_LIKE, type FirstLook, type GlobalSeen } from "./first-look.js";
@@ -11,12 +12,14 @@ import { IDENTIFY_LIKE, TRACK_LIKE, type FirstLook, type GlobalSeen } from "./fi
 /** A preset the page matches, and what matched. */
 export interface PresetFound {
   preset: PresetName;
-  /** The global it lives on (the preset's own, or another one its script defines). */
-  global: GlobalSeen;
+  /** The global it lives on (the preset's own, or another one its script defines); null when the page defines none (an npm install that keeps the SDK in its own scope). */
+  global: GlobalSeen | null;
   /** Script URLs the page requested that the preset's script glob matches. */
   scriptUrls: string[];
   /** True when the preset's ready expression held. */
   ready: boolean;
+  /** Requests the preset's collect glob matches that carried events: how an SDK without a global shows itself. */
+  collectUrls: string[];
 }
 
 /** A window global that looks like an SDK: a script defines it and it has a track-like method. */
@@ -45,13 +48,21 @@ function isSdkShaped(global: GlobalSeen): boolean {
   return global.type === "object" || global.type === "function";
 }
 
-/** Every preset the page matches, best first: two fingerprints beat one, a script seen beats a name. */
+/** Every preset the page matches, best first: two fingerprints beat one, a script seen beats a name, and a global beats collect traffic alone. */
 export function matchingPresets(look: FirstLook): PresetFound[] {
   const scripts = look.requests.filter((request) => request.resourceType === "script").map((request) => request.url);
-  const found = PRESET_NAMES.flatMap((name) => {
+  const found = PRESET_NAMES.flatMap((name): { found: PresetFound; score: number }[] => {
     const preset = PRESETS[name];
     const isPresetScript = urlMatcher(preset.script);
     const scriptUrls = scripts.filter(isPresetScript);
+    const isPresetCollect = urlMatcher(preset.collect);
+    const collectUrls = look.requests
+      .filter((request) => isPresetCollect(request.url) && decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).events.length > 0)
+      .map((request) => request.url);
+    // No global of the preset's name at all, yet its collect requests carry events: an npm install without a global.
+    if (!look.globals.some((global) => global.name === preset.global) && collectUrls.length > 0) {
+      return [{ found: { preset: name, global: null, scriptUrls, ready: false, collectUrls }, score: 1 }];
+    }
     // A snippet's stub (an array with the SDK's methods) stands for the preset while its script
     // is requested: Segment swaps it only once its settings arrive, which may outlast the look.
     const mayBePreset = (global: GlobalSeen) => isSdkShaped(global) || (global.type === "array" && scriptUrls.length > 0);
@@ -64,7 +75,7 @@ export function matchingPresets(look: FirstLook): PresetFound[] {
         if (global.name !== preset.global && !definedByPreset) return [];
         if (scriptUrls.length === 0 && !ready && !definedByPreset) return [];
         const score = (scriptUrls.length > 0 ? 2 : 0) + (ready ? 2 : 0) + (definedByPreset ? 1 : 0) + (global.name === preset.global ? 1 : 0);
-        return [{ found: { preset: name, global, scriptUrls, ready }, score }];
+        return [{ found: { preset: name, global, scriptUrls, ready, collectUrls }, score }];
       });
   });
   return found.sort((a, b) => b.score - a.score).map(({ found: match }) => match);
@@ -94,8 +105,9 @@ export function genericSdks(look: FirstLook): GenericFound[] {
 /** The preset the page matches best, and the other SDK-like globals (not defined by the preset's script). */
 export function detectSdk(look: FirstLook): SdkDetection {
   const preset = matchingPresets(look)[0] ?? null;
+  const presetGlobal = preset?.global ?? null;
   const generic = genericSdks(look).filter(
-    (candidate) => preset === null || (candidate.global.name !== preset.global.name && (preset.global.definedBy === null || candidate.global.definedBy !== preset.global.definedBy)),
+    (candidate) => presetGlobal === null || (candidate.global.name !== presetGlobal.name && (presetGlobal.definedBy === null || candidate.global.definedBy !== presetGlobal.definedBy)),
   );
   return { preset, generic };
 }

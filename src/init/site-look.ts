@@ -8,7 +8,7 @@ import { isAuthRefusal } from "../gather/landing.js";
 import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
 import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
 import { urlMatcher } from "../glob.js";
-import type { PresetName } from "../spec/presets.js";
+import { PRESETS, type PresetName } from "../spec/presets.js";
 import { sdkSchema, type SdkSpec } from "../spec/schema.js";
 import { isMobileViewport } from "../viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
@@ -109,7 +109,8 @@ async function identifySdk(browser: Browser, url: string, access: BrowserContext
     const tag = await readSdkTag(page, firstSdk, []);
     const isSdkScript = urlMatcher(firstSdk.script);
     const scriptUrls = look.requests.filter((request) => request.resourceType === "script" && isSdkScript(request.url)).map((request) => request.url);
-    const candidates = keyCandidates(look, { scriptUrls, global: firstSdk.global, tagKey: tag.sdkTagKey });
+    const scriptKey = detection.preset === null ? null : PRESETS[detection.preset.preset].scriptKey;
+    const candidates = keyCandidates(look, { scriptUrls, global: firstSdk.global, tagKey: tag.sdkTagKey, init: firstSdk.init, scriptKey });
     // With the candidates known, a key in the script's path becomes `*` in its glob.
     return { finalUrl: look.finalUrl!, preset: detection.preset?.preset ?? null, sdkDraft: draftSdk(detection, probe, candidates)!, candidates };
   } finally {

@@ -35,15 +35,18 @@ export function draftSdk(detection: SdkDetection, probe: ProbeResult | null, key
     generic.slice(skip).map((other) => `Also on the page: ${describeGlobal(other)}, another SDK; this spec audits only the one below. Audit the other with a spec of its own if it matters.`);
   if (preset !== null) {
     const facts = PRESETS[preset.preset];
+    const { global } = preset;
     const evidence = [
       ...(preset.scriptUrls.length > 0 ? [`its script ${preset.scriptUrls[0]}`] : []),
-      `window.${preset.global.name} with ${facts.track.join(", ")}`,
+      global === null
+        ? `no window.${facts.global}, but its collect requests (${preset.collectUrls[0]}) carry events: an npm install without a global, whose calls the audit reads from the network`
+        : `window.${global.name} with ${facts.track.join(", ")}`,
       ...(preset.ready ? ["its ready marker held"] : []),
     ];
     const fields: SdkDraft["fields"] = [{ name: "preset", value: { value: preset.preset, comment: `${facts.vendor}: ${evidence.join("; ")}` } }];
-    if (preset.global.name !== facts.global) fields.push({ name: "global", value: { value: preset.global.name, comment: `the preset's script defines it instead of window.${facts.global}` } });
-    if (preset.scriptUrls.length === 0 && preset.global.definedBy !== null) {
-      fields.push({ name: "script", value: { value: pathGlob(preset.global.definedBy, keys), check: true, comment: `the preset's script glob matched no script; this one defines window.${preset.global.name}: ${preset.global.definedBy}` } });
+    if (global !== null && global.name !== facts.global) fields.push({ name: "global", value: { value: global.name, comment: `the preset's script defines it instead of window.${facts.global}` } });
+    if (preset.scriptUrls.length === 0 && global?.definedBy) {
+      fields.push({ name: "script", value: { value: pathGlob(global.definedBy, keys), check: true, comment: `the preset's script glob matched no script; this one defines window.${global.name}: ${global.definedBy}` } });
     }
     return { comments: others(0), fields };
   }

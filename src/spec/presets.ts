@@ -6,7 +6,7 @@
  */
 
 /** The vendors a spec may name in `sdk.preset`. */
-export const PRESET_NAMES = ["segment", "mixpanel", "posthog", "rudderstack"] as const;
+export const PRESET_NAMES = ["segment", "mixpanel", "posthog", "rudderstack", "amplitude"] as const;
 
 /** A vendor's name as `sdk.preset` takes it. */
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -20,10 +20,14 @@ export interface SdkPreset {
   track: string[];
   identify: string[];
   init: string[];
+  /** Where an identify-kind call's argument keeps its attributes when it is a builder; null when they are the argument itself. */
+  traits: string | null;
   /** The ready expression with `{global}` standing for the configured global; null when the SDK signals readiness only through a callback. */
   ready: string | null;
   collect: string;
   deliveryTimeoutMs: number;
+  /** Where the SDK's script URL carries the key (its first group), for `init`; null when it does not. */
+  scriptKey: RegExp | null;
 }
 
 export const PRESETS: Record<PresetName, SdkPreset> = {
@@ -35,10 +39,14 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     track: ["track"],
     identify: ["identify"],
     init: ["load"],
-    ready: "{global}.initialized === true",
+    traits: null,
+    // The snippet's global becomes the Analytics instance; the npm wrapper on window
+    // (`AnalyticsBrowser.load(…)`) buffers calls until its `instance` has loaded.
+    ready: "{global}.initialized === true || {global}.instance?.initialized === true",
     // One event per request on /v1/{t,i,p,g,a}; batches on /v1/b or /v1/batch.
     collect: "**/v1/{t,i,p,g,a,b,batch}",
     deliveryTimeoutMs: 6000,
+    scriptKey: /\/analytics\.js\/v1\/([^/]+)\//,
   },
   mixpanel: {
     vendor: "Mixpanel (mixpanel-browser)",
@@ -48,10 +56,12 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     // identify takes no traits: they travel through people.set.
     identify: ["identify", "people.set"],
     init: ["init"],
+    traits: null,
     ready: "Boolean({global}.__loaded)",
     collect: "**/{track,engage,groups}{/,}",
     // Batches by default, flushed by a 5 s timer started at init.
     deliveryTimeoutMs: 9000,
+    scriptKey: null,
   },
   posthog: {
     vendor: "PostHog (posthog-js)",
@@ -60,22 +70,45 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     track: ["capture"],
     identify: ["identify"],
     init: ["init"],
+    traits: null,
     ready: "Boolean({global}.__loaded)",
     collect: "**/{e,i/v0/e,batch,capture}{/,}",
     // Queues capture and flushes every 3 s.
     deliveryTimeoutMs: 7000,
+    scriptKey: null,
   },
   rudderstack: {
-    vendor: "RudderStack (rudder-sdk-js)",
-    script: "**/{rudder-analytics*.js,rsa*.js,rudder-sdk-js/dist/**/*.js}",
+    vendor: "RudderStack (v3 @rudderstack/analytics-js, v1.1 rudder-sdk-js)",
+    // v3's CDN build (`/v3/modern/rsa.min.js`), v1.1's, and both npm packages' builds.
+    script: "**/{rudder-analytics*.js,rsa*.js,rudder-sdk-js/dist/**/*.js,analytics-js/dist/**/*js}",
     global: "rudderanalytics",
     track: ["track"],
     identify: ["identify"],
     init: ["load"],
-    // Readiness is signalled only through rudderanalytics.ready(callback).
-    ready: null,
+    traits: null,
+    // Both versions take calls once their object replaces the snippet's array (v3's npm build
+    // assigns it from `new RudderAnalytics()`, whatever script holds it); ready(callback) comes later.
+    ready: "!Array.isArray({global}) && typeof {global}.track === \"function\"",
     collect: "**/v1/{track,identify,page,screen,group,alias,batch}",
     deliveryTimeoutMs: 6000,
+    scriptKey: null,
+  },
+  amplitude: {
+    vendor: "Amplitude (Browser SDK 2, @amplitude/analytics-browser)",
+    // The CDN file (`/libs/analytics-browser-2.x.y-min.js.gz`) and the npm package's scripts.
+    script: "**/{analytics-browser-*.js,analytics-browser-*.js.gz,analytics-browser/lib/scripts/*.js}",
+    global: "amplitude",
+    track: ["track"],
+    identify: ["identify"],
+    init: ["init"],
+    // identify takes an Identify builder: `new amplitude.Identify().set("plan", "pro")`.
+    traits: "_properties.$set",
+    // The snippet's stub is an object with the same methods; only the SDK has runQueuedFunctions.
+    ready: "typeof {global}.runQueuedFunctions === \"function\"",
+    // Batches up to 30 events or 1 s (flushIntervalMillis) on /2/httpapi; /batch for the batch API.
+    collect: "**/{2/httpapi,batch}",
+    deliveryTimeoutMs: 6000,
+    scriptKey: null,
   },
 };
 

@@ -165,8 +165,14 @@ const reportSchema = z
     ...keysAreKnown,
   });
 
+/** A name, or a dotted path of names through nested objects; `example` is what the error shows. */
+const dottedPath = (what: string, example: string) => z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, `must be a ${what} or a dotted path to one, like ${example}`);
+
 /** A method on the SDK global: a name, or a dotted path for nested objects (`people.set`). */
-const methodPath = z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, "must be a method name or a dotted path to one, like track or people.set");
+const methodPath = dottedPath("method name", "track or people.set");
+
+/** A property inside an argument (`_properties.$set`). */
+const propertyPath = dottedPath("property name", "_properties.$set");
 
 /** One method path or several, always read as a list. */
 const methodPaths = (minimum: number) => z.union([methodPath, z.array(methodPath).min(minimum)]).transform((paths) => (typeof paths === "string" ? [paths] : paths));
@@ -193,6 +199,8 @@ export const sdkSchema = z
     identify: methodPaths(1).optional(),
     /** Method path(s) whose first string argument is the installed key. */
     init: methodPaths(0).optional(),
+    /** Where an identify-kind call's argument keeps its attributes when it is a builder (Amplitude's `_properties.$set`); null: the argument itself. */
+    traits: propertyPath.nullable().optional(),
     /** JS expression, true once the SDK is ready; without it, readiness is judged from the global (README). */
     ready: z.string().min(1).nullable().optional(),
     /** URL glob of the requests that deliver events. */
@@ -218,6 +226,7 @@ export const sdkSchema = z
       track: sdk.track ?? preset!.track,
       identify: sdk.identify ?? preset!.identify,
       init: sdk.init ?? preset?.init ?? [],
+      traits: sdk.traits === undefined ? (preset?.traits ?? null) : sdk.traits,
       ready: sdk.ready === undefined ? (preset ? presetReady(preset, global) : null) : sdk.ready,
       collect: sdk.collect ?? preset!.collect,
       deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,

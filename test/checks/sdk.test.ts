@@ -1,6 +1,12 @@
 import { expect, test } from "@playwright/test";
+import { sdkKey } from "../../src/checks/keys.js";
 import { sdkOrder, sdkPresent } from "../../src/checks/sdk.js";
-import { callWith, contextOf, pageWith } from "../support/artifacts.js";
+import { callWith, collectOf, contextOf, pageWith, twoEnvironments } from "../support/artifacts.js";
+
+/** A page whose SDK never defined its global while its collect request carried a call (an npm install without one). */
+function noGlobalPage(overrides: Parameters<typeof pageWith>[0] = {}) {
+  return pageWith({ sdkScripts: [], sdkReadyAtMs: null, sdkTagKey: null, keySightings: [], callsFromNetwork: { reason: "no-global", detail: "window.expsvc" }, calls: [callWith()], collect: [collectOf([callWith()])], ...overrides });
+}
 
 test.describe("sdk.present", () => {
   test("passes when the script loaded and the global became the SDK", () => {
@@ -31,6 +37,19 @@ test.describe("sdk.present", () => {
     const [finding] = sdkPresent.evaluate(contextOf([pageWith({ callsFromNetwork: { reason: "redefined", detail: "window.expsvc" } })]));
     expect(finding?.status).toBe("warn");
     expect(finding?.message).toContain("the page redefined `window.expsvc` beyond the audit's reach");
+    expect(finding?.message).toContain("judged from what the collect requests carried");
+  });
+
+  test("passes an SDK that became ready although no request matched the script glob: it is bundled with the page's code", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ sdkScripts: [] })]));
+    expect(finding?.status).toBe("pass");
+    expect(finding?.message).toContain("bundled with the page's code");
+  });
+
+  test("warns when no global was ever defined but the collect requests show the SDK at work, saying calls were judged from the network", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([noGlobalPage()]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toContain("never defined `window.expsvc`, yet 1 collect request(s) carried its events");
     expect(finding?.message).toContain("judged from what the collect requests carried");
   });
 
@@ -81,5 +100,21 @@ test.describe("sdk.order", () => {
     const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls })]));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toContain("track(?)");
+  });
+});
+
+test.describe("an SDK at work without a global", () => {
+  test("sdk.order warns that it could not watch the calls, and why", () => {
+    const [finding] = sdkOrder.evaluate(contextOf([noGlobalPage()]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toContain("the page never defined `window.expsvc` (an npm install that keeps the SDK in its own scope)");
+  });
+
+  test("sdk.key judges the keys its collect requests carried", () => {
+    const sightings = (key: string) => [{ key, where: "collect" as const, detail: "http://127.0.0.1:47411/v1/collect" }];
+    expect(sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_staging") })], twoEnvironments))[0]?.status).toBe("pass");
+    const production = sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_prod") })], twoEnvironments))[0];
+    expect(production?.status).toBe("fail");
+    expect(production?.message).toContain('environment "production"\'s key `prj_demo_prod` is in a collect request');
   });
 });

@@ -3,16 +3,17 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { stringify } from "yaml";
 import { VENDOR_SPECS, vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
-import { KEYS, NEAR_MISS_EVENT, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
+import { KEYS, LATE_INSTALL, NEAR_MISS_EVENT, SDKS, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import type { Finding, RunSummary } from "../../src/results.js";
 import { readSummary, runCli } from "./cli.js";
 
 /**
- * The real Segment, Mixpanel, PostHog and RudderStack bundles, served offline: correct pages pass
- * with every call accepted, every planted fault is reported with its check and status, with
- * `preset:` specs and with specs that spell every field out; hostile SDKs are judged from the
- * network and keep working.
+ * The real Segment, Mixpanel, PostHog, RudderStack (v1.1 and v3) and Amplitude bundles, served
+ * offline, in every install their fixtures have: correct pages pass with every call accepted,
+ * every planted fault is reported with its check and status, with `preset:` specs and with specs
+ * that spell every field out; hostile SDKs and an npm install without a global are judged from
+ * the network and keep working.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -26,8 +27,8 @@ const specFile = (vendor: FixtureVendor, style: SpecStyle) => `${vendor}-${style
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  // 76 page × viewport audits of real bundles whose batch timers hold calls for up to 5 s.
-  testInfo.setTimeout(480_000);
+  // 140 page × viewport audits of real bundles whose batch timers hold calls for up to 5 s.
+  testInfo.setTimeout(900_000);
   const dir = join(testInfo.project.outputDir, "vendors-run", "specs");
   mkdirSync(dir, { recursive: true });
   const files = VENDOR_SPECS.map(([vendor, style]) => {
@@ -57,8 +58,9 @@ for (const vendor of VENDORS) {
   for (const style of STYLES) {
     test.describe(`${vendor}, ${style === "preset" ? "preset spec" : "every field spelled out"}`, () => {
       const viewports = VIEWPORTS[style];
+      const installs = SDKS[vendor].installs;
       test("correct pages, every install (the snippet inserted once the page is idle after load too) and both viewports: no check fails, the track and the identify are accepted", () => {
-        for (const install of ["snippet", "script", "late-snippet"]) {
+        for (const install of [...installs, LATE_INSTALL]) {
           const page = `${install}-correct`;
           const findings = findingsOf(vendor, style, page);
           expect(findings.length).toBeGreaterThan(0);
@@ -75,7 +77,7 @@ for (const vendor of VENDORS) {
       });
 
       test("faulty pages: the lost call fails sdk.order, the near miss is named, personal data and the nested address fail", () => {
-        for (const install of ["snippet", "script"]) {
+        for (const install of installs) {
           const page = `${install}-faulty`;
           for (const viewport of viewports) {
             expect(one(vendor, style, page, "sdk.order", viewport).status).toBe("fail");
@@ -91,7 +93,7 @@ for (const vendor of VENDORS) {
       });
 
       test("wrong-key pages fail sdk.key naming where the production key was seen", () => {
-        for (const install of ["snippet", "script"]) {
+        for (const install of installs) {
           for (const viewport of viewports) {
             const key = one(vendor, style, `${install}-wrong-key`, "sdk.key", viewport);
             expect(key.status).toBe("fail");
@@ -120,11 +122,37 @@ test("hostile SDKs (a frozen API, a locked global) keep working, their calls are
   }
 });
 
-test("no correct page is blamed for the browser's favicon request; RudderStack's own deprecation notice is the only page error", () => {
+test("no correct page is blamed for the browser's favicon request; RudderStack v1.1's own deprecation notice is the only page error", () => {
   const correct = summary.findings.filter((finding) => finding.check === "page.errors" && /correct$/.test(finding.page ?? ""));
   expect(correct.length).toBeGreaterThan(0);
   for (const finding of correct) {
-    if (finding.spec.includes("rudderstack")) expect(finding.message).toMatch(/^1 error\(s\), first: console "This RudderStack JavaScript SDK package is deprecated/);
+    if (/\/rudderstack-(preset|fields)\.yaml$/.test(finding.spec)) expect(finding.message).toMatch(/^1 error\(s\), first: console "This RudderStack JavaScript SDK package is deprecated/);
     else expect(finding.status, `${finding.spec} ${finding.page} ${finding.viewport}: ${finding.message}`).toBe("pass");
+  }
+});
+
+test("Segment's npm install without a global is judged from its collect requests, and says so", () => {
+  for (const viewport of VIEWPORTS.preset) {
+    const present = one("segment", "preset", "npm-module-correct", "sdk.present", viewport);
+    expect(present.status).toBe("warn");
+    expect(present.message).toContain("never defined `window.analytics`");
+    expect(one("segment", "preset", "npm-module-correct", "sdk.order", viewport).status).toBe("warn");
+    expect(one("segment", "preset", "npm-wrapper-correct", "sdk.present", viewport).status).toBe("pass");
+    expect(one("segment", "preset", "npm-wrapper-correct", "sdk.order", viewport).status).toBe("pass");
+  }
+});
+
+test("Amplitude's identify, an Identify builder, is judged by the attributes it keeps in _properties.$set and matched to its request", () => {
+  for (const style of STYLES) {
+    for (const viewport of VIEWPORTS[style]) {
+      const attributes = one("amplitude", style, "snippet-correct", "identify.attributes", viewport);
+      expect(attributes.status).toBe("pass");
+      expect(attributes.message).toContain("`plan`, `account_type`");
+      const calls = summary.calls.filter((call) => call.spec.endsWith(specFile("amplitude", style)) && call.page === "snippet-correct" && call.viewport === viewport);
+      expect(calls.map((call) => [call.kind, call.delivery])).toEqual([
+        ["identify", "accepted"],
+        ["track", "accepted"],
+      ]);
+    }
   }
 });

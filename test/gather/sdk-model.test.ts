@@ -105,3 +105,22 @@ test("the browser's own favicon request is not the page's error", async ({ gathe
   expect(artifacts.calls.map((call) => call.name)).toEqual(["plain_seen"]);
   expect(artifacts.errors).toEqual([]);
 });
+
+test("an SDK that assigns its global again with the value it read gets one record per call, each delivered, and does not hold the page", async ({ gather }) => {
+  // Amplitude's bundle does this: `window.amplitude = Object.assign(window.amplitude || {}, sdk)`.
+  const reassigns = "window.expsvc = sdk; window.expsvc = window.expsvc;";
+  let received: string[] = [];
+  const artifacts = await gather(
+    "broken",
+    { path: "/hostile-page", steps: [{ click: "#go" }, { waitForEvent: "signup_success" }] },
+    { sdk: { ...specWith().sdk, deliveryTimeoutMs: 8000 } },
+    { prepare: async (context) => void (received = await serve(context, hostileSdk(reassigns))) },
+  );
+  expect(received).toEqual(["identify user-123", "track signup_success"]);
+  expect(artifacts.callsFromNetwork).toBeNull();
+  expect(artifacts.calls.map((call) => [call.kind, call.name, call.state])).toEqual([
+    ["identify", "user-123", "direct"],
+    ["track", "signup_success", "direct"],
+  ]);
+  expect(artifacts.durationMs).toBeLessThan(4000);
+});

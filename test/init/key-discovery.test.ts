@@ -1,12 +1,13 @@
 import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
-import { chooseKey, isKeyLike, keyCandidates } from "../../src/init/key-discovery.js";
+import { chooseKey, isKeyLike, isKeyToken, keyCandidates } from "../../src/init/key-discovery.js";
+import { PRESETS } from "../../src/spec/presets.js";
 import { pageWith } from "../support/artifacts.js";
 import { globalWith, lookWith, requestWith } from "../support/first-look.js";
 
 /** Finding the installed key: candidates from the first look, then the key seen most widely by the gatherer. */
 
-const SDK = { scriptUrls: ["https://cdn.example.test/sdk/v1/sdk.js"], global: "expsvc", tagKey: null };
+const SDK = { scriptUrls: ["https://cdn.example.test/sdk/v1/sdk.js"], global: "expsvc", tagKey: null, init: [], scriptKey: null };
 const basicOf = (user: string) => `Basic ${Buffer.from(`${user}:`).toString("base64")}`;
 
 test("a key is one word of 6 to 128 letters, digits, _ or -, not a plain word or a number", () => {
@@ -43,6 +44,27 @@ test("candidates come from the tag, the script's path, the global, request queri
   ]);
 });
 
+test("where an SDK keeps its key, any token is one, without a digit too; a number or a lower-case word is not", () => {
+  for (const key of ["YOUR_WRITE_KEY", "HFbafRlKfWkbTOoPXWvYAxSgNTGqzLmp", "wk_live_42"]) expect(isKeyToken(key), key).toBe(true);
+  for (const value of ["analytics", "1234567", "has space", "https://x.test/a", "short"]) expect(isKeyToken(value), value).toBe(false);
+});
+
+test("Segment's snippet: the write key comes from its place in the script URL and from analytics.load in the inline snippet, whatever its shape", () => {
+  const key = "HFbafRlKfWkbTOoPXWvYAxSgNTGqzLmp";
+  const script = `https://cdn.segment.com/analytics.js/v1/${key}/analytics.min.js`;
+  const segment = { scriptUrls: [script], global: "analytics", tagKey: null, init: PRESETS.segment.init, scriptKey: PRESETS.segment.scriptKey };
+  expect(keyCandidates(lookWith({ requests: [requestWith(script)] }), segment)).toEqual([key]);
+  const snippet = `!function(){var analytics=window.analytics=window.analytics||[];analytics._writeKey="YOUR_WRITE_KEY";analytics.load("YOUR_WRITE_KEY");analytics.page();}();`;
+  expect(keyCandidates(lookWith({ inlineScripts: ["console.log('hi')", snippet] }), { ...segment, scriptUrls: [] })).toEqual(["YOUR_WRITE_KEY"]);
+  // Not a key's place: the same value in a path segment of another SDK's script, or a call of another method.
+  expect(keyCandidates(lookWith({ inlineScripts: ['analytics.page("YOUR_WRITE_KEY")'] }), { ...segment, scriptUrls: [`https://cdn.example.test/v1/${key}/sdk.js`], scriptKey: null })).toEqual([]);
+});
+
+test("a value under a key-shaped name in a payload is a candidate whatever its shape", () => {
+  const body = JSON.stringify({ type: "page", writeKey: "HFbafRlKfWkbTOoPXWvYAxSgNTGqzLmp", anonymousId: "0b6c2c9e" });
+  expect(keyCandidates(lookWith({ requests: [requestWith("https://api.example.test/v1/p", "fetch", { method: "POST", body: Buffer.from(body) })] }), SDK)).toEqual(["HFbafRlKfWkbTOoPXWvYAxSgNTGqzLmp"]);
+});
+
 test("the SDK's own global name is no candidate, and neither is a setting without a digit", () => {
   const look = lookWith({ globals: [globalWith({ name: "expsvc", keyProperties: [{ name: "expsvc.storageKey", value: "expsvc_storage" }] })] });
   expect(keyCandidates(look, { ...SDK, tagKey: "expsvc" })).toEqual([]);
@@ -69,10 +91,10 @@ test("a value seen only among the SDK global's properties is a setting, not a ke
   expect(choice.others).toEqual([]);
 });
 
-test("an init call's first string counts as a key only when it looks like one", () => {
+test("an init call's first string counts as a key when it is a token, with or without a digit", () => {
   const init = (key: string) => ({ key, where: "init" as const, detail: "shopsdk.load" });
-  const pages = [pageWith({ sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json"), init("wk_live_42")] }), pageWith({ viewport: "mobile", sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json")] })];
-  expect(chooseKey(pages).installed?.key).toBe("wk_live_42");
+  const pages = [pageWith({ sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json"), init("YOUR_WRITE_KEY")] }), pageWith({ viewport: "mobile", sdkTagKey: null, keySightings: [init("https://cdn.example.test/config.json"), init("default")] })];
+  expect(chooseKey(pages).installed?.key).toBe("YOUR_WRITE_KEY");
   expect(chooseKey(pages).others).toEqual([]);
 });
 

@@ -12,7 +12,7 @@ test("a preset matches by its script and its global with its track method", () =
   const look = lookWith({ globals: [segmentGlobal], requests: [requestWith(SEGMENT_SCRIPT)], readyPresets: ["segment"] });
   const [found] = matchingPresets(look);
   expect(found).toMatchObject({ preset: "segment", scriptUrls: [SEGMENT_SCRIPT], ready: true });
-  expect(found?.global.name).toBe("analytics");
+  expect(found?.global?.name).toBe("analytics");
 });
 
 test("a snippet's stub stands for the preset while its script was requested, not without it", () => {
@@ -29,7 +29,7 @@ test("a self-hosted preset SDK matches by its global and ready marker, without i
 
 test("a global of another name is a preset's only when the preset's script defines it", () => {
   const renamed = globalWith({ name: "segmentAnalytics", methods: ["track", "identify"], definedBy: SEGMENT_SCRIPT });
-  expect(matchingPresets(lookWith({ globals: [renamed], requests: [requestWith(SEGMENT_SCRIPT)] }))[0]?.global.name).toBe("segmentAnalytics");
+  expect(matchingPresets(lookWith({ globals: [renamed], requests: [requestWith(SEGMENT_SCRIPT)] }))[0]?.global?.name).toBe("segmentAnalytics");
   const unrelated = globalWith({ name: "tracker", methods: ["track"], definedBy: "https://other.example.test/t.js" });
   expect(matchingPresets(lookWith({ globals: [unrelated], requests: [requestWith(SEGMENT_SCRIPT)] }))).toEqual([]);
 });
@@ -68,4 +68,15 @@ test("with a preset and another SDK, the preset is chosen and the other is liste
 
 test("a page without any SDK gives neither", () => {
   expect(detectSdk(lookWith({ globals: [globalWith({ name: "app", methods: ["render"], definedBy: "https://shop.example.test/app.js" })] }))).toEqual({ preset: null, generic: [] });
+});
+
+test("a preset whose global the page never defines matches by collect requests that carry events: an npm install without a global", () => {
+  const page = requestWith("https://api.segment.io/v1/p", "fetch", { method: "POST", body: Buffer.from(JSON.stringify({ type: "page", writeKey: "wk_1" })) });
+  const [found] = matchingPresets(lookWith({ requests: [page] }));
+  expect(found).toMatchObject({ preset: "segment", global: null, collectUrls: ["https://api.segment.io/v1/p"] });
+  // A request to the collect URL that carried nothing is no sign of the SDK.
+  expect(matchingPresets(lookWith({ requests: [requestWith("https://api.segment.io/v1/p", "fetch", { method: "POST" })] }))).toEqual([]);
+  // With the global there, the global decides: a stub without its script is no match.
+  const stub = globalWith({ name: "analytics", type: "array", methods: ["track", "identify"] });
+  expect(matchingPresets(lookWith({ globals: [stub], requests: [page] }))).toEqual([]);
 });

@@ -178,14 +178,14 @@ test.describe("wrong types", () => {
 test.describe("missing required fields", () => {
   test("are named at the mapping that lacks them", () => {
     expect(printed(parse(minimalWith({ 12: [], 15: [] })))).toEqual([
-      'spec.yaml:7:1 sdk: missing required field "collect": give it, or name a vendor in sdk.preset (segment | mixpanel | posthog | rudderstack) to fill it',
+      'spec.yaml:7:1 sdk: missing required field "collect": give it, or name a vendor in sdk.preset (segment | mixpanel | posthog | rudderstack | amplitude) to fill it',
       'spec.yaml:13:5 pages[0]: missing required field "path"',
     ]);
   });
 
   test("of one mapping are named together", () => {
     expect(printed(parse(minimalWith({ 11: [], 12: [] })))).toEqual([
-      'spec.yaml:7:1 sdk: missing required fields "identify", "collect": give them, or name a vendor in sdk.preset (segment | mixpanel | posthog | rudderstack) to fill them',
+      'spec.yaml:7:1 sdk: missing required fields "identify", "collect": give them, or name a vendor in sdk.preset (segment | mixpanel | posthog | rudderstack | amplitude) to fill them',
     ]);
   });
 
@@ -395,24 +395,37 @@ test.describe("sdk presets and method paths", () => {
   test("a preset fills every sdk field with the vendor's defaults", () => {
     const result = parse(sdkLines("  preset: mixpanel"));
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...PRESETS.mixpanel, vendor: undefined, ready: "Boolean(mixpanel.__loaded)", settleMs: 250 });
+    const { vendor, scriptKey, ...fields } = PRESETS.mixpanel;
+    expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...fields, ready: "Boolean(mixpanel.__loaded)", settleMs: 250 });
   });
 
   test("a field beside the preset overrides it, and the preset's ready refers to the configured global", () => {
     const result = parse(sdkLines("  preset: segment", '  script: "**/vendor/analytics.min.js"', "  global: seg", "  settleMs: 100"));
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    expect(result.spec.sdk).toMatchObject({ script: "**/vendor/analytics.min.js", global: "seg", collect: PRESETS.segment.collect, ready: "seg.initialized === true", init: ["load"], settleMs: 100 });
+    expect(result.spec.sdk).toMatchObject({ script: "**/vendor/analytics.min.js", global: "seg", collect: PRESETS.segment.collect, ready: "seg.initialized === true || seg.instance?.initialized === true", init: ["load"], settleMs: 100 });
   });
 
   test("track and identify take one method path or a list of dotted paths; init and ready are optional", () => {
     const result = parse(minimalWith({ 11: "  identify: [identify, people.set]" }));
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    expect(result.spec.sdk).toMatchObject({ track: ["track"], identify: ["identify", "people.set"], init: [], ready: null, preset: null, settleMs: 250, deliveryTimeoutMs: 6000 });
+    expect(result.spec.sdk).toMatchObject({ track: ["track"], identify: ["identify", "people.set"], init: [], traits: null, ready: null, preset: null, settleMs: 250, deliveryTimeoutMs: 6000 });
+  });
+
+  test("traits names where a builder argument keeps identify's attributes; amplitude's preset fills it", () => {
+    const amplitude = parse(sdkLines("  preset: amplitude"));
+    if (!amplitude.ok) throw new Error(printed(amplitude).join("\n"));
+    expect(amplitude.spec.sdk).toMatchObject({ global: "amplitude", traits: "_properties.$set", ready: 'typeof amplitude.runQueuedFunctions === "function"' });
+    const spelled = parse(minimalWith({ 11: ["  identify: identify", "  traits: payload.attributes"] }));
+    if (!spelled.ok) throw new Error(printed(spelled).join("\n"));
+    expect(spelled.spec.sdk.traits).toBe("payload.attributes");
+    expect(printed(parse(minimalWith({ 11: ["  identify: identify", '  traits: "_properties..$set"'] })))).toEqual([
+      "spec.yaml:12:11 sdk.traits: must be a property name or a dotted path to one, like _properties.$set",
+    ]);
   });
 
   test("an unknown preset or a method path that is no path is named with what to write", () => {
-    expect(printed(parse(sdkLines("  preset: amplitude")))).toEqual([
-      'spec.yaml:8:11 sdk.preset: must be one of "segment", "mixpanel", "posthog", "rudderstack", not text ("amplitude")',
+    expect(printed(parse(sdkLines("  preset: heap")))).toEqual([
+      'spec.yaml:8:11 sdk.preset: must be one of "segment", "mixpanel", "posthog", "rudderstack", "amplitude", not text ("heap")',
     ]);
     expect(printed(parse(minimalWith({ 10: '  track: "people..set"' })))).toEqual([
       "spec.yaml:10:10 sdk.track: must be a method name or a dotted path to one, like track or people.set",

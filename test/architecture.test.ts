@@ -56,6 +56,9 @@ const RULES: Rule[] = [
   { folder: "report", forbidden: /^playwright$|^(api|cli|gather|spec)\/|^plan\.ts$/, why: "reporters read the run's result only" },
   { folder: "spec", forbidden: /^(playwright|@playwright\/|undici)|^(api|checks|cli|gather|report)\/|^plan\.ts$/, why: "the spec loader turns YAML into a spec and needs nothing of the audit" },
   { folder: ".", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
+  { folder: "package", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
+  { folder: "text", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
+  { folder: "url", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
 ];
 
 /** The one file allowed to import what its folder's rule forbids, and what it may import: the demo the package ships, never the other fixtures. */

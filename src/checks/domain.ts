@@ -1,4 +1,4 @@
-import { environmentDomain, leavesDomain } from "../domain.js";
+import { environmentDomain, leavesDomain } from "../url/domain.js";
 import { shareableUrl } from "../redact.js";
 import type { Finding } from "../results.js";
 import { auditedEnvironment, defineCheck, finding } from "./check.js";

@@ -1,6 +1,6 @@
 import { callDeliveries, ingestionUnverified, type CallDelivery } from "../delivery.js";
 import type { Finding } from "../results.js";
-import { nearMisses, orList } from "../text.js";
+import { nearMisses, orList } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */

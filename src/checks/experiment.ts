@@ -1,6 +1,6 @@
 import type { SelectorMatch } from "../artifacts.js";
 import type { Finding } from "../results.js";
-import { closestMatch, quoteList } from "../text.js";
+import { closestMatch, quoteList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, specWideFinding } from "./check.js";
 import { keptOut } from "./kept-out.js";
 import { experimentVariation } from "./experiment-variation.js";

@@ -1,5 +1,5 @@
 import type { Finding } from "../results.js";
-import { nearMisses, orList } from "../text.js";
+import { nearMisses, orList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls } from "./check.js";
 import { keptOut } from "./kept-out.js";
 

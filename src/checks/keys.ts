@@ -1,7 +1,7 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
 import type { Finding } from "../results.js";
 import { shareableUrl } from "../redact.js";
-import { orJoined } from "../text.js";
+import { orJoined } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "./check.js";
 
 /** Each place a key is looked for, in words. */

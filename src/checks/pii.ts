@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from "node:net";
-import { decodeBase64Text } from "../base64.js";
+import { decodeBase64Text } from "../text/base64.js";
 import { EMAIL } from "../redact.js";
-import { wordsOf } from "../text.js";
+import { wordsOf } from "../text/wording.js";
 
 /**
  * The personal-data detector: finds personal data in identify attributes by key name and by

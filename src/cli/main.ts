@@ -167,7 +167,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return name === undefined ? EXIT.invalid : EXIT.ok;
   }
   if (name === "--version") {
-    const { toolVersion } = await import("../version.js");
+    const { toolVersion } = await import("../package/version.js");
     process.stdout.write(`${toolVersion()}\n`);
     return EXIT.ok;
   }

@@ -1,8 +1,8 @@
 import { basename, extname } from "node:path";
 import type { AuditTarget } from "../plan.js";
 import { knownViewports } from "../viewports.js";
-import { closestMatch } from "../text.js";
-import { environmentDomain, isOnDomain } from "../domain.js";
+import { closestMatch } from "../text/wording.js";
+import { environmentDomain, isOnDomain } from "../url/domain.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { usageError } from "./errors.js";
 

@@ -1,5 +1,5 @@
 import { test } from "@playwright/test";
-import { environmentDomain } from "../domain.js";
+import { environmentDomain } from "../url/domain.js";
 import { keepPlainStacks } from "../plain-stacks.js";
 import { readPlan, type AuditTarget } from "../plan.js";
 import { environmentOf } from "../spec/environment.js";

@@ -1,7 +1,7 @@
 import type { BrowserContext } from "playwright";
 import { loginFailure } from "../site-entry.js";
 import { environmentOf } from "../spec/environment.js";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 import { pageTitle } from "../titles.js";
 import { gatherTest, plan, siteDomainOf } from "./audit-test.js";
 import { walkLogin } from "./login.js";

@@ -9,7 +9,7 @@ import { scrubText, secretsOf } from "../redact.js";
 import { gatherPage } from "./page.js";
 import { pageTitle } from "../titles.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 import { typedText } from "../secrets.js";
 import { unopenedPage } from "../unopened-page.js";
 import { gatherTest, plan, siteDomainOf } from "./audit-test.js";

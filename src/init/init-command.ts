@@ -5,7 +5,7 @@ import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
 import { runPlaywrightPhase } from "../cli/playwright.js";
 import { unreachableReason } from "../cli/reachability.js";
-import { PACKAGE_ROOT } from "../package-root.js";
+import { PACKAGE_ROOT } from "../package/package-root.js";
 import { SPEC_SCHEMA_FILE } from "../spec/json-schema.js";
 import { parseSpec, formatSpecError } from "../spec/load.js";
 import { chooseKey } from "./key-discovery.js";

@@ -7,7 +7,7 @@ import { readSdkTag } from "../gather/sdk-tag.js";
 import { isAuthRefusal } from "../gather/landing.js";
 import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
 import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
-import { urlMatcher } from "../glob.js";
+import { urlMatcher } from "../url/glob.js";
 import { PRESETS, type PresetName } from "../spec/presets.js";
 import { sdkSchema, type SdkSpec } from "../spec/schema.js";
 import { isMobileViewport } from "../viewports.js";

@@ -5,7 +5,7 @@ import { ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE, stringifyEnvInfo, type Writer } fr
 import { AllureReporter } from "allure-playwright";
 import type { RunResult } from "../run-result.js";
 import { viewportTag } from "../titles.js";
-import { toolVersion } from "../version.js";
+import { toolVersion } from "../package/version.js";
 import { allureEntries, RESULTS_MODULE, type AllureEntry, type AllureContent } from "./allure-results.js";
 import { environmentInfo } from "./environment-info.js";
 

@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
 import type { SpecError } from "./errors.js";
 import { keyAtOffset, locateProblem } from "./locate.js";
-import { formatPath, plainErrorMap } from "../plain-messages.js";
+import { formatPath, plainErrorMap } from "../text/plain-messages.js";
 import { problemsFromIssues, type SpecProblem } from "./problems.js";
 import { auditSpecSchema, type AuditSpec } from "./schema.js";
 import { unknownViewportProblems } from "./viewport-names.js";

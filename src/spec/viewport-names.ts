@@ -1,6 +1,6 @@
 import { knownViewports } from "../viewports.js";
 import type { SpecProblem } from "./problems.js";
-import { closestMatch } from "../text.js";
+import { closestMatch } from "../text/wording.js";
 
 /** A problem for every `viewports` entry that is neither desktop, mobile nor a Playwright device name. */
 export function unknownViewportProblems(viewports: readonly string[]): SpecProblem[] {

@@ -6,7 +6,7 @@ import type { CollectorRecord } from "../../fixtures/service/collector.js";
 import type { ShopRequest } from "../../fixtures/sites/shop.js";
 import { eventsDelivered } from "../../src/checks/events.js";
 import { matchDeliveries } from "../../src/delivery.js";
-import { urlMatcher } from "../../src/glob.js";
+import { urlMatcher } from "../../src/url/glob.js";
 import { auditUserAgent, headersFor, interceptCollect, resolveTraffic, SiteRequestTagger, withQueryParam } from "../../src/gather/traffic.js";
 import { contextOf, specWith } from "../support/artifacts.js";
 import { test, type Gather } from "../support/gather.js";

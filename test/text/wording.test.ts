@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { closestMatch, editDistance, nearMisses, wordsOf } from "../src/text.js";
+import { closestMatch, editDistance, nearMisses, wordsOf } from "../../src/text/wording.js";
 
 test.describe("editDistance", () => {
   test("counts a swap of neighbours as one edit", () => {

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { buildTarget } from "../src/cli/targets.js";
-import { environmentDomain, isOnDomain, leavesDomain } from "../src/domain.js";
-import { formatSpecError, parseSpec } from "../src/spec/load.js";
-import { specWith } from "./support/artifacts.js";
+import { buildTarget } from "../../src/cli/targets.js";
+import { environmentDomain, isOnDomain, leavesDomain } from "../../src/url/domain.js";
+import { formatSpecError, parseSpec } from "../../src/spec/load.js";
+import { specWith } from "../support/artifacts.js";
 
 test.describe("the domain rule", () => {
   test("the domain defaults to the base URL's host, and a written one is normalised", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { urlMatcher } from "../src/glob.js";
+import { urlMatcher } from "../../src/url/glob.js";
 
 test("** crosses folders, * does not, {a,b} picks one", () => {
   expect(urlMatcher("**/sdk/v1/sdk.js")("https://cdn.example.test/sdk/v1/sdk.js")).toBe(true);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { closestMatch, quoteList } from "./text.js";
+import { closestMatch, quoteList } from "./wording.js";
 
 /**
  * Zod's issues in plain words, for everything setup-audit validates: spec files, the service's

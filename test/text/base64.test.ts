@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { base64Forms, decodeBase64Text } from "../src/base64.js";
+import { base64Forms, decodeBase64Text } from "../../src/text/base64.js";
 
 const json = '{"event":"signup_success","name":"Zoë 👨‍👩‍👧"}';
 

@@ -1,4 +1,4 @@
-import { escapeRegExp } from "./text.js";
+import { escapeRegExp } from "../text/wording.js";
 
 /**
  * URL globs as the spec writes them: `**` matches anything, `*` anything but `/`, `{a,b}` either.

@@ -1,7 +1,7 @@
 import type { LoginOutcome, PageArtifacts } from "../artifacts.js";
-import { shareableUrl } from "../redact.js";
+import { shareableUrl } from "../privacy/redact.js";
 import type { Finding } from "../results.js";
-import { secretVariables } from "../secrets.js";
+import { secretVariables } from "../privacy/secrets.js";
 import { loginFailure, samePath, type LoginFailure } from "../site-entry.js";
 import type { AuthSpec } from "../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";

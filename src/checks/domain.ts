@@ -1,5 +1,5 @@
 import { environmentDomain, leavesDomain } from "../url/domain.js";
-import { shareableUrl } from "../redact.js";
+import { shareableUrl } from "../privacy/redact.js";
 import type { Finding } from "../results.js";
 import { auditedEnvironment, defineCheck, finding } from "./check.js";
 import { notJudgedReason } from "./kept-out.js";

@@ -2,7 +2,7 @@ import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.j
 import type { Finding } from "../results.js";
 import { capitalised } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext } from "./check.js";
-import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
+import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "../privacy/personal-data.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
 function identifyCalls(page: PageArtifacts): CapturedCall[] {

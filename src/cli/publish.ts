@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditPlan } from "../plan.js";
-import { runSecrets } from "../redact.js";
+import { runSecrets } from "../privacy/redact.js";
 import { firstLine } from "../text/wording.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";

@@ -5,7 +5,7 @@ import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import type { TargetResult } from "../run-result.js";
-import { credentialsOf } from "../redact.js";
+import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../unopened-page.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";

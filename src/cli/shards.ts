@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallBaseline } from "../baseline.js";
 import { CHECKS } from "../checks/index.js";
-import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
+import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
 import type { AuditTarget } from "../plan.js";
 import { scrubbedFindings, type TargetResult } from "../run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
@@ -13,7 +13,7 @@ import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
-import { hideSecretsDeep, runSecrets } from "../redact.js";
+import { hideSecretsDeep, runSecrets } from "../privacy/redact.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and

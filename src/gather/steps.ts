@@ -1,5 +1,5 @@
 import type { Page } from "playwright";
-import { typedText } from "../secrets.js";
+import { typedText } from "../privacy/secrets.js";
 import type { Step } from "../spec/schema.js";
 import { describeStep } from "../spec/steps.js";
 import { firstLine } from "../text/wording.js";

@@ -6,7 +6,7 @@ import type { RuntimeMessage } from "allure-js-commons/sdk";
 import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS, checkOf } from "../checks/index.js";
 import { callDeliveries, type CallDelivery } from "../delivery.js";
-import { scrubText } from "../redact.js";
+import { scrubText } from "../privacy/redact.js";
 import type { Finding, Status } from "../results.js";
 import type { ReportTarget, RunResult, TargetResult } from "../run-result.js";
 import { pageTitle } from "../titles.js";

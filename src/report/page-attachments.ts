@@ -1,6 +1,6 @@
 import type { CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallDelivery } from "../delivery.js";
-import { isPlanLike, maskProperties, redactUrl, scrubText } from "../redact.js";
+import { isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
 import type { ReportTarget } from "../run-result.js";
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { isPlanLike, maskedValue, maskProperties, redactDeep, redactSecret, redactUrl, scrubText, secretsOf, shareableUrl } from "../src/redact.js";
-import { specWith } from "./support/artifacts.js";
+import { isPlanLike, maskedValue, maskProperties, redactDeep, redactSecret, redactUrl, scrubText, secretsOf, shareableUrl } from "../../src/privacy/redact.js";
+import { specWith } from "../support/artifacts.js";
 
 test("a masked value says what was there, never the value", () => {
   expect(maskedValue("jane.doe@example.org")).toBe("«masked string, 20 chars»");

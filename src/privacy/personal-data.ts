@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { decodeBase64Text } from "../text/base64.js";
-import { EMAIL } from "../redact.js";
+import { EMAIL } from "./redact.js";
 import { wordsOf } from "../text/wording.js";
 
 /**

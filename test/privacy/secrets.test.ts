@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { missingVariables, secretVariables, typedText } from "../src/secrets.js";
-import { specWith } from "./support/artifacts.js";
+import { missingVariables, secretVariables, typedText } from "../../src/privacy/secrets.js";
+import { specWith } from "../support/artifacts.js";
 
 const spec = specWith({
   environments: {

@@ -8,7 +8,7 @@ import {
   redactPersonalData,
   type PersonalDataEncoding,
   type PersonalDataKind,
-} from "../../src/checks/pii.js";
+} from "../../src/privacy/personal-data.js";
 
 const base64 = (text: string) => Buffer.from(text).toString("base64");
 const base64url = (text: string) => Buffer.from(text).toString("base64url");

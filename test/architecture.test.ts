@@ -58,6 +58,7 @@ const RULES: Rule[] = [
   { folder: ".", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "package", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "privacy", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
+  { folder: "results", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "text", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "url", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
 ];

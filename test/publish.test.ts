@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { EXIT } from "../src/cli/errors.js";
 import { publishResults } from "../src/cli/publish.js";
 import type { AuditTarget } from "../src/plan.js";
-import type { TargetResult } from "../src/run-result.js";
+import type { TargetResult } from "../src/results/run-result.js";
 import { specWith } from "./support/artifacts.js";
 
 test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {

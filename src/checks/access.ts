@@ -1,6 +1,6 @@
 import type { LoginOutcome, PageArtifacts } from "../artifacts.js";
 import { shareableUrl } from "../privacy/redact.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { secretVariables } from "../privacy/secrets.js";
 import { loginFailure, samePath, type LoginFailure } from "../site-entry.js";
 import type { AuthSpec } from "../spec/schema.js";

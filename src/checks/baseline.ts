@@ -1,6 +1,6 @@
-import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../baseline.js";
+import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../results/baseline-file.js";
 import type { PageArtifacts } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";
 import { keptOut } from "./kept-out.js";
 

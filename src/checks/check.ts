@@ -1,7 +1,7 @@
 import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
-import type { CallBaseline } from "../baseline.js";
+import type { CallBaseline } from "../results/baseline-file.js";
 import type { RecordedDelivery } from "../delivery.js";
-import type { Checklist, Finding, Status } from "../results.js";
+import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, Environment } from "../spec/schema.js";
 import type { CheckId } from "./index.js";

@@ -1,5 +1,5 @@
 import { callDeliveries, ingestionUnverified, type CallDelivery } from "../delivery.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { nearMisses, orList } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";
 

@@ -1,5 +1,5 @@
 import type { ExperimentView, PageArtifacts, TargetElement } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "./check.js";
 import { keptOut } from "./kept-out.js";

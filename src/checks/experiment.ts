@@ -1,5 +1,5 @@
 import type { SelectorMatch } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { closestMatch, quoteList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, specWideFinding } from "./check.js";
 import { keptOut } from "./kept-out.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { nearMisses, orList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls } from "./check.js";
 import { keptOut } from "./kept-out.js";

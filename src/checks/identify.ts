@@ -1,5 +1,5 @@
 import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { capitalised } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext } from "./check.js";
 import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "../privacy/personal-data.js";

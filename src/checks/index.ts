@@ -1,4 +1,4 @@
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { API_CHECKS } from "./api.js";
 import { BASELINE_CHECKS } from "./baseline.js";
 import type { AuditContext, Check } from "./check.js";

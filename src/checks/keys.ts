@@ -1,5 +1,5 @@
 import type { KeySighting, PageArtifacts } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { shareableUrl } from "../privacy/redact.js";
 import { orJoined } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "./check.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { describeStep } from "../spec/steps.js";
 import { auditedEnvironment, defineCheck, finding, pageSpecOf, perLoadedPage } from "./check.js";
 import { keptOut } from "./kept-out.js";

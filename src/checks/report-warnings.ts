@@ -1,7 +1,7 @@
 import { SPLIT_FIELDS, VISITOR_FIELDS } from "../api/match.js";
 import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifacts.js";
-import type { Finding, Status } from "../results.js";
-import { worstStatus } from "../results.js";
+import type { Finding, Status } from "../results/summary.js";
+import { worstStatus } from "../results/summary.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi } from "./api.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "./check.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";

@@ -1,5 +1,5 @@
 import type { PageArtifacts } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "./check.js";
 import { sdkKey } from "./keys.js";
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../baseline.js";
+import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../results/baseline-file.js";
 import type { AuditTarget } from "../plan.js";
 import { CliError, EXIT } from "./errors.js";
 

@@ -1,11 +1,11 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
 import { readReportFile } from "../api/report.js";
-import type { CallBaseline } from "../baseline.js";
+import type { CallBaseline } from "../results/baseline-file.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
 import { ingestedEvents, reconcileDeliveries, type RecordedDelivery } from "../delivery.js";
 import type { AuditTarget } from "../plan.js";
-import type { TargetResult } from "../run-result.js";
+import type { TargetResult } from "../results/run-result.js";
 
 /**
  * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews

@@ -6,7 +6,7 @@ import { firstLine } from "../text/wording.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
 import { writeAllureResults } from "../report/allure-writer.js";
-import { buildSummary, reportTarget, type TargetResult } from "../run-result.js";
+import { buildSummary, reportTarget, type TargetResult } from "../results/run-result.js";
 import { EXIT, type CliError } from "./errors.js";
 import { publishToGitHub } from "./github.js";
 import { publishReport, type ReportOptions } from "./report.js";

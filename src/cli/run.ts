@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
-import type { TargetResult } from "../run-result.js";
+import type { TargetResult } from "../results/run-result.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../unopened-page.js";

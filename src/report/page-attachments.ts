@@ -1,7 +1,7 @@
 import type { CollectRequest, PageArtifacts } from "../artifacts.js";
 import type { CallDelivery } from "../delivery.js";
 import { isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
-import type { ReportTarget } from "../run-result.js";
+import type { ReportTarget } from "../results/run-result.js";
 
 /**
  * The evidence attached to one page × viewport in the report: what the page called, what went

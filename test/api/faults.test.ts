@@ -8,7 +8,7 @@ import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
 import { apiSettings } from "../../src/cli/api-phase.js";
 import { ingestedEvents } from "../../src/delivery.js";
-import type { Finding } from "../../src/results.js";
+import type { Finding } from "../../src/results/summary.js";
 import { contextOf, specWith } from "../support/artifacts.js";
 
 /**

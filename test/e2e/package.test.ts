@@ -8,7 +8,7 @@ import { parse, stringify } from "yaml";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import { findBrowser } from "../../src/browser.js";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { runCompositeAction } from "../support/composite-action.js";
 import { runCommand, type CliRun } from "./cli.js";
 import { installedProject, pack, projectEnv, type PackResult } from "../support/installed-package.js";

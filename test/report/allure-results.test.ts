@@ -7,8 +7,8 @@ import { checkOf } from "../../src/checks/index.js";
 import type { AuditTarget } from "../../src/plan.js";
 import { allureEntries } from "../../src/report/allure-results.js";
 import { writeAllureResults } from "../../src/report/allure-writer.js";
-import type { Finding } from "../../src/results.js";
-import { reportTarget, type RunResult } from "../../src/run-result.js";
+import type { Finding } from "../../src/results/summary.js";
+import { reportTarget, type RunResult } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 
 const spec = specWith();

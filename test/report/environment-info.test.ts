@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { environmentInfo } from "../../src/report/environment-info.js";
-import { reportTarget, type ReportTarget } from "../../src/run-result.js";
+import { reportTarget, type ReportTarget } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 
 const target = (slug: string, specSha256: string): ReportTarget =>

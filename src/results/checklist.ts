@@ -1,5 +1,5 @@
-import { CHECKS, type CheckId } from "./checks/index.js";
-import { worstStatus, type Checklist, type Finding } from "./results.js";
+import { CHECKS, type CheckId } from "../checks/index.js";
+import { worstStatus, type Checklist, type Finding } from "./summary.js";
 
 /** The checks that feed a checklist item, as their definitions say, in registry order. */
 function feeding(item: keyof Checklist): CheckId[] {

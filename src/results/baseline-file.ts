@@ -1,6 +1,6 @@
 import { basename, dirname, extname, join } from "node:path";
 import { z } from "zod";
-import { parseJsonWith, type Parsed } from "./text/parse-json.js";
+import { parseJsonWith, type Parsed } from "../text/parse-json.js";
 
 /**
  * Baselines: which calls fired on which page × viewport in a good run, per spec × environment, so

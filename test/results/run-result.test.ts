@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { writeShardResults } from "../src/cli/shards.js";
-import type { AuditTarget } from "../src/plan.js";
-import { pageWith, specWith } from "./support/artifacts.js";
-import { formatConsoleReport } from "../src/report/console.js";
-import { findingCommands, jobSummaryMarkdown } from "../src/report/github.js";
-import { toJUnitXml } from "../src/report/junit.js";
-import type { Finding } from "../src/results.js";
-import { buildSummary, reportTarget, type TargetResult } from "../src/run-result.js";
+import { writeShardResults } from "../../src/cli/shards.js";
+import type { AuditTarget } from "../../src/plan.js";
+import { pageWith, specWith } from "../support/artifacts.js";
+import { formatConsoleReport } from "../../src/report/console.js";
+import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
+import { toJUnitXml } from "../../src/report/junit.js";
+import type { Finding } from "../../src/results/summary.js";
+import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
 
 const leaky: Finding = {
   check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../src/artifacts.js";
-import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../src/baseline.js";
-import { runChecks } from "../src/checks/index.js";
-import { buildSummary, type TargetResult } from "../src/run-result.js";
-import type { RunSummary } from "../src/results.js";
-import { callWith, contextOf, pageWith } from "./support/artifacts.js";
+import type { PageArtifacts } from "../../src/artifacts.js";
+import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../../src/results/baseline-file.js";
+import { runChecks } from "../../src/checks/index.js";
+import { buildSummary, type TargetResult } from "../../src/results/run-result.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import { callWith, contextOf, pageWith } from "../support/artifacts.js";
 
 const signup = (viewport: string) =>
   pageWith({

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { verdictOf, worstStatus, type Finding } from "../src/results.js";
+import { verdictOf, worstStatus, type Finding } from "../../src/results/summary.js";
 
 const found = (check: Finding["check"], status: Finding["status"]): Finding => ({
   check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {},

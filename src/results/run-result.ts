@@ -1,9 +1,9 @@
-import type { ApiArtifacts, PageArtifacts } from "./artifacts.js";
+import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
 import { rollUpChecklist } from "./checklist.js";
-import { callDeliveries, type RecordedDelivery } from "./delivery.js";
-import { plannedVariations, type AuditTarget } from "./plan.js";
-import { hideSecretsDeep, scrubText } from "./privacy/redact.js";
-import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./results.js";
+import { callDeliveries, type RecordedDelivery } from "../delivery.js";
+import { plannedVariations, type AuditTarget } from "../plan.js";
+import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
+import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
 
 /**
  * A run's result: what the checks found on each spec × environment, and the summary.json built

@@ -56,6 +56,7 @@ const RULES: Rule[] = [
   { folder: "report", forbidden: /^playwright$|^(api|cli|gather|spec)\/|^plan\.ts$/, why: "reporters read the run's result only" },
   { folder: "spec", forbidden: /^(playwright|@playwright\/|undici)|^(api|checks|cli|gather|report)\/|^plan\.ts$/, why: "the spec loader turns YAML into a spec and needs nothing of the audit" },
   { folder: ".", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
+  { folder: "artifacts", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "package", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "privacy", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
   { folder: "results", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },

@@ -1,5 +1,5 @@
 import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedProject, WORKSPACE_FIELDS, type ProjectMatch } from "../api/match.js";
-import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
+import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { capitalised, formatDuration, nearMisses, orJoined, orList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, specWideFinding, type AuditContext, type Verdict } from "./check.js";

@@ -1,5 +1,5 @@
 import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../results/baseline-file.js";
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";
 import { keptOut } from "./kept-out.js";

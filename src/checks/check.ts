@@ -1,6 +1,6 @@
-import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
+import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts/types.js";
 import type { CallBaseline } from "../results/baseline-file.js";
-import type { RecordedDelivery } from "../delivery.js";
+import type { RecordedDelivery } from "../artifacts/delivery.js";
 import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, Environment } from "../spec/schema.js";

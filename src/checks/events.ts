@@ -1,4 +1,4 @@
-import { callDeliveries, ingestionUnverified, type CallDelivery } from "../delivery.js";
+import { callDeliveries, ingestionUnverified, type CallDelivery } from "../artifacts/delivery.js";
 import type { Finding } from "../results/summary.js";
 import { nearMisses, orList } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";

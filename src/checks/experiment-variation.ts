@@ -1,4 +1,4 @@
-import type { ExperimentView, PageArtifacts, TargetElement } from "../artifacts.js";
+import type { ExperimentView, PageArtifacts, TargetElement } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "./check.js";

@@ -1,4 +1,4 @@
-import type { SelectorMatch } from "../artifacts.js";
+import type { SelectorMatch } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { closestMatch, quoteList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, specWideFinding } from "./check.js";

@@ -1,4 +1,4 @@
-import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
+import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { capitalised } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext } from "./check.js";

@@ -1,5 +1,5 @@
-import type { PageArtifacts } from "../artifacts.js";
-import { loginFailure, samePath, type LoginFailure } from "../site-entry.js";
+import type { PageArtifacts } from "../artifacts/types.js";
+import { loginFailure, samePath, type LoginFailure } from "../artifacts/site-entry.js";
 import type { AuthSpec } from "../spec/schema.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { KeySighting, PageArtifacts } from "../artifacts.js";
+import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { shareableUrl } from "../privacy/redact.js";
 import { orJoined } from "../text/wording.js";

@@ -1,5 +1,5 @@
 import { SPLIT_FIELDS, VISITOR_FIELDS } from "../api/match.js";
-import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifacts.js";
+import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifacts/types.js";
 import type { Finding, Status } from "../results/summary.js";
 import { worstStatus } from "../results/summary.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi } from "./api.js";

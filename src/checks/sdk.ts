@@ -1,4 +1,4 @@
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "./check.js";
 import { sdkKey } from "./keys.js";

@@ -1,9 +1,9 @@
-import type { ApiArtifacts, PageArtifacts } from "../artifacts.js";
+import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
 import { readReportFile } from "../api/report.js";
 import type { CallBaseline } from "../results/baseline-file.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
-import { ingestedEvents, reconcileDeliveries, type RecordedDelivery } from "../delivery.js";
+import { ingestedEvents, reconcileDeliveries, type RecordedDelivery } from "../artifacts/delivery.js";
 import type { AuditTarget } from "../plan.js";
 import type { TargetResult } from "../results/run-result.js";
 

@@ -1,13 +1,13 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser.js";
 import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
 import type { TargetResult } from "../results/run-result.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
-import { unopenedPage } from "../unopened-page.js";
+import { unopenedPage } from "../artifacts/unopened-page.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
+import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "../artifacts/types.js";
 import type { CallBaseline } from "../results/baseline-file.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";

@@ -1,5 +1,5 @@
 import type { BrowserContext } from "playwright";
-import { loginFailure } from "../site-entry.js";
+import { loginFailure } from "../artifacts/site-entry.js";
 import { environmentOf } from "../spec/environment.js";
 import { firstLine } from "../text/wording.js";
 import { pageTitle } from "../titles.js";

@@ -1,5 +1,5 @@
 import type { BrowserContext } from "playwright";
-import type { LoginOutcome } from "../artifacts.js";
+import type { LoginOutcome } from "../artifacts/types.js";
 import { isOnDomain } from "../url/domain.js";
 import type { AuthSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";

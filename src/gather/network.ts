@@ -1,5 +1,5 @@
 import type { BrowserContext, Request, Response } from "playwright";
-import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js";
+import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts/types.js";
 import { urlMatcher } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";

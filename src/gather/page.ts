@@ -1,6 +1,6 @@
 import type { BrowserContext } from "playwright";
-import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts.js";
-import { deliverySettled } from "../delivery.js";
+import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts/types.js";
+import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";

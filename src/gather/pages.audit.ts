@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
-import type { LoginOutcome, PageArtifacts } from "../artifacts.js";
+import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../spec/environment.js";
 import { artifactFileName, plannedVariations, type AuditTarget, type PlannedVariation } from "../plan.js";
 import { isMobileViewport } from "../viewports.js";
@@ -11,7 +11,7 @@ import { pageTitle } from "../titles.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { typedText } from "../privacy/secrets.js";
-import { unopenedPage } from "../unopened-page.js";
+import { unopenedPage } from "../artifacts/unopened-page.js";
 import { gatherTest, plan, siteDomainOf } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";

@@ -1,5 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import type { DeliveredEvent } from "../artifacts.js";
+import type { DeliveredEvent } from "../artifacts/types.js";
 import { decodeBase64Text } from "../text/base64.js";
 
 /**

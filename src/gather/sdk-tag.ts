@@ -1,5 +1,5 @@
 import type { Page } from "playwright";
-import type { KeySighting } from "../artifacts.js";
+import type { KeySighting } from "../artifacts/types.js";
 import { globToRegExpSource } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { wordsOf } from "../text/wording.js";

@@ -1,4 +1,4 @@
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import { madeCalls } from "../checks/check.js";
 import { findPersonalData, personalDataKindOfKey } from "../privacy/personal-data.js";
 

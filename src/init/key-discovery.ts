@@ -1,4 +1,4 @@
-import type { KeySighting, PageArtifacts } from "../artifacts.js";
+import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
 import { decodeBasicAuth } from "../gather/network.js";
 import { decodeCollectBody } from "../gather/payload.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";

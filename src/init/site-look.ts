@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions } from "playwright";
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import { CliError, EXIT } from "../cli/errors.js";
 import { gatherPage } from "../gather/page.js";
 import { readSdkTag } from "../gather/sdk-tag.js";

@@ -1,4 +1,4 @@
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import { PRESETS } from "../spec/presets.js";
 import { KEY_PLACES } from "../checks/keys.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";

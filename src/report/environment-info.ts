@@ -1,4 +1,4 @@
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import type { ReportTarget } from "../results/run-result.js";
 
 /**

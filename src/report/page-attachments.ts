@@ -1,5 +1,5 @@
-import type { CollectRequest, PageArtifacts } from "../artifacts.js";
-import type { CallDelivery } from "../delivery.js";
+import type { CollectRequest, PageArtifacts } from "../artifacts/types.js";
+import type { CallDelivery } from "../artifacts/delivery.js";
 import { isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
 import type { ReportTarget } from "../results/run-result.js";
 

@@ -1,5 +1,5 @@
 import type { CheckId } from "../checks/index.js";
-import type { Delivery } from "../artifacts.js";
+import type { Delivery } from "../artifacts/types.js";
 
 /** The status of one finding; `skip` when the check did not apply or was turned off. */
 export type Status = "pass" | "warn" | "fail" | "skip";

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { recentEventListSchema } from "../../src/api/schemas.js";
 import { eventsDelivered } from "../../src/checks/events.js";
-import { callDeliveries, ingestedEvents, ingestionUnverified, reconcileDeliveries } from "../../src/delivery.js";
+import { callDeliveries, ingestedEvents, ingestionUnverified, reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { callRecords } from "../../src/results/run-result.js";
 import { apiWith, callWith, collectOf, contextOf, exchangeOf, failedExchange, normalised, pageWith, specWithApi } from "../support/artifacts.js";
 

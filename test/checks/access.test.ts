@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { LoginOutcome, PageArtifacts } from "../../src/artifacts.js";
+import type { LoginOutcome, PageArtifacts } from "../../src/artifacts/types.js";
 import { pageAccess } from "../../src/checks/access.js";
 import { eventsExpected } from "../../src/checks/events.js";
 import { goalsMatch } from "../../src/checks/goals.js";

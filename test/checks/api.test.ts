@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { ApiArtifacts } from "../../src/artifacts.js";
+import type { ApiArtifacts } from "../../src/artifacts/types.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
 import type { Check } from "../../src/checks/check.js";
 import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";

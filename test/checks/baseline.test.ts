@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../../src/artifacts.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import type { CallBaseline } from "../../src/results/baseline-file.js";
 import { baselineCalls } from "../../src/checks/baseline.js";
 import { runChecks } from "../../src/checks/index.js";

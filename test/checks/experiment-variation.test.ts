@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { ExperimentView, PageArtifacts } from "../../src/artifacts.js";
+import type { ExperimentView, PageArtifacts } from "../../src/artifacts/types.js";
 import { experimentVariation, judgeVariation, type VariationUnit } from "../../src/checks/experiment-variation.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 

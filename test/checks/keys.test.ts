@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { KeySighting, PageArtifacts } from "../../src/artifacts.js";
+import type { KeySighting, PageArtifacts } from "../../src/artifacts/types.js";
 import { sdkKey } from "../../src/checks/keys.js";
 import { keysInHeaders } from "../../src/gather/network.js";
 import { scriptTagFacts, type ScriptTagRead } from "../../src/gather/sdk-tag.js";

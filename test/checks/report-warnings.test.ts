@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { ApiExchange, ReportExperiment } from "../../src/artifacts.js";
+import type { ApiExchange, ReportExperiment } from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { reportWarnings } from "../../src/checks/report-warnings.js";
 import { reportListSchema } from "../../src/api/report.js";

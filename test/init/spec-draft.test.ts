@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../../src/artifacts.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import type { KeyChoice } from "../../src/init/key-discovery.js";
 import { detectSdk } from "../../src/init/sdk-detection.js";
 import { draftSdk, draftSpec, type DraftInputs, type ServiceFacts } from "../../src/init/spec-draft.js";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { matchDeliveries } from "../../src/delivery.js";
+import { matchDeliveries } from "../../src/artifacts/delivery.js";
 import { pageAttachments } from "../../src/report/page-attachments.js";
 import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 

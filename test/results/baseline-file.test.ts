@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../../src/artifacts.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../../src/results/baseline-file.js";
 import { runChecks } from "../../src/checks/index.js";
 import { buildSummary, type TargetResult } from "../../src/results/run-result.js";

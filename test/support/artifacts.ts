@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
-import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts.js";
+import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
-import { ingestedEvents, reconcileDeliveries } from "../../src/delivery.js";
+import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/spec/schema.js";
 
 /** A valid spec for unit tests, with `overrides` merged over the top level. */

@@ -1,5 +1,5 @@
-import type { ApiGoal, ApiProject, ApiRecentEvent } from "./api/schemas.js";
-import type { ReportExperiment } from "./api/report.js";
+import type { ApiGoal, ApiProject, ApiRecentEvent } from "../api/schemas.js";
+import type { ReportExperiment } from "../api/report.js";
 
 /**
  * The artifacts: plain data gathered from the browser and the API, and the only input of the
@@ -228,8 +228,8 @@ export interface PageArtifacts {
  * The service's elements and report data, as the API schemas normalise them (api/schemas.ts,
  * api/report.ts): one typed shape whichever field names the service used.
  */
-export type { ApiGoal, ApiProject, ApiRecentEvent } from "./api/schemas.js";
-export type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "./api/report.js";
+export type { ApiGoal, ApiProject, ApiRecentEvent } from "../api/schemas.js";
+export type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "../api/report.js";
 
 /** Why an API request gave no usable answer. */
 export interface ApiFailure {

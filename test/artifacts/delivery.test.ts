@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { deliverySettled, matchDeliveries, reconcileDeliveries } from "../src/delivery.js";
-import { callWith, collectOf, pageWith } from "./support/artifacts.js";
+import { deliverySettled, matchDeliveries, reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 
 test("each event carries one call, in order", () => {
   const first = callWith({ name: "add_to_cart" });

@@ -1,4 +1,4 @@
-import type { LoginOutcome } from "./artifacts.js";
+import type { LoginOutcome } from "./types.js";
 
 /**
  * Whether a closed site let the audit in: the rules the gatherer needs to go on after a login,

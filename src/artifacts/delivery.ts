@@ -1,5 +1,5 @@
-import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./artifacts.js";
-import type { AuditSpec } from "./spec/schema.js";
+import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./types.js";
+import type { AuditSpec } from "../spec/schema.js";
 
 /**
  * Matches calls to the collect requests that carried them. A call is carried by an event that

@@ -1,5 +1,5 @@
 import type { LoginOutcome, PageArtifacts } from "./types.js";
-import { isMobileViewport } from "../viewports.js";
+import { isMobileViewport } from "../browser/viewports.js";
 
 /** A page × viewport of the plan that was never gathered, and why. */
 export interface UnopenedPage {

@@ -4,7 +4,7 @@ import type { CallBaseline } from "../results/baseline-file.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
 import { ingestedEvents, reconcileDeliveries, type RecordedDelivery } from "../artifacts/delivery.js";
-import type { AuditTarget } from "../plan.js";
+import type { AuditTarget } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 
 /**

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AuditPlan } from "../plan.js";
+import type { AuditPlan } from "../plan/plan.js";
 import { runSecrets } from "../privacy/redact.js";
 import { firstLine } from "../text/wording.js";
 import { formatConsoleReport } from "../report/console.js";

@@ -2,8 +2,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
-import { findBrowser, BROWSER_ENV } from "../browser.js";
-import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
+import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
+import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";

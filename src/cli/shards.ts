@@ -5,7 +5,7 @@ import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "
 import type { CallBaseline } from "../results/baseline-file.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
-import type { AuditTarget } from "../plan.js";
+import type { AuditTarget } from "../plan/plan.js";
 import { scrubbedFindings, type TargetResult } from "../results/run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "./errors.js";

@@ -1,6 +1,6 @@
 import { basename, extname } from "node:path";
-import type { AuditTarget } from "../plan.js";
-import { knownViewports } from "../viewports.js";
+import type { AuditTarget } from "../plan/plan.js";
+import { knownViewports } from "../browser/viewports.js";
 import { closestMatch } from "../text/wording.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import type { LoadedSpec } from "../spec/load.js";

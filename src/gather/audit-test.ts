@@ -1,7 +1,7 @@
 import { test } from "@playwright/test";
 import { environmentDomain } from "../url/domain.js";
-import { keepPlainStacks } from "../plain-stacks.js";
-import { readPlan, type AuditTarget } from "../plan.js";
+import { keepPlainStacks } from "./plain-stacks.js";
+import { readPlan, type AuditTarget } from "../plan/plan.js";
 import { environmentOf } from "../spec/environment.js";
 import { SiteRequestTagger } from "./traffic.js";
 

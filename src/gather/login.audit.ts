@@ -2,7 +2,7 @@ import type { BrowserContext } from "playwright";
 import { loginFailure } from "../artifacts/site-entry.js";
 import { environmentOf } from "../spec/environment.js";
 import { firstLine } from "../text/wording.js";
-import { pageTitle } from "../titles.js";
+import { pageTitle } from "../plan/titles.js";
 import { gatherTest, plan, siteDomainOf } from "./audit-test.js";
 import { walkLogin } from "./login.js";
 import { saveLogin } from "./login-state.js";

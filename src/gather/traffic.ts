@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, CDPSession } from 
 import { isOnDomain } from "../url/domain.js";
 import type { TrafficSpec } from "../spec/schema.js";
 import { toolVersion } from "../package/version.js";
-import { deviceFor } from "../viewports.js";
+import { deviceFor } from "../browser/viewports.js";
 import { decodeCollectBody } from "./payload.js";
 
 /**

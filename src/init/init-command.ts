@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { findBrowser, BROWSER_ENV } from "../browser.js";
+import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
 import { runPlaywrightPhase } from "../cli/playwright.js";
 import { unreachableReason } from "../cli/reachability.js";

@@ -10,7 +10,7 @@ import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather
 import { urlMatcher } from "../url/glob.js";
 import { PRESETS, type PresetName } from "../spec/presets.js";
 import { sdkSchema, type SdkSpec } from "../spec/schema.js";
-import { isMobileViewport } from "../viewports.js";
+import { isMobileViewport } from "../browser/viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
 import { CrawlQueue, pageIdFor } from "./crawl.js";
 import { takeFirstLook } from "./first-look.js";

@@ -9,7 +9,7 @@ import { callDeliveries, type CallDelivery } from "../artifacts/delivery.js";
 import { scrubText } from "../privacy/redact.js";
 import type { Finding, Status } from "../results/summary.js";
 import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
-import { pageTitle } from "../titles.js";
+import { pageTitle } from "../plan/titles.js";
 import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";

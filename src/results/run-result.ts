@@ -1,7 +1,7 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
 import { callDeliveries, type RecordedDelivery } from "../artifacts/delivery.js";
-import { plannedVariations, type AuditTarget } from "../plan.js";
+import { plannedVariations, type AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
 

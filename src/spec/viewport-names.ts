@@ -1,4 +1,4 @@
-import { knownViewports } from "../viewports.js";
+import { knownViewports } from "../browser/viewports.js";
 import type { SpecProblem } from "./problems.js";
 import { closestMatch } from "../text/wording.js";
 

@@ -7,7 +7,7 @@ import { chromium } from "playwright";
 import { parse, stringify } from "yaml";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
-import { findBrowser } from "../../src/browser.js";
+import { findBrowser } from "../../src/browser/launch.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { runCompositeAction } from "../support/composite-action.js";
 import { runCommand, type CliRun } from "./cli.js";

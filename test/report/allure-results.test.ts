@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { TestResult as AllureResult } from "allure-js-commons";
 import { checkOf } from "../../src/checks/index.js";
-import type { AuditTarget } from "../../src/plan.js";
+import type { AuditTarget } from "../../src/plan/plan.js";
 import { allureEntries } from "../../src/report/allure-results.js";
 import { writeAllureResults } from "../../src/report/allure-writer.js";
 import type { Finding } from "../../src/results/summary.js";

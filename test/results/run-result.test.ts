@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { writeShardResults } from "../../src/cli/shards.js";
-import type { AuditTarget } from "../../src/plan.js";
+import type { AuditTarget } from "../../src/plan/plan.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 import { formatConsoleReport } from "../../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { AuditSpec } from "./spec/schema.js";
+import type { AuditSpec } from "../spec/schema.js";
 
 /**
  * The plan of one `run`: written by the CLI, read by the Playwright config and the audit tests,

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { EXIT } from "../src/cli/errors.js";
-import { publishResults } from "../src/cli/publish.js";
-import type { AuditTarget } from "../src/plan.js";
-import type { TargetResult } from "../src/results/run-result.js";
-import { specWith } from "./support/artifacts.js";
+import { EXIT } from "../../src/cli/errors.js";
+import { publishResults } from "../../src/cli/publish.js";
+import type { AuditTarget } from "../../src/plan/plan.js";
+import type { TargetResult } from "../../src/results/run-result.js";
+import { specWith } from "../support/artifacts.js";
 
 test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
   const out = mkdtempSync(join(tmpdir(), "publish-"));

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { prepareOutDir } from "../src/cli/out-dir.js";
+import { prepareOutDir } from "../../src/cli/out-dir.js";
 
 test("an earlier run's outputs are gone at once and deleted in the background; the history and other files stay", async () => {
   const out = mkdtempSync(join(tmpdir(), "out-dir-"));

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { requireSiteAccess } from "../src/cli/site-access.js";
-import type { AuditTarget } from "../src/plan.js";
-import { specWith } from "./support/artifacts.js";
+import { requireSiteAccess } from "../../src/cli/site-access.js";
+import type { AuditTarget } from "../../src/plan/plan.js";
+import { specWith } from "../support/artifacts.js";
 
 /** `run`'s refusal (exit 2) of a closed site it could not get into, before any browser starts. */
 

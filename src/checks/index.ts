@@ -4,12 +4,12 @@ import { BASELINE_CHECKS } from "./baseline.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
 import { EVENTS_CHECKS } from "./events.js";
-import { EXPERIMENT_CHECKS } from "./experiment.js";
+import { EXPERIMENT_CHECKS } from "./experiment/index.js";
 import { GOALS_CHECKS } from "./goals.js";
 import { IDENTIFY_CHECKS } from "./identify.js";
-import { PAGE_CHECKS } from "./page.js";
-import { REPORT_CHECKS } from "./report-warnings.js";
-import { SDK_CHECKS } from "./sdk.js";
+import { PAGE_CHECKS } from "./page/index.js";
+import { REPORT_CHECKS } from "./report/index.js";
+import { SDK_CHECKS } from "./sdk/index.js";
 import { VIEWPORTS_CHECKS } from "./viewports.js";
 
 /**

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { finding, type Check } from "../../src/checks/check.js";
 import { CHECK_IDS, CHECKS, runChecks, type CheckId } from "../../src/checks/index.js";
-import { sdkOrder } from "../../src/checks/sdk.js";
+import { sdkOrder } from "../../src/checks/sdk/index.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
 const lostCall = pageWith({ calls: [callWith({ state: "lost" })] });
@@ -54,7 +54,7 @@ test("a page check judges each page × viewport from its artifacts alone, as mer
 test("the registry holds every check the modules define, each once", async () => {
   const folder = join(import.meta.dirname, "../../src/checks");
   const modules: Record<string, unknown>[] = await Promise.all(
-    readdirSync(folder).filter((name) => name.endsWith(".ts")).map((name) => import(pathToFileURL(join(folder, name)).href)),
+    readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts")).map((name) => import(pathToFileURL(join(folder, name)).href)),
   );
   const isCheck = (value: unknown): value is Check => typeof value === "object" && value !== null && "id" in value && "evaluate" in value;
   const defined = modules.flatMap((module) => Object.values(module).filter(isCheck).map((check) => check.id));

@@ -1,8 +1,8 @@
-import type { ExperimentView, PageArtifacts, TargetElement } from "../artifacts/types.js";
-import type { Finding } from "../results/summary.js";
-import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "./check.js";
-import { keptOut } from "./kept-out.js";
+import type { ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "../check.js";
+import { keptOut } from "../kept-out.js";
 
 /**
  * experiment.variation: each variation's preview compared with its control (the page as it is)

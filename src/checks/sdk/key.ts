@@ -1,8 +1,8 @@
-import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
-import type { Finding } from "../results/summary.js";
-import { shareableUrl } from "../privacy/redact.js";
-import { orJoined } from "../text/wording.js";
-import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "./check.js";
+import type { KeySighting, PageArtifacts } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import { shareableUrl } from "../../privacy/redact.js";
+import { orJoined } from "../../text/wording.js";
+import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "../check.js";
 
 /** Each place a key is looked for, in words. */
 export const KEY_PLACES: Record<KeySighting["where"], string> = {

@@ -1,7 +1,7 @@
-import type { PageArtifacts } from "../artifacts/types.js";
-import type { Finding } from "../results/summary.js";
-import { defineCheck, describeCall, madeCalls, perLoadedPage } from "./check.js";
-import { sdkKey } from "./keys.js";
+import type { PageArtifacts } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
+import { sdkKey } from "./key.js";
 
 /** sdk.present: the SDK script loaded and defined its global. */
 export const sdkPresent = defineCheck({

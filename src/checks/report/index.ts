@@ -1,9 +1,9 @@
-import { SPLIT_FIELDS, VISITOR_FIELDS } from "../api/match.js";
-import type { ReportExperiment, ReportVariation, ReportWarning } from "../artifacts/types.js";
-import type { Finding, Status } from "../results/summary.js";
-import { worstStatus } from "../results/summary.js";
-import { exchangeEvidence, exchangeProblem, judgeableApi } from "./api.js";
-import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "./check.js";
+import { SPLIT_FIELDS, VISITOR_FIELDS } from "../../api/match.js";
+import type { ReportExperiment, ReportVariation, ReportWarning } from "../../artifacts/types.js";
+import type { Finding, Status } from "../../results/summary.js";
+import { worstStatus } from "../../results/summary.js";
+import { exchangeEvidence, exchangeProblem, judgeableApi } from "../api.js";
+import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
 
 /**

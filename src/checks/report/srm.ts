@@ -7,7 +7,7 @@
  * the CDF, whose complement loses the small p-values an SRM is about; simple-statistics judges
  * against a table of fixed levels, without 0.001 and without a p-value; @stdlib's gammainc has the
  * upper tail but brings some forty packages for one function. The tail below is checked
- * against scipy to six significant digits, down to p ≈ 1e-111 (test/checks/srm.test.ts).
+ * against scipy to six significant digits, down to p ≈ 1e-111 (test/checks/report/srm.test.ts).
  */
 
 /** What the SRM test needs besides the counts (the spec's `report.srm`). */

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import type { ApiExchange, ReportExperiment } from "../../src/artifacts/types.js";
-import type { AuditContext } from "../../src/checks/check.js";
-import { reportWarnings } from "../../src/checks/report-warnings.js";
-import { reportListSchema } from "../../src/api/report.js";
-import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith } from "../support/artifacts.js";
+import type { ApiExchange, ReportExperiment } from "../../../src/artifacts/types.js";
+import type { AuditContext } from "../../../src/checks/check.js";
+import { reportWarnings } from "../../../src/checks/report/index.js";
+import { reportListSchema } from "../../../src/api/report.js";
+import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith } from "../../support/artifacts.js";
 
 /** report.warnings on report data: each reported warning named as what it is, the SRM test's figures, and every reason to skip. */
 

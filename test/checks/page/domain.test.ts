@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { pageDomain } from "../../src/checks/domain.js";
-import { contextOf, pageWith, twoEnvironments } from "../support/artifacts.js";
+import { pageDomain } from "../../../src/checks/page/domain.js";
+import { contextOf, pageWith, twoEnvironments } from "../../support/artifacts.js";
 
 test.describe("page.domain", () => {
   test("passes when every URL stays on the base URL's host", () => {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import type { SelectorMatch } from "../../src/artifacts/types.js";
-import { experimentGoals, experimentName, experimentSelector, fragileSelectorReasons, vagueNameReason } from "../../src/checks/experiment.js";
-import { contextOf, pageWith, specWith } from "../support/artifacts.js";
+import type { SelectorMatch } from "../../../src/artifacts/types.js";
+import { experimentGoals, experimentName, experimentSelector, fragileSelectorReasons, vagueNameReason } from "../../../src/checks/experiment/index.js";
+import { contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const PAGES = [
   { id: "home", path: "/" },

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { chiSquareStatistic, chiSquareSurvival, logGamma, regularizedUpperGamma, sampleRatioMismatch } from "../../src/checks/srm.js";
+import { chiSquareStatistic, chiSquareSurvival, logGamma, regularizedUpperGamma, sampleRatioMismatch } from "../../../src/checks/report/srm.js";
 
 /**
  * The SRM maths against known values: the chi-square critical values every table prints, the

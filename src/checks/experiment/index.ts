@@ -1,9 +1,9 @@
-import type { SelectorMatch } from "../artifacts/types.js";
-import type { Finding } from "../results/summary.js";
-import { closestMatch, quoteList } from "../text/wording.js";
-import { auditedEnvironment, defineCheck, finding, specWideFinding } from "./check.js";
-import { keptOut } from "./kept-out.js";
-import { experimentVariation } from "./experiment-variation.js";
+import type { SelectorMatch } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import { closestMatch, quoteList } from "../../text/wording.js";
+import { auditedEnvironment, defineCheck, finding, specWideFinding } from "../check.js";
+import { keptOut } from "../kept-out.js";
+import { experimentVariation } from "./variation.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
 const GENERIC_WORDS = new Set([

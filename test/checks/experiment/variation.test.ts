@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import type { ExperimentView, PageArtifacts } from "../../src/artifacts/types.js";
-import { experimentVariation, judgeVariation, type VariationUnit } from "../../src/checks/experiment-variation.js";
-import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
+import type { ExperimentView, PageArtifacts } from "../../../src/artifacts/types.js";
+import { experimentVariation, judgeVariation, type VariationUnit } from "../../../src/checks/experiment/variation.js";
+import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const target = { text: "Start your free trial", attributes: { id: "cta-primary", class: "button" }, style: { color: "rgb(0, 0, 0)", "font-size": "16px" }, box: { x: 10, y: 20, width: 200, height: 40 } };
 const control: VariationUnit = { matched: 1, visible: 1, target, overflows: false, errors: [], events: ["cta_clicked", "signup_success"], journeyError: null };

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { pageErrors, pageLoad } from "../../src/checks/page.js";
-import { viewportsCoverage } from "../../src/checks/viewports.js";
-import { contextOf, pageWith } from "../support/artifacts.js";
+import { pageErrors, pageLoad } from "../../../src/checks/page/index.js";
+import { viewportsCoverage } from "../../../src/checks/viewports.js";
+import { contextOf, pageWith } from "../../support/artifacts.js";
 
 test.describe("page.load", () => {
   test("passes for a page that loaded", () => {

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import type { KeySighting, PageArtifacts } from "../../src/artifacts/types.js";
-import { sdkKey } from "../../src/checks/keys.js";
-import { keysInHeaders } from "../../src/gather/network.js";
-import { scriptTagFacts, type ScriptTagRead } from "../../src/gather/sdk-tag.js";
-import { contextOf, pageWith, specWith, twoEnvironments } from "../support/artifacts.js";
+import type { KeySighting, PageArtifacts } from "../../../src/artifacts/types.js";
+import { sdkKey } from "../../../src/checks/sdk/key.js";
+import { keysInHeaders } from "../../../src/gather/network.js";
+import { scriptTagFacts, type ScriptTagRead } from "../../../src/gather/sdk-tag.js";
+import { contextOf, pageWith, specWith, twoEnvironments } from "../../support/artifacts.js";
 
 /** A Segment-style install: the write key travels in the script's path, the tag names the global. */
 const segmentSpec = specWith({

@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import type { LoginOutcome, PageArtifacts } from "../../src/artifacts/types.js";
-import { pageAccess } from "../../src/checks/access.js";
-import { eventsExpected } from "../../src/checks/events.js";
-import { goalsMatch } from "../../src/checks/goals.js";
-import { runChecks } from "../../src/checks/index.js";
-import { pageLoad } from "../../src/checks/page.js";
-import { contextOf, pageWith, specWith } from "../support/artifacts.js";
+import type { LoginOutcome, PageArtifacts } from "../../../src/artifacts/types.js";
+import { pageAccess } from "../../../src/checks/page/access.js";
+import { eventsExpected } from "../../../src/checks/events.js";
+import { goalsMatch } from "../../../src/checks/goals.js";
+import { runChecks } from "../../../src/checks/index.js";
+import { pageLoad } from "../../../src/checks/page/index.js";
+import { contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const SITE = "http://127.0.0.1:47412";
 

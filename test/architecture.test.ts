@@ -89,6 +89,18 @@ for (const rule of RULES) {
   });
 }
 
+test("the spec loader reaches no Playwright, not even through the modules it imports", () => {
+  const reached = new Set<string>();
+  const visit = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const target of importsOf(file)) if (FILES.includes(target)) visit(target);
+  };
+  for (const file of FILES.filter((file) => folderOf(file) === "spec")) visit(file);
+  const playwright = [...reached].flatMap((file) => importsOf(file).filter((target) => /^(playwright|@playwright\/)/.test(target)).map((target) => `${file} imports ${target}`));
+  expect(playwright).toEqual([]);
+});
+
 test("only cli/demo.ts reaches the bundled fixtures", () => {
   const reaching = FILES.filter((file) => importsOf(file).some((target) => target.startsWith("../fixtures/")));
   expect(reaching).toEqual([DEMO_ENTRY.file]);

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { buildTarget } from "../../src/cli/targets.js";
 import { environmentDomain, isOnDomain, leavesDomain } from "../../src/url/domain.js";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { formatSpecError, parseSpec } from "../../src/spec/load.js";
 import { specWith } from "../support/artifacts.js";
 
@@ -32,7 +33,7 @@ const SPEC_TAIL = ['sdk: { script: "**/sdk.js", global: g, track: t, identify: i
 
 test.describe("a spec that leaves its domain is refused up front", () => {
   test("a base URL off the environment's domain, and paths that lead to another host", () => {
-    const result = parseSpec([...SPEC_HEAD, ...SPEC_TAIL, ""].join("\n"), "spec.yaml");
+    const result = parseSpec([...SPEC_HEAD, ...SPEC_TAIL, ""].join("\n"), "spec.yaml", knownViewports());
     if (result.ok) throw new Error("expected the spec to be refused");
     expect(result.errors.map(formatSpecError)).toEqual([
       'spec.yaml:6:14 environments.staging.baseUrl: is not on the environment\'s domain "shop.example.test" or a subdomain of it: every audited URL must stay on the domain',

@@ -2,7 +2,7 @@ import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCal
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";
-import { keptOut } from "./kept-out.js";
+import { keptOut } from "../artifacts/site-entry.js";
 
 const REFRESH = "refresh the baseline with `setup-audit baseline`";
 

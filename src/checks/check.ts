@@ -1,11 +1,11 @@
+import { keptOut } from "../artifacts/site-entry.js";
 import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts/types.js";
 import type { CallBaseline } from "../results/baseline-file.js";
 import type { RecordedDelivery } from "../artifacts/delivery.js";
 import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
-import type { AuditSpec, Environment } from "../spec/schema.js";
+import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
 import type { CheckId } from "./index.js";
-import { notJudgedReason } from "./kept-out.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
@@ -162,6 +162,13 @@ export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts
     const verdict = judge(page);
     return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
   });
+}
+
+/** Why a page × viewport cannot be judged, as every check but page.access says it; null when it can. */
+export function notJudgedReason(page: PageArtifacts, auth: AuthSpec | undefined): string | null {
+  if (keptOut(page, auth) !== null) return "Not judged: the site kept the audit out (page.access says why).";
+  if (page.loadError !== null) return "Not judged: the page did not load.";
+  return null;
 }
 
 /** The page spec for an artifact's page id. */

@@ -2,7 +2,7 @@ import type { SelectorMatch } from "../../artifacts/types.js";
 import type { Finding } from "../../results/summary.js";
 import { closestMatch, quoteList } from "../../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, specWideFinding } from "../check.js";
-import { keptOut } from "../kept-out.js";
+import { keptOut } from "../../artifacts/site-entry.js";
 import { experimentVariation } from "./variation.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.

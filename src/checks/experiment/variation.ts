@@ -2,7 +2,7 @@ import type { ExperimentView, PageArtifacts, TargetElement } from "../../artifac
 import type { Finding } from "../../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "../check.js";
-import { keptOut } from "../kept-out.js";
+import { keptOut } from "../../artifacts/site-entry.js";
 
 /**
  * experiment.variation: each variation's preview compared with its control (the page as it is)

@@ -2,10 +2,9 @@ import type { LoginOutcome, PageArtifacts } from "../../artifacts/types.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import type { Finding } from "../../results/summary.js";
 import { secretVariables } from "../../privacy/secrets.js";
-import { loginFailure, samePath, type LoginFailure } from "../../artifacts/site-entry.js";
+import { keptOut, loginFailure, samePath, type KeptOut, type LoginFailure } from "../../artifacts/site-entry.js";
 import type { AuthSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "../check.js";
-import { keptOut, type KeptOut } from "../kept-out.js";
 
 /** page.access: the site let the audit in, on every page × viewport and through its login. */
 export const pageAccess = defineCheck({

@@ -1,8 +1,7 @@
 import { environmentDomain, leavesDomain } from "../../url/domain.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import type { Finding } from "../../results/summary.js";
-import { auditedEnvironment, defineCheck, finding } from "../check.js";
-import { notJudgedReason } from "../kept-out.js";
+import { auditedEnvironment, defineCheck, finding, notJudgedReason } from "../check.js";
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain = defineCheck({
   id: "page.domain",

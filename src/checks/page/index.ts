@@ -1,7 +1,7 @@
 import type { Finding } from "../../results/summary.js";
 import { describeStep } from "../../spec/steps.js";
 import { auditedEnvironment, defineCheck, finding, pageSpecOf, perLoadedPage } from "../check.js";
-import { keptOut } from "../kept-out.js";
+import { keptOut } from "../../artifacts/site-entry.js";
 import { pageAccess } from "./access.js";
 import { pageDomain } from "./domain.js";
 

@@ -1,5 +1,4 @@
 import type { LoginOutcome, PageArtifacts } from "./types.js";
-import { isMobileViewport } from "../browser/viewports.js";
 
 /** A page × viewport of the plan that was never gathered, and why. */
 export interface UnopenedPage {
@@ -7,6 +6,8 @@ export interface UnopenedPage {
   environment: string;
   page: string;
   viewport: string;
+  /** True when the viewport is a mobile one. */
+  mobile: boolean;
   requestedUrl: string;
   /** The variation the unit was to preview; null for the page as it is. */
   variation: { experiment: string; name: string } | null;
@@ -23,7 +24,7 @@ export function unopenedPage(unit: UnopenedPage): PageArtifacts {
     environment: unit.environment,
     page: unit.page,
     viewport: unit.viewport,
-    mobile: isMobileViewport(unit.viewport),
+    mobile: unit.mobile,
     browser: null,
     requestedUrl: unit.requestedUrl,
     finalUrl: null,
@@ -43,7 +44,7 @@ export function unopenedPage(unit: UnopenedPage): PageArtifacts {
     collect: [],
     errors: [],
     screenshot: null,
-    variation: unit.variation === null ? null : { ...unit.variation, errors: [] },
+    variation: unit.variation === null ? null : { experiment: unit.variation.experiment, name: unit.variation.name, errors: [] },
     experimentViews: [],
     durationMs: 0,
   };

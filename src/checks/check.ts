@@ -5,6 +5,7 @@ import type { RecordedDelivery } from "../artifacts/delivery.js";
 import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
+import type { AuditUnit } from "../plan/plan.js";
 import type { CheckId } from "./index.js";
 
 /** Everything the checks of one spec × environment may read. */
@@ -12,6 +13,10 @@ export interface AuditContext {
   spec: AuditSpec;
   specFile: string;
   environment: string;
+  /** The domain every audited URL stays on, as the plan has it. */
+  domain: string;
+  /** The plan's units of this spec and environment: its pages and variations' previews. */
+  units: readonly AuditUnit[];
   /** Every page × viewport gathered for this spec and environment, as it is. */
   pages: readonly PageArtifacts[];
   /** Every variation's preview gathered, each a page × viewport of its own; only experiment.variation judges them. */

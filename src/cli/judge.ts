@@ -27,6 +27,8 @@ export function judgeTarget(
     spec: target.spec,
     specFile: target.specFile,
     environment: target.environment,
+    domain: target.domain,
+    units: target.units,
     pages: pages.filter((_, index) => asIs(index)),
     deliveries: deliveries.filter((_, index) => asIs(index)),
     variations: pages.filter((_, index) => !asIs(index)),

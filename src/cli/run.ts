@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
-import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan/plan.js";
+import { isMobileViewport } from "../browser/viewports.js";
+import type { AuditPlan, AuditTarget, AuditUnit } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
@@ -125,26 +126,26 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
  * --shard, the other shards' pages are simply not here.
  */
 function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): PageArtifacts[] {
-  const units = [...target.pages.map((page) => ({ page, variation: null })), ...plannedVariations(target).map((variation) => ({ page: variation.page, variation }))];
-  return units.flatMap(({ page, variation }) =>
+  return target.units.flatMap((unit) =>
     target.viewports.flatMap((viewport) => {
-      const file = join(workDir, "artifacts", artifactFileName(target, page, viewport, variation?.id ?? null));
+      const file = join(workDir, "artifacts", unit.artifactFiles[viewport]!);
       if (existsSync(file)) return [JSON.parse(readFileSync(file, "utf8")) as PageArtifacts];
       if (sharded) return [];
-      return [missingArtifacts(target, page, viewport, variation)];
+      return [missingArtifacts(target, unit, viewport)];
     }),
   );
 }
 
-function missingArtifacts(target: AuditTarget, page: string, viewport: string, variation: PlannedVariation | null): PageArtifacts {
-  const path = target.spec.pages.find((candidate) => candidate.id === page)!.path;
+function missingArtifacts(target: AuditTarget, unit: AuditUnit, viewport: string): PageArtifacts {
+  const path = target.spec.pages.find((candidate) => candidate.id === unit.page)!.path;
   return unopenedPage({
     spec: target.specFile,
     environment: target.environment,
-    page,
+    page: unit.page,
     viewport,
+    mobile: isMobileViewport(viewport),
     requestedUrl: new URL(path, target.baseUrl).href,
-    variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation },
+    variation: unit.variation,
     loadError: "the page's audit crashed or timed out (see the output above)",
     login: null,
   });

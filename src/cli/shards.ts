@@ -26,7 +26,7 @@ import { hideSecretsDeep, runSecrets } from "../privacy/redact.js";
 type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
-export const SHARD_FILE_VERSION = 7;
+export const SHARD_FILE_VERSION = 8;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {

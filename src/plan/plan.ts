@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { AuditSpec } from "../spec/schema.js";
+import type { AuditSpec, FillSpec } from "../spec/schema.js";
 
 /**
  * The plan of one `run`: written by the CLI, read by the Playwright config and the audit tests,
@@ -16,10 +16,54 @@ export interface AuditTarget {
   /** The SHA-256 of the spec file as this run read it. */
   specSha256: string;
   environment: string;
+  /** Where the pages are opened: the environment's base URL, or `--base-url`. */
   baseUrl: string;
+  /**
+   * The domain every audited URL stays on: the environment's `domain`, else its own base URL's
+   * host (never `--base-url`'s). The gatherer's own site and what page.domain judges.
+   */
+  domain: string;
   /** Page ids to audit, in spec order. */
   pages: string[];
   viewports: string[];
+  /** What the gather phase audits, each on every viewport: every page as it is, then every variation previewed. */
+  units: AuditUnit[];
+}
+
+/**
+ * One test of the gather phase: a page as it is, or one variation of an experiment previewed on
+ * it, gathered on every viewport of its target.
+ */
+export interface AuditUnit {
+  /** Unique in its target: the page's id, with the variation's place (`pricing.e0v1`) on a preview. */
+  id: string;
+  /** The test's title, deterministic so that Playwright's sharding and the report stay stable: `demo-shop › signup`. */
+  title: string;
+  /** The id of the page opened. */
+  page: string;
+  /** The variation previewed; null for the page as it is (every experiment's control). */
+  variation: PlannedVariation | null;
+  /** The journey's fill steps marked `canary`, whose values are searched in all traffic; none on a preview, which only experiment.variation judges. */
+  canaries: PlannedCanary[];
+  /** The file each viewport's artifacts are written to, in the work folder's artifacts/, by viewport. */
+  artifactFiles: Record<string, string>;
+}
+
+/** A variation previewed as a unit of its own. */
+export interface PlannedVariation {
+  experiment: string;
+  /** The variation's name. */
+  name: string;
+  /** Its place in the spec (`e0v1`: the first experiment's second variation), for file names that names with any characters cannot clash in. */
+  id: string;
+}
+
+/** A journey step that types a canary value. */
+export interface PlannedCanary {
+  /** Its index in the page's steps. */
+  step: number;
+  /** What it types and where: the value as written or the variable that holds it, never the secret. */
+  fill: FillSpec;
 }
 
 /** Everything a run's workers need to know. */
@@ -48,25 +92,4 @@ export function readPlan(): AuditPlan {
     throw new Error(`${PLAN_ENV} is not set: audits run through \`npx setup-audit run\`, which writes the plan`);
   }
   return JSON.parse(readFileSync(file, "utf8")) as AuditPlan;
-}
-
-/** One variation of an experiment on an audited page: a unit of its own on every viewport. */
-export interface PlannedVariation {
-  page: string;
-  experiment: string;
-  variation: string;
-  /** Its place in the spec (`e0v1`: the first experiment's second variation), for file names that names with any characters cannot clash in. */
-  id: string;
-}
-
-/** The variations to preview: those of the experiments on the target's audited pages, in spec order. */
-export function plannedVariations(target: Pick<AuditTarget, "spec" | "pages">): PlannedVariation[] {
-  return target.spec.experiments.flatMap((experiment, e) =>
-    target.pages.includes(experiment.page) ? experiment.variations.map((variation, v) => ({ page: experiment.page, experiment: experiment.name, variation: variation.name, id: `e${e}v${v}` })) : [],
-  );
-}
-
-/** File name of one page × viewport's artifacts inside the work folder; a variation's (its planned id) beside the page's. */
-export function artifactFileName(target: Pick<AuditTarget, "slug" | "environment">, page: string, viewport: string, variationId: string | null = null): string {
-  return `${target.slug}.${target.environment}.${page}.${viewport}${variationId === null ? "" : `.${variationId}`}.json`.replace(/[^\w.@-]+/g, "_");
 }

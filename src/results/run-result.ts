@@ -1,7 +1,7 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
 import { callDeliveries, type RecordedDelivery } from "../artifacts/delivery.js";
-import { plannedVariations, type AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
 
@@ -55,7 +55,7 @@ export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
     keys: Object.values(spec.environments).map((env) => env.key),
     requiredAttributes: [...spec.identify.required],
     // One per experiment that has planned variations, in spec order.
-    previewed: [...new Map(plannedVariations({ spec, pages: target.pages }).map(({ experiment, page }) => [experiment, { name: experiment, page }])).values()],
+    previewed: [...new Map(target.units.flatMap(({ page, variation }) => (variation === null ? [] : [[variation.experiment, { name: variation.experiment, page }] as const]))).values()],
   };
 }
 

@@ -5,6 +5,7 @@ import { expect, test } from "@playwright/test";
 import { EXIT } from "../../src/cli/errors.js";
 import { publishResults } from "../../src/cli/publish.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
+import { planTarget } from "../../src/plan/target.js";
 import type { TargetResult } from "../../src/results/run-result.js";
 import { specWith } from "../support/artifacts.js";
 
@@ -12,7 +13,7 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
   const out = mkdtempSync(join(tmpdir(), "publish-"));
   // A file where the results folder should be: allure-playwright cannot create it.
   writeFileSync(join(out, "allure-results"), "not a folder");
-  const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec: specWith(), specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: [], viewports: ["desktop"] };
+  const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec: specWith(), specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: [], viewports: ["desktop"] });
   const failed = { check: "page.load", status: "fail", spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "Did not load.", evidence: {} } as const;
   const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [failed], pages: [], deliveries: [], api: null };
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { writeShardResults } from "../../src/cli/shards.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
+import { planTarget } from "../../src/plan/target.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 import { formatConsoleReport } from "../../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
@@ -31,7 +32,7 @@ test("summary.json's messages are scrubbed once, as the shareable report does, a
 
 test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included, and its pages hold no secret", () => {
   const spec = specWith({ pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }] });
-  const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] };
+  const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] });
   const out = mkdtempSync(join(tmpdir(), "shard-"));
   // A page's own errors may carry a secret too (a closed site's page that logs its token).
   const page = pageWith({ page: "signup", viewport: "mobile", errors: [{ kind: "console", message: "token s3cret-value" }] });
@@ -52,10 +53,10 @@ test("the report previews each experiment with variations on an audited page onc
       { name: "Home banner colour", page: "home", selector: ".banner", variations: [variations[0]] },
     ],
   });
-  const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home"], viewports: ["mobile"] };
-  expect(reportTarget(target).previewed).toEqual([
+  const targetOf = (pages: string[]): AuditTarget => planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages, viewports: ["mobile"] });
+  expect(reportTarget(targetOf(["home"])).previewed).toEqual([
     { name: "Home hero copy", page: "home" },
     { name: "Home banner colour", page: "home" },
   ]);
-  expect(reportTarget({ ...target, pages: ["signup", "home"] }).previewed.map((experiment) => experiment.name)).toEqual(["Signup CTA copy", "Home hero copy", "Home banner colour"]);
+  expect(reportTarget(targetOf(["signup", "home"])).previewed.map((experiment) => experiment.name)).toEqual(["Signup CTA copy", "Home hero copy", "Home banner colour"]);
 });

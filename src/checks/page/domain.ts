@@ -1,4 +1,4 @@
-import { environmentDomain, leavesDomain } from "../../url/domain.js";
+import { leavesDomain } from "../../url/domain.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import type { Finding } from "../../results/summary.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason } from "../check.js";
@@ -23,7 +23,7 @@ export const pageDomain = defineCheck({
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +
     "off to hosts nobody asked it to visit.",
   evaluate(context): Finding[] {
-    const domain = environmentDomain(auditedEnvironment(context));
+    const { domain } = context;
     // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
     return context.pages.map((page) => {
       const scope = { page: page.page, viewport: page.viewport };

@@ -15,7 +15,7 @@ test.describe("page.domain", () => {
       navigations: ["https://shop.example.test/", "https://accounts.example.test/login"],
       finalUrl: "https://accounts.example.test/login",
     });
-    const [finding] = pageDomain.evaluate({ ...contextOf([page], twoEnvironments), environment: "production" });
+    const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments, null, [], "production"));
     expect(finding?.status).toBe("pass");
   });
 
@@ -34,7 +34,7 @@ test.describe("page.domain", () => {
 
   test("a host that merely ends like the domain is another site", () => {
     const page = pageWith({ requestedUrl: "https://shop.example.test/", navigations: ["https://evil-example.test/"], finalUrl: "https://evil-example.test/" });
-    const [finding] = pageDomain.evaluate({ ...contextOf([page], twoEnvironments), environment: "production" });
+    const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments, null, [], "production"));
     expect(finding?.status).toBe("fail");
   });
 

@@ -5,29 +5,22 @@ import type { AuditSpec } from "../spec/schema.js";
  * Matches calls to the collect requests that carried them. A call is carried by an event that
  * holds its token (the event name of a `track`, the user id of an `identify`) among its strings;
  * each event carries one call, in order. When the service's recent events were read, they have
- * the last word: a call counts as accepted only if the service lists it (ingestion).
+ * the last word: a call counts as accepted only if the service lists it (ingestion). The run
+ * reconciles each page's calls once, and every later reader takes a call's delivery from it.
  */
 
-/** What happened to one call, and the request that carried it. */
-export interface CallDelivery {
-  call: CapturedCall;
+/** A call with what happened to it, as the run judged it. */
+export interface JudgedCall extends CapturedCall {
   delivery: Delivery;
-  /** The collect request that carried the call; null when none did. */
-  request: CollectRequest | null;
   /** Whether the service lists the call among its recent events; null when that was not checked. */
   ingested: boolean | null;
+  /** Where the request that carried the call is in its page's `collect` (no copy of it); null when none did. */
+  request: number | null;
 }
 
-/**
- * A call's delivery as the run judged it once and its results keep it, beside its page's `calls`
- * (same order): no copy of the call or of its request, so it is as shareable as the page.
- */
-export interface RecordedDelivery {
-  delivery: Delivery;
-  /** Whether the service lists the call among its recent events; null when that was not checked. */
-  ingested: boolean | null;
-  /** Where the request that carried the call is in its page's `collect`; null when none did. */
-  request: number | null;
+/** A page × viewport's artifacts whose calls carry their deliveries: what the checks, the results and the report read. */
+export interface JudgedPage extends Omit<PageArtifacts, "calls"> {
+  calls: JudgedCall[];
 }
 
 /** The string that identifies a call inside a payload; null when nothing does. */
@@ -39,16 +32,16 @@ export function callToken(call: CapturedCall): string | null {
   return typeof firstString === "string" ? firstString : null;
 }
 
-/** Pairs every call with its delivery; lost calls and unmatched calls are `dropped`. */
-export function matchDeliveries(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): CallDelivery[] {
-  const unclaimed = requests.flatMap((request) => request.events.map((event) => ({ request, strings: event.strings })));
-  const match = (call: CapturedCall): CallDelivery => {
+/** Every call with the delivery its collect requests show, ingestion not checked; lost calls and unmatched calls are `dropped`. */
+export function matchDeliveries(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): JudgedCall[] {
+  const unclaimed = requests.flatMap((request, index) => request.events.map((event) => ({ request, index, strings: event.strings })));
+  const match = (call: CapturedCall): JudgedCall => {
     const token = callToken(call);
-    if (call.state === "lost" || token === null) return { call, delivery: "dropped", request: null, ingested: null };
+    if (call.state === "lost" || token === null) return { ...call, delivery: "dropped", ingested: null, request: null };
     const index = unclaimed.findIndex((event) => event.strings.includes(token));
-    if (index < 0) return { call, delivery: "dropped", request: null, ingested: null };
-    const { request } = unclaimed.splice(index, 1)[0]!;
-    return { call, delivery: deliveryOf(request), request, ingested: null };
+    if (index < 0) return { ...call, delivery: "dropped", ingested: null, request: null };
+    const carrier = unclaimed.splice(index, 1)[0]!;
+    return { ...call, delivery: deliveryOf(carrier.request), ingested: null, request: carrier.index };
   };
   // Calls known by an event name or a user id claim their events first: an attribute value (the
   // token of `people.set({ plan: "pro" })`) may stand in another call's event as well.
@@ -63,26 +56,23 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
  * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
  * vouches for one call, pages in order; lost and rejected calls stay as they are.
  */
-export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ApiRecentEvent[] | null): RecordedDelivery[][] {
+export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ApiRecentEvent[] | null): JudgedPage[] {
   const unclaimed = ingested === null ? null : [...ingested];
-  return pages.map((page) =>
-    matchDeliveries(page.calls, page.collect).map((match): RecordedDelivery => {
-      const recorded = { delivery: match.delivery, ingested: null, request: match.request === null ? null : page.collect.indexOf(match.request) };
-      if (unclaimed === null || match.call.state === "lost" || match.delivery === "rejected" || match.delivery === "intercepted") return recorded;
-      const index = unclaimed.findIndex((event) => event.kind === match.call.kind && event.name === match.call.name);
-      if (index < 0) return { ...recorded, delivery: "dropped", ingested: false };
+  return pages.map((page) => ({
+    ...page,
+    calls: matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
+      if (unclaimed === null || call.state === "lost" || call.delivery === "rejected" || call.delivery === "intercepted") return call;
+      const index = unclaimed.findIndex((event) => event.kind === call.kind && event.name === call.name);
+      if (index < 0) return { ...call, delivery: "dropped", ingested: false };
       unclaimed.splice(index, 1);
-      return { ...recorded, delivery: "accepted", ingested: true };
+      return { ...call, delivery: "accepted", ingested: true };
     }),
-  );
+  }));
 }
 
-/** A page's calls with the deliveries recorded for them, each beside its call and its request. */
-export function callDeliveries(page: PageArtifacts, recorded: readonly RecordedDelivery[]): CallDelivery[] {
-  return page.calls.map((call, index) => {
-    const { delivery, ingested, request } = recorded[index]!;
-    return { call, delivery, ingested, request: request === null ? null : page.collect[request]! };
-  });
+/** The collect request that carried a call; null when none did. */
+export function carrierOf(page: JudgedPage, call: JudgedCall): CollectRequest | null {
+  return call.request === null ? null : page.collect[call.request]!;
 }
 
 /**
@@ -117,7 +107,5 @@ function deliveryOf(request: CollectRequest): Delivery {
 export function deliverySettled(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): boolean {
   const inFlight = requests.some((request) => request.status === null && request.failure === null);
   if (inFlight) return false;
-  return matchDeliveries(calls, requests).every(
-    (match) => match.call.state === "lost" || callToken(match.call) === null || match.request !== null,
-  );
+  return matchDeliveries(calls, requests).every((call) => call.state === "lost" || callToken(call) === null || call.request !== null);
 }

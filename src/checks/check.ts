@@ -1,7 +1,7 @@
 import { keptOut } from "../artifacts/site-entry.js";
 import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts/types.js";
 import type { CallBaseline } from "../results/baseline-file.js";
-import type { RecordedDelivery } from "../artifacts/delivery.js";
+import type { JudgedPage } from "../artifacts/delivery.js";
 import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
@@ -17,14 +17,12 @@ export interface AuditContext {
   domain: string;
   /** The plan's units of this spec and environment: its pages and variations' previews. */
   units: readonly AuditUnit[];
-  /** Every page × viewport gathered for this spec and environment, as it is. */
-  pages: readonly PageArtifacts[];
+  /** Every page × viewport gathered for this spec and environment, as it is, each call with its delivery. */
+  pages: readonly JudgedPage[];
   /** Every variation's preview gathered, each a page × viewport of its own; only experiment.variation judges them. */
-  variations: readonly PageArtifacts[];
+  variations: readonly JudgedPage[];
   /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
   api: ApiArtifacts | null;
-  /** Each page's calls' deliveries (same order as `pages`), reconciled once with what the service ingested. */
-  deliveries: readonly (readonly RecordedDelivery[])[];
   /** The exported report file the spec's `report.file` names, read once; absent without one (`report.path` data is in `api`). */
   reportFile?: ReportFile | null;
   /** What fired in a known-good run of this spec and environment (`run --baseline`); absent when no comparison was asked for. */
@@ -159,7 +157,7 @@ export function specWideFinding(context: CheckContext, verdict: Verdict): Findin
  * Runs a page-level judgement on every page × viewport that loaded and let the audit in; any
  * other gets a `skip` saying why, since page.load or page.access already reports it.
  */
-export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts) => Verdict): Finding[] {
+export function perLoadedPage(context: CheckContext, judge: (page: JudgedPage) => Verdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
     const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);

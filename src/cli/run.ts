@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ingestedEvents, reconcileDeliveries } from "../artifacts/delivery.js";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
 import { isMobileViewport } from "../browser/viewports.js";
@@ -77,7 +78,12 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
-    const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
+    const results = targets.map((target, index) => {
+      const api = apis[index] ?? null;
+      // Each call's delivery is reconciled once, here, with what the service ingested.
+      const pages = reconcileDeliveries(readArtifacts(workDir, target, Boolean(options.shard)), ingestedEvents(api));
+      return judgeTarget(target, pages, api, baselines[index]);
+    });
     keepFailureScreenshots(targets, results, workDir, outDir);
     const [{ publishResults }, { writeShardResults }] = await outputWriters;
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);

@@ -1,6 +1,6 @@
-import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
+import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
-import { callDeliveries, type RecordedDelivery } from "../artifacts/delivery.js";
+import type { JudgedPage } from "../artifacts/delivery.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
@@ -18,10 +18,8 @@ export interface TargetResult {
   /** Where the collect requests went (the spec's `traffic.collect`). */
   collect: CollectMode;
   findings: Finding[];
-  /** Every page × viewport gathered, the variations' previews among them (`variation` set). */
-  pages: PageArtifacts[];
-  /** Each page's calls' deliveries, in the order of `pages`, as the checks judged them. */
-  deliveries: readonly (readonly RecordedDelivery[])[];
+  /** Every page × viewport gathered, the variations' previews among them (`variation` set), each call with the delivery the checks judged. */
+  pages: JudgedPage[];
   /** What the service API said for this spec × environment; null without an `api` section. */
   api: ApiArtifacts | null;
 }
@@ -99,9 +97,9 @@ export function scrubbedFindings(findings: readonly Finding[], secrets: readonly
 }
 
 /** The calls of one spec × environment's pages as summary.json lists them, with the deliveries the checks judged. */
-export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages" | "deliveries">): CallRecord[] {
-  return target.pages.flatMap((page, index) =>
-    callDeliveries(page, target.deliveries[index]!).map(({ call, delivery }) => ({
+export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages">): CallRecord[] {
+  return target.pages.flatMap((page) =>
+    page.calls.map((call) => ({
       spec: target.spec,
       environment: target.environment,
       kind: call.kind,
@@ -113,7 +111,7 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       variation: page.variation?.name ?? null,
       atMs: call.atMs,
       beforeSdk: call.state !== "direct",
-      delivery,
+      delivery: call.delivery,
     })),
   );
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { deliverySettled, matchDeliveries, reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import { deliverySettled, matchDeliveries, reconcileDeliveries, type JudgedPage } from "../../src/artifacts/delivery.js";
 import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 
 test("each event carries one call, in order", () => {
@@ -21,7 +21,7 @@ test("named calls claim their events first: people.set's attribute value does no
   const batch = { ...collectOf([]), events: [{ strings: ["signup_success", "pro"], raw: {} }] };
   const engage = { ...collectOf([], 400), events: [{ strings: ["$set", "pro"], raw: {} }] };
   const deliveries = matchDeliveries([traits, track], [batch, engage]);
-  expect(deliveries.map((match) => [match.call, match.delivery])).toEqual([
+  expect(deliveries.map(({ delivery, ingested: _ingested, request: _request, ...call }) => [call, delivery])).toEqual([
     [traits, "rejected"],
     [track, "accepted"],
   ]);
@@ -56,6 +56,7 @@ test("a variation's preview, whose requests the audit answers, never claims the 
   const previewed = { ...asIs, collect: [{ ...collectOf([call]), intercepted: true }], variation: { experiment: "CTA wording", name: "Long copy", errors: [] } };
   const ingested = [{ kind: "track" as const, name: "cta_clicked", receivedAtMs: null }];
   const [forPreview, forPage] = reconcileDeliveries([previewed, asIs], ingested);
-  expect(forPreview).toEqual([{ delivery: "intercepted", ingested: null, request: 0 }]);
-  expect(forPage).toEqual([{ delivery: "accepted", ingested: true, request: 0 }]);
+  const judgement = (page: JudgedPage | undefined) => page?.calls.map(({ delivery, ingested, request }) => ({ delivery, ingested, request }));
+  expect(judgement(forPreview)).toEqual([{ delivery: "intercepted", ingested: null, request: 0 }]);
+  expect(judgement(forPage)).toEqual([{ delivery: "accepted", ingested: true, request: 0 }]);
 });

@@ -15,7 +15,7 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
   writeFileSync(join(out, "allure-results"), "not a folder");
   const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec: specWith(), specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: [], viewports: ["desktop"] });
   const failed = { check: "page.load", status: "fail", spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "Did not load.", evidence: {} } as const;
-  const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [failed], pages: [], deliveries: [], api: null };
+  const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [failed], pages: [], api: null };
 
   const printed = { stdout: "", stderr: "" };
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import type { TestResult as AllureResult } from "allure-js-commons";
 import { checkOf } from "../../src/checks/index.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
@@ -22,7 +23,7 @@ function runWith(findings: Finding[]): RunResult {
   return {
     runId: "abc123",
     outDir: mkdtempSync(join(tmpdir(), "allure-out-")),
-    targets: [{ target: reportTarget(target), result: { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings, pages, deliveries: pages.map(() => []), api: null } }],
+    targets: [{ target: reportTarget(target), result: { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings, pages: reconcileDeliveries(pages, null), api: null } }],
   };
 }
 

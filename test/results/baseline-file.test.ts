@@ -17,7 +17,7 @@ const signup = (viewport: string) =>
 function summaryOf(targets: { spec: string; pages: PageArtifacts[] }[]): RunSummary {
   const results: TargetResult[] = targets.map(({ spec, pages }) => {
     const context = { ...contextOf(pages), specFile: spec };
-    return { spec, project: "Demo shop", environment: "staging", collect: "send", findings: runChecks(context), pages, deliveries: context.deliveries, api: null };
+    return { spec, project: "Demo shop", environment: "staging", collect: "send", findings: runChecks(context), pages: [...context.pages], api: null };
   });
   return buildSummary(results, { startedAt: new Date("2030-01-01T10:00:00Z"), durationMs: 1000, strict: false, secrets: [] });
 }

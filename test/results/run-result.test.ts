@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { writeShardResults } from "../../src/cli/shards.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
@@ -16,7 +17,7 @@ const leaky: Finding = {
   check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
   message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost', evidence: { errors: [{ kind: "console", message: "token s3cret-value, czNjcmV0LXZhbHVl" }] },
 };
-const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [leaky], pages: [], deliveries: [], api: null };
+const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [leaky], pages: [], api: null };
 
 test("summary.json's messages are scrubbed once, as the shareable report does, and every output built from it shows them so", () => {
   const summary = buildSummary([result], { startedAt: new Date("2026-11-23T10:00:00Z"), durationMs: 1000, strict: false, secrets: ["s3cret-value"] });
@@ -36,7 +37,7 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
   const out = mkdtempSync(join(tmpdir(), "shard-"));
   // A page's own errors may carry a secret too (a closed site's page that logs its token).
   const page = pageWith({ page: "signup", viewport: "mobile", errors: [{ kind: "console", message: "token s3cret-value" }] });
-  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: [page], deliveries: [[]] }]);
+  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: reconcileDeliveries([page], null) }]);
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
   expect(text).not.toMatch(/jane@|s3cret|u_42/);

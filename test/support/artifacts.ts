@@ -87,7 +87,9 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
 /** A check context over these pages (and what the service API said, and the variations' previews, when given), with the plan of every page of the spec in `environment`. */
 export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null, variations: PageArtifacts[] = [], environment = "staging"): AuditContext {
   const { domain, units } = planTarget({ specFile: "audits/demo.yaml", slug: "demo", spec, specSha256: "", environment, baseUrl: spec.environments[environment]!.baseUrl, pages: spec.pages.map((page) => page.id), viewports: spec.viewports });
-  return { spec, specFile: "audits/demo.yaml", environment, domain, units, pages, variations, api, deliveries: reconcileDeliveries(pages, ingestedEvents(api)) };
+  // Each call's delivery reconciled once, as a run does: the pages' first, then the previews'.
+  const judged = reconcileDeliveries([...pages, ...variations], ingestedEvents(api));
+  return { spec, specFile: "audits/demo.yaml", environment, domain, units, pages: judged.slice(0, pages.length), variations: judged.slice(pages.length), api };
 }
 
 /** A successful API exchange that answered `data`. */

@@ -7,6 +7,7 @@ import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
 import type { AuditUnit } from "../plan/plan.js";
 import type { CheckId } from "./index.js";
+import type { CheckInput } from "./inputs.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
@@ -90,6 +91,12 @@ export interface CheckDefinition<Id extends string = string> {
   matters: string;
   /** One paragraph on why this matters; it becomes the Allure description. */
   why: string;
+  /**
+   * The inputs it reads that a run may lack (checks/inputs.ts), or a function of the context that
+   * says which (the spec's `report` section picks a file or the API); without one of them the
+   * runner gives the check's finding instead, saying why. None by default.
+   */
+  needs?: readonly CheckInput[] | ((context: AuditContext) => readonly CheckInput[]);
 }
 
 /** A check: what it is, and a pure evaluation. */

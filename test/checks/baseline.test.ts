@@ -22,8 +22,9 @@ const BASELINE: CallBaseline = {
 
 const GOOD_RUN = [home("desktop"), home("mobile"), signup("desktop"), signup("mobile")];
 
+/** baseline.calls as the runner judges it: without a baseline it is not judged at all. */
 function judge(pages: PageArtifacts[], baseline: CallBaseline | null = BASELINE, spec = specWith()) {
-  return baselineCalls.evaluate({ ...contextOf(pages, spec), ...(baseline ? { baseline } : {}) });
+  return runChecks({ ...contextOf(pages, spec), ...(baseline ? { baseline } : {}) }, [baselineCalls]);
 }
 
 /** `home · desktop pass, signup · mobile fail`: every finding's place and status, in order. */

@@ -4,6 +4,9 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { finding, type Check } from "../../src/checks/check.js";
 import { CHECK_IDS, CHECKS, runChecks, type CheckId } from "../../src/checks/index.js";
+import { apiGoals } from "../../src/checks/api.js";
+import { baselineCalls } from "../../src/checks/baseline.js";
+import { reportWarnings } from "../../src/checks/report/index.js";
 import { sdkOrder } from "../../src/checks/sdk/index.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
@@ -33,6 +36,19 @@ test("a check that throws becomes one failed finding", () => {
   expect(findings).toHaveLength(1);
   expect(findings[0]).toMatchObject({ check: "sdk.order", status: "fail" });
   expect(findings[0]?.message).toContain("boom");
+});
+
+test("a check whose input the run lacks is not judged: the runner gives its one finding, saying why, or none for a baseline nobody asked for", () => {
+  const evaluated: string[] = [];
+  const watched = (check: Check): Check => ({ ...check, evaluate: (context) => (evaluated.push(check.id), check.evaluate(context)) });
+  const withoutApi = runChecks(contextOf([pageWith()], specWith()), [watched(apiGoals)]);
+  expect(withoutApi).toEqual([expect.objectContaining({ check: "api.goals", status: "skip", page: null, viewport: null, message: expect.stringMatching(/^The spec has no api section/), evidence: {} })]);
+  const exported = specWith({ report: { file: "exports/report.json" } });
+  expect(runChecks(contextOf([], exported), [watched(reportWarnings)])).toEqual([expect.objectContaining({ status: "skip", message: "Not judged: the report file was not read." })]);
+  const asked = specWith({ api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" }, report: { path: "/v1/projects/{project}/report" } });
+  expect(runChecks(contextOf([], asked, null), [watched(reportWarnings)])).toEqual([expect.objectContaining({ status: "skip", message: expect.stringMatching(/^The spec has no api section/) })]);
+  expect(runChecks(contextOf([pageWith()]), [watched(baselineCalls)])).toEqual([]);
+  expect(evaluated).toEqual([]);
 });
 
 test("a page check judges each page × viewport from its artifacts alone, as merging shards assumes", () => {

@@ -4,6 +4,7 @@ import type { Finding, Status } from "../../results/summary.js";
 import { worstStatus } from "../../results/summary.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi } from "../api.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
+import { needed, type CheckInput } from "../inputs.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
 
 /**
@@ -57,6 +58,8 @@ export const reportWarnings = defineCheck({
     "An experiment whose visitors are not split as planned (a sample-ratio mismatch), whose traffic is " +
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +
     "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
+  // The report data comes from the exported file, or from the service API.
+  needs: ({ spec }): CheckInput[] => (spec.report?.file !== undefined ? ["reportFile"] : spec.report?.path !== undefined ? ["api"] : []),
   evaluate(context): Finding[] {
     const read = reportExperiments(context);
     if ("status" in read) return specWideFinding(context, read);
@@ -84,8 +87,7 @@ function reportExperiments(
     };
   }
   if (report.file !== undefined) {
-    const read = context.reportFile;
-    if (!read) return { status: "skip", message: "Not judged: the report file was not read." };
+    const read = needed(context, "reportFile");
     if (read.experiments === null) {
       return {
         status: "fail",

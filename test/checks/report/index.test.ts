@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { ApiExchange, ReportExperiment } from "../../../src/artifacts/types.js";
 import type { AuditContext } from "../../../src/checks/check.js";
+import { runChecks } from "../../../src/checks/index.js";
 import { reportWarnings } from "../../../src/checks/report/index.js";
 import { reportListSchema } from "../../../src/api/report.js";
 import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith } from "../../support/artifacts.js";
@@ -22,7 +23,7 @@ function apiContext(report: ApiExchange<ReportExperiment> | null): AuditContext 
 }
 
 function judged(context: AuditContext) {
-  return reportWarnings.evaluate(context).map(({ status, experiment, message, page, viewport }) => ({ status, experiment, message, page, viewport }));
+  return runChecks(context, [reportWarnings]).map(({ status, experiment, message, page, viewport }) => ({ status, experiment, message, page, viewport }));
 }
 
 /** The one finding of a one-experiment report. */

@@ -11,7 +11,7 @@ import { expect, test } from "@playwright/test";
  */
 const SRC = join(import.meta.dirname, "../src");
 
-/** Every TypeScript file of src/, as a path relative to it with `/` separators (`cli/run.ts`, `plan.ts`). */
+/** Every TypeScript file of src/, as a path relative to it with `/` separators (`cli/run.ts`, `plan/plan.ts`). */
 const FILES = readdirSync(SRC, { recursive: true, encoding: "utf8" })
   .filter((name) => name.endsWith(".ts"))
   .map((name) => name.split(sep).join("/"))

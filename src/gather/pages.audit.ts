@@ -17,8 +17,8 @@ import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } 
 import { auditContextOptions, resolveTraffic, type RequestTags, type SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
 /**
- * One test per page: gather the artifacts of each of its viewports and hand them to the CLI.
- * One Playwright project for every viewport, each context set to its device, so that workers
+ * One test per unit of the plan (a page as it is, or a variation previewed on it): gather the
+ * artifacts of each of its viewports and hand them to the CLI. One Playwright project for every viewport, each context set to its device, so that workers
  * and their browsers live for the whole run instead of restarting when the viewport changes.
  * A closed site's pages start from what gets the audit in (`auth`): its credentials, and the
  * storage state its viewport's login ended with (login.audit.ts ran before).

@@ -1,7 +1,7 @@
 import { cpus } from "node:os";
 import { defineConfig } from "@playwright/test";
-import { LAUNCH_ARGS } from "./src/browser.js";
-import { readPlan } from "./src/plan.js";
+import { LAUNCH_ARGS } from "./src/browser/launch.js";
+import { readPlan } from "./src/plan/plan.js";
 
 /**
  * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes: the

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { BROWSER_ENV, findBrowser } from "../src/browser.js";
+import { BROWSER_ENV, findBrowser } from "../src/browser/launch.js";
 
 const require = createRequire(import.meta.url);
 

@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { FIXTURE_PORTS, startFixturesUnlessRunning } from "../fixtures/server.js";
 import { VENDOR_SPECS, vendorSpec } from "../fixtures/vendors/audit-specs.js";
-import type { RunSummary } from "../src/results.js";
+import type { RunSummary } from "../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, busy: { type: "string", default: "3" } } });

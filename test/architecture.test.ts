@@ -4,13 +4,14 @@ import { expect, test } from "@playwright/test";
 
 /**
  * Imports go one way (STYLE.md): the CLI reaches everything; the spec loader reads YAML into a
- * spec; the API side and the browser side gather without judging; checks judge artifacts without
- * a browser or I/O; reporters read the run's result. This reads every import of every file of
- * src/ to keep it so, and keeps the import graph free of cycles.
+ * spec; the plan says what a run audits; the API side and the browser side gather without
+ * judging; checks judge the plan's artifacts without a browser or I/O; reporters read the run's
+ * result. Each folder of src/ lists what it may import (as Playwright's DEPS files do): this reads
+ * every import of every file of src/ to keep it so, and keeps the import graph free of cycles.
  */
 const SRC = join(import.meta.dirname, "../src");
 
-/** Every TypeScript file of src/, as a path relative to it with `/` separators (`cli/run.ts`, `plan.ts`). */
+/** Every TypeScript file of src/, as a path relative to it with `/` separators (`cli/run.ts`, `plan/plan.ts`). */
 const FILES = readdirSync(SRC, { recursive: true, encoding: "utf8" })
   .filter((name) => name.endsWith(".ts"))
   .map((name) => name.split(sep).join("/"))
@@ -35,68 +36,103 @@ function importsOf(file: string, { runtime = false } = {}): string[] {
   return sources.map((source) => (source.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file), source.replace(/\.js$/, ".ts"))) : source));
 }
 
-interface Rule {
-  folder: string;
-  /** What a file of the folder must not import, matched against importsOf's names. */
-  forbidden: RegExp;
-  why: string;
+/**
+ * What the files of each folder of src/ may import besides their own folder: a folder of src/
+ * (`results`), one module of it (`api/match.ts`), a module outside src/ (`../fixtures/demo.ts`),
+ * or a package by name (`playwright`, `node:fs`; a package's subpaths with it).
+ */
+const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
+  api: {
+    why: "the service API's client and gatherer judge nothing, and its settings come in as plain values",
+    may: ["artifacts", "privacy", "text", "url", "undici", "zod", "node:fs", "node:path"],
+  },
+  artifacts: { why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types", may: ["api", "spec"] },
+  browser: { why: "the browser is found and its devices named here, for whoever drives it", may: ["playwright", "node:fs"] },
+  checks: {
+    why: "a check is a pure function of the spec, the plan and the artifacts: no browser, no I/O, no package; of the API side, its matching rules alone",
+    may: ["api/match.ts", "artifacts", "plan", "privacy", "results", "spec", "text", "url"],
+  },
+  cli: {
+    why: "the CLI reaches everything, and the bundled fixtures through the demo alone",
+    may: ["api", "artifacts", "browser", "checks", "init", "package", "plan", "privacy", "report", "results", "spec", "text", "url", "../fixtures/demo.ts", "undici", "yaml", "node:child_process", "node:crypto", "node:fs", "node:module", "node:os", "node:path", "node:url", "node:util"],
+  },
+  gather: {
+    why: "gathering drives the browser and never judges; the API is gathered once by the CLI, never from a page",
+    may: ["artifacts", "browser", "package", "plan", "privacy", "spec", "text", "url", "playwright", "@playwright/test", "node:crypto", "node:fs", "node:path", "node:zlib"],
+  },
+  init: {
+    why: "init drafts a spec from what the gatherer records, with the CLI's errors and phases; it reports no audit",
+    may: ["api", "artifacts", "browser", "checks", "cli/errors.ts", "cli/playwright.ts", "cli/reachability.ts", "gather", "package", "plan", "privacy", "spec", "text", "url", "playwright", "@playwright/test", "node:crypto", "node:fs", "node:os", "node:path"],
+  },
+  package: { why: "setup-audit's own folder and version, read from its package.json", may: ["node:fs", "node:path", "node:url"] },
+  plan: { why: "the plan is made from the spec alone, and read from the file the CLI wrote", may: ["spec", "url", "node:fs"] },
+  privacy: { why: "what may be shown is decided from the spec and the values alone", may: ["spec", "text", "node:net"] },
+  report: {
+    why: "reporters read the run's result, the checks' definitions and the titles, never the spec, the API or the browser side",
+    may: ["artifacts", "checks", "package", "plan/titles.ts", "privacy", "results", "text", "@allurereport/core", "@allurereport/core-api", "@allurereport/plugin-awesome", "@playwright/test", "allure-js-commons", "allure-playwright", "pngjs", "node:crypto", "node:fs", "node:path", "node:url"],
+  },
+  results: { why: "results are built from the plan's targets, the judged artifacts and the checks' registry", may: ["artifacts", "checks", "plan", "privacy", "text", "zod", "node:path"] },
+  spec: {
+    why: "the spec loader turns YAML into a spec and needs nothing of the audit but the check ids its `checks` section names",
+    may: ["checks/index.ts", "text", "url", "yaml", "zod", "node:crypto", "node:fs", "node:path"],
+  },
+  text: { why: "text helpers depend on nothing of the audit", may: ["zod"] },
+  url: { why: "URL rules depend on nothing of the audit", may: ["text"] },
+};
+
+/** Whether `target` (as importsOf names it) is what an entry of an allow-list names. */
+function allows(entry: string, target: string): boolean {
+  if (entry.endsWith(".ts")) return target === entry;
+  if (target.endsWith(".ts")) return folderOf(target) === entry && !target.startsWith("../");
+  return target === entry || target.startsWith(`${entry}/`);
 }
 
-// api/match.ts is the one pure module of the API side: the checks and the API gatherer share its matching rules.
-const RULES: Rule[] = [
-  { folder: "api", forbidden: /^(playwright|@playwright\/)|^(checks|cli|gather|report|spec)\//, why: "the API side gathers with its own client, never judges, and keeps off the spec's types" },
-  {
-    folder: "checks",
-    forbidden: /^(playwright|@playwright\/|undici|node:(fs|http|https|child_process|dgram))|^(gather|cli|report)\/|^api\/(?!match\.ts$)|^plan\.ts$/,
-    why: "a check is a pure function of artifacts",
-  },
-  { folder: "cli", forbidden: /^\.\.\/fixtures\//, why: "the CLI reaches the bundled fixtures through one demo entry, cli/demo.ts" },
-  { folder: "init", forbidden: /^\.\.\/fixtures\/|^report\//, why: "init drafts a spec from what the gatherer records, reports no audit, and reaches no fixture" },
-  { folder: "gather", forbidden: /^(api|checks|cli|report)\//, why: "gathering never judges, and the API is gathered once by the CLI, never from a page" },
-  { folder: "report", forbidden: /^playwright$|^(api|cli|gather|spec)\/|^plan\.ts$/, why: "reporters read the run's result only" },
-  { folder: "spec", forbidden: /^(playwright|@playwright\/|undici)|^(api|checks|cli|gather|report)\/|^plan\.ts$/, why: "the spec loader turns YAML into a spec and needs nothing of the audit" },
-  { folder: ".", forbidden: /^(cli|gather|report)\//, why: "the shared modules reach up into neither the CLI, the browser side nor the renderers" },
-];
-
-/** The one file allowed to import what its folder's rule forbids, and what it may import: the demo the package ships, never the other fixtures. */
-const DEMO_ENTRY = { file: "cli/demo.ts", imports: /^\.\.\/fixtures\/demo\.ts$/ };
-
-/** The spec's `checks` section names check ids: the schema takes them from the checks' registry, and nothing else of the checks. */
-const CHECK_IDS_ENTRY = { file: "spec/schema.ts", imports: /^checks\/index\.ts$/ };
-
-const isAllowed = (file: string, target: string) => [DEMO_ENTRY, CHECK_IDS_ENTRY].some((entry) => file === entry.file && entry.imports.test(target));
-
-test("every folder of src/ has its rule", () => {
-  expect(RULES.map((rule) => rule.folder).sort()).toEqual([...new Set(FILES.map(folderOf))].sort());
+test("every folder of src/ lists what it may import, and only folders that exist do", () => {
+  expect(Object.keys(ALLOWED).sort()).toEqual([...new Set(FILES.map(folderOf))].sort());
 });
 
-for (const rule of RULES) {
-  const subject = rule.folder === "." ? "the modules at the top of src/ keep their imports" : `src/${rule.folder} keeps its imports`;
-  test(`${subject}: ${rule.why}`, () => {
-    const offending = FILES.filter((file) => folderOf(file) === rule.folder).flatMap((file) =>
+test("at most two source files sit at the top of src/: the rest live in folders that say what they hold", () => {
+  expect(FILES.filter((file) => folderOf(file) === ".").length).toBeLessThanOrEqual(2);
+});
+
+for (const [folder, { why, may }] of Object.entries(ALLOWED)) {
+  test(`src/${folder} imports only what it may: ${why}`, () => {
+    const offending = FILES.filter((file) => folderOf(file) === folder).flatMap((file) =>
       importsOf(file)
-        .filter((target) => rule.forbidden.test(target) && !isAllowed(file, target))
+        .filter((target) => !(target.endsWith(".ts") && folderOf(target) === folder && !target.startsWith("../")) && !may.some((entry) => allows(entry, target)))
         .map((target) => `${file} imports ${target}`),
     );
     expect(offending).toEqual([]);
   });
 }
 
+/** Every module reached from `starts` through the imports `follows` accepts, the starts included. */
+function reachedFrom(starts: readonly string[], follows: (target: string) => boolean): Set<string> {
+  const reached = new Set<string>();
+  const visit = (file: string): void => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const target of importsOf(file)) if (follows(target)) visit(target);
+  };
+  starts.forEach(visit);
+  return reached;
+}
+
+test("the spec loader reaches no Playwright, not even through the modules it imports", () => {
+  const reached = reachedFrom(FILES.filter((file) => folderOf(file) === "spec"), (target) => FILES.includes(target));
+  const playwright = [...reached].flatMap((file) => importsOf(file).filter((target) => /^(playwright|@playwright\/)/.test(target)).map((target) => `${file} imports ${target}`));
+  expect(playwright).toEqual([]);
+});
+
 test("only cli/demo.ts reaches the bundled fixtures", () => {
   const reaching = FILES.filter((file) => importsOf(file).some((target) => target.startsWith("../fixtures/")));
-  expect(reaching).toEqual([DEMO_ENTRY.file]);
+  expect(reaching).toEqual(["cli/demo.ts"]);
 });
 
 // The package ships the demo compiled (npm run build) and nothing else of fixtures/: the vendor
 // SDK site needs the vendors' bundles, which are development dependencies.
 test("the demo reaches no vendor SDK fixture and no package, only Node's own modules", () => {
-  const reached = new Set<string>();
-  const visit = (file: string): void => {
-    if (reached.has(file)) return;
-    reached.add(file);
-    for (const target of importsOf(file)) if (target.startsWith("../fixtures/")) visit(target);
-  };
-  visit("../fixtures/demo.ts");
+  const reached = reachedFrom(["../fixtures/demo.ts"], (target) => target.startsWith("../fixtures/"));
   const vendors = [...reached].filter((file) => file.startsWith("../fixtures/vendors/"));
   const packages = [...reached].flatMap((file) => importsOf(file).filter((target) => !target.startsWith(".") && !target.startsWith("node:")));
   expect({ vendors, packages }).toEqual({ vendors: [], packages: [] });

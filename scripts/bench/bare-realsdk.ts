@@ -7,7 +7,7 @@
 import { chromium, devices } from "playwright";
 import { drivePage } from "../../fixtures/vendors/drive.js";
 import { findVendorPage } from "../../fixtures/vendors/manifest.js";
-import { findBrowser, LAUNCH_ARGS } from "../../src/browser.js";
+import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
 
 const [baseUrl, ...paths] = process.argv.slice(2);
 const browserChoice = findBrowser();

@@ -4,7 +4,7 @@
  * Usage: tsx scripts/bench/bare.ts BASE_URL PAGES WORKERS
  */
 import { chromium, devices } from "playwright";
-import { findBrowser, LAUNCH_ARGS } from "../../src/browser.js";
+import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
 
 const [baseUrl, pageCount, workerCount] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4] ?? 2)];
 const browserChoice = findBrowser();

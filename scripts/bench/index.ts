@@ -19,7 +19,7 @@ import { stringify } from "yaml";
 import { FIXTURE_PORTS, startFixturesUnlessRunning } from "../../fixtures/server.js";
 import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
 import { LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
 

@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 
 /** The target: the control and two variations, plus 10%. */

@@ -1,7 +1,7 @@
 import { request } from "undici";
-import type { ApiFailure } from "../artifacts.js";
-import { redactSecret } from "../redact.js";
-import { formatDuration } from "../text.js";
+import type { ApiFailure } from "../artifacts/types.js";
+import { redactSecret } from "../privacy/redact.js";
+import { formatDuration } from "../text/wording.js";
 import { backoffMs, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, type RetryPolicy } from "./retry.js";
 
 /** Time as the client sees it; injectable so that tests of the retry timing need not wait. */

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
+import type { ApiArtifacts, ApiExchange } from "../artifacts/types.js";
 import { ApiClient, systemClock, type Clock } from "./client.js";
 import { findProject, type ProjectWanted } from "./match.js";
-import { redactDeep } from "../redact.js";
+import { redactDeep } from "../privacy/redact.js";
 import { reportListSchema } from "./report.js";
 import type { RetryPolicy } from "./retry.js";
 import { goalListSchema, parseList, projectListSchema, recentEventListSchema } from "./schemas.js";

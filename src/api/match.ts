@@ -1,4 +1,4 @@
-import { environmentDomain } from "../domain.js";
+import { environmentDomain } from "../url/domain.js";
 
 /**
  * How setup-audit reads the service's elements, whose shape is not published: the field names

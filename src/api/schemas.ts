@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseJsonWith } from "../parse-json.js";
+import { parseJsonWith } from "../text/parse-json.js";
 import { CONDITION_FIELDS, WORKSPACE_FIELDS, type ProjectIdentifier, type WorkspaceNamed } from "./match.js";
 
 /**

@@ -1,16 +1,16 @@
 import { CONDITION_FIELDS, findProject, isWorkspace, serviceProjectKey, wantedProject, WORKSPACE_FIELDS, type ProjectMatch } from "../api/match.js";
-import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts.js";
-import type { Finding } from "../results.js";
-import { capitalised, formatDuration, nearMisses, orJoined, orList } from "../text.js";
+import type { ApiArtifacts, ApiExchange, ApiFailure, ApiGoal, ApiProject } from "../artifacts/types.js";
+import type { Finding } from "../results/summary.js";
+import { capitalised, formatDuration, nearMisses, orJoined, orList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, specWideFinding, type AuditContext, type Verdict } from "./check.js";
+import { needed } from "./inputs.js";
 
 /**
  * The API checks: the service's own view of the project, read once per spec × environment.
- * Each gives one finding per spec × environment; when an earlier API step failed, the later
- * checks skip and point at the check that reports it, so one cause is reported once.
+ * Each needs the API's answers (without an `api` section the runner skips it, saying so) and gives
+ * one finding per spec × environment; when an earlier API step failed, the later checks skip and
+ * point at the check that reports it, so one cause is reported once.
  */
-
-const NO_API_SECTION = "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
 
 /** The service's answers once the API checks can judge them: a key was set and the service did not refuse it. */
 export interface JudgeableApi {
@@ -20,10 +20,9 @@ export interface JudgeableApi {
   projects: ApiExchange<ApiProject>;
 }
 
-/** The service's answers, or why no API check can judge anything (no `api` section, no key, key refused). */
+/** The service's answers, or why no API check can judge anything (no key, key refused); for checks that need `api`. */
 export function judgeableApi(context: AuditContext): JudgeableApi | { blocked: string } {
-  const { api } = context;
-  if (!context.spec.api || !api) return { blocked: NO_API_SECTION };
+  const api = needed(context, "api");
   // The project list is asked whenever a key is set.
   if (!api.keySet || api.projects === null) return { blocked: `Not judged: no API key in ${api.keyEnv} (see api.auth).` };
   if (api.projects.status === 401 || api.projects.status === 403) return { blocked: "Not judged: the service refused the API key (see api.auth)." };
@@ -99,9 +98,9 @@ export const apiAuth = defineCheck({
   why:
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
+  needs: ["api"],
   evaluate(context): Finding[] {
-    const { api } = context;
-    if (!context.spec.api || !api) return specWideFinding(context, { status: "skip", message: NO_API_SECTION });
+    const api = needed(context, "api");
     if (!api.keySet || api.projects === null) {
       return specWideFinding(context, {
         status: "fail",
@@ -144,6 +143,7 @@ export const apiProject = defineCheck({
   why:
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
+  needs: ["api"],
   evaluate(context): Finding[] {
     const judgeable = judgeableApi(context);
     if ("blocked" in judgeable) return specWideFinding(context, { status: "skip", message: judgeable.blocked });
@@ -217,6 +217,7 @@ export const apiWorkspace = defineCheck({
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
+  needs: ["api"],
   evaluate(context): Finding[] {
     const found = matchedProject(context);
     if ("skip" in found) return specWideFinding(context, { status: "skip", message: found.skip });
@@ -260,6 +261,7 @@ export const apiGoals = defineCheck({
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",
+  needs: ["api"],
   evaluate(context): Finding[] {
     const skip = (message: string) => specWideFinding(context, { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;

@@ -1,8 +1,9 @@
-import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../baseline.js";
-import type { PageArtifacts } from "../artifacts.js";
-import type { Finding } from "../results.js";
+import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../results/baseline-file.js";
+import type { PageArtifacts } from "../artifacts/types.js";
+import type { Finding } from "../results/summary.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";
-import { keptOut } from "./kept-out.js";
+import { needed } from "./inputs.js";
+import { keptOut } from "../artifacts/site-entry.js";
 
 const REFRESH = "refresh the baseline with `setup-audit baseline`";
 
@@ -28,9 +29,9 @@ export const baselineCalls = defineCheck({
     "renamed callback, a consent banner that now blocks the SDK on mobile — fails nothing else while " +
     "its conversions vanish. Comparing every page and viewport with a known-good run catches the loss " +
     "the night it happens; new events are only warnings, until the baseline is refreshed to include them.",
+  needs: ["baseline"],
   evaluate(context): Finding[] {
-    const baseline = context.baseline;
-    if (!baseline) return [];
+    const baseline = needed(context, "baseline");
     const audited = context.pages.map((page) => comparePage(context, page, baseline.pages[page.page]?.[page.viewport]));
     const notAudited = baselinePairs(baseline)
       .filter(([page, viewport]) => !context.pages.some((artifacts) => artifacts.page === page && artifacts.viewport === viewport))

@@ -1,25 +1,29 @@
-import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts.js";
-import type { CallBaseline } from "../baseline.js";
-import type { RecordedDelivery } from "../delivery.js";
-import type { Checklist, Finding, Status } from "../results.js";
+import { keptOut } from "../artifacts/site-entry.js";
+import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts/types.js";
+import type { CallBaseline } from "../results/baseline-file.js";
+import type { JudgedPage } from "../artifacts/delivery.js";
+import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
-import type { AuditSpec, Environment } from "../spec/schema.js";
+import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
+import type { AuditUnit } from "../plan/plan.js";
 import type { CheckId } from "./index.js";
-import { notJudgedReason } from "./kept-out.js";
+import type { CheckInput } from "./inputs.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
   spec: AuditSpec;
   specFile: string;
   environment: string;
-  /** Every page × viewport gathered for this spec and environment, as it is. */
-  pages: readonly PageArtifacts[];
+  /** The domain every audited URL stays on, as the plan has it. */
+  domain: string;
+  /** The plan's units of this spec and environment: its pages and variations' previews. */
+  units: readonly AuditUnit[];
+  /** Every page × viewport gathered for this spec and environment, as it is, each call with its delivery. */
+  pages: readonly JudgedPage[];
   /** Every variation's preview gathered, each a page × viewport of its own; only experiment.variation judges them. */
-  variations: readonly PageArtifacts[];
+  variations: readonly JudgedPage[];
   /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
   api: ApiArtifacts | null;
-  /** Each page's calls' deliveries (same order as `pages`), reconciled once with what the service ingested. */
-  deliveries: readonly (readonly RecordedDelivery[])[];
   /** The exported report file the spec's `report.file` names, read once; absent without one (`report.path` data is in `api`). */
   reportFile?: ReportFile | null;
   /** What fired in a known-good run of this spec and environment (`run --baseline`); absent when no comparison was asked for. */
@@ -87,6 +91,12 @@ export interface CheckDefinition<Id extends string = string> {
   matters: string;
   /** One paragraph on why this matters; it becomes the Allure description. */
   why: string;
+  /**
+   * The inputs it reads that a run may lack (checks/inputs.ts), or a function of the context that
+   * says which (the spec's `report` section picks a file or the API); without one of them the
+   * runner gives the check's finding instead, saying why. None by default.
+   */
+  needs?: readonly CheckInput[] | ((context: AuditContext) => readonly CheckInput[]);
 }
 
 /** A check: what it is, and a pure evaluation. */
@@ -154,7 +164,7 @@ export function specWideFinding(context: CheckContext, verdict: Verdict): Findin
  * Runs a page-level judgement on every page × viewport that loaded and let the audit in; any
  * other gets a `skip` saying why, since page.load or page.access already reports it.
  */
-export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts) => Verdict): Finding[] {
+export function perLoadedPage(context: CheckContext, judge: (page: JudgedPage) => Verdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
     const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
@@ -162,6 +172,13 @@ export function perLoadedPage(context: CheckContext, judge: (page: PageArtifacts
     const verdict = judge(page);
     return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
   });
+}
+
+/** Why a page × viewport cannot be judged, as every check but page.access says it; null when it can. */
+export function notJudgedReason(page: PageArtifacts, auth: AuthSpec | undefined): string | null {
+  if (keptOut(page, auth) !== null) return "Not judged: the site kept the audit out (page.access says why).";
+  if (page.loadError !== null) return "Not judged: the page did not load.";
+  return null;
 }
 
 /** The page spec for an artifact's page id. */

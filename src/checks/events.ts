@@ -1,6 +1,7 @@
-import { callDeliveries, ingestionUnverified, type CallDelivery } from "../delivery.js";
-import type { Finding } from "../results.js";
-import { nearMisses, orList } from "../text.js";
+import { carrierOf, ingestionUnverified, type JudgedCall } from "../artifacts/delivery.js";
+import type { CollectRequest } from "../artifacts/types.js";
+import type { Finding } from "../results/summary.js";
+import { nearMisses, orList } from "../text/wording.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
@@ -66,23 +67,23 @@ export const eventsDelivered = defineCheck({
     const unverified = ingestionUnverified(context.spec, context.api);
     return perLoadedPage(context, (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
-      const deliveries = callDeliveries(page, context.deliveries[context.pages.indexOf(page)]!).filter((match) => match.call.state !== "lost");
+      const calls = page.calls.filter((call) => call.state !== "lost");
       // With traffic.collect: intercept the audit stands in for the collector, so a body it cannot read fails here.
       const unreadable = page.collect.filter((request) => request.intercepted && request.decodeError !== null);
-      if (deliveries.length === 0 && unreadable.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
-      const label = (match: (typeof deliveries)[number]) => describeCall(match.call);
-      const rejected = deliveries.filter((match) => match.delivery === "rejected");
-      const dropped = deliveries.filter((match) => match.delivery === "dropped");
+      if (calls.length === 0 && unreadable.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
+      const carrier = (call: JudgedCall) => carrierOf(page, call);
+      const rejected = calls.filter((call) => call.delivery === "rejected");
+      const dropped = calls.filter((call) => call.delivery === "dropped");
       const evidence = {
-        deliveries: deliveries.map((match) => ({ call: label(match), delivery: match.delivery, status: match.request?.status ?? null, ingested: match.ingested })),
+        deliveries: calls.map((call) => ({ call: describeCall(call), delivery: call.delivery, status: carrier(call)?.status ?? null, ingested: call.ingested })),
         ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
-      const notIngested = dropped.filter(collectorAcceptedOnly);
+      const notIngested = dropped.filter((call) => collectorAcceptedOnly(call, carrier(call)));
       const problems = [
         ...unreadable.map((request) => `A collect request to ${new URL(request.url).pathname} could not be read (${request.decodeError}), so the audit answered it HTTP ${request.status}`),
-        ...rejected.map((match) => `${label(match)} was rejected by the collector (HTTP ${match.request?.status})`),
-        ...notIngested.map((match) => `${label(match)} got HTTP ${match.request?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`),
-        ...dropped.filter((match) => !notIngested.includes(match)).map((match) => `${label(match)} was never delivered${match.request?.failure ? ` (${match.request.failure})` : ""}`),
+        ...rejected.map((call) => `${describeCall(call)} was rejected by the collector (HTTP ${carrier(call)?.status})`),
+        ...notIngested.map((call) => `${describeCall(call)} got HTTP ${carrier(call)?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`),
+        ...dropped.filter((call) => !notIngested.includes(call)).map((call) => `${describeCall(call)} was never delivered${carrier(call)?.failure ? ` (${carrier(call)!.failure})` : ""}`),
       ];
       if (problems.length > 0) {
         const advice =
@@ -98,16 +99,16 @@ export const eventsDelivered = defineCheck({
       if (unverified !== null) {
         return {
           status: "warn",
-          message: `All ${deliveries.length} call(s) were accepted by the collector, but whether the service ingested them is unknown: ${unverified}. Fix the API access (see the api.* checks) or the spec's api.recentEventsPath.`,
+          message: `All ${calls.length} call(s) were accepted by the collector, but whether the service ingested them is unknown: ${unverified}. Fix the API access (see the api.* checks) or the spec's api.recentEventsPath.`,
           evidence,
         };
       }
-      const how = deliveries.some((match) => match.delivery === "intercepted")
+      const how = calls.some((call) => call.delivery === "intercepted")
         ? " by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service"
-        : deliveries.some((match) => match.ingested === true)
+        : calls.some((call) => call.ingested === true)
           ? " and listed by the service as ingested"
           : "";
-      return { status: "pass", message: `All ${deliveries.length} call(s) were delivered and accepted${how}.`, evidence };
+      return { status: "pass", message: `All ${calls.length} call(s) were delivered and accepted${how}.`, evidence };
     });
   },
 });
@@ -115,8 +116,8 @@ export const eventsDelivered = defineCheck({
 /** The `events.*` checks, in the order the report shows them. */
 export const EVENTS_CHECKS = [eventsExpected, eventsDelivered] as const;
 
-/** A call the collector answered with a 2xx that the service then did not list. */
-function collectorAcceptedOnly(match: CallDelivery): boolean {
-  const status = match.request?.status ?? null;
-  return match.ingested === false && status !== null && status >= 200 && status < 300;
+/** A call the collector answered (through `carrier`) with a 2xx that the service then did not list. */
+function collectorAcceptedOnly(call: JudgedCall, carrier: CollectRequest | null): boolean {
+  const status = carrier?.status ?? null;
+  return call.ingested === false && status !== null && status >= 200 && status < 300;
 }

@@ -1,7 +1,7 @@
-import type { Finding } from "../results.js";
-import { nearMisses, orList } from "../text.js";
+import type { Finding } from "../results/summary.js";
+import { nearMisses, orList } from "../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls } from "./check.js";
-import { keptOut } from "./kept-out.js";
+import { keptOut } from "../artifacts/site-entry.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
 export const goalsMatch = defineCheck({

@@ -1,8 +1,9 @@
-import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts.js";
-import type { Finding } from "../results.js";
-import { capitalised } from "../text.js";
-import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage, type AuditContext } from "./check.js";
-import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "./pii.js";
+import type { CanarySighting, CapturedCall, PageArtifacts } from "../artifacts/types.js";
+import type { Finding } from "../results/summary.js";
+import { capitalised } from "../text/wording.js";
+import type { PlannedCanary } from "../plan/plan.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage, type AuditContext } from "./check.js";
+import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "../privacy/personal-data.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
 function identifyCalls(page: PageArtifacts): CapturedCall[] {
@@ -105,7 +106,7 @@ export const identifyPii = defineCheck({
     const allow = context.spec.identify.allowPersonalData;
     return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);
-      const canarySteps = canaryFillSteps(context, page.page);
+      const canarySteps = canariesOf(context, page.page).map((canary) => canary.step);
       if (calls.length === 0 && canarySteps.length === 0 && page.canarySightings.length === 0) {
         return { status: "skip", message: "The page made no identify call and types no canary value." };
       }
@@ -161,15 +162,13 @@ function uniqueHits(hits: readonly PersonalDataHit[]): PersonalDataHit[] {
   return [...seen.values()];
 }
 
-/** The indexes of a page's journey steps that type a canary value. */
-function canaryFillSteps(context: AuditContext, pageId: string): number[] {
-  const steps = pageSpecOf(context, pageId)?.steps ?? [];
-  return steps.flatMap((step, index) => ("fill" in step && step.fill.canary === true ? [index] : []));
+/** The page's journey steps that type a canary value, as the plan has them. */
+function canariesOf(context: AuditContext, pageId: string): readonly PlannedCanary[] {
+  return context.units.find((unit) => unit.page === pageId && unit.variation === null)?.canaries ?? [];
 }
 
 function fillSelector(context: AuditContext, pageId: string, stepIndex: number): string | null {
-  const step = pageSpecOf(context, pageId)?.steps[stepIndex];
-  return step !== undefined && "fill" in step ? step.fill.selector : null;
+  return canariesOf(context, pageId).find((canary) => canary.step === stepIndex)?.fill.selector ?? null;
 }
 
 const REQUEST_PART: Record<CanarySighting["where"], string> = { url: "URL", body: "body", cookie: "cookies" };

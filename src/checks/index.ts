@@ -1,15 +1,16 @@
-import type { Finding } from "../results.js";
+import type { Finding } from "../results/summary.js";
 import { API_CHECKS } from "./api.js";
 import { BASELINE_CHECKS } from "./baseline.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
+import { missingInput } from "./inputs.js";
 import { EVENTS_CHECKS } from "./events.js";
-import { EXPERIMENT_CHECKS } from "./experiment.js";
+import { EXPERIMENT_CHECKS } from "./experiment/index.js";
 import { GOALS_CHECKS } from "./goals.js";
 import { IDENTIFY_CHECKS } from "./identify.js";
-import { PAGE_CHECKS } from "./page.js";
-import { REPORT_CHECKS } from "./report-warnings.js";
-import { SDK_CHECKS } from "./sdk.js";
+import { PAGE_CHECKS } from "./page/index.js";
+import { REPORT_CHECKS } from "./report/index.js";
+import { SDK_CHECKS } from "./sdk/index.js";
 import { VIEWPORTS_CHECKS } from "./viewports.js";
 
 /**
@@ -44,16 +45,25 @@ export function checkOf(id: CheckId): Check {
 
 /**
  * Runs every check on one spec × environment and applies the spec's severity overrides. A check
- * that throws becomes one failed finding, never a crashed run.
+ * whose inputs the run lacks is not judged: it gets the one `skip` finding its missing input
+ * calls for (none for a baseline nobody asked for). A check that throws becomes one failed
+ * finding, never a crashed run.
  */
 export function runChecks(context: AuditContext, checks: readonly Check[] = CHECKS): Finding[] {
   return checks.flatMap((check) => {
+    const checkContext = { ...context, check: check.id };
+    const needs = typeof check.needs === "function" ? check.needs(context) : (check.needs ?? []);
+    const missing = missingInput(context, needs);
     let findings: Finding[];
-    try {
-      findings = check.evaluate(context);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      findings = [finding({ ...context, check: check.id }, "fail", `The check itself failed (${reason}); this is a bug in setup-audit, please report it with the spec.`)];
+    if (missing !== null) {
+      findings = missing.reason === null ? [] : [finding(checkContext, "skip", missing.reason)];
+    } else {
+      try {
+        findings = check.evaluate(context);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        findings = [finding(checkContext, "fail", `The check itself failed (${reason}); this is a bug in setup-audit, please report it with the spec.`)];
+      }
     }
     return findings.map((found) => applyOverride(found, context.spec.checks[check.id]));
   });

@@ -1,7 +1,7 @@
 import { gatherApi, gatherRecentEvents, type ApiGatherOptions, type ApiSettings } from "../api/gather.js";
 import { wantedProject } from "../api/match.js";
-import type { ApiArtifacts, ApiExchange } from "../artifacts.js";
-import type { AuditTarget } from "../plan.js";
+import type { ApiArtifacts, ApiExchange } from "../artifacts/types.js";
+import type { AuditTarget } from "../plan/plan.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec } from "../spec/schema.js";
 

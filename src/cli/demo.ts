@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { closeServers, FIXTURE_API_KEY, startDemo } from "../../fixtures/demo.js";
-import { PACKAGE_ROOT } from "../package-root.js";
+import { PACKAGE_ROOT } from "../package/package-root.js";
 import { REPORT_PATHS } from "../report/html.js";
 import { CliError, EXIT } from "./errors.js";
 import { runAudit } from "./run.js";

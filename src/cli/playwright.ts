@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { PACKAGE_ROOT } from "../package-root.js";
-import { PLAN_ENV } from "../plan.js";
+import { PACKAGE_ROOT } from "../package/package-root.js";
+import { PLAN_ENV } from "../plan/plan.js";
 
 const require = createRequire(import.meta.url);
 

@@ -1,12 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AuditPlan } from "../plan.js";
-import { runSecrets } from "../redact.js";
-import { firstLine } from "../text.js";
+import type { AuditPlan } from "../plan/plan.js";
+import { runSecrets } from "../privacy/redact.js";
+import { firstLine } from "../text/wording.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
 import { writeAllureResults } from "../report/allure-writer.js";
-import { buildSummary, reportTarget, type TargetResult } from "../run-result.js";
+import { buildSummary, reportTarget, type TargetResult } from "../results/run-result.js";
 import { EXIT, type CliError } from "./errors.js";
 import { publishToGitHub } from "./github.js";
 import { publishReport, type ReportOptions } from "./report.js";

@@ -1,13 +1,15 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { PageArtifacts } from "../artifacts.js";
-import { findBrowser, BROWSER_ENV } from "../browser.js";
-import { artifactFileName, plannedVariations, type AuditPlan, type AuditTarget, type PlannedVariation } from "../plan.js";
-import type { TargetResult } from "../run-result.js";
-import { credentialsOf } from "../redact.js";
+import { ingestedEvents, reconcileDeliveries } from "../artifacts/delivery.js";
+import type { PageArtifacts } from "../artifacts/types.js";
+import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
+import { isMobileViewport } from "../browser/viewports.js";
+import type { AuditPlan, AuditTarget, AuditUnit } from "../plan/plan.js";
+import type { TargetResult } from "../results/run-result.js";
+import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
-import { unopenedPage } from "../unopened-page.js";
+import { unopenedPage } from "../artifacts/unopened-page.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";
@@ -76,7 +78,12 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
-    const results = targets.map((target, index) => judgeTarget(target, readArtifacts(workDir, target, Boolean(options.shard)), apis[index] ?? null, baselines[index]));
+    const results = targets.map((target, index) => {
+      const api = apis[index] ?? null;
+      // Each call's delivery is reconciled once, here, with what the service ingested.
+      const pages = reconcileDeliveries(readArtifacts(workDir, target, Boolean(options.shard)), ingestedEvents(api));
+      return judgeTarget(target, pages, api, baselines[index]);
+    });
     keepFailureScreenshots(targets, results, workDir, outDir);
     const [{ publishResults }, { writeShardResults }] = await outputWriters;
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
@@ -125,26 +132,26 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
  * --shard, the other shards' pages are simply not here.
  */
 function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): PageArtifacts[] {
-  const units = [...target.pages.map((page) => ({ page, variation: null })), ...plannedVariations(target).map((variation) => ({ page: variation.page, variation }))];
-  return units.flatMap(({ page, variation }) =>
+  return target.units.flatMap((unit) =>
     target.viewports.flatMap((viewport) => {
-      const file = join(workDir, "artifacts", artifactFileName(target, page, viewport, variation?.id ?? null));
+      const file = join(workDir, "artifacts", unit.artifactFiles[viewport]!);
       if (existsSync(file)) return [JSON.parse(readFileSync(file, "utf8")) as PageArtifacts];
       if (sharded) return [];
-      return [missingArtifacts(target, page, viewport, variation)];
+      return [missingArtifacts(target, unit, viewport)];
     }),
   );
 }
 
-function missingArtifacts(target: AuditTarget, page: string, viewport: string, variation: PlannedVariation | null): PageArtifacts {
-  const path = target.spec.pages.find((candidate) => candidate.id === page)!.path;
+function missingArtifacts(target: AuditTarget, unit: AuditUnit, viewport: string): PageArtifacts {
+  const path = target.spec.pages.find((candidate) => candidate.id === unit.page)!.path;
   return unopenedPage({
     spec: target.specFile,
     environment: target.environment,
-    page,
+    page: unit.page,
     viewport,
+    mobile: isMobileViewport(viewport),
     requestedUrl: new URL(path, target.baseUrl).href,
-    variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation },
+    variation: unit.variation,
     loadError: "the page's audit crashed or timed out (see the output above)",
     login: null,
   });

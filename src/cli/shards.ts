@@ -1,19 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { ApiArtifacts, CapturedCall, CollectRequest, PageArtifacts } from "../artifacts.js";
-import type { CallBaseline } from "../baseline.js";
+import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
+import type { ApiArtifacts, CollectRequest } from "../artifacts/types.js";
+import type { CallBaseline } from "../results/baseline-file.js";
 import { CHECKS } from "../checks/index.js";
-import { detectPersonalValue, redactPersonalData } from "../checks/pii.js";
-import type { AuditTarget } from "../plan.js";
-import { scrubbedFindings, type TargetResult } from "../run-result.js";
+import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
+import type { AuditTarget } from "../plan/plan.js";
+import { scrubbedFindings, type TargetResult } from "../results/run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "./errors.js";
 import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
-import { hideSecretsDeep, runSecrets } from "../redact.js";
+import { hideSecretsDeep, runSecrets } from "../privacy/redact.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -26,7 +27,7 @@ import { hideSecretsDeep, runSecrets } from "../redact.js";
 type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
-export const SHARD_FILE_VERSION = 7;
+export const SHARD_FILE_VERSION = 8;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {
@@ -100,13 +101,12 @@ function readShard(dir: string): ShardResults {
 }
 
 function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseline: CallBaseline | undefined): TargetResult {
-  const pages = parts.flatMap((part) => part.pages);
   // Each shard reconciled its calls with the events the service listed to that shard.
-  const deliveries = parts.flatMap((part) => part.deliveries);
+  const pages = parts.flatMap((part) => part.pages);
   const api = parts.find((part) => part.api !== null)?.api ?? null;
   const pageChecks = new Set(CHECKS.filter((check) => check.scope === "page").map((check) => check.id));
   const pageFindings = parts.flatMap((part) => part.findings.filter((finding) => pageChecks.has(finding.check)));
-  const merged = judgeTarget(target, pages, api, baseline, CHECKS.filter((check) => check.scope === "run"), deliveries);
+  const merged = judgeTarget(target, pages, api, baseline, CHECKS.filter((check) => check.scope === "run"));
   const order = new Map(CHECKS.map((check, index) => [check.id, index]));
   const findings = [...pageFindings, ...merged.findings].sort((a, b) => order.get(a.check)! - order.get(b.check)!);
   return { ...merged, findings };
@@ -114,13 +114,13 @@ function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseli
 
 /**
  * A page's artifacts as a shard file keeps them: personal values masked in the calls, and neither
- * an identify's user id nor any payload's content. Nothing after the shard needs them: the
- * deliveries the shard judged travel beside the page, and the report counts a request's events.
+ * an identify's user id nor any payload's content. Nothing after the shard needs them: each call
+ * keeps the delivery the shard judged, and the report counts a request's events.
  */
-function shareablePage(page: PageArtifacts, allow: readonly string[]): PageArtifacts {
+function shareablePage(page: JudgedPage, allow: readonly string[]): JudgedPage {
   const maskString = (value: string | null) => (value === null ? null : (detectPersonalValue(value)?.masked ?? value));
   const calls = page.calls.map(
-    (call): CapturedCall => ({ ...call, name: call.kind === "identify" ? null : maskString(call.name), properties: redactPersonalData(call.properties, allow) }),
+    (call): JudgedCall => ({ ...call, name: call.kind === "identify" ? null : maskString(call.name), properties: redactPersonalData(call.properties, allow) }),
   );
   const collect = page.collect.map((request): CollectRequest => ({ ...request, events: request.events.map(() => ({ raw: null, strings: [] })) }));
   return { ...page, calls, collect };

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { AuditTarget } from "../plan.js";
-import { missingVariables, secretVariables } from "../secrets.js";
+import type { AuditTarget } from "../plan/plan.js";
+import { missingVariables, secretVariables } from "../privacy/secrets.js";
 import { environmentOf } from "../spec/environment.js";
 import { CliError, EXIT } from "./errors.js";
 

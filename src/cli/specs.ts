@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { knownViewports } from "../browser/viewports.js";
 import { formatSpecError, loadSpecs, type LoadedSpec } from "../spec/load.js";
 import { CliError, EXIT, usageError } from "./errors.js";
 import { annotateSpecErrors } from "./github.js";
@@ -18,7 +19,7 @@ export function specFiles(named: readonly string[]): string[] {
 
 /** Loads every spec, printing each error with file:line:col; throws (exit 2) when any is invalid. */
 export async function loadValidSpecs(named: readonly string[]): Promise<LoadedSpec[]> {
-  const results = await loadSpecs(specFiles(named));
+  const results = await loadSpecs(specFiles(named), knownViewports());
   const errors = results.flatMap((result) => (result.ok ? [] : result.errors));
   if (errors.length > 0) {
     for (const error of errors) process.stderr.write(`${formatSpecError(error)}\n`);

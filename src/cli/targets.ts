@@ -1,8 +1,9 @@
 import { basename, extname } from "node:path";
-import type { AuditTarget } from "../plan.js";
-import { knownViewports } from "../viewports.js";
-import { closestMatch } from "../text.js";
-import { environmentDomain, isOnDomain } from "../domain.js";
+import type { AuditTarget } from "../plan/plan.js";
+import { planTarget } from "../plan/target.js";
+import { knownViewports } from "../browser/viewports.js";
+import { closestMatch } from "../text/wording.js";
+import { environmentDomain, isOnDomain } from "../url/domain.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { usageError } from "./errors.js";
 
@@ -46,7 +47,7 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
       `Use a base URL on ${domain} or one of its subdomains, or audit another environment with --env.`,
     );
   }
-  return {
+  return planTarget({
     specFile,
     slug: basename(specFile, extname(specFile)),
     spec: filters.apiBaseUrl && spec.api ? { ...spec, api: { ...spec.api, baseUrl: filters.apiBaseUrl } } : spec,
@@ -55,5 +56,5 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
     baseUrl,
     pages: spec.pages.map((page) => page.id).filter((id) => filters.pages.length === 0 || filters.pages.includes(id)),
     viewports,
-  };
+  });
 }

@@ -1,7 +1,6 @@
 import { test } from "@playwright/test";
-import { environmentDomain } from "../domain.js";
-import { keepPlainStacks } from "../plain-stacks.js";
-import { readPlan, type AuditTarget } from "../plan.js";
+import { keepPlainStacks } from "./plain-stacks.js";
+import { readPlan, type AuditTarget } from "../plan/plan.js";
 import { environmentOf } from "../spec/environment.js";
 import { SiteRequestTagger } from "./traffic.js";
 
@@ -14,11 +13,6 @@ keepPlainStacks();
 /** The plan of this run, as the CLI wrote it. */
 export const plan = readPlan();
 
-/** The domain a target's URLs stay on (its base URL may be `--base-url`'s). */
-export function siteDomainOf(target: AuditTarget): string {
-  return environmentDomain({ ...environmentOf(target.spec, target.environment), baseUrl: target.baseUrl });
-}
-
 /** True when requests to the target's site get a header: the traffic header, or a closed site's own. */
 function tagsRequests(target: AuditTarget): boolean {
   return target.spec.traffic.header !== false || environmentOf(target.spec, target.environment).auth?.headers !== undefined;
@@ -30,7 +24,7 @@ export const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger
   browserTagger: [
     async ({ browser }, use) => {
       const tagged = plan.targets.filter(tagsRequests);
-      await use(plan.browserEndpoint === null && tagged.length > 0 ? await SiteRequestTagger.forBrowser(browser, tagged.map(siteDomainOf)) : null);
+      await use(plan.browserEndpoint === null && tagged.length > 0 ? await SiteRequestTagger.forBrowser(browser, tagged.map((target) => target.domain)) : null);
     },
     { scope: "worker" },
   ],

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BrowserContext, Request } from "playwright";
-import type { CanarySighting } from "../artifacts.js";
-import { base64Forms } from "../base64.js";
+import type { CanarySighting } from "../artifacts/types.js";
+import { base64Forms } from "../text/base64.js";
 
 /** A journey value marked as canary, and the step that typed it. */
 export interface Canary {

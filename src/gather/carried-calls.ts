@@ -1,4 +1,4 @@
-import type { CapturedCall, CollectRequest } from "../artifacts.js";
+import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
 import type { SdkSpec } from "../spec/schema.js";
 
 /**

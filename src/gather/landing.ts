@@ -1,6 +1,6 @@
 import type { Page } from "playwright";
-import type { PageAccess } from "../artifacts.js";
-import { samePath } from "../site-entry.js";
+import type { PageAccess } from "../artifacts/types.js";
+import { samePath } from "../artifacts/site-entry.js";
 
 /** True when a navigation failed because the browser gave up on the site's HTTP authentication: it had no credentials for it. */
 export function isAuthRefusal(error: unknown): boolean {

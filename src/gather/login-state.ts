@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
-import type { LoginOutcome } from "../artifacts.js";
+import type { LoginOutcome } from "../artifacts/types.js";
 
 /**
  * A viewport's login, handed from the login test to its pages' tests: how it went, and the

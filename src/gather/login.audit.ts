@@ -1,9 +1,9 @@
 import type { BrowserContext } from "playwright";
-import { loginFailure } from "../site-entry.js";
+import { loginFailure } from "../artifacts/site-entry.js";
 import { environmentOf } from "../spec/environment.js";
-import { firstLine } from "../text.js";
-import { pageTitle } from "../titles.js";
-import { gatherTest, plan, siteDomainOf } from "./audit-test.js";
+import { firstLine } from "../text/wording.js";
+import { pageTitle } from "../plan/titles.js";
+import { gatherTest, plan } from "./audit-test.js";
 import { walkLogin } from "./login.js";
 import { saveLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
@@ -24,7 +24,7 @@ for (const target of plan.targets) {
   const annotation = { type: "logins", description: target.viewports.join(" ") };
   gatherTest(pageTitle(target.slug, "login"), { annotation }, async ({ browser, browserTagger }, testInfo) => {
     const credentials = siteCredentials(auth, target.baseUrl, process.env);
-    const tags = { header: traffic.header, domain: siteDomainOf(target), originHeaders: originHeaders(credentials) };
+    const tags = { header: traffic.header, domain: target.domain, originHeaders: originHeaders(credentials) };
     await Promise.all(
       target.viewports.map(async (viewport) => {
         const startedAt = Date.now();

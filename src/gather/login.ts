@@ -1,8 +1,8 @@
 import type { BrowserContext } from "playwright";
-import type { LoginOutcome } from "../artifacts.js";
-import { isOnDomain } from "../domain.js";
+import type { LoginOutcome } from "../artifacts/types.js";
+import { isOnDomain } from "../url/domain.js";
 import type { AuthSpec } from "../spec/schema.js";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 import { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";
 import { SiteRequestTagger, tagsAnything, type RequestTags } from "./traffic.js";

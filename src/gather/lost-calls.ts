@@ -1,7 +1,7 @@
 import type { BrowserContext } from "playwright";
-import type { CapturedCall } from "../artifacts.js";
+import type { CapturedCall } from "../artifacts/types.js";
 import type { SdkSpec } from "../spec/schema.js";
-import { escapeRegExp } from "../text.js";
+import { escapeRegExp } from "../text/wording.js";
 import { watchedMethods, type RecorderMessage } from "./recorder.js";
 
 /**

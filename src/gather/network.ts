@@ -1,6 +1,6 @@
 import type { BrowserContext, Request, Response } from "playwright";
-import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts.js";
-import { urlMatcher } from "../glob.js";
+import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts/types.js";
+import { urlMatcher } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
 import { keysInScriptUrl } from "./sdk-tag.js";

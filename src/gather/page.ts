@@ -1,10 +1,10 @@
 import type { BrowserContext } from "playwright";
-import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts.js";
-import { deliverySettled } from "../delivery.js";
-import { isOnDomain } from "../domain.js";
-import { globToRegExpSource } from "../glob.js";
+import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts/types.js";
+import { deliverySettled } from "../artifacts/delivery.js";
+import { isOnDomain } from "../url/domain.js";
+import { globToRegExpSource } from "../url/glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 import { CanaryWatch, type Canary } from "./canary.js";
 import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";

@@ -1,37 +1,32 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
-import type { LoginOutcome, PageArtifacts } from "../artifacts.js";
+import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../spec/environment.js";
-import { artifactFileName, plannedVariations, type AuditTarget, type PlannedVariation } from "../plan.js";
-import { isMobileViewport } from "../viewports.js";
-import { scrubText, secretsOf } from "../redact.js";
+import type { AuditTarget, AuditUnit, PlannedVariation } from "../plan/plan.js";
+import { isMobileViewport } from "../browser/viewports.js";
+import { scrubText, secretsOf } from "../privacy/redact.js";
 import { gatherPage } from "./page.js";
-import { pageTitle } from "../titles.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
-import { firstLine } from "../text.js";
-import { typedText } from "../secrets.js";
-import { unopenedPage } from "../unopened-page.js";
-import { gatherTest, plan, siteDomainOf } from "./audit-test.js";
+import { firstLine } from "../text/wording.js";
+import { typedText } from "../privacy/secrets.js";
+import { unopenedPage } from "../artifacts/unopened-page.js";
+import { gatherTest, plan } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
 import { auditContextOptions, resolveTraffic, type RequestTags, type SiteRequestTagger, type TrafficTags } from "./traffic.js";
 
 /**
- * One test per page: gather the artifacts of each of its viewports and hand them to the CLI.
- * One Playwright project for every viewport, each context set to its device, so that workers
+ * One test per unit of the plan (a page as it is, or a variation previewed on it): gather the
+ * artifacts of each of its viewports and hand them to the CLI. One Playwright project for every viewport, each context set to its device, so that workers
  * and their browsers live for the whole run instead of restarting when the viewport changes.
  * A closed site's pages start from what gets the audit in (`auth`): its credentials, and the
  * storage state its viewport's login ended with (login.audit.ts ran before).
  */
 for (const target of plan.targets) {
   const pageTraffic = resolveTraffic(target.spec.traffic, plan.runId);
-  const units: GatherUnit[] = [
-    ...target.pages.map((pageId) => ({ title: pageTitle(target.slug, pageId), pageId, variation: null })),
-    ...plannedVariations(target).map((variation) => ({ title: pageTitle(target.slug, `${variation.page} · ${variation.experiment} · ${variation.variation}`), pageId: variation.page, variation })),
-  ];
   const auth = environmentOf(target.spec, target.environment).auth;
-  for (const unit of units) {
+  for (const unit of target.units) {
     // A preview is no visit: its collect requests are answered inside the browser, so that it
     // never adds events to the service's data, nor vouches there for the page's own calls.
     const traffic: TrafficTags = unit.variation === null ? pageTraffic : { ...pageTraffic, collect: "intercept" };
@@ -39,7 +34,7 @@ for (const target of plan.targets) {
     const annotation = { type: "viewports", description: target.viewports.join(" ") };
     gatherTest(unit.title, { annotation }, async ({ browser, browserTagger }, testInfo) => {
       const credentials = siteCredentials(auth, target.baseUrl, process.env);
-      const site = { traffic, siteDomain: siteDomainOf(target), originHeaders: originHeaders(credentials), browserTagger };
+      const site = { traffic, siteDomain: target.domain, originHeaders: originHeaders(credentials), browserTagger };
       const gatherInContext = async (viewport: string) => {
         const login = auth?.login ? readLogin(plan.workDir, { slug: target.slug, environment: target.environment, viewport }, new URL(auth.login.path, target.baseUrl).href) : null;
         // A viewport whose login did not get in has nothing to open: page.access says why.
@@ -76,22 +71,15 @@ for (const target of plan.targets) {
   }
 }
 
-/** What one test gathers on every viewport: a page as it is, or one variation of an experiment on it. */
-interface GatherUnit {
-  title: string;
-  pageId: string;
-  variation: PlannedVariation | null;
-}
-
 /** Gathers one page × viewport, or one variation's, writes its artifacts for the CLI and says what it gathered. */
 async function gatherOnViewport(
   context: BrowserContext,
   target: AuditTarget,
-  unit: GatherUnit,
+  unit: AuditUnit,
   viewport: string,
   site: { traffic: TrafficTags; siteDomain: string; originHeaders: RequestTags["originHeaders"]; browserTagger: SiteRequestTagger | null; login: LoginOutcome | null },
 ): Promise<string> {
-  const pageSpec = target.spec.pages.find((page) => page.id === unit.pageId)!;
+  const pageSpec = target.spec.pages.find((page) => page.id === unit.page)!;
   const pageExperiments = target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id);
   const planned = unit.variation;
   const preview = planned === null ? null : previewOf(pageExperiments, planned);
@@ -112,9 +100,9 @@ async function gatherOnViewport(
     viewport,
     mobile: isMobileViewport(viewport),
     projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
-    // A variation's unit is judged by experiment.variation alone: no selector counts, canaries or screenshot of its own.
+    // A variation's unit is judged by experiment.variation alone: no selector counts or screenshot of its own (and the plan gives it no canaries).
     experiments: preview === null ? pageExperiments : [],
-    canaries: preview === null ? pageSpec.steps.flatMap((step, index) => ("fill" in step && step.fill.canary ? [{ step: index, value: typedText(step.fill, process.env) }] : [])) : [],
+    canaries: unit.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
     ...site,
     screenshot: preview === null ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
@@ -122,30 +110,29 @@ async function gatherOnViewport(
     viewScreenshot: keepsViews ? inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)) : null,
     variation: preview === null ? undefined : previewOptions(preview),
   });
-  writeArtifacts(target, unit, viewport, artifacts);
+  writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
 }
 
 /** Hands one page × viewport's artifacts to the CLI. */
-function writeArtifacts(target: AuditTarget, unit: GatherUnit, viewport: string, artifacts: PageArtifacts): void {
-  writeFileSync(join(plan.workDir, "artifacts", artifactFileName(target, unit.pageId, viewport, unit.variation?.id ?? null)), JSON.stringify(artifacts));
+function writeArtifacts(unit: AuditUnit, viewport: string, artifacts: PageArtifacts): void {
+  writeFileSync(join(plan.workDir, "artifacts", unit.artifactFiles[viewport]!), JSON.stringify(artifacts));
 }
 
 /** Records a page × viewport left unopened because its viewport's login did not get in, and says so. */
-function keepOut(target: AuditTarget, unit: GatherUnit, viewport: string, login: LoginOutcome): string {
-  const path = target.spec.pages.find((page) => page.id === unit.pageId)!.path;
-  const { variation } = unit;
+function keepOut(target: AuditTarget, unit: AuditUnit, viewport: string, login: LoginOutcome): string {
+  const path = target.spec.pages.find((page) => page.id === unit.page)!.path;
   writeArtifacts(
-    target,
     unit,
     viewport,
     unopenedPage({
       spec: target.specFile,
       environment: target.environment,
-      page: unit.pageId,
+      page: unit.page,
       viewport,
+      mobile: isMobileViewport(viewport),
       requestedUrl: new URL(path, target.baseUrl).href,
-      variation: variation === null ? null : { experiment: variation.experiment, name: variation.variation },
+      variation: unit.variation,
       loadError: "not opened: the login did not get in (page.access says why)",
       login,
     }),
@@ -156,8 +143,8 @@ function keepOut(target: AuditTarget, unit: GatherUnit, viewport: string, login:
 /** The planned variation's experiment and spec. */
 function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec } {
   const experiment = pageExperiments.find((candidate) => candidate.name === planned.experiment);
-  const variation = experiment?.variations.find((candidate) => candidate.name === planned.variation);
-  if (!experiment || !variation) throw new Error(`The plan names variation "${planned.variation}" of "${planned.experiment}", which the spec does not have`);
+  const variation = experiment?.variations.find((candidate) => candidate.name === planned.name);
+  if (!experiment || !variation) throw new Error(`The plan names variation "${planned.name}" of "${planned.experiment}", which the spec does not have`);
   return { experiment, variation };
 }
 

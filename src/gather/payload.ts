@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
-import type { DeliveredEvent } from "../artifacts.js";
-import { decodeBase64Text } from "../base64.js";
+import type { DeliveredEvent } from "../artifacts/types.js";
+import { decodeBase64Text } from "../text/base64.js";
 
 /**
  * Decoders for collect payloads: JSON, `text/plain` JSON, form-encoded (plain or base64) JSON and

@@ -1,8 +1,8 @@
 import type { Page } from "playwright";
-import type { KeySighting } from "../artifacts.js";
-import { globToRegExpSource } from "../glob.js";
+import type { KeySighting } from "../artifacts/types.js";
+import { globToRegExpSource } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
-import { wordsOf } from "../text.js";
+import { wordsOf } from "../text/wording.js";
 
 /** What the page's SDK installation says about its project key. */
 export interface SdkTagFacts {

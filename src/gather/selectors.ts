@@ -1,5 +1,5 @@
 import type { Page } from "playwright";
-import type { SelectorMatch } from "../artifacts.js";
+import type { SelectorMatch } from "../artifacts/types.js";
 
 /** An experiment that changes this page. */
 export interface ExperimentTarget {

@@ -1,5 +1,5 @@
 import type { BrowserContext, BrowserContextOptions } from "playwright";
-import { secretValue } from "../secrets.js";
+import { secretValue } from "../privacy/secrets.js";
 import type { AuthSpec } from "../spec/schema.js";
 import type { RequestTags } from "./traffic.js";
 

@@ -1,8 +1,8 @@
 import type { Page } from "playwright";
-import { typedText } from "../secrets.js";
+import { typedText } from "../privacy/secrets.js";
 import type { Step } from "../spec/schema.js";
 import { describeStep } from "../spec/steps.js";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 import type { Signal } from "./signal.js";
 
 /** What a journey needs from the gatherer. */

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession } from "playwright";
-import { isOnDomain } from "../domain.js";
+import { isOnDomain } from "../url/domain.js";
 import type { TrafficSpec } from "../spec/schema.js";
-import { toolVersion } from "../version.js";
-import { deviceFor } from "../viewports.js";
+import { toolVersion } from "../package/version.js";
+import { deviceFor } from "../browser/viewports.js";
 import { decodeCollectBody } from "./payload.js";
 
 /**

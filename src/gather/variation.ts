@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from "playwright";
-import type { AppliedVariation, ExperimentView } from "../artifacts.js";
+import type { AppliedVariation, ExperimentView } from "../artifacts/types.js";
 import type { ExperimentTarget } from "./selectors.js";
-import { escapeRegExp } from "../text.js";
+import { escapeRegExp } from "../text/wording.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 
 /**

@@ -1,4 +1,4 @@
-import { wordsOf } from "../text.js";
+import { wordsOf } from "../text/wording.js";
 
 /**
  * The pages init lists: the start URL, then the links the pages it loaded lead to, breadth

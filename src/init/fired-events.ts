@@ -1,6 +1,6 @@
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import { madeCalls } from "../checks/check.js";
-import { findPersonalData, personalDataKindOfKey } from "../checks/pii.js";
+import { findPersonalData, personalDataKindOfKey } from "../privacy/personal-data.js";
 
 /**
  * What fired while init loaded the pages, read as the checks read it: only calls the page made

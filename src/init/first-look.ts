@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from "playwright";
 import { PRESET_NAMES, PRESETS, presetReady, type PresetName } from "../spec/presets.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 
 /**
  * The first look at a site, before anything is known about its SDK: the page is loaded once,

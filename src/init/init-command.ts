@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { findBrowser, BROWSER_ENV } from "../browser.js";
+import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
+import { knownViewports } from "../browser/viewports.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
 import { runPlaywrightPhase } from "../cli/playwright.js";
 import { unreachableReason } from "../cli/reachability.js";
-import { PACKAGE_ROOT } from "../package-root.js";
+import { PACKAGE_ROOT } from "../package/package-root.js";
 import { SPEC_SCHEMA_FILE } from "../spec/json-schema.js";
 import { parseSpec, formatSpecError } from "../spec/load.js";
 import { chooseKey } from "./key-discovery.js";
@@ -115,7 +116,7 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
     options.api && (await askService({ api: options.api, key: key.installed?.key ?? KEY_PLACEHOLDER, baseUrl }));
   const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service, basic: options.basic });
   const text = specText(draft);
-  const parsed = parseSpec(text, file);
+  const parsed = parseSpec(text, file, knownViewports());
   if (!parsed.ok) throw new Error(`init drafted a spec that does not validate: ${parsed.errors.map(formatSpecError).join("; ")}`);
   mkdirSync(dirname(resolve(file)), { recursive: true });
   writeFileSync(file, text);

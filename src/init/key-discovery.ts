@@ -1,8 +1,8 @@
-import type { KeySighting, PageArtifacts } from "../artifacts.js";
+import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
 import { decodeBasicAuth } from "../gather/network.js";
 import { decodeCollectBody } from "../gather/payload.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
-import { escapeRegExp } from "../text.js";
+import { escapeRegExp } from "../text/wording.js";
 import type { FirstLook } from "./first-look.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Reporter, TestCase, TestResult } from "@playwright/test/reporter";
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 
 /** The console of init's look: the look's own progress lines as it prints them, and why it stopped if it crashed. */
 export default class LookReporter implements Reporter {

@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
-import { LAUNCH_ARGS } from "../browser.js";
-import { PLAN_ENV } from "../plan.js";
+import { LAUNCH_ARGS } from "../browser/launch.js";
+import { PLAN_ENV } from "../plan/plan.js";
 import { readLookPlan } from "./site-look.js";
 
 /**

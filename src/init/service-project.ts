@@ -1,6 +1,6 @@
 import { gatherApi, gatherRecentEvents, type ApiSettings } from "../api/gather.js";
 import { findProject, wantedProject } from "../api/match.js";
-import type { ApiExchange } from "../artifacts.js";
+import type { ApiExchange } from "../artifacts/types.js";
 import type { ServiceFacts } from "./spec-draft.js";
 
 /**

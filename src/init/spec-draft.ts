@@ -1,6 +1,6 @@
-import type { PageArtifacts } from "../artifacts.js";
+import type { PageArtifacts } from "../artifacts/types.js";
 import { PRESETS } from "../spec/presets.js";
-import { KEY_PLACES } from "../checks/keys.js";
+import { KEY_PLACES } from "../checks/sdk/key.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";

@@ -1,5 +1,5 @@
 /**
- * URL globs (src/glob.ts) written from URLs a page requested: any scheme and host (`**`), the
+ * URL globs (src/url/glob.ts) written from URLs a page requested: any scheme and host (`**`), the
  * path as seen (percent-encoded, as the globs are matched), with the parts that change between
  * installs or releases (the key, content hashes, version numbers) turned into `*`.
  */

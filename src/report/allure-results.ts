@@ -3,15 +3,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LabelName, Status as AllureStatus, type Label } from "allure-js-commons";
 import type { RuntimeMessage } from "allure-js-commons/sdk";
-import type { PageArtifacts } from "../artifacts.js";
 import { CHECKS, checkOf } from "../checks/index.js";
-import { callDeliveries, type CallDelivery } from "../delivery.js";
-import { scrubText } from "../redact.js";
-import type { Finding, Status } from "../results.js";
-import type { ReportTarget, RunResult, TargetResult } from "../run-result.js";
-import { pageTitle } from "../titles.js";
+import type { JudgedPage } from "../artifacts/delivery.js";
+import { scrubText } from "../privacy/redact.js";
+import type { Finding, Status } from "../results/summary.js";
+import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
+import { pageTitle } from "../plan/titles.js";
 import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";
-import { CHECKLIST_STORY, checklistSteps } from "./checklist.js";
+import { CHECKLIST_STORY, checklistSteps } from "./checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";
 import { pageAttachments, type RedactionContext } from "./page-attachments.js";
 import { severityOf } from "./severity.js";
@@ -80,12 +79,12 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
 
   for (const pageId of target.pages) {
     yield entry(pageId, () => {
-      const index = result.pages.findIndex((page) => page.page === pageId && page.viewport === viewport && page.variation === null);
+      const page = result.pages.find((candidate) => candidate.page === pageId && candidate.viewport === viewport && candidate.variation === null);
       const label = labelled(pageId, `${pageId} · ${viewport}`);
-      if (index < 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
+      if (page === undefined) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
       // A variation's findings are its experiment's, beside its picture.
       const findings = result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport && finding.variation === null);
-      const evidence = pageEvidence(run.outDir, result.pages[index]!, callDeliveries(result.pages[index]!, result.deliveries[index]!), redaction);
+      const evidence = pageEvidence(run.outDir, page, redaction);
       return reportFindings(label, findings, redaction, `${pageId} · ${viewport}`, evidence);
     });
   }
@@ -151,9 +150,9 @@ function labelResult(runId: string, target: ReportTarget, story: string, display
   });
 }
 
-function pageEvidence(outDir: string, page: PageArtifacts, deliveries: readonly CallDelivery[], redaction: RedactionContext): RuntimeMessage[] {
+function pageEvidence(outDir: string, page: JudgedPage, redaction: RedactionContext): RuntimeMessage[] {
   const screenshot = page.screenshot && existsSync(join(outDir, page.screenshot)) ? [attachFile("screenshot", join(outDir, page.screenshot), "image/png")] : [];
-  return [...screenshot, ...pageAttachments(page, deliveries, redaction).map((attachment) => attachContent(attachment.name, attachment.body, attachment.contentType))];
+  return [...screenshot, ...pageAttachments(page, redaction).map((attachment) => attachContent(attachment.name, attachment.body, attachment.contentType))];
 }
 
 /**

@@ -3,9 +3,9 @@ import { dirname, join, relative } from "node:path";
 import type { FullConfig, FullProject, Suite, TestCase, TestResult } from "@playwright/test/reporter";
 import { ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE, stringifyEnvInfo, type Writer } from "allure-js-commons/sdk/reporter";
 import { AllureReporter } from "allure-playwright";
-import type { RunResult } from "../run-result.js";
-import { viewportTag } from "../titles.js";
-import { toolVersion } from "../version.js";
+import type { RunResult } from "../results/run-result.js";
+import { viewportTag } from "../plan/titles.js";
+import { toolVersion } from "../package/version.js";
 import { allureEntries, RESULTS_MODULE, type AllureEntry, type AllureContent } from "./allure-results.js";
 import { environmentInfo } from "./environment-info.js";
 

@@ -1,4 +1,4 @@
-import type { Checklist, Finding, RunSummary, Status } from "../results.js";
+import type { Checklist, Finding, RunSummary, Status } from "../results/summary.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
 

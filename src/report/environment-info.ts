@@ -1,5 +1,5 @@
-import type { PageArtifacts } from "../artifacts.js";
-import type { ReportTarget } from "../run-result.js";
+import type { PageArtifacts } from "../artifacts/types.js";
+import type { ReportTarget } from "../results/run-result.js";
 
 /**
  * The report's environment info: what was audited, where, with what. It answers "which spec and

@@ -1,8 +1,8 @@
 import type { CategoryRule } from "@allurereport/core-api";
 import { FAMILIES, type Family } from "../checks/check.js";
 import { checkOf } from "../checks/index.js";
-import type { Finding } from "../results.js";
-import { escapeRegExp } from "../text.js";
+import type { Finding } from "../results/summary.js";
+import { escapeRegExp } from "../text/wording.js";
 
 /** The Allure label that carries the families of a result's failed checks. */
 export const FAMILY_LABEL = "family";

@@ -1,4 +1,4 @@
-import type { Checklist, Finding, RunSummary, Status } from "../results.js";
+import type { Checklist, Finding, RunSummary, Status } from "../results/summary.js";
 import { CHECKLIST_LABELS, findingCounts, findingPlace } from "./console.js";
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunSummary } from "../results.js";
-import { CHECKLIST_STORY } from "./checklist.js";
+import type { RunSummary } from "../results/summary.js";
+import { CHECKLIST_STORY } from "./checklist-steps.js";
 import { reportCategories } from "./families.js";
 import { forgetHistoryEntry, historyReportIds, resultsReportId } from "./history.js";
 import { makeOffline } from "./offline-html.js";

@@ -1,4 +1,4 @@
-import type { Finding, RunSummary } from "../results.js";
+import type { Finding, RunSummary } from "../results/summary.js";
 import { findingPlace } from "./console.js";
 
 /**

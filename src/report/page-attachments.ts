@@ -1,7 +1,6 @@
-import type { CollectRequest, PageArtifacts } from "../artifacts.js";
-import type { CallDelivery } from "../delivery.js";
-import { isPlanLike, maskProperties, redactUrl, scrubText } from "../redact.js";
-import type { ReportTarget } from "../run-result.js";
+import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
+import { isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
+import type { ReportTarget } from "../results/run-result.js";
 
 /**
  * The evidence attached to one page × viewport in the report: what the page called, what went
@@ -24,28 +23,25 @@ export interface RedactionContext extends Pick<ReportTarget, "keys" | "requiredA
   secrets: readonly string[];
 }
 
-/**
- * The attachments of one page × viewport, in the order the report lists them; `deliveries` are its
- * calls with their deliveries, as summary.json reports them.
- */
-export function pageAttachments(page: PageArtifacts, deliveries: readonly CallDelivery[], context: RedactionContext): PageAttachment[] {
-  const attachments = [json("captured calls", capturedCalls(deliveries, context)), json("SDK and collect network log", networkLog(page, deliveries, context))];
+/** The attachments of one page × viewport, in the order the report lists them; its calls with their deliveries, as summary.json reports them. */
+export function pageAttachments(page: JudgedPage, context: RedactionContext): PageAttachment[] {
+  const attachments = [json("captured calls", capturedCalls(page.calls, context)), json("SDK and collect network log", networkLog(page, context))];
   if (page.errors.length > 0) {
     attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
   }
   return attachments;
 }
 
-function capturedCalls(deliveries: readonly CallDelivery[], context: RedactionContext) {
+function capturedCalls(calls: readonly JudgedCall[], context: RedactionContext) {
   const required = new Set(context.requiredAttributes);
   const keys = new Set(context.keys);
-  return deliveries.map(({ call, delivery }) => ({
+  return calls.map((call) => ({
     kind: call.kind,
     // An identify call's first argument is a user id: a personal identifier, never shown.
     name: call.kind === "track" ? call.name : null,
     state: call.state,
     atMs: call.atMs,
-    delivery,
+    delivery: call.delivery,
     properties:
       call.kind === "identify"
         ? maskProperties(call.properties, (key, value) => required.has(key) && isPlanLike(value))
@@ -54,20 +50,20 @@ function capturedCalls(deliveries: readonly CallDelivery[], context: RedactionCo
   }));
 }
 
-function networkLog(page: PageArtifacts, deliveries: readonly CallDelivery[], context: RedactionContext) {
+function networkLog(page: JudgedPage, context: RedactionContext) {
   const keys = new Set(context.keys);
-  const carried = (request: CollectRequest) =>
-    deliveries.filter((entry) => entry.request === request).map(({ call }) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
+  const carried = (request: number) =>
+    page.calls.filter((call) => call.request === request).map((call) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
   return {
     sdkScripts: page.sdkScripts.map((load) => ({ url: redactUrl(load.url, keys), status: load.status, failure: load.failure, atMs: load.atMs })),
-    collect: page.collect.map((request) => ({
+    collect: page.collect.map((request, index) => ({
       method: request.method,
       url: redactUrl(request.url, keys),
       atMs: request.atMs,
       status: request.status,
       failure: request.failure,
       events: request.events.length,
-      carried: carried(request),
+      carried: carried(index),
       decodeError: request.decodeError === null ? null : scrubText(request.decodeError, context.secrets),
     })),
   };

@@ -1,4 +1,4 @@
-import { firstLine } from "../text.js";
+import { firstLine } from "../text/wording.js";
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from "@playwright/test/reporter";
 
 /**

@@ -1,5 +1,5 @@
 import { PNG } from "pngjs";
-import type { Status } from "../results.js";
+import type { Status } from "../results/summary.js";
 import { drawText, fitText, lineHeight, textWidth } from "./pixel-font.js";
 import { drawScaled, fillBox, type Box, type Raster, type Rgb } from "./raster.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PageArtifacts } from "../artifacts.js";
-import type { PreviewedExperiment, TargetResult } from "../run-result.js";
+import type { PageArtifacts } from "../artifacts/types.js";
+import type { PreviewedExperiment, TargetResult } from "../results/run-result.js";
 import { composeSideBySide, type SideBySideColumn } from "./side-by-side.js";
 
 /**

@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
 import type { SpecError } from "./errors.js";
 import { keyAtOffset, locateProblem } from "./locate.js";
-import { formatPath, plainErrorMap } from "../plain-messages.js";
+import { formatPath, plainErrorMap } from "../text/plain-messages.js";
 import { problemsFromIssues, type SpecProblem } from "./problems.js";
 import { auditSpecSchema, type AuditSpec } from "./schema.js";
 import { unknownViewportProblems } from "./viewport-names.js";
@@ -58,8 +58,15 @@ function failure(file: string, doc: Document, lineCounter: LineCounter, problems
 /**
  * Parses and validates spec text; `file` names it in the errors and is where a variation's
  * `{ file }` code is read from (relative to the spec's folder), unless `readCode` is given.
+ * `knownViewports` are the names `viewports` may use: the browser side knows them (desktop,
+ * mobile and Playwright's device names), and the loader needs no browser.
  */
-export function parseSpec(text: string, file: string, readCode: (path: string) => string = (path) => readFileSync(resolve(dirname(file), path), "utf8")): SpecParseResult {
+export function parseSpec(
+  text: string,
+  file: string,
+  knownViewports: readonly string[],
+  readCode: (path: string) => string = (path) => readFileSync(resolve(dirname(file), path), "utf8"),
+): SpecParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -74,7 +81,7 @@ export function parseSpec(text: string, file: string, readCode: (path: string) =
   if (!parsed.success) {
     return failure(file, doc, lineCounter, problemsFromIssues(parsed.error.issues, { data, schema: auditSpecSchema }));
   }
-  const viewportProblems = unknownViewportProblems(parsed.data.viewports);
+  const viewportProblems = unknownViewportProblems(parsed.data.viewports, knownViewports);
   if (viewportProblems.length > 0) return failure(file, doc, lineCounter, viewportProblems);
   const codeProblems = readVariationCode(parsed.data, readCode);
   if (codeProblems.length > 0) return failure(file, doc, lineCounter, codeProblems);
@@ -124,20 +131,20 @@ function readFailure(error: unknown, what = "the spec"): string {
   return `cannot read ${what}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** Reads, parses and validates one spec file. */
-export async function loadSpec(file: string): Promise<SpecLoadResult> {
+/** Reads, parses and validates one spec file (see parseSpec for `knownViewports`). */
+export async function loadSpec(file: string, knownViewports: readonly string[]): Promise<SpecLoadResult> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (error) {
     return { ok: false, file, errors: [{ file, line: 1, column: 1, path: "", message: readFailure(error) }] };
   }
-  const parsed = parseSpec(bytes.toString("utf8"), file);
+  const parsed = parseSpec(bytes.toString("utf8"), file, knownViewports);
   // The digest of the bytes, as `sha256sum` prints it, tells which version of the file was audited.
   return parsed.ok ? { ...parsed, sha256: createHash("sha256").update(bytes).digest("hex") } : parsed;
 }
 
 /** Loads every spec file, in the order given. */
-export function loadSpecs(files: readonly string[]): Promise<SpecLoadResult[]> {
-  return Promise.all(files.map(loadSpec));
+export function loadSpecs(files: readonly string[], knownViewports: readonly string[]): Promise<SpecLoadResult[]> {
+  return Promise.all(files.map((file) => loadSpec(file, knownViewports)));
 }

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { describeValue } from "../plain-messages.js";
+import { describeValue } from "../text/plain-messages.js";
 import { PRESET_NAMES } from "./presets.js";
 import { allowedKeys, schemasAt } from "./schema-walk.js";
-import { closestMatch, quoteList } from "../text.js";
+import { closestMatch, quoteList } from "../text/wording.js";
 
 /** A spec problem before it is positioned in the YAML text. */
 export interface SpecProblem {

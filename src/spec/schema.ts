@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CHECK_IDS } from "../checks/index.js";
-import { environmentDomain, isOnDomain } from "../domain.js";
+import { environmentDomain, isOnDomain } from "../url/domain.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
 
 /** A path on the audited site: absolute path, optionally with query and hash. */

@@ -1,10 +1,8 @@
-import { knownViewports } from "../viewports.js";
 import type { SpecProblem } from "./problems.js";
-import { closestMatch } from "../text.js";
+import { closestMatch } from "../text/wording.js";
 
-/** A problem for every `viewports` entry that is neither desktop, mobile nor a Playwright device name. */
-export function unknownViewportProblems(viewports: readonly string[]): SpecProblem[] {
-  const known = knownViewports();
+/** A problem for every `viewports` entry that is not among the `known` ones (desktop, mobile and Playwright's device names). */
+export function unknownViewportProblems(viewports: readonly string[], known: readonly string[]): SpecProblem[] {
   return viewports.flatMap((viewport, index) => {
     if (known.includes(viewport)) return [];
     const guess = closestMatch(viewport, known);

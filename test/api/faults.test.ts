@@ -3,12 +3,12 @@ import { closeServer, listen, type ListeningServer } from "../../fixtures/http.j
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import { createServiceHandler } from "../../fixtures/service/service.js";
 import { gatherApi, gatherRecentEvents, type ApiSettings } from "../../src/api/gather.js";
-import type { ApiArtifacts } from "../../src/artifacts.js";
+import type { ApiArtifacts } from "../../src/artifacts/types.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
 import { apiSettings } from "../../src/cli/api-phase.js";
-import { ingestedEvents } from "../../src/delivery.js";
-import type { Finding } from "../../src/results.js";
+import { ingestedEvents } from "../../src/artifacts/delivery.js";
+import type { Finding } from "../../src/results/summary.js";
 import { contextOf, specWith } from "../support/artifacts.js";
 
 /**

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { recentEventListSchema } from "../../src/api/schemas.js";
 import { eventsDelivered } from "../../src/checks/events.js";
-import { callDeliveries, ingestedEvents, ingestionUnverified, reconcileDeliveries } from "../../src/delivery.js";
-import { callRecords } from "../../src/run-result.js";
+import { carrierOf, ingestedEvents, ingestionUnverified, reconcileDeliveries, type JudgedPage } from "../../src/artifacts/delivery.js";
+import { callRecords } from "../../src/results/run-result.js";
 import { apiWith, callWith, collectOf, contextOf, exchangeOf, failedExchange, normalised, pageWith, specWithApi } from "../support/artifacts.js";
 
 /** Ingestion reconciliation: called → sent → ingested, with the service's recent events as the last word. */
@@ -38,16 +38,16 @@ test("only events received after the API gather began count, by the service's cl
 
 test("a call the collector accepted is accepted only if the service lists it", () => {
   const ingested = ingestedEvents(recent([{ kind: "identify", userId: "u_42", receivedAt: AFTER }]))!;
-  const [deliveries] = reconcileDeliveries([page], ingested);
-  expect(callDeliveries(page, deliveries!).map((match) => [match.call.kind, match.delivery, match.ingested, match.request?.status])).toEqual([
+  const [judged] = reconcileDeliveries([page], ingested);
+  expect(judged!.calls.map((call) => [call.kind, call.delivery, call.ingested, carrierOf(judged!, call)?.status])).toEqual([
     ["identify", "accepted", true, 202],
     ["track", "dropped", false, 202],
   ]);
 });
 
 test("without recent events, delivery is the collector's answer", () => {
-  const [deliveries] = reconcileDeliveries([page], null);
-  expect(deliveries!.map((match) => [match.delivery, match.ingested])).toEqual([
+  const [judged] = reconcileDeliveries([page], null);
+  expect(judged!.calls.map((call) => [call.delivery, call.ingested])).toEqual([
     ["accepted", null],
     ["accepted", null],
   ]);
@@ -56,8 +56,8 @@ test("without recent events, delivery is the collector's answer", () => {
 test("each listed event vouches for one call, across pages in order", () => {
   const mobile = { ...page, viewport: "mobile" };
   const ingested = ingestedEvents(recent([{ kind: "track", name: "signup_success", receivedAt: AFTER }, { kind: "identify", userId: "u_42", receivedAt: AFTER }]))!;
-  const deliveries = reconcileDeliveries([page, mobile], ingested);
-  expect(deliveries.map((matches) => matches.map((match) => match.delivery))).toEqual([
+  const judged = reconcileDeliveries([page, mobile], ingested);
+  expect(judged.map((each) => each.calls.map((call) => call.delivery))).toEqual([
     ["accepted", "accepted"],
     ["dropped", "dropped"],
   ]);
@@ -65,8 +65,8 @@ test("each listed event vouches for one call, across pages in order", () => {
 
 test("the service is the ground truth: a call whose request the browser never saw, but that it lists, is accepted", () => {
   const unseen = pageWith({ calls: [signup], collect: [] });
-  const [deliveries] = reconcileDeliveries([unseen], ingestedEvents(recent([{ kind: "track", name: "signup_success", receivedAt: AFTER }])));
-  expect(deliveries!.map((match) => match.delivery)).toEqual(["accepted"]);
+  const [judged] = reconcileDeliveries([unseen], ingestedEvents(recent([{ kind: "track", name: "signup_success", receivedAt: AFTER }])));
+  expect(judged!.calls.map((call) => call.delivery)).toEqual(["accepted"]);
 });
 
 test("lost and rejected calls stay as they are", () => {
@@ -74,8 +74,8 @@ test("lost and rejected calls stay as they are", () => {
   const coupon = callWith({ name: "coupon_applied" });
   const broken = pageWith({ calls: [lost, coupon], collect: [collectOf([coupon], 400)] });
   const listed = recent([{ kind: "track", name: "early", receivedAt: AFTER }, { kind: "track", name: "coupon_applied", receivedAt: AFTER }]);
-  const [deliveries] = reconcileDeliveries([broken], ingestedEvents(listed));
-  expect(deliveries!.map((match) => match.delivery)).toEqual(["dropped", "rejected"]);
+  const [judged] = reconcileDeliveries([broken], ingestedEvents(listed));
+  expect(judged!.calls.map((call) => call.delivery)).toEqual(["dropped", "rejected"]);
 });
 
 test("events.delivered fails on a 2xx the service never ingested, saying so", () => {
@@ -110,13 +110,15 @@ test("events.delivered warns when ingestion was asked for but could not be check
 });
 
 test("summary.json's calls carry the deliveries the checks judged, not the collector's answers", () => {
-  const judged = [
-    [
-      { delivery: "accepted", ingested: true, request: 0 },
-      { delivery: "dropped", ingested: false, request: 0 },
-    ] as const,
-  ];
-  expect(callRecords({ spec: "audits/demo.yaml", environment: "staging", pages: [page], deliveries: judged }).map((call) => [call.kind, call.name, call.delivery])).toEqual([
+  const [identify, track] = page.calls;
+  const judged: JudgedPage = {
+    ...page,
+    calls: [
+      { ...identify!, delivery: "accepted", ingested: true, request: 0 },
+      { ...track!, delivery: "dropped", ingested: false, request: 0 },
+    ],
+  };
+  expect(callRecords({ spec: "audits/demo.yaml", environment: "staging", pages: [judged] }).map((call) => [call.kind, call.name, call.delivery])).toEqual([
     ["identify", null, "accepted"],
     ["track", "signup_success", "dropped"],
   ]);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { formatSpecError, parseSpec } from "../../src/spec/load.js";
 
 /** The spec's `api` section: the retry overrides and the path placeholders. */
@@ -11,7 +12,7 @@ function withApiLines(lines: string): string {
 }
 
 test("the demo spec's api section is valid and needs no retry section", () => {
-  const result = parseSpec(demo, "demo.yaml");
+  const result = parseSpec(demo, "demo.yaml", knownViewports());
   expect(result.ok && result.spec.api).toEqual({
     baseUrl: "http://127.0.0.1:47411",
     keyEnv: "SERVICE_API_KEY",
@@ -21,12 +22,12 @@ test("the demo spec's api section is valid and needs no retry section", () => {
 });
 
 test("retry overrides are read as given", () => {
-  const result = parseSpec(withApiLines("  retry: { attempts: 2, totalTimeoutMs: 5000 }\n"), "demo.yaml");
+  const result = parseSpec(withApiLines("  retry: { attempts: 2, totalTimeoutMs: 5000 }\n"), "demo.yaml", knownViewports());
   expect(result.ok && result.spec.api?.retry).toEqual({ attempts: 2, totalTimeoutMs: 5000 });
 });
 
 test("a retry override out of bounds, or misspelled, is a spec error", () => {
-  const result = parseSpec(withApiLines("  retry: { attempts: 0, baseDelay: 100 }\n"), "demo.yaml");
+  const result = parseSpec(withApiLines("  retry: { attempts: 0, baseDelay: 100 }\n"), "demo.yaml", knownViewports());
   expect(result.ok).toBe(false);
   const errors = result.ok ? [] : result.errors.map(formatSpecError);
   expect(errors).toEqual(
@@ -35,7 +36,7 @@ test("a retry override out of bounds, or misspelled, is a spec error", () => {
 });
 
 test("a path may use only {project} and {projectId}", () => {
-  const result = parseSpec(demo.replace("/v1/projects/{project}/goals", "/v1/projects/{projectKey}/goals"), "demo.yaml");
+  const result = parseSpec(demo.replace("/v1/projects/{project}/goals", "/v1/projects/{projectKey}/goals"), "demo.yaml", knownViewports());
   expect(result.ok ? [] : result.errors.map(formatSpecError)).toEqual([
     expect.stringMatching(/^demo\.yaml:\d+:\d+ api\.goalsPath: may only use the placeholders \{project\} \(the environment's key\) and \{projectId\} \(the listed project's id\)$/),
   ]);

@@ -1,14 +1,16 @@
 import { expect, test } from "@playwright/test";
-import type { ApiArtifacts } from "../../src/artifacts.js";
+import type { ApiArtifacts } from "../../src/artifacts/types.js";
 import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
 import type { Check } from "../../src/checks/check.js";
+import { runChecks } from "../../src/checks/index.js";
 import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
 import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith, specWithApi } from "../support/artifacts.js";
 
 const API_CHECKS: readonly Check[] = [apiAuth, apiProject, apiWorkspace, apiGoals];
 
+/** One API check as the runner judges it: without an `api` section it is not judged, saying why. */
 function judge(check: Check, api: ApiArtifacts | null, spec = specWithApi()) {
-  const findings = check.evaluate(contextOf([], spec, api));
+  const findings = runChecks(contextOf([], spec, api), [check]);
   expect(findings).toHaveLength(1);
   expect(findings[0]).toMatchObject({ check: check.id, page: null, viewport: null, goal: null, experiment: null });
   return findings[0]!;

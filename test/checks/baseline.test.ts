@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../../src/artifacts.js";
-import type { CallBaseline } from "../../src/baseline.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
+import type { CallBaseline } from "../../src/results/baseline-file.js";
 import { baselineCalls } from "../../src/checks/baseline.js";
 import { runChecks } from "../../src/checks/index.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
@@ -22,8 +22,9 @@ const BASELINE: CallBaseline = {
 
 const GOOD_RUN = [home("desktop"), home("mobile"), signup("desktop"), signup("mobile")];
 
+/** baseline.calls as the runner judges it: without a baseline it is not judged at all. */
 function judge(pages: PageArtifacts[], baseline: CallBaseline | null = BASELINE, spec = specWith()) {
-  return baselineCalls.evaluate({ ...contextOf(pages, spec), ...(baseline ? { baseline } : {}) });
+  return runChecks({ ...contextOf(pages, spec), ...(baseline ? { baseline } : {}) }, [baselineCalls]);
 }
 
 /** `home · desktop pass, signup · mobile fail`: every finding's place and status, in order. */

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { CanarySighting } from "../../src/artifacts.js";
+import type { CanarySighting } from "../../src/artifacts/types.js";
 import { identifyAttributes, identifyPii } from "../../src/checks/identify.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 

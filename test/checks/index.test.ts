@@ -4,7 +4,10 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { finding, type Check } from "../../src/checks/check.js";
 import { CHECK_IDS, CHECKS, runChecks, type CheckId } from "../../src/checks/index.js";
-import { sdkOrder } from "../../src/checks/sdk.js";
+import { apiGoals } from "../../src/checks/api.js";
+import { baselineCalls } from "../../src/checks/baseline.js";
+import { reportWarnings } from "../../src/checks/report/index.js";
+import { sdkOrder } from "../../src/checks/sdk/index.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
 const lostCall = pageWith({ calls: [callWith({ state: "lost" })] });
@@ -35,6 +38,19 @@ test("a check that throws becomes one failed finding", () => {
   expect(findings[0]?.message).toContain("boom");
 });
 
+test("a check whose input the run lacks is not judged: the runner gives its one finding, saying why, or none for a baseline nobody asked for", () => {
+  const evaluated: string[] = [];
+  const watched = (check: Check): Check => ({ ...check, evaluate: (context) => (evaluated.push(check.id), check.evaluate(context)) });
+  const withoutApi = runChecks(contextOf([pageWith()], specWith()), [watched(apiGoals)]);
+  expect(withoutApi).toEqual([expect.objectContaining({ check: "api.goals", status: "skip", page: null, viewport: null, message: expect.stringMatching(/^The spec has no api section/), evidence: {} })]);
+  const exported = specWith({ report: { file: "exports/report.json" } });
+  expect(runChecks(contextOf([], exported), [watched(reportWarnings)])).toEqual([expect.objectContaining({ status: "skip", message: "Not judged: the report file was not read." })]);
+  const asked = specWith({ api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" }, report: { path: "/v1/projects/{project}/report" } });
+  expect(runChecks(contextOf([], asked, null), [watched(reportWarnings)])).toEqual([expect.objectContaining({ status: "skip", message: expect.stringMatching(/^The spec has no api section/) })]);
+  expect(runChecks(contextOf([pageWith()]), [watched(baselineCalls)])).toEqual([]);
+  expect(evaluated).toEqual([]);
+});
+
 test("a page check judges each page × viewport from its artifacts alone, as merging shards assumes", () => {
   const cta = { name: "Pricing CTA copy, short vs long", page: "pricing", selector: "#cta-primary", goals: ["Signup completed"] };
   const spec = specWith({ pages: [{ id: "home", path: "/" }, { id: "pricing", path: "/pricing" }], experiments: [cta] });
@@ -54,7 +70,7 @@ test("a page check judges each page × viewport from its artifacts alone, as mer
 test("the registry holds every check the modules define, each once", async () => {
   const folder = join(import.meta.dirname, "../../src/checks");
   const modules: Record<string, unknown>[] = await Promise.all(
-    readdirSync(folder).filter((name) => name.endsWith(".ts")).map((name) => import(pathToFileURL(join(folder, name)).href)),
+    readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts")).map((name) => import(pathToFileURL(join(folder, name)).href)),
   );
   const isCheck = (value: unknown): value is Check => typeof value === "object" && value !== null && "id" in value && "evaluate" in value;
   const defined = modules.flatMap((module) => Object.values(module).filter(isCheck).map((check) => check.id));

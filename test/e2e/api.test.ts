@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /** The service API through the CLI, against the shared mock service: passing, failing, down, and never leaking the key. */

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import type { BaselineFile } from "../../src/baseline.js";
+import type { BaselineFile } from "../../src/results/baseline-file.js";
 import { findingOf, readSummary, runCli } from "./cli.js";
 
 /** The demo spec copied into the test's output, so the baseline written beside it stays there too. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /** The broken shop: every planted fault is reported with its check id, page, viewport and status. */

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { CLOSED_SITE_SECRETS, sessionFor, type ElsewhereRequest } from "../../fixtures/sites/closed-sites.js";
-import type { Finding, RunSummary } from "../../src/results.js";
+import type { Finding, RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, readSummary, runCli, type CliRun } from "./cli.js";
 
 /**

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, findingOf, readSummary, runCli, type CliRun } from "./cli.js";
 
 /** Setup hygiene: keys, domain, personal data and experiment targets, each planted on one page. */

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import { KEYS, SDKS, VENDORS } from "../../fixtures/vendors/manifest.js";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { parseSpec } from "../../src/spec/load.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { readSummary, runCli } from "./cli.js";
@@ -19,7 +20,7 @@ const SERVICE = `http://127.0.0.1:${FIXTURE_PORTS.service}`;
 /** The written spec, its text and its parsed form. */
 function writtenSpec(file: string): { text: string; spec: AuditSpec } {
   const text = readFileSync(file, "utf8");
-  const parsed = parseSpec(text, file);
+  const parsed = parseSpec(text, file, knownViewports());
   if (!parsed.ok) throw new Error(`${file} does not validate: ${JSON.stringify(parsed.errors)}`);
   return { text, spec: parsed.spec };
 }

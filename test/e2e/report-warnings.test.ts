@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**

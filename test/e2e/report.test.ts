@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium, type Browser, type Page } from "playwright";
-import { LAUNCH_ARGS } from "../../src/browser.js";
+import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 import { testBrowserPath } from "../support/browser.js";
 import { openOffline as openOfflineIn } from "../support/offline.js";

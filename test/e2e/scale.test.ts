@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
-import { LAUNCH_ARGS } from "../../src/browser.js";
+import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { SHARD_FILE_VERSION } from "../../src/cli/shards.js";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readEnvironmentInfo, readSummary, runCli } from "./cli.js";
 

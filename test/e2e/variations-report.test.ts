@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { expect } from "@playwright/test";
 import type { Page } from "playwright";
 import { COLUMN_GUTTER } from "../../src/report/side-by-side.js";
-import type { RunSummary } from "../../src/results.js";
+import type { RunSummary } from "../../src/results/summary.js";
 import { test } from "../support/browser.js";
 import { openOffline } from "../support/offline.js";
 import { findingOf, readSummary, runCli } from "./cli.js";

@@ -5,7 +5,7 @@ import { stringify } from "yaml";
 import { VENDOR_SPECS, vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
 import { KEYS, LATE_INSTALL, NEAR_MISS_EVENT, SDKS, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
-import type { Finding, RunSummary } from "../../src/results.js";
+import type { Finding, RunSummary } from "../../src/results/summary.js";
 import { readSummary, runCli } from "./cli.js";
 
 /**

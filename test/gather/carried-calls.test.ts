@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { CollectRequest } from "../../src/artifacts.js";
+import type { CollectRequest } from "../../src/artifacts/types.js";
 import { carriedCalls } from "../../src/gather/carried-calls.js";
 
 const request = (...raws: unknown[]): CollectRequest => ({

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "@playwright/test";
-import type { LoginOutcome } from "../../src/artifacts.js";
+import type { LoginOutcome } from "../../src/artifacts/types.js";
 import { readLogin, saveLogin } from "../../src/gather/login-state.js";
 import { test } from "../support/browser.js";
 

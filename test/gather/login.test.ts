@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { walkLogin, type LoginSpec } from "../../src/gather/login.js";
-import { loginFailure } from "../../src/site-entry.js";
+import { loginFailure } from "../../src/artifacts/site-entry.js";
 import { test } from "../support/browser.js";
 
 /**

@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../../src/artifacts.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import type { KeyChoice } from "../../src/init/key-discovery.js";
 import { detectSdk } from "../../src/init/sdk-detection.js";
 import { draftSdk, draftSpec, type DraftInputs, type ServiceFacts } from "../../src/init/spec-draft.js";
 import { specText } from "../../src/init/spec-text.js";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { parseSpec } from "../../src/spec/load.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { callWith, pageWith } from "../support/artifacts.js";
@@ -43,7 +44,7 @@ function inputs(overrides: Partial<DraftInputs> = {}): DraftInputs {
 
 function written(overrides: Partial<DraftInputs> = {}): { text: string; spec: AuditSpec; line: (start: string) => string } {
   const text = specText(draftSpec(inputs(overrides)));
-  const parsed = parseSpec(text, "audits/shop.example.test.yaml");
+  const parsed = parseSpec(text, "audits/shop.example.test.yaml", knownViewports());
   if (!parsed.ok) throw new Error(`the drafted spec does not validate: ${JSON.stringify(parsed.errors)}\n${text}`);
   const line = (start: string) => text.split("\n").find((candidate) => candidate.trimStart().startsWith(start)) ?? "";
   return { text, spec: parsed.spec, line };

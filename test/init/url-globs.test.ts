@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { urlMatcher } from "../../src/glob.js";
+import { urlMatcher } from "../../src/url/glob.js";
 import { pathGlob, urlsGlob } from "../../src/init/url-globs.js";
 
 /** Globs init writes from the URLs a page requested: the path as seen, its changing parts as `*`. */

@@ -2,17 +2,19 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import type { TestResult as AllureResult } from "allure-js-commons";
 import { checkOf } from "../../src/checks/index.js";
-import type { AuditTarget } from "../../src/plan.js";
+import type { AuditTarget } from "../../src/plan/plan.js";
+import { planTarget } from "../../src/plan/target.js";
 import { allureEntries } from "../../src/report/allure-results.js";
 import { writeAllureResults } from "../../src/report/allure-writer.js";
-import type { Finding } from "../../src/results.js";
-import { reportTarget, type RunResult } from "../../src/run-result.js";
+import type { Finding } from "../../src/results/summary.js";
+import { reportTarget, type RunResult } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 
 const spec = specWith();
-const target: AuditTarget = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home", "signup"], viewports: ["desktop", "mobile"] };
+const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home", "signup"], viewports: ["desktop", "mobile"] });
 const finding = (overrides: Partial<Finding>): Finding => ({ check: "page.load", status: "pass", spec: "audits/shop.yaml", page: "home", viewport: "desktop", goal: null, experiment: null, variation: null, message: "Loaded.", evidence: {}, ...overrides });
 
 /** home on both viewports, signup on desktop only (its mobile unit belongs to another shard); home fails on mobile. */
@@ -21,7 +23,7 @@ function runWith(findings: Finding[]): RunResult {
   return {
     runId: "abc123",
     outDir: mkdtempSync(join(tmpdir(), "allure-out-")),
-    targets: [{ target: reportTarget(target), result: { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings, pages, deliveries: pages.map(() => []), api: null } }],
+    targets: [{ target: reportTarget(target), result: { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings, pages: reconcileDeliveries(pages, null), api: null } }],
   };
 }
 

@@ -1,19 +1,22 @@
 import { expect, test } from "@playwright/test";
+import { planTarget } from "../../src/plan/target.js";
 import { environmentInfo } from "../../src/report/environment-info.js";
-import { reportTarget, type ReportTarget } from "../../src/run-result.js";
+import { reportTarget, type ReportTarget } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 
 const target = (slug: string, specSha256: string): ReportTarget =>
-  reportTarget({
-    specFile: `audits/${slug}.yaml`,
-    slug,
-    spec: specWith(),
-    specSha256,
-    environment: "staging",
-    baseUrl: "http://127.0.0.1:47412",
-    pages: ["home"],
-    viewports: ["desktop", "mobile"],
-  });
+  reportTarget(
+    planTarget({
+      specFile: `audits/${slug}.yaml`,
+      slug,
+      spec: specWith(),
+      specSha256,
+      environment: "staging",
+      baseUrl: "http://127.0.0.1:47412",
+      pages: ["home"],
+      viewports: ["desktop", "mobile"],
+    }),
+  );
 
 test("the environment info names the tool, the browser that opened the pages and the spec's digest as it was read for the run", () => {
   expect(environmentInfo([target("demo", "a".repeat(64))], [pageWith(), pageWith({ viewport: "mobile" })], "0.1.0")).toEqual({

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { Finding, RunSummary } from "../../src/results.js";
+import type { Finding, RunSummary } from "../../src/results/summary.js";
 import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand } from "../../src/report/github.js";
 
 const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding => ({

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { toJUnitXml } from "../../src/report/junit.js";
-import type { Finding, RunSummary } from "../../src/results.js";
+import type { Finding, RunSummary } from "../../src/results/summary.js";
 
 const found = (check: Finding["check"], status: Finding["status"], message: string, page: string | null = "signup"): Finding => ({
   check, status, spec: "audits/shop.yaml", page, viewport: page ? "mobile" : null, goal: null, experiment: null, variation: null, message, evidence: {},

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { matchDeliveries } from "../../src/delivery.js";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { pageAttachments } from "../../src/report/page-attachments.js";
 import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 
@@ -7,7 +7,7 @@ import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 const redaction = { keys: ["prj_demo_staging"], requiredAttributes: ["plan", "account_type"], secrets: ["test-api-key", "qa@example.test"] };
 
 function attachmentsOf(page = pageWith()) {
-  return pageAttachments(page, matchDeliveries(page.calls, page.collect), redaction);
+  return pageAttachments(reconcileDeliveries([page], null)[0]!, redaction);
 }
 
 test("a page gets its captured calls and network log as JSON; page errors only when there are some", () => {

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { formatSpecError, parseSpec, type SpecParseResult } from "../../src/spec/load.js";
 import { MINIMAL, minimalWith } from "../support/spec-text.js";
 
@@ -15,7 +16,7 @@ function specText(auth: readonly string[], steps: readonly string[] = []): strin
 }
 
 function parse(text: string): SpecParseResult {
-  return parseSpec(text, "/specs/spec.yaml");
+  return parseSpec(text, "/specs/spec.yaml", knownViewports());
 }
 
 function printed(result: SpecParseResult): string[] {

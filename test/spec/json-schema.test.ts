@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import { SPEC_SCHEMA_FILE, specJsonSchema, specJsonSchemaText } from "../../src/spec/json-schema.js";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { parseSpec } from "../../src/spec/load.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -19,7 +20,7 @@ test("every bundled spec that validates also validates against the JSON Schema",
   const specs = [`${root}audits/demo-shop.yaml`, ...readdirSync(`${root}test/e2e/specs`).filter((name) => name.endsWith(".yaml")).map((name) => `${root}test/e2e/specs/${name}`)];
   for (const file of specs) {
     const text = readFileSync(file, "utf8");
-    expect(parseSpec(text, file).ok, file).toBe(true);
+    expect(parseSpec(text, file, knownViewports()).ok, file).toBe(true);
     expect(validateAgainstSchema(parse(text)) ? [] : validateAgainstSchema.errors, file).toEqual([]);
   }
 });
@@ -29,7 +30,7 @@ test("an unknown key fails against the JSON Schema as it fails validate", () => 
     ["top level", `${demoSpec}\nscreenshot: off\n`],
     ["sdk", demoSpec.replace(/^sdk:\n/m, "sdk:\n  tracker: track\n")],
   ] as const) {
-    const validated = parseSpec(text, "audits/demo-shop.yaml");
+    const validated = parseSpec(text, "audits/demo-shop.yaml", knownViewports());
     expect(validated.ok, where).toBe(false);
     expect(validateAgainstSchema(parse(text)), where).toBe(false);
     expect(validateAgainstSchema.errors, where).toContainEqual(expect.objectContaining({ keyword: "additionalProperties" }));
@@ -39,6 +40,6 @@ test("an unknown key fails against the JSON Schema as it fails validate", () => 
 test("a wrong type fails against the JSON Schema as it fails validate", () => {
   const text = demoSpec.replace(/^viewports: .*$/m, "viewports: desktop");
   expect(text).not.toBe(demoSpec);
-  expect(parseSpec(text, "audits/demo-shop.yaml").ok).toBe(false);
+  expect(parseSpec(text, "audits/demo-shop.yaml", knownViewports()).ok).toBe(false);
   expect(validateAgainstSchema(parse(text))).toBe(false);
 });

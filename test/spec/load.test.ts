@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { CHECK_IDS } from "../../src/checks/index.js";
+import { knownViewports } from "../../src/browser/viewports.js";
 import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult, type SpecParseResult } from "../../src/spec/load.js";
 import { PRESETS } from "../../src/spec/presets.js";
 import { MINIMAL, minimalWith } from "../support/spec-text.js";
@@ -16,12 +17,12 @@ function printed(result: SpecParseResult | SpecLoadResult): string[] {
 }
 
 function parse(text: string): SpecParseResult {
-  return parseSpec(text, "spec.yaml");
+  return parseSpec(text, "spec.yaml", knownViewports());
 }
 
 test.describe("a valid spec", () => {
   test("loads the full example with its defaults applied", async () => {
-    const result = await loadSpec(`${specsDir}valid.yaml`);
+    const result = await loadSpec(`${specsDir}valid.yaml`, knownViewports());
     if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
     const { spec } = result;
     expect(result.file).toBe(`${specsDir}valid.yaml`);
@@ -61,7 +62,7 @@ test.describe("a valid spec", () => {
 
 test.describe("YAML syntax", () => {
   test("names the line and column where yaml found the error", async () => {
-    const result = await loadSpec(`${specsDir}syntax-error.yaml`);
+    const result = await loadSpec(`${specsDir}syntax-error.yaml`, knownViewports());
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors[0]).toEqual({
@@ -103,7 +104,7 @@ test.describe("YAML syntax", () => {
 
 test.describe("unknown keys", () => {
   test("name the key they were probably meant to be, at the misspelled key itself", async () => {
-    const result = await loadSpec(`${specsDir}misspelled-key.yaml`);
+    const result = await loadSpec(`${specsDir}misspelled-key.yaml`, knownViewports());
     // No "missing required field" alongside: the did-you-mean already says what to write.
     expect(printed(result)).toEqual([
       'spec.yaml:9:3 sdk: unknown key "glboal" — did you mean "global"?',
@@ -134,7 +135,7 @@ test.describe("unknown keys", () => {
 
 test.describe("wrong types", () => {
   test("are shown at the value, in plain words", async () => {
-    expect(printed(await loadSpec(`${specsDir}wrong-type.yaml`))).toEqual([
+    expect(printed(await loadSpec(`${specsDir}wrong-type.yaml`, knownViewports()))).toEqual([
       'spec.yaml:13:22 sdk.deliveryTimeoutMs: must be a number, not text ("soon")',
       'spec.yaml:14:8 pages: must be a list, not text ("home")',
     ]);
@@ -327,7 +328,7 @@ test.describe("report", () => {
 test.describe("spec files", () => {
   test("a missing file is an error of that file", async () => {
     const missing = `${specsDir}absent.yaml`;
-    expect(await loadSpec(missing)).toEqual({
+    expect(await loadSpec(missing, knownViewports())).toEqual({
       ok: false,
       file: missing,
       errors: [{ file: missing, line: 1, column: 1, path: "", message: "cannot read the spec: no such file" }],
@@ -336,7 +337,7 @@ test.describe("spec files", () => {
 
   test("are loaded together, in the order given", async () => {
     const files = ["valid.yaml", "wrong-type.yaml", "syntax-error.yaml"].map((name) => `${specsDir}${name}`);
-    const results = await loadSpecs(files);
+    const results = await loadSpecs(files, knownViewports());
     expect(results.map((result) => [result.file, result.ok])).toEqual([
       [files[0], true],
       [files[1], false],
@@ -449,6 +450,7 @@ test.describe("experiment variations", () => {
         "        query: { exp_preview: hero-long, slot: 2 }",
       ),
       "audits/spec.yaml",
+      knownViewports(),
       (path) => (read.push(path), "#hero { font-size: 18px }"),
     );
     if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
@@ -479,12 +481,12 @@ test.describe("experiment variations", () => {
   });
 
   test("a code file that cannot be read is an error at its line, relative to the spec's folder", async () => {
-    const result = parseSpec(withVariations("      - name: Long copy", "        js: { file: missing.js }"), `${specsDir}spec.yaml`);
+    const result = parseSpec(withVariations("      - name: Long copy", "        js: { file: missing.js }"), `${specsDir}spec.yaml`, knownViewports());
     expect(printed(result)).toEqual([
       `spec.yaml:22:21 experiments[0].variations[0].js.file: cannot read the variation's js file "missing.js": no such file (paths are relative to the spec's folder)`,
     ]);
     // A folder where the file should be is said so, naming the variation's file, not the spec.
-    const folder = parseSpec(withVariations("      - name: Long copy", "        css: { file: . }"), `${specsDir}spec.yaml`);
+    const folder = parseSpec(withVariations("      - name: Long copy", "        css: { file: . }"), `${specsDir}spec.yaml`, knownViewports());
     expect(printed(folder)).toEqual([
       `spec.yaml:22:22 experiments[0].variations[0].css.file: cannot read the variation's css file ".": it is a folder, not a file (paths are relative to the spec's folder)`,
     ]);

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
-import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts.js";
+import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
-import { ingestedEvents, reconcileDeliveries } from "../../src/delivery.js";
+import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import { planTarget } from "../../src/plan/target.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/spec/schema.js";
 
 /** A valid spec for unit tests, with `overrides` merged over the top level. */
@@ -83,9 +84,12 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
   };
 }
 
-/** A check context over these pages (and what the service API said, and the variations' previews, when given). */
-export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null, variations: PageArtifacts[] = []): AuditContext {
-  return { spec, specFile: "audits/demo.yaml", environment: "staging", pages, variations, api, deliveries: reconcileDeliveries(pages, ingestedEvents(api)) };
+/** A check context over these pages (and what the service API said, and the variations' previews, when given), with the plan of every page of the spec in `environment`. */
+export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null, variations: PageArtifacts[] = [], environment = "staging"): AuditContext {
+  const { domain, units } = planTarget({ specFile: "audits/demo.yaml", slug: "demo", spec, specSha256: "", environment, baseUrl: spec.environments[environment]!.baseUrl, pages: spec.pages.map((page) => page.id), viewports: spec.viewports });
+  // Each call's delivery reconciled once, as a run does: the pages' first, then the previews'.
+  const judged = reconcileDeliveries([...pages, ...variations], ingestedEvents(api));
+  return { spec, specFile: "audits/demo.yaml", environment, domain, units, pages: judged.slice(0, pages.length), variations: judged.slice(pages.length), api };
 }
 
 /** A successful API exchange that answered `data`. */

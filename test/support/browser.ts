@@ -1,7 +1,7 @@
 import { test as base } from "@playwright/test";
 import { chromium, type Browser } from "playwright";
 import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
-import { findBrowser, LAUNCH_ARGS } from "../../src/browser.js";
+import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
 
 /** The executable the suite drives: the one the audit itself finds (undefined for Playwright's own Chromium). */
 export function testBrowserPath(): string | undefined {

@@ -1,5 +1,5 @@
 import { devices, type BrowserContext, type BrowserContextOptions } from "playwright";
-import type { PageArtifacts } from "../../src/artifacts.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
 import type { PageSpec } from "../../src/spec/schema.js";

@@ -1,0 +1,111 @@
+import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./types.js";
+import type { AuditSpec } from "../spec/schema.js";
+
+/**
+ * Matches calls to the collect requests that carried them. A call is carried by an event that
+ * holds its token (the event name of a `track`, the user id of an `identify`) among its strings;
+ * each event carries one call, in order. When the service's recent events were read, they have
+ * the last word: a call counts as accepted only if the service lists it (ingestion). The run
+ * reconciles each page's calls once, and every later reader takes a call's delivery from it.
+ */
+
+/** A call with what happened to it, as the run judged it. */
+export interface JudgedCall extends CapturedCall {
+  delivery: Delivery;
+  /** Whether the service lists the call among its recent events; null when that was not checked. */
+  ingested: boolean | null;
+  /** Where the request that carried the call is in its page's `collect` (no copy of it); null when none did. */
+  request: number | null;
+}
+
+/** A page × viewport's artifacts whose calls carry their deliveries: what the checks, the results and the report read. */
+export interface JudgedPage extends Omit<PageArtifacts, "calls"> {
+  calls: JudgedCall[];
+}
+
+/** The string that identifies a call inside a payload; null when nothing does. */
+export function callToken(call: CapturedCall): string | null {
+  if (call.kind === "track") return call.name;
+  if (call.name !== null) return call.name;
+  const attributes = call.properties !== null && typeof call.properties === "object" ? call.properties : {};
+  const firstString = Object.values(attributes).find((value) => typeof value === "string");
+  return typeof firstString === "string" ? firstString : null;
+}
+
+/** Every call with the delivery its collect requests show, ingestion not checked; lost calls and unmatched calls are `dropped`. */
+export function matchDeliveries(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): JudgedCall[] {
+  const unclaimed = requests.flatMap((request, index) => request.events.map((event) => ({ request, index, strings: event.strings })));
+  const match = (call: CapturedCall): JudgedCall => {
+    const token = callToken(call);
+    if (call.state === "lost" || token === null) return { ...call, delivery: "dropped", ingested: null, request: null };
+    const index = unclaimed.findIndex((event) => event.strings.includes(token));
+    if (index < 0) return { ...call, delivery: "dropped", ingested: null, request: null };
+    const carrier = unclaimed.splice(index, 1)[0]!;
+    return { ...call, delivery: deliveryOf(carrier.request), ingested: null, request: carrier.index };
+  };
+  // Calls known by an event name or a user id claim their events first: an attribute value (the
+  // token of `people.set({ plan: "pro" })`) may stand in another call's event as well.
+  const named = calls.map((call) => (call.name === null ? null : match(call)));
+  return calls.map((call, index) => named[index] ?? match(call));
+}
+
+/**
+ * The delivery of every page's calls. With the events the service ingested (null when its recent
+ * events were not read), a call the collector accepted — or whose request the browser never
+ * showed, as beacons sent on unload may be — is `accepted` only when a listed event of the same
+ * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
+ * vouches for one call, pages in order; lost and rejected calls stay as they are.
+ */
+export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ApiRecentEvent[] | null): JudgedPage[] {
+  const unclaimed = ingested === null ? null : [...ingested];
+  return pages.map((page) => ({
+    ...page,
+    calls: matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
+      if (unclaimed === null || call.state === "lost" || call.delivery === "rejected" || call.delivery === "intercepted") return call;
+      const index = unclaimed.findIndex((event) => event.kind === call.kind && event.name === call.name);
+      if (index < 0) return { ...call, delivery: "dropped", ingested: false };
+      unclaimed.splice(index, 1);
+      return { ...call, delivery: "accepted", ingested: true };
+    }),
+  }));
+}
+
+/** The collect request that carried a call; null when none did. */
+export function carrierOf(page: JudgedPage, call: JudgedCall): CollectRequest | null {
+  return call.request === null ? null : page.collect[call.request]!;
+}
+
+/**
+ * The track and identify events the service lists as received since the run's API gather began
+ * (by its own clock when it said; an event without a time counts); null when the recent events
+ * were not read.
+ */
+export function ingestedEvents(api: ApiArtifacts | null): ApiRecentEvent[] | null {
+  const listed = api?.recentEvents?.data;
+  if (!api || !listed) return null;
+  const since = Date.parse(api.startedAt);
+  return listed.filter((event) => event.kind !== null && (event.receivedAtMs === null || event.receivedAtMs >= since));
+}
+
+/** Why ingestion could not be verified although the spec asks for it (`recentEventsPath`); null when it was, or is not asked for. */
+export function ingestionUnverified(spec: AuditSpec, api: ApiArtifacts | null): string | null {
+  // Intercepted calls never reach the service: there is no ingestion to verify.
+  if (!spec.api?.recentEventsPath || spec.traffic.collect === "intercept" || ingestedEvents(api) !== null) return null;
+  if (!api?.keySet) return `no API key is set in ${spec.api.keyEnv}`;
+  const failure = api.recentEvents?.failure ?? api.projects?.failure;
+  if (failure) return `the service API failed (${failure.detail})`;
+  return "the project is not in the service's project list";
+}
+
+function deliveryOf(request: CollectRequest): Delivery {
+  if (request.status === null) return "dropped";
+  if (request.status < 200 || request.status >= 300) return "rejected";
+  return request.intercepted ? "intercepted" : "accepted";
+}
+
+/** True when every call that can still be delivered has an answered request. */
+export function deliverySettled(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): boolean {
+  const inFlight = requests.some((request) => request.status === null && request.failure === null);
+  if (inFlight) return false;
+  return matchDeliveries(calls, requests).every((call) => call.state === "lost" || callToken(call) === null || call.request !== null);
+}

@@ -1,0 +1,289 @@
+import type { ApiGoal, ApiProject, ApiRecentEvent } from "../api/schemas.js";
+import type { ReportExperiment } from "../api/report.js";
+
+/**
+ * The artifacts: plain data gathered from the browser and the API, which the checks judge
+ * beside the spec and the plan (and, when a run has them, an exported report file and a
+ * baseline: checks/check.ts's AuditContext). Gathering never judges; checks never gather.
+ */
+
+/** How the SDK global looked when a call was made. */
+export type CallState =
+  /** The real SDK was defined: the call went straight to it. */
+  | "direct"
+  /** Only a stub snippet was defined: the call was queued for the SDK to drain later. */
+  | "queued"
+  /** The global did not exist: the call threw and was lost. */
+  | "lost";
+
+/** What happened to a call after it was made. */
+export type Delivery = "accepted" | "rejected" | "dropped" | "intercepted";
+
+/** One `track` or `identify` call made by the page. */
+export interface CapturedCall {
+  kind: "track" | "identify";
+  /** The method path the page called, as the spec names it (`track`, `capture`, `people.set`). */
+  method: string;
+  /** Event name for `track`; user id (or null) for `identify`; null when it could not be recovered. */
+  name: string | null;
+  /** Properties of `track` (its second argument); attributes of `identify` (its first object argument, or with `sdk.traits` the object at that path in it). */
+  properties: unknown;
+  /** Milliseconds since the page test started. */
+  atMs: number;
+  state: CallState;
+  /** URL of the document that made the call. */
+  documentUrl: string;
+}
+
+/** One request to the collector, decoded. */
+export interface CollectRequest {
+  url: string;
+  method: string;
+  /** Milliseconds since the page test started. */
+  atMs: number;
+  /** HTTP status of the answer; null when the request failed or got no answer. */
+  status: number | null;
+  /** Network error text when the request failed. */
+  failure: string | null;
+  /** The events the body carried, decoded from any of the supported encodings. */
+  events: DeliveredEvent[];
+  /** Why the body could not be decoded, when it could not. */
+  decodeError: string | null;
+  /** True when the audit answered the request inside the browser (`traffic.collect: intercept`): it never reached the service. */
+  intercepted: boolean;
+}
+
+/** One event found in a collect payload. */
+export interface DeliveredEvent {
+  /** Every string value found in the event object (names, ids, attribute values). */
+  strings: string[];
+  /** The raw event object, as decoded. */
+  raw: unknown;
+}
+
+/** The SDK script as the network saw it. */
+export interface SdkScriptLoad {
+  url: string;
+  status: number | null;
+  failure: string | null;
+  /** Milliseconds since the page test started. */
+  atMs: number;
+}
+
+/** Where a project key was seen on the page. */
+export interface KeySighting {
+  key: string;
+  /**
+   * `script-url` (the SDK script's URL, path or query), `script-tag` (a key-shaped attribute of the
+   * SDK's script tag), `init` (the first string argument of an `sdk.init` method), `sdk-global` (a
+   * property of the SDK global), `collect` (a collect request's URL or payload) or `header` (a
+   * collect request's header, Basic auth decoded).
+   */
+  where: "script-url" | "script-tag" | "init" | "sdk-global" | "collect" | "header";
+  /** The URL or property the key was seen in. */
+  detail: string;
+}
+
+/** How an experiment's selector matched on the page. */
+export interface SelectorMatch {
+  experiment: string;
+  selector: string;
+  /** Elements the selector matched; null when it is not valid CSS. */
+  matched: number | null;
+  visible: number;
+  /** A stabler selector built from the first visible match (its id or a data-* attribute), if it has one. */
+  stableAlternative: string | null;
+}
+
+/** An element as it shows: what experiment.variation compares between the control and a variation. */
+export interface TargetElement {
+  /** Its rendered text, whitespace collapsed. */
+  text: string;
+  attributes: Readonly<Record<string, string>>;
+  /** The computed style properties that show on screen. */
+  style: Readonly<Record<string, string>>;
+  /** Its box in CSS pixels, relative to the first screen (the page is not scrolled yet). */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * An experiment's target right after a variation was applied, before the journey; on the page
+ * itself (the control), at the same moment with nothing applied.
+ */
+export interface ExperimentView {
+  experiment: string;
+  /** Milliseconds since the page test started: the calls made after it are the journey's. */
+  atMs: number;
+  /** Elements the selector matched; null when it is not valid CSS. */
+  matched: number | null;
+  visible: number;
+  /** The first visible match; null when none is visible. */
+  target: TargetElement | null;
+  /** Whether the document was wider than the viewport (its scroll width over its client width). */
+  overflows: boolean;
+  /** The first screen at that moment, relative to the output folder; null when screenshots are off or it failed. */
+  screen: string | null;
+}
+
+/** The variation a unit previewed, and what its code threw. */
+export interface AppliedVariation {
+  experiment: string;
+  name: string;
+  /** What the variation's js threw, then or later, with its line in that code when known. */
+  errors: { message: string; line: number | null }[];
+}
+
+/** A canary value (a journey `fill` marked canary) found in outgoing traffic. */
+export interface CanarySighting {
+  /** The page spec's step index of the canary fill. */
+  step: number;
+  host: string;
+  /** Where in the request: its URL, its body or its cookies. */
+  where: "url" | "body" | "cookie";
+  /** The form the value travelled in. */
+  form: "plain" | "url-encoded" | "base64" | "md5" | "sha256";
+}
+
+/** A viewport's login journey (`auth.login`), walked once before its pages, as it went. */
+export interface LoginOutcome {
+  /** The login page's URL: `auth.login.path` on the base URL. */
+  requestedUrl: string;
+  /** HTTP status of the login page; null when it gave none. */
+  documentStatus: number | null;
+  /** Why the login page could not be loaded; null when it loaded. */
+  loadError: string | null;
+  /** The login step that failed, and why; the text it typed is never part of the message. */
+  stepError: { step: number; message: string } | null;
+  /** A host off the site's domain and `auth.login.hosts` the login was sent to, and stopped at; null when none. */
+  blockedHost: string | null;
+  /** Where the login ended, once its last step was done; null when the login page did not load. */
+  finalUrl: string | null;
+}
+
+/** How a closed site let the audit in on one page × viewport: what page.access judges. */
+export interface PageAccess {
+  /** This viewport's login (`auth.login`), walked before its pages; null without one. */
+  login: LoginOutcome | null;
+  /** The URL the page landed on once loaded, after redirects and before its journey; null when it did not load or was not opened. */
+  landedUrl: string | null;
+  /** It landed on another path than it asked for, and a visible password field was there. */
+  passwordField: boolean;
+  /** The browser gave up on the site's HTTP authentication, having no credentials for it (net::ERR_INVALID_AUTH_CREDENTIALS). */
+  authRefused: boolean;
+}
+
+/** Everything gathered for one page on one viewport. */
+export interface PageArtifacts {
+  spec: string;
+  environment: string;
+  page: string;
+  viewport: string;
+  /** True when the viewport is a mobile one (touch, small screen). */
+  mobile: boolean;
+  /** The browser that opened the page, as `Chromium 156.0.7339.80`; null when the page's audit never reported (it crashed or timed out). */
+  browser: string | null;
+  /** The URL requested first and the URL reached after redirects and journey steps. */
+  requestedUrl: string;
+  finalUrl: string | null;
+  /** Every top-level document URL the page went through, in order. */
+  navigations: string[];
+  /** Why the page could not be loaded (network error, HTTP status, timeout); null when it loaded. */
+  loadError: string | null;
+  /** HTTP status of the main document. */
+  documentStatus: number | null;
+  /** A journey step that failed, with the reason. */
+  stepError: { step: number; message: string } | null;
+  /** How the site let the audit in (or kept it out). */
+  access: PageAccess;
+  sdkScripts: SdkScriptLoad[];
+  /** Milliseconds since the test started when the SDK was first ready (README: when the SDK is ready); null if never. */
+  sdkReadyAtMs: number | null;
+  /**
+   * Why the SDK's methods could not be watched, when they could not: `calls` are then those the
+   * collect requests carried. `frozen` and `redefined` name the method or global out of reach;
+   * `no-global`: the global was never defined, yet collect requests carried events (an npm install
+   * that keeps the SDK in its own scope).
+   */
+  callsFromNetwork: { reason: "frozen" | "redefined" | "no-global"; detail: string } | null;
+  calls: CapturedCall[];
+  collect: CollectRequest[];
+  /** The key the SDK script tag declares (an attribute or query parameter named like a key); null when none. */
+  sdkTagKey: string | null;
+  /** Every sighting of any of the spec's environment keys. */
+  keySightings: KeySighting[];
+  /** The selectors of experiments that target this page. */
+  selectors: SelectorMatch[];
+  canarySightings: CanarySighting[];
+  /** Uncaught exceptions and console errors. */
+  errors: { kind: "exception" | "console"; message: string }[];
+  /** Screenshot file, relative to the output directory; null when none was taken. */
+  screenshot: string | null;
+  /** The variation this unit previewed; null for the page as it is (every experiment's control). */
+  variation: AppliedVariation | null;
+  /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
+  experimentViews: ExperimentView[];
+  durationMs: number;
+}
+
+/**
+ * The service's elements and report data, as the API schemas normalise them (api/schemas.ts,
+ * api/report.ts): one typed shape whichever field names the service used.
+ */
+export type { ApiGoal, ApiProject, ApiRecentEvent } from "../api/schemas.js";
+export type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "../api/report.js";
+
+/** Why an API request gave no usable answer. */
+export interface ApiFailure {
+  /**
+   * `http`: an error status (after retries when it was retryable); `network`: no answer at all;
+   * `timeout`: no answer within the per-request timeout; `retry-after`: the service asked to wait
+   * longer than the remaining budget; `malformed`: a 2xx body that could not be understood;
+   * `path`: the configured path could not be filled in, so nothing was sent.
+   */
+  kind: "http" | "network" | "timeout" | "retry-after" | "malformed" | "path";
+  /** HTTP status of the last answer; null when there was none. */
+  status: number | null;
+  /** What went wrong, with the API key redacted: an error text, or a quote of the body. */
+  detail: string;
+}
+
+/** One endpoint's exchange with the service, retries included: its elements, or why there are none. */
+export type ApiExchange<T> = {
+  /** The URL requested (the key is never in it; redacted if it ever were). */
+  url: string;
+  /** HTTP requests sent for this exchange, retries included. */
+  attempts: number;
+  /** Wall time of the exchange, waits between retries included. */
+  durationMs: number;
+  /** HTTP status of the final answer; null when there was none. */
+  status: number | null;
+} & (
+  | {
+      /** The elements of the answer's `data`, validated leniently and normalised. */
+      data: T[];
+      failure: null;
+    }
+  | {
+      data: null;
+      /** Why the exchange failed. */
+      failure: ApiFailure;
+    }
+);
+
+/** Everything gathered from the service API for one spec × environment, once per run. */
+export interface ApiArtifacts {
+  /** The environment variable the spec names for the key (`api.keyEnv`). */
+  keyEnv: string;
+  /** False when that variable was unset or empty, so nothing was requested. */
+  keySet: boolean;
+  /** When the API gather began (ISO-8601), by the service's clock when it sent a Date header: the cutoff for recent events. */
+  startedAt: string;
+  /** `GET /v1/projects`; null when it was not requested (no key). */
+  projects: ApiExchange<ApiProject> | null;
+  /** The goals endpoint; null when not configured or not requested because the project list failed or lacks the project. */
+  goals: ApiExchange<ApiGoal> | null;
+  /** Recent events, read once after the browsers finished; null when not configured or not requested. */
+  recentEvents: ApiExchange<ApiRecentEvent> | null;
+  /** The report data (the spec's `report.path`), read once before the browsers; null when not configured or not requested. */
+  report: ApiExchange<ReportExperiment> | null;
+}

@@ -1,0 +1,193 @@
+import type { SelectorMatch } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import { closestMatch, quoteList } from "../../text/wording.js";
+import { auditedEnvironment, defineCheck, finding, specWideFinding } from "../check.js";
+import { keptOut } from "../../artifacts/site-entry.js";
+import { experimentVariation } from "./variation.js";
+
+// Words that say nothing about what an experiment changes: a name made only of these is vague.
+const GENERIC_WORDS = new Set([
+  "a", "ab", "b", "abtest", "copy", "demo", "draft", "exp", "experiment", "experiments", "foo", "bar", "my", "new", "of",
+  "sample", "split", "temp", "test", "testing", "tests", "tmp", "trial", "untitled", "v", "variant", "variation", "version",
+]);
+
+/** Why an experiment's name is vague ("a copy's default name", …); null when it says what it tests. */
+export function vagueNameReason(name: string): string | null {
+  const text = name.trim().toLowerCase();
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+  if (/^copy of\b/.test(text) || /(?:\(copy(?:\s*\d+)?\)|\s-\s*copy(?:\s*\d+)?)$/.test(text)) return "a copy's default name";
+  if (text.startsWith("untitled")) return "a default name";
+  if (words.every((word) => GENERIC_WORDS.has(word) || /^\d+$/.test(word))) return "only generic words";
+  if (text.length < 8) return "too short to say what it tests";
+  if (words.length === 1) return "a single word";
+  return null;
+}
+
+/** experiment.name: every experiment has a name that says what it tests. */
+export const experimentName = defineCheck({
+  id: "experiment.name",
+  scope: "run",
+  title: "Experiment names say what they test",
+  failureTitle: "An experiment has a vague name",
+  family: "Experiments",
+  severity: "minor",
+  checklist: null,
+  failsWhen:
+    "an experiment's name is vague: generic words only (\"test 2\", \"new experiment\"), a default " +
+    "(\"untitled\", \"Copy of …\", \"… (copy)\"), a single word or under 8 characters; one finding lists them " +
+    "all",
+  matters: "months later, nobody can tell what \"test 2\" changed",
+  why:
+    "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +
+    "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
+    "stopped.",
+  evaluate(context): Finding[] {
+    const experiments = context.spec.experiments;
+    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
+    const vague = experiments.flatMap((experiment) => {
+      const reason = vagueNameReason(experiment.name);
+      return reason === null ? [] : [{ name: experiment.name, reason }];
+    });
+    if (vague.length > 0) {
+      const list = vague.map(({ name, reason }) => `"${name}" (${reason})`).join(", ");
+      return specWideFinding(context, {
+        status: "fail",
+        message: `Vague experiment name(s): ${list}. Rename each to say what changes and where, like "Pricing CTA copy, short vs long".`,
+        evidence: { vague },
+      });
+    }
+    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment name(s) say what they test.`, evidence: { names: experiments.map((experiment) => experiment.name) } });
+  },
+});
+
+/** experiment.goals: every experiment has at least one goal, and only goals the spec defines. */
+export const experimentGoals = defineCheck({
+  id: "experiment.goals",
+  scope: "run",
+  title: "Every experiment has goals the spec defines",
+  failureTitle: "An experiment has no goal or an unknown one",
+  family: "Experiments",
+  severity: "normal",
+  checklist: null,
+  failsWhen: "an experiment has no goal, or names a goal the spec does not define (\"did you mean …\")",
+  matters: "without a goal an experiment produces no result",
+  why:
+    "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +
+    "name that matches no goal measures nothing.",
+  evaluate(context): Finding[] {
+    const experiments = context.spec.experiments;
+    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
+    const goalNames = context.spec.goals.map((goal) => goal.name);
+    const problems = experiments.flatMap((experiment) => {
+      if (experiment.goals.length === 0) return [`"${experiment.name}" has no goal`];
+      return experiment.goals
+        .filter((goal) => !goalNames.includes(goal))
+        .map((goal) => {
+          const guess = closestMatch(goal, goalNames);
+          return `"${experiment.name}" names goal "${goal}", which the spec does not define${guess === undefined ? "" : ` — did you mean "${guess}"?`}`;
+        });
+    });
+    const evidence = { goals: goalNames, experiments: experiments.map((experiment) => ({ name: experiment.name, goals: experiment.goals })) };
+    if (problems.length > 0) {
+      const defined = goalNames.length > 0 ? `the spec's goals are ${quoteList(goalNames)}` : "the spec defines no goal yet";
+      return specWideFinding(context, { status: "fail", message: `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, evidence });
+    }
+    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment(s) have goals the spec defines.`, evidence });
+  },
+});
+
+/**
+ * Why a selector is likely to break when the page changes: position-based pseudo-classes, long
+ * descendant chains, generated class names, ids with long digit runs. Empty when it looks stable.
+ */
+export function fragileSelectorReasons(selector: string): string[] {
+  // Attribute values and strings may hold anything, `[href="#1234"]` included: judge the rest.
+  const structure = selector.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""').replace(/\[[^\]]*\]/g, "[]");
+  const reasons: string[] = [];
+  const positional = [...new Set([...structure.matchAll(/:(nth-(?:last-)?(?:child|of-type)|(?:first|last|only)-(?:child|of-type)|eq)\b/g)].map((match) => `:${match[1]}`))];
+  if (positional.length > 0) reasons.push(`position-based (${positional.join(", ")})`);
+  const depth = Math.max(...structure.replace(/\([^)]*\)/g, "()").split(",").map((part) => part.trim().split(/\s*[>+~]\s*|\s+/).filter((compound) => compound !== "").length));
+  if (depth > 3) reasons.push(`a chain of ${depth} nested selectors`);
+  const generated = [...structure.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!).filter(isGeneratedClassName);
+  if (generated.length > 0) reasons.push(`generated class name(s) (${generated.map((name) => `.${name}`).join(", ")})`);
+  const numberedIds = [...structure.matchAll(/#(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!).filter((id) => /\d{4,}/.test(id));
+  if (numberedIds.length > 0) reasons.push(`an id with a long number (${numberedIds.map((id) => `#${id}`).join(", ")})`);
+  return reasons;
+}
+
+// Class names that CSS-in-JS libraries and CSS modules generate, which change with every build.
+const GENERATED_CLASS_NAMES: readonly RegExp[] = [
+  /^css-(?=[a-z]*\d)[a-z0-9]{5,}/i, // emotion: css-1x2y3z
+  /^sc-[a-zA-Z0-9]+/, // styled-components: sc-bdVaJa
+  /^jsx-\d+$/, // styled-jsx: jsx-123
+  /^svelte-[a-z0-9]{5,}$/, // svelte: svelte-1abc2de
+  /__(?=[a-z]*\d)[a-z0-9]{5}$/i, // CSS modules: Button_primary__3xYz1
+];
+
+function isGeneratedClassName(name: string): boolean {
+  if (GENERATED_CLASS_NAMES.some((pattern) => pattern.test(name))) return true;
+  // Any other hash: letters and digits interleaved (`e1x2y3z`), unlike `col12` or `h2`.
+  return name.split(/[-_]+/).some((part) => part.length >= 5 && /^[a-z0-9]+$/i.test(part) && (part.match(/\d(?=\D)|\D(?=\d)/g)?.length ?? 0) >= 3);
+}
+
+/** experiment.selector: each experiment's selector matches exactly one visible element, on each viewport. */
+export const experimentSelector = defineCheck({
+  id: "experiment.selector",
+  // Judged per experiment × viewport from every page of the run: a shard without the
+  // experiment's page would otherwise report it as not audited beside the shard that has it.
+  scope: "run",
+  title: "Each experiment's selector matches exactly one visible element",
+  failureTitle: "An experiment's selector misses, or hits several elements",
+  family: "Experiments",
+  severity: "normal",
+  checklist: null,
+  failsWhen:
+    "per experiment × viewport: the selector is not valid CSS, or matches no visible element, or more " +
+    "than one (**fail**, with the count); or looks fragile (**warn**): position-based (`:nth-child`, " +
+    "`:first-child`, `:eq`), a chain of more than 3 selectors, generated class names (`css-1x2y3z`, " +
+    "`sc-…`, `jsx-123`, CSS-module hashes), ids with long digit runs. A stabler selector from the matched " +
+    "element's id or `data-*` attribute is suggested when it has one",
+  matters: "a selector that misses on mobile shows mobile visitors the original while counting them in the variation",
+  why:
+    "An experiment changes the page through its selector. One that matches nothing on mobile shows " +
+    "mobile visitors the original while counting them in the variation; one that matches several " +
+    "elements changes more than was designed; a fragile one breaks silently at the next deploy.",
+  evaluate(context): Finding[] {
+    const viewports = [...new Set(context.pages.map((page) => page.viewport))];
+    return context.spec.experiments.flatMap((experiment) =>
+      viewports.map((viewport) => {
+        const scope = { page: experiment.page, viewport, experiment: experiment.name };
+        const page = context.pages.find((candidate) => candidate.page === experiment.page && candidate.viewport === viewport);
+        if (page === undefined) return finding(context, "skip", `Not judged: the experiment's page "${experiment.page}" was not audited on ${viewport}.`, scope);
+        if (keptOut(page, auditedEnvironment(context).auth) !== null) return finding(context, "skip", "Not judged: the site kept the audit out of the experiment's page (page.access says why).", scope);
+        if (page.loadError !== null) return finding(context, "skip", "Not judged: the experiment's page did not load.", scope);
+        const match = page.selectors.find((candidate) => candidate.experiment === experiment.name);
+        if (match === undefined) return finding(context, "skip", "Not judged: the selector was not counted on this page.", scope);
+        const verdict = judgeSelector(match, viewport);
+        return finding(context, verdict.status, verdict.message, scope, { ...match, ...verdict.evidence });
+      }),
+    );
+  },
+});
+
+/** The `experiment.*` checks, in the order the report shows them. */
+export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector, experimentVariation] as const;
+
+function judgeSelector(match: SelectorMatch, viewport: string): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
+  const { selector, visible, stableAlternative } = match;
+  const suggestion = stableAlternative !== null && stableAlternative !== selector ? ` — try \`${stableAlternative}\`` : "";
+  if (match.matched === null) return { status: "fail", message: `\`${selector}\` is not a valid CSS selector. Fix the experiment's selector.` };
+  if (visible === 0) {
+    const hidden = match.matched > 0 ? ` (${match.matched} element(s) matched, none visible)` : "";
+    return { status: "fail", message: `\`${selector}\` matches no visible element on ${viewport}${hidden}. Target an element that is shown on ${viewport} too, or the experiment changes nothing there.` };
+  }
+  if (visible > 1) {
+    return { status: "fail", message: `\`${selector}\` matches ${visible} visible elements on ${viewport}. Narrow it to the one element the experiment changes${suggestion}.` };
+  }
+  const reasons = fragileSelectorReasons(selector);
+  if (reasons.length > 0) {
+    const fix = suggestion === "" ? "Give the element an id or a data-* attribute and target that." : `Target a stable id or data-* attribute instead${suggestion}.`;
+    return { status: "warn", message: `\`${selector}\` matches one element on ${viewport} but looks fragile: ${reasons.join("; ")}. ${fix}`, evidence: { fragile: reasons } };
+  }
+  return { status: "pass", message: `\`${selector}\` matches exactly one visible element on ${viewport}.` };
+}

@@ -1,0 +1,82 @@
+import type { Finding } from "../../results/summary.js";
+import { describeStep } from "../../spec/steps.js";
+import { auditedEnvironment, defineCheck, finding, pageSpecOf, perLoadedPage } from "../check.js";
+import { keptOut } from "../../artifacts/site-entry.js";
+import { pageAccess } from "./access.js";
+import { pageDomain } from "./domain.js";
+
+/** page.load: the page could be loaded and its journey walked. */
+export const pageLoad = defineCheck({
+  id: "page.load",
+  scope: "page",
+  title: "The page loads and its journey can be walked",
+  failureTitle: "The page could not be loaded or its journey failed",
+  family: "Pages and viewports",
+  severity: "blocker",
+  checklist: null,
+  failsWhen:
+    "the page could not be loaded (network error, HTTP status ≥ 400, timeout; the URL that failed is " +
+    "named, a redirect's target too) or a journey step failed",
+  matters:
+    "nothing else can be judged on a page that does not load, and a broken journey never reaches the " +
+    "action whose event counts",
+  why:
+    "Nothing else can be judged on a page that does not load: a network error, an HTTP error status " +
+    "or a timeout hides every call the page would have made, and a journey that breaks half-way never " +
+    "reaches the business action whose event the experiment counts.",
+  evaluate(context): Finding[] {
+    const auth = auditedEnvironment(context).auth;
+    return context.pages.map((page) => {
+      const scope = { page: page.page, viewport: page.viewport };
+      // A page the site kept the audit out of is page.access's, however it answered.
+      if (keptOut(page, auth) !== null) return finding(context, "skip", "Not judged: the site kept the audit out (page.access says why).", scope);
+      if (page.loadError !== null) {
+        return finding(context, "fail", `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`, scope, {
+          url: page.requestedUrl,
+          status: page.documentStatus,
+        });
+      }
+      if (page.stepError !== null) {
+        const step = pageSpecOf(context, page.page)?.steps[page.stepError.step];
+        return finding(context, "fail", `The journey stopped at step ${page.stepError.step + 1}: ${page.stepError.message}. Update the step's selector or the page.`, scope, {
+          step: page.stepError.step + 1,
+          action: step ? describeStep(step) : null,
+        });
+      }
+      return finding(context, "pass", `${page.requestedUrl} loaded (HTTP ${page.documentStatus ?? "?"}) and its journey completed.`, scope, {
+        url: page.requestedUrl,
+        status: page.documentStatus,
+      });
+    });
+  },
+});
+
+/** page.errors: the page throws no errors and logs none. */
+export const pageErrors = defineCheck({
+  id: "page.errors",
+  scope: "page",
+  title: "The page throws and logs no errors",
+  failureTitle: "The page throws or logs errors",
+  family: "Pages and viewports",
+  severity: "minor",
+  checklist: null,
+  failsWhen: "the page throws or logs errors (**warn** by default)",
+  matters: "script errors often stop the code that calls the SDK, for some visitors only",
+  why:
+    "Script errors often stop the code that calls the SDK, so events go missing only for some visitors " +
+    "or browsers; they also hint at an experiment's custom code breaking the page.",
+  evaluate(context): Finding[] {
+    return perLoadedPage(context, (page) => {
+      if (page.errors.length === 0) return { status: "pass", message: "No uncaught exception and no console error." };
+      const first = page.errors[0]!;
+      return {
+        status: "warn",
+        message: `${page.errors.length} error(s), first: ${first.kind === "exception" ? "uncaught" : "console"} "${first.message}". Fix them in the page's code.`,
+        evidence: { errors: page.errors.slice(0, 20) },
+      };
+    });
+  },
+});
+
+/** The `page.*` checks, in the order the report shows them. */
+export const PAGE_CHECKS = [pageLoad, pageAccess, pageDomain, pageErrors] as const;

@@ -1,0 +1,92 @@
+import type { KeySighting, PageArtifacts } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import { shareableUrl } from "../../privacy/redact.js";
+import { orJoined } from "../../text/wording.js";
+import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "../check.js";
+
+/** Each place a key is looked for, in words. */
+export const KEY_PLACES: Record<KeySighting["where"], string> = {
+  "script-url": "the SDK's script URL",
+  "script-tag": "the SDK's script tag",
+  init: "the SDK's init call",
+  "sdk-global": "the SDK global",
+  collect: "a collect request",
+  header: "a collect request's header",
+};
+
+function describeSighting(sighting: KeySighting): string {
+  return `${KEY_PLACES[sighting.where]} (${shareableUrl(sighting.detail)})`;
+}
+
+/** The places a key was looked for, as one phrase: the init call only when the spec names init methods. */
+function placesLookedAt(context: AuditContext): string {
+  const places = ["the SDK's script URL", "its script tag", ...(context.spec.sdk.init.length > 0 ? ["its init call"] : []), "its global", "its collect requests' URLs, payloads and headers"];
+  return orJoined(places);
+}
+
+/** sdk.key: the page installs the audited environment's key, and no other environment's. */
+export const sdkKey = defineCheck({
+  id: "sdk.key",
+  scope: "page",
+  title: "The page installs this environment's project key",
+  failureTitle: "The page installs another environment's key",
+  family: "SDK installation and load order",
+  severity: "critical",
+  checklist: "projectKeyOrDomain",
+  failsWhen:
+    "the SDK's script tag installs a key other than the environment's, another environment's key is seen " +
+    "anywhere, or the environment's key is seen nowhere; keys are looked for where SDKs put them, and " +
+    "each place is named: the SDK script's URL (path and query), key-shaped attributes of its tag (never " +
+    "one whose value names a global, such as Segment's `data-global-segment-analytics-key=\"analytics\"`), " +
+    "the first string argument of an `sdk.init` call (`mixpanel.init(token)`, " +
+    "`rudderanalytics.load(writeKey)`), the SDK global's properties, collect URLs and payloads, and " +
+    "collect request headers (`Authorization: Basic` decoded)",
+  matters: "a staging key on production sends real visitors into the test project, and nothing on the page looks wrong",
+  why:
+    "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
+    "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
+    "looks wrong.",
+  evaluate(context): Finding[] {
+    const ownKey = auditedEnvironment(context).key;
+    const envOfKey = new Map(Object.entries(context.spec.environments).map(([name, env]) => [env.key, name]));
+    return perLoadedPage(context, (page) => {
+      if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
+      const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
+      const owner = (key: string) => envOfKey.get(key);
+      const problems = new Set<string>();
+      const tagKey = page.sdkTagKey;
+      if (tagKey !== null && tagKey !== ownKey) {
+        const name = owner(tagKey);
+        problems.add(`the SDK's script tag installs \`${tagKey}\`${name === undefined ? ", which is no key of this spec" : ` (environment "${name}"'s key)`}`);
+      }
+      for (const sighting of page.keySightings) {
+        const name = owner(sighting.key);
+        // The script tag's own key was named just above.
+        if (name === undefined || sighting.key === ownKey || (sighting.where === "script-tag" && sighting.key === tagKey)) continue;
+        problems.add(`environment "${name}"'s key \`${sighting.key}\` is in ${describeSighting(sighting)}`);
+      }
+      if (problems.size > 0) {
+        return {
+          status: "fail",
+          message: `On ${page.viewport}: ${[...problems].join("; ")}. Install only environment "${context.environment}"'s key \`${ownKey}\` on this environment's pages; never mix keys.`,
+          evidence,
+        };
+      }
+      const seenIn = [...new Set(page.keySightings.filter((sighting) => sighting.key === ownKey).map(describeSighting))];
+      if (tagKey !== ownKey && seenIn.length === 0) {
+        return {
+          status: "fail",
+          message: `Environment "${context.environment}"'s key \`${ownKey}\` was seen nowhere on the page: not in ${placesLookedAt(context)}. Install the SDK with key \`${ownKey}\`.`,
+          evidence,
+        };
+      }
+      const where = seenIn.length > 0 ? seenIn.join(", ") : "the SDK's script tag";
+      return { status: "pass", message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`, evidence };
+    });
+  },
+});
+
+/** The SDK is there: ready, its script loaded, or at work without a global (its calls read from the network). */
+function sdkLoaded(page: PageArtifacts): boolean {
+  return page.sdkReadyAtMs !== null || page.callsFromNetwork?.reason === "no-global" || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
+}

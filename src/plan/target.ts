@@ -1,0 +1,45 @@
+import { environmentOf } from "../spec/environment.js";
+import { environmentDomain } from "../url/domain.js";
+import type { AuditTarget, AuditUnit, PlannedCanary } from "./plan.js";
+import { pageTitle } from "./titles.js";
+
+/**
+ * The facts of a target that every stage after the plan reads, computed once when the plan is
+ * made: the environment's domain, and the units to audit with their titles, files and canaries.
+ */
+export function planTarget(target: Omit<AuditTarget, "domain" | "units">): AuditTarget {
+  return { ...target, domain: environmentDomain(environmentOf(target.spec, target.environment)), units: unitsOf(target) };
+}
+
+/** Every audited page as it is, then the variations of the experiments on them, in spec order. */
+function unitsOf(target: Omit<AuditTarget, "domain" | "units">): AuditUnit[] {
+  const pages = target.pages.map((page): AuditUnit => ({ ...unitFiles(target, page, null), title: pageTitle(target.slug, page), page, variation: null, canaries: canariesOf(target, page) }));
+  const previews = target.spec.experiments.flatMap((experiment, e) =>
+    target.pages.includes(experiment.page)
+      ? experiment.variations.map((variation, v): AuditUnit => {
+          const id = `e${e}v${v}`;
+          return {
+            ...unitFiles(target, experiment.page, id),
+            title: pageTitle(target.slug, `${experiment.page} · ${experiment.name} · ${variation.name}`),
+            page: experiment.page,
+            variation: { experiment: experiment.name, name: variation.name, id },
+            canaries: [],
+          };
+        })
+      : [],
+  );
+  return [...pages, ...previews];
+}
+
+/** A unit's id and its artifacts' file on each viewport: a variation's (named by its place in the spec) beside its page's. */
+function unitFiles(target: Omit<AuditTarget, "domain" | "units">, page: string, variationId: string | null): Pick<AuditUnit, "id" | "artifactFiles"> {
+  const suffix = variationId === null ? "" : `.${variationId}`;
+  const file = (viewport: string) => `${target.slug}.${target.environment}.${page}.${viewport}${suffix}.json`.replace(/[^\w.@-]+/g, "_");
+  return { id: `${page}${suffix}`, artifactFiles: Object.fromEntries(target.viewports.map((viewport) => [viewport, file(viewport)])) };
+}
+
+/** The page's journey steps that type a canary value. */
+function canariesOf(target: Omit<AuditTarget, "domain" | "units">, pageId: string): PlannedCanary[] {
+  const steps = target.spec.pages.find((page) => page.id === pageId)?.steps ?? [];
+  return steps.flatMap((step, index) => ("fill" in step && step.fill.canary === true ? [{ step: index, fill: step.fill }] : []));
+}

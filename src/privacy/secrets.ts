@@ -1,0 +1,61 @@
+import type { AuditSpec, FillSpec, Step } from "../spec/schema.js";
+
+/**
+ * Secrets for closed sites: the spec names the environment variables that hold them (`auth`,
+ * `fill.valueEnv`), and they are read from the environment of the run, never from the spec.
+ */
+
+/** A variable a spec names for a secret, and where the spec names it (`environments.staging.auth.basic.passwordEnv`). */
+export interface SecretVariable {
+  name: string;
+  where: string;
+}
+
+/** The variables that hold the journeys' secret text: a journey's `fill.valueEnv`. */
+function stepVariables(steps: readonly Step[], where: string): SecretVariable[] {
+  return steps.flatMap((step, index) => ("fill" in step && step.fill.valueEnv !== undefined ? [{ name: step.fill.valueEnv, where: `${where}[${index}].fill.valueEnv` }] : []));
+}
+
+/** Every variable a run of `environment` reads: its `auth`'s and every page journey's. */
+export function secretVariables(spec: AuditSpec, environment: string): SecretVariable[] {
+  const auth = spec.environments[environment]?.auth;
+  const at = `environments.${environment}.auth`;
+  return [
+    ...(auth?.basic ? [{ name: auth.basic.usernameEnv, where: `${at}.basic.usernameEnv` }, { name: auth.basic.passwordEnv, where: `${at}.basic.passwordEnv` }] : []),
+    ...Object.entries(auth?.headers ?? {}).map(([header, name]) => ({ name, where: `${at}.headers.${header}` })),
+    ...(auth?.cookies ?? []).map((cookie, index) => ({ name: cookie.valueEnv, where: `${at}.cookies[${index}].valueEnv` })),
+    ...stepVariables(auth?.login?.steps ?? [], `${at}.login.steps`),
+    ...spec.pages.flatMap((page, index) => stepVariables(page.steps, `pages[${index}].steps`)),
+  ];
+}
+
+/** The variables among `variables` that are unset or empty in `env`, each once. */
+export function missingVariables(variables: readonly SecretVariable[], env: NodeJS.ProcessEnv): SecretVariable[] {
+  const missing = variables.filter((variable) => !env[variable.name]);
+  return missing.filter((variable, index) => missing.findIndex((other) => other.name === variable.name) === index);
+}
+
+/** The value of a variable the run checked is set. */
+export function secretValue(name: string, env: NodeJS.ProcessEnv): string {
+  const value = env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+/** The text a `fill` step types: its value as written, or its variable's. */
+export function typedText(fill: FillSpec, env: NodeJS.ProcessEnv): string {
+  return fill.value ?? secretValue(fill.valueEnv!, env);
+}
+
+/**
+ * Every secret value of the spec that is set in `env`, of every environment: what no output may
+ * show. Basic auth's `user:password` is one too, since the Authorization header carries it (in base64).
+ */
+export function secretValues(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
+  const values = Object.keys(spec.environments).flatMap((environment) => {
+    const basic = spec.environments[environment]!.auth?.basic;
+    const pair = basic && env[basic.usernameEnv] && env[basic.passwordEnv] ? [`${env[basic.usernameEnv]}:${env[basic.passwordEnv]}`] : [];
+    return [...secretVariables(spec, environment).flatMap((variable) => env[variable.name] ?? []), ...pair];
+  });
+  return [...new Set(values.filter((value) => value !== ""))];
+}

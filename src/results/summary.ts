@@ -1,0 +1,90 @@
+import type { CheckId } from "../checks/index.js";
+import type { Delivery } from "../artifacts/types.js";
+
+/** The status of one finding; `skip` when the check did not apply or was turned off. */
+export type Status = "pass" | "warn" | "fail" | "skip";
+
+/** One judgement of one check, on one page × viewport, goal, experiment or spec. */
+export interface Finding {
+  check: CheckId;
+  status: Status;
+  spec: string;
+  page: string | null;
+  viewport: string | null;
+  goal: string | null;
+  experiment: string | null;
+  /** The experiment's variation the finding judges (experiment.variation); null on every other finding. */
+  variation: string | null;
+  /** One sentence a person can act on. */
+  message: string;
+  /** Plain data that backs the message; never a raw secret or personal value. */
+  evidence: Record<string, unknown>;
+}
+
+/** One call as reported in summary.json. */
+export interface CallRecord {
+  /** The spec and environment whose page made the call (an extension of DESIGN.md's shape). */
+  spec: string;
+  environment: string;
+  kind: "track" | "identify";
+  name: string | null;
+  page: string;
+  viewport: string;
+  /** The experiment and variation whose preview made the call; null for the page as it is (extensions of DESIGN.md's shape). */
+  experiment: string | null;
+  variation: string | null;
+  atMs: number;
+  beforeSdk: boolean;
+  delivery: Delivery;
+}
+
+/** The five checks the service asks for before a setup is trusted. */
+export interface Checklist {
+  workspace: Status;
+  projectKeyOrDomain: Status;
+  goalEventMatch: Status;
+  mobileAndDesktop: Status;
+  noWarnings: Status;
+}
+
+/** Where a run's collect requests went: to the service, or answered by the audit inside the browser. */
+export type CollectMode = "send" | "intercept";
+
+/** One spec audited in one environment. */
+export interface SpecRun {
+  spec: string;
+  project: string;
+  environment: string;
+  verdict: "pass" | "fail";
+  /** `send`: collect requests went to the service; `intercept`: the audit answered them inside the browser (`traffic.collect`). */
+  collect: CollectMode;
+  checklist: Checklist;
+}
+
+/** summary.json, version 1. */
+export interface RunSummary {
+  version: 1;
+  verdict: "pass" | "fail";
+  startedAt: string;
+  durationMs: number;
+  runs: SpecRun[];
+  findings: Finding[];
+  calls: CallRecord[];
+}
+
+const SEVERITY: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
+
+/** The worst of several statuses; `skip` when there are none or all are skipped. */
+export function worstStatus(statuses: Iterable<Status>): Status {
+  let worst: Status = "skip";
+  for (const status of statuses) {
+    if (SEVERITY[status] > SEVERITY[worst]) worst = status;
+  }
+  return worst;
+}
+
+/** A run's verdict: fail on any failed finding, and on any warning when strict. */
+export function verdictOf(findings: readonly Finding[], strict: boolean): "pass" | "fail" {
+  const worst = worstStatus(findings.map((finding) => finding.status));
+  return worst === "fail" || (strict && worst === "warn") ? "fail" : "pass";
+}

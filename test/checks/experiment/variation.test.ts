@@ -1,0 +1,102 @@
+import { expect, test } from "@playwright/test";
+import type { ExperimentView, PageArtifacts } from "../../../src/artifacts/types.js";
+import { experimentVariation, judgeVariation, type VariationUnit } from "../../../src/checks/experiment/variation.js";
+import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
+
+const target = { text: "Start your free trial", attributes: { id: "cta-primary", class: "button" }, style: { color: "rgb(0, 0, 0)", "font-size": "16px" }, box: { x: 10, y: 20, width: 200, height: 40 } };
+const control: VariationUnit = { matched: 1, visible: 1, target, overflows: false, errors: [], events: ["cta_clicked", "signup_success"], journeyError: null };
+const unitWith = (changes: Partial<VariationUnit>): VariationUnit => ({ ...control, target: { ...target, text: "Start now" }, ...changes });
+
+test("a variation that changes the target and keeps the needed events passes", () => {
+  expect(judgeVariation(control, unitWith({}), ["signup_success"])).toEqual({ status: "pass", reasons: [] });
+});
+
+test("a change to the style or the box alone is a visible change", () => {
+  expect(judgeVariation(control, unitWith({ target: { ...target, style: { ...target.style, "font-size": "18px" } } }), []).status).toBe("pass");
+  expect(judgeVariation(control, unitWith({ target: { ...target, box: { ...target.box, width: 240 } } }), []).status).toBe("pass");
+});
+
+test("js that throws fails, naming the error and its line", () => {
+  expect(judgeVariation(control, unitWith({ errors: [{ message: "Cannot read properties of null (reading 'style')", line: 3 }] }), [])).toEqual({
+    status: "fail",
+    reasons: ["its js throws \"Cannot read properties of null (reading 'style')\" at line 3"],
+  });
+});
+
+test("a selector that matches no visible element, or several, once applied fails", () => {
+  expect(judgeVariation(control, unitWith({ visible: 0, target: null }), []).reasons).toEqual(["the selector matches no visible element once it is applied (1 matched)"]);
+  expect(judgeVariation(control, unitWith({ matched: 2, visible: 2 }), []).reasons).toEqual(["the selector matches 2 visible elements once it is applied, so the change may land on the wrong one"]);
+});
+
+test("a variation that leaves the target as it was fails", () => {
+  expect(judgeVariation(control, unitWith({ target }), [])).toEqual({ status: "fail", reasons: ["it changes nothing visible in the target: text, attributes, style and box are the control's"] });
+});
+
+test("a needed event the control fires and the variation does not fails; one the control does not fire either is left to the page's checks", () => {
+  expect(judgeVariation(control, unitWith({ events: ["cta_clicked"] }), ["signup_success", "signup_success", "newsletter_joined"]).reasons).toEqual([
+    "the journey no longer fires `signup_success`, which the control fires",
+  ]);
+  expect(judgeVariation(control, unitWith({ events: ["signup_success"] }), ["cta_clicked"]).status).toBe("fail");
+  expect(judgeVariation(control, unitWith({ events: [] }), []).status).toBe("pass");
+});
+
+test("overflow warns only where the control does not overflow", () => {
+  expect(judgeVariation(control, unitWith({ overflows: true }), [])).toEqual({ status: "warn", reasons: ["it makes the page wider than the viewport, which the control is not"] });
+  expect(judgeVariation({ ...control, overflows: true }, unitWith({ overflows: true }), []).status).toBe("pass");
+});
+
+test("one verdict lists every reason, failures before the warning", () => {
+  const verdict = judgeVariation(control, unitWith({ target, overflows: true, errors: [{ message: "boom", line: null }], events: [] }), ["signup_success"]);
+  expect(verdict.status).toBe("fail");
+  expect(verdict.reasons).toEqual([
+    'its js throws "boom"',
+    "it changes nothing visible in the target: text, attributes, style and box are the control's",
+    "the journey no longer fires `signup_success`, which the control fires",
+    "it makes the page wider than the viewport, which the control is not",
+  ]);
+});
+
+// experiment.variation on artifacts: the page as it is beside each variation's preview.
+const cta = { text: "Start your free trial", attributes: { id: "cta-primary" }, style: { "font-weight": "400" }, box: { x: 24, y: 350, width: 193, height: 44 } };
+const viewOf = (changes: Partial<ExperimentView> = {}): ExperimentView => ({ experiment: "Pricing CTA copy", atMs: 300, matched: 1, visible: 1, target: cta, overflows: false, screen: null, ...changes });
+const spec = specWith({
+  goals: [{ name: "Signup completed", event: "signup_success" }],
+  pages: [{ id: "pricing", path: "/pricing", steps: [{ click: "#cta-primary" }], expect: { track: ["cta_clicked"] } }],
+  experiments: [{ name: "Pricing CTA copy", page: "pricing", selector: "#cta-primary", goals: ["Signup completed"], variations: [{ name: "Long copy", js: "x()" }] }],
+});
+const pricing = (changes: Partial<PageArtifacts> = {}) =>
+  pageWith({ page: "pricing", viewport: "mobile", experimentViews: [viewOf()], calls: [callWith({ name: "cta_clicked", atMs: 400 }), callWith({ name: "signup_success", atMs: 450 })], ...changes });
+const preview = (changes: Partial<PageArtifacts> = {}) =>
+  pricing({ variation: { experiment: "Pricing CTA copy", name: "Long copy", errors: [] }, experimentViews: [viewOf({ target: { ...cta, text: "Start your free 30-day trial" } })], ...changes });
+const judged = (pages: PageArtifacts[], variations: PageArtifacts[]) => experimentVariation.evaluate(contextOf(pages, spec, null, variations));
+
+test("a sound preview passes, with page, experiment, variation and viewport named", () => {
+  const [found] = judged([pricing()], [preview()]);
+  expect(found).toMatchObject({ check: "experiment.variation", status: "pass", page: "pricing", viewport: "mobile", experiment: "Pricing CTA copy", variation: "Long copy" });
+  expect(found!.evidence).toMatchObject({ needed: ["cta_clicked", "signup_success"], variation: { text: "Start your free 30-day trial", events: ["cta_clicked", "signup_success"] } });
+});
+
+test("the preview's lost goal event fails it; a call made before the change, or lost, never counts", () => {
+  const lostGoal = preview({ calls: [callWith({ name: "cta_clicked", atMs: 400 }), callWith({ name: "signup_success", atMs: 200 }), callWith({ name: "signup_success", atMs: 500, state: "lost" })] });
+  const [found] = judged([pricing()], [lostGoal]);
+  expect(found!.status).toBe("fail");
+  expect(found!.message).toBe(
+    'Variation "Long copy" of "Pricing CTA copy" on mobile: the journey no longer fires `signup_success`, which the control fires. Change the target\'s content or style in place instead of replacing its markup, so that its listeners stay.',
+  );
+});
+
+test("its js's errors, a broken journey and a preview link that does not load fail it", () => {
+  const thrown = preview({ variation: { experiment: "Pricing CTA copy", name: "Long copy", errors: [{ message: "x is not defined", line: 1 }] } });
+  expect(judged([pricing()], [thrown])[0]!.message).toContain('its js throws "x is not defined" at line 1');
+  const stuck = preview({ stepError: { step: 0, message: "#cta-primary is not visible" } });
+  expect(judged([pricing()], [stuck])[0]!.message).toContain("the journey breaks (step 1: #cta-primary is not visible), which it does not on the control");
+  const unloaded = preview({ loadError: "the server answered HTTP 404" });
+  expect(judged([pricing()], [unloaded])[0]).toMatchObject({ status: "fail", message: expect.stringContaining("its preview did not load (the server answered HTTP 404)") });
+});
+
+test("without its control (another shard's, or a page that did not load) a preview is skipped; a control alone gives no finding", () => {
+  expect(judged([], [preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("`merge` judges it") });
+  expect(judged([pricing({ loadError: "net::ERR_CONNECTION_REFUSED" })], [preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("see page.load") });
+  expect(judged([pricing({ viewport: "desktop" })], [preview()])[0]!.status).toBe("skip");
+  expect(judged([pricing()], [])).toEqual([]);
+});

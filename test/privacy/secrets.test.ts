@@ -1,0 +1,49 @@
+import { expect, test } from "@playwright/test";
+import { missingVariables, secretVariables, typedText } from "../../src/privacy/secrets.js";
+import { specWith } from "../support/artifacts.js";
+
+const spec = specWith({
+  environments: {
+    staging: {
+      key: "prj_demo_staging",
+      baseUrl: "http://127.0.0.1:47412",
+      auth: {
+        basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" },
+        headers: { "X-Preview-Token": "PREVIEW_TOKEN" },
+        cookies: [{ name: "preview", valueEnv: "PREVIEW_COOKIE" }],
+        login: { path: "/login", steps: [{ fill: { selector: "#user", valueEnv: "STAGING_USER" } }, { fill: { selector: "#password", valueEnv: "LOGIN_PASSWORD" } }, { click: "#go" }] },
+      },
+    },
+    production: { key: "prj_demo_prod", baseUrl: "https://shop.example.test", auth: { headers: { "X-Preview-Token": "PROD_TOKEN" } } },
+  },
+  defaultEnvironment: "staging",
+  pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { fill: { selector: "#code", valueEnv: "INVITE_CODE" } }] }],
+});
+
+test("a run of an environment needs the variables of its auth and of every journey, each named where the spec names it", () => {
+  expect(secretVariables(spec, "staging")).toEqual([
+    { name: "STAGING_USER", where: "environments.staging.auth.basic.usernameEnv" },
+    { name: "STAGING_PASSWORD", where: "environments.staging.auth.basic.passwordEnv" },
+    { name: "PREVIEW_TOKEN", where: "environments.staging.auth.headers.X-Preview-Token" },
+    { name: "PREVIEW_COOKIE", where: "environments.staging.auth.cookies[0].valueEnv" },
+    { name: "STAGING_USER", where: "environments.staging.auth.login.steps[0].fill.valueEnv" },
+    { name: "LOGIN_PASSWORD", where: "environments.staging.auth.login.steps[1].fill.valueEnv" },
+    { name: "INVITE_CODE", where: "pages[0].steps[1].fill.valueEnv" },
+  ]);
+  // Another environment's secrets are not this run's.
+  expect(secretVariables(spec, "production").map((variable) => variable.name)).toEqual(["PROD_TOKEN", "INVITE_CODE"]);
+});
+
+test("a variable unset or empty is missing, each once", () => {
+  const missing = missingVariables(secretVariables(spec, "staging"), { STAGING_PASSWORD: "x", PREVIEW_TOKEN: "", PREVIEW_COOKIE: "c", LOGIN_PASSWORD: "p", INVITE_CODE: "i" });
+  expect(missing).toEqual([
+    { name: "STAGING_USER", where: "environments.staging.auth.basic.usernameEnv" },
+    { name: "PREVIEW_TOKEN", where: "environments.staging.auth.headers.X-Preview-Token" },
+  ]);
+});
+
+test("a fill types its value as written, or its variable's", () => {
+  expect(typedText({ selector: "#email", value: "qa@example.test" }, {})).toBe("qa@example.test");
+  expect(typedText({ selector: "#code", valueEnv: "INVITE_CODE" }, { INVITE_CODE: "inv-42" })).toBe("inv-42");
+  expect(() => typedText({ selector: "#code", valueEnv: "INVITE_CODE" }, {})).toThrow("INVITE_CODE is not set");
+});

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import { writeShardResults } from "../../src/cli/shards.js";
+import type { AuditTarget } from "../../src/plan/plan.js";
+import { planTarget } from "../../src/plan/target.js";
+import { pageWith, specWith } from "../support/artifacts.js";
+import { formatConsoleReport } from "../../src/report/console.js";
+import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
+import { toJUnitXml } from "../../src/report/junit.js";
+import type { Finding } from "../../src/results/summary.js";
+import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
+
+const leaky: Finding = {
+  check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
+  message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost', evidence: { errors: [{ kind: "console", message: "token s3cret-value, czNjcmV0LXZhbHVl" }] },
+};
+const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [leaky], pages: [], api: null };
+
+test("summary.json's messages are scrubbed once, as the shareable report does, and every output built from it shows them so", () => {
+  const summary = buildSummary([result], { startedAt: new Date("2026-11-23T10:00:00Z"), durationMs: 1000, strict: false, secrets: ["s3cret-value"] });
+  const scrubbed = 'TypeError for «email» typed "«redacted»"; identify(«user id») lost';
+  // The evidence keeps what it says, but no secret, plain or in base64.
+  expect(summary.findings[0]).toEqual({ ...leaky, message: scrubbed, evidence: { errors: [{ kind: "console", message: "token «redacted», «redacted»" }] } });
+  expect(summary.runs[0]!.verdict).toBe("pass");
+  expect(findingCommands(summary, (finding) => ({ file: finding.spec }))).toEqual([`::warning file=audits/shop.yaml,title=page.errors [signup · mobile]::${scrubbed}`]);
+  for (const output of [JSON.stringify(summary), formatConsoleReport(summary), toJUnitXml(summary), jobSummaryMarkdown(summary)]) {
+    expect(output).not.toMatch(/jane@|s3cret|u_42/);
+  }
+});
+
+test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included, and its pages hold no secret", () => {
+  const spec = specWith({ pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }] });
+  const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] });
+  const out = mkdtempSync(join(tmpdir(), "shard-"));
+  // A page's own errors may carry a secret too (a closed site's page that logs its token).
+  const page = pageWith({ page: "signup", viewport: "mobile", errors: [{ kind: "console", message: "token s3cret-value" }] });
+  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: reconcileDeliveries([page], null) }]);
+  const text = readFileSync(join(out, "shard-results.json"), "utf8");
+  expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
+  expect(text).not.toMatch(/jane@|s3cret|u_42/);
+  expect(text).toContain("token «redacted»");
+});
+
+test("the report previews each experiment with variations on an audited page once, in spec order, and no other", () => {
+  const variations = [{ name: "Long copy", css: "#cta { font-weight: 600; }" }, { name: "Preview link", query: { exp_preview: "cta-long" } }];
+  const spec = specWith({
+    experiments: [
+      { name: "Signup CTA copy", page: "signup", selector: "#cta", variations },
+      { name: "Signup headline", page: "signup", selector: "h1" },
+      { name: "Home hero copy", page: "home", selector: "h1", variations },
+      { name: "Home banner colour", page: "home", selector: ".banner", variations: [variations[0]] },
+    ],
+  });
+  const targetOf = (pages: string[]): AuditTarget => planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages, viewports: ["mobile"] });
+  expect(reportTarget(targetOf(["home"])).previewed).toEqual([
+    { name: "Home hero copy", page: "home" },
+    { name: "Home banner colour", page: "home" },
+  ]);
+  expect(reportTarget(targetOf(["signup", "home"])).previewed.map((experiment) => experiment.name)).toEqual(["Signup CTA copy", "Home hero copy", "Home banner colour"]);
+});

@@ -69,7 +69,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   privacy: { why: "what may be shown is decided from the spec and the values alone", may: ["spec", "text", "node:net"] },
   report: {
     why: "reporters read the run's result, the checks' definitions and the titles, never the spec, the API or the browser side",
-    may: ["artifacts", "checks", "package", "plan/titles.ts", "privacy", "results", "text", "@allurereport/core", "@allurereport/core-api", "@allurereport/plugin-awesome", "@playwright/test", "allure-js-commons", "allure-playwright", "pngjs", "node:crypto", "node:fs", "node:path", "node:url"],
+    may: ["artifacts", "checks", "package", "plan/titles.ts", "privacy", "results", "text", "@allurereport/core", "@allurereport/core-api", "@allurereport/plugin-awesome", "@playwright/test", "allure-js-commons", "pngjs", "node:crypto", "node:fs", "node:path", "node:url"],
   },
   results: { why: "results are built from the plan's targets, the judged artifacts and the checks' registry", may: ["artifacts", "checks", "plan", "privacy", "text", "zod", "node:path"] },
   spec: {

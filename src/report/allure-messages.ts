@@ -2,8 +2,8 @@ import type { Label, Parameter } from "allure-js-commons";
 import type { RuntimeMessage, RuntimeStopStepMessage } from "allure-js-commons/sdk";
 
 /**
- * An Allure result's content as Allure runtime messages: the form allure-playwright applies to a
- * result, in order, when its test ends (labels and parameters, steps, attachments).
+ * An Allure result's content as Allure runtime messages: the form Allure's reporter runtime applies
+ * to a result, in order (labels and parameters, steps, attachments).
  */
 
 type Status = RuntimeStopStepMessage["data"]["status"];
@@ -27,7 +27,7 @@ export function attachContent(name: string, body: string | Buffer, contentType: 
   return { type: "attachment_content", data: { name, content: Buffer.from(body).toString("base64"), encoding: "base64", contentType, wrapInStep: true, timestamp: Date.now() } };
 }
 
-/** A file as an attachment in a step of its own; the reporter copies it into the results. */
+/** A file as an attachment in a step of its own; the runtime copies it into the results. */
 export function attachFile(name: string, path: string, contentType: string): RuntimeMessage {
   return { type: "attachment_path", data: { name, path, contentType, wrapInStep: true, timestamp: Date.now() } };
 }

@@ -1,72 +1,102 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import type { FullConfig, FullProject, Suite, TestCase, TestResult } from "@playwright/test/reporter";
-import { ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE, stringifyEnvInfo, type Writer } from "allure-js-commons/sdk/reporter";
-import { AllureReporter } from "allure-playwright";
+import { dirname, join, relative, sep } from "node:path";
+import { LabelName, Stage, Status, type StatusDetails, type TestResult } from "allure-js-commons";
+import { stripAnsi } from "allure-js-commons/sdk";
+import {
+  getEnvironmentLabels,
+  getFallbackTestCaseIdLabel,
+  getFrameworkLabel,
+  getHostLabel,
+  getLanguageLabel,
+  getPackageLabel,
+  getProjectName,
+  getThreadLabel,
+  md5,
+  ReporterRuntime,
+  stringifyEnvInfo,
+  type Writer,
+} from "allure-js-commons/sdk/reporter";
 import type { RunResult } from "../results/run-result.js";
-import { viewportTag } from "../plan/titles.js";
 import { toolVersion } from "../package/version.js";
-import { allureEntries, RESULTS_MODULE, type AllureEntry, type AllureContent } from "./allure-results.js";
+import { allureEntries, RESULTS_MODULE, type AllureEntry, type Outcome } from "./allure-results.js";
 import { environmentInfo } from "./environment-info.js";
 
 /**
- * Writes the run's Allure results with allure-playwright. Each result is handed to its reporter
- * through Playwright's reporter interface, as a test run would hand it a test that ended (the way
- * `playwright merge-reports` replays a run into reporters), without running a test per result:
- * the results are the findings, already judged. Each viewport is a project, so Allure files the
- * results under it and keys their history on it.
+ * Writes the run's Allure results with Allure's reporter runtime: each result is started where it
+ * is filed, its content applied as runtime messages, then stopped (the runtime derives its history
+ * id) and written. The results are the findings, already judged: no test runs for them. Rejects
+ * when a file cannot be written.
  */
 export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[] }): Promise<void> {
-  const reporter = new ResultsReporter({
-    resultsDir: options.resultsDir,
-    detail: false,
-    suiteTitle: false,
+  const runtime = new ReporterRuntime({
+    writer: new ResultsWriter(options.resultsDir),
     environmentInfo: environmentInfo(
       run.targets.map(({ target }) => target),
       run.targets.flatMap(({ result }) => result.pages),
       toolVersion(),
     ),
   });
-  // src/, as the test directory: results are named `report/allure-results.ts › <title>`.
-  const rootDir = dirname(dirname(RESULTS_MODULE));
   const entries = allureEntries(run, options.secrets);
   const viewports = [...new Set(entries.map((entry) => entry.viewport))];
-  const files = new Map(viewports.map((viewport) => [viewport, fileSuite(viewport, rootDir)]));
-  reporter.onConfigure({ rootDir, projects: [...files.values()].map((suite) => suite.project()!) } as FullConfig);
-  // Every result is begun and ended below: none is left for allure-playwright to add as skipped.
-  reporter.onBegin({ allTests: () => [], suites: [] } as unknown as Suite);
   for (const entry of entries) {
-    const startTime = new Date();
     const content = entry.content();
-    const test = testCase(entry, files.get(entry.viewport)!, content);
-    reporter.onTestBegin(test);
-    await reporter.onTestEnd(test, testResult(content, startTime, viewports.indexOf(entry.viewport)));
+    const uuid = runtime.startTest({ ...filedResult(entry, viewports.indexOf(entry.viewport)), ...ending(content.outcome) });
+    runtime.applyRuntimeMessages(uuid, content.messages);
+    runtime.stopTest(uuid);
+    runtime.writeTest(uuid);
   }
-  await reporter.onEnd();
+  runtime.writeEnvironmentInfo();
 }
 
 /**
- * allure-playwright, writing through a ResultsWriter. Its own writer, which it makes in onBegin,
- * syncs every file to disk: a guard for test workers killed mid-write, where here one process
- * writes the results and the report is built from them right after. The syncs cost 1.6 s per
- * 1,200 files (400 pages × viewports). The reporter has no option for its writer, so it is set
- * on the runtime that onBegin made.
+ * Where a result is filed and what Allure keys its history on, as allure-playwright filed a test
+ * of the results module in the viewport's project, which earlier versions wrote the results with:
+ * the history those runs keep carries on. The results module stands for the test file, relative
+ * to src/ (dist/src/ when compiled): results are named `report/allure-results.js › <title>`. Each
+ * viewport is a parent suite and a thread of the report's timeline.
  */
-class ResultsReporter extends AllureReporter {
-  private readonly resultsDir: string;
-
-  constructor(config: ConstructorParameters<typeof AllureReporter>[0] & { resultsDir: string }) {
-    super(config);
-    this.resultsDir = config.resultsDir;
-  }
-
-  override onBegin(suite: Suite): void {
-    super.onBegin(suite);
-    (this as unknown as { allureRuntime: { writer: Writer } }).allureRuntime.writer = new ResultsWriter(this.resultsDir);
-  }
+function filedResult(entry: AllureEntry, thread: number): Partial<TestResult> {
+  const moduleDir = dirname(RESULTS_MODULE);
+  const modulePath = relative(dirname(moduleDir), RESULTS_MODULE);
+  const file = modulePath.split(sep).join("/");
+  const project = getProjectName(moduleDir);
+  const testCase = `${file}#${entry.title}`;
+  return {
+    name: entry.title,
+    testCaseId: md5(project ? `${project}:${testCase}` : testCase),
+    fullName: `${file} › ${entry.title}`,
+    titlePath: [...(project ? [project] : []), ...modulePath.split(sep)],
+    labels: [
+      ...getEnvironmentLabels(),
+      getLanguageLabel(),
+      getFrameworkLabel("playwright"),
+      getPackageLabel(modulePath, moduleDir),
+      getFallbackTestCaseIdLabel(md5(testCase)),
+      { name: "titlePath", value: ["", entry.viewport, file].join(" > ") },
+      { name: LabelName.TAG, value: entry.viewport.replace(/[^\w-]+/g, "-") },
+      getHostLabel(),
+      getThreadLabel(`pid-${process.pid}-worker-${thread}`),
+      { name: LabelName.PARENT_SUITE, value: entry.viewport },
+    ],
+    // Not excluded: each viewport keeps its own history.
+    parameters: [{ name: "Project", value: entry.viewport }],
+  };
 }
 
-/** Allure's writer of a results folder, writing each file in one call. */
+const STATUS: Record<Outcome["status"], Status> = { passed: Status.PASSED, failed: Status.FAILED, skipped: Status.SKIPPED };
+
+/** How a result ended: its status, and the message of a failed or skipped one. */
+function ending(outcome: Outcome): Pick<TestResult, "status" | "statusDetails" | "stage"> {
+  const details: StatusDetails = outcome.status === "failed" ? { message: stripAnsi(outcome.message) } : outcome.status === "skipped" ? { message: outcome.reason } : {};
+  return { status: STATUS[outcome.status], statusDetails: details, stage: Stage.FINISHED };
+}
+
+/**
+ * Allure's writer of a results folder, writing each file in one call. Allure's own writer syncs
+ * every file to disk, a guard for test workers killed mid-write, where here one process writes the
+ * results and the report is built from them right after: the syncs cost 1.6 s per 1,200 files
+ * (400 pages × viewports).
+ */
 class ResultsWriter implements Writer {
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -103,47 +133,4 @@ class ResultsWriter implements Writer {
   private write(name: string, data: string | Buffer): void {
     writeFileSync(join(this.dir, name), data);
   }
-}
-
-/** A viewport's project and the results module as the suite of its results. */
-function fileSuite(viewport: string, rootDir: string): Suite {
-  const project = { name: viewport, testDir: rootDir, outputDir: rootDir, snapshotDir: rootDir, repeatEach: 1, dependencies: [] } as unknown as FullProject;
-  const titlePath = ["", viewport, relative(rootDir, RESULTS_MODULE)];
-  return { title: titlePath.at(-1)!, titlePath: () => titlePath, project: () => project } as unknown as Suite;
-}
-
-function testCase(entry: AllureEntry, parent: Suite, content: AllureContent): TestCase {
-  const skip = content.outcome.status === "skipped" ? [{ type: "skip", description: content.outcome.reason }] : [];
-  return {
-    id: `${entry.viewport} ${entry.title}`,
-    title: entry.title,
-    titlePath: () => [...parent.titlePath(), entry.title],
-    parent,
-    location: { file: RESULTS_MODULE, line: 1, column: 1 },
-    tags: [viewportTag(entry.viewport)],
-    annotations: skip,
-    repeatEachIndex: 0,
-    expectedStatus: "passed",
-  } as unknown as TestCase;
-}
-
-/** How the result ended, with its runtime messages as the attachments allure-playwright reads them from. */
-function testResult(content: AllureContent, startTime: Date, parallelIndex: number): TestResult {
-  const { outcome } = content;
-  const error = outcome.status === "failed" ? { message: outcome.message } : undefined;
-  return {
-    status: outcome.status,
-    error,
-    errors: error ? [error] : [],
-    attachments: content.messages.map((message) => ({ name: `Allure Metadata (${message.type})`, contentType: ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE, body: Buffer.from(JSON.stringify(message)) })),
-    duration: Date.now() - startTime.getTime(),
-    startTime,
-    retry: 0,
-    parallelIndex,
-    workerIndex: parallelIndex,
-    stdout: [],
-    stderr: [],
-    steps: [],
-    annotations: [],
-  };
 }

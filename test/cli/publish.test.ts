@@ -11,7 +11,7 @@ import { specWith } from "../support/artifacts.js";
 
 test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
   const out = mkdtempSync(join(tmpdir(), "publish-"));
-  // A file where the results folder should be: allure-playwright cannot create it.
+  // A file where the results folder should be: the results cannot be written into it.
   writeFileSync(join(out, "allure-results"), "not a folder");
   const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec: specWith(), specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: [], viewports: ["desktop"] });
   const failed = { check: "page.load", status: "fail", spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "Did not load.", evidence: {} } as const;

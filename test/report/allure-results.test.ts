@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import type { TestResult as AllureResult } from "allure-js-commons";
+import { md5 } from "allure-js-commons/sdk/reporter";
 import { checkOf } from "../../src/checks/index.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
@@ -75,23 +76,42 @@ test("a result fails when one of its checks failed, naming each, with secrets an
   expect(content("desktop", "shop › setup checklist").outcome).toEqual({ status: "passed" });
 });
 
-test("allure-playwright writes each result under its viewport, with its status, steps, evidence and the run's environment", async () => {
-  const run = runWith(findings);
-  const resultsDir = join(run.outDir, "allure-results");
-  await writeAllureResults(run, { resultsDir, secrets: ["s3cret-value"] });
-
+/** The results `writeAllureResults` wrote for `run` into a folder of their own. */
+async function writtenResults(run: RunResult, secrets: readonly string[] = []): Promise<{ resultsDir: string; results: AllureResult[] }> {
+  const resultsDir = mkdtempSync(join(run.outDir, "allure-results-"));
+  await writeAllureResults(run, { resultsDir, secrets });
   const results = readdirSync(resultsDir)
     .filter((name) => name.endsWith("-result.json"))
     .map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as AllureResult);
-  expect(results).toHaveLength(8);
-  const resultOf = (name: string, viewport: string) => results.find((result) => result.name === name && result.labels.some((label) => label.name === "parentSuite" && label.value === viewport))!;
+  return { resultsDir, results };
+}
 
-  const failed = resultOf("home · mobile", "mobile");
+const resultIn = (results: readonly AllureResult[], name: string, viewport: string) => results.find((result) => result.name === name && result.labels.some((label) => label.name === "parentSuite" && label.value === viewport))!;
+
+test("each result is written under its viewport, with its name, labels, parameters, status, steps, evidence and the run's environment", async () => {
+  const { resultsDir, results } = await writtenResults(runWith(findings), ["s3cret-value"]);
+  expect(results).toHaveLength(8);
+
+  const failed = resultIn(results, "home · mobile", "mobile");
   expect(failed.status).toBe("failed");
   expect(failed.statusDetails.message).toBe("1 check(s) failed on home · mobile:\n- page.errors: TypeError for «email» typed «redacted»");
   expect(failed.fullName).toBe("report/allure-results.ts › shop › home");
-  expect(failed.labels).toEqual(expect.arrayContaining([{ name: "epic", value: "Acme Marketing" }, { name: "feature", value: "Demo shop" }, { name: "story", value: "home" }, { name: "severity", value: checkOf("page.errors").severity }]));
-  expect(failed.parameters).toEqual(expect.arrayContaining([{ name: "Project", value: "mobile" }, { name: "run", value: "abc123", excluded: true }]));
+  expect(failed.labels).toEqual(
+    expect.arrayContaining([
+      { name: "parentSuite", value: "mobile" },
+      { name: "tag", value: "mobile" },
+      { name: "epic", value: "Acme Marketing" },
+      { name: "feature", value: "Demo shop" },
+      { name: "story", value: "home" },
+      { name: "severity", value: checkOf("page.errors").severity },
+    ]),
+  );
+  expect(failed.parameters).toEqual([
+    { name: "Project", value: "mobile" },
+    { name: "environment", value: "staging" },
+    { name: "base URL", value: "http://127.0.0.1:47412", excluded: true },
+    { name: "run", value: "abc123", excluded: true },
+  ]);
   expect(failed.steps.map((step) => [step.name!.split(":")[0], step.status ?? null])).toEqual([
     ["page.errors", "failed"],
     ["captured calls", null],
@@ -101,7 +121,38 @@ test("allure-playwright writes each result under its viewport, with its status, 
   expect(calls.type).toBe("application/json");
   expect(JSON.parse(readFileSync(join(resultsDir, calls.source), "utf8"))).toEqual([]);
 
-  expect(resultOf("signup · mobile", "mobile")).toMatchObject({ status: "skipped", statusDetails: { message: "not audited in this run" } });
-  expect(resultOf("home · desktop", "desktop").status).toBe("passed");
+  expect(resultIn(results, "signup · mobile", "mobile")).toMatchObject({ status: "skipped", statusDetails: { message: "not audited in this run" } });
+  expect(resultIn(results, "home · desktop", "desktop")).toMatchObject({ status: "passed", statusDetails: {}, stage: "finished" });
   expect(readFileSync(join(resultsDir, "environment.properties"), "utf8")).toContain("Spec\\ file=audits/shop.yaml\n");
+});
+
+test("a result keeps the test case and history ids that earlier versions wrote, from one run to the next", async () => {
+  const run = runWith(findings);
+  const ids = async () => {
+    const { results } = await writtenResults(run);
+    return new Map(results.map((result) => [`${result.fullName} @ ${result.parameters[0]!.value}`, { uuid: result.uuid, testCaseId: result.testCaseId, historyId: result.historyId }]));
+  };
+  const [first, second] = [await ids(), await ids()];
+
+  expect([...second.keys()]).toEqual(expect.arrayContaining([...first.keys()]));
+  for (const [key, { uuid, ...history }] of first) {
+    expect(second.get(key), key).toMatchObject(history);
+    expect(second.get(key)!.uuid).not.toBe(uuid);
+  }
+  // As allure-playwright keyed a test of the results module in the viewport's project: the package's name, the module, the title; the parameters that are not excluded.
+  const testCaseId = md5("setup-audit:report/allure-results.ts#shop › home");
+  expect(first.get("report/allure-results.ts › shop › home @ mobile")).toMatchObject({ testCaseId, historyId: `${testCaseId}:${md5("environment:staging,Project:mobile")}` });
+});
+
+test("a page's screenshot is copied into the results, in a step of its own", async () => {
+  const run = runWith(findings);
+  const screenshot = join("screenshots", "home-desktop.png");
+  mkdirSync(join(run.outDir, "screenshots"));
+  writeFileSync(join(run.outDir, screenshot), "the first screen");
+  run.targets[0]!.result.pages[0]!.screenshot = screenshot;
+
+  const { resultsDir, results } = await writtenResults(run);
+  const step = resultIn(results, "home · desktop", "desktop").steps.find((candidate) => candidate.name === "screenshot")!;
+  expect(step.attachments).toEqual([{ name: "screenshot", type: "image/png", source: expect.stringMatching(/-attachment\.png$/) }]);
+  expect(readFileSync(join(resultsDir, step.attachments[0]!.source), "utf8")).toBe("the first screen");
 });

@@ -8,6 +8,7 @@ import { viewportTag } from "../titles.js";
 import { toolVersion } from "../version.js";
 import { allureEntries, RESULTS_MODULE, type AllureEntry, type AllureContent } from "./allure-results.js";
 import { environmentInfo } from "./environment-info.js";
+import type { VariationPictures } from "./variation-pictures.js";
 
 /**
  * Writes the run's Allure results with allure-playwright. Each result is handed to its reporter
@@ -16,7 +17,7 @@ import { environmentInfo } from "./environment-info.js";
  * the results are the findings, already judged. Each viewport is a project, so Allure files the
  * results under it and keys their history on it.
  */
-export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[] }): Promise<void> {
+export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[]; pictures: VariationPictures }): Promise<void> {
   const reporter = new ResultsReporter({
     resultsDir: options.resultsDir,
     detail: false,
@@ -29,7 +30,7 @@ export async function writeAllureResults(run: RunResult, options: { resultsDir: 
   });
   // src/, as the test directory: results are named `report/allure-results.ts › <title>`.
   const rootDir = dirname(dirname(RESULTS_MODULE));
-  const entries = allureEntries(run, options.secrets);
+  const entries = allureEntries(run, options.secrets, options.pictures);
   const viewports = [...new Set(entries.map((entry) => entry.viewport))];
   const files = new Map(viewports.map((viewport) => [viewport, fileSuite(viewport, rootDir)]));
   reporter.onConfigure({ rootDir, projects: [...files.values()].map((suite) => suite.project()!) } as FullConfig);

@@ -9,6 +9,7 @@ import { writeAllureResults } from "../report/allure-writer.js";
 import { buildSummary, reportTarget, type TargetResult } from "../results/run-result.js";
 import { EXIT, type CliError } from "./errors.js";
 import { publishToGitHub } from "./github.js";
+import { makeVariationPictures } from "./pictures.js";
 import { publishReport, type ReportOptions } from "./report.js";
 
 /** What publishing a run's results needs to know. */
@@ -24,14 +25,15 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
  * Everything after the checks, for a run and for a merge of shards alike: summary.json, the
  * Allure results, the console report and the HTML report. Returns the exit code.
  */
-export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | "targets">, results: TargetResult[], options: PublishOptions): Promise<number> {
+export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | "targets" | "browserExecutable" | "browserEndpoint">, results: TargetResult[], options: PublishOptions): Promise<number> {
   const secrets = runSecrets(plan.targets, process.env);
   const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict, secrets });
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
   const targets = plan.targets.map((target, index) => ({ target: reportTarget(target), result: results[index]! }));
+  const pictures = await makeVariationPictures({ outDir: plan.outDir, targets }, plan);
   // Like the HTML report built from them, the Allure results are an output: failing to write them never changes the verdict.
-  const allureWritten = await writeAllureResults({ runId: plan.runId, outDir: plan.outDir, targets }, { resultsDir: join(plan.outDir, "allure-results"), secrets }).then(
+  const allureWritten = await writeAllureResults({ runId: plan.runId, outDir: plan.outDir, targets }, { resultsDir: join(plan.outDir, "allure-results"), secrets, pictures }).then(
     () => true,
     (error: unknown) => {
       process.stderr.write(`setup-audit: could not write the Allure results in ${join(options.out, "allure-results")}: ${firstLine(error)}\n`);

@@ -14,7 +14,7 @@ import { CHECKLIST_STORY, checklistSteps } from "./checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";
 import { pageAttachments, type RedactionContext } from "./page-attachments.js";
 import { severityOf } from "./severity.js";
-import { variationPicture } from "./variation-pictures.js";
+import type { VariationPictures } from "./variation-pictures.js";
 
 /**
  * What the Allure report holds, so that it reads like the audit: per viewport and spec ×
@@ -26,7 +26,7 @@ import { variationPicture } from "./variation-pictures.js";
 /** The module the results are filed under, as a test run files tests under their test file. */
 export const RESULTS_MODULE = fileURLToPath(import.meta.url);
 
-/** One Allure result: where it is filed, and its content, built when asked for (a variation's picture is composed then). */
+/** One Allure result: where it is filed, and its content, built when asked for. */
 export interface AllureEntry {
   /** Unique within its viewport, stable between runs (Allure keys history on it): `<spec slug> › <page or part>`. */
   title: string;
@@ -58,18 +58,19 @@ const CHECKLIST_WHY =
 
 /**
  * Every result of the run, viewport by viewport in the order the specs name them; spec-wide
- * results are filed under the spec's first viewport. `secrets` are scrubbed from every text.
+ * results are filed under the spec's first viewport. `secrets` are scrubbed from every text; each
+ * experiment's results attach its `pictures`.
  */
-export function allureEntries(run: RunResult, secrets: readonly string[]): AllureEntry[] {
+export function allureEntries(run: RunResult, secrets: readonly string[], pictures: VariationPictures): AllureEntry[] {
   const viewports = [...new Set(run.targets.flatMap(({ target }) => target.viewports))];
   return viewports.flatMap((viewport) =>
     run.targets
       .filter(({ target }) => target.viewports.includes(viewport))
-      .flatMap(({ target, result }) => [...targetEntries(run, target, result, viewport, { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets })]),
+      .flatMap(({ target, result }) => [...targetEntries(run, target, result, viewport, { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets }, pictures)]),
   );
 }
 
-function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResult, viewport: string, redaction: RedactionContext): Generator<AllureEntry> {
+function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResult, viewport: string, redaction: RedactionContext, pictures: VariationPictures): Generator<AllureEntry> {
   const first = viewport === target.viewports[0];
   const entry = (part: string, content: () => AllureContent): AllureEntry => ({ title: pageTitle(target.slug, part), viewport, content });
   const labelled = (story: string, displayName: string) => labelResult(run.runId, target, story, displayName);
@@ -94,8 +95,8 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
       const label = labelled(experiment.page, `${experiment.name} · variations · ${viewport}`);
       const findings = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
       if (findings.length === 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
-      const picture = variationPicture(result, run.outDir, experiment, viewport);
-      const evidence = picture === null ? [] : [attachContent("control and variations side by side", picture, "image/png")];
+      const picture = pictures.get(experiment)?.get(viewport);
+      const evidence = picture === undefined ? [] : [attachContent("control and variations side by side", picture, "image/png")];
       return reportFindings(label, findings, redaction, `${experiment.name} · ${viewport}`, evidence);
     });
   }

@@ -20,6 +20,7 @@ import type { RunResult } from "../results/run-result.js";
 import { toolVersion } from "../package/version.js";
 import { allureEntries, RESULTS_MODULE, type AllureEntry, type Outcome } from "./allure-results.js";
 import { environmentInfo } from "./environment-info.js";
+import type { VariationPictures } from "./variation-pictures.js";
 
 /**
  * Writes the run's Allure results with Allure's reporter runtime: each result is started where it
@@ -27,7 +28,7 @@ import { environmentInfo } from "./environment-info.js";
  * id) and written. The results are the findings, already judged: no test runs for them. Rejects
  * when a file cannot be written.
  */
-export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[] }): Promise<void> {
+export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[]; pictures: VariationPictures }): Promise<void> {
   const runtime = new ReporterRuntime({
     writer: new ResultsWriter(options.resultsDir),
     environmentInfo: environmentInfo(
@@ -36,7 +37,7 @@ export async function writeAllureResults(run: RunResult, options: { resultsDir: 
       toolVersion(),
     ),
   });
-  const entries = allureEntries(run, options.secrets);
+  const entries = allureEntries(run, options.secrets, options.pictures);
   const viewports = [...new Set(entries.map((entry) => entry.viewport))];
   for (const entry of entries) {
     const content = entry.content();

@@ -1,14 +1,27 @@
-import { PNG } from "pngjs";
 import type { Status } from "../results/summary.js";
-import { drawText, fitText, lineHeight, textWidth } from "./pixel-font.js";
-import { drawScaled, fillBox, type Box, type Raster, type Rgb } from "./raster.js";
 
 /**
- * One image of an experiment's control beside its variations on one viewport: what the target
+ * One picture of an experiment's control beside its variations on one viewport: what the target
  * element looks like in each, and the first screen around it, so a reviewer sees at a glance
  * whether a variation shows and where. Columns line up section by section, whatever each
  * screenshot's size, so the eye can move straight across.
+ *
+ * The picture is laid out here as a page of HTML (the screenshots in it as data URLs, cropped and
+ * scaled by CSS) that a browser renders: its labels are set in the browser's fonts, so a
+ * variation's name shows in whatever script it is written in.
  */
+
+/** A box in an image's pixels. */
+export interface Box {
+  /** Left edge. */
+  x: number;
+  /** Top edge. */
+  y: number;
+  /** Width in pixels. */
+  width: number;
+  /** Height in pixels. */
+  height: number;
+}
 
 /** A variation's verdict on one viewport. */
 type Verdict = Exclude<Status, "skip">;
@@ -33,12 +46,20 @@ export interface SideBySideOptions {
   margin?: number;
 }
 
+/** A picture as a page of HTML and its size: rendered at one pixel per CSS pixel, its screenshot is the picture. */
+export interface PicturePage {
+  html: string;
+  width: number;
+  height: number;
+}
+
+/** Turns a picture's page into PNG bytes: a browser loads it and takes its screenshot. */
+export type RenderPicture = (picture: PicturePage) => Promise<Buffer>;
+
 /** White space between two columns, in pixels. */
 export const COLUMN_GUTTER = 24;
 
-const TEXT_SCALE = 2;
-const LABEL_PADDING = 8;
-const LABEL_ROW_HEIGHT = lineHeight(TEXT_SCALE) + 2 * LABEL_PADDING;
+const LABEL_ROW_HEIGHT = 30;
 const STATUS_BAND_HEIGHT = 8;
 /** White space above the crop row and above the screen row. */
 const SECTION_GAP = 12;
@@ -47,10 +68,17 @@ const MAX_CROP_ZOOM = 2;
 /** The least height of the crop row when a column shows a placeholder instead, so its text fits. */
 const PLACEHOLDER_HEIGHT = 64;
 
-const WHITE: Rgb = [255, 255, 255];
-const TEXT_COLOUR: Rgb = [51, 51, 51];
-const PLACEHOLDER_COLOUR: Rgb = [232, 232, 232];
-const STATUS_COLOURS: Record<Verdict, Rgb> = { pass: [46, 160, 67], warn: [242, 169, 0], fail: [218, 54, 51] };
+/** Every element is placed by its box; a text too long for its box ends with an ellipsis. */
+const STYLE = `
+body { margin: 0; position: relative; overflow: hidden; background: #fff; color: #333; font: 16px sans-serif; }
+body > *, .crop > img { position: absolute; }
+.label, .placeholder { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.crop { overflow: hidden; }
+.placeholder { background: #e8e8e8; text-align: center; }
+.pass { background: #2ea043; }
+.warn { background: #f2a900; }
+.fail { background: #da3633; }
+`;
 
 /** What a column shows in its crop row: part of its screenshot, scaled to a size, or a placeholder's text. */
 type CropSection = { kind: "crop"; from: Box; width: number; height: number } | { kind: "placeholder"; text: string };
@@ -59,12 +87,12 @@ type CropSection = { kind: "crop"; from: Box; width: number; height: number } | 
 type Size = Pick<Box, "width" | "height">;
 
 /**
- * The PNG of `columns` side by side, in their order (the control first). Each column, top to bottom:
- * its label, its status band, its target element with a margin of its page around it, then its
- * whole first screen. Only one screenshot is decoded at a time, since a phone's takes ten megabytes or more.
+ * The page of `columns` side by side, in their order (the control first). Each column, top to
+ * bottom: its label, its status band, its target element with a margin of its page around it,
+ * then its whole first screen.
  */
-export function composeSideBySide(columns: readonly SideBySideColumn[], options: SideBySideOptions = {}): Buffer {
-  if (columns.length === 0) throw new Error("composeSideBySide needs at least one column (the control); it was given none");
+export function sideBySidePage(columns: readonly SideBySideColumn[], options: SideBySideOptions = {}): PicturePage {
+  if (columns.length === 0) throw new Error("sideBySidePage needs at least one column (the control); it was given none");
   const { columnWidth = 360, margin = 16 } = options;
   const sizes = columns.map((column) => pngSize(column.screen, column.label));
   const areas = columns.map((column, i) => cropArea(column.target, sizes[i]!, margin));
@@ -75,23 +103,42 @@ export function composeSideBySide(columns: readonly SideBySideColumn[], options:
   const screenHeights = sizes.map((size) => Math.max(1, Math.round((size.height * columnWidth) / size.width)));
   const cropTop = LABEL_ROW_HEIGHT + STATUS_BAND_HEIGHT + SECTION_GAP;
   const screenTop = cropTop + cropRowHeight + SECTION_GAP;
+  const width = columns.length * columnWidth + (columns.length - 1) * COLUMN_GUTTER;
+  const height = screenTop + Math.max(...screenHeights);
 
-  const image = new PNG({ width: columns.length * columnWidth + (columns.length - 1) * COLUMN_GUTTER, height: screenTop + Math.max(...screenHeights) });
-  fillBox(image, { x: 0, y: 0, width: image.width, height: image.height }, WHITE);
-  columns.forEach((column, i) => {
+  const elements = columns.flatMap((column, i) => {
     const left = i * (columnWidth + COLUMN_GUTTER);
-    drawText(image, fitText(column.label, columnWidth, TEXT_SCALE), left, LABEL_PADDING, TEXT_SCALE, TEXT_COLOUR);
-    if (column.status !== null) fillBox(image, { x: left, y: LABEL_ROW_HEIGHT, width: columnWidth, height: STATUS_BAND_HEIGHT }, STATUS_COLOURS[column.status]);
-    const screen = PNG.sync.read(column.screen);
     const crop = crops[i]!;
-    if (crop.kind === "crop") {
-      drawScaled(screen, crop.from, image, { x: left + Math.floor((columnWidth - crop.width) / 2), y: cropTop, width: crop.width, height: crop.height });
-    } else {
-      drawPlaceholder(image, { x: left, y: cropTop, width: columnWidth, height: cropRowHeight }, crop.text);
-    }
-    drawScaled(screen, { x: 0, y: 0, width: screen.width, height: screen.height }, image, { x: left, y: screenTop, width: columnWidth, height: screenHeights[i]! });
+    // The crop and the first screen show one data URL: the browser decodes it once.
+    const source = `data:image/png;base64,${column.screen.toString("base64")}`;
+    return [
+      `<div class="label" dir="auto" style="${place({ x: left, y: 0, width: columnWidth, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeText(column.label)}</div>`,
+      column.status === null ? "" : `<div class="${column.status}" style="${place({ x: left, y: LABEL_ROW_HEIGHT, width: columnWidth, height: STATUS_BAND_HEIGHT })}"></div>`,
+      crop.kind === "crop"
+        ? cropHtml(source, sizes[i]!, crop, { x: left + Math.floor((columnWidth - crop.width) / 2), y: cropTop, width: crop.width, height: crop.height })
+        : `<div class="placeholder" style="${place({ x: left, y: cropTop, width: columnWidth, height: cropRowHeight })}; line-height: ${cropRowHeight}px">${escapeText(crop.text)}</div>`,
+      `<img alt="" src="${source}" style="${place({ x: left, y: screenTop, width: columnWidth, height: screenHeights[i]! })}">`,
+    ];
   });
-  return PNG.sync.write(image);
+  const html = `<!doctype html><html><head><meta charset="utf-8"><style>${STYLE}</style></head><body style="width: ${width}px; height: ${height}px">${elements.join("")}</body></html>`;
+  return { html, width, height };
+}
+
+/** The `from` box of a screenshot of `size`, scaled onto `to`: the whole screenshot scaled, in a box that shows that part alone. */
+function cropHtml(source: string, size: Size, crop: Extract<CropSection, { kind: "crop" }>, to: Box): string {
+  const [scaleX, scaleY] = [crop.width / crop.from.width, crop.height / crop.from.height];
+  const scaled = { x: -crop.from.x * scaleX, y: -crop.from.y * scaleY, width: size.width * scaleX, height: size.height * scaleY };
+  return `<div class="crop" style="${place(to)}"><img alt="" src="${source}" style="${place(scaled)}"></div>`;
+}
+
+/** CSS that places an absolutely positioned element on `box`. */
+function place(box: Box): string {
+  return `left: ${box.x}px; top: ${box.y}px; width: ${box.width}px; height: ${box.height}px`;
+}
+
+/** `text` as the content of an HTML element, shown as it is. */
+function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 }
 
 /**
@@ -110,20 +157,11 @@ function cropArea(target: Box | null, screen: Size, margin: number): { from: Box
   return { from: { x: left, y: top, width: right - left, height: bottom - top } };
 }
 
-/** A light grey block where a crop would be, with `text` in its middle saying why there is none. */
-function drawPlaceholder(image: Raster, box: Box, text: string): void {
-  fillBox(image, box, PLACEHOLDER_COLOUR);
-  const fitted = fitText(text, box.width, TEXT_SCALE);
-  const x = box.x + Math.floor((box.width - textWidth(fitted, TEXT_SCALE)) / 2);
-  const y = box.y + Math.floor((box.height - lineHeight(TEXT_SCALE)) / 2);
-  drawText(image, fitted, x, y, TEXT_SCALE, TEXT_COLOUR);
-}
-
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
  * A PNG's size, read from its header without decoding it: the layout needs every screenshot's
- * size before the first is drawn. The header chunk always comes first, right after the signature.
+ * size. The header chunk always comes first, right after the signature.
  */
 function pngSize(bytes: Buffer, label: string): Size {
   if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR") {

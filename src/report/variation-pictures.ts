@@ -1,16 +1,47 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
-import type { PreviewedExperiment, TargetResult } from "../results/run-result.js";
-import { composeSideBySide, type SideBySideColumn } from "./side-by-side.js";
+import type { PreviewedExperiment, ReportTarget, TargetResult } from "../results/run-result.js";
+import { sideBySidePage, type RenderPicture, type SideBySideColumn } from "./side-by-side.js";
 
 /**
- * The picture of one experiment on one viewport: the page as it is beside each variation's
+ * The picture of each experiment on each viewport: the page as it is beside each variation's
  * preview, from the first screens the gatherer kept when it saw the target before the journey.
  */
 
-/** The experiment's picture on `viewport` as PNG bytes; null when the control's first screen was not kept (screenshots off, or the page did not load). */
-export function variationPicture(result: Pick<TargetResult, "pages" | "findings">, outDir: string, experiment: PreviewedExperiment, viewport: string): Buffer | null {
+/** Each previewed experiment's pictures, by viewport, as PNG bytes. */
+export type VariationPictures = ReadonlyMap<PreviewedExperiment, ReadonlyMap<string, Buffer>>;
+
+/** What the pictures are made of: each target's experiments, pages and findings, and the output folder that keeps the first screens. */
+export interface PictureSources {
+  outDir: string;
+  targets: ReadonlyArray<{ target: Pick<ReportTarget, "previewed" | "viewports">; result: Pick<TargetResult, "pages" | "findings"> }>;
+}
+
+/**
+ * A picture for every experiment on every viewport its variations were judged on, rendered one
+ * after the other with `render`. None where the control's first screen was not kept (screenshots
+ * off, or the page did not load).
+ */
+export async function variationPictures(run: PictureSources, render: RenderPicture): Promise<VariationPictures> {
+  const pictures = new Map<PreviewedExperiment, Map<string, Buffer>>();
+  for (const { target, result } of run.targets) {
+    for (const experiment of target.previewed) {
+      const byViewport = new Map<string, Buffer>();
+      for (const viewport of target.viewports) {
+        const columns = judgedColumns(result, run.outDir, experiment, viewport);
+        if (columns !== null) byViewport.set(viewport, await render(sideBySidePage(columns)));
+      }
+      pictures.set(experiment, byViewport);
+    }
+  }
+  return pictures;
+}
+
+/** The control's column and each variation's on `viewport`; null when no variation was judged there or the control's first screen was not kept. */
+function judgedColumns(result: Pick<TargetResult, "pages" | "findings">, outDir: string, experiment: PreviewedExperiment, viewport: string): SideBySideColumn[] | null {
+  const judged = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
+  if (judged.length === 0) return null;
   const onViewport = result.pages.filter((page) => page.page === experiment.page && page.viewport === viewport);
   const control = onViewport.find((page) => page.variation === null);
   const controlColumn = control ? columnOf(control, experiment.name, outDir, "control", null) : null;
@@ -18,12 +49,12 @@ export function variationPicture(result: Pick<TargetResult, "pages" | "findings"
   const variations = onViewport.flatMap((unit) => {
     if (unit.variation?.experiment !== experiment.name) return [];
     const name = unit.variation.name;
-    const judged = result.findings.find((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.variation === name && finding.viewport === viewport);
-    const status = judged === undefined || judged.status === "skip" ? null : judged.status;
+    const finding = judged.find((candidate) => candidate.variation === name);
+    const status = finding === undefined || finding.status === "skip" ? null : finding.status;
     const column = columnOf(unit, experiment.name, outDir, name, status);
     return column === null ? [] : [column];
   });
-  return composeSideBySide([controlColumn, ...variations]);
+  return [controlColumn, ...variations];
 }
 
 function columnOf(page: PageArtifacts, experiment: string, outDir: string, label: string, status: SideBySideColumn["status"]): SideBySideColumn | null {

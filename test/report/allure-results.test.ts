@@ -36,7 +36,7 @@ const findings = [
 ];
 
 test("one result per page × viewport, the checklist first and the spec-wide checks once, under the first viewport", () => {
-  const entries = allureEntries(runWith(findings), []);
+  const entries = allureEntries(runWith(findings), [], new Map());
   expect(entries.map((entry) => [entry.viewport, entry.title])).toEqual([
     ["desktop", "shop › setup checklist"],
     ["desktop", "shop › home"],
@@ -51,7 +51,7 @@ test("one result per page × viewport, the checklist first and the spec-wide che
 
 test("a closed site's login gets a result of its own on each viewport, before the goals, and stays out of the spec-wide checks", () => {
   const login = (viewport: string, status: Finding["status"]) => finding({ check: "page.access", page: null, viewport, status, message: `The login on ${viewport}.` });
-  const entries = allureEntries(runWith([...findings, login("desktop", "pass"), login("mobile", "fail")]), []);
+  const entries = allureEntries(runWith([...findings, login("desktop", "pass"), login("mobile", "fail")]), [], new Map());
   const titles = (viewport: string) => entries.filter((entry) => entry.viewport === viewport).map((entry) => entry.title);
   expect(titles("desktop")).toEqual(["shop › setup checklist", "shop › home", "shop › signup", "shop › the login", "shop › goal checks", "shop › spec-wide checks"]);
   expect(titles("mobile")).toEqual(["shop › home", "shop › signup", "shop › the login", "shop › goal checks"]);
@@ -61,7 +61,7 @@ test("a closed site's login gets a result of its own on each viewport, before th
 });
 
 test("a result fails when one of its checks failed, naming each, with secrets and e-mail addresses scrubbed; a unit not audited in this run is skipped", () => {
-  const entries = allureEntries(runWith(findings), ["s3cret-value"]);
+  const entries = allureEntries(runWith(findings), ["s3cret-value"], new Map());
   const content = (viewport: string, title: string) => entries.find((entry) => entry.viewport === viewport && entry.title === title)!.content();
 
   const failed = content("mobile", "shop › home");
@@ -79,7 +79,7 @@ test("a result fails when one of its checks failed, naming each, with secrets an
 /** The results `writeAllureResults` wrote for `run` into a folder of their own. */
 async function writtenResults(run: RunResult, secrets: readonly string[] = []): Promise<{ resultsDir: string; results: AllureResult[] }> {
   const resultsDir = mkdtempSync(join(run.outDir, "allure-results-"));
-  await writeAllureResults(run, { resultsDir, secrets });
+  await writeAllureResults(run, { resultsDir, secrets, pictures: new Map() });
   const results = readdirSync(resultsDir)
     .filter((name) => name.endsWith("-result.json"))
     .map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as AllureResult);

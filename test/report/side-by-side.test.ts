@@ -1,7 +1,11 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { PNG } from "pngjs";
-import type { Box, Rgb } from "../../src/report/raster.js";
-import { COLUMN_GUTTER, composeSideBySide, type SideBySideColumn } from "../../src/report/side-by-side.js";
+import { renderPicture } from "../../src/cli/pictures.js";
+import { COLUMN_GUTTER, sideBySidePage, type Box, type SideBySideColumn, type SideBySideOptions } from "../../src/report/side-by-side.js";
+import { test as browserTest } from "../support/browser.js";
+
+/** An opaque colour: red, green, blue, 0–255 each. */
+type Rgb = readonly [number, number, number];
 
 /** The colours the tests look for: the synthetic pages', and the ones the image is drawn with. */
 const COLOURS = {
@@ -17,7 +21,6 @@ const COLOURS = {
   fail: [218, 54, 51],
 } satisfies Record<string, Rgb>;
 type Colour = keyof typeof COLOURS;
-const TEXT: Rgb = [51, 51, 51];
 
 const COLUMN_WIDTH = 360;
 const DESKTOP = { width: 1280, height: 720 };
@@ -67,9 +70,27 @@ function runsDown(image: PNG, x: number): Array<{ colour: Colour; top: number }>
 const centreOf = (index: number, width = COLUMN_WIDTH) => index * (width + COLUMN_GUTTER) + width / 2;
 const colours = (runs: ReadonlyArray<{ colour: Colour }>) => runs.map((run) => run.colour);
 
-test("columns keep their order, each as wide as asked with a gutter between, under a band of its verdict's colour", () => {
+/** Pixels inside `box` of the image that are not `colour`: text, where a box of one colour holds some. */
+function pixelsOtherThan(image: PNG, box: Box, colour: Rgb): number {
+  let count = 0;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++) if (!isColour(pixel(image, x, y), colour)) count++;
+  }
+  return count;
+}
+
+/** Tests with `compose`: the picture of some columns as the browser renders it, decoded. */
+const test = browserTest.extend<{ compose: (columns: readonly SideBySideColumn[], options?: SideBySideOptions) => Promise<PNG> }>({
+  compose: async ({ browser }, use) => {
+    const page = await browser.newPage();
+    await use(async (columns, options) => PNG.sync.read(await renderPicture(page, sideBySidePage(columns, options))));
+    await page.close();
+  },
+});
+
+test("columns keep their order, each as wide as asked with a gutter between, under a band of its verdict's colour", async ({ compose }) => {
   const columns = [column("control", null, "navy"), column("bigger button", "pass", "purple"), column("no button", "warn", "teal"), column("red button", "fail", "orange")];
-  const image = PNG.sync.read(composeSideBySide(columns));
+  const image = await compose(columns);
   expect(image.width).toBe(4 * COLUMN_WIDTH + 3 * COLUMN_GUTTER);
   // The crop (the element with its margin of page), a gap, then the first screen (page, element, page).
   expect(colours(runsDown(image, centreOf(0)))).toEqual(["white", "page", "navy", "page", "white", "page", "navy", "page"]);
@@ -79,35 +100,31 @@ test("columns keep their order, each as wide as asked with a gutter between, und
   expect(colours(runsDown(image, COLUMN_WIDTH + COLUMN_GUTTER / 2))).toEqual(["white"]);
 });
 
-test("a column width of its own sets the image's width", () => {
-  const image = PNG.sync.read(composeSideBySide([column("control", null, "navy"), column("bigger button", "pass", "purple")], { columnWidth: 200 }));
+test("a column width of its own sets the image's width", async ({ compose }) => {
+  const image = await compose([column("control", null, "navy"), column("bigger button", "pass", "purple")], { columnWidth: 200 });
   expect(image.width).toBe(2 * 200 + COLUMN_GUTTER);
   expect(colours(runsDown(image, centreOf(1, 200)))).toEqual(["white", "pass", "white", "page", "purple", "page", "white", "page", "purple", "page"]);
 });
 
-test("a variation whose element matched nothing, or lies below the first screen, shows a grey placeholder with text as tall as the crop row", () => {
+test("a variation whose element matched nothing, or lies below the first screen, shows a grey placeholder with text as tall as the crop row", async ({ compose }) => {
   const unmatched = { label: "no element", status: "warn", screen: screenshot(DESKTOP), target: null } as const;
   const below = column("below the fold", "fail", "teal", DESKTOP, { x: 100, y: 900, width: 200, height: 50 });
-  const image = PNG.sync.read(composeSideBySide([column("control", null, "navy"), unmatched, below]));
+  const image = await compose([column("control", null, "navy"), unmatched, below]);
   const control = runsDown(image, centreOf(0));
   for (const index of [1, 2]) {
     const runs = runsDown(image, centreOf(index));
     expect(colours(runs).slice(2)).toEqual(["white", "placeholder", "white", "page"]);
     // Its placeholder fills the crop row the control's crop sets: from the crop's top to the gap under it.
     expect([runs[3]!.top, runs[4]!.top]).toEqual([control[1]!.top, control[4]!.top]);
-    const left = index * (COLUMN_WIDTH + COLUMN_GUTTER);
-    let textPixels = 0;
-    for (let y = runs[3]!.top; y < runs[4]!.top; y++) {
-      for (let x = left; x < left + COLUMN_WIDTH; x++) if (isColour(pixel(image, x, y), TEXT)) textPixels++;
-    }
-    expect(textPixels).toBeGreaterThan(0);
+    const placeholder = { x: index * (COLUMN_WIDTH + COLUMN_GUTTER), y: runs[3]!.top, width: COLUMN_WIDTH, height: runs[4]!.top - runs[3]!.top };
+    expect(pixelsOtherThan(image, placeholder, COLOURS.placeholder)).toBeGreaterThan(0);
   }
 });
 
-test("an element partly outside the screenshot is cropped to it, and a small crop is enlarged twice at most", () => {
+test("an element partly outside the screenshot is cropped to it, and a small crop is enlarged twice at most", async ({ compose }) => {
   const small = { width: 400, height: 300 };
   // The element overhangs the bottom right corner: 50 × 50 pixels of it show, 16 of margin above and to the left.
-  const image = PNG.sync.read(composeSideBySide([column("control", null, "navy", small, { x: 350, y: 250, width: 200, height: 200 })]));
+  const image = await compose([column("control", null, "navy", small, { x: 350, y: 250, width: 200, height: 200 })]);
   const runs = runsDown(image, centreOf(0));
   expect(colours(runs)).toEqual(["white", "page", "navy", "white", "page"]);
   const cropMiddle = runs[2]!.top + 10;
@@ -117,26 +134,31 @@ test("an element partly outside the screenshot is cropped to it, and a small cro
   expect(runs[3]!.top - runs[1]!.top).toBe(2 * 66);
 });
 
-test("every column's crop is drawn at one zoom, so a shorter button looks shorter beside a longer one", () => {
+test("every column's crop is drawn at one zoom, so a shorter button looks shorter beside a longer one", async ({ compose }) => {
   const small = { width: 400, height: 300 };
   const short = column("control", null, "navy", small, { x: 50, y: 50, width: 100, height: 40 });
   const long = column("longer button", "pass", "purple", small, { x: 50, y: 50, width: 300, height: 40 });
-  const image = PNG.sync.read(composeSideBySide([short, long]));
-  const widthAt = (index: number, colour: Colour) => {
+  const image = await compose([short, long]);
+  /** In the crop's row through the element: pixels of the element's colour, and pixels of the crop (not white). */
+  const widthsAt = (index: number, colour: Colour) => {
     const runs = runsDown(image, centreOf(index));
     const y = runs.find((run) => run.colour === colour)!.top + 2;
-    let width = 0;
-    for (let x = index * (COLUMN_WIDTH + COLUMN_GUTTER); x < (index + 1) * COLUMN_WIDTH + index * COLUMN_GUTTER; x++) if (isColour(pixel(image, x, y), COLOURS[colour])) width++;
-    return width;
+    const left = index * (COLUMN_WIDTH + COLUMN_GUTTER);
+    const row = Array.from({ length: COLUMN_WIDTH }, (_, x) => pixel(image, left + x, y));
+    return { element: row.filter((value) => isColour(value, COLOURS[colour])).length, crop: row.filter((value) => !isColour(value, COLOURS.white)).length };
   };
   // The longer crop (332 px with its margin) sets the zoom, 360 / 332: the control's alone would have been enlarged twice.
-  expect(widthAt(1, "purple") / widthAt(0, "navy")).toBeCloseTo(3, 1);
-  expect(widthAt(0, "navy")).toBe(Math.round(100 * (COLUMN_WIDTH / 332)));
+  const zoom = COLUMN_WIDTH / 332;
+  const [shorter, longer] = [widthsAt(0, "navy"), widthsAt(1, "purple")];
+  expect([shorter.crop, longer.crop]).toEqual([Math.round(132 * zoom), COLUMN_WIDTH]);
+  expect(longer.element / shorter.element).toBeCloseTo(3, 1);
+  // The browser scales the crop smoothly: a pixel at the element's edge blends it with the page.
+  expect(Math.abs(shorter.element - 100 * zoom)).toBeLessThan(1.5);
 });
 
-test("a desktop and a phone screenshot line up: crops in one row, first screens in the next, each as tall as its tallest", () => {
+test("a desktop and a phone screenshot line up: crops in one row, first screens in the next, each as tall as its tallest", async ({ compose }) => {
   const phone = column("bigger button", "pass", "purple", MOBILE, { x: 40, y: 600, width: 1000, height: 400 });
-  const image = PNG.sync.read(composeSideBySide([column("control", null, "navy"), phone]));
+  const image = await compose([column("control", null, "navy"), phone]);
   const desktop = runsDown(image, centreOf(0));
   const mobile = runsDown(image, centreOf(1));
   expect(colours(desktop)).toEqual(["white", "page", "navy", "page", "white", "page", "navy", "page", "white"]);
@@ -148,19 +170,37 @@ test("a desktop and a phone screenshot line up: crops in one row, first screens 
   expect(desktop[8]!.top - desktop[5]!.top).toBe(Math.round((720 * COLUMN_WIDTH) / 1280));
 });
 
-test("a label too long for its column is cut there, leaving the gutter white", () => {
+test("a label too long for its column is cut there, leaving the gutter white", async ({ compose }) => {
   const long = column("a variation whose name is far too long for one column", "pass", "purple");
-  const image = PNG.sync.read(composeSideBySide([long, column("control", null, "navy")]));
+  const image = await compose([long, column("control", null, "navy")]);
   let rightmostText = -1;
   for (let y = 0; y < 30; y++) {
-    for (let x = 0; x < image.width; x++) if (isColour(pixel(image, x, y), TEXT) && x < COLUMN_WIDTH + COLUMN_GUTTER) rightmostText = Math.max(rightmostText, x);
+    for (let x = 0; x < COLUMN_WIDTH + COLUMN_GUTTER; x++) if (!isColour(pixel(image, x, y), COLOURS.white)) rightmostText = Math.max(rightmostText, x);
   }
   expect(rightmostText).toBeLessThan(COLUMN_WIDTH);
-  expect(rightmostText).toBeGreaterThan(COLUMN_WIDTH - 2 * 6 * 2);
+  expect(rightmostText).toBeGreaterThan(COLUMN_WIDTH - 24);
+});
+
+test("a label is drawn in its own script: one labelled 'Größe 中文' differs from one labelled 'Gr??e ??'", async ({ compose }) => {
+  const labelRow = (image: PNG) => image.data.subarray(0, 30 * image.width * 4);
+  const labelled = async (label: string) => compose([column(label, null, "navy")]);
+  const [script, substituted] = [await labelled("Größe 中文"), await labelled("Gr??e ??")];
+  expect(labelRow(script).equals(labelRow(substituted))).toBe(false);
+  // Part by part, each script's letters are drawn as themselves: the Latin with its diacritics, the Han, right to left the Arabic.
+  for (const [text, asQuestionMarks] of [["Größe", "Gr??e"], ["中文", "??"], ["مرحبا", "?????"]] as const) {
+    const [drawn, substitute] = [await labelled(text), await labelled(asQuestionMarks)];
+    expect(labelRow(drawn).equals(labelRow(substitute)), text).toBe(false);
+    expect(pixelsOtherThan(drawn, { x: 0, y: 0, width: COLUMN_WIDTH, height: 30 }, COLOURS.white), text).toBeGreaterThan(0);
+  }
+});
+
+test("a label is text, never markup", () => {
+  const { html } = sideBySidePage([column('<img src="x"> & co', null, "navy")]);
+  expect(html).toContain('>&lt;img src="x"> &amp; co</div>');
 });
 
 test("no column, or a screenshot that is not a PNG, is refused with a clear error", () => {
-  expect(() => composeSideBySide([])).toThrow("composeSideBySide needs at least one column (the control); it was given none");
+  expect(() => sideBySidePage([])).toThrow("sideBySidePage needs at least one column (the control); it was given none");
   const broken = { ...column("control", null, "navy"), screen: Buffer.from("<html>not a screenshot</html>") };
-  expect(() => composeSideBySide([broken])).toThrow('The screenshot of column "control" is not a PNG');
+  expect(() => sideBySidePage([broken])).toThrow('The screenshot of column "control" is not a PNG');
 });

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { chromium } from "playwright";
+import { PNG } from "pngjs";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
+import { LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { makeVariationPictures, type PictureBrowserSource } from "../../src/cli/pictures.js";
+import type { PictureSources } from "../../src/report/variation-pictures.js";
+import type { Finding } from "../../src/results/summary.js";
+import { pageWith } from "../support/artifacts.js";
+import { testBrowserPath } from "../support/browser.js";
+
+const EXPERIMENT = { name: "Pricing CTA copy", page: "pricing" };
+const LOCAL: PictureBrowserSource = { browserExecutable: testBrowserPath() ?? null, browserEndpoint: null };
+const MISSING: PictureBrowserSource = { browserExecutable: "/nowhere/chromium", browserEndpoint: null };
+
+/** The pricing page's control and one variation on desktop, their first screens kept in a fresh output folder; `previewed` false for a run without experiments. */
+function run({ previewed }: { previewed: boolean }): PictureSources {
+  const outDir = mkdtempSync(join(tmpdir(), "pictures-"));
+  mkdirSync(join(outDir, "views"));
+  const unit = (file: string, variation: PageArtifacts["variation"]) => {
+    const screen = new PNG({ width: 640, height: 360 });
+    screen.data.fill(200);
+    writeFileSync(join(outDir, "views", file), PNG.sync.write(screen));
+    const target = { text: "Start", attributes: {}, style: {}, box: { x: 40, y: 40, width: 200, height: 44 } };
+    return pageWith({ page: "pricing", variation, experimentViews: [{ experiment: EXPERIMENT.name, atMs: 300, matched: 1, visible: 1, target, overflows: false, screen: `views/${file}` }] });
+  };
+  const judged: Finding = { check: "experiment.variation", status: "pass", spec: "audits/demo.yaml", page: "pricing", viewport: "desktop", goal: null, experiment: EXPERIMENT.name, variation: "Long copy", message: "Previews well.", evidence: {} };
+  const pages = [unit("control.png", null), unit("long.png", { experiment: EXPERIMENT.name, name: "Long copy", errors: [] })];
+  return { outDir, targets: [{ target: { previewed: previewed ? [EXPERIMENT] : [], viewports: ["desktop"] }, result: { pages: reconcileDeliveries(pages, null), findings: [judged] } }] };
+}
+
+/** What `make` wrote on stderr while it ran. */
+async function stderrOf<T>(make: () => Promise<T>): Promise<{ value: T; stderr: string }> {
+  let stderr = "";
+  const write = process.stderr.write;
+  process.stderr.write = ((text: string) => ((stderr += text), true)) as typeof process.stderr.write;
+  try {
+    return { value: await make(), stderr };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+const pictureOf = (pictures: Awaited<ReturnType<typeof makeVariationPictures>>, sources: PictureSources) => pictures.get(sources.targets[0]!.target.previewed[0]!)?.get("desktop");
+
+test("a run without variations starts no browser: none is needed, even one that does not exist", async () => {
+  const { value: pictures, stderr } = await stderrOf(() => makeVariationPictures(run({ previewed: false }), MISSING));
+  expect(pictures.size).toBe(0);
+  expect(stderr).toBe("");
+});
+
+test("the pictures are rendered in a browser launched as the run's, or on the run's browser server", async () => {
+  const local = run({ previewed: true });
+  const launched = pictureOf(await makeVariationPictures(local, LOCAL), local);
+  // Two columns of 360 pixels and the gutter between them.
+  expect(PNG.sync.read(launched!).width).toBe(2 * 360 + 24);
+
+  const server = await chromium.launchServer({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
+  try {
+    const remote = run({ previewed: true });
+    const served = pictureOf(await makeVariationPictures(remote, { browserExecutable: null, browserEndpoint: server.wsEndpoint() }), remote);
+    expect(served?.equals(launched!)).toBe(true);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a browser that cannot be launched leaves the report without pictures, and says why", async () => {
+  const { value: pictures, stderr } = await stderrOf(() => makeVariationPictures(run({ previewed: true }), MISSING));
+  expect(pictures.size).toBe(0);
+  expect(stderr).toMatch(/^setup-audit: could not make the pictures of the variations: .*\/nowhere\/chromium.*\n$/);
+});

@@ -8,7 +8,7 @@ const END = "<!-- end of check table -->";
 export function checkTable(): string {
   const rows = CHECKS.map((check) => {
     const item = check.checklist === null ? "—" : `\`${check.checklist}\``;
-    return `| \`${check.id}\` | ${item} | ${check.failsWhen} | ${check.matters} |`;
+    return `| \`${check.id}\` | ${item} | ${check.failsWhen} | ${check.why} |`;
   });
   return ["| id | checklist item | fails when | why it matters |", "| --- | --- | --- | --- |", ...rows].join("\n");
 }

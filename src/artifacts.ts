@@ -2,8 +2,9 @@ import type { ApiGoal, ApiProject, ApiRecentEvent } from "./api/schemas.js";
 import type { ReportExperiment } from "./api/report.js";
 
 /**
- * The artifacts: plain data gathered from the browser and the API, and the only input of the
- * checks. Gathering never judges; checks never gather.
+ * The artifacts: plain data gathered from the browser and the API, which the checks judge beside
+ * the spec and the run's options (AuditContext, checks/check.ts). Gathering never judges; checks
+ * never gather.
  */
 
 /** How the SDK global looked when a call was made. */

@@ -1,6 +1,6 @@
 /** Test titles and tags: deterministic, so Allure history and Playwright sharding stay stable. */
 
-/** The tag that selects a test for a viewport's Playwright project. */
+/** A viewport as a tag (`@mobile`, `@iPhone-13`): every report result of that viewport carries it. */
 export function viewportTag(viewport: string): string {
   return `@${viewport.replace(/[^\w-]+/g, "-")}`;
 }

@@ -26,7 +26,7 @@ Usage:
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
       --page ID                 only this page (repeatable)
-      --workers N               parallel browsers (default: half the CPU cores)
+      --workers N               parallel browsers (default: 2, or half the CPU cores when more)
       --shard I/N               run only shard I of N
       --strict                  warnings fail the run too
       --out DIR                 output folder (default: reports/)

@@ -92,12 +92,13 @@ export const identifyPii = defineCheck({
   checklist: null,
   failsWhen:
     "identify sends personal data, by key name or by value (see [Personal data](#personal-data)), or a " +
-    "journey's canary value turns up in any request to any host (the host, the part of the request and " +
-    "the form are named)",
+    "journey's canary value turns up in a request to another host than the environment's domain, or to " +
+    "the SDK or its collector, as it is, encoded or hashed (the host, the part of the request and the form " +
+    "are named)",
   why:
     "Identify attributes are meant for segments (`plan`, `account_type`), not for people. An email, " +
     "phone number or name sent to the service is personal data processed without need, and a value " +
-    "typed into a form that turns up in a request to any host, even hashed, is a leak a privacy " +
+    "typed into a form that turns up in a request to another host, even hashed, is a leak a privacy " +
     "review will find.",
   evaluate(context): Finding[] {
     const allow = context.spec.identify.allowPersonalData;

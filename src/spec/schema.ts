@@ -35,7 +35,7 @@ const fillSchema = z
     valueEnv: variableName("the text to type", "STAGING_PASSWORD")
       .optional()
       .describe("The NAME of the environment variable that holds the text typed (a password), instead of value: the text never shows in the spec or any output."),
-    canary: z.boolean().optional().describe("The value is a canary: identify.pii fails when it turns up in any request to any host."),
+    canary: z.boolean().optional().describe("The value is a canary: identify.pii fails when it turns up in a request to another host than the environment's domain, or to the SDK or its collector."),
   })
   .refine((fill) => (fill.value === undefined) !== (fill.valueEnv === undefined), {
     message: "needs value (the text typed, as written) or valueEnv (the NAME of the variable that holds it, for a secret), one of them",
@@ -374,7 +374,7 @@ export const auditSpecSchema = z
       .record(z.string().regex(/^[\w-]+$/, "environment names are letters, digits, '_' or '-'"), environmentSchema)
       .refine((envs) => Object.keys(envs).length > 0, "needs at least one environment")
       .describe("The environments, by name (letters, digits, '_' or '-'): staging, production, each a project of the service with a key of its own."),
-    defaultEnvironment: z.string().optional().describe("The environment run audits without --env; required when there are several."),
+    defaultEnvironment: z.string().optional().describe("The environment that run audits without --env; required when there are several."),
     api: apiSchema.optional().describe("The service's HTTP API, read once per spec × environment to cross-check the project, its workspace and goals and its ingested events; without it the api.* checks skip."),
     report: reportSchema
       .optional()

@@ -55,7 +55,7 @@ export const eventsDelivered = defineCheck({
   failsWhen:
     "a call was never delivered, the collector rejected it, or (with `api.recentEventsPath`) the service " +
     "never ingested a call the collector accepted; **warn** when ingestion was asked for but could not be " +
-    "checked (see [Service API](#service-api))",
+    "checked (see [Service API](service-api.md#ingestion))",
   why:
     "A call the page made but the service never accepted is a conversion that is silently missing: " +
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +

@@ -91,7 +91,7 @@ export const identifyPii = defineCheck({
   severity: "critical",
   checklist: null,
   failsWhen:
-    "identify sends personal data, by key name or by value (see [Personal data](#personal-data)), or a " +
+    "identify sends personal data, by key name or by value (see [Personal data](personal-data.md)), or a " +
     "journey's canary value turns up in a request to another host than the environment's domain, or to " +
     "the SDK or its collector, as it is, encoded or hashed (the host, the part of the request and the form " +
     "are named)",

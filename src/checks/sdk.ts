@@ -14,7 +14,7 @@ export const sdkPresent = defineCheck({
   checklist: null,
   failsWhen:
     "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
-    "SDK is ready](#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
+    "SDK is ready](architecture.md#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
     "audit's reach, or defined no global while its collect requests show the SDK at work (an npm " +
     "install that keeps the SDK in its own scope: its calls are judged from the network). An SDK " +
     "that became ready passes even when no request matched `sdk.script` (bundled with the page's code)",

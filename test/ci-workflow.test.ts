@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse } from "yaml";
@@ -17,7 +17,10 @@ const workflow = parse(readFileSync(join(ROOT, ".github/workflows/nightly-audit.
   jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; steps: Step[] }>;
 };
 const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as { inputs: Record<string, unknown> };
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+// The README and the pages of docs/ it links to, as one text.
+const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)]
+  .map((page) => readFileSync(join(ROOT, page), "utf8"))
+  .join("\n");
 const commands = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? [step.run] : [])));
 const actionSteps = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses === "./"));
 
@@ -28,19 +31,19 @@ test("it runs nightly, each shard of a matrix through the repository's action, t
   expect(commands.some((command) => command.includes("setup-audit -- merge"))).toBe(true);
 });
 
-test("every input it gives the action is one action.yml declares and the README documents", () => {
+test("every input it gives the action is one action.yml declares and the docs document", () => {
   const inputs = actionSteps.flatMap((step) => Object.keys(step.with ?? {}));
   expect(inputs.length).toBeGreaterThan(0);
   for (const input of inputs) {
     expect(Object.keys(action.inputs), input).toContain(input);
-    expect(readme, input).toContain(`\`${input}\``);
+    expect(docs, input).toContain(`\`${input}\``);
   }
 });
 
-test("every setup-audit command, flag and npm script it uses is in the README", () => {
+test("every setup-audit command, flag and npm script it uses is in the docs", () => {
   const used = commands.flatMap((command) => [...command.matchAll(/setup-audit (?:-- )?(\w+)/g)].map((match) => `setup-audit ${match[1]}`));
   const flags = commands.filter((command) => command.includes("setup-audit")).flatMap((command) => command.match(/--[a-z-]+/g) ?? []);
   const scripts = commands.flatMap((command) => [...command.matchAll(/npm run ([\w-]+)/g)].map((match) => `npm run ${match[1]}`));
   expect(used.length).toBeGreaterThan(0);
-  for (const name of [...new Set([...used, ...flags, ...scripts])]) expect(readme, name).toContain(name);
+  for (const name of [...new Set([...used, ...flags, ...scripts])]) expect(docs, name).toContain(name);
 });

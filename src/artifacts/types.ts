@@ -196,7 +196,7 @@ export interface PageArtifacts {
   /** How the site let the audit in (or kept it out). */
   access: PageAccess;
   sdkScripts: SdkScriptLoad[];
-  /** Milliseconds since the test started when the SDK was first ready (README: when the SDK is ready); null if never. */
+  /** Milliseconds since the test started when the SDK was first ready (docs/architecture.md, When the SDK is ready); null if never. */
   sdkReadyAtMs: number | null;
   /**
    * Why the SDK's methods could not be watched, when they could not: `calls` are then those the

@@ -94,7 +94,6 @@ export const apiAuth = defineCheck({
   failsWhen:
     "`api` is configured and the variable `api.keyEnv` names is unset or empty, or the service refuses " +
     "the key (401, 403)",
-  matters: "without a valid key the service's own view of the project cannot be compared with the site",
   why:
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
@@ -139,7 +138,6 @@ export const apiProject = defineCheck({
     "the project list could not be read (the cause, the attempts and the time are named), or neither the " +
     "environment's key nor its domain is in it (near misses named); **warn** when the domain is listed " +
     "under another key, **fail** when that key is another environment's",
-  matters: "an unknown key, or the production key on staging, sends every event to a project nobody looks at",
   why:
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
@@ -213,7 +211,6 @@ export const apiWorkspace = defineCheck({
   severity: "critical",
   checklist: "workspace",
   failsWhen: "the listed project names another workspace (by name and id); **skip** when the element names none",
-  matters: "a project in the wrong workspace is configured and read by the wrong team",
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
@@ -257,7 +254,6 @@ export const apiGoals = defineCheck({
   failsWhen:
     "a spec goal is not in the service (\"did you mean …\"), its condition differs from the spec's event " +
     "(near misses named), or the goals could not be read; **skip** without `api.goalsPath`",
-  matters: "a goal counts only events whose name equals its condition exactly",
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",

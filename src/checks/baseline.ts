@@ -20,10 +20,7 @@ export const baselineCalls = defineCheck({
     "only with `run --baseline`, per page × viewport: an event (a `track` name, or `identify`) that fired " +
     "there in the baseline no longer does, or a page or viewport where events fired is gone from the spec " +
     "(**fail**); an event or a page × viewport the baseline does not have (**warn**). See " +
-    "[Baselines](#baselines)",
-  matters:
-    "most events are in no `expect`: a release that quietly stops one fails nothing else while its " +
-    "conversions vanish",
+    "[Baselines](ci.md#baselines)",
   why:
     "Most events are never listed in a page's expect, so a release that quietly stops one — a " +
     "renamed callback, a consent banner that now blocks the SDK on mobile — fails nothing else while " +

@@ -61,7 +61,7 @@ export type Severity = (typeof SEVERITIES)[number];
 
 /**
  * What a check is: the one record the registry, the report's severity, family and checklist
- * tables and the README's check table are built from.
+ * tables and the checks page (docs/checks.md) are built from.
  */
 export interface CheckDefinition<Id extends string = string> {
   /** The stable id of the public contract (DESIGN.md); never changed once published. */
@@ -85,11 +85,9 @@ export interface CheckDefinition<Id extends string = string> {
   severity: Severity;
   /** The item of the service's checklist its findings feed; null when it feeds none. */
   checklist: keyof Checklist | null;
-  /** When it fails or warns, in markdown: the README table's "fails when" column. */
+  /** When it fails or warns, in markdown, with links relative to docs/: the checks page's "Fails when". */
   failsWhen: string;
-  /** Why that matters, in one line of markdown: the README table's last column. */
-  matters: string;
-  /** One paragraph on why this matters; it becomes the Allure description. */
+  /** Why it matters, one paragraph of markdown: the report's description of its results and the checks page's "Why it matters". */
   why: string;
   /**
    * The inputs it reads that a run may lack (checks/inputs.ts), or a function of the context that

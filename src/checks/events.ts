@@ -16,7 +16,6 @@ export const eventsExpected = defineCheck({
   failsWhen:
     "an event in the page's `expect` did not fire on that viewport (near misses are named; a call lost " +
     "before the SDK existed never counts as fired)",
-  matters: "a goal counts only what the page reports, and an event missing on one viewport skews every variation",
   why:
     "A goal can only count conversions the page reports. An event that fires on desktop but not on " +
     "mobile (or only in one journey) skews every variation's conversion rate without any error.",
@@ -57,8 +56,7 @@ export const eventsDelivered = defineCheck({
   failsWhen:
     "a call was never delivered, the collector rejected it, or (with `api.recentEventsPath`) the service " +
     "never ingested a call the collector accepted; **warn** when ingestion was asked for but could not be " +
-    "checked (see [Service API](#service-api))",
-  matters: "a call made but never accepted is a conversion silently missing",
+    "checked (see [Service API](service-api.md#ingestion))",
   why:
     "A call the page made but the service never accepted is a conversion that is silently missing: " +
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +

@@ -13,7 +13,6 @@ export const goalsMatch = defineCheck({
   severity: "critical",
   checklist: "goalEventMatch",
   failsWhen: "a goal's event never fired exactly, on a viewport; near misses are named (\"did you mean …\")",
-  matters: "a goal counts only events whose name equals its condition exactly",
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",

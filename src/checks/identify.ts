@@ -22,7 +22,6 @@ export const identifyAttributes = defineCheck({
   failsWhen:
     "the page's identify-kind calls together miss an `identify.required` attribute (null counts as " +
     "missing), or one of them sends a value that is not a string, number or boolean (the key is named)",
-  matters: "segments are built from these attributes; a missing or nested one silently leaves visitors out",
   why:
     "Segments are built from the attributes identify sends. A missing `plan` leaves the visitor out of " +
     "every segment on it, and a nested object or array is not a value a segment can compare: the " +
@@ -93,14 +92,14 @@ export const identifyPii = defineCheck({
   severity: "critical",
   checklist: null,
   failsWhen:
-    "identify sends personal data, by key name or by value (see [Personal data](#personal-data)), or a " +
-    "journey's canary value turns up in any request to any host (the host, the part of the request and " +
-    "the form are named)",
-  matters: "personal data sent without need is a privacy fault, and the service has no use for it",
+    "identify sends personal data, by key name or by value (see [Personal data](personal-data.md)), or a " +
+    "journey's canary value turns up in a request to another host than the environment's domain, or to " +
+    "the SDK or its collector, as it is, encoded or hashed (the host, the part of the request and the form " +
+    "are named)",
   why:
     "Identify attributes are meant for segments (`plan`, `account_type`), not for people. An email, " +
     "phone number or name sent to the service is personal data processed without need, and a value " +
-    "typed into a form that turns up in a request to any host, even hashed, is a leak a privacy " +
+    "typed into a form that turns up in a request to another host, even hashed, is a leak a privacy " +
     "review will find.",
   evaluate(context): Finding[] {
     const allow = context.spec.identify.allowPersonalData;

@@ -14,7 +14,7 @@ import { SDK_CHECKS } from "./sdk/index.js";
 import { VIEWPORTS_CHECKS } from "./viewports.js";
 
 /**
- * Every check, in the order the report and the README show them: the registry everything else
+ * Every check, in the order the report and the checks page show them: the registry everything else
  * reads. Each module lists the checks of its id prefix; a new prefix adds its list here.
  */
 export const CHECKS = [

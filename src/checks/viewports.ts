@@ -11,7 +11,6 @@ export const viewportsCoverage = defineCheck({
   severity: "normal",
   checklist: "mobileAndDesktop",
   failsWhen: "mobile and desktop were not both audited",
-  matters: "layouts and scripts differ; half of the traffic can lose every event",
   why:
     "Layouts, menus and even scripts differ between mobile and desktop; a setup checked on one only " +
     "can lose every event of the other, which is often half of the traffic.",

@@ -5,8 +5,8 @@ import { CliError, EXIT, usageError } from "./errors.js";
 /**
  * The command line: each command's flags are parsed by node:util's parseArgs. Its one gap is an
  * optional value, which `--baseline [FILE]` needs: withOptionalValue fills it in before parsing,
- * and looks at the filesystem because the README defines FILE as the next argument unless that is
- * a flag, a spec or an existing folder (`merge --baseline reports-1 reports-2`). CLI libraries
+ * and looks at the filesystem because docs/ci.md (Baselines) defines FILE as the next argument
+ * unless that is a flag, a spec or an existing folder (`merge --baseline reports-1 reports-2`). CLI libraries
  * with optional values (commander's `[file]`) take any next argument that is not a flag, specs
  * and folders included, so they would need the same step; parseArgs comes with Node.
  */

@@ -2,7 +2,7 @@
  * The vendors' SDKs as `sdk.preset` names them: where their scripts and collectors live in the
  * real world (CDN and API hosts, npm and UMD builds), their global, their methods and how long
  * their batching may hold a call. A field the spec gives beside `preset` overrides the preset's.
- * The facts behind these values are measured on the vendors' own bundles (REAL-SDKS.md).
+ * The facts behind these values are measured on the vendors' own bundles (docs/real-sdks.md).
  */
 
 /** The vendors a spec may name in `sdk.preset`. */
@@ -13,7 +13,7 @@ export type PresetName = (typeof PRESET_NAMES)[number];
 
 /** What a preset fills in. */
 export interface SdkPreset {
-  /** The vendor, as the README's table names it. */
+  /** The vendor and its SDK's package, as the spec init drafts names them. */
   vendor: string;
   script: string;
   global: string;

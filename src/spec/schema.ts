@@ -30,27 +30,28 @@ const httpToken = (what: string, example: string) => z.string().regex(/^[!#$%&'*
 /** What a journey types: a value written in the spec, or a secret from the environment variable it names. */
 const fillSchema = z
   .strictObject({
-    selector: z.string().min(1),
-    /** The text typed, as written (not a secret: it shows in the spec). */
-    value: z.string().optional(),
-    /** The NAME of the environment variable that holds the text typed (a password): never in the spec or any output. */
-    valueEnv: variableName("the text to type", "STAGING_PASSWORD").optional(),
-    /** The value is a canary: searched in all outgoing traffic. */
-    canary: z.boolean().optional(),
+    selector: z.string().min(1).describe("The selector of the field typed into."),
+    value: z.string().optional().describe("The text typed, as written: no secret, since it shows in the spec."),
+    valueEnv: variableName("the text to type", "STAGING_PASSWORD")
+      .optional()
+      .describe("The NAME of the environment variable that holds the text typed (a password), instead of value: the text never shows in the spec or any output."),
+    canary: z.boolean().optional().describe("The value is a canary: identify.pii fails when it turns up in a request to another host than the environment's domain, or to the SDK or its collector."),
   })
   .refine((fill) => (fill.value === undefined) !== (fill.valueEnv === undefined), {
     message: "needs value (the text typed, as written) or valueEnv (the NAME of the variable that holds it, for a secret), one of them",
     ...nothingElseWrong,
   });
 
-/** One step of a journey; `goto` is implicit for the page's own path. */
-const stepSchema = z.union([
-  z.strictObject({ fill: fillSchema }),
-  z.strictObject({ click: z.string().min(1) }),
-  z.strictObject({ waitForEvent: z.string().min(1) }),
-  z.strictObject({ waitFor: z.string().min(1) }),
-  z.strictObject({ goto: sitePath }),
-]);
+/** One step of a journey; `goto` is implicit for the page's own path. Its title documents it once, wherever it is used. */
+const stepSchema = z
+  .union([
+    z.strictObject({ fill: fillSchema.describe("Types a value into a field.") }),
+    z.strictObject({ click: z.string().min(1).describe("Clicks the element this selector matches.") }),
+    z.strictObject({ waitForEvent: z.string().min(1).describe("Waits until the page makes a call with this event name (a call lost before the SDK existed does not count).") }),
+    z.strictObject({ waitFor: z.string().min(1).describe("Waits until the element this selector matches is visible.") }),
+    z.strictObject({ goto: sitePath.describe("Goes to this path of the site.") }),
+  ])
+  .meta({ title: "Journey step", description: "One step of a journey, a mapping with one key: fill, click, waitFor, waitForEvent or goto." });
 
 /** A host the login may pass through: a name alone, without scheme, port or path. */
 const hostName = z
@@ -61,36 +62,54 @@ const hostName = z
 /** Headers the browser writes itself: a value of the spec's own would break the site's session or routing. */
 const BROWSER_HEADERS = new Set(["host", "cookie", "content-length", "connection"]);
 
-/** How the audit gets into a closed site (README: Closed sites); every secret is an environment variable's NAME. */
+/** How the audit gets into a closed site (docs/closed-sites.md); every secret is an environment variable's NAME. */
 const authSchema = z
   .strictObject({
-    /** HTTP Basic credentials, sent to the base URL's origin only. */
-    basic: z.strictObject({ usernameEnv: variableName("the user name", "STAGING_USER"), passwordEnv: variableName("the password", "STAGING_PASSWORD") }).optional(),
-    /** Headers sent to the base URL's origin only: name → the variable that holds the value. */
+    basic: z
+      .strictObject({
+        usernameEnv: variableName("the user name", "STAGING_USER").describe("The NAME of the environment variable that holds the user name."),
+        passwordEnv: variableName("the password", "STAGING_PASSWORD").describe("The NAME of the environment variable that holds the password."),
+      })
+      .optional()
+      .describe("HTTP Basic credentials, given when the base URL's origin asks for them, and to no other origin."),
     headers: z
       .record(
         httpToken("an HTTP header name", "X-Preview-Token").refine((name) => !BROWSER_HEADERS.has(name.toLowerCase()), "is a header the browser writes itself: use auth.cookies for cookies"),
         variableName("the header's value", "PREVIEW_TOKEN"),
       )
       .refine((headers) => Object.keys(headers).length > 0, "names no header: give Header-Name: VARIABLE_NAME pairs, or leave headers out")
-      .optional(),
-    /** Cookies set host-only on the base URL's host. */
-    cookies: z.array(z.strictObject({ name: httpToken("a cookie name", "preview"), valueEnv: variableName("the cookie's value", "PREVIEW_COOKIE") })).min(1).optional(),
-    /** A Playwright storage-state file, relative to the spec: the state every page (and the login) starts from. */
-    storageState: z.string().min(1).optional(),
-    /** A journey run once per viewport before the pages: the state it ends with starts every page. */
+      .optional()
+      .describe("Headers on every request to the base URL's origin and no other: the header's name → the NAME of the environment variable that holds its value. Cookie and Host are the browser's own."),
+    cookies: z
+      .array(
+        z.strictObject({
+          name: httpToken("a cookie name", "preview").describe("The cookie's name."),
+          valueEnv: variableName("the cookie's value", "PREVIEW_COOKIE").describe("The NAME of the environment variable that holds the cookie's value."),
+        }),
+      )
+      .min(1)
+      .optional()
+      .describe("Cookies set before any page opens, host-only on the base URL's host."),
+    storageState: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A Playwright storage-state file (a signed-in browser's cookies and local storage), relative to the spec: every page, and the login, starts from it. It holds a session: keep it out of version control."),
     login: z
       .strictObject({
-        /** The login page's path: where the journey starts, and where a page the site sends back has been kept out. */
-        path: sitePath,
-        /** Other hosts the login may pass through (a single sign-on provider); nothing else off the site's domain is let through. */
-        hosts: z.array(hostName).default([]),
+        path: sitePath.describe("The login page's path: where the login starts; a page the site sends back there was kept out."),
+        hosts: z
+          .array(hostName)
+          .default([])
+          .describe("Other hosts the login may pass through (a single sign-on provider); it is stopped before any other host off the environment's domain."),
         steps: z
           .array(stepSchema)
           .min(1, "needs at least one step: fill the form, submit it, and waitFor what only a signed-in page shows")
-          .refine((steps) => steps.every((step) => !("waitForEvent" in step)), "waits for elements (waitFor), not for SDK calls (waitForEvent): the login is no audited page"),
+          .refine((steps) => steps.every((step) => !("waitForEvent" in step)), "waits for elements (waitFor), not for SDK calls (waitForEvent): the login is no audited page")
+          .describe("The login's steps, a page's journey steps but for waitForEvent; end them with a waitFor of what only a signed-in page shows."),
       })
-      .optional(),
+      .optional()
+      .describe("A journey walked once per viewport before that viewport's pages; the storage state it ends with starts each of them. It got in when every step worked and it ended off the login's path."),
   })
   .refine((auth) => Object.values(auth).some((way) => way !== undefined), {
     message: "names no way in: give basic, headers, cookies, storageState or login (see the README's Closed sites), or leave auth out",
@@ -98,15 +117,15 @@ const authSchema = z
   });
 
 const environmentSchema = z.strictObject({
-  /** The project key this environment's pages must install. */
-  key: z.string().min(1),
-  /** The service's project key for the api.* checks and `{project}`, when the page's SDK key is a vendor's; default `key`. */
-  projectKey: z.string().min(1).optional(),
-  baseUrl: httpUrl,
-  /** Domain audited URLs must stay on; default: the baseUrl's host, subdomains included. */
-  domain: z.string().min(1).optional(),
-  /** How the audit gets into the site when it is closed. */
-  auth: authSchema.optional(),
+  key: z.string().min(1).describe("The project key this environment's pages must install (sdk.key); no other environment of the spec may have the same one."),
+  projectKey: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The service's project key, for the api.* checks and the {project} placeholder, when the key the pages install is another vendor's SDK's; default: key."),
+  baseUrl: httpUrl.describe("Where the pages are: each page's path is read from here. It must be on the environment's domain."),
+  domain: z.string().min(1).optional().describe("The domain every audited URL must stay on, its subdomains included, whatever the port; default: the base URL's host."),
+  auth: authSchema.optional().describe("How the audit gets into a closed site: basic, headers, cookies, storageState and login, alone or together. Every secret comes from an environment variable the spec names."),
 });
 
 /** A path under api.baseUrl, with `{project}` (the environment's key) and `{projectId}` as the only placeholders. */
@@ -118,29 +137,27 @@ const apiPath = z
     "may only use the placeholders {project} (the environment's key) and {projectId} (the listed project's id)",
   );
 
-/** Overrides of the API client's retry policy (defaults in src/api/retry.ts and the README). */
+/** Overrides of the API client's retry policy; its defaults (src/api/retry.ts) are in the descriptions. */
 const apiRetrySchema = z.strictObject({
-  attempts: z.number().int().min(1).max(10).optional(),
-  baseDelayMs: z.number().int().min(0).max(60_000).optional(),
-  maxDelayMs: z.number().int().min(0).max(300_000).optional(),
-  totalTimeoutMs: z.number().int().positive().max(600_000).optional(),
-  timeoutMs: z.number().int().positive().max(300_000).optional(),
+  attempts: z.number().int().min(1).max(10).optional().describe("Requests per endpoint at most, the first included; default 4."),
+  baseDelayMs: z.number().int().min(0).max(60_000).optional().describe("Bound of the first wait, in milliseconds; it doubles for each retry; default 500."),
+  maxDelayMs: z.number().int().min(0).max(300_000).optional().describe("Cap on a wait's bound, in milliseconds; each wait is drawn at random below its bound (full jitter); default 8000."),
+  totalTimeoutMs: z.number().int().positive().max(600_000).optional().describe("Budget per endpoint, requests and waits together, in milliseconds; default 30000."),
+  timeoutMs: z.number().int().positive().max(300_000).optional().describe("Bound on one request, its body included, in milliseconds; default 10000."),
 });
 
 const apiSchema = z.strictObject({
-  baseUrl: httpUrl,
-  keyEnv: variableName("the key", "SERVICE_API_KEY"),
-  goalsPath: apiPath.optional(),
-  recentEventsPath: apiPath.optional(),
-  retry: apiRetrySchema.optional(),
+  baseUrl: httpUrl.describe("The API's base URL; a path prefix is kept (https://example.test/service)."),
+  keyEnv: variableName("the key", "SERVICE_API_KEY").describe("The NAME of the environment variable that holds the API key, never the key itself."),
+  goalsPath: apiPath.optional().describe("The path of the project's goals under baseUrl, with {project} (the environment's key) and {projectId} (the listed project's id); enables api.goals."),
+  recentEventsPath: apiPath.optional().describe("The path of the project's recent events under baseUrl, placeholders as goalsPath; enables the ingestion check of events.delivered."),
+  retry: apiRetrySchema.optional().describe("Overrides of the API client's retry policy."),
 });
 
-/** Settings of the sample-ratio-mismatch test on the report's visitor counts (README: Report warnings). */
+/** Settings of the sample-ratio-mismatch test on the report's visitor counts (docs/report-warnings.md). */
 const srmSchema = z.strictObject({
-  /** Significance level: a p-value below it is a mismatch. */
-  alpha: z.number().gt(0).lt(1).default(0.001),
-  /** Visitors each variation must expect (total × planned share) before the test judges. */
-  minimumVisitors: z.number().int().min(1).default(100),
+  alpha: z.number().gt(0).lt(1).default(0.001).describe("The significance level: a p-value below it is a mismatch."),
+  minimumVisitors: z.number().int().min(1).default(100).describe("The visitors each variation must expect (the total × its planned share) before the test judges."),
 });
 
 
@@ -150,11 +167,9 @@ const keysAreKnown = { when: (payload: { issues: readonly { code?: string }[] })
 /** Where the service's report data comes from — an API path or an exported JSON file — and how SRM is judged. */
 const reportSchema = z
   .strictObject({
-    /** A path under api.baseUrl, like goalsPath. */
-    path: apiPath.optional(),
-    /** An exported JSON file, relative to the spec file. */
-    file: z.string().min(1).optional(),
-    srm: srmSchema.prefault({}),
+    path: apiPath.optional().describe("A path of the report data under api.baseUrl, placeholders as api.goalsPath; needs the api section."),
+    file: z.string().min(1).optional().describe("An exported JSON file of the report data, relative to the spec."),
+    srm: srmSchema.prefault({}).describe("The sample-ratio-mismatch test on the visitor counts."),
   })
   .refine((report) => report.path !== undefined || report.file !== undefined, {
     message: "needs path (an API path, like /v1/projects/{project}/report) or file (an exported JSON file, relative to the spec)",
@@ -187,28 +202,37 @@ export const MAX_DELIVERY_TIMEOUT_MS = 120_000;
 /** The `sdk` section: a preset and/or the fields it fills, resolved into every field. */
 export const sdkSchema = z
   .strictObject({
-    /** A vendor whose defaults fill every field not given (src/spec/presets.ts). */
-    preset: z.enum(PRESET_NAMES).nullable().optional(),
-    /** URL glob of the SDK script. */
-    script: z.string().min(1).optional(),
-    /** Window global the SDK defines. */
-    global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier").optional(),
-    /** Method path(s) of track-kind calls. */
-    track: methodPaths(1).optional(),
-    /** Method path(s) of identify-kind calls; their object arguments are the visitor's attributes. */
-    identify: methodPaths(1).optional(),
-    /** Method path(s) whose first string argument is the installed key. */
-    init: methodPaths(0).optional(),
-    /** Where an identify-kind call's argument keeps its attributes when it is a builder (Amplitude's `_properties.$set`); null: the argument itself. */
-    traits: propertyPath.nullable().optional(),
-    /** JS expression, true once the SDK is ready; without it, readiness is judged from the global (README). */
-    ready: z.string().min(1).nullable().optional(),
-    /** URL glob of the requests that deliver events. */
-    collect: z.string().min(1).optional(),
-    /** Bound on waiting for readiness and batched delivery, in milliseconds. */
-    deliveryTimeoutMs: z.number().int().positive().max(MAX_DELIVERY_TIMEOUT_MS).optional(),
-    /** Quiet window (no new call or collect request) that ends a page, in milliseconds. */
-    settleMs: z.number().int().min(0).max(10_000).optional(),
+    preset: z
+      .enum(PRESET_NAMES)
+      .nullable()
+      .optional()
+      .describe("A vendor whose defaults fill every field not given (src/spec/presets.ts); a field given beside it wins."),
+    script: z.string().min(1).optional().describe("URL glob of the SDK's script."),
+    global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier").optional().describe("The window global the SDK defines."),
+    track: methodPaths(1).optional().describe("Method path(s) of track-kind calls on the global: a name or a list, dotted for nested objects."),
+    identify: methodPaths(1).optional().describe("Method path(s) of identify-kind calls ([identify, people.set]); their object arguments are the visitor's attributes."),
+    init: methodPaths(0)
+      .optional()
+      .describe("Method path(s) whose first string argument is the key the page installs (mixpanel.init(token)), where sdk.key looks too; default: none, or the preset's."),
+    traits: propertyPath
+      .nullable()
+      .optional()
+      .describe("Where an identify-kind call's argument keeps its attributes when it is a builder, not a plain object (Amplitude's _properties.$set); null: the argument itself."),
+    ready: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe("A JavaScript expression, true once the SDK is ready; without it, the global is ready once the SDK's script has run, it is no array and it has its track method(s)."),
+    collect: z.string().min(1).optional().describe("URL glob of the requests that deliver events."),
+    deliveryTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_DELIVERY_TIMEOUT_MS)
+      .optional()
+      .describe(`Bound on waiting for readiness and batched delivery, in milliseconds; default ${DEFAULT_DELIVERY_TIMEOUT_MS}, or the preset's.`),
+    settleMs: z.number().int().min(0).max(10_000).optional().describe("The quiet window (no new call or collect request) that ends a page, in milliseconds; default 250."),
   })
   .transform((sdk, ctx) => {
     const preset = sdk.preset === undefined || sdk.preset === null ? undefined : PRESETS[sdk.preset];
@@ -241,31 +265,40 @@ const headerText = z.string().regex(/^[\x20-\x7e]*$/, { error: "must be printabl
 const tagOrFalse = <T extends z.ZodType>(mapping: T, example: string) =>
   z.union([mapping, z.literal(false, { error: `must be false (none) or a mapping like ${example}` })]);
 
-/** How audit traffic identifies itself, and whether its collect requests reach the service (README: Audit traffic). */
+/** How audit traffic identifies itself, and whether its collect requests reach the service (docs/audit-traffic.md). */
 const trafficSchema = z.strictObject({
-  /** Appended after a space to the device's user agent; default `setup-audit/VERSION`, "" for none. */
-  userAgentSuffix: headerText.optional(),
-  /** A header on every request to the audited site's domain; its value defaults to the run's id. */
+  userAgentSuffix: headerText.optional().describe('Appended, after a space, to the device\'s own user agent; default setup-audit/ and this version, "" for none.'),
   header: tagOrFalse(
     z.strictObject({
-      name: httpToken("an HTTP header name", "X-Setup-Audit").default("X-Setup-Audit"),
-      value: headerText.min(1).optional(),
+      name: httpToken("an HTTP header name", "X-Setup-Audit").default("X-Setup-Audit").describe("The header's name."),
+      value: headerText.min(1).optional().describe("The header's value; default: the run's id."),
     }),
     "{ name: X-Setup-Audit }",
-  ).default({ name: "X-Setup-Audit" }),
-  /** A query parameter on each audited page's URL; its value defaults to the run's id. */
+  )
+    .default({ name: "X-Setup-Audit" })
+    .describe("A header on every request the page sends to the environment's domain (never to other hosts), or false for none."),
   queryParam: tagOrFalse(
-    z.strictObject({ name: z.string().regex(/^[\w.~-]+$/, { error: "must be letters, digits, '_', '.', '~' or '-' (like setup_audit)" }).default("setup_audit"), value: z.string().min(1).optional() }),
+    z.strictObject({
+      name: z
+        .string()
+        .regex(/^[\w.~-]+$/, { error: "must be letters, digits, '_', '.', '~' or '-' (like setup_audit)" })
+        .default("setup_audit")
+        .describe("The parameter's name."),
+      value: z.string().min(1).optional().describe("The parameter's value; default: the run's id."),
+    }),
     "{ name: setup_audit }",
-  ).default(false),
-  /** `send`: collect requests reach the service; `intercept`: they are answered inside the browser. */
-  collect: z.enum(["send", "intercept"]).default("send"),
+  )
+    .default(false)
+    .describe("A query parameter added to each audited page's own URL (not to goto steps), or false for none; {} adds setup_audit=RUN_ID."),
+  collect: z
+    .enum(["send", "intercept"])
+    .default("send")
+    .describe("send: collect requests reach the service; intercept: they are answered inside the browser and never reach it (their calls are intercepted)."),
 });
 
 const goalSchema = z.strictObject({
-  name: z.string().min(1),
-  /** The event name the goal's condition must equal exactly. */
-  event: z.string().min(1),
+  name: z.string().min(1).describe("The goal's name in the service."),
+  event: z.string().min(1).describe("The event name the goal's condition must equal exactly."),
 });
 
 /**
@@ -274,7 +307,7 @@ const goalSchema = z.strictObject({
  */
 const variationCode = z.union([
   z.string().min(1).transform((code) => ({ file: null, code })),
-  z.strictObject({ file: z.string().min(1) }).transform(({ file }) => ({ file, code: null as string | null })),
+  z.strictObject({ file: z.string().min(1).describe("A file relative to the spec, read when the spec is loaded.") }).transform(({ file }) => ({ file, code: null as string | null })),
 ]);
 
 const variationSchema = z
@@ -282,14 +315,15 @@ const variationSchema = z
     name: z
       .string()
       .min(1)
-      .refine((name) => name.trim().toLowerCase() !== "control", "\"control\" is the page as it is: give the variation a name of its own"),
-    js: variationCode.optional(),
-    css: variationCode.optional(),
-    /** The parameters of the service's preview link that force this variation, added to the page's URL. */
+      .refine((name) => name.trim().toLowerCase() !== "control", "\"control\" is the page as it is: give the variation a name of its own")
+      .describe("The variation's name: unique within the experiment, and not control (the page as it is)."),
+    js: variationCode.optional().describe("Code run in the page once its SDK is ready, as the service's preview runs it: inline, or { file } relative to the spec."),
+    css: variationCode.optional().describe("A style sheet added to the page once its SDK is ready: inline, or { file } relative to the spec."),
     query: z
       .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]).transform(String))
       .refine((query) => Object.keys(query).length > 0, "has no parameters: name the preview link's parameters, or leave query out")
-      .optional(),
+      .optional()
+      .describe("The parameters of the service's preview link that force this variation, added to the page's URL: name → value."),
   })
   .refine((variation) => variation.js !== undefined || variation.css !== undefined || variation.query !== undefined, {
     message: "needs js, css or query: a variation with none of them is the control",
@@ -297,12 +331,14 @@ const variationSchema = z
 
 const experimentSchema = z
   .strictObject({
-    name: z.string().min(1),
-    page: z.string().min(1),
-    selector: z.string().min(1),
-    goals: z.array(z.string().min(1)).default([]),
-    /** The variations to preview; the control is the page as it is. */
-    variations: z.array(variationSchema).default([]),
+    name: z.string().min(1).describe("The experiment's name: experiment.name fails a vague one (\"test 2\", \"Copy of …\")."),
+    page: z.string().min(1).describe("The id of the page the experiment runs on."),
+    selector: z.string().min(1).describe("The CSS selector of the element the experiment changes: it must match exactly one visible element on every viewport."),
+    goals: z.array(z.string().min(1)).default([]).describe("The names of the goals the experiment measures, each one of the spec's goals."),
+    variations: z
+      .array(variationSchema)
+      .default([])
+      .describe("The variations to preview, each on every viewport beside the page as it is (the control), with js, css or query, one at least."),
   })
   .superRefine((experiment, ctx) => {
     const names = new Set<string>();
@@ -313,44 +349,64 @@ const experimentSchema = z
   });
 
 const pageSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9][\w.-]*$/, "must be a short id of letters, digits, '.', '_' or '-'"),
-  path: sitePath,
-  steps: z.array(stepSchema).default([]),
+  id: z.string().regex(/^[A-Za-z0-9][\w.-]*$/, "must be a short id of letters, digits, '.', '_' or '-'").describe("A short id that names the page in findings, reports and --page; unique in the spec."),
+  path: sitePath.describe("The page's path on the environment's base URL, with its query if any."),
+  steps: z
+    .array(stepSchema)
+    .default([])
+    .describe("The page's journey, walked once its SDK is ready (or cannot become so); loading the page's path comes first by itself."),
   expect: z
     .strictObject({
-      track: z.array(z.string().min(1)).default([]),
-      identify: z.boolean().default(false),
+      track: z.array(z.string().min(1)).default([]).describe("Events the page must track on every viewport (events.expected)."),
+      identify: z.boolean().default(false).describe("Whether the page must identify the visitor on every viewport."),
     })
-    .optional(),
+    .optional()
+    .describe("What the page must do, journey included, on every viewport."),
 });
 
 const severityOverride = z.enum(["off", "warn", "fail"]);
 
 export const auditSpecSchema = z
   .strictObject({
-    workspace: z.string().min(1),
-    project: z.string().min(1),
+    workspace: z.string().min(1).describe("The workspace the project must belong to in the service (api.workspace compares it by name or id)."),
+    project: z.string().min(1).describe("The project's name, as the console, summary.json and the report show it."),
     environments: z
       .record(z.string().regex(/^[\w-]+$/, "environment names are letters, digits, '_' or '-'"), environmentSchema)
-      .refine((envs) => Object.keys(envs).length > 0, "needs at least one environment"),
-    defaultEnvironment: z.string().optional(),
-    api: apiSchema.optional(),
-    report: reportSchema.optional(),
-    sdk: sdkSchema,
-    traffic: trafficSchema.prefault({}),
-    viewports: z.array(z.string().min(1)).min(1).default(["desktop", "mobile"]),
-    /** Screenshots per page × viewport: always, never, or only where a check failed or warned. */
-    screenshots: z.enum(["on", "off", "on-failure"]).default("on"),
-    goals: z.array(goalSchema).default([]),
-    experiments: z.array(experimentSchema).default([]),
+      .refine((envs) => Object.keys(envs).length > 0, "needs at least one environment")
+      .describe("The environments, by name (letters, digits, '_' or '-'): staging, production, each a project of the service with a key of its own."),
+    defaultEnvironment: z.string().optional().describe("The environment that run audits without --env; required when there are several."),
+    api: apiSchema.optional().describe("The service's HTTP API, read once per spec × environment to cross-check the project, its workspace and goals and its ingested events; without it the api.* checks skip."),
+    report: reportSchema
+      .optional()
+      .describe("Where the service's report data comes from (path or file, one of them) and how the SRM test judges it; report.warnings skips without it."),
+    sdk: sdkSchema.describe("The SDK the pages must load: a preset, the fields it fills, or both. Without a preset, script, global, track, identify and collect are required."),
+    traffic: trafficSchema.prefault({}).describe("How audit traffic says what it is, and whether its collect requests reach the service."),
+    viewports: z
+      .array(z.string().min(1))
+      .min(1)
+      .default(["desktop", "mobile"])
+      .describe("The viewports every page is audited on: desktop, mobile or a Playwright device name (iPhone 13)."),
+    screenshots: z.enum(["on", "off", "on-failure"]).default("on").describe("A screenshot per page × viewport: always, never, or only where a check failed or warned."),
+    goals: z.array(goalSchema).default([]).describe("The project's goals, each counting the events whose name equals its condition exactly."),
+    experiments: z.array(experimentSchema).default([]).describe("The experiments to check before launch: their names, goals, selector and variations."),
     identify: z
       .strictObject({
-        required: z.array(z.string().min(1)).default([]),
-        allowPersonalData: z.array(z.string().min(1)).default([]),
+        required: z
+          .array(z.string().min(1))
+          .default([])
+          .describe("The attributes each identifying page × viewport must send (identify.attributes); null counts as missing."),
+        allowPersonalData: z
+          .array(z.string().min(1))
+          .default([])
+          .describe("Attribute keys (a top-level key or a dotted path) exempt from both of identify.pii's detectors, by key name and by value."),
       })
-      .default({ required: [], allowPersonalData: [] }),
-    pages: z.array(pageSchema).min(1, "needs at least one page"),
-    checks: z.partialRecord(z.enum(CHECK_IDS), severityOverride).default({}),
+      .default({ required: [], allowPersonalData: [] })
+      .describe("What identify calls must send, and what personal data they may."),
+    pages: z.array(pageSchema).min(1, "needs at least one page").describe("The pages to audit, each on every viewport."),
+    checks: z
+      .partialRecord(z.enum(CHECK_IDS), severityOverride)
+      .default({})
+      .describe("Severity overrides by check id: off (its findings are kept as skip), warn or fail (the status of its failing findings)."),
   })
   .superRefine((spec, ctx) => {
     const envNames = Object.keys(spec.environments);

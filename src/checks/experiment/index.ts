@@ -36,7 +36,6 @@ export const experimentName = defineCheck({
     "an experiment's name is vague: generic words only (\"test 2\", \"new experiment\"), a default " +
     "(\"untitled\", \"Copy of …\", \"… (copy)\"), a single word or under 8 characters; one finding lists them " +
     "all",
-  matters: "months later, nobody can tell what \"test 2\" changed",
   why:
     "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +
     "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
@@ -70,7 +69,6 @@ export const experimentGoals = defineCheck({
   severity: "normal",
   checklist: null,
   failsWhen: "an experiment has no goal, or names a goal the spec does not define (\"did you mean …\")",
-  matters: "without a goal an experiment produces no result",
   why:
     "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +
     "name that matches no goal measures nothing.",
@@ -147,7 +145,6 @@ export const experimentSelector = defineCheck({
     "`:first-child`, `:eq`), a chain of more than 3 selectors, generated class names (`css-1x2y3z`, " +
     "`sc-…`, `jsx-123`, CSS-module hashes), ids with long digit runs. A stabler selector from the matched " +
     "element's id or `data-*` attribute is suggested when it has one",
-  matters: "a selector that misses on mobile shows mobile visitors the original while counting them in the variation",
   why:
     "An experiment changes the page through its selector. One that matches nothing on mobile shows " +
     "mobile visitors the original while counting them in the variation; one that matches several " +

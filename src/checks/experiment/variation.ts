@@ -80,7 +80,6 @@ export const experimentVariation = defineCheck({
     "and box all equal the control's); its preview link does not load; or the journey no longer makes a call " +
     "that the page's `expect` or the experiment's goals need while the control does (**fail**); it makes the " +
     "page wider than the viewport where the control was not (**warn**)",
-  matters: "a variation that throws on mobile or drops the CTA's click handler records no conversions at all",
   why:
     "What breaks experiments is the variation itself: custom JS that throws on mobile only, a rewrite of the " +
     "call-to-action's markup that silently drops its click handler so the variation records no conversions, " +

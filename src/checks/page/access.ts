@@ -22,8 +22,7 @@ export const pageAccess = defineCheck({
     "`auth.login`: the login page did not load, the login was sent to a host `auth.login.hosts` does not list, a step " +
     "failed, or it ended where it started, on the login's path (**fail**; every page of that viewport skips, saying " +
     "why); without `auth.login`, a page redirected to another path that shows a password field looks like a login " +
-    "wall (**warn**). See [Closed sites](#closed-sites)",
-  matters: "a closed site shows the audit its login page: every other check would judge that page, not the site",
+    "wall (**warn**). See [Closed sites](closed-sites.md)",
   why:
     "Staging sites are closed (HTTP Basic auth, a preview token, a login form). An audit kept out sees a 401 or the " +
     "login page instead of the site: its SDK, events and goals would be judged on a page no visitor converts on. " +

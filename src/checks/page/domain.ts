@@ -15,9 +15,6 @@ export const pageDomain = defineCheck({
     "the page, after redirects and journey steps, went to a URL off the environment's domain (the URL is " +
     "named, without its query); every URL the main frame was sent to counts, a redirect whose target then " +
     "failed to load too",
-  matters:
-    "the project is bound to its domain; a page that wanders off audits and tracks a site the experiment " +
-    "does not cover",
   why:
     "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +

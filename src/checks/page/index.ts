@@ -17,9 +17,6 @@ export const pageLoad = defineCheck({
   failsWhen:
     "the page could not be loaded (network error, HTTP status ≥ 400, timeout; the URL that failed is " +
     "named, a redirect's target too) or a journey step failed",
-  matters:
-    "nothing else can be judged on a page that does not load, and a broken journey never reaches the " +
-    "action whose event counts",
   why:
     "Nothing else can be judged on a page that does not load: a network error, an HTTP error status " +
     "or a timeout hides every call the page would have made, and a journey that breaks half-way never " +
@@ -61,7 +58,6 @@ export const pageErrors = defineCheck({
   severity: "minor",
   checklist: null,
   failsWhen: "the page throws or logs errors (**warn** by default)",
-  matters: "script errors often stop the code that calls the SDK, for some visitors only",
   why:
     "Script errors often stop the code that calls the SDK, so events go missing only for some visitors " +
     "or browsers; they also hint at an experiment's custom code breaking the page.",

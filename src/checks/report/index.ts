@@ -52,8 +52,7 @@ export const reportWarnings = defineCheck({
     "sample-ratio-mismatch or dropped-events warning (each named as what it is), or the visitor counts " +
     "fail the SRM test against the planned split (counts, split, χ² and p named); **warn** on a warning " +
     "setup-audit does not know; **skip** without a `report` section or below the minimum visitors. See " +
-    "[Report warnings](#report-warnings)",
-  matters: "a split that is off, bot traffic or dropped events make numbers that look fine and are wrong",
+    "[Report warnings](report-warnings.md)",
   why:
     "An experiment whose visitors are not split as planned (a sample-ratio mismatch), whose traffic is " +
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +

@@ -14,11 +14,10 @@ export const sdkPresent = defineCheck({
   checklist: null,
   failsWhen:
     "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
-    "SDK is ready](#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
+    "SDK is ready](architecture.md#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
     "audit's reach, or defined no global while its collect requests show the SDK at work (an npm " +
     "install that keeps the SDK in its own scope: its calls are judged from the network). An SDK " +
     "that became ready passes even when no request matched `sdk.script` (bundled with the page's code)",
-  matters: "without the SDK nothing is tracked and no visitor is bucketed",
   why:
     "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
     "zero traffic from this page.",
@@ -68,9 +67,6 @@ export const sdkOrder = defineCheck({
     "a call ran before the SDK had loaded and was lost (**fail**), or was only queued by a stub snippet " +
     "(**warn**); **warn** too when the calls could not be watched (a frozen API, a redefined global) and " +
     "were judged from the collect requests",
-  matters:
-    "a lost call is a conversion gone for good; a queued one survives only if the SDK loads before the " +
-    "visitor leaves",
   why:
     "A call made before the SDK exists throws and is lost for good: the conversions of the fastest " +
     "visitors never reach the experiment. A stub snippet saves them by queueing, but their delivery then " +

@@ -41,7 +41,6 @@ export const sdkKey = defineCheck({
     "the first string argument of an `sdk.init` call (`mixpanel.init(token)`, " +
     "`rudderanalytics.load(writeKey)`), the SDK global's properties, collect URLs and payloads, and " +
     "collect request headers (`Authorization: Basic` decoded)",
-  matters: "a staging key on production sends real visitors into the test project, and nothing on the page looks wrong",
   why:
     "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
     "real visitors into the test project, or test traffic into the live results, and nothing in the page " +

@@ -1,0 +1,27 @@
+import { SPEC_SCHEMA_FILE, specJsonSchemaText } from "../../src/spec/json-schema.js";
+import { checklistTable, checksReference } from "./checks-page.js";
+import { withGeneratedPart } from "./markdown.js";
+import { specReference } from "./spec-reference.js";
+
+/** A file, or a part of one, derived from the code: `npm run generate` writes it, and a test fails while it differs. */
+export interface GeneratedFile {
+  /** Relative to the repository's root. */
+  file: string;
+  what: string;
+  /** The file's text as it should be, from its text now. */
+  derive(before: string): string;
+}
+
+export const GENERATED_FILES: readonly GeneratedFile[] = [
+  {
+    file: "docs/spec.md",
+    what: "the spec reference (from the descriptions in src/spec/schema.ts)",
+    derive: (before) => withGeneratedPart(before, "docs/spec.md", "spec reference", specReference()),
+  },
+  {
+    file: "docs/checks.md",
+    what: "the checks (from their definitions in src/checks/)",
+    derive: (before) => withGeneratedPart(withGeneratedPart(before, "docs/checks.md", "checklist", checklistTable()), "docs/checks.md", "checks", checksReference()),
+  },
+  { file: SPEC_SCHEMA_FILE, what: "the spec's JSON Schema (from src/spec/schema.ts)", derive: () => specJsonSchemaText() },
+];

@@ -7,7 +7,10 @@ import { maskSecretsInLog } from "./github.js";
 import { judgeGathered } from "./judge.js";
 import { prepareOutDir } from "./out-dir.js";
 import { publishResults, type PublishOptions } from "./publish.js";
-import { readSavedRun, replayedSpecFiles, replayedTargets, savedDirOf, SAVED_DIR } from "./saved-artifacts.js";
+import type { AuditTarget } from "../plan/plan.js";
+import type { CallBaseline } from "../results/baseline-file.js";
+import type { TargetResult } from "../results/run-result.js";
+import { readSavedRun, replayedSpecFiles, replayedTargets, savedDirOf, SAVED_DIR, type SavedRun } from "./saved-artifacts.js";
 import { restoreScreens } from "./screens.js";
 import { loadValidSpecs } from "./specs.js";
 import type { TargetFilters } from "./targets.js";
@@ -27,10 +30,7 @@ export interface ReplayOptions extends Omit<PublishOptions, "startedAt" | "toGit
  */
 export async function replayAudit(dir: string, options: ReplayOptions): Promise<number> {
   const startedAt = new Date();
-  const saved = readSavedRun(dir);
-  const specs = await loadValidSpecs(replayedSpecFiles(saved, options.specs, dir));
-  const replayed = replayedTargets(saved, specs, options, dir);
-  const targets = replayed.map((entry) => entry.target);
+  const { saved, targets, judge } = await readReplay(dir, options);
   maskSecretsInLog(targets.flatMap((target) => credentialsOf(target.spec, process.env)));
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   process.stdout.write(`Judging the artifacts saved in ${dir} (gathered ${saved.startedAt} by setup-audit ${saved.tool}) with the current specs and checks; no page is opened.\n`);
@@ -43,7 +43,7 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
   // Replayed into the folder that holds them, the saved artifacts stay: they can be judged again.
   const staleOutputsDeleted = prepareOutDir(outDir, outDir === resolve(dir) ? [SAVED_DIR] : []);
   try {
-    const results = replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index]));
+    const results = judge(baselines);
     restoreScreens(targets, results, savedDirOf(dir), outDir);
     const browser = findBrowser();
     const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, browserExecutable: browser.found ? browser.executablePath : null, browserEndpoint: null };
@@ -51,4 +51,19 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
   } finally {
     await staleOutputsDeleted;
   }
+}
+
+/**
+ * The saved run in DIR, the specs it is judged with (those named, else those saved) planned
+ * again, and what judges them: the checks on each target's saved pages and API answers.
+ */
+export async function readReplay(dir: string, options: Pick<ReplayOptions, "specs" | "env" | "pages" | "viewports">): Promise<{ saved: SavedRun; targets: AuditTarget[]; judge: (baselines: readonly (CallBaseline | undefined)[]) => TargetResult[] }> {
+  const saved = readSavedRun(dir);
+  const specs = await loadValidSpecs(replayedSpecFiles(saved, options.specs, dir));
+  const replayed = replayedTargets(saved, specs, options, dir);
+  return {
+    saved,
+    targets: replayed.map((entry) => entry.target),
+    judge: (baselines) => replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index])),
+  };
 }

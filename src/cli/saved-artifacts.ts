@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
+import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
+import { personalDataOf } from "../checks/identify.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
 import { credentialsOf, hideSecretsDeep } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";
@@ -15,7 +16,8 @@ import { buildTarget, type TargetFilters } from "./targets.js";
  * API's answers, `pages/` one file per page × viewport (a variation's preview among them), and
  * the screens the report shows (the pages' screenshots, the experiments' first screens) under
  * their paths in the output folder. The audit's own secrets (the API key, a closed site's values)
- * are redacted; the keys and canary values the gatherer found are there as its sightings, so
+ * are redacted; the keys and canary values the gatherer found are there as its sightings, and an
+ * identify call that a secret was redacted from keeps the personal data found in it before, so
  * that `sdk.key` and `identify.pii` judge them as the run did. No login's storage state is kept.
  */
 
@@ -78,7 +80,7 @@ export function saveArtifacts(
       const file = fileOf(target, page);
       // A shard's run leaves the other shards' pages out; every other page has its file.
       if (file === null) continue;
-      writeFileSync(join(savedDir, PAGES_DIR, file), `${JSON.stringify(hideSecretsDeep(page, secrets), null, 2)}\n`);
+      writeFileSync(join(savedDir, PAGES_DIR, file), `${JSON.stringify(savedPage(page, secrets), null, 2)}\n`);
       for (const screen of screensOf(page)) {
         const from = screenRoots.map((root) => join(root, screen)).find((path) => existsSync(path));
         if (from === undefined) continue;
@@ -87,6 +89,21 @@ export function saveArtifacts(
       }
     }
   });
+}
+
+/**
+ * A page's artifacts with the secrets redacted. An identify call that loses one (a visitor
+ * identified by the user name of a closed site, say) keeps what the personal-data detector found
+ * in it before, for identify.pii to judge.
+ */
+function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifacts {
+  const redacted = hideSecretsDeep(page, secrets);
+  const calls = redacted.calls.map((call, index): CapturedCall => {
+    const gathered = page.calls[index]!;
+    const changed = call.name !== gathered.name || JSON.stringify(call.properties) !== JSON.stringify(gathered.properties);
+    return call.kind === "identify" && changed ? { ...call, personalData: personalDataOf(gathered, []) } : call;
+  });
+  return { ...redacted, calls };
 }
 
 /** The files of the screens a page's artifacts name, relative to the output folder. */

@@ -78,7 +78,7 @@ export function saveArtifacts(
   run.targets.forEach((target, index) => {
     for (const page of run.pages[index] ?? []) {
       const file = fileOf(target, page);
-      // A shard's run leaves the other shards' pages out; every other page has its file.
+      // Every page read is one of the plan's units (one that crashed too): the check is for the types.
       if (file === null) continue;
       writeFileSync(join(savedDir, PAGES_DIR, file), `${JSON.stringify(savedPage(page, secrets), null, 2)}\n`);
       for (const screen of screensOf(page)) {
@@ -107,7 +107,7 @@ function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifac
 }
 
 /** The files of the screens a page's artifacts name, relative to the output folder. */
-export function screensOf(page: PageArtifacts): string[] {
+function screensOf(page: PageArtifacts): string[] {
   return [...(page.screenshot === null ? [] : [page.screenshot]), ...page.experimentViews.flatMap((view) => (view.screen === null ? [] : [view.screen]))];
 }
 

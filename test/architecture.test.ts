@@ -46,7 +46,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     why: "the service API's client and gatherer judge nothing, and its settings come in as plain values",
     may: ["artifacts", "privacy", "text", "url", "undici", "zod", "node:fs", "node:path"],
   },
-  artifacts: { why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types", may: ["api", "spec"] },
+  artifacts: { why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries", may: ["api", "privacy", "spec"] },
   browser: { why: "the browser is found and its devices named here, for whoever drives it", may: ["playwright", "node:fs"] },
   checks: {
     why: "a check is a pure function of the spec, the plan and the artifacts: no browser, no I/O, no package; of the API side, its matching rules alone",

@@ -1,6 +1,24 @@
-import { defineConfig } from "@playwright/test";
+import { defineConfig, type Project } from "@playwright/test";
 
-/** The project's own test suite: unit tests of every module, and end-to-end runs of the CLI. */
+/**
+ * The tests that start a browser or one of the bundled fixture servers (the shops, the vendor
+ * pages, the closed sites, the mock service), outside the end-to-end runs: the `integration`
+ * project. Every other test outside e2e/ judges values in the test's own process and is the
+ * browser-free `unit` project (`npm run test:unit`, through unit.config.ts).
+ */
+const INTEGRATION_TESTS = [
+  "api/faults.test.ts",
+  "cli/pictures.test.ts",
+  "fixtures/**/*.test.ts",
+  "gather/{key-places,login,login-state,page,sdk-model,site-access,traffic,variation}.test.ts",
+  "init/{first-look,key-discovery,sdk-detection,service-project,spec-draft}.test.ts",
+  "report/side-by-side.test.ts",
+];
+
+/** The browser-free tier: runs in seconds, and unit.config.ts runs it with no browser to be found. */
+export const UNIT_PROJECT: Project = { name: "unit", testIgnore: ["e2e/**", ...INTEGRATION_TESTS] };
+
+/** The project's own test suite: every test exactly once, in the unit, integration and end-to-end projects. */
 export default defineConfig({
   testDir: ".",
   outputDir: "../reports/test-output",
@@ -9,7 +27,8 @@ export default defineConfig({
   reporter: [["list"], ["./summary-reporter.ts"]],
   globalSetup: "./e2e/global-setup.ts",
   projects: [
-    { name: "unit", testIgnore: "e2e/**" },
+    UNIT_PROJECT,
+    { name: "integration", testMatch: INTEGRATION_TESTS },
     { name: "e2e", testMatch: "e2e/**/*.test.ts", timeout: 180_000 },
   ],
 });

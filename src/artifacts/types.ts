@@ -1,5 +1,6 @@
 import type { ApiGoal, ApiProject, ApiRecentEvent } from "../api/schemas.js";
 import type { ReportExperiment } from "../api/report.js";
+import type { PersonalDataHit } from "../privacy/personal-data.js";
 
 /**
  * The artifacts: plain data gathered from the browser and the API, which the checks judge
@@ -33,6 +34,12 @@ export interface CapturedCall {
   state: CallState;
   /** URL of the document that made the call. */
   documentUrl: string;
+  /**
+   * Only in saved artifacts, on a call the audit's own secrets were redacted from: the personal data
+   * found in its name and properties before (every key, none exempt), so that identify.pii judges
+   * what the page sent, not the redaction mark.
+   */
+  personalData?: PersonalDataHit[];
 }
 
 /** One request to the collector, decoded. */

@@ -3,7 +3,7 @@ import type { Finding } from "../results/summary.js";
 import { capitalised } from "../text/wording.js";
 import type { PlannedCanary } from "../plan/plan.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage, type AuditContext } from "./check.js";
-import { detectPersonalValue, findPersonalData, PERSONAL_DATA_LABEL, type PersonalDataHit } from "../privacy/personal-data.js";
+import { detectPersonalValue, findPersonalData, isAllowedKey, PERSONAL_DATA_LABEL, type PersonalDataHit } from "../privacy/personal-data.js";
 
 /** The identify calls whose attributes are known; a call lost before the SDK existed has none. */
 function identifyCalls(page: PageArtifacts): CapturedCall[] {
@@ -146,8 +146,10 @@ function describeHit(hit: PersonalDataHit): string {
   return `\`${hit.key}\` ${hit.by === "key" ? "is named like" : "holds"} ${what}`;
 }
 
-/** Personal data in one identify call: its attributes, and its user id. */
-function personalDataOf(call: CapturedCall, allow: readonly string[]): PersonalDataHit[] {
+/** Personal data in one identify call: its attributes (but those `allow` exempts), and its user id. */
+export function personalDataOf(call: CapturedCall, allow: readonly string[]): PersonalDataHit[] {
+  // Saved artifacts keep what was found in a call before its secrets were redacted (cli/saved-artifacts.ts).
+  if (call.personalData !== undefined) return call.personalData.filter((hit) => hit.key === USER_ID || !isAllowedKey(hit.key, allow));
   const hits = findPersonalData(call.properties, allow);
   // The user id is not an attribute, so allowPersonalData does not exempt it: an email as user id is always personal.
   const userId = call.name === null ? null : detectPersonalValue(call.name);

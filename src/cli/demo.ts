@@ -38,6 +38,7 @@ export async function runDemo(options: { out: string }): Promise<number> {
       strict: false,
       out: options.out,
       trace: false,
+      saveArtifacts: false,
       singleFile: true,
       open: false,
       browserEndpoint: undefined,

@@ -1,6 +1,6 @@
-import type { ApiArtifacts } from "../artifacts/types.js";
+import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
 import { readReportFile } from "../api/report.js";
-import type { JudgedPage } from "../artifacts/delivery.js";
+import { ingestedEvents, reconcileDeliveries, type JudgedPage } from "../artifacts/delivery.js";
 import type { CallBaseline } from "../results/baseline-file.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
@@ -28,4 +28,12 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
   };
   const findings = runChecks(context, checks);
   return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, api };
+}
+
+/**
+ * Judges one spec × environment's pages as they were gathered (by this run, or saved by an
+ * earlier one): each call's delivery is reconciled once, here, with what the service ingested.
+ */
+export function judgeGathered(target: AuditTarget, pages: readonly PageArtifacts[], api: ApiArtifacts | null, baseline: CallBaseline | undefined): TargetResult {
+  return judgeTarget(target, reconcileDeliveries(pages, ingestedEvents(api)), api, baseline);
 }

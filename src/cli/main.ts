@@ -37,6 +37,13 @@ Usage:
       --browser-endpoint WS     use a Playwright browser server (ws://…) instead of a local browser
       --baseline [FILE]         fail when an event of the baseline stopped firing, warn on new ones
                                 (default FILE: beside each spec, SPEC.ENV.baseline.json)
+      --save-artifacts          keep what was gathered in OUT/artifacts/ (it holds page traffic; the
+                                API key and a closed site's secrets are redacted)
+  setup-audit run [SPEC…] --from-artifacts DIR
+                                judge the artifacts saved in DIR (an earlier --out) with the current
+                                specs and checks, opening no page; default SPEC: those saved. --env,
+                                --page, --viewport pick among what was saved; --out, --strict,
+                                --baseline, --single-file and --open as for run
   setup-audit merge DIR…        merge the --out folders of --shard runs into one result
       --out DIR                 output folder (default: reports/)
       --strict, --single-file, --open, --baseline [FILE]   as for run
@@ -91,7 +98,34 @@ const COMMANDS: Record<string, Command> = {
       open: { type: "boolean" },
       "browser-endpoint": { type: "string" },
       baseline: { type: "string" },
+      "save-artifacts": { type: "boolean" },
+      "from-artifacts": { type: "string" },
     });
+    const replayFrom = values["from-artifacts"];
+    if (replayFrom !== undefined) {
+      const gathering = ["workers", "shard", "base-url", "trace", "browser-endpoint", "save-artifacts"].filter((flag) => values[flag as keyof typeof values] !== undefined);
+      if (gathering.length > 0) {
+        throw usageError(
+          `--from-artifacts judges artifacts gathered earlier, so --${gathering[0]} (a choice of how to gather) does not apply`,
+          "Leave it out, or gather again without --from-artifacts.",
+        );
+      }
+      const { replayAudit } = await import("./replay.js");
+      return replayAudit(replayFrom, {
+        specs: positionals,
+        env: values.env,
+        viewports: values.viewport ?? [],
+        pages: values.page ?? [],
+        strict: Boolean(values.strict),
+        out: values.out ?? "reports",
+        singleFile: Boolean(values["single-file"]),
+        open: Boolean(values.open),
+        baseline: values.baseline === undefined ? null : { file: values.baseline || null },
+      });
+    }
+    if (values["save-artifacts"] && values.shard !== undefined) {
+      throw usageError("--save-artifacts keeps a whole run's artifacts, not a shard's", "Save them from a run without --shard.");
+    }
     const { runAudit } = await import("./run.js");
     return runAudit({
       specs: positionals,
@@ -104,6 +138,7 @@ const COMMANDS: Record<string, Command> = {
       out: values.out ?? "reports",
       baseUrl: baseUrl(values["base-url"]),
       trace: Boolean(values.trace),
+      saveArtifacts: Boolean(values["save-artifacts"]),
       singleFile: Boolean(values["single-file"]),
       open: Boolean(values.open),
       browserEndpoint: browserEndpoint(values["browser-endpoint"]),

@@ -6,17 +6,18 @@ import { join } from "node:path";
 export const SHARD_FILE = "shard-results.json";
 
 /** What a run writes, and an earlier run's leaves: old results would show up as retries in Allure, old screenshots as current ones. */
-const RUN_OUTPUTS = ["allure-results", "html", "audit-report.html", "screenshots", "traces", "summary.json", "junit.xml", SHARD_FILE];
+const RUN_OUTPUTS = ["allure-results", "html", "audit-report.html", "screenshots", "traces", "artifacts", "summary.json", "junit.xml", SHARD_FILE];
 const STALE_PREFIX = ".stale-";
 
 /**
  * Empties what a run writes. Stale outputs are moved aside at once, into one folder in OUT that
  * the returned promise deletes while the run goes on: an earlier report holds thousands of
  * files. Await it before the run ends; a folder left by a run that was killed goes with the next.
+ * What `keep` names stays: the saved artifacts a replay judges in the folder it writes to.
  */
-export function prepareOutDir(outDir: string): Promise<void> {
+export function prepareOutDir(outDir: string, keep: readonly string[] = []): Promise<void> {
   mkdirSync(outDir, { recursive: true });
-  const stale = readdirSync(outDir).filter((name) => RUN_OUTPUTS.includes(name) || name.startsWith(STALE_PREFIX));
+  const stale = readdirSync(outDir).filter((name) => (RUN_OUTPUTS.includes(name) && !keep.includes(name)) || name.startsWith(STALE_PREFIX));
   const aside = mkdtempSync(join(outDir, STALE_PREFIX));
   for (const name of stale) renameSync(join(outDir, name), join(aside, name));
   mkdirSync(join(outDir, "allure-results"));

@@ -1,12 +1,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ingestedEvents, reconcileDeliveries } from "../artifacts/delivery.js";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import type { AuditPlan, AuditTarget, AuditUnit } from "../plan/plan.js";
-import type { TargetResult } from "../results/run-result.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
@@ -15,11 +13,13 @@ import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js"
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "./errors.js";
 import { maskSecretsInLog } from "./github.js";
-import { judgeTarget } from "./judge.js";
+import { judgeGathered } from "./judge.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import type { ReportOptions } from "./report.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
+import { saveArtifacts } from "./saved-artifacts.js";
+import { keepFailureScreenshots } from "./screens.js";
 import { requireSiteAccess } from "./site-access.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 
@@ -31,6 +31,8 @@ export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFi
   strict: boolean;
   out: string;
   trace: boolean;
+  /** Keep the gathered artifacts in OUT/artifacts/, for `--from-artifacts` (`--save-artifacts`). */
+  saveArtifacts: boolean;
   /** A Playwright browser server to run the browsers on, instead of this machine. */
   browserEndpoint: string | undefined;
   /** Compare with a baseline (`--baseline [FILE]`). */
@@ -78,12 +80,12 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
-    const results = targets.map((target, index) => {
-      const api = apis[index] ?? null;
-      // Each call's delivery is reconciled once, here, with what the service ingested.
-      const pages = reconcileDeliveries(readArtifacts(workDir, target, Boolean(options.shard)), ingestedEvents(api));
-      return judgeTarget(target, pages, api, baselines[index]);
-    });
+    const gatheredPages = targets.map((target) => readArtifacts(workDir, target, Boolean(options.shard)));
+    if (options.saveArtifacts) {
+      // Before the checks: with screenshots on-failure, judging decides which screenshots the output keeps.
+      saveArtifacts(outDir, { startedAt, targets, selection: { pages: options.pages, viewports: options.viewports }, pages: gatheredPages, apis }, [outDir, workDir], process.env);
+    }
+    const results = targets.map((target, index) => judgeGathered(target, gatheredPages[index]!, apis[index] ?? null, baselines[index]));
     keepFailureScreenshots(targets, results, workDir, outDir);
     const [{ publishResults }, { writeShardResults }] = await outputWriters;
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
@@ -98,23 +100,6 @@ export async function runAudit(options: RunOptions): Promise<number> {
 function keepTraces(workDir: string, outDir: string): void {
   const traces = join(workDir, "playwright-gather");
   if (existsSync(traces)) cpSync(traces, join(outDir, "traces"), { recursive: true });
-}
-
-/**
- * With `screenshots: on-failure` the gatherer saved every screenshot in the work folder; only
- * those of a page × viewport with a failed or warning finding are kept, in the output.
- */
-function keepFailureScreenshots(targets: readonly AuditTarget[], results: readonly TargetResult[], workDir: string, outDir: string): void {
-  targets.forEach((target, index) => {
-    if (target.spec.screenshots !== "on-failure") return;
-    const result = results[index]!;
-    for (const page of result.pages) {
-      if (page.screenshot === null) continue;
-      const failed = result.findings.some((finding) => finding.page === page.page && finding.viewport === page.viewport && (finding.status === "fail" || finding.status === "warn"));
-      if (failed) cpSync(join(workDir, page.screenshot), join(outDir, page.screenshot));
-      else page.screenshot = null;
-    }
-  });
 }
 
 async function requireReachable(targets: readonly AuditTarget[]): Promise<void> {

@@ -209,6 +209,17 @@ export function findPersonalData(attributes: unknown, allow: readonly string[] =
   return scan(attributes, allow).hits;
 }
 
+/** Whether `allow` exempts the attribute at `key` (a dotted path): it, or an object it is in, or its top-level name is listed. */
+export function isAllowedKey(key: string, allow: readonly string[]): boolean {
+  const segments = key.split(".");
+  return segments.some((_, index) => isListed(segments.slice(0, index + 1).join("."), allow));
+}
+
+/** The rule findPersonalData applies at each path it visits. */
+function isListed(path: string, allow: readonly string[]): boolean {
+  return allow.includes(path) || allow.includes(path.split(".")[0]!);
+}
+
 /**
  * A copy of `attributes` safe to show (in an attachment, say): every value `findPersonalData`
  * reports is replaced by its masked form, and whatever lies too deep to inspect by `…`.
@@ -227,7 +238,7 @@ function scan(attributes: unknown, allow: readonly string[]): { hits: PersonalDa
     return hit.masked;
   };
   const visit = (value: unknown, path: string, depth: number): unknown => {
-    if (path !== "" && (allow.includes(path) || allow.includes(path.split(".")[0]!))) return value;
+    if (path !== "" && isListed(path, allow)) return value;
     const name = path.split(".").at(-1) ?? "";
     const byKey = name === "" ? null : personalDataKindOfKey(name);
     if (typeof value === "string" || typeof value === "number") {

@@ -29,3 +29,13 @@ test("an output folder that does not exist yet is made, with an empty results fo
   await prepareOutDir(out);
   expect(readdirSync(out)).toEqual(["allure-results"]);
 });
+
+test("a run's saved artifacts go with its other outputs, unless a replay that judges them in this folder keeps them", async () => {
+  const out = mkdtempSync(join(tmpdir(), "out-dir-"));
+  mkdirSync(join(out, "artifacts"));
+  writeFileSync(join(out, "summary.json"), "old");
+  await prepareOutDir(out, ["artifacts"]);
+  expect(readdirSync(out).sort()).toEqual(["allure-results", "artifacts"]);
+  await prepareOutDir(out);
+  expect(readdirSync(out)).toEqual(["allure-results"]);
+});

@@ -70,11 +70,11 @@ function storageStateSpec(dir: string): string {
   return file;
 }
 
-test("each closed site passes with its auth on both viewports; no output shows a secret, and none reaches another origin", async () => {
+test("each closed site passes with its auth on both viewports; no output shows a secret, the saved artifacts included, and none reaches another origin", async () => {
   const specDir = outDir("spec");
   const specs = [...SPECS, storageStateSpec(specDir)];
   const out = outDir("pass");
-  const run = await runCli(["run", ...specs, "--out", out, "--single-file"], SECRETS_ENV);
+  const run = await runCli(["run", ...specs, "--out", out, "--single-file", "--save-artifacts"], SECRETS_ENV);
   expect(run.code, run.stderr + run.stdout).toBe(0);
   const summary = readSummary(out);
   expect(summary.runs.map((spec) => [spec.spec, spec.verdict])).toEqual(specs.map((spec) => [spec, "pass"]));
@@ -100,6 +100,10 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(debugErrors[0]!.message).toContain("debug: preview token «redacted», «redacted», «redacted»");
 
   expect(existsSync(join(out, "audit-report.html"))).toBe(true);
+  // The saved artifacts hold every page, with the secrets redacted, and no storage state (a login's, or the spec's file).
+  expect(readdirSync(join(out, "artifacts", "pages")).length).toBeGreaterThan(10);
+  expect(filesUnder(join(out, "artifacts")).filter((file) => file.text.includes('"origins"'))).toEqual([]);
+  expect(filesUnder(join(out, "artifacts")).some((file) => file.text.includes("redacted"))).toBe(true);
   expect(leaks(run, out)).toEqual([]);
   // The session the login ended with went with the run's work folder.
   const workFolders = readdirSync(tmpdir()).filter((name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")));

@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { findBrowser } from "../browser/launch.js";
+import { credentialsOf } from "../privacy/redact.js";
+import { loadBaselines, type BaselineChoice } from "./baseline.js";
+import { maskSecretsInLog } from "./github.js";
+import { judgeGathered } from "./judge.js";
+import { prepareOutDir } from "./out-dir.js";
+import { publishResults, type PublishOptions } from "./publish.js";
+import type { AuditTarget } from "../plan/plan.js";
+import type { CallBaseline } from "../results/baseline-file.js";
+import type { TargetResult } from "../results/run-result.js";
+import { readSavedRun, replayedSpecFiles, replayedTargets, savedDirOf, SAVED_DIR, type SavedRun } from "./saved-artifacts.js";
+import { restoreScreens } from "./screens.js";
+import { loadValidSpecs } from "./specs.js";
+import type { TargetFilters } from "./targets.js";
+
+/** Options of `setup-audit run --from-artifacts DIR`. */
+export interface ReplayOptions extends Omit<PublishOptions, "startedAt" | "toGitHub">, Pick<TargetFilters, "env" | "pages" | "viewports"> {
+  specs: string[];
+  baseline: BaselineChoice;
+}
+
+/**
+ * `setup-audit run [SPEC…] --from-artifacts DIR`: judges the artifacts an earlier `run
+ * --save-artifacts --out DIR` kept, with the current specs and checks, and writes the outputs a
+ * run writes. No browser gathers anything; the variations' pictures are rendered as `merge`
+ * renders them, in the browser a run on this machine would use (without one, the report has
+ * none, and says why on stderr).
+ */
+export async function replayAudit(dir: string, options: ReplayOptions): Promise<number> {
+  const startedAt = new Date();
+  const { saved, targets, judge } = await readReplay(dir, options);
+  maskSecretsInLog(targets.flatMap((target) => credentialsOf(target.spec, process.env)));
+  const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
+  process.stdout.write(`Judging the artifacts saved in ${dir} (gathered ${saved.startedAt} by setup-audit ${saved.tool}) with the current specs and checks; no page is opened.\n`);
+  for (const target of targets) {
+    const savedTarget = saved.targets.find((candidate) => resolve(candidate.specFile) === resolve(target.specFile) && candidate.environment === target.environment)!;
+    if (savedTarget.specSha256 !== target.specSha256) process.stdout.write(`${target.specFile} changed since its artifacts were gathered: it is judged as it is now.\n`);
+  }
+
+  const outDir = resolve(options.out);
+  // Replayed into the folder that holds them, the saved artifacts stay: they can be judged again.
+  const staleOutputsDeleted = prepareOutDir(outDir, outDir === resolve(dir) ? [SAVED_DIR] : []);
+  try {
+    const results = judge(baselines);
+    restoreScreens(targets, results, savedDirOf(dir), outDir);
+    const browser = findBrowser();
+    const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, browserExecutable: browser.found ? browser.executablePath : null, browserEndpoint: null };
+    return await publishResults(plan, results, { ...options, startedAt, toGitHub: true });
+  } finally {
+    await staleOutputsDeleted;
+  }
+}
+
+/**
+ * The saved run in DIR, the specs it is judged with (those named, else those saved) planned
+ * again, and what judges them: the checks on each target's saved pages and API answers.
+ */
+export async function readReplay(dir: string, options: Pick<ReplayOptions, "specs" | "env" | "pages" | "viewports">): Promise<{ saved: SavedRun; targets: AuditTarget[]; judge: (baselines: readonly (CallBaseline | undefined)[]) => TargetResult[] }> {
+  const saved = readSavedRun(dir);
+  const specs = await loadValidSpecs(replayedSpecFiles(saved, options.specs, dir));
+  const replayed = replayedTargets(saved, specs, options, dir);
+  return {
+    saved,
+    targets: replayed.map((entry) => entry.target),
+    judge: (baselines) => replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index])),
+  };
+}

@@ -1,0 +1,46 @@
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { AuditTarget } from "../plan/plan.js";
+import type { TargetResult } from "../results/run-result.js";
+
+/**
+ * With `screenshots: on-failure` the gatherer saved every screenshot in the work folder (a replay:
+ * in the saved artifacts); only those of a page × viewport with a failed or warning finding are
+ * kept, in the output.
+ */
+export function keepFailureScreenshots(targets: readonly AuditTarget[], results: readonly TargetResult[], fromDir: string, outDir: string): void {
+  targets.forEach((target, index) => {
+    if (target.spec.screenshots !== "on-failure") return;
+    const result = results[index]!;
+    for (const page of result.pages) {
+      if (page.screenshot === null) continue;
+      const failed = result.findings.some((finding) => finding.page === page.page && finding.viewport === page.viewport && (finding.status === "fail" || finding.status === "warn"));
+      if (failed) copyScreen(fromDir, page.screenshot, outDir);
+      else page.screenshot = null;
+    }
+  });
+}
+
+/**
+ * A replay's screens: the ones a run writes straight into the output (the experiments' first
+ * screens, and with `screenshots: on` every page's screenshot) copied from the saved artifacts,
+ * then the failures' screenshots of `on-failure`. A screen the artifacts lack (left out to keep
+ * them small) is left out of the report.
+ */
+export function restoreScreens(targets: readonly AuditTarget[], results: readonly TargetResult[], fromDir: string, outDir: string): void {
+  targets.forEach((target, index) => {
+    for (const page of results[index]!.pages) {
+      const shot = target.spec.screenshots === "on" && page.screenshot !== null ? [page.screenshot] : [];
+      const views = page.experimentViews.flatMap((view) => (view.screen === null ? [] : [view.screen]));
+      for (const screen of [...shot, ...views]) copyScreen(fromDir, screen, outDir);
+    }
+  });
+  keepFailureScreenshots(targets, results, fromDir, outDir);
+}
+
+/** Copies a screen, named relative to both folders, when `fromDir` has it. */
+function copyScreen(fromDir: string, screen: string, outDir: string): void {
+  if (!existsSync(join(fromDir, screen))) return;
+  mkdirSync(dirname(join(outDir, screen)), { recursive: true });
+  cpSync(join(fromDir, screen), join(outDir, screen));
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { CliError } from "../../src/cli/errors.js";
+import { judgeGathered } from "../../src/cli/judge.js";
+import { readSavedRun, replayedTargets, saveArtifacts } from "../../src/cli/saved-artifacts.js";
+import { buildTarget } from "../../src/cli/targets.js";
+import type { Finding } from "../../src/results/summary.js";
+import type { AuditSpec } from "../../src/spec/schema.js";
+import { apiWith, callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
+
+/** The run's secrets: the API key and a closed site's Basic credentials, whose user name is an e-mail address the site also identifies its visitor with. */
+const ENV = { SERVICE_API_KEY: "key_0123456789abcdef", QA_USER: "tester@corp.example", QA_PASSWORD: "s3cret-Pass-42" };
+
+function closedSpec(overrides: Record<string, unknown> = {}): AuditSpec {
+  return specWith({
+    environments: { staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412", auth: { basic: { usernameEnv: "QA_USER", passwordEnv: "QA_PASSWORD" } } } },
+    api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" },
+    viewports: ["desktop"],
+    ...overrides,
+  });
+}
+
+const loaded = (spec: AuditSpec) => ({ file: "audits/closed.yaml", spec, sha256: "sha" });
+const targetOf = (spec: AuditSpec) => buildTarget(loaded(spec), { env: undefined, viewports: [], pages: [], baseUrl: undefined });
+
+/** The signup page as gathered: the visitor identified by the user name, the key in a collect URL, the password in a console error. */
+function gatheredSignup() {
+  const identify = callWith({ kind: "identify", method: "identify", name: ENV.QA_USER, properties: { plan: "pro", contact: ENV.QA_USER } });
+  const collect = { ...collectOf([identify]), url: `http://127.0.0.1:47411/v1/collect?api_key=${ENV.SERVICE_API_KEY}` };
+  return pageWith({ spec: "audits/closed.yaml", page: "signup", calls: [identify], collect: [collect], errors: [{ kind: "console", message: `login as ${ENV.QA_USER}:${ENV.QA_PASSWORD}` }] });
+}
+
+function saved(spec: AuditSpec): { dir: string; pages: ReturnType<typeof gatheredSignup>[] } {
+  const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  const pages = [pageWith({ spec: "audits/closed.yaml" }), gatheredSignup()];
+  saveArtifacts(dir, { startedAt: new Date(0), targets: [targetOf(spec)], selection: { pages: [], viewports: [] }, pages: [pages], apis: [apiWith()] }, [dir], ENV);
+  return { dir, pages };
+}
+
+test("the saved artifacts hold every page, with the API key and a closed site's secrets redacted in every file", () => {
+  const { dir } = saved(closedSpec());
+  const files = [join(dir, "artifacts", "run.json"), ...readdirSync(join(dir, "artifacts", "pages")).map((name) => join(dir, "artifacts", "pages", name))];
+  expect(files).toHaveLength(3);
+  const text = files.map((file) => readFileSync(file, "utf8")).join("\n");
+  for (const secret of Object.values(ENV)) expect(text).not.toContain(secret);
+  expect(text).toContain("«redacted»");
+});
+
+test("a replay judges identify.pii as the run did, though the user name it sent was redacted; allowPersonalData as the spec says now", () => {
+  for (const spec of [closedSpec(), closedSpec({ identify: { required: [], allowPersonalData: ["contact"] } })]) {
+    const { dir, pages } = saved(closedSpec());
+    const [replayed] = replayedTargets(readSavedRun(dir), [loaded(spec)], { env: undefined, pages: [], viewports: [] }, dir);
+    const pii = (findings: Finding[]) => findings.filter((finding) => finding.check === "identify.pii");
+    const asRun = pii(judgeGathered(targetOf(spec), pages, apiWith(), undefined).findings);
+    expect(asRun.map((finding) => finding.status)).toEqual(["skip", "fail"]);
+    expect(asRun[1]!.message).toContain("the user id is an email address");
+    expect(pii(judgeGathered(replayed!.target, replayed!.pages, replayed!.api, undefined).findings)).toEqual(asRun);
+  }
+});
+
+test("a spec that now audits a page the saved run did not gather is refused, naming it and what to do", () => {
+  const { dir } = saved(closedSpec());
+  const grown = closedSpec({ pages: [{ id: "home", path: "/" }, { id: "signup", path: "/signup" }, { id: "pricing", path: "/pricing" }] });
+  let refused: unknown;
+  try {
+    replayedTargets(readSavedRun(dir), [loaded(grown)], { env: undefined, pages: [], viewports: [] }, dir);
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused).toBeInstanceOf(CliError);
+  expect((refused as CliError).exitCode).toBe(2);
+  expect((refused as CliError).message).toContain("audits/closed.yaml (staging) now audits page pricing on desktop");
+  expect((refused as CliError).hint).toContain(`setup-audit run audits/closed.yaml --env staging --save-artifacts --out ${dir}`);
+});

@@ -155,8 +155,10 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const madeCalls = () => (unwatched() === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
   // Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
   // only once its batch leaves: an expected one not seen yet may still come.
+  const refusal = options.consent !== undefined && options.consent.unit !== "page";
   const expectedSeen = () => {
-    if (globalAssigned && callsFromNetwork === null) return true;
+    // Without consent nothing is expected: what comes anyway is waited for by the quiet window.
+    if (refusal || (globalAssigned && callsFromNetwork === null)) return true;
     const made = madeCalls();
     const expected = options.page.expect;
     return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
@@ -223,7 +225,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       hasCall: (name) => madeCalls().some((call) => call.name === name),
       changed,
       // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
-      ...(options.consent !== undefined && options.consent.unit !== "page" ? { eventWaitMs: sdk.settleMs } : {}),
+      ...(refusal ? { eventWaitMs: sdk.settleMs } : {}),
     });
     // The page is done once the SDK is ready (or cannot be), every call it made has an answered
     // request, and nothing new came for a quiet window, on the audit's clock and on the page's

@@ -120,6 +120,14 @@ test.describe("consent.before", () => {
     expect(consentBefore.evaluate(consentContext([probe]))[0]?.status).toBe("pass");
   });
 
+  test("fails on a cookie deleted before consent that the log never saw written: it was there all the same", () => {
+    const [finding] = consentBefore.evaluate(consentContext([signup({ writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 296 }] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("stored the SDK's ajs_anonymous_id (cookie, deleted at 296 ms)");
+    const refused = refusal("reject", { writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 950 }] });
+    expect(consentReject.evaluate(consentContext([signup()], [refused]))[0]?.status).toBe("pass");
+  });
+
   test("warns on a call made before consent, held and delivered only after it", () => {
     const held = callWith({ name: "signup_started", atMs: 300, state: "queued" });
     const [finding] = consentBefore.evaluate(consentContext([signup({}, { calls: [held], collect: [{ ...collectOf([held]), atMs: 1200 }] })]));

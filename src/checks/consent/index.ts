@@ -167,14 +167,29 @@ function answerFix(verb: "accepted" | "refused"): string {
     : "Give consent.reject the selector of the banner's refuse button, or steps, if the rules no longer fit the banner.";
 }
 
-/** What `sdk.storage` names were written or present in a window of the unit: each once, with where and when. */
-function sdkStorage(writes: readonly StorageWrite[], stored: readonly StoredName[], matches: (name: string) => boolean, inWindow: (atMs: number) => boolean): string[] {
-  const kept = writes.filter((write, index) => write.op === "set" && inWindow(write.atMs) && !isProbe(writes, index));
+/**
+ * What `sdk.storage` names were written or present in a window of the unit: each once, with where
+ * and when. With `removals`, a name removed in the window that the log never saw written was there
+ * all the same: the browser reports cookie changes to the page once it listens, and a cookie written
+ * by the page's first script may come before that (Klaro then deletes it at load).
+ */
+function sdkStorage(
+  consent: Pick<ConsentArtifacts, "writes">,
+  stored: readonly StoredName[],
+  matches: (name: string) => boolean,
+  inWindow: (atMs: number) => boolean,
+  removals: boolean,
+): string[] {
+  const { writes } = consent;
   const named = new Map<string, string>();
-  for (const write of kept) {
+  writes.forEach((write, index) => {
+    if (!inWindow(write.atMs)) return;
     const id = `${write.where} ${write.name}`;
-    if (!named.has(id)) named.set(id, `${write.name} (${describeWhere(write.where)}, written at ${write.atMs} ms)`);
-  }
+    if (named.has(id)) return;
+    if (write.op === "set" && !isProbe(writes, index)) named.set(id, `${write.name} (${describeWhere(write.where)}, written at ${write.atMs} ms)`);
+    const seenWritten = writes.slice(0, index).some((earlier) => earlier.op === "set" && earlier.where === write.where && earlier.name === write.name);
+    if (write.op === "remove" && removals && !seenWritten) named.set(id, `${write.name} (${describeWhere(write.where)}, deleted at ${write.atMs} ms)`);
+  });
   for (const item of stored.filter((candidate) => matches(candidate.name))) {
     const id = `${item.where} ${item.name}`;
     if (!named.has(id)) named.set(id, `${item.name} (${describeWhere(item.where)})`);
@@ -208,7 +223,7 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
   const answeredAt = consent.answeredAtMs!;
   const where = `${pathOf(context, page)} (${page.viewport})`;
   const requests = page.collect.flatMap((request, index) => (request.atMs < answeredAt ? [index] : []));
-  const stored = sdkStorage(consent.writes, consent.storedAtAnswer, matches, (atMs) => atMs < answeredAt);
+  const stored = sdkStorage(consent, consent.storedAtAnswer, matches, (atMs) => atMs < answeredAt, true);
   const before = page.calls.filter((call) => call.state !== "lost" && call.atMs < answeredAt);
   const carrierAt = (call: JudgedCall) => (call.request === null ? null : (page.collect[call.request]?.atMs ?? null));
   const deliveredBefore = before.filter((call) => (carrierAt(call) ?? Infinity) < answeredAt);
@@ -256,11 +271,13 @@ function rejectVerdict(context: CheckContext, unit: JudgedPage, consent: Consent
   const requests = unit.collect.flatMap((request, index) => (request.atMs >= since ? [index] : []));
   // Present at the end and not before the answer: written after it, whatever the write log missed.
   const before = new Set(gpc ? [] : consent.storedAtAnswer.map((item) => `${item.where} ${item.name}`));
+  // A name removed after a refusal is a consent manager clearing what it may not keep: no storage written.
   const stored = sdkStorage(
-    consent.writes,
+    consent,
     consent.storedAtEnd.filter((item) => !before.has(`${item.where} ${item.name}`)),
     matches,
     (atMs) => atMs >= since,
+    false,
   );
   const evidence = {
     sinceMs: since,

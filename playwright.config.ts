@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
 import { defineConfig } from "@playwright/test";
-import { LAUNCH_ARGS } from "./src/browser/launch.js";
+import { LAUNCH_ARGS, VISITOR_ARGS } from "./src/browser/launch.js";
 import { readPlan } from "./src/plan/plan.js";
 
 /**
@@ -12,9 +12,11 @@ import { readPlan } from "./src/plan/plan.js";
  */
 const plan = readPlan();
 const logsIn = plan.targets.some((target) => target.spec.environments[target.environment]?.auth?.login !== undefined);
+// Consent managers show their banners to visitors, and some hide them from automated browsers.
+const asksConsent = plan.targets.some((target) => target.spec.consent !== undefined);
 const use = {
   browserName: "chromium" as const,
-  launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: LAUNCH_ARGS },
+  launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: asksConsent ? [...LAUNCH_ARGS, ...VISITOR_ARGS] : LAUNCH_ARGS },
   ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
 };
 

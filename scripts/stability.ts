@@ -6,7 +6,9 @@
  * audited in full, its experiment's faulty variations included (`experiment.variation`, one
  * finding per variation × viewport). Does the same with the real vendor SDK pages (every
  * vendor's `preset:` and spelled-out specs and the hostile SDKs, both viewports), whose batch
- * timers and late readiness are where load would show. Then audits the object-stub page 20
+ * timers and late readiness are where load would show, and with the consent pages (two consent
+ * managers from npm gating Segment's bundle: the correct pages answered by the rules and by
+ * selectors, and the planted faults), whose banners and quiet windows are timed. Then audits the object-stub page 20
  * times under the same load and counts its `sdk.order` warnings. Prints what differs and a
  * count; exits 1 when anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
@@ -41,16 +43,19 @@ const previewOf = (entry: { experiment: string | null; variation: string | null 
 /** The spec an entry comes from, by file name, for runs of several specs. */
 const specOf = (entry: { spec: string }) => basename(entry.spec);
 
+/** The consent unit a finding or a call is about (reject, gpc); empty for the page's own. */
+const unitOf = (unit: unknown) => (typeof unit === "string" ? ` (${unit})` : "");
+
 /** A run's verdicts, keyed so that two runs can be compared entry by entry. */
 function verdicts(summary: RunSummary): Map<string, string> {
   const entries = new Map<string, string>();
   const seenFindings = new Map<string, number>();
   for (const finding of summary.findings) {
-    entries.set(numbered(seenFindings, `finding ${specOf(finding)} ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}`), finding.status);
+    entries.set(numbered(seenFindings, `finding ${specOf(finding)} ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}${unitOf(finding.evidence.unit)}`), finding.status);
   }
   const seenCalls = new Map<string, number>();
   for (const call of summary.calls) {
-    const id = `call ${specOf(call)} ${call.page} ${call.viewport}${previewOf(call)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
+    const id = `call ${specOf(call)} ${call.page} ${call.viewport}${previewOf(call)}${unitOf(call.unit)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
     entries.set(numbered(seenCalls, id), `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
   }
   return entries;
@@ -102,6 +107,9 @@ async function repeatedRuns(what: string, specs: readonly string[]): Promise<num
   return differing;
 }
 
+/** The consent fixture specs (test/e2e/specs/consent-*.yaml): the correct pages, with auto and with selectors, and every planted fault. */
+const CONSENT_SPECS = ["consent-correct.yaml", "consent-selectors.yaml", "consent-before-faults.yaml", "consent-refusal-faults.yaml", "consent-no-banner.yaml"].map(e2eSpec);
+
 /** The real-SDK fixture specs: every vendor's `preset:` and spelled-out spec, and the hostile SDKs', on both viewports. */
 function vendorSpecs(): string[] {
   const origin = `http://127.0.0.1:${FIXTURE_PORTS.vendors}`;
@@ -137,7 +145,11 @@ async function objectStubRuns(): Promise<number> {
 
 const fixtures = await startFixturesUnlessRunning();
 try {
-  const differing = (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) + (await repeatedRuns("vendor SDK pages", vendorSpecs())) + (await objectStubRuns());
+  const differing =
+    (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) +
+    (await repeatedRuns("vendor SDK pages", vendorSpecs())) +
+    (await repeatedRuns("consent pages", CONSENT_SPECS)) +
+    (await objectStubRuns());
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;
 } finally {

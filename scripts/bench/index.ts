@@ -8,7 +8,9 @@
  * worker) against bare Playwright driving the same pages (`bench-realsdk:`, before the last line).
  * Then one page with an experiment of two variations against the same page without them
  * (`bench-variations:`, before the last line; scripts/bench/variations.ts).
- * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk (that measurement
+ * Then the consent pages' ordinary units against the same pages without a banner
+ * (`bench-consent:`, before the last line; scripts/bench/consent.ts).
+ * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent (that measurement
  * alone, without the rest or the last line)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
 import { LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
+import { consentLine, measureConsent, type ConsentRound } from "./consent.js";
 import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
 
 const { values } = parseArgs({
@@ -31,7 +34,7 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-const ALONE = ["variations", "realsdk"] as const;
+const ALONE = ["variations", "realsdk", "consent"] as const;
 const only = ALONE.find((name) => name === values.only) ?? null;
 if (values.only !== undefined && only === null) throw new Error(`--only ${values.only}: the measurements that run alone are ${ALONE.map((name) => `"${name}"`).join(" and ")}`);
 const sizes = values.pages.split(",").map(Number);
@@ -41,6 +44,7 @@ const rounds = Number(values.repeat);
 // another host than the site, as it is on real sites (the traffic header goes to the site only).
 const demoShop = `http://localhost:${FIXTURE_PORTS.demoShop}`;
 const vendorSite = `http://127.0.0.1:${FIXTURE_PORTS.vendors}`;
+const consentSite = `http://127.0.0.1:${FIXTURE_PORTS.consent}`;
 const service = `http://127.0.0.1:${FIXTURE_PORTS.service}`;
 
 function benchSpec(pages: number, screenshots: "on" | "off"): string {
@@ -122,6 +126,7 @@ async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {
 const rows: { pages: number; rounds: Round[] }[] = [];
 let realSdk: { bare: Measure; audit: Measure }[] = [];
 let variations: VariationsRound[] = [];
+let consent: ConsentRound[] = [];
 try {
   if (only === null) {
     for (const pages of sizes) {
@@ -130,8 +135,9 @@ try {
       for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
     }
   }
-  if (only !== "variations") realSdk = await measureRealSdk();
-  if (only !== "realsdk") variations = await measureVariations({ demoShop, work, workers, rounds });
+  if (only === null || only === "realsdk") realSdk = await measureRealSdk();
+  if (only === null || only === "variations") variations = await measureVariations({ demoShop, work, workers, rounds });
+  if (only === null || only === "consent") consent = await measureConsent({ site: consentSite, work, workers, rounds });
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
@@ -149,6 +155,7 @@ process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, $
 process.stdout.write(rounds > 1 ? `; medians of ${rounds} rounds\n\n` : "\n\n");
 if (only === "variations") process.stdout.write(variationsLine(variations));
 else if (only === "realsdk") process.stdout.write(realSdkLine());
+else if (only === "consent") process.stdout.write(consentLine(consent));
 else printAll();
 
 /** `bench-realsdk:`: the median ratio audit / bare over the rounds, and each round's. */
@@ -180,5 +187,6 @@ function printAll(): void {
   process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
   process.stdout.write(realSdkLine());
   process.stdout.write(variationsLine(variations));
+  process.stdout.write(consentLine(consent));
   process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);
 }

@@ -230,6 +230,61 @@ export interface PageArtifacts {
   /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
   experimentViews: ExperimentView[];
   durationMs: number;
+  /** With the spec's `consent` section: the banner, its answer and what happened before it; absent without one. */
+  consent?: ConsentArtifacts;
+}
+
+/** Which consent unit a page × viewport is: the page (consent given), a refusal, or Global Privacy Control on (nothing answered). */
+export type ConsentUnitKind = "page" | "reject" | "gpc";
+
+/** A cookie or storage key, by name only (its value is never kept). */
+export interface StoredName {
+  where: "cookie" | "localStorage" | "sessionStorage";
+  name: string;
+}
+
+/** A write of a name `sdk.storage` matches: set (added or changed) or removed. */
+export interface StorageWrite extends StoredName {
+  op: "set" | "remove";
+  /** Milliseconds since the page test started. */
+  atMs: number;
+}
+
+/** A request the page sent before consent was given (documents, style sheets and fonts left out). */
+export interface RequestSeen {
+  url: string;
+  method: string;
+  /** Playwright's resource type: fetch, xhr, script, ping, image, … */
+  resourceType: string;
+  /** Milliseconds since the page test started. */
+  atMs: number;
+}
+
+/** A consent unit as it went (docs/consent.md): the banner, its answer, and what the page stored and sent around it. */
+export interface ConsentArtifacts {
+  unit: ConsentUnitKind;
+  /** How the banner was to be answered: the rule library (`auto`), the spec's steps, or not at all (a GPC unit). */
+  method: "auto" | "steps" | "none";
+  /** How long the banner was waited for after the page's load (`consent.timeoutMs`). */
+  timeoutMs: number;
+  /** Milliseconds since the test started when the banner was there; null when it never was (or was not looked for). */
+  bannerAtMs: number | null;
+  /** The consent manager the rule library recognised, with or without a banner shown; null when none. */
+  cmp: string | null;
+  /** Milliseconds since the test started when consent was given or refused (the page had been quiet); null when it was not. */
+  answeredAtMs: number | null;
+  /** Why the banner, once there, could not be answered; null when it was, or when it never showed. */
+  answerError: string | null;
+  /** `navigator.webdriver` in the page: true tells a consent manager that hides from automated browsers that it is one. */
+  webdriver: boolean | null;
+  /** Every cookie and storage key present when the page was judged, just before the answer (at the end when there was none). */
+  storedAtAnswer: StoredName[];
+  /** Every cookie and storage key present when the unit ended. */
+  storedAtEnd: StoredName[];
+  /** Every write of a name `sdk.storage` matches, in order, even one removed since. */
+  writes: StorageWrite[];
+  /** The requests the page sent before the answer (every one, on a unit with no answer), but its documents, style sheets and fonts. */
+  requestsBefore: RequestSeen[];
 }
 
 /**

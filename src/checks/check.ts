@@ -1,5 +1,5 @@
 import { keptOut } from "../artifacts/site-entry.js";
-import type { ApiArtifacts, CapturedCall, PageArtifacts, ReportFile } from "../artifacts/types.js";
+import type { ApiArtifacts, CapturedCall, ConsentArtifacts, PageArtifacts, ReportFile } from "../artifacts/types.js";
 import type { CallBaseline } from "../results/baseline-file.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
 import type { Checklist, Finding, Status } from "../results/summary.js";
@@ -22,6 +22,8 @@ export interface AuditContext {
   pages: readonly JudgedPage[];
   /** Every variation's preview gathered, each a page × viewport of its own; only experiment.variation judges them. */
   variations: readonly JudgedPage[];
+  /** With `consent`: the reject and GPC units gathered, each a page × viewport of its own; only consent.reject (and consent.banner, for a refusal) judges them. */
+  refusals?: readonly JudgedPage[];
   /** What the service API said, gathered once for this spec and environment; null without an `api` section. */
   api: ApiArtifacts | null;
   /** The exported report file the spec's `report.file` names, read once; absent without one (`report.path` data is in `api`). */
@@ -165,7 +167,7 @@ export function specWideFinding(context: CheckContext, verdict: Verdict): Findin
 export function perLoadedPage(context: CheckContext, judge: (page: JudgedPage) => Verdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
-    const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
+    const notJudged = notJudgedReason(page, auditedEnvironment(context).auth) ?? notConsentedReason(page);
     if (notJudged !== null) return finding(context, "skip", notJudged, scope);
     const verdict = judge(page);
     return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
@@ -177,6 +179,18 @@ export function notJudgedReason(page: PageArtifacts, auth: AuthSpec | undefined)
   if (keptOut(page, auth) !== null) return "Not judged: the site kept the audit out (page.access says why).";
   if (page.loadError !== null) return "Not judged: the page did not load.";
   return null;
+}
+
+/** True when a consent unit's banner was there and answered. */
+export function consentGiven(consent: ConsentArtifacts): boolean {
+  return consent.answeredAtMs !== null && consent.answerError === null;
+}
+
+/** Why a page's checks after its banner are not judged: consent was never given (consent.banner says why); null when it was, or without `consent`. */
+export function notConsentedReason(page: PageArtifacts): string | null {
+  const consent = page.consent;
+  if (consent === undefined || consent.unit !== "page" || consentGiven(consent)) return null;
+  return "Not judged: consent was never given on this page (consent.banner says why).";
 }
 
 /** The page spec for an artifact's page id. */

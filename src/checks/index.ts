@@ -1,6 +1,7 @@
 import type { Finding } from "../results/summary.js";
 import { API_CHECKS } from "./api.js";
 import { BASELINE_CHECKS } from "./baseline.js";
+import { CONSENT_CHECKS } from "./consent/index.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
 import { missingInput } from "./inputs.js";
@@ -28,6 +29,7 @@ export const CHECKS = [
   ...VIEWPORTS_CHECKS,
   ...REPORT_CHECKS,
   ...BASELINE_CHECKS,
+  ...CONSENT_CHECKS,
 ] as const;
 
 /** A stable check id. */

@@ -7,6 +7,11 @@ import { CHECKS, runChecks } from "../checks/index.js";
 import type { AuditTarget } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 
+/** A reject or GPC unit: judged by consent.reject alone. */
+function isRefusal(page: JudgedPage): boolean {
+  return page.consent !== undefined && page.consent.unit !== "page";
+}
+
 /**
  * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews
  * among them), whose calls carry the deliveries the run reconciled once, and its API answers.
@@ -19,9 +24,10 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
     environment: target.environment,
     domain: target.domain,
     units: target.units,
-    // The pages as they are are what every check but experiment.variation judges.
-    pages: pages.filter((page) => page.variation === null),
+    // The pages as they are are what every check but experiment.variation and consent.reject judges.
+    pages: pages.filter((page) => page.variation === null && !isRefusal(page)),
     variations: pages.filter((page) => page.variation !== null),
+    refusals: pages.filter(isRefusal),
     api,
     reportFile,
     baseline,

@@ -6,6 +6,7 @@ import { globToRegExpSource } from "../url/glob.js";
 import type { PageSpec, SdkSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { CanaryWatch, type Canary } from "./canary.js";
+import { ConsentWatch, type ConsentOptions } from "./consent.js";
 import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { carriedCalls } from "./carried-calls.js";
@@ -55,6 +56,8 @@ export interface PageGatherOptions {
   viewScreenshot?: { path: string; name: string } | null;
   /** The variation to preview: its preview link's parameters are added to the URL, its code applied once the SDK is ready. Absent for the page as it is. */
   variation?: { experiment: string; name: string; query: Readonly<Record<string, string>> } & VariationCode;
+  /** With the spec's `consent` section: the unit's banner is waited for and answered before the SDK and the journey (docs/consent.md). Absent without one. */
+  consent?: Omit<ConsentOptions, "stepTimeoutMs" | "settleMs">;
 }
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -87,6 +90,10 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   });
   const viewed = options.viewedExperiments ?? [];
   if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
+  const stepTimeoutMs = options.stepTimeoutMs ?? 15_000;
+  const consent = options.consent
+    ? await ConsentWatch.install(context, { ...options.consent, settleMs: sdk.settleMs, stepTimeoutMs }, new URL(options.page.path, options.baseUrl).href, sinceStart, changed)
+    : null;
   await context.addInitScript(installRecorder, {
     binding: BINDING,
     global: sdk.global,
@@ -97,6 +104,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // Bindings and init scripts go to the context before its page exists: the page then starts
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
+  await consent?.attach(page);
   const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
   const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
   options.browserTagger?.tagFor(tags);
@@ -147,8 +155,10 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const madeCalls = () => (unwatched() === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
   // Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
   // only once its batch leaves: an expected one not seen yet may still come.
+  const refusal = options.consent !== undefined && options.consent.unit !== "page";
   const expectedSeen = () => {
-    if (globalAssigned && callsFromNetwork === null) return true;
+    // Without consent nothing is expected: what comes anyway is waited for by the quiet window.
+    if (refusal || (globalAssigned && callsFromNetwork === null)) return true;
     const made = madeCalls();
     const expected = options.page.expect;
     return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
@@ -176,6 +186,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let experimentViews: PageArtifacts["experimentViews"] = [];
   if (loadError === null) {
     const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
+    // The banner first: what the page does before it is answered is what consent.before judges.
+    await consent?.settle(page, () => recordedCalls.length + network.collect.length, (ms) => pageClock(ms).catch(() => undefined));
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
     // once no SDK script is left that could make it so, so that the calls the journey triggers
     // are judged on the page's setup, not on how fast the audit clicks. A stub snippet whose SDK
@@ -209,9 +221,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     experimentViews = await viewExperiments(page, viewed, viewedAt, viewScreen);
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
-      timeoutMs: options.stepTimeoutMs ?? 15_000,
+      timeoutMs: stepTimeoutMs,
       hasCall: (name) => madeCalls().some((call) => call.name === name),
       changed,
+      // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
+      ...(refusal ? { eventWaitMs: sdk.settleMs } : {}),
     });
     // The page is done once the SDK is ready (or cannot be), every call it made has an answered
     // request, and nothing new came for a quiet window, on the audit's clock and on the page's
@@ -267,6 +281,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, errors: variationErrors } : null,
     experimentViews,
     durationMs: Date.now() - startedAt,
+    ...(consent ? { consent: await consent.finish(loadError === null ? page : null) } : {}),
   };
 }
 

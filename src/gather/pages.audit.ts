@@ -1,13 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
-import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
+import type { ConsentArtifacts, ConsentUnitKind, LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditTarget, AuditUnit, PlannedVariation } from "../plan/plan.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { scrubText, secretsOf } from "../privacy/redact.js";
 import { gatherPage } from "./page.js";
-import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
+import { gpcContextOptions } from "./consent.js";
+import type { ConsentSpec, ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { typedText } from "../privacy/secrets.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
@@ -39,7 +40,11 @@ for (const target of plan.targets) {
         const login = auth?.login ? readLogin(plan.workDir, { slug: target.slug, environment: target.environment, viewport }, new URL(auth.login.path, target.baseUrl).href) : null;
         // A viewport whose login did not get in has nothing to open: page.access says why.
         if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
-        const context = await browser.newContext({ ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, login?.storageState ?? auth?.storageState ?? null) });
+        const context = await browser.newContext({
+          ...auditContextOptions(viewport, traffic),
+          ...accessContextOptions(credentials, login?.storageState ?? auth?.storageState ?? null),
+          ...gpcContextOptions(unit.consent),
+        });
         if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
         try {
           await addSiteCookies(context, credentials);
@@ -83,7 +88,9 @@ async function gatherOnViewport(
   const pageExperiments = target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id);
   const planned = unit.variation;
   const preview = planned === null ? null : previewOf(pageExperiments, planned);
-  const viewed = preview === null ? pageExperiments.filter((experiment) => experiment.variations.length > 0) : [preview.experiment];
+  // A refusal's or GPC's unit is judged by consent.reject alone: no experiment, selector count or screenshot of its own.
+  const refusal = unit.consent !== undefined;
+  const viewed = refusal ? [] : preview === null ? pageExperiments.filter((experiment) => experiment.variations.length > 0) : [preview.experiment];
   const folder = join("screenshots", target.slug, target.environment);
   // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
   const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
@@ -101,14 +108,15 @@ async function gatherOnViewport(
     mobile: isMobileViewport(viewport),
     projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
     // A variation's unit is judged by experiment.variation alone: no selector counts or screenshot of its own (and the plan gives it no canaries).
-    experiments: preview === null ? pageExperiments : [],
+    experiments: preview === null && !refusal ? pageExperiments : [],
     canaries: unit.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
     ...site,
-    screenshot: preview === null ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
+    screenshot: preview === null && !refusal ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
     viewedExperiments: viewed,
     viewScreenshot: keepsViews ? inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)) : null,
     variation: preview === null ? undefined : previewOptions(preview),
+    ...(target.spec.consent ? { consent: { spec: target.spec.consent, unit: unit.consent ?? "page", storage: target.spec.sdk.storage } } : {}),
   });
   writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
@@ -122,22 +130,40 @@ function writeArtifacts(unit: AuditUnit, viewport: string, artifacts: PageArtifa
 /** Records a page × viewport left unopened because its viewport's login did not get in, and says so. */
 function keepOut(target: AuditTarget, unit: AuditUnit, viewport: string, login: LoginOutcome): string {
   const path = target.spec.pages.find((page) => page.id === unit.page)!.path;
-  writeArtifacts(
-    unit,
+  const unopened = unopenedPage({
+    spec: target.specFile,
+    environment: target.environment,
+    page: unit.page,
     viewport,
-    unopenedPage({
-      spec: target.specFile,
-      environment: target.environment,
-      page: unit.page,
-      viewport,
-      mobile: isMobileViewport(viewport),
-      requestedUrl: new URL(path, target.baseUrl).href,
-      variation: unit.variation,
-      loadError: "not opened: the login did not get in (page.access says why)",
-      login,
-    }),
-  );
+    mobile: isMobileViewport(viewport),
+    requestedUrl: new URL(path, target.baseUrl).href,
+    variation: unit.variation,
+    loadError: "not opened: the login did not get in (page.access says why)",
+    login,
+  });
+  // With consent, an unopened unit keeps its kind: the consent checks skip it, saying why, and a refusal's is judged by no page check.
+  const consent = target.spec.consent ? { consent: unopenedConsent(unit.consent ?? "page", target.spec.consent) } : {};
+  writeArtifacts(unit, viewport, { ...unopened, ...consent });
   return "0 call(s); not opened: the login did not get in";
+}
+
+/** The consent artifacts of a unit that was never opened. */
+function unopenedConsent(unit: ConsentUnitKind, spec: ConsentSpec): ConsentArtifacts {
+  const answer = unit === "gpc" ? null : unit === "reject" ? spec.reject : spec.accept;
+  return {
+    unit,
+    method: answer === null || answer === undefined ? "none" : answer === "auto" ? "auto" : "steps",
+    timeoutMs: spec.timeoutMs,
+    bannerAtMs: null,
+    cmp: null,
+    answeredAtMs: null,
+    answerError: null,
+    webdriver: null,
+    storedAtAnswer: [],
+    storedAtEnd: [],
+    writes: [],
+    requestsBefore: [],
+  };
 }
 
 /** The planned variation's experiment and spec. */

@@ -13,6 +13,8 @@ export interface StepContext {
   /** True once the page made a call with this event name. */
   hasCall: (name: string) => boolean;
   changed: Signal;
+  /** On a unit without consent (a refusal, GPC): a waitForEvent step waits at most this long and never fails, since no call may come. */
+  eventWaitMs?: number;
 }
 
 /** Walks a journey; returns the first step that failed, or null. */
@@ -38,6 +40,8 @@ async function runStep(page: Page, step: Step, context: StepContext): Promise<vo
     await page.locator(step.waitFor).first().waitFor({ state: "visible", timeout });
   } else if ("goto" in step) {
     await page.goto(new URL(step.goto, context.baseUrl).href, { waitUntil: "load", timeout: timeout * 2 });
+  } else if (context.eventWaitMs !== undefined) {
+    await context.changed.waitFor(() => context.hasCall(step.waitForEvent), context.eventWaitMs);
   } else {
     const seen = await context.changed.waitFor(() => context.hasCall(step.waitForEvent), timeout);
     if (!seen) throw new Error(`no call named "${step.waitForEvent}" within ${timeout / 1000} s`);

@@ -65,7 +65,7 @@ const NAVIGATION_TIMEOUT_MS = 30_000;
  * Loads `url` in `context` (whose device the caller chose) and reports what the page defined
  * and sent. The page stays open for the caller (a probe, the SDK tag read).
  */
-export async function takeFirstLook(context: BrowserContext, url: string): Promise<{ look: FirstLook; page: Page }> {
+export async function takeFirstLook(context: BrowserContext, url: string, afterLoad?: (page: Page) => Promise<void>): Promise<{ look: FirstLook; page: Page }> {
   const blankUrl = new URL(BLANK_PATH, url).href;
   // A blank page of the same origin has the same secure-context globals as the site's pages.
   await context.route(blankUrl, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title></title>" }));
@@ -86,6 +86,8 @@ export async function takeFirstLook(context: BrowserContext, url: string): Promi
     loadError = firstLine(error);
   }
   if (loadError !== null) return { look: { url, finalUrl: null, loadError, globals: [], requests, readyPresets: [], inlineScripts: [] }, page };
+  // A consent banner, answered, lets the SDK load.
+  await afterLoad?.(page);
   // SDKs swap their stub for the real SDK after fetching settings: wait for the network to rest.
   await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
   const shapes = await page.evaluate(describeNewGlobals, { blank: blankGlobals, preferred: [...TRACK_LIKE, ...IDENTIFY_LIKE] });

@@ -114,7 +114,7 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
   const key = chooseKey(look.artifacts);
   const service =
     options.api && (await askService({ api: options.api, key: key.installed?.key ?? KEY_PLACEHOLDER, baseUrl }));
-  const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service, basic: options.basic });
+  const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service, basic: options.basic, consent: look.consent });
   const text = specText(draft);
   const parsed = parseSpec(text, file, knownViewports());
   if (!parsed.ok) throw new Error(`init drafted a spec that does not validate: ${parsed.errors.map(formatSpecError).join("; ")}`);
@@ -122,7 +122,8 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
   writeFileSync(file, text);
   const which = look.preset === null ? `window.${parsed.spec.sdk.global}, no preset` : `preset ${look.preset}`;
   process.stdout.write(
-    `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
+    (look.consent ? `Met the consent banner of ${look.consent.cmp} and accepted it to see the SDK: the spec's consent section audits it.\n` : "") +
+      `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
       `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
   );
   return EXIT.ok;

@@ -2,7 +2,10 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { CliError, EXIT } from "../cli/errors.js";
+import { ConsentWatch } from "../gather/consent.js";
 import { gatherPage } from "../gather/page.js";
+import { Signal } from "../gather/signal.js";
+import type { ConsentSpec } from "../spec/schema.js";
 import { readSdkTag } from "../gather/sdk-tag.js";
 import { isAuthRefusal } from "../gather/landing.js";
 import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
@@ -53,6 +56,8 @@ export type LookResult =
       sdk: SdkDraft;
       pages: { id: string; path: string }[];
       artifacts: PageArtifacts[];
+      /** The consent banner met on the first look and accepted to see the SDK; null when none showed. */
+      consent: { cmp: string } | null;
     }
   | { ok: false; exitCode: number; message: string; hint: string };
 
@@ -66,16 +71,18 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 const PROBE_TIMEOUT_MS = 10_000;
 /** Init's traffic: the audit's user agent, no header or query parameter, collect requests sent as they are. */
 const TRAFFIC: TrafficTags = resolveTraffic({ userAgentSuffix: undefined, header: false, queryParam: false, collect: "send" }, "init");
+/** How init answers a banner: with the rules, as a spec's `accept: auto` does. */
+const ACCEPT: ConsentSpec = { accept: "auto", gpc: false, timeoutMs: 5000 };
 
 /** Looks at the site; a problem the user can act on becomes a result, anything else throws. */
 export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<LookResult> {
   try {
     // Basic credentials go to the URL's origin alone, as a run's go to its base URL's.
     const access = accessContextOptions(siteCredentials(plan.basic ? { basic: plan.basic } : undefined, plan.url, process.env), null);
-    const { finalUrl, preset, sdkDraft, candidates } = await identifySdk(browser, plan.url, access);
+    const { finalUrl, preset, sdkDraft, candidates, consent } = await identifySdk(browser, plan.url, access);
     const sdk = sdkSchema.parse(sdkInput(sdkDraft));
-    const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates, access });
-    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts };
+    const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates, access, consent: consent !== null });
+    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts, consent };
   } catch (error) {
     if (error instanceof CliError) return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
     throw error;
@@ -83,11 +90,21 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
 }
 
 /** The first look: the SDK it finds, its drafted section and the key candidates. */
-async function identifySdk(browser: Browser, url: string, access: BrowserContextOptions): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[] }> {
+async function identifySdk(
+  browser: Browser,
+  url: string,
+  access: BrowserContextOptions,
+): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[]; consent: { cmp: string } | null }> {
   // The probe answers its calls through routes, which miss what a service worker fetches.
   const context = await browser.newContext({ ...auditContextOptions("desktop", TRAFFIC), ...access, serviceWorkers: "block" });
   try {
-    const { look, page } = await takeFirstLook(context, url);
+    // A banner of a consent manager the rules know is accepted, so that the SDK it holds back loads.
+    const startedAt = Date.now();
+    const banner = await ConsentWatch.install(context, { spec: ACCEPT, unit: "page", storage: [], settleMs: 250, stepTimeoutMs: 15_000 }, url, (at) => at - startedAt, new Signal());
+    const { look, page } = await takeFirstLook(context, url, (loaded) => banner.settle(loaded, () => 0, (ms) => new Promise((resolve) => setTimeout(resolve, ms))));
+    const met = await banner.finish(null);
+    const consent = met.answeredAtMs !== null && met.answerError === null ? { cmp: met.cmp ?? "a consent manager" } : null;
+    if (consent) process.stdout.write(`Met the consent banner of ${consent.cmp} on ${url} and accepted it to see the SDK.\n`);
     if (look.loadError !== null) {
       const closed = isAuthRefusal(look.loadError) || look.loadError.endsWith("HTTP 401");
       const hint = closed ? "The site asks for HTTP authentication: run init again with --basic-env USER_VAR:PASSWORD_VAR, the variables that hold its user name and password." : "Check the URL and that the site is up, then run init again.";
@@ -102,7 +119,9 @@ async function identifySdk(browser: Browser, url: string, access: BrowserContext
       throw new CliError(
         EXIT.failed,
         `Found no SDK on ${url}: no preset matched, and no script defines a window global with a track-like method.`,
-        "Check that the page loads the SDK without a click or consent, or write the sdk section by hand (see the README).",
+        met.bannerAtMs !== null && met.answerError !== null
+          ? `A consent banner${met.cmp ? ` (${met.cmp})` : ""} showed but could not be accepted (${met.answerError}): write the sdk section by hand, and give the spec's consent.accept the selector of its accept button.`
+          : "Check that the page loads the SDK without a click or consent, or write the sdk section by hand (see the README).",
       );
     }
     const firstSdk = sdkSchema.parse(sdkInput(firstDraft));
@@ -112,7 +131,7 @@ async function identifySdk(browser: Browser, url: string, access: BrowserContext
     const scriptKey = detection.preset === null ? null : PRESETS[detection.preset.preset].scriptKey;
     const candidates = keyCandidates(look, { scriptUrls, global: firstSdk.global, tagKey: tag.sdkTagKey, init: firstSdk.init, scriptKey });
     // With the candidates known, a key in the script's path becomes `*` in its glob.
-    return { finalUrl: look.finalUrl!, preset: detection.preset?.preset ?? null, sdkDraft: draftSdk(detection, probe, candidates)!, candidates };
+    return { finalUrl: look.finalUrl!, preset: detection.preset?.preset ?? null, sdkDraft: draftSdk(detection, probe, candidates)!, candidates, consent };
   } finally {
     await context.close();
   }
@@ -121,7 +140,7 @@ async function identifySdk(browser: Browser, url: string, access: BrowserContext
 /** Lists the pages breadth first on desktop, reading each one's links, then gathers the same pages on mobile. */
 async function gatherPages(
   browser: Browser,
-  look: { plan: LookPlan; start: URL; sdk: SdkSpec; candidates: string[]; access: BrowserContextOptions },
+  look: { plan: LookPlan; start: URL; sdk: SdkSpec; candidates: string[]; access: BrowserContextOptions; consent: boolean },
 ): Promise<{ pages: { id: string; path: string }[]; artifacts: PageArtifacts[] }> {
   const queue = new CrawlQueue(look.start, look.plan.crawl);
   const pages: { id: string; path: string }[] = [];
@@ -145,6 +164,8 @@ async function gatherPages(
         traffic: TRAFFIC,
         browserTagger: null,
         screenshot: null,
+        // Each page's banner is accepted, as on the first look: what fires is what a consenting visitor's page does.
+        ...(look.consent ? { consent: { spec: ACCEPT, unit: "page" as const, storage: look.sdk.storage } } : {}),
       });
       artifacts.push(gathered);
       process.stdout.write(`[${artifacts.length}] ${page.path} · ${viewport}  ${gathered.loadError === null ? `${gathered.calls.length} call(s)` : `did not load: ${gathered.loadError}`}\n`);

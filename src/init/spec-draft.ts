@@ -119,6 +119,8 @@ export interface DraftInputs {
   service: ServiceFacts | null;
   /** The variables that got init into a Basic-auth site (`--basic-env`); null without. */
   basic: BasicAuthVariables | null;
+  /** The consent banner init met and accepted; absent or null when it met none. */
+  consent?: { cmp: string } | null;
 }
 
 /** What a placeholder key reads, when no key was seen anywhere. */
@@ -204,6 +206,7 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
       recentEventsPath: service.recentEventsPath === null ? null : { value: service.recentEventsPath, check: true, comment: "answered during init" },
     },
     sdk: inputs.sdk,
+    consent: inputs.consent ?? null,
     goals: draftGoals(service, inputs.artifacts),
     identify: identifyNote(inputs.artifacts),
     pages: draftPages(inputs.pages, inputs.artifacts),

@@ -52,6 +52,8 @@ export interface SpecDraft {
   environment: { name: string; key: Noted<string>; projectKey: Noted<string> | null; baseUrl: string; comments: string[]; basic: BasicAuthVariables | null };
   api: { baseUrl: string; keyEnv: string; goalsPath: Noted<string> | null; recentEventsPath: Noted<string> | null } | null;
   sdk: SdkDraft;
+  /** The consent banner init met and accepted to see the SDK; null when it met none. */
+  consent: { cmp: string } | null;
   goals: DraftGoal[];
   identify: { required: Noted<string[]>; comments: string[] };
   pages: DraftPage[];
@@ -120,6 +122,15 @@ export function specText(draft: SpecDraft): string {
     if (api.recentEventsPath) lines.push(line(2, "recentEventsPath", api.recentEventsPath));
   }
   lines.push("sdk:", ...comments(2, sdk.comments), ...sdk.fields.map((field) => line(2, field.name, field.value)));
+  if (draft.consent) {
+    lines.push(
+      `# The site asks for consent before it tracks: init met the banner of ${draft.consent.cmp} and accepted it to see the SDK.`,
+      "consent:",
+      line(2, "accept", { value: "auto", comment: "answered by the rules of common consent managers; a selector or steps override them" }),
+      line(2, "reject", { value: "auto", comment: "check: audits a unit per page that refuses; nothing may be sent or stored after it" }),
+      "  gpc: true  # check: audits a unit per page with Global Privacy Control on; tracking it warns",
+    );
+  }
   lines.push("viewports: [desktop, mobile]");
   const idle = draft.goals.filter((goal) => !goal.active);
   if (idle.length > 0) {

@@ -43,6 +43,8 @@ export interface AuditUnit {
   page: string;
   /** The variation previewed; null for the page as it is (every experiment's control). */
   variation: PlannedVariation | null;
+  /** With the spec's `consent`: a unit that refuses consent (`reject`) or has Global Privacy Control on (`gpc`), judged by consent.reject alone; absent for every other unit. */
+  consent?: "reject" | "gpc";
   /** The journey's fill steps marked `canary`, whose values are searched in all traffic; none on a preview, which only experiment.variation judges. */
   canaries: PlannedCanary[];
   /** The file each viewport's artifacts are written to, in the work folder's artifacts/, by viewport. */

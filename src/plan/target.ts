@@ -28,7 +28,24 @@ function unitsOf(target: Omit<AuditTarget, "domain" | "units">): AuditUnit[] {
         })
       : [],
   );
-  return [...pages, ...previews];
+  return [...pages, ...previews, ...consentUnitsOf(target)];
+}
+
+/** With `consent`: each page refused (`consent.reject`) and with Global Privacy Control on (`consent.gpc`), in spec order. */
+function consentUnitsOf(target: Omit<AuditTarget, "domain" | "units">): AuditUnit[] {
+  const consent = target.spec.consent;
+  if (consent === undefined) return [];
+  const kinds = [...(consent.reject !== undefined ? (["reject"] as const) : []), ...(consent.gpc ? (["gpc"] as const) : [])];
+  return kinds.flatMap((kind) =>
+    target.pages.map((page): AuditUnit => ({
+      ...unitFiles(target, page, kind),
+      title: pageTitle(target.slug, `${page} · ${kind === "reject" ? "consent refused" : "Global Privacy Control"}`),
+      page,
+      variation: null,
+      canaries: [],
+      consent: kind,
+    })),
+  );
 }
 
 /** A unit's id and its artifacts' file on each viewport: a variation's (named by its place in the spec) beside its page's. */

@@ -1,4 +1,5 @@
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
+import type { ConsentArtifacts } from "../artifacts/types.js";
 import { isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
 import type { ReportTarget } from "../results/run-result.js";
 
@@ -29,7 +30,43 @@ export function pageAttachments(page: JudgedPage, context: RedactionContext): Pa
   if (page.errors.length > 0) {
     attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
   }
+  if (page.consent !== undefined && page.consent.unit === "page") attachments.push(json("before consent", beforeConsent(page, page.consent, context)));
   return attachments;
+}
+
+/**
+ * What the page did before consent was given, for a privacy reviewer: the banner and its answer,
+ * the calls made and the requests sent before it (collect requests marked), and the cookies and
+ * storage written and present then. Names only, never a stored value. Without an answer, all of
+ * what the unit did.
+ */
+function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: RedactionContext) {
+  const keys = new Set(context.keys);
+  const until = consent.answeredAtMs ?? Infinity;
+  const collectUrls = new Set(page.collect.map((request) => request.url));
+  const answer =
+    consent.answeredAtMs === null
+      ? consent.bannerAtMs === null
+        ? `no banner within ${consent.timeoutMs} ms: consent was never given`
+        : "the banner showed but was never answered"
+      : consent.answerError === null
+        ? `accepted at ${consent.answeredAtMs} ms`
+        : `could not be accepted: ${scrubText(consent.answerError, context.secrets)}`;
+  return {
+    banner: { consentManager: consent.cmp, shownAtMs: consent.bannerAtMs, answeredWith: consent.method === "auto" ? "the rules (auto)" : "the spec's selector or steps" },
+    consent: answer,
+    calls: page.calls
+      .filter((call) => call.state !== "lost" && call.atMs < until)
+      .map((call) => ({
+        call: call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)",
+        atMs: call.atMs,
+        delivery: call.delivery,
+        deliveredAtMs: call.request === null ? null : (page.collect[call.request]?.atMs ?? null),
+      })),
+    requests: consent.requestsBefore.map((request) => ({ method: request.method, url: redactUrl(request.url, keys), type: request.resourceType, atMs: request.atMs, collect: collectUrls.has(request.url) })),
+    storageWritten: consent.writes.filter((write) => write.atMs < until).map((write) => ({ name: write.name, where: write.where, op: write.op, atMs: write.atMs })),
+    storedWhenAnswered: consent.storedAtAnswer.map((item) => ({ name: item.name, where: item.where })),
+  };
 }
 
 function capturedCalls(calls: readonly JudgedCall[], context: RedactionContext) {

@@ -112,6 +112,7 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       atMs: call.atMs,
       beforeSdk: call.state !== "direct",
       delivery: call.delivery,
+      ...(page.consent !== undefined && page.consent.unit !== "page" ? { unit: page.consent.unit } : {}),
     })),
   );
 }

@@ -36,6 +36,8 @@ export interface CallRecord {
   atMs: number;
   beforeSdk: boolean;
   delivery: Delivery;
+  /** The consent unit that made the call (`reject`, `gpc`); absent for the page as it is and its variations. */
+  unit?: "reject" | "gpc";
 }
 
 /** The five checks the service asks for before a setup is trusted. */

@@ -28,6 +28,12 @@ export interface SdkPreset {
   deliveryTimeoutMs: number;
   /** Where the SDK's script URL carries the key (its first group), for `init`; null when it does not. */
   scriptKey: RegExp | null;
+  /**
+   * Globs of the cookie, localStorage and sessionStorage names the SDK writes, measured on the
+   * vendor's bundle (docs/presets.md): what consent.before and consent.reject look for. Its own
+   * consent records (`__mp_opt_in_out_*`, `__ph_opt_in_out_*`) and its probes are left out.
+   */
+  storage: string[];
 }
 
 export const PRESETS: Record<PresetName, SdkPreset> = {
@@ -47,6 +53,9 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     collect: "**/v1/{t,i,p,g,a,b,batch}",
     deliveryTimeoutMs: 6000,
     scriptKey: /\/analytics\.js\/v1\/([^/]+)\//,
+    // ajs_anonymous_id (cookie and localStorage) at init, ajs_user_id and ajs_user_traits on identify;
+    // the persisted queue holds events it could not send yet.
+    storage: ["ajs_*", "persisted-queue:v1:*"],
   },
   mixpanel: {
     vendor: "Mixpanel (mixpanel-browser)",
@@ -62,6 +71,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     // Batches by default, flushed by a 5 s timer started at init.
     deliveryTimeoutMs: 9000,
     scriptKey: null,
+    // mp_<token>_mixpanel (cookie or localStorage), the tab ids in sessionStorage, the batch queues.
+    storage: ["mp_*", "__mpq_*"],
   },
   posthog: {
     vendor: "PostHog (posthog-js)",
@@ -76,6 +87,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     // Queues capture and flushes every 3 s.
     deliveryTimeoutMs: 7000,
     scriptKey: null,
+    // ph_<token>_posthog (cookie and localStorage) and its sessionStorage keys.
+    storage: ["ph_*_posthog", "ph_*_window_id", "ph_*_primary_window_exists", "ph_*_session_registered_properties"],
   },
   rudderstack: {
     vendor: "RudderStack (v3 @rudderstack/analytics-js, v1.1 rudder-sdk-js)",
@@ -92,6 +105,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     collect: "**/v1/{track,identify,page,screen,group,alias,batch}",
     deliveryTimeoutMs: 6000,
     scriptKey: null,
+    // rl_* cookies (both versions), v1.1's rudder.<uuid>.* and v3's rudder_<writeKey>.* queues.
+    storage: ["rl_*", "rudder.*", "rudder_*"],
   },
   amplitude: {
     vendor: "Amplitude (Browser SDK 2, @amplitude/analytics-browser)",
@@ -109,6 +124,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     collect: "**/{2/httpapi,batch}",
     deliveryTimeoutMs: 6000,
     scriptKey: null,
+    // AMP_<first 10 characters of the key> (cookie) and AMP_unsent_<…> (its send queue).
+    storage: ["AMP_*"],
   },
 };
 

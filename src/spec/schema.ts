@@ -233,6 +233,12 @@ export const sdkSchema = z
       .optional()
       .describe(`Bound on waiting for readiness and batched delivery, in milliseconds; default ${DEFAULT_DELIVERY_TIMEOUT_MS}, or the preset's.`),
     settleMs: z.number().int().min(0).max(10_000).optional().describe("The quiet window (no new call or collect request) that ends a page, in milliseconds; default 250."),
+    storage: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "Globs (* any characters, {a,b} either) of the cookie, localStorage and sessionStorage names the SDK writes; the consent checks look for them. Default: the preset's, measured on the vendor's bundle (docs/presets.md), else none.",
+      ),
   })
   .transform((sdk, ctx) => {
     const preset = sdk.preset === undefined || sdk.preset === null ? undefined : PRESETS[sdk.preset];
@@ -255,6 +261,7 @@ export const sdkSchema = z
       collect: sdk.collect ?? preset!.collect,
       deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
       settleMs: sdk.settleMs ?? 250,
+      storage: sdk.storage ?? preset?.storage ?? [],
     };
   });
 
@@ -364,6 +371,51 @@ const pageSchema = z.strictObject({
     .describe("What the page must do, journey included, on every viewport."),
 });
 
+/** The longest `consent.timeoutMs` a spec may give. */
+export const MAX_CONSENT_TIMEOUT_MS = 60_000;
+
+/**
+ * How a consent banner is answered: `auto` (a library of consent managers' rules finds and
+ * answers it), a selector clicked, or steps. A selector becomes its one click step.
+ */
+const consentAnswer = (what: string, example: string) =>
+  z
+    .union([
+      z.literal("auto"),
+      z.string().min(1).transform((selector) => [{ click: selector }]),
+      z
+        .array(stepSchema)
+        .min(1, `needs at least one step: click the button that ${what}`)
+        .refine(
+          (steps) => steps.every((step) => !("waitForEvent" in step) && !("goto" in step)),
+          "acts on the banner (click, fill, waitFor), never waitForEvent or goto: the page's journey comes after consent",
+        ),
+    ])
+    .describe(`auto: a library of consent managers' rules finds the banner and ${what}; or a selector clicked (${example}), or steps (click, fill, waitFor), whose first element's being visible means the banner is there.`);
+
+/** The `consent` section: the site asks before it tracks (docs/consent.md). */
+const consentSchema = z.strictObject({
+  accept: consentAnswer("gives consent", '"#cc-main .cm__btn[data-role=all]"')
+    .default("auto")
+    .describe(
+      "How consent is given on every unit but the reject and GPC ones: auto (default) finds and answers the banner with the rules of @duckduckgo/autoconsent; a selector is clicked; steps are walked. consent.before judges what happened before.",
+    ),
+  reject: consentAnswer("refuses", '"#cc-main .cm__btn[data-role=necessary]"')
+    .optional()
+    .describe("How consent is refused: auto, a selector or steps. Adds a reject unit per page × viewport, which refuses, walks the journey and is judged by consent.reject alone."),
+  gpc: z
+    .boolean()
+    .default(false)
+    .describe("Adds a GPC unit per page × viewport: Global Privacy Control on (Sec-GPC: 1 and navigator.globalPrivacyControl), nothing answered; consent.reject warns when it is tracked."),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_CONSENT_TIMEOUT_MS)
+    .default(5000)
+    .describe("How long after the page's load the banner is waited for, in milliseconds; default 5000."),
+});
+
 const severityOverride = z.enum(["off", "warn", "fail"]);
 
 export const auditSpecSchema = z
@@ -380,6 +432,11 @@ export const auditSpecSchema = z
       .optional()
       .describe("Where the service's report data comes from (path or file, one of them) and how the SRM test judges it; report.warnings skips without it."),
     sdk: sdkSchema.describe("The SDK the pages must load: a preset, the fields it fills, or both. Without a preset, script, global, track, identify and collect are required."),
+    consent: consentSchema
+      .optional()
+      .describe(
+        "The site asks before it tracks: each page × viewport is judged before consent (consent.before), then consent is given and the audit goes on; reject and gpc add units judged by consent.reject. Without it there is no consent step at all.",
+      ),
     traffic: trafficSchema.prefault({}).describe("How audit traffic says what it is, and whether its collect requests reach the service."),
     viewports: z
       .array(z.string().min(1))
@@ -491,5 +548,9 @@ export type TrafficSpec = AuditSpec["traffic"];
 export type ExperimentSpec = AuditSpec["experiments"][number];
 /** One variation of an experiment. */
 export type VariationSpec = ExperimentSpec["variations"][number];
+/** The consent section of a spec, defaults applied. */
+export type ConsentSpec = NonNullable<AuditSpec["consent"]>;
+/** How a banner is answered: the rule library, or steps (a selector is its one click). */
+export type ConsentAnswer = ConsentSpec["accept"];
 /** A per-check severity override. */
 export type SeverityOverride = z.output<typeof severityOverride>;

@@ -70,7 +70,7 @@ test("the demo shop with --api: workspace, project and the api section come from
 test("the broken shop: the spec's run fails on the faults pages plant on load, and on nothing else", async ({}, testInfo) => {
   test.setTimeout(420_000);
   // A server of this checkout's fixtures, whatever version the shared one runs.
-  const fixtures = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0, closedSites: 0, elsewhere: 0 } });
+  const fixtures = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0, closedSites: 0, elsewhere: 0, consent: 0 } });
   try {
     const file = testInfo.outputPath("broken.yaml");
     const init = await runCli(["init", `${fixtures.urls.brokenShop}/`, "--crawl", "20", "--out", file]);
@@ -121,6 +121,25 @@ for (const vendor of VENDORS) {
     // An npm install without a global is judged from the network, and sdk.present warns saying so.
     const expected = installs.flatMap((install) => ["desktop", "mobile"].map(() => (install === "npm-module" ? "warn" : "pass")));
     expect(present.map((finding) => finding.status)).toEqual(expected);
+  });
+}
+
+for (const [manager, cmp] of [["vcc", "cookieconsent3"], ["klaro", "Klaro"]] as const) {
+  test(`a site behind ${manager}'s consent banner: init says it met the banner, accepts it to see the SDK, writes the consent section, and the spec's run passes`, async ({}, testInfo) => {
+    test.setTimeout(300_000);
+    const file = testInfo.outputPath(`consent-${manager}.yaml`);
+    const init = await runCli(["init", `http://127.0.0.1:${FIXTURE_PORTS.consent}/consent/${manager}/segment`, "--out", file]);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain(`Met the consent banner of ${cmp} and accepted it to see the SDK: the spec's consent section audits it.`);
+    expect(init.stdout).toContain(`preset segment, key ${KEYS.segment.staging}`);
+    const { text, spec } = writtenSpec(file);
+    expect(spec.consent).toEqual({ accept: "auto", reject: "auto", gpc: true, timeoutMs: 5000 });
+    expect(text).toContain(`# The site asks for consent before it tracks: init met the banner of ${cmp} and accepted it to see the SDK.`);
+    const out = testInfo.outputPath("out");
+    const run = await runCli(["run", file, "--out", out]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const consent = readSummary(out).findings.filter((finding) => finding.check.startsWith("consent."));
+    expect(consent.map((finding) => finding.status)).toEqual(Array(8).fill("pass"));
   });
 }
 

@@ -53,3 +53,16 @@ test("a page left out of the run takes its experiments' variations with it", () 
 test("the domain is the environment's, even when the pages are opened on a subdomain (--base-url)", () => {
   expect(planTarget({ ...fields, baseUrl: "https://www.shop.example.test", pages: ["home"] }).domain).toBe("shop.example.test");
 });
+
+test("with consent, each page gets a reject unit and a GPC unit after the previews; without it, none", () => {
+  const withConsent = { ...fields, spec: { ...spec, consent: { accept: "auto" as const, reject: "auto" as const, gpc: true, timeoutMs: 5000 } } };
+  const units = planTarget({ ...withConsent, baseUrl: "https://shop.example.test", pages: ["home", "signup"] }).units;
+  expect(units.filter((unit) => unit.consent !== undefined).map((unit) => [unit.id, unit.title, unit.consent, unit.artifactFiles.mobile])).toEqual([
+    ["home.reject", "shop › home · consent refused", "reject", "shop.staging.home.mobile.reject.json"],
+    ["signup.reject", "shop › signup · consent refused", "reject", "shop.staging.signup.mobile.reject.json"],
+    ["home.gpc", "shop › home · Global Privacy Control", "gpc", "shop.staging.home.mobile.gpc.json"],
+    ["signup.gpc", "shop › signup · Global Privacy Control", "gpc", "shop.staging.signup.mobile.gpc.json"],
+  ]);
+  expect(units.slice(0, 4).every((unit) => unit.consent === undefined)).toBe(true);
+  expect(planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] }).units.some((unit) => unit.consent !== undefined)).toBe(false);
+});

@@ -57,3 +57,39 @@ test("the network log lists requests with what they carried, never their payload
   });
   expect(log!.body).not.toContain("u_3f9a1c2b7d4e");
 });
+
+test("with consent, a page lists what happened before consent: its calls, its requests (collect ones marked) and the SDK's storage, by name", () => {
+  const early = callWith({ name: "page_view", atMs: 150 });
+  const late = callWith({ atMs: 1500 });
+  const page = pageWith({
+    calls: [early, late],
+    collect: [{ ...collectOf([early]), atMs: 210 }, { ...collectOf([late]), atMs: 1600 }],
+    consent: {
+      unit: "page",
+      method: "auto",
+      timeoutMs: 5000,
+      bannerAtMs: 400,
+      cmp: "Klaro",
+      answeredAtMs: 900,
+      answerError: null,
+      webdriver: false,
+      storedAtAnswer: [{ where: "cookie", name: "ajs_anonymous_id" }],
+      storedAtEnd: [],
+      writes: [
+        { where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 120 },
+        { where: "localStorage", name: "ajs_user_traits", op: "set", atMs: 1510 },
+      ],
+      requestsBefore: [{ url: "http://127.0.0.1:47411/v1/collect", method: "POST", resourceType: "fetch", atMs: 210 }],
+    },
+  });
+  const attachments = attachmentsOf(page);
+  expect(attachments.map((attachment) => attachment.name)).toEqual(["captured calls", "SDK and collect network log", "before consent"]);
+  expect(JSON.parse(attachments[2]!.body)).toEqual({
+    banner: { consentManager: "Klaro", shownAtMs: 400, answeredWith: "the rules (auto)" },
+    consent: "accepted at 900 ms",
+    calls: [{ call: 'track("page_view")', atMs: 150, delivery: "accepted", deliveredAtMs: 210 }],
+    requests: [{ method: "POST", url: "http://127.0.0.1:47411/v1/collect", type: "fetch", atMs: 210, collect: true }],
+    storageWritten: [{ name: "ajs_anonymous_id", where: "cookie", op: "set", atMs: 120 }],
+    storedWhenAnswered: [{ name: "ajs_anonymous_id", where: "cookie" }],
+  });
+});

@@ -120,7 +120,7 @@ test.describe("unknown keys", () => {
 
   test("list the allowed keys when none is close", () => {
     expect(printed(parse(minimalWith({}, "owner: me")))).toEqual([
-      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, report, sdk, traffic, viewports, screenshots, goals, experiments, identify, pages, checks',
+      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, report, sdk, consent, traffic, viewports, screenshots, goals, experiments, identify, pages, checks',
     ]);
   });
 
@@ -431,6 +431,73 @@ test.describe("sdk presets and method paths", () => {
     expect(printed(parse(minimalWith({ 10: '  track: "people..set"' })))).toEqual([
       "spec.yaml:10:10 sdk.track: must be a method name or a dotted path to one, like track or people.set",
     ]);
+  });
+});
+
+test.describe("sdk.storage", () => {
+  const sdkLines = (...lines: string[]) => minimalWith({ 8: lines, 9: [], 10: [], 11: [], 12: [] });
+
+  test("every preset fills the storage names its vendor's SDK writes, and a spec's own list wins", () => {
+    const expected = { segment: "ajs_*", mixpanel: "mp_*", posthog: "ph_*_posthog", rudderstack: "rl_*", amplitude: "AMP_*" };
+    for (const [preset, glob] of Object.entries(expected)) {
+      const result = parse(sdkLines(`  preset: ${preset}`));
+      if (!result.ok) throw new Error(printed(result).join("\n"));
+      expect(result.spec.sdk.storage).toContain(glob);
+    }
+    const own = parse(sdkLines("  preset: segment", '  storage: ["my_*"]'));
+    if (!own.ok) throw new Error(printed(own).join("\n"));
+    expect(own.spec.sdk.storage).toEqual(["my_*"]);
+  });
+
+  test("the SDKs' own consent records and probes match no preset's glob", () => {
+    const names = ["__mp_opt_in_out_tok", "__ph_opt_in_out_tok", "__mplss_abc", "test_rudder_cookie", "__tld__", "cc_cookie", "klaro"];
+    for (const preset of Object.values(PRESETS)) {
+      const patterns = preset.storage.map((glob) => new RegExp(`^${glob.replaceAll(".", "\\.").replaceAll("*", ".*")}$`));
+      expect(names.filter((name) => patterns.some((pattern) => pattern.test(name)))).toEqual([]);
+    }
+  });
+
+  test("without a preset the SDK writes nothing the audit knows of", () => {
+    const result = parse(MINIMAL.join("\n"));
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    expect(result.spec.sdk.storage).toEqual([]);
+  });
+});
+
+test.describe("the consent section", () => {
+  test("absent, there is no consent step; present, accept is auto, no reject, no GPC and 5 s for the banner", () => {
+    const absent = parse(MINIMAL.join("\n"));
+    if (!absent.ok) throw new Error(printed(absent).join("\n"));
+    expect(absent.spec.consent).toBeUndefined();
+    const empty = parse(minimalWith({}, "consent: {}"));
+    if (!empty.ok) throw new Error(printed(empty).join("\n"));
+    expect(empty.spec.consent).toEqual({ accept: "auto", gpc: false, timeoutMs: 5000 });
+  });
+
+  test("a selector becomes its one click; steps stay steps; reject and gpc add their units", () => {
+    const result = parse(
+      minimalWith({}, "consent:", '  accept: "#cc-main .cm__btn[data-role=all]"', "  reject:", '    - click: "#manage"', '    - click: "#reject-all"', "  gpc: true", "  timeoutMs: 8000"),
+    );
+    if (!result.ok) throw new Error(printed(result).join("\n"));
+    expect(result.spec.consent).toEqual({
+      accept: [{ click: "#cc-main .cm__btn[data-role=all]" }],
+      reject: [{ click: "#manage" }, { click: "#reject-all" }],
+      gpc: true,
+      timeoutMs: 8000,
+    });
+    const auto = parse(minimalWith({}, "consent: { reject: auto }"));
+    if (!auto.ok) throw new Error(printed(auto).join("\n"));
+    expect(auto.spec.consent?.reject).toBe("auto");
+  });
+
+  test("steps that wait for events or leave the page, an unknown key and a timeout out of range are named", () => {
+    expect(printed(parse(minimalWith({}, "consent:", "  accept:", "    - waitForEvent: signup_success")))).toEqual([
+      "spec.yaml:17:3 consent.accept: acts on the banner (click, fill, waitFor), never waitForEvent or goto: the page's journey comes after consent",
+    ]);
+    const errors = printed(parse(minimalWith({}, "consent:", "  rejct: auto", "  timeoutMs: 0")));
+    expect(errors).toHaveLength(2);
+    expect(errors.join("\n")).toContain("consent.timeoutMs");
+    expect(errors.join("\n")).toContain('unknown key "rejct" — did you mean "reject"?');
   });
 });
 

@@ -1,0 +1,390 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { BrowserContext, CDPSession, Frame, Page } from "playwright";
+import type { ConsentArtifacts, ConsentUnitKind, RequestSeen, StorageWrite, StoredName } from "../artifacts/types.js";
+import type { ConsentSpec, Step } from "../spec/schema.js";
+import { storageNameMatcher } from "../spec/storage-names.js";
+import { firstLine } from "../text/wording.js";
+import type { Signal } from "./signal.js";
+import { runSteps } from "./steps.js";
+
+/**
+ * A consent unit (docs/consent.md): the page is watched until its banner is there and it is
+ * quiet, judged there (what it stored and sent so far), then the banner is answered — accepted on
+ * the page's own unit, refused on a reject unit — by @duckduckgo/autoconsent's rules (`auto`) or
+ * by the spec's steps. A GPC unit sends Sec-GPC: 1, sets navigator.globalPrivacyControl and
+ * answers nothing. Storage is watched from the first script on: cookies through the page's
+ * cookieStore change events and a snapshot, local and session storage through DevTools' own
+ * DOMStorage events, which the page cannot see or forge.
+ */
+
+/** What a consent unit needs from the spec. */
+export interface ConsentOptions {
+  spec: ConsentSpec;
+  unit: ConsentUnitKind;
+  /** `sdk.storage`: the names whose writes are kept. */
+  storage: readonly string[];
+  /** `sdk.settleMs`: the quiet window before the banner is answered. */
+  settleMs: number;
+  /** How long one step of the spec's answer may take. */
+  stepTimeoutMs: number;
+}
+
+const BINDING = "__setupAuditConsent";
+/** The name autoconsent's content script calls to reach its host. */
+const AUTOCONSENT_BINDING = "autoconsentSendMessage";
+/** How long an answer may take to be carried out (tarteaucitron's refusal waits 500 ms on purpose). */
+const ANSWER_TIMEOUT_MS = 5000;
+/** How long the banner may stay visible after an answer the rules said they carried out. */
+const BANNER_GONE_TIMEOUT_MS = 2000;
+/** At most this many requests are kept before consent: enough to show what a page sends, bounded for a page that polls. */
+const MAX_REQUESTS = 200;
+/** Requests that say nothing about tracking. */
+const IGNORED_TYPES = new Set(["document", "stylesheet", "font"]);
+
+/** The context options a GPC unit adds: the Sec-GPC header on every request. */
+export function gpcContextOptions(unit: ConsentUnitKind | undefined): { extraHTTPHeaders?: Record<string, string> } {
+  return unit === "gpc" ? { extraHTTPHeaders: { "Sec-GPC": "1" } } : {};
+}
+
+/** An autoconsent message, as the content script sends it. */
+interface AutoconsentMessage {
+  type: string;
+  cmp?: string;
+  result?: boolean;
+  url?: string;
+}
+
+/** The consent watch of one page × viewport. */
+export class ConsentWatch {
+  private readonly messages: { type: string; cmp: string | null; result: boolean | null; frame: Frame | null; at: number }[] = [];
+  private readonly writes: StorageWrite[] = [];
+  private readonly requests: RequestSeen[] = [];
+  private readonly matches: (name: string) => boolean;
+  private cdp: CDPSession | null = null;
+  private webdriver: boolean | null = null;
+  private bannerAt: number | null = null;
+  private answeredAt: number | null = null;
+  private answerError: string | null = null;
+  private storedAtAnswer: StoredName[] | null = null;
+  private activityCount = 0;
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly options: ConsentOptions,
+    private readonly sinceStart: (epochMs: number) => number,
+    private readonly changed: Signal,
+  ) {
+    this.matches = storageNameMatcher(options.storage);
+  }
+
+  /** How the banner is to be answered on this unit: the rules, the spec's steps, or nothing (GPC). */
+  get answer(): "auto" | readonly Step[] | null {
+    if (this.options.unit === "gpc") return null;
+    const answer = this.options.unit === "reject" ? this.options.spec.reject : this.options.spec.accept;
+    return answer ?? null;
+  }
+
+  /** Installs the watch on a context whose page does not exist yet: the bindings and init scripts, and autoconsent when the rules answer. */
+  static async install(context: BrowserContext, options: ConsentOptions, pageUrl: string, sinceStart: (epochMs: number) => number, changed: Signal): Promise<ConsentWatch> {
+    const watch = new ConsentWatch(context, options, sinceStart, changed);
+    await context.exposeBinding(BINDING, (_source, message: { op: "set" | "remove"; name: string }) => watch.noteWrite("cookie", message.name, message.op));
+    await context.addInitScript(watchCookies, { binding: BINDING, gpc: options.unit === "gpc" });
+    if (watch.answer === "auto") {
+      await context.exposeBinding(AUTOCONSENT_BINDING, ({ frame }, message: AutoconsentMessage) => watch.noteAutoconsent(frame, message));
+      await context.addInitScript({ content: autoconsentScript(pageUrl) });
+    }
+    return watch;
+  }
+
+  /** Watches the page's local and session storage and its requests, before it navigates. */
+  async attach(page: Page): Promise<void> {
+    page.on("request", (request) => {
+      if (this.answeredAt !== null && this.options.unit !== "gpc") return;
+      if (IGNORED_TYPES.has(request.resourceType()) || request.url().startsWith("data:") || this.requests.length >= MAX_REQUESTS) return;
+      this.requests.push({ url: request.url(), method: request.method(), resourceType: request.resourceType(), atMs: this.sinceStart(Date.now()) });
+      this.touch();
+    });
+    try {
+      this.cdp = await this.context.newCDPSession(page);
+      const where = (storageId: { isLocalStorage: boolean }) => (storageId.isLocalStorage ? "localStorage" : "sessionStorage");
+      this.cdp.on("DOMStorage.domStorageItemAdded", ({ storageId, key }) => this.noteWrite(where(storageId), key, "set"));
+      this.cdp.on("DOMStorage.domStorageItemUpdated", ({ storageId, key }) => this.noteWrite(where(storageId), key, "set"));
+      this.cdp.on("DOMStorage.domStorageItemRemoved", ({ storageId, key }) => this.noteWrite(where(storageId), key, "remove"));
+      await this.cdp.send("DOMStorage.enable");
+    } catch {
+      // A browser without DevTools sessions (another engine behind a browser server): the snapshots still show what is stored.
+      this.cdp = null;
+    }
+  }
+
+  /** What changes while the page is watched before the answer: requests and storage writes. */
+  get activity(): number {
+    return this.activityCount;
+  }
+
+  /**
+   * After the page's load: waits for the banner (at most `timeoutMs`) and a quiet window, keeps
+   * what is stored then, and answers it. `activity` counts the page's calls and collect requests,
+   * which must be quiet too. A GPC unit waits the quiet window alone and answers nothing.
+   */
+  async settle(page: Page, activity: () => number, pageClock: (ms: number) => Promise<unknown>): Promise<void> {
+    this.webdriver = await page.evaluate(() => navigator.webdriver).catch(() => null);
+    const quiet = () => this.changed.waitForQuiet(() => true, () => activity() + this.activityCount, this.options.settleMs, this.options.spec.timeoutMs, pageClock);
+    const answer = this.answer;
+    if (answer === null) {
+      await quiet();
+      return;
+    }
+    const banner = answer === "auto" ? await this.autoBanner(page) : await this.stepsBanner(page, answer);
+    if (banner === null) return;
+    this.bannerAt = Date.now();
+    await quiet();
+    this.storedAtAnswer = await this.stored(page);
+    this.answeredAt = Date.now();
+    this.answerError = banner === true ? await this.answerWithSteps(page, answer === "auto" ? [] : answer) : await this.answerWithRules(page, banner);
+  }
+
+  /** The unit's artifacts, once its page is done. */
+  async finish(page: Page | null): Promise<ConsentArtifacts> {
+    const storedAtEnd = page === null ? [] : await this.stored(page);
+    await this.cdp?.detach().catch(() => undefined);
+    const answer = this.answer;
+    return {
+      unit: this.options.unit,
+      method: answer === null ? "none" : answer === "auto" ? "auto" : "steps",
+      timeoutMs: this.options.spec.timeoutMs,
+      bannerAtMs: this.bannerAt === null ? null : this.sinceStart(this.bannerAt),
+      cmp: this.messages.find((message) => message.type === "popupFound")?.cmp ?? this.messages.find((message) => message.type === "cmpDetected")?.cmp ?? null,
+      answeredAtMs: this.answeredAt === null ? null : this.sinceStart(this.answeredAt),
+      answerError: this.answerError,
+      webdriver: this.webdriver,
+      storedAtAnswer: this.storedAtAnswer ?? storedAtEnd,
+      storedAtEnd,
+      writes: this.writes,
+      requestsBefore: this.requests,
+    };
+  }
+
+  private touch(): void {
+    this.activityCount++;
+    this.changed.notify();
+  }
+
+  private noteWrite(where: StoredName["where"], name: string, op: StorageWrite["op"]): void {
+    if (!this.matches(name)) return;
+    this.writes.push({ where, name, op, atMs: this.sinceStart(Date.now()) });
+    this.touch();
+  }
+
+  private noteAutoconsent(frame: Frame, message: AutoconsentMessage): void {
+    if (!message || typeof message.type !== "string") return;
+    this.messages.push({ type: message.type, cmp: message.cmp ?? null, result: message.result ?? null, frame, at: Date.now() });
+    this.changed.notify();
+  }
+
+  /** The rules' banner, once visible to a visitor as well: the frame it is in and its selector when the rule names one; null when none showed within the timeout. */
+  private async autoBanner(page: Page): Promise<{ frame: Frame; cmp: string; selector: string | null } | null> {
+    const deadline = Date.now() + this.options.spec.timeoutMs;
+    let seen = 0;
+    for (;;) {
+      const found = await this.changed.waitFor(() => this.messages.filter((message) => message.type === "popupFound").length > seen, Math.max(0, deadline - Date.now()));
+      if (!found) return null;
+      const popups = this.messages.filter((message) => message.type === "popupFound");
+      seen = popups.length;
+      const popup = popups.at(-1)!;
+      const frame = popup.frame ?? page.mainFrame();
+      const selector = popupSelector(popup.cmp ?? "");
+      const cmp = popup.cmp ?? "an unnamed consent manager";
+      if (selector === null) return { frame, cmp, selector };
+      // The rules call an element in the layout "visible"; a banner built but not shown is not one a
+      // visitor sees. Its container may have no box of its own (vanilla-cookieconsent's is empty,
+      // its dialog fixed): what shows is it or something inside it.
+      const shown = await frame
+        .locator(shownPart(selector))
+        .first()
+        .waitFor({ state: "visible", timeout: Math.max(1, deadline - Date.now()) })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (shown) return { frame, cmp, selector };
+      if (Date.now() >= deadline) return null;
+    }
+  }
+
+  /** The spec's banner: its first step's element is visible; null when it was not within the timeout. */
+  private async stepsBanner(page: Page, steps: readonly Step[]): Promise<true | null> {
+    const selector = firstSelector(steps);
+    if (selector === null) return true;
+    return page
+      .locator(selector)
+      .first()
+      .waitFor({ state: "visible", timeout: this.options.spec.timeoutMs })
+      .then(
+        () => true as const,
+        () => null,
+      );
+  }
+
+  private async answerWithRules(page: Page, banner: { frame: Frame; cmp: string; selector: string | null }): Promise<string | null> {
+    const kind = this.options.unit === "reject" ? "optOut" : "optIn";
+    const resultType = `${kind}Result`;
+    const verb = kind === "optIn" ? "accept" : "refuse";
+    const before = this.messages.length;
+    try {
+      await banner.frame.evaluate((type) => (window as unknown as { autoconsentReceiveMessage(message: { type: string }): void }).autoconsentReceiveMessage({ type }), kind);
+    } catch (error) {
+      return `the rules for ${banner.cmp} could not ${verb} (${firstLine(error)})`;
+    }
+    const answered = await this.changed.waitFor(() => this.messages.slice(before).some((message) => message.type === resultType), ANSWER_TIMEOUT_MS);
+    const result = this.messages.slice(before).find((message) => message.type === resultType);
+    if (!answered || result === undefined) return `the rules for ${banner.cmp} did not ${verb} within ${ANSWER_TIMEOUT_MS / 1000} s`;
+    if (result.result !== true) return `the rules for ${banner.cmp} could not ${verb}: one of their steps found nothing to act on`;
+    // The rules' clicks are synthetic: the banner gone is what shows the consent manager took them.
+    if (banner.selector !== null) {
+      const gone = await banner.frame
+        .locator(shownPart(banner.selector))
+        .first()
+        .waitFor({ state: "hidden", timeout: BANNER_GONE_TIMEOUT_MS })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!gone) return `the banner of ${banner.cmp} (${banner.selector}) was still shown ${BANNER_GONE_TIMEOUT_MS / 1000} s after its rules answered it`;
+    }
+    await page.waitForLoadState("load").catch(() => undefined);
+    return null;
+  }
+
+  private async answerWithSteps(page: Page, steps: readonly Step[]): Promise<string | null> {
+    const failed = await runSteps(page, steps, { baseUrl: page.url(), timeoutMs: this.options.stepTimeoutMs, hasCall: () => false, changed: this.changed });
+    return failed === null ? null : `step ${failed.step + 1} of consent.${this.options.unit === "reject" ? "reject" : "accept"}: ${failed.message}`;
+  }
+
+  /** Every cookie of the context and every storage key of the page's main frame, by name. */
+  private async stored(page: Page): Promise<StoredName[]> {
+    const cookies = await this.context.cookies().catch(() => []);
+    const keys = await page
+      .evaluate(() => {
+        const names = (storage: Storage) => Array.from({ length: storage.length }, (_, index) => storage.key(index) ?? "");
+        try {
+          return { local: names(localStorage), session: names(sessionStorage) };
+        } catch {
+          return { local: [], session: [] };
+        }
+      })
+      .catch(() => ({ local: [] as string[], session: [] as string[] }));
+    return [
+      ...cookies.map((cookie): StoredName => ({ where: "cookie", name: cookie.name })),
+      ...keys.local.map((name): StoredName => ({ where: "localStorage", name })),
+      ...keys.session.map((name): StoredName => ({ where: "sessionStorage", name })),
+    ];
+  }
+}
+
+/** What shows of a banner: its element, or an element inside it, visible. */
+function shownPart(selector: string): string {
+  return `:is(${selector}):visible, :is(${selector}) *:visible`;
+}
+
+/** The element the first step of the spec's answer acts on: the banner is there once it is visible. */
+function firstSelector(steps: readonly Step[]): string | null {
+  const first = steps[0];
+  if (first === undefined) return null;
+  if ("click" in first) return first.click;
+  if ("fill" in first) return first.fill.selector;
+  if ("waitFor" in first) return first.waitFor;
+  return null;
+}
+
+/**
+ * In the page, before its scripts: reports every cookie change (`document.cookie`, and by the
+ * standard `Set-Cookie` too) and, on a GPC unit, says Global Privacy Control is on, as browsers
+ * that support it do.
+ */
+function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void {
+  if (gpc) Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { configurable: true, enumerable: true, get: () => true });
+  const send = (window as unknown as Record<string, (message: unknown) => void>)[binding];
+  const store = (window as unknown as { cookieStore?: EventTarget }).cookieStore;
+  if (!send || !store) return;
+  store.addEventListener("change", (event) => {
+    const { changed = [], deleted = [] } = event as unknown as { changed?: { name: string }[]; deleted?: { name: string }[] };
+    for (const cookie of changed) send({ op: "set", name: cookie.name });
+    for (const cookie of deleted) send({ op: "remove", name: cookie.name });
+  });
+}
+
+/** A rule of autoconsent's library, as much of it as the audit reads. */
+interface AutoconsentRule {
+  name: string;
+  runContext?: { urlPattern?: string };
+  detectPopup?: { visible?: string | string[] }[];
+}
+
+let library: { script: string; rules: AutoconsentRule[] } | null = null;
+
+/** autoconsent's content script and rules, read once from the installed package. */
+function autoconsentLibrary(): { script: string; rules: AutoconsentRule[] } {
+  if (library !== null) return library;
+  const require = createRequire(import.meta.url);
+  // The Playwright build is no export of the package: it sits beside the main entry.
+  const script = readFileSync(join(dirname(require.resolve("@duckduckgo/autoconsent")), "autoconsent.playwright.js"), "utf8");
+  // The full rules: the compact ones carry no steps to accept.
+  const rules = (JSON.parse(readFileSync(require.resolve("@duckduckgo/autoconsent/rules/rules.json"), "utf8")) as { autoconsent: AutoconsentRule[] }).autoconsent;
+  library = { script, rules };
+  return library;
+}
+
+/** The selector a JSON rule says its banner shows as; null for the consent managers its script knows (Klaro, OneTrust, …). */
+function popupSelector(cmp: string): string | null {
+  const rule = autoconsentLibrary().rules.find((candidate) => candidate.name === cmp);
+  const visible = rule?.detectPopup?.find((step) => step.visible !== undefined)?.visible;
+  if (visible === undefined) return null;
+  return typeof visible === "string" ? visible : (visible[0] ?? null);
+}
+
+/**
+ * autoconsent's content script, with its rules for the page's URL (the generic ones and those of
+ * its site) and its settings answered in the page itself, so that it starts before the page's
+ * first script without a round trip: no prehiding and no cosmetic rules (the audit sees the banner
+ * a visitor sees), no heuristics (it never guesses at an unknown banner's buttons), and no answer
+ * until the audit asks for one.
+ */
+function autoconsentScript(pageUrl: string): string {
+  const { script, rules } = autoconsentLibrary();
+  const forPage = rules.filter((rule) => rule.runContext?.urlPattern === undefined || safeTest(rule.runContext.urlPattern, pageUrl));
+  const config = {
+    enabled: true,
+    autoAction: null,
+    disabledCmps: [],
+    enablePrehide: false,
+    enableCosmeticRules: false,
+    enableGeneratedRules: true,
+    enableHeuristicDetection: false,
+    heuristicMode: "off",
+    detectRetries: 20,
+    isMainWorld: true,
+    logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
+  };
+  const shim = `(() => {
+  const toHost = window.${AUTOCONSENT_BINDING};
+  if (typeof toHost !== "function") return;
+  const rules = ${JSON.stringify(forPage)};
+  const config = ${JSON.stringify(config)};
+  window.${AUTOCONSENT_BINDING} = (message) => {
+    if (message && message.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage({ type: "initResp", config, rules: { autoconsent: rules } }));
+    return toHost(message);
+  };
+})();`;
+  return `${shim}\n${script}`;
+}
+
+function safeTest(pattern: string, url: string): boolean {
+  try {
+    return new RegExp(pattern).test(url);
+  } catch {
+    return false;
+  }
+}

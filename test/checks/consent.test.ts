@@ -1,0 +1,186 @@
+import { expect, test } from "@playwright/test";
+import type { ConsentArtifacts, PageArtifacts } from "../../src/artifacts/types.js";
+import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import type { AuditContext } from "../../src/checks/check.js";
+import { consentBanner, consentBefore, consentReject } from "../../src/checks/consent/index.js";
+import { runChecks } from "../../src/checks/index.js";
+import { sdkPresent } from "../../src/checks/sdk/index.js";
+import { callWith, collectOf, contextOf, pageWith, specWith } from "../support/artifacts.js";
+
+/** A spec with the consent section and Segment's storage names, on one page. */
+const spec = specWith({
+  sdk: { preset: "segment", script: "**/sdk/v1/sdk.js", collect: "**/v1/collect" },
+  consent: { reject: "auto", gpc: true },
+  pages: [{ id: "signup", path: "/signup" }],
+});
+
+/** A consent unit that went well: the banner at 400 ms, answered at 900 ms, nothing stored. */
+function consentWith(overrides: Partial<ConsentArtifacts> = {}): ConsentArtifacts {
+  return {
+    unit: "page",
+    method: "auto",
+    timeoutMs: 5000,
+    bannerAtMs: 400,
+    cmp: "cookieconsent3",
+    answeredAtMs: 900,
+    answerError: null,
+    webdriver: false,
+    storedAtAnswer: [{ where: "cookie", name: "session" }],
+    storedAtEnd: [
+      { where: "cookie", name: "cc_cookie" },
+      { where: "cookie", name: "ajs_anonymous_id" },
+    ],
+    writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 1100 }],
+    requestsBefore: [],
+    ...overrides,
+  };
+}
+
+/** The signup page on a viewport, consent given at 900 ms and tracked after it. */
+function signup(consent: Partial<ConsentArtifacts> = {}, overrides: Partial<PageArtifacts> = {}): PageArtifacts {
+  const call = callWith({ atMs: 1500 });
+  return pageWith({ page: "signup", calls: [call], collect: [{ ...collectOf([call]), atMs: 1600 }], consent: consentWith(consent), ...overrides });
+}
+
+/** A refusal unit: nothing made, sent or stored after the answer. */
+function refusal(unit: "reject" | "gpc", consent: Partial<ConsentArtifacts> = {}, overrides: Partial<PageArtifacts> = {}): PageArtifacts {
+  const answered = unit === "reject" ? { answeredAtMs: 900, bannerAtMs: 400 } : { answeredAtMs: null, bannerAtMs: null, method: "none" as const, cmp: null };
+  return pageWith({ page: "signup", calls: [], collect: [], consent: consentWith({ unit, ...answered, storedAtEnd: [{ where: "cookie", name: "cc_cookie" }], writes: [], ...consent }), ...overrides });
+}
+
+/** The context of a run with these page units and refusal units, deliveries reconciled. */
+function consentContext(pages: PageArtifacts[], refusals: PageArtifacts[] = [], withSpec = spec): AuditContext {
+  return { ...contextOf(pages, withSpec), refusals: reconcileDeliveries(refusals, null) };
+}
+
+test.describe("consent.banner", () => {
+  test("passes when the banner showed and was accepted, and refused on the reject unit", () => {
+    const [finding] = consentBanner.evaluate(consentContext([signup()], [refusal("reject")]));
+    expect(finding).toMatchObject({ check: "consent.banner", status: "pass", page: "signup", viewport: "desktop" });
+    expect(finding?.message).toBe(
+      "The banner of cookieconsent3 showed at 400 ms on /signup (desktop) and was accepted at 900 ms. The banner of cookieconsent3 showed at 400 ms on /signup (desktop, reject unit) and was refused at 900 ms.",
+    );
+  });
+
+  test("fails when no banner showed, saying why: no consent manager known, one that showed none, an automated browser, a selector never visible", () => {
+    const message = (consent: Partial<ConsentArtifacts>) => consentBanner.evaluate(consentContext([signup({ bannerAtMs: null, answeredAtMs: null, ...consent })]))[0]!;
+    const unknown = message({ cmp: null });
+    expect(unknown.status).toBe("fail");
+    expect(unknown.message).toBe(
+      "No consent banner showed within 5000 ms after /signup (desktop) loaded: no consent manager the rules know is on the page; if the page asks for consent with a banner of its own, give consent.accept the selector of its button, or steps.",
+    );
+    expect(message({ cmp: "Klaro" }).message).toContain("the rules recognise Klaro on the page, but it showed no banner");
+    expect(message({ webdriver: true }).message).toContain("navigator.webdriver true");
+    expect(message({ method: "steps", cmp: null }).message).toContain("the element of consent.accept's first step never became visible");
+  });
+
+  test("fails when the banner could not be accepted, or refused on the reject unit", () => {
+    const [accept] = consentBanner.evaluate(consentContext([signup({ answerError: "the rules for cookieconsent3 could not accept: one of their steps found nothing to act on" })]));
+    expect(accept?.status).toBe("fail");
+    expect(accept?.message).toContain("showed at 400 ms on /signup (desktop) but could not be accepted: the rules for cookieconsent3 could not accept");
+    expect(accept?.message).toContain("Give consent.accept the selector of the banner's accept button");
+    const [reject] = consentBanner.evaluate(consentContext([signup()], [refusal("reject", { answerError: "step 1 of consent.reject: click failed" })]));
+    expect(reject?.status).toBe("fail");
+    expect(reject?.message).toBe(
+      "The banner of cookieconsent3 showed at 400 ms on /signup (desktop, reject unit) but could not be refused: step 1 of consent.reject: click failed. Give consent.reject the selector of the banner's refuse button, or steps, if the rules no longer fit the banner.",
+    );
+  });
+
+  test("skips a page that did not load, and gives no finding without the consent section", () => {
+    const [finding] = consentBanner.evaluate(consentContext([signup({}, { loadError: "the server answered HTTP 500" })]));
+    expect(finding).toMatchObject({ status: "skip", message: "Not judged: the page did not load." });
+    expect(consentBanner.evaluate(contextOf([pageWith()]))).toEqual([]);
+  });
+});
+
+test.describe("consent.before", () => {
+  test("passes when nothing was sent, stored or called before consent", () => {
+    const [finding] = consentBefore.evaluate(consentContext([signup()]));
+    expect(finding).toMatchObject({ check: "consent.before", status: "pass", page: "signup", viewport: "desktop" });
+    expect(finding?.message).toBe("Nothing was sent or stored before consent was given on /signup (desktop): no collect request, none of the SDK's storage and no call in the 900 ms before the answer.");
+  });
+
+  test("fails on a collect request and the SDK's cookie before consent, naming what, where and when", () => {
+    const early = callWith({ kind: "track", name: "page_view", atMs: 150 });
+    const page = signup(
+      { storedAtAnswer: [{ where: "cookie", name: "ajs_anonymous_id" }], writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 120 }] },
+      { calls: [early], collect: [{ ...collectOf([early]), atMs: 210 }] },
+    );
+    const [finding] = consentBefore.evaluate(consentContext([page]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toBe(
+      'Before consent was given (at 900 ms), /signup (desktop) sent 1 collect request(s) (POST http://127.0.0.1:47411/v1/collect at 210 ms); stored the SDK\'s ajs_anonymous_id (cookie, written at 120 ms); made and delivered track("page_view") at 150 ms. Load the SDK only once the visitor consents (gate its tag with the consent manager) and keep its storage off until then.',
+    );
+  });
+
+  test("fails on a cookie written before consent and deleted since, and not on a probe removed at once", () => {
+    const deleted = signup({ writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 108 }, { where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 410 }] });
+    expect(consentBefore.evaluate(consentContext([deleted]))[0]?.status).toBe("fail");
+    const probe = signup({ writes: [{ where: "localStorage", name: "ajs_probe", op: "set", atMs: 108 }, { where: "localStorage", name: "ajs_probe", op: "remove", atMs: 109 }] });
+    expect(consentBefore.evaluate(consentContext([probe]))[0]?.status).toBe("pass");
+  });
+
+  test("fails on a cookie deleted before consent that the log never saw written: it was there all the same", () => {
+    const [finding] = consentBefore.evaluate(consentContext([signup({ writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 296 }] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("stored the SDK's ajs_anonymous_id (cookie, deleted at 296 ms)");
+    const refused = refusal("reject", { writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 950 }] });
+    expect(consentReject.evaluate(consentContext([signup()], [refused]))[0]?.status).toBe("pass");
+  });
+
+  test("warns on a call made before consent, held and delivered only after it", () => {
+    const held = callWith({ name: "signup_started", atMs: 300, state: "queued" });
+    const [finding] = consentBefore.evaluate(consentContext([signup({}, { calls: [held], collect: [{ ...collectOf([held]), atMs: 1200 }] })]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toContain('made track("signup_started") at 300 ms, held and delivered only after consent');
+  });
+
+  test("skips when consent was never given, and so do the page's other checks", () => {
+    const context = consentContext([signup({ bannerAtMs: null, answeredAtMs: null })]);
+    expect(consentBefore.evaluate(context)[0]).toMatchObject({ status: "skip", message: "Not judged: consent was never given on this page (consent.banner says why)." });
+    expect(sdkPresent.evaluate(context)[0]).toMatchObject({ status: "skip", message: "Not judged: consent was never given on this page (consent.banner says why)." });
+  });
+});
+
+test.describe("consent.reject", () => {
+  test("passes on the reject and GPC units when nothing is made, sent or stored", () => {
+    const findings = consentReject.evaluate(consentContext([signup()], [refusal("reject"), refusal("gpc")]));
+    expect(findings.map((finding) => [finding.status, finding.evidence.unit])).toEqual([
+      ["pass", "reject"],
+      ["pass", "gpc"],
+    ]);
+    expect(findings[0]?.message).toBe("After consent was refused at 900 ms (reject unit), /signup (desktop) made no SDK call, sent no collect request and stored none of the SDK's storage.");
+  });
+
+  test("fails on a collect request after refusing, naming the request and when", () => {
+    const unit = refusal("reject", {}, { collect: [{ ...collectOf([]), url: "http://127.0.0.1:47417/api/segment/v1/t", atMs: 950 }] });
+    const [finding] = consentReject.evaluate(consentContext([signup()], [unit]));
+    expect(finding).toMatchObject({ status: "fail", page: "signup", viewport: "desktop", evidence: { unit: "reject" } });
+    expect(finding?.message).toBe(
+      "After consent was refused at 900 ms (reject unit), /signup (desktop) sent 1 collect request(s) (POST http://127.0.0.1:47417/api/segment/v1/t at 950 ms). Load the SDK, and let the page call it, only when the visitor has consented; on a refusal send nothing, and clear the SDK's cookies.",
+    );
+  });
+
+  test("warns when a GPC visitor is tracked: calls, requests and storage from the start", () => {
+    const call = callWith({ atMs: 1500 });
+    const unit = refusal("gpc", { storedAtEnd: [{ where: "localStorage", name: "ajs_user_traits" }] }, { calls: [call], collect: [{ ...collectOf([call]), atMs: 1600 }] });
+    const [finding] = consentReject.evaluate(consentContext([signup()], [unit]));
+    expect(finding).toMatchObject({ status: "warn", evidence: { unit: "gpc" } });
+    expect(finding?.message).toContain('With Global Privacy Control on (GPC unit: Sec-GPC: 1, nothing answered), /signup (desktop) made 1 SDK call(s) (track("signup_success") at 1500 ms)');
+    expect(finding?.message).toContain("stored the SDK's ajs_user_traits (localStorage)");
+    expect(finding?.message).toContain("Treat navigator.globalPrivacyControl");
+  });
+
+  test("skips the refusal units when the page's banner could not be answered, and a reject unit that could not refuse", () => {
+    const noBanner = consentReject.evaluate(consentContext([signup({ bannerAtMs: null, answeredAtMs: null })], [refusal("reject"), refusal("gpc")]));
+    expect(noBanner.map((finding) => finding.status)).toEqual(["skip", "skip"]);
+    expect(noBanner[1]?.message).toBe("Not judged (GPC unit): the banner could not be answered on the page itself (consent.banner says why).");
+    const [unrefused] = consentReject.evaluate(consentContext([signup()], [refusal("reject", { answerError: "no" })]));
+    expect(unrefused).toMatchObject({ status: "skip", message: "Not judged (reject unit): the banner could not be refused (consent.banner says why)." });
+  });
+});
+
+test("without the consent section, the registry gives no consent finding", () => {
+  const findings = runChecks(contextOf([pageWith()]));
+  expect(findings.filter((finding) => finding.check.startsWith("consent."))).toEqual([]);
+});

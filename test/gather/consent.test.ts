@@ -1,0 +1,126 @@
+import { devices, expect } from "@playwright/test";
+import { chromium, type Browser } from "playwright";
+import type { ConsentUnitKind, PageArtifacts } from "../../src/artifacts/types.js";
+import { LAUNCH_ARGS, VISITOR_ARGS } from "../../src/browser/launch.js";
+import { gpcContextOptions } from "../../src/gather/consent.js";
+import { gatherPage } from "../../src/gather/page.js";
+import { resolveTraffic } from "../../src/gather/traffic.js";
+import type { ConsentSpec, PageSpec } from "../../src/spec/schema.js";
+import { ACCEPT_SELECTOR, REJECT_SELECTOR } from "../../fixtures/consent/site.js";
+import { KEYS } from "../../fixtures/vendors/manifest.js";
+import { specWith } from "../support/artifacts.js";
+import { testBrowserPath, test as withFixtures } from "../support/browser.js";
+
+/** The gatherer on the consent fixture pages, in a browser that presents itself as a visitor's (the audit's, with `consent`). */
+const test = withFixtures.extend<{ gatherConsent: GatherConsent }, { visitorBrowser: Browser }>({
+  visitorBrowser: [
+    async ({}, use) => {
+      const browser = await chromium.launch({ executablePath: testBrowserPath(), args: [...LAUNCH_ARGS, ...VISITOR_ARGS] });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: "worker" },
+  ],
+  gatherConsent: async ({ visitorBrowser, browser, fixtures }, use) => {
+    await use(async (path, unit, consent = {}, { automated = false } = {}) => {
+      const context = await (automated ? browser : visitorBrowser).newContext({ ...devices["Desktop Chrome"], ...gpcContextOptions(unit) });
+      try {
+        const spec = specWith({ sdk: { preset: "segment" } });
+        const page: PageSpec = { id: "signup", path, steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }] };
+        return await gatherPage(context, {
+          spec: "audits/consent.yaml",
+          environment: "staging",
+          baseUrl: fixtures.urls.consent,
+          page,
+          sdk: { ...spec.sdk, deliveryTimeoutMs: 4000 },
+          viewport: "desktop",
+          mobile: false,
+          projectKeys: [KEYS.segment.staging, KEYS.segment.production],
+          experiments: [],
+          canaries: [],
+          siteDomain: "127.0.0.1",
+          traffic: resolveTraffic(spec.traffic, "test-run"),
+          browserTagger: null,
+          screenshot: null,
+          consent: { spec: { accept: "auto", gpc: false, timeoutMs: 4000, ...consent }, unit, storage: spec.sdk.storage },
+        });
+      } finally {
+        await context.close();
+      }
+    });
+  },
+});
+
+type GatherConsent = (path: string, unit: ConsentUnitKind, consent?: Partial<ConsentSpec>, options?: { automated?: boolean }) => Promise<PageArtifacts>;
+
+const SDK_NAMES = /^(ajs_|persisted-queue)/;
+
+for (const manager of ["vcc", "klaro"] as const) {
+  test(`${manager}: the rules find the banner, nothing is stored or sent before it is accepted, and the journey tracks after`, async ({ gatherConsent }) => {
+    const artifacts = await gatherConsent(`/consent/${manager}/segment`, "page");
+    const consent = artifacts.consent!;
+    expect(consent).toMatchObject({ unit: "page", method: "auto", answerError: null, webdriver: false });
+    expect(consent.cmp).toBe(manager === "vcc" ? "cookieconsent3" : "Klaro");
+    expect(consent.bannerAtMs).not.toBeNull();
+    expect(consent.answeredAtMs).toBeGreaterThanOrEqual(consent.bannerAtMs!);
+    expect(consent.storedAtAnswer.filter((stored) => SDK_NAMES.test(stored.name))).toEqual([]);
+    expect(consent.writes.filter((write) => write.atMs < consent.answeredAtMs!)).toEqual([]);
+    expect(artifacts.collect.filter((request) => request.atMs < consent.answeredAtMs!)).toEqual([]);
+    // After consent, the audit goes on as always: the SDK loads, the journey tracks, the calls are delivered.
+    expect(artifacts.sdkReadyAtMs).not.toBeNull();
+    expect(artifacts.stepError).toBeNull();
+    expect(artifacts.calls.map((call) => call.name)).toContain("signup_success");
+    expect(consent.writes.map((write) => write.name)).toContain("ajs_anonymous_id");
+  });
+
+  test(`${manager}: refused with the spec's selector, the SDK never loads and the journey's waitForEvent does not fail`, async ({ gatherConsent }) => {
+    const artifacts = await gatherConsent(`/consent/${manager}/segment`, "reject", { reject: [{ click: REJECT_SELECTOR }] });
+    const consent = artifacts.consent!;
+    expect(consent).toMatchObject({ unit: "reject", method: "steps", answerError: null });
+    expect(consent.answeredAtMs).not.toBeNull();
+    expect(artifacts.stepError).toBeNull();
+    expect(artifacts.calls).toEqual([]);
+    expect(artifacts.collect).toEqual([]);
+    expect(consent.writes).toEqual([]);
+  });
+}
+
+test("accepted with the spec's selector on vanilla-cookieconsent: the banner is there once the selector is visible", async ({ gatherConsent }) => {
+  const artifacts = await gatherConsent("/consent/vcc/segment", "page", { accept: [{ click: ACCEPT_SELECTOR }] });
+  expect(artifacts.consent).toMatchObject({ method: "steps", answerError: null, cmp: null });
+  expect(artifacts.calls.map((call) => call.name)).toContain("signup_success");
+});
+
+test("a cookie written before consent is in the write log with its time, even where the consent manager deletes it at once", async ({ gatherConsent }) => {
+  const artifacts = await gatherConsent("/consent/klaro/segment?fault=cookie", "page");
+  const consent = artifacts.consent!;
+  // The page's first script may write it before the browser reports cookie changes to the page; Klaro's deletion is reported then.
+  expect(consent.writes.filter((write) => write.atMs < consent.answeredAtMs!).map((write) => `${write.where} ${write.name}`)).toContain("cookie ajs_anonymous_id");
+  expect(consent.storedAtAnswer.map((stored) => stored.name)).not.toContain("ajs_anonymous_id");
+});
+
+test("an ungated SDK sends before the banner is answered; its requests before consent are listed", async ({ gatherConsent }) => {
+  const artifacts = await gatherConsent("/consent/vcc/segment?fault=ungated", "page");
+  const consent = artifacts.consent!;
+  expect(artifacts.collect.filter((request) => request.atMs < consent.answeredAtMs!).length).toBeGreaterThan(0);
+  expect(consent.requestsBefore.map((request) => new URL(request.url).pathname)).toEqual(expect.arrayContaining(["/api/segment/v1/p"]));
+  expect(consent.storedAtAnswer.map((stored) => stored.name)).toContain("ajs_anonymous_id");
+});
+
+test("with GPC on, a correct page shows no banner and tracks nothing; one that takes GPC for consent tracks", async ({ gatherConsent }) => {
+  const honoured = await gatherConsent("/consent/vcc/segment", "gpc");
+  expect(honoured.consent).toMatchObject({ unit: "gpc", method: "none", answeredAtMs: null });
+  expect(honoured.collect).toEqual([]);
+  const tracked = await gatherConsent("/consent/klaro/segment?fault=gpc", "gpc");
+  expect(tracked.collect.length).toBeGreaterThan(0);
+  expect(tracked.calls.map((call) => call.name)).toContain("signup_success");
+});
+
+test("no banner: a page without a consent manager, and one that hides its banner from an automated browser", async ({ gatherConsent }) => {
+  // Neither SDK ever loads: each page waits out its SDK's bound and its journey's waitForEvent.
+  test.setTimeout(90_000);
+  const none = await gatherConsent("/consent/none/segment", "page", { timeoutMs: 1500 });
+  expect(none.consent).toMatchObject({ bannerAtMs: null, answeredAtMs: null, cmp: null });
+  const hidden = await gatherConsent("/consent/vcc/segment", "page", { timeoutMs: 1500 }, { automated: true });
+  expect(hidden.consent).toMatchObject({ bannerAtMs: null, webdriver: true });
+});

@@ -15,9 +15,6 @@ import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median } from "./measure.js";
 import { gatheredMs, type VariationsAudit } from "./variations.js";
 
-/** The target: the consent audit's units take at most 30% longer than the same pages' without a banner. */
-export const CONSENT_TARGET = 1.3;
-
 const JOURNEY = { steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }], expect: { track: ["signup_success"], identify: true } };
 
 /** The spec: two pages behind a banner with `consent`, or the same pages without one and without `consent`. */
@@ -62,13 +59,13 @@ export async function measureConsent(options: { site: string; work: string; work
   return measured;
 }
 
-/** The `bench-consent:` line: the median ratio of the units' summed times (with / without), whether it meets the target, and both audits' figures. */
+/** The `bench-consent:` line: the median ratio of the units' summed times (with / without) and both audits' figures: what answering a banner costs, with no target. */
 export function consentLine(measured: readonly ConsentRound[]): string {
   const ratios = measured.map((round) => round.with.gatheredMs / round.without.gatheredMs);
   const ratio = median(ratios);
   const seconds = (run: "with" | "without", figure: "wallMs" | "gatheredMs") => (median(measured.map((round) => round[run][figure])) / 1000).toFixed(1);
   return [
-    `bench-consent: ratio=${ratio.toFixed(2)} target=${CONSENT_TARGET.toFixed(1)} met=${ratio <= CONSENT_TARGET ? "yes" : "no"}`,
+    `bench-consent: ratio=${ratio.toFixed(2)}`,
     `gathered=${seconds("with", "gatheredMs")}s/${seconds("without", "gatheredMs")}s units=4/4`,
     `wall=${seconds("with", "wallMs")}s/${seconds("without", "wallMs")}s`,
     ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(2)).join(",")}`] : []),

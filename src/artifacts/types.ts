@@ -100,10 +100,22 @@ export interface TargetElement {
   /** Its rendered text, whitespace collapsed. */
   text: string;
   attributes: Readonly<Record<string, string>>;
-  /** The computed style properties that show on screen. */
+  /** Every computed longhand (evidence: which of them change pixels is judged on the pixels). */
   style: Readonly<Record<string, string>>;
   /** Its box in CSS pixels, relative to the first screen (the page is not scrolled yet). */
   box: { x: number; y: number; width: number; height: number };
+  /** Its pixels as the screen shows them, animations held; null when none of it is on the first screen; absent in artifacts saved before pixels were kept. */
+  pixels?: TargetPixels | null;
+}
+
+/** The device pixels of a target's box on the first screen, as one PNG straight from Chromium. */
+export interface TargetPixels {
+  /** SHA-256 of the PNG: equal renders give byte-identical PNGs, across contexts too. */
+  sha256: string;
+  /** The clip, in CSS pixels of the page: whole pixels around the box, cut to the first screen. */
+  clip: { x: number; y: number; width: number; height: number };
+  /** Whether a second capture a moment later gave the same PNG: false for a target that changes by itself (an animation that cannot be held, a blinking caret, a ticker). */
+  steady: boolean;
 }
 
 /**

@@ -101,9 +101,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
   options.browserTagger?.tagFor(tags);
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
-  // session serves both the screenshot and, in a remote browser, the request headers.
+  // session serves the screenshots, the experiments' target pixels and, in a remote browser, the request headers.
   const tagsInPage = tagsAnything(tags) && options.browserTagger === null;
-  const cdp = tagsInPage || options.screenshot || options.viewScreenshot ? await context.newCDPSession(page) : null;
+  const cdp = tagsInPage || options.screenshot || viewed.length > 0 ? await context.newCDPSession(page) : null;
   if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, tags);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
@@ -205,8 +205,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // js threw at once), then quiet.
     const changeExpected = variation !== undefined && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
-    const viewScreen = cdp && options.viewScreenshot ? { cdp, ...options.viewScreenshot } : null;
-    experimentViews = await viewExperiments(page, viewed, viewedAt, viewScreen);
+    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, shownWithinMs: sdk.deliveryTimeoutMs });
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: options.stepTimeoutMs ?? 15_000,

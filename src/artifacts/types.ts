@@ -141,6 +141,8 @@ export interface ExperimentView {
 export interface AppliedVariation {
   experiment: string;
   name: string;
+  /** True on the experiment's control forced by its `control.query` (named `control`): what the variations are compared with. */
+  control?: true;
   /** What the variation's js threw, then or later, with its line in that code when known. */
   errors: { message: string; line: number | null }[];
 }
@@ -234,7 +236,21 @@ export interface PageArtifacts {
   variation: AppliedVariation | null;
   /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
   experimentViews: ExperimentView[];
+  /** The page loaded once more in the same context, without a journey, for experiment.exposure (the visitor keeps their bucket); absent or null when no experiment of the page has an `exposure`, and on variations. */
+  reload?: PageReload | null;
   durationMs: number;
+}
+
+/** One reload of the page in the same browser context, once the page was done: what experiment.exposure reads of it. */
+export interface PageReload {
+  /** Milliseconds since the page test started when the reload was asked for: the page's own `calls` and `collect` all came before it. */
+  atMs: number;
+  /** Why the reload did not load; null when it did. */
+  loadError: string | null;
+  /** The calls the reloaded page made (not lost), as the page's own are recorded. */
+  calls: CapturedCall[];
+  /** The reloaded page's requests to the collector. */
+  collect: CollectRequest[];
 }
 
 /**

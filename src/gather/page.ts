@@ -1,5 +1,5 @@
-import type { BrowserContext } from "playwright";
-import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts/types.js";
+import type { BrowserContext, Page } from "playwright";
+import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts, PageReload } from "../artifacts/types.js";
 import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
@@ -53,8 +53,10 @@ export interface PageGatherOptions {
   viewedExperiments?: ExperimentTarget[];
   /** Where to save the first screen as the views see it, as `screenshot`; null or absent for none. */
   viewScreenshot?: { path: string; name: string } | null;
+  /** The exposures' event names (`experiments[].exposure.event`) of the page's experiments: once done, the page is loaded once more in its context, without a journey, and waited for as long as it takes to fire them again. Absent or empty for no reload. */
+  reloadForExposures?: readonly string[];
   /** The variation to preview: its preview link's parameters are added to the URL, its code applied once the SDK is ready. Absent for the page as it is. */
-  variation?: { experiment: string; name: string; query: Readonly<Record<string, string>> } & VariationCode;
+  variation?: { experiment: string; name: string; query: Readonly<Record<string, string>>; control?: true } & VariationCode;
 }
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -174,6 +176,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let selectors: Promise<PageArtifacts["selectors"]> = Promise.resolve([]);
   let screenshot: Promise<string | null> = Promise.resolve(null);
   let experimentViews: PageArtifacts["experimentViews"] = [];
+  let reload: PageReload | null = null;
   if (loadError === null) {
     const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
@@ -203,7 +206,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // A preview link's change comes from the SDK, often a moment after it is ready, and a
     // variation's js may wait for its element: what changes the target is waited for (unless the
     // js threw at once), then quiet.
-    const changeExpected = variation !== undefined && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
+    // A forced control may show what the page showed all along: only its stillness is waited for.
+    const changeExpected = variation !== undefined && variation.control !== true && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
     experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, shownWithinMs: sdk.deliveryTimeoutMs });
     stepError = await runSteps(page, options.page.steps, {
@@ -230,6 +234,17 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     }
     const activity = () => recordedCalls.length + network.collect.length;
     await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
+    if ((options.reloadForExposures ?? []).length > 0) {
+      reload = await reloadPage(page, {
+        atMs: sinceStart(Date.now()),
+        exposures: options.reloadForExposures ?? [],
+        calls: madeCalls,
+        collect: () => network.collect,
+        settle: (condition, timeoutMs) => changed.waitForQuiet(condition, activity, sdk.settleMs, timeoutMs, pageClock),
+        waitFor: (condition, timeoutMs) => changed.waitFor(condition, timeoutMs),
+        timeoutMs: sdk.deliveryTimeoutMs,
+      });
+    }
   }
 
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
@@ -259,14 +274,56 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     keySightings: uniqueSightings([...sdkFacts.sightings, ...initSightings, ...network.keySightings]),
     selectors: await selectors,
     canarySightings: await canaries.settled(),
-    calls: [...madeCalls(), ...lost].sort((a, b) => a.atMs - b.atMs),
-    collect: network.collect,
+    calls: [...beforeReload(madeCalls(), reload), ...beforeReload(lost, reload)].sort((a, b) => a.atMs - b.atMs),
+    collect: beforeReload(network.collect, reload),
     errors,
     screenshot: await screenshot,
-    variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, errors: variationErrors } : null,
+    variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, ...(options.variation.control ? { control: true as const } : {}), errors: variationErrors } : null,
     experimentViews,
+    reload,
     durationMs: Date.now() - startedAt,
   };
+}
+
+/** What the page did before its reload: the reload's calls and requests are its own. */
+function beforeReload<T extends { atMs: number }>(items: readonly T[], reload: PageReload | null): T[] {
+  return reload === null ? [...items] : items.filter((item) => item.atMs < reload.atMs);
+}
+
+/**
+ * Loads the page once more in its context (the visitor keeps their cookies and storage, so their
+ * bucket), without a journey. An SDK that fired an exposure on the first load is given as long as
+ * it takes to fire one again (at most `timeoutMs`), then the page is done as any page is: nothing
+ * new for a quiet window and every call answered.
+ */
+async function reloadPage(
+  page: Page,
+  options: {
+    atMs: number;
+    exposures: readonly string[];
+    calls: () => CapturedCall[];
+    collect: () => PageArtifacts["collect"];
+    settle: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
+    waitFor: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
+    timeoutMs: number;
+  },
+): Promise<PageReload> {
+  const exposed = (calls: readonly CapturedCall[]) => calls.some((call) => call.kind === "track" && call.name !== null && options.exposures.includes(call.name));
+  const firedBefore = exposed(options.calls().filter((call) => call.atMs < options.atMs));
+  const since = <T extends { atMs: number }>(items: readonly T[]) => items.filter((item) => item.atMs >= options.atMs);
+  let loadError: string | null = null;
+  const deadline = Date.now() + options.timeoutMs;
+  try {
+    const response = await page.reload({ waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+    if (response !== null && response.status() >= 400) loadError = `the server answered HTTP ${response.status()}`;
+  } catch (error) {
+    loadError = firstLine(error);
+  }
+  if (loadError === null) {
+    if (firedBefore) await options.waitFor(() => exposed(since(options.calls())), Math.max(0, deadline - Date.now()));
+    await options.settle(() => deliverySettled(since(options.calls()), since(options.collect())), Math.max(0, deadline - Date.now()));
+  }
+  return { atMs: options.atMs, loadError, calls: since(options.calls()).filter((call) => call.state !== "lost"), collect: since(options.collect()) };
 }
 
 /** The page's URL with a preview link's parameters added. */

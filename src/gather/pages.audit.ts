@@ -109,6 +109,8 @@ async function gatherOnViewport(
     viewedExperiments: viewed,
     viewScreenshot: keepsViews ? inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)) : null,
     variation: preview === null ? undefined : previewOptions(preview),
+    // The page as it is is loaded once more for the exposure: the same visitor must see the same variation.
+    reloadForExposures: preview === null ? pageExperiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])) : [],
   });
   writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
@@ -140,14 +142,15 @@ function keepOut(target: AuditTarget, unit: AuditUnit, viewport: string, login: 
   return "0 call(s); not opened: the login did not get in";
 }
 
-/** The planned variation's experiment and spec. */
-function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec } {
+/** The planned variation's experiment and spec; a forced control's is its `control.query`, with no code. */
+function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec; control: boolean } {
   const experiment = pageExperiments.find((candidate) => candidate.name === planned.experiment);
+  if (planned.control && experiment?.control) return { experiment, variation: { name: planned.name, query: experiment.control.query }, control: true };
   const variation = experiment?.variations.find((candidate) => candidate.name === planned.name);
   if (!experiment || !variation) throw new Error(`The plan names variation "${planned.name}" of "${planned.experiment}", which the spec does not have`);
-  return { experiment, variation };
+  return { experiment, variation, control: false };
 }
 
-function previewOptions({ experiment, variation }: { experiment: ExperimentSpec; variation: VariationSpec }) {
-  return { experiment: experiment.name, name: variation.name, query: variation.query ?? {}, css: variation.css?.code ?? null, js: variation.js?.code ?? null };
+function previewOptions({ experiment, variation, control }: { experiment: ExperimentSpec; variation: VariationSpec; control: boolean }) {
+  return { experiment: experiment.name, name: variation.name, query: variation.query ?? {}, css: variation.css?.code ?? null, js: variation.js?.code ?? null, ...(control ? { control: true as const } : {}) };
 }

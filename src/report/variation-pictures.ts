@@ -43,11 +43,12 @@ function judgedColumns(result: Pick<TargetResult, "pages" | "findings">, outDir:
   const judged = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
   if (judged.length === 0) return null;
   const onViewport = result.pages.filter((page) => page.page === experiment.page && page.viewport === viewport);
-  const control = onViewport.find((page) => page.variation === null);
+  // The control forced by the experiment's `control.query`, when there is one, else the page as it is.
+  const control = onViewport.find((page) => page.variation?.experiment === experiment.name && page.variation.control === true) ?? onViewport.find((page) => page.variation === null);
   const controlColumn = control ? columnOf(control, experiment.name, outDir, "control", null) : null;
   if (controlColumn === null) return null;
   const variations = onViewport.flatMap((unit) => {
-    if (unit.variation?.experiment !== experiment.name) return [];
+    if (unit.variation?.experiment !== experiment.name || unit.variation.control === true) return [];
     const name = unit.variation.name;
     const finding = judged.find((candidate) => candidate.variation === name);
     const status = finding === undefined || finding.status === "skip" ? null : finding.status;

@@ -13,7 +13,7 @@ export interface Finding {
   viewport: string | null;
   goal: string | null;
   experiment: string | null;
-  /** The experiment's variation the finding judges (experiment.variation); null on every other finding. */
+  /** The experiment's variation the finding judges (experiment.variation, experiment.exposure, experiment.flicker), by its name; null on every other finding. */
   variation: string | null;
   /** One sentence a person can act on. */
   message: string;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CHECK_IDS } from "../checks/index.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
+import { variationId } from "./variation-id.js";
 
 /** A path on the audited site: absolute path, optionally with query and hash. */
 const sitePath = z
@@ -521,10 +522,5 @@ export type TrafficSpec = AuditSpec["traffic"];
 export type ExperimentSpec = AuditSpec["experiments"][number];
 /** One variation of an experiment. */
 export type VariationSpec = ExperimentSpec["variations"][number];
-
-/** The value an exposure names a variation by: its `id`, or its 1-based position in the list (`index` is 0-based). */
-export function variationId(variation: { id?: string | undefined }, index: number): string {
-  return variation.id ?? String(index + 1);
-}
 /** A per-check severity override. */
 export type SeverityOverride = z.output<typeof severityOverride>;

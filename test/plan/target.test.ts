@@ -53,3 +53,13 @@ test("a page left out of the run takes its experiments' variations with it", () 
 test("the domain is the environment's, even when the pages are opened on a subdomain (--base-url)", () => {
   expect(planTarget({ ...fields, baseUrl: "https://www.shop.example.test", pages: ["home"] }).domain).toBe("shop.example.test");
 });
+
+test("an experiment's control forced by query is previewed as a unit of its own, named control, before its variations", () => {
+  const forced = { ...spec, experiments: [{ ...spec.experiments[0]!, control: { query: { "hero-copy": "0" } } }] };
+  const units = planTarget({ ...fields, spec: forced, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
+  expect(units.map((unit) => [unit.id, unit.title, unit.variation])).toEqual([
+    ["home", "shop › home", null],
+    ["home.e0c", "shop › home · Hero copy, short vs long · control", { experiment: "Hero copy, short vs long", name: "control", id: "e0c", control: true }],
+    ["home.e0v0", "shop › home · Hero copy, short vs long · Long/copy", { experiment: "Hero copy, short vs long", name: "Long/copy", id: "e0v0" }],
+  ]);
+});

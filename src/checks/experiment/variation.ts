@@ -99,7 +99,7 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const { viewport } = unit;
   const scope = { page: experiment.page, viewport, experiment: experiment.name, variation: variation.name };
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${viewport}`;
-  const control = context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
+  const control = controlOf(context, experiment, viewport);
   if (control === undefined) return finding(context, "skip", `${named}: not judged here, its control was gathered by another shard (\`merge\` judges it).`, scope);
   const auth = auditedEnvironment(context).auth;
   if (keptOut(control, auth) !== null || keptOut(unit, auth) !== null) return finding(context, "skip", `${named}: not judged, the site kept the audit out (see page.access).`, scope);
@@ -118,6 +118,14 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const evidence = { reasons: verdict.reasons, needed, shownBy: change?.shownBy ?? [], styleDiff: change?.styleDiff ?? [], control: shownOf(asIs), variation: shownOf(previewed) };
   if (verdict.status === "pass") return finding(context, "pass", `${named} previews well: it changes the target, keeps the journey's calls and fits the screen.`, scope, evidence);
   return finding(context, verdict.status, `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, evidence);
+}
+
+/** What the variations are compared with on `viewport`: the control forced by `control.query`, else the page as it is. */
+export function controlOf(context: Pick<CheckContext, "pages" | "variations">, experiment: ExperimentSpec, viewport: string): PageArtifacts | undefined {
+  if (experiment.control !== undefined) {
+    return context.variations.find((unit) => unit.page === experiment.page && unit.viewport === viewport && unit.variation?.experiment === experiment.name && unit.variation.control === true);
+  }
+  return context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
 }
 
 /** The events of the experiment's goals, as the spec defines them. */

@@ -129,3 +129,12 @@ test("without its control (another shard's, or a page that did not load) a previ
   expect(judged([pricing({ viewport: "desktop" })], [preview()])[0]!.status).toBe("skip");
   expect(judged([pricing()], [])).toEqual([]);
 });
+
+test("with a control forced by query, variations are compared with that control, not the page as it is", () => {
+  const forcedSpec = { ...spec, experiments: [{ ...spec.experiments[0]!, control: { query: { "cta-copy": "0" } } }] };
+  const forcedControl = pricing({ variation: { experiment: "Pricing CTA copy", name: "control", control: true, errors: [] }, experimentViews: [viewOf({ target: { ...cta, text: "Start your free 30-day trial" } })] });
+  const judgedForced = (variations: PageArtifacts[]) => experimentVariation.evaluate(contextOf([pricing()], forcedSpec, null, variations));
+  // The page as it is showed other copy (its visitor was bucketed into another variation): only the forced control counts.
+  expect(judgedForced([forcedControl, preview()])).toEqual([expect.objectContaining({ variation: "Long copy", status: "fail", message: expect.stringContaining("it changes nothing visible") })]);
+  expect(judgedForced([preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("`merge` judges it") });
+});

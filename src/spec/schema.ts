@@ -2,7 +2,6 @@ import { z } from "zod";
 import { CHECK_IDS } from "../checks/index.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
-import { variationId } from "./variation-id.js";
 
 /** A path on the audited site: absolute path, optionally with query and hash. */
 const sitePath = z
@@ -369,13 +368,6 @@ const experimentSchema = z
     experiment.variations.forEach((variation, index) => {
       if (names.has(variation.name)) ctx.addIssue({ code: "custom", path: ["variations", index, "name"], message: `"${variation.name}" is the name of another variation of this experiment` });
       names.add(variation.name);
-    });
-    const ids = new Map<string, number>();
-    experiment.variations.forEach((variation, index) => {
-      const id = variationId(variation, index);
-      const other = ids.get(id);
-      if (other !== undefined) ctx.addIssue({ code: "custom", path: ["variations", index, variation.id === undefined ? "name" : "id"], message: `its id "${id}" is variation ${other + 1}'s too: the exposure could not tell them apart` });
-      else ids.set(id, index);
     });
   });
 

@@ -35,10 +35,3 @@ test("an exposure needs its event and variationProperty; properties default to n
     "experiments[0].control.query: has no parameters: name the preview link's parameters, or leave query out",
   ]);
 });
-
-test("two variations may not share an id, given or by position", () => {
-  const result = parse(experiment("    variations:", "      - { name: Long copy, css: 'a {}', id: '2' }", "      - { name: Short copy, css: 'b {}' }"));
-  expect(result.ok ? [] : result.errors.map((error) => `${error.path}: ${error.message}`)).toEqual([
-    'experiments[0].variations[1].name: its id "2" is variation 1\'s too: the exposure could not tell them apart',
-  ]);
-});

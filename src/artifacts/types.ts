@@ -236,9 +236,38 @@ export interface PageArtifacts {
   variation: AppliedVariation | null;
   /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
   experimentViews: ExperimentView[];
+  /** What each rendered frame showed of the experiment's target from the first, and the filmstrip: on a variation forced by `query` alone (experiment.flicker); absent or null elsewhere. */
+  flicker?: FlickerFrames | null;
   /** The page loaded once more in the same context, without a journey, for experiment.exposure (the visitor keeps their bucket); absent or null when no experiment of the page has an `exposure`, and on variations. */
   reload?: PageReload | null;
   durationMs: number;
+}
+
+/**
+ * The target frame by frame, on the page's own clock (milliseconds since navigation start), from
+ * the first rendered frame until the target settled: what experiment.flicker measures.
+ */
+export interface FlickerFrames {
+  /** One row per rendered frame: [when the frame was sampled, 1 when html or body was hidden (opacity 0 or visibility hidden) else 0, the index of the target's signature in `signatures`, or -1 when the selector matched nothing, -2 when the target was not visible]. */
+  frames: [number, 0 | 1, number][];
+  /** Each look of the target (its markup, every computed longhand and its box) the frames saw, as a SHA-1. */
+  signatures: string[];
+  /** When the frames were read: the last frame lasts until then. */
+  readAtMs: number;
+  /** The sampler's own time on the page's main thread, in all. */
+  costMs: number;
+  /** A few frames of the screen from the first until the target settled (the first shown, the last before the variation, the first with it, the last), each with the target's area in its pixels. */
+  filmstrip: FilmstripFrame[];
+}
+
+/** One frame of a filmstrip. */
+export interface FilmstripFrame {
+  /** When it was shown, on the page's clock. */
+  atMs: number;
+  /** The frame's PNG, relative to the output folder. */
+  screen: string;
+  /** The target's area (every look it had, with a margin) in the frame's pixels; null when the target never showed. */
+  crop: { x: number; y: number; width: number; height: number } | null;
 }
 
 /** One reload of the page in the same browser context, once the page was done: what experiment.exposure reads of it. */

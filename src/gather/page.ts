@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright";
-import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts, PageReload } from "../artifacts/types.js";
+import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload } from "../artifacts/types.js";
 import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
@@ -16,6 +16,7 @@ import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, watchTargetChanges, type VariationCode } from "./variation.js";
 import { Signal } from "./signal.js";
+import { flickerSampler, readFlicker, samplerFor, Screencast } from "./flicker.js";
 import { landingOf, isAuthRefusal } from "./landing.js";
 import { interceptCollect, SiteRequestTagger, tagsAnything, withQueryParam, type RequestTags, type TrafficTags } from "./traffic.js";
 
@@ -53,6 +54,8 @@ export interface PageGatherOptions {
   viewedExperiments?: ExperimentTarget[];
   /** Where to save the first screen as the views see it, as `screenshot`; null or absent for none. */
   viewScreenshot?: { path: string; name: string } | null;
+  /** On a variation the site applies itself (forced by `query` alone): its target, sampled frame by frame from the first (experiment.flicker), and where to save the filmstrip's frames (absolute path and name relative to the output, by index; null for none). */
+  flicker?: { selector: string; filmstrip: ((index: number) => { path: string; name: string }) | null };
   /** The exposures' event names (`experiments[].exposure.event`) of the page's experiments: once done, the page is loaded once more in its context, without a journey, and waited for as long as it takes to fire them again. Absent or empty for no reload. */
   reloadForExposures?: readonly string[];
   /** The variation to preview: its preview link's parameters are added to the URL, its code applied once the SDK is ready. Absent for the page as it is. */
@@ -89,6 +92,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   });
   const viewed = options.viewedExperiments ?? [];
   if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
+  if (options.flicker) await context.addInitScript(flickerSampler, samplerFor(options.flicker.selector));
   await context.addInitScript(installRecorder, {
     binding: BINDING,
     global: sdk.global,
@@ -105,7 +109,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
   // session serves the screenshots, the experiments' target pixels and, in a remote browser, the request headers.
   const tagsInPage = tagsAnything(tags) && options.browserTagger === null;
-  const cdp = tagsInPage || options.screenshot || viewed.length > 0 ? await context.newCDPSession(page) : null;
+  const cdp = tagsInPage || options.screenshot || viewed.length > 0 || options.flicker ? await context.newCDPSession(page) : null;
   if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, tags);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
@@ -156,6 +160,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
   };
   const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
+  // The filmstrip starts before the page does, so that its first frame is in.
+  const screencast = cdp !== null && options.flicker?.filmstrip ? await Screencast.start(cdp) : null;
+  let flicker: FlickerFrames | null = null;
   let loadError: string | null = null;
   let documentStatus: number | null = null;
   let authRefused = false;
@@ -210,6 +217,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     const changeExpected = variation !== undefined && variation.control !== true && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
     experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, shownWithinMs: sdk.deliveryTimeoutMs });
+    // Shown and settled: the frames from the first until now say how the variation arrived.
+    if (options.flicker) flicker = await readFlicker(page, screencast, options.flicker.filmstrip);
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: options.stepTimeoutMs ?? 15_000,
@@ -247,6 +256,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     }
   }
 
+  if (flicker === null) await screencast?.stop();
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
   await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
@@ -280,6 +290,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     screenshot: await screenshot,
     variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, ...(options.variation.control ? { control: true as const } : {}), errors: variationErrors } : null,
     experimentViews,
+    flicker,
     reload,
     durationMs: Date.now() - startedAt,
   };

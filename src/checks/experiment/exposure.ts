@@ -33,9 +33,9 @@ function propertiesOf(call: CapturedCall): Record<string, unknown> {
   return call.properties !== null && typeof call.properties === "object" && !Array.isArray(call.properties) ? (call.properties as Record<string, unknown>) : {};
 }
 
-/** The first call (made, not lost) of one of `events` that came before `exposure`; null when none did. */
+/** The first call of one of `events` made before `exposure`, in the order the page made them (two calls of one task share their millisecond); null when none was. */
 function goalBefore(calls: readonly CapturedCall[], events: readonly string[], exposure: CapturedCall): CapturedCall | null {
-  return calls.find((call) => call.kind === "track" && call.name !== null && events.includes(call.name) && call.atMs < exposure.atMs) ?? null;
+  return calls.slice(0, calls.indexOf(exposure)).find((call) => call.kind === "track" && call.name !== null && events.includes(call.name)) ?? null;
 }
 
 /** What one unit's exposures say, before they become a finding: the failures, each a clause. */

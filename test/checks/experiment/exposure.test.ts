@@ -82,3 +82,8 @@ test("an experiment without exposure gives no finding", () => {
   const without = { ...spec, experiments: [{ ...spec.experiments[0]!, exposure: undefined }] };
   expect(experimentExposure.evaluate(contextOf([pricing()], without, null, [preview("Long copy", [])]))).toEqual([]);
 });
+
+test("calls of one task share their millisecond: the order the page made them decides what came first", () => {
+  expect(asIs(pricing({ calls: [goal(300), exposed("cta-long", 300)] })).message).toContain("it came after the goal's event `cta_clicked`");
+  expect(asIs(pricing({ calls: [exposed("cta-long", 300), goal(300)] })).status).toBe("pass");
+});

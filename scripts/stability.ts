@@ -6,7 +6,8 @@
  * audited in full, its experiment's faulty variations included (`experiment.variation`, one
  * finding per variation × viewport). Does the same with the real vendor SDK pages (every
  * vendor's `preset:` and spelled-out specs and the hostile SDKs, both viewports), whose batch
- * timers and late readiness are where load would show. Then audits the object-stub page 20
+ * timers and late readiness are where load would show, and with GrowthBook's pages (flicker and
+ * exposure faults, both viewports), whose frame timings are. Then audits the object-stub page 20
  * times under the same load and counts its `sdk.order` warnings. Prints what differs and a
  * count; exits 1 when anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
@@ -137,7 +138,11 @@ async function objectStubRuns(): Promise<number> {
 
 const fixtures = await startFixturesUnlessRunning();
 try {
-  const differing = (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) + (await repeatedRuns("vendor SDK pages", vendorSpecs())) + (await objectStubRuns());
+  const differing =
+    (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) +
+    (await repeatedRuns("vendor SDK pages", vendorSpecs())) +
+    (await repeatedRuns("GrowthBook pages", [e2eSpec("growthbook-flicker.yaml"), e2eSpec("growthbook-exposure.yaml")])) +
+    (await objectStubRuns());
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;
 } finally {

@@ -14,7 +14,7 @@ export function testBrowserPath(): string | undefined {
 export const test = base.extend<object, { fixtures: FixtureServer; browser: Browser }>({
   fixtures: [
     async ({}, use) => {
-      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0, closedSites: 0, elsewhere: 0 } });
+      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0, closedSites: 0, elsewhere: 0, growthbook: 0 } });
       await use(server);
       await server.close();
     },

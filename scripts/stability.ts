@@ -51,7 +51,7 @@ function verdicts(summary: RunSummary): Map<string, string> {
   }
   const seenCalls = new Map<string, number>();
   for (const call of summary.calls) {
-    const id = `call ${specOf(call)} ${call.page} ${call.viewport}${previewOf(call)} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
+    const id = `call ${specOf(call)} ${call.page} ${call.viewport}${previewOf(call)}${call.unit === "reload" ? " reload" : ""} ${call.kind} ${call.kind === "track" ? call.name : "…"}`;
     entries.set(numbered(seenCalls, id), `${call.delivery}${call.beforeSdk ? " before the SDK" : ""}`);
   }
   return entries;

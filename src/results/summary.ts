@@ -33,6 +33,8 @@ export interface CallRecord {
   /** The experiment and variation whose preview made the call; null for the page as it is (extensions of DESIGN.md's shape). */
   experiment: string | null;
   variation: string | null;
+  /** The unit that made it: the page (or a variation's preview) as loaded, or its reload in the same context for experiment.exposure. */
+  unit: "page" | "reload";
   atMs: number;
   beforeSdk: boolean;
   delivery: Delivery;

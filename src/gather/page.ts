@@ -184,6 +184,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let screenshot: Promise<string | null> = Promise.resolve(null);
   let experimentViews: PageArtifacts["experimentViews"] = [];
   let reload: PageReload | null = null;
+  let beforeReloading: { url: string; navigations: number } | null = null;
   if (loadError === null) {
     const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
@@ -244,7 +245,15 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     const activity = () => recordedCalls.length + network.collect.length;
     await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
     if ((options.reloadForExposures ?? []).length > 0) {
+      // Where the page and its journey went, and its tag, are what they were before the reload.
+      if (navigations.length !== navigationsBeforeTagRead) {
+        const reread = await readSdkTag(page, sdk, options.projectKeys);
+        sdkTag = Promise.resolve(reread);
+        navigationsBeforeTagRead = navigations.length;
+      }
+      beforeReloading = { url: page.url(), navigations: navigations.length };
       reload = await reloadPage(page, {
+        url: requestedUrl,
         atMs: sinceStart(Date.now()),
         exposures: options.reloadForExposures ?? [],
         calls: madeCalls,
@@ -261,8 +270,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
   let sdkFacts = await sdkTag;
-  // A page that moved on while its tag was read is read again where it ended.
-  if (loadError === null && navigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
+  // A page that moved on while its tag was read (before any reload) is read again where it ended.
+  const ownNavigations = beforeReloading === null ? navigations : navigations.slice(0, beforeReloading.navigations);
+  if (loadError === null && ownNavigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
   return {
     spec: options.spec,
     environment: options.environment,
@@ -271,8 +281,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     mobile: options.mobile,
     browser: browserName(context),
     requestedUrl,
-    finalUrl: loadError === null ? page.url() : null,
-    navigations,
+    finalUrl: loadError === null ? (beforeReloading?.url ?? page.url()) : null,
+    navigations: ownNavigations,
     loadError,
     documentStatus,
     stepError,
@@ -303,13 +313,14 @@ function beforeReload<T extends { atMs: number }>(items: readonly T[], reload: P
 
 /**
  * Loads the page once more in its context (the visitor keeps their cookies and storage, so their
- * bucket), without a journey. An SDK that fired an exposure on the first load is given as long as
+ * bucket), without a journey: its own URL, wherever the journey went. An SDK that fired an exposure on the first load is given as long as
  * it takes to fire one again (at most `timeoutMs`), then the page is done as any page is: nothing
  * new for a quiet window and every call answered.
  */
 async function reloadPage(
   page: Page,
   options: {
+    url: string;
     atMs: number;
     exposures: readonly string[];
     calls: () => CapturedCall[];
@@ -325,7 +336,7 @@ async function reloadPage(
   let loadError: string | null = null;
   const deadline = Date.now() + options.timeoutMs;
   try {
-    const response = await page.reload({ waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+    const response = await page.goto(options.url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
     if (response !== null && response.status() >= 400) loadError = `the server answered HTTP ${response.status()}`;
   } catch (error) {
     loadError = firstLine(error);

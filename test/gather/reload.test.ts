@@ -17,3 +17,10 @@ test("the reload's calls and requests are kept apart from the page's, and an exp
 test("without exposures to fire again, the page is not reloaded", async ({ gather }) => {
   expect((await gather("broken", { path: "/ready-callback" })).reload).toBeNull();
 });
+
+test("a journey that left the page: the reload loads the page's own URL, and the page's final URL and navigations stay where the journey ended", async ({ gather }) => {
+  const artifacts = await gather("broken", { path: "/navigate-away", steps: [{ click: "#go" }] }, { reloadForExposures: ["never_sent"] });
+  expect(new URL(artifacts.finalUrl!).pathname).toBe("/thanks");
+  expect(new URL(artifacts.navigations.at(-1)!).pathname).toBe("/thanks");
+  expect(artifacts.reload).toMatchObject({ loadError: null, calls: [] });
+});

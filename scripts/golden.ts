@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,9 +23,11 @@ async function gatherAgain(): Promise<void> {
   const fixtures = await startFixturesUnlessRunning();
   const out = mkdtempSync(join(tmpdir(), "golden-"));
   try {
-    const run = spawnSync(process.execPath, ["bin/setup-audit.js", "run", GOLDEN_SPEC, "--save-artifacts", "--out", out], { stdio: "inherit" });
+    // Spawned, not run synchronously: the fixtures this process started must go on answering.
+    const run = spawn(process.execPath, ["bin/setup-audit.js", "run", GOLDEN_SPEC, "--save-artifacts", "--out", out], { stdio: "inherit" });
+    const [status] = (await once(run, "exit")) as [number | null];
     // The broken shop fails (exit 1); anything else means the run itself went wrong.
-    if (run.status !== 1) throw new Error(`the audit of the broken shop ended with exit code ${run.status}, not 1`);
+    if (status !== 1) throw new Error(`the audit of the broken shop ended with exit code ${status}, not 1`);
     rmSync(join(GOLDEN_DIR, "artifacts"), { recursive: true, force: true });
     // The screenshots are most of the artifacts' size, and no check reads them.
     cpSync(join(out, "artifacts"), join(GOLDEN_DIR, "artifacts"), { recursive: true, filter: (source) => !source.endsWith(".png") });

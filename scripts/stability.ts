@@ -6,11 +6,12 @@
  * audited in full, its experiment's faulty variations included (`experiment.variation`, one
  * finding per variation × viewport). Does the same with the real vendor SDK pages (every
  * vendor's `preset:` and spelled-out specs and the hostile SDKs, both viewports), whose batch
- * timers and late readiness are where load would show, and with the consent pages (two consent
+ * timers and late readiness are where load would show; with the consent pages (two consent
  * managers from npm gating Segment's bundle: the correct pages answered by the rules and by
- * selectors, and the planted faults), whose banners and quiet windows are timed. Then audits the object-stub page 20
- * times under the same load and counts its `sdk.order` warnings. Prints what differs and a
- * count; exits 1 when anything does.
+ * selectors, and the planted faults), whose banners and quiet windows are timed; and with
+ * GrowthBook's pages (flicker and exposure faults, both viewports), whose frame timings are. Then
+ * audits the object-stub page 20 times under the same load and counts its `sdk.order` warnings.
+ * Prints what differs and a count; exits 1 when anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -149,6 +150,7 @@ try {
     (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) +
     (await repeatedRuns("vendor SDK pages", vendorSpecs())) +
     (await repeatedRuns("consent pages", CONSENT_SPECS)) +
+    (await repeatedRuns("GrowthBook pages", [e2eSpec("growthbook-flicker.yaml"), e2eSpec("growthbook-exposure.yaml")])) +
     (await objectStubRuns());
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;

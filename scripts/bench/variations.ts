@@ -1,8 +1,9 @@
 /**
  * `bench-variations:` the wall time of auditing one page whose experiment has two variations,
  * over the same spec without them. The demo shop's pricing page, both viewports; the variations
- * are sound (one js that rewrites the CTA's text, one css that restyles it), so each is previewed
- * in full: loaded, SDK awaited, applied, its target seen. Target: 3.3 or less, the control plus
+ * are sound (one whose js rewrites the CTA's text and css restyles it, one preview link forced by
+ * query, which the page applies itself and experiment.flicker samples frame by frame, its
+ * filmstrip kept), so each is previewed in full: loaded, SDK awaited, applied, its target seen. Target: 3.3 or less, the control plus
  * two variations plus 10%. Both specs pay the run's fixed cost (starting Playwright, the API
  * phase, the report), which weighs on a one-page audit; `gathered` beside the ratio leaves it
  * out: the sum of every page × viewport's own time, as the CLI's progress lines give it.
@@ -17,8 +18,8 @@ import { measure, median, type Measure } from "./measure.js";
 export const VARIATIONS_TARGET = 3.3;
 
 const VARIATIONS = [
-  { name: "Longer copy", js: 'document.querySelector("#cta-primary").textContent = "Start your free 30-day trial";' },
-  { name: "Green button", css: "#cta-primary { background: #1f8a4c; font-weight: 600; }" },
+  { name: "Longer green copy", js: 'document.querySelector("#cta-primary").textContent = "Start your free 30-day trial";', css: "#cta-primary { background: #1f8a4c; font-weight: 600; }" },
+  { name: "Preview link", query: { exp_preview: "cta-long" } },
 ];
 
 /** The spec: the demo shop's pricing page and one experiment on its CTA, with or without the two variations. */

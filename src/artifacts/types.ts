@@ -107,10 +107,22 @@ export interface TargetElement {
   /** Its rendered text, whitespace collapsed. */
   text: string;
   attributes: Readonly<Record<string, string>>;
-  /** The computed style properties that show on screen. */
+  /** Every computed longhand (evidence: which of them change pixels is judged on the pixels). */
   style: Readonly<Record<string, string>>;
   /** Its box in CSS pixels, relative to the first screen (the page is not scrolled yet). */
   box: { x: number; y: number; width: number; height: number };
+  /** Its pixels as the screen shows them, animations held; null when none of it is on the first screen; absent in artifacts saved before pixels were kept. */
+  pixels?: TargetPixels | null;
+}
+
+/** The device pixels of a target's box on the first screen, as one PNG straight from Chromium. */
+export interface TargetPixels {
+  /** SHA-256 of the PNG: equal renders give byte-identical PNGs, across contexts too. */
+  sha256: string;
+  /** The clip, in CSS pixels of the page: whole pixels around the box, cut to the first screen. */
+  clip: { x: number; y: number; width: number; height: number };
+  /** Whether a second capture a moment later gave the same PNG: false for a target that changes by itself (an animation that cannot be held, a blinking caret, a ticker). */
+  steady: boolean;
 }
 
 /**
@@ -136,6 +148,8 @@ export interface ExperimentView {
 export interface AppliedVariation {
   experiment: string;
   name: string;
+  /** True on the experiment's control forced by its `control.query` (named `control`): what the variations are compared with. */
+  control?: true;
   /** What the variation's js threw, then or later, with its line in that code when known. */
   errors: { message: string; line: number | null }[];
 }
@@ -229,6 +243,10 @@ export interface PageArtifacts {
   variation: AppliedVariation | null;
   /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
   experimentViews: ExperimentView[];
+  /** What each rendered frame showed of the experiment's target from the first, and the filmstrip: on a variation forced by `query` alone (experiment.flicker); absent or null elsewhere. */
+  flicker?: FlickerFrames | null;
+  /** The page loaded once more in the same context, without a journey, for experiment.exposure (the visitor keeps their bucket); absent or null when no experiment of the page has an `exposure`, and on variations. */
+  reload?: PageReload | null;
   durationMs: number;
   /** With the spec's `consent` section: the banner, its answer and what happened before it; absent without one. */
   consent?: ConsentArtifacts;
@@ -285,6 +303,45 @@ export interface ConsentArtifacts {
   writes: StorageWrite[];
   /** The requests the page sent before the answer (every one, on a unit with no answer), but its documents, style sheets and fonts. */
   requestsBefore: RequestSeen[];
+}
+
+/**
+ * The target frame by frame, on the page's own clock (milliseconds since navigation start), from
+ * the first rendered frame until the target settled: what experiment.flicker measures.
+ */
+export interface FlickerFrames {
+  /** One row per rendered frame: [when the frame was sampled, 1 when html or body was hidden (opacity 0 or visibility hidden) else 0, the index of the target's signature in `signatures`, or -1 when the selector matched nothing, -2 when the target was not visible]. */
+  frames: [number, 0 | 1, number][];
+  /** Each look of the target (its markup, every computed longhand and its box) the frames saw, as a SHA-1. */
+  signatures: string[];
+  /** When the frames were read: the last frame lasts until then. */
+  readAtMs: number;
+  /** The sampler's own time on the page's main thread, in all. */
+  costMs: number;
+  /** A few frames of the screen from the first until the target settled (the first shown, the last before the variation, the first with it, the last), each with the target's area in its pixels. */
+  filmstrip: FilmstripFrame[];
+}
+
+/** One frame of a filmstrip. */
+export interface FilmstripFrame {
+  /** When it was shown, on the page's clock. */
+  atMs: number;
+  /** The frame's PNG, relative to the output folder. */
+  screen: string;
+  /** The target's area (every look it had, with a margin) in the frame's pixels; null when the target never showed. */
+  crop: { x: number; y: number; width: number; height: number } | null;
+}
+
+/** One reload of the page in the same browser context, once the page was done: what experiment.exposure reads of it. */
+export interface PageReload {
+  /** Milliseconds since the page test started when the reload was asked for: the page's own `calls` and `collect` all came before it. */
+  atMs: number;
+  /** Why the reload did not load; null when it did. */
+  loadError: string | null;
+  /** The calls the reloaded page made (not lost), as the page's own are recorded. */
+  calls: CapturedCall[];
+  /** The reloaded page's requests to the collector. */
+  collect: CollectRequest[];
 }
 
 /**

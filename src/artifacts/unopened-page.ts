@@ -10,7 +10,7 @@ export interface UnopenedPage {
   mobile: boolean;
   requestedUrl: string;
   /** The variation the unit was to preview; null for the page as it is. */
-  variation: { experiment: string; name: string } | null;
+  variation: { experiment: string; name: string; control?: true } | null;
   /** Why it was not gathered. */
   loadError: string;
   /** The viewport's login, when its failure is why. */
@@ -44,7 +44,7 @@ export function unopenedPage(unit: UnopenedPage): PageArtifacts {
     collect: [],
     errors: [],
     screenshot: null,
-    variation: unit.variation === null ? null : { experiment: unit.variation.experiment, name: unit.variation.name, errors: [] },
+    variation: unit.variation === null ? null : { experiment: unit.variation.experiment, name: unit.variation.name, ...(unit.variation.control ? { control: true as const } : {}), errors: [] },
     experimentViews: [],
     durationMs: 0,
   };

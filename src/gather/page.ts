@@ -1,5 +1,5 @@
-import type { BrowserContext } from "playwright";
-import type { AppliedVariation, CapturedCall, KeySighting, LoginOutcome, PageArtifacts } from "../artifacts/types.js";
+import type { BrowserContext, Page } from "playwright";
+import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload } from "../artifacts/types.js";
 import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
@@ -17,6 +17,7 @@ import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
 import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, watchTargetChanges, type VariationCode } from "./variation.js";
 import { Signal } from "./signal.js";
+import { flickerSampler, readFlicker, samplerFor, Screencast } from "./flicker.js";
 import { landingOf, isAuthRefusal } from "./landing.js";
 import { interceptCollect, SiteRequestTagger, tagsAnything, withQueryParam, type RequestTags, type TrafficTags } from "./traffic.js";
 
@@ -54,8 +55,12 @@ export interface PageGatherOptions {
   viewedExperiments?: ExperimentTarget[];
   /** Where to save the first screen as the views see it, as `screenshot`; null or absent for none. */
   viewScreenshot?: { path: string; name: string } | null;
+  /** On a variation the site applies itself (forced by `query` alone): its target, sampled frame by frame from the first (experiment.flicker), and where to save the filmstrip's frames (absolute path and name relative to the output, by index; null for none). */
+  flicker?: { selector: string; filmstrip: ((index: number) => { path: string; name: string }) | null };
+  /** The exposures' event names (`experiments[].exposure.event`) of the page's experiments: once done, the page is loaded once more in its context, without a journey, and waited for as long as it takes to fire them again. Absent or empty for no reload. */
+  reloadForExposures?: readonly string[];
   /** The variation to preview: its preview link's parameters are added to the URL, its code applied once the SDK is ready. Absent for the page as it is. */
-  variation?: { experiment: string; name: string; query: Readonly<Record<string, string>> } & VariationCode;
+  variation?: { experiment: string; name: string; query: Readonly<Record<string, string>>; control?: true } & VariationCode;
   /** With the spec's `consent` section: the unit's banner is waited for and answered before the SDK and the journey (docs/consent.md). Absent without one. */
   consent?: Omit<ConsentOptions, "stepTimeoutMs" | "settleMs">;
 }
@@ -94,6 +99,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const consent = options.consent
     ? await ConsentWatch.install(context, { ...options.consent, settleMs: sdk.settleMs, stepTimeoutMs }, new URL(options.page.path, options.baseUrl).href, sinceStart, changed)
     : null;
+  if (options.flicker) await context.addInitScript(flickerSampler, samplerFor(options.flicker.selector));
   await context.addInitScript(installRecorder, {
     binding: BINDING,
     global: sdk.global,
@@ -109,9 +115,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
   options.browserTagger?.tagFor(tags);
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
-  // session serves both the screenshot and, in a remote browser, the request headers.
+  // session serves the screenshots, the experiments' target pixels and, in a remote browser, the request headers.
   const tagsInPage = tagsAnything(tags) && options.browserTagger === null;
-  const cdp = tagsInPage || options.screenshot || options.viewScreenshot ? await context.newCDPSession(page) : null;
+  const cdp = tagsInPage || options.screenshot || viewed.length > 0 || options.flicker ? await context.newCDPSession(page) : null;
   if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, tags);
   if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
@@ -164,6 +170,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
   };
   const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
+  // The filmstrip starts before the page does, so that its first frame is in.
+  const screencast = cdp !== null && options.flicker?.filmstrip ? await Screencast.start(cdp) : null;
+  let flicker: FlickerFrames | null = null;
   let loadError: string | null = null;
   let documentStatus: number | null = null;
   let authRefused = false;
@@ -184,6 +193,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let selectors: Promise<PageArtifacts["selectors"]> = Promise.resolve([]);
   let screenshot: Promise<string | null> = Promise.resolve(null);
   let experimentViews: PageArtifacts["experimentViews"] = [];
+  let reload: PageReload | null = null;
+  let beforeReloading: { url: string; navigations: number } | null = null;
   if (loadError === null) {
     const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
     // The banner first: what the page does before it is answered is what consent.before judges.
@@ -215,10 +226,12 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // A preview link's change comes from the SDK, often a moment after it is ready, and a
     // variation's js may wait for its element: what changes the target is waited for (unless the
     // js threw at once), then quiet.
-    const changeExpected = variation !== undefined && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
+    // A forced control may show what the page showed all along: only its stillness is waited for.
+    const changeExpected = variation !== undefined && variation.control !== true && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
-    const viewScreen = cdp && options.viewScreenshot ? { cdp, ...options.viewScreenshot } : null;
-    experimentViews = await viewExperiments(page, viewed, viewedAt, viewScreen);
+    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, shownWithinMs: sdk.deliveryTimeoutMs });
+    // Shown and settled: the frames from the first until now say how the variation arrived.
+    if (options.flicker) flicker = await readFlicker(page, screencast, options.flicker.filmstrip);
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: stepTimeoutMs,
@@ -245,14 +258,35 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     }
     const activity = () => recordedCalls.length + network.collect.length;
     await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
+    if ((options.reloadForExposures ?? []).length > 0) {
+      // Where the page and its journey went, and its tag, are what they were before the reload.
+      if (navigations.length !== navigationsBeforeTagRead) {
+        const reread = await readSdkTag(page, sdk, options.projectKeys);
+        sdkTag = Promise.resolve(reread);
+        navigationsBeforeTagRead = navigations.length;
+      }
+      beforeReloading = { url: page.url(), navigations: navigations.length };
+      reload = await reloadPage(page, {
+        url: requestedUrl,
+        atMs: sinceStart(Date.now()),
+        exposures: options.reloadForExposures ?? [],
+        calls: madeCalls,
+        collect: () => network.collect,
+        settle: (condition, timeoutMs) => changed.waitForQuiet(condition, activity, sdk.settleMs, timeoutMs, pageClock),
+        waitFor: (condition, timeoutMs) => changed.waitFor(condition, timeoutMs),
+        timeoutMs: sdk.deliveryTimeoutMs,
+      });
+    }
   }
 
+  if (flicker === null) await screencast?.stop();
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
   await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
   let sdkFacts = await sdkTag;
-  // A page that moved on while its tag was read is read again where it ended.
-  if (loadError === null && navigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
+  // A page that moved on while its tag was read (before any reload) is read again where it ended.
+  const ownNavigations = beforeReloading === null ? navigations : navigations.slice(0, beforeReloading.navigations);
+  if (loadError === null && ownNavigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
   return {
     spec: options.spec,
     environment: options.environment,
@@ -261,8 +295,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     mobile: options.mobile,
     browser: browserName(context),
     requestedUrl,
-    finalUrl: loadError === null ? page.url() : null,
-    navigations,
+    finalUrl: loadError === null ? (beforeReloading?.url ?? page.url()) : null,
+    navigations: ownNavigations,
     loadError,
     documentStatus,
     stepError,
@@ -274,15 +308,59 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     keySightings: uniqueSightings([...sdkFacts.sightings, ...initSightings, ...network.keySightings]),
     selectors: await selectors,
     canarySightings: await canaries.settled(),
-    calls: [...madeCalls(), ...lost].sort((a, b) => a.atMs - b.atMs),
-    collect: network.collect,
+    calls: [...beforeReload(madeCalls(), reload), ...beforeReload(lost, reload)].sort((a, b) => a.atMs - b.atMs),
+    collect: beforeReload(network.collect, reload),
     errors,
     screenshot: await screenshot,
-    variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, errors: variationErrors } : null,
+    variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, ...(options.variation.control ? { control: true as const } : {}), errors: variationErrors } : null,
     experimentViews,
+    flicker,
+    reload,
     durationMs: Date.now() - startedAt,
     ...(consent ? { consent: await consent.finish(loadError === null ? page : null) } : {}),
   };
+}
+
+/** What the page did before its reload: the reload's calls and requests are its own. */
+function beforeReload<T extends { atMs: number }>(items: readonly T[], reload: PageReload | null): T[] {
+  return reload === null ? [...items] : items.filter((item) => item.atMs < reload.atMs);
+}
+
+/**
+ * Loads the page once more in its context (the visitor keeps their cookies and storage, so their
+ * bucket), without a journey: its own URL, wherever the journey went. An SDK that fired an exposure on the first load is given as long as
+ * it takes to fire one again (at most `timeoutMs`), then the page is done as any page is: nothing
+ * new for a quiet window and every call answered.
+ */
+async function reloadPage(
+  page: Page,
+  options: {
+    url: string;
+    atMs: number;
+    exposures: readonly string[];
+    calls: () => CapturedCall[];
+    collect: () => PageArtifacts["collect"];
+    settle: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
+    waitFor: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
+    timeoutMs: number;
+  },
+): Promise<PageReload> {
+  const exposed = (calls: readonly CapturedCall[]) => calls.some((call) => call.kind === "track" && call.name !== null && options.exposures.includes(call.name));
+  const firedBefore = exposed(options.calls().filter((call) => call.atMs < options.atMs));
+  const since = <T extends { atMs: number }>(items: readonly T[]) => items.filter((item) => item.atMs >= options.atMs);
+  let loadError: string | null = null;
+  const deadline = Date.now() + options.timeoutMs;
+  try {
+    const response = await page.goto(options.url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
+    if (response !== null && response.status() >= 400) loadError = `the server answered HTTP ${response.status()}`;
+  } catch (error) {
+    loadError = firstLine(error);
+  }
+  if (loadError === null) {
+    if (firedBefore) await options.waitFor(() => exposed(since(options.calls())), Math.max(0, deadline - Date.now()));
+    await options.settle(() => deliverySettled(since(options.calls()), since(options.collect())), Math.max(0, deadline - Date.now()));
+  }
+  return { atMs: options.atMs, loadError, calls: since(options.calls()).filter((call) => call.state !== "lost"), collect: since(options.collect()) };
 }
 
 /** The page's URL with a preview link's parameters added. */

@@ -98,6 +98,8 @@ async function gatherOnViewport(
   const keepsViews = target.spec.screenshots !== "off" && viewed.length > 0;
   if (keepsViews) mkdirSync(join(plan.outDir, folder, "views"), { recursive: true });
   const inOutput = (root: string, name: string) => (target.spec.screenshots === "off" ? null : { path: join(root, name), name });
+  // What the views see is kept in the output for the pictures: the first screen, and a variation's filmstrip frames.
+  const viewFile = (suffix: string) => join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}${suffix}.png`);
   const artifacts = await gatherPage(context, {
     spec: target.specFile,
     environment: target.environment,
@@ -107,16 +109,23 @@ async function gatherOnViewport(
     viewport,
     mobile: isMobileViewport(viewport),
     projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
-    // A variation's unit is judged by experiment.variation alone: no selector counts or screenshot of its own (and the plan gives it no canaries).
+    // A variation's unit is judged by the experiment checks alone: no selector counts or screenshot of its own (and the plan gives it no canaries).
     experiments: preview === null && !refusal ? pageExperiments : [],
     canaries: unit.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
     ...site,
     screenshot: preview === null && !refusal ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
     viewedExperiments: viewed,
-    viewScreenshot: keepsViews ? inOutput(plan.outDir, join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}.png`)) : null,
+    viewScreenshot: keepsViews ? inOutput(plan.outDir, viewFile("")) : null,
     variation: preview === null ? undefined : previewOptions(preview),
     ...(target.spec.consent ? { consent: { spec: target.spec.consent, unit: unit.consent ?? "page", storage: target.spec.sdk.storage } } : {}),
+    // A variation the site applies itself (forced by its query alone) is sampled for flicker; the audit's own js and css are not the site's timing.
+    flicker: preview === null || preview.control || preview.variation.js !== undefined || preview.variation.css !== undefined ? undefined : {
+      selector: preview.experiment.selector,
+      filmstrip: keepsViews ? (index: number) => ({ path: join(plan.outDir, viewFile(`.film${index}`)), name: viewFile(`.film${index}`) }) : null,
+    },
+    // The page as it is is loaded once more for the exposure: the same visitor must see the same variation.
+    reloadForExposures: preview === null && !refusal ? pageExperiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])) : [],
   });
   writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
@@ -166,14 +175,15 @@ function unopenedConsent(unit: ConsentUnitKind, spec: ConsentSpec): ConsentArtif
   };
 }
 
-/** The planned variation's experiment and spec. */
-function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec } {
+/** The planned variation's experiment and spec; a forced control's is its `control.query`, with no code. */
+function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec; control: boolean } {
   const experiment = pageExperiments.find((candidate) => candidate.name === planned.experiment);
+  if (planned.control && experiment?.control) return { experiment, variation: { name: planned.name, query: experiment.control.query }, control: true };
   const variation = experiment?.variations.find((candidate) => candidate.name === planned.name);
   if (!experiment || !variation) throw new Error(`The plan names variation "${planned.name}" of "${planned.experiment}", which the spec does not have`);
-  return { experiment, variation };
+  return { experiment, variation, control: false };
 }
 
-function previewOptions({ experiment, variation }: { experiment: ExperimentSpec; variation: VariationSpec }) {
-  return { experiment: experiment.name, name: variation.name, query: variation.query ?? {}, css: variation.css?.code ?? null, js: variation.js?.code ?? null };
+function previewOptions({ experiment, variation, control }: { experiment: ExperimentSpec; variation: VariationSpec; control: boolean }) {
+  return { experiment: experiment.name, name: variation.name, query: variation.query ?? {}, css: variation.css?.code ?? null, js: variation.js?.code ?? null, ...(control ? { control: true as const } : {}) };
 }

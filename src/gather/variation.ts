@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from "playwright";
-import type { AppliedVariation, ExperimentView } from "../artifacts/types.js";
+import { createHash } from "node:crypto";
+import type { AppliedVariation, ExperimentView, TargetPixels } from "../artifacts/types.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
 import { saveViewportScreenshot } from "./screenshot.js";
@@ -100,57 +101,66 @@ export function variationLine(stack: string | undefined): number | null {
   return line === undefined ? null : Number(line);
 }
 
-/** The computed style properties a visitor can see change. */
-const SHOWN_STYLE = [
-  "color",
-  "background-color",
-  "background-image",
-  "font-family",
-  "font-size",
-  "font-weight",
-  "font-style",
-  "text-decoration-line",
-  "text-transform",
-  "border-top-color",
-  "border-top-width",
-  "border-radius",
-  "box-shadow",
-  "opacity",
-  "visibility",
-  "display",
-  "padding-top",
-  "padding-left",
-  "transform",
-];
+/** How long two captures of a target are apart, to tell a steady target from one that changes by itself. */
+const STEADY_GAP_MS = 120;
+
+/** The symbol under which the page keeps the animations held while the targets are seen, to let them go afterwards. */
+const HELD_ANIMATIONS_KEY = "setup-audit.heldAnimations";
 
 /**
  * Sees each experiment's target now: what its selector matches, the first visible match as it
- * shows, whether the page is wider than the viewport, and (with `screen`) the first screen.
+ * shows (text, attributes, every computed longhand, box and, with `cdp`, its pixels), whether the
+ * page is wider than the viewport, and (with `screen`) the first screen. A page hidden by an
+ * anti-flicker snippet is waited for (at most `shownWithinMs`) so that what a visitor sees is
+ * seen; running animations are held at their start while the targets are seen, then let go.
  */
 export async function viewExperiments(
   page: Page,
   experiments: readonly ExperimentTarget[],
   atMs: number,
-  screen: { cdp: CDPSession; path: string; name: string } | null,
+  options: { cdp: CDPSession | null; screen: { path: string; name: string } | null; shownWithinMs: number },
 ): Promise<ExperimentView[]> {
   if (experiments.length === 0) return [];
+  await page
+    .waitForFunction(
+      () => [document.documentElement, document.body].every((element) => {
+        if (!element) return true;
+        const style = getComputedStyle(element);
+        return style.opacity !== "0" && style.visibility !== "hidden";
+      }),
+      undefined,
+      { timeout: options.shownWithinMs, polling: "raf" },
+    )
+    // Still hidden: seen as it is, which shows nothing.
+    .catch(() => undefined);
+  const held = await page.evaluate(holdAnimations, HELD_ANIMATIONS_KEY).then(() => true, () => false);
   const seen = await page
     .evaluate(
-      ({ targets, shownStyle }) => {
+      async ({ targets }) => {
+        // A late web font would swap the glyphs between the control's capture and the variation's.
+        await document.fonts.ready;
         const overflows = document.documentElement.scrollWidth > document.documentElement.clientWidth;
         return targets.map(({ name, selector }) => {
           let elements: Element[];
           try {
             elements = [...document.querySelectorAll(selector)];
           } catch {
-            return { experiment: name, matched: null, visible: 0, target: null, overflows };
+            return { experiment: name, matched: null, visible: 0, target: null, overflows, clip: null };
           }
           const visible = elements.filter((element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
           const first = visible[0];
-          if (!first) return { experiment: name, matched: elements.length, visible: 0, target: null, overflows };
+          if (!first) return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
           const computed = getComputedStyle(first);
+          const style: Record<string, string> = {};
+          for (let index = 0; index < computed.length; index++) style[computed[index]!] = computed.getPropertyValue(computed[index]!);
           const rect = first.getBoundingClientRect();
           const round = (value: number) => Math.round(value * 100) / 100;
+          // Whole CSS pixels around the box, cut to the first screen: equal boxes give the same clip.
+          const left = Math.max(0, Math.floor(rect.x));
+          const top = Math.max(0, Math.floor(rect.y));
+          const right = Math.min(document.documentElement.clientWidth, Math.ceil(rect.right));
+          const bottom = Math.min(innerHeight, Math.ceil(rect.bottom));
+          const clip = right > left && bottom > top ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top } : null;
           return {
             experiment: name,
             matched: elements.length,
@@ -158,17 +168,65 @@ export async function viewExperiments(
             target: {
               text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? "")).replace(/\s+/g, " ").trim(),
               attributes: Object.fromEntries(first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""])),
-              style: Object.fromEntries(shownStyle.map((property) => [property, computed.getPropertyValue(property)])),
+              style,
               box: { x: round(rect.x), y: round(rect.y), width: round(rect.width), height: round(rect.height) },
             },
             overflows,
+            clip,
           };
         });
       },
-      { targets: experiments.map(({ name, selector }) => ({ name, selector })), shownStyle: SHOWN_STYLE },
+      { targets: experiments.map(({ name, selector }) => ({ name, selector })) },
     )
     // A page that navigated meanwhile has no target to see: the check says it was not seen.
     .catch(() => []);
-  const saved = screen === null ? null : await saveViewportScreenshot(screen.cdp, screen.path).then(() => screen.name, () => null);
-  return seen.map((view) => ({ ...view, atMs, screen: saved }));
+  const views: Omit<ExperimentView, "screen">[] = [];
+  for (const { clip, ...view } of seen) {
+    const pixels = view.target === null || clip === null || options.cdp === null ? null : await targetPixels(options.cdp, clip);
+    views.push({ ...view, atMs, target: view.target === null ? null : { ...view.target, pixels } });
+  }
+  if (held) await page.evaluate(releaseAnimations, HELD_ANIMATIONS_KEY).catch(() => undefined);
+  const { cdp, screen } = options;
+  const saved = cdp === null || screen === null ? null : await saveViewportScreenshot(cdp, screen.path).then(() => screen.name, () => null);
+  return views.map((view) => ({ ...view, screen: saved }));
+}
+
+/** The target's pixels, taken twice a moment apart; null when Chromium could not capture them. */
+async function targetPixels(cdp: CDPSession, clip: TargetPixels["clip"]): Promise<TargetPixels | null> {
+  const capture = () =>
+    cdp
+      .send("Page.captureScreenshot", { format: "png", clip: { ...clip, scale: 1 }, captureBeyondViewport: false, optimizeForSpeed: true })
+      .then(({ data }) => createHash("sha256").update(data, "base64").digest("hex"));
+  try {
+    const first = await capture();
+    await new Promise((resolve) => setTimeout(resolve, STEADY_GAP_MS));
+    return { sha256: first, clip, steady: (await capture()) === first };
+  } catch {
+    return null;
+  }
+}
+
+/** In the page: running CSS animations and Web Animations held at their start, transitions finished, until released; then two frames, so that the screen shows it. */
+async function holdAnimations(key: string): Promise<void> {
+  const held = document.getAnimations().map((animation) => ({ animation, running: animation.playState === "running", time: animation.currentTime }));
+  for (const { animation } of held) {
+    if (animation instanceof CSSTransition) animation.finish();
+    else {
+      animation.pause();
+      animation.currentTime = 0;
+    }
+  }
+  Object.defineProperty(window, Symbol.for(key), { value: held, configurable: true });
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+}
+
+/** In the page: every animation `holdAnimations` held goes on from where it was. */
+function releaseAnimations(key: string): void {
+  const held = (window as unknown as Record<symbol, { animation: Animation; running: boolean; time: CSSNumberish | null }[] | undefined>)[Symbol.for(key)] ?? [];
+  for (const { animation, running, time } of held) {
+    if (animation instanceof CSSTransition) continue;
+    animation.currentTime = time;
+    if (running) animation.play();
+  }
+  delete (window as unknown as Record<symbol, unknown>)[Symbol.for(key)];
 }

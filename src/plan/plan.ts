@@ -56,8 +56,10 @@ export interface PlannedVariation {
   experiment: string;
   /** The variation's name. */
   name: string;
-  /** Its place in the spec (`e0v1`: the first experiment's second variation), for file names that names with any characters cannot clash in. */
+  /** Its place in the spec (`e0v1`: the first experiment's second variation; `e0c`: its control), for file names that names with any characters cannot clash in. */
   id: string;
+  /** True for the experiment's control forced by its `control.query` (named `control`, which no variation may be): the variations are compared with it instead of the page as it is. */
+  control?: true;
 }
 
 /** A journey step that types a canary value. */

@@ -14,20 +14,19 @@ export function planTarget(target: Omit<AuditTarget, "domain" | "units">): Audit
 /** Every audited page as it is, then the variations of the experiments on them, in spec order. */
 function unitsOf(target: Omit<AuditTarget, "domain" | "units">): AuditUnit[] {
   const pages = target.pages.map((page): AuditUnit => ({ ...unitFiles(target, page, null), title: pageTitle(target.slug, page), page, variation: null, canaries: canariesOf(target, page) }));
-  const previews = target.spec.experiments.flatMap((experiment, e) =>
-    target.pages.includes(experiment.page)
-      ? experiment.variations.map((variation, v): AuditUnit => {
-          const id = `e${e}v${v}`;
-          return {
-            ...unitFiles(target, experiment.page, id),
-            title: pageTitle(target.slug, `${experiment.page} · ${experiment.name} · ${variation.name}`),
-            page: experiment.page,
-            variation: { experiment: experiment.name, name: variation.name, id },
-            canaries: [],
-          };
-        })
-      : [],
-  );
+  const previews = target.spec.experiments.flatMap((experiment, e) => {
+    if (!target.pages.includes(experiment.page)) return [];
+    const preview = (name: string, id: string, control: boolean): AuditUnit => ({
+      ...unitFiles(target, experiment.page, id),
+      title: pageTitle(target.slug, `${experiment.page} · ${experiment.name} · ${name}`),
+      page: experiment.page,
+      variation: { experiment: experiment.name, name, id, ...(control ? { control: true as const } : {}) },
+      canaries: [],
+    });
+    // A control forced by query is previewed first, as a unit of its own, when there are variations to compare with it.
+    const control = experiment.control !== undefined && experiment.variations.length > 0 ? [preview("control", `e${e}c`, true)] : [];
+    return [...control, ...experiment.variations.map((variation, v) => preview(variation.name, `e${e}v${v}`, false))];
+  });
   return [...pages, ...previews, ...consentUnitsOf(target)];
 }
 

@@ -93,10 +93,14 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
   for (const experiment of target.previewed) {
     yield entry(`variations of "${experiment.name}"`, () => {
       const label = labelled(experiment.page, `${experiment.name} · variations · ${viewport}`);
-      const findings = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
+      // Every finding on a variation (experiment.variation, and experiment.exposure and experiment.flicker when they judge it).
+      const findings = result.findings.filter((finding) => finding.variation !== null && finding.experiment === experiment.name && finding.viewport === viewport);
       if (findings.length === 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
-      const picture = pictures.get(experiment)?.get(viewport);
-      const evidence = picture === undefined ? [] : [attachContent("control and variations side by side", picture, "image/png")];
+      const onViewport = pictures.get(experiment)?.get(viewport);
+      const evidence = [
+        ...(onViewport?.sideBySide ? [attachContent("control and variations side by side", onViewport.sideBySide, "image/png")] : []),
+        ...[...(onViewport?.filmstrips ?? [])].map(([variation, filmstrip]) => attachContent(`filmstrip of "${variation}"`, filmstrip, "image/png")),
+      ];
       return reportFindings(label, findings, redaction, `${experiment.name} · ${viewport}`, evidence);
     });
   }

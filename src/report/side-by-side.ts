@@ -169,3 +169,48 @@ function pngSize(bytes: Buffer, label: string): Size {
   }
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
+
+/** One frame of a filmstrip: when it was shown and what, and the target's area in its pixels (null: the whole frame). */
+export interface FilmstripPictureFrame {
+  /** Shown above the frame: its time on the page's clock, and whether the page was hidden. */
+  label: string;
+  /** The screencast frame as PNG bytes. */
+  screen: Buffer;
+  crop: Box | null;
+}
+
+/** The least width of a filmstrip frame, so that its label fits. */
+const FILMSTRIP_MIN_WIDTH = 120;
+
+/**
+ * A variation's filmstrip as a page of HTML: a few frames of its target from the first paint until
+ * it settled, left to right, each under its time, all at one zoom (at most 2, and at most 360
+ * pixels wide), so that a switch from the control to the variation shows as it happened.
+ */
+export function filmstripPage(frames: readonly FilmstripPictureFrame[], options: { frameWidth?: number } = {}): PicturePage {
+  if (frames.length === 0) throw new Error("filmstripPage needs at least one frame; it was given none");
+  const { frameWidth = 360 } = options;
+  const sizes = frames.map((frame) => pngSize(frame.screen, frame.label));
+  const areas = frames.map((frame, i) => cropArea(frame.crop, sizes[i]!, 0));
+  const froms = areas.map((area, i): Box => ("from" in area ? area.from : { x: 0, y: 0, ...sizes[i]! }));
+  const zoom = Math.min(MAX_CROP_ZOOM, ...froms.map((from) => frameWidth / from.width));
+  const crops = froms.map((from) => ({ kind: "crop" as const, from, width: Math.max(1, Math.round(from.width * zoom)), height: Math.max(1, Math.round(from.height * zoom)) }));
+  const widths = crops.map((crop) => Math.max(FILMSTRIP_MIN_WIDTH, crop.width));
+  const top = LABEL_ROW_HEIGHT + SECTION_GAP / 2;
+  const width = widths.reduce((sum, each) => sum + each, 0) + (frames.length - 1) * COLUMN_GUTTER;
+  const height = top + Math.max(...crops.map((crop) => crop.height));
+  let left = 0;
+  const elements = frames.flatMap((frame, i) => {
+    const crop = crops[i]!;
+    const x = left;
+    left += widths[i]! + COLUMN_GUTTER;
+    const source = `data:image/png;base64,${frame.screen.toString("base64")}`;
+    return [
+      `<div class="label" style="${place({ x, y: 0, width: widths[i]!, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeText(frame.label)}</div>`,
+      cropHtml(source, sizes[i]!, crop, { x, y: top, width: crop.width, height: crop.height }),
+    ];
+  });
+  const html = `<!doctype html><html><head><meta charset="utf-8"><style>${STYLE}</style></head><body style="width: ${width}px; height: ${height}px">${elements.join("")}</body></html>`;
+  return { html, width, height };
+}
+

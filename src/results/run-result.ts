@@ -1,6 +1,6 @@
 import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
-import type { JudgedPage } from "../artifacts/delivery.js";
+import { matchDeliveries, type JudgedCall, type JudgedPage } from "../artifacts/delivery.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
@@ -96,10 +96,13 @@ export function scrubbedFindings(findings: readonly Finding[], secrets: readonly
   return findings.map((finding) => ({ ...finding, message: scrubText(finding.message, secrets), evidence: hideSecretsDeep(finding.evidence, secrets) }));
 }
 
-/** The calls of one spec × environment's pages as summary.json lists them, with the deliveries the checks judged. */
+/**
+ * The calls of one spec × environment's pages as summary.json lists them, with the deliveries the
+ * checks judged; then each page's reload's (experiment.exposure), delivered as its collector answered.
+ */
 export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages">): CallRecord[] {
-  return target.pages.flatMap((page) =>
-    page.calls.map((call) => ({
+  return target.pages.flatMap((page) => {
+    const record = (unit: CallRecord["unit"]) => (call: JudgedCall): CallRecord => ({
       spec: target.spec,
       environment: target.environment,
       kind: call.kind,
@@ -109,10 +112,12 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       viewport: page.viewport,
       experiment: page.variation?.experiment ?? null,
       variation: page.variation?.name ?? null,
+      unit,
       atMs: call.atMs,
       beforeSdk: call.state !== "direct",
       delivery: call.delivery,
-      ...(page.consent !== undefined && page.consent.unit !== "page" ? { unit: page.consent.unit } : {}),
-    })),
-  );
+    });
+    const reloaded = page.reload ? matchDeliveries(page.reload.calls, page.reload.collect) : [];
+    return [...page.calls.map(record(page.consent?.unit ?? "page")), ...reloaded.map(record("reload"))];
+  });
 }

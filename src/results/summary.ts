@@ -13,7 +13,7 @@ export interface Finding {
   viewport: string | null;
   goal: string | null;
   experiment: string | null;
-  /** The experiment's variation the finding judges (experiment.variation); null on every other finding. */
+  /** The experiment's variation the finding judges (experiment.variation, experiment.exposure, experiment.flicker), by its name; null on every other finding. */
   variation: string | null;
   /** One sentence a person can act on. */
   message: string;
@@ -33,11 +33,15 @@ export interface CallRecord {
   /** The experiment and variation whose preview made the call; null for the page as it is (extensions of DESIGN.md's shape). */
   experiment: string | null;
   variation: string | null;
+  /**
+   * The unit that made it: the page (or a variation's preview) as loaded, its reload in the same
+   * context for experiment.exposure, or a consent unit that refused (`reject`) or had Global
+   * Privacy Control on (`gpc`).
+   */
+  unit: "page" | "reload" | "reject" | "gpc";
   atMs: number;
   beforeSdk: boolean;
   delivery: Delivery;
-  /** The consent unit that made the call (`reject`, `gpc`); absent for the page as it is and its variations. */
-  unit?: "reject" | "gpc";
 }
 
 /** The five checks the service asks for before a setup is trusted. */

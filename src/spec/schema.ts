@@ -317,6 +317,11 @@ const variationCode = z.union([
   z.strictObject({ file: z.string().min(1).describe("A file relative to the spec, read when the spec is loaded.") }).transform(({ file }) => ({ file, code: null as string | null })),
 ]);
 
+/** The parameters of a link that forces a variation (or the control): name → value, one at least. */
+const previewQuery = z
+  .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]).transform(String))
+  .refine((query) => Object.keys(query).length > 0, "has no parameters: name the preview link's parameters, or leave query out");
+
 const variationSchema = z
   .strictObject({
     name: z
@@ -326,11 +331,14 @@ const variationSchema = z
       .describe("The variation's name: unique within the experiment, and not control (the page as it is)."),
     js: variationCode.optional().describe("Code run in the page once its SDK is ready, as the service's preview runs it: inline, or { file } relative to the spec."),
     css: variationCode.optional().describe("A style sheet added to the page once its SDK is ready: inline, or { file } relative to the spec."),
-    query: z
-      .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]).transform(String))
-      .refine((query) => Object.keys(query).length > 0, "has no parameters: name the preview link's parameters, or leave query out")
+    query: previewQuery
       .optional()
       .describe("The parameters of the service's preview link that force this variation, added to the page's URL: name → value."),
+    id: z
+      .union([z.string().min(1), z.number()])
+      .transform(String)
+      .optional()
+      .describe("The value the exposure's `variationProperty` names this variation by (experiment.exposure); default: its 1-based position in the list, as a string."),
   })
   .refine((variation) => variation.js !== undefined || variation.css !== undefined || variation.query !== undefined, {
     message: "needs js, css or query: a variation with none of them is the control",
@@ -346,6 +354,21 @@ const experimentSchema = z
       .array(variationSchema)
       .default([])
       .describe("The variations to preview, each on every viewport beside the page as it is (the control), with js, css or query, one at least."),
+    control: z
+      .strictObject({ query: previewQuery.describe("The parameters that force the control, added to the page's URL: name → value.") })
+      .optional()
+      .describe("How to force the control, for a site that buckets the unforced page at random: the control the variations are compared with is then the page forced so. Without it, the unforced page is the control."),
+    exposure: z
+      .strictObject({
+        event: z.string().min(1).describe("The track call's name (its first argument)."),
+        properties: z
+          .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]))
+          .default({})
+          .describe("Properties the exposure carries, each equal to this value: they tell this experiment's exposure from another's."),
+        variationProperty: z.string().min(1).describe("The property that names the variation shown: a variation's `id`."),
+      })
+      .optional()
+      .describe("The call that tells the service which variation a visitor saw: experiment.exposure checks it fires once, before the goal's event, naming the same variation again after a reload."),
   })
   .superRefine((experiment, ctx) => {
     const names = new Set<string>();

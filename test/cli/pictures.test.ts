@@ -45,7 +45,7 @@ async function stderrOf<T>(make: () => Promise<T>): Promise<{ value: T; stderr: 
   }
 }
 
-const pictureOf = (pictures: Awaited<ReturnType<typeof makeVariationPictures>>, sources: PictureSources) => pictures.get(sources.targets[0]!.target.previewed[0]!)?.get("desktop");
+const pictureOf = (pictures: Awaited<ReturnType<typeof makeVariationPictures>>, sources: PictureSources) => pictures.get(sources.targets[0]!.target.previewed[0]!)?.get("desktop")?.sideBySide;
 
 test("a run without variations starts no browser: none is needed, even one that does not exist", async () => {
   const { value: pictures, stderr } = await stderrOf(() => makeVariationPictures(run({ previewed: false }), MISSING));
@@ -73,4 +73,28 @@ test("a browser that cannot be launched leaves the report without pictures, and 
   const { value: pictures, stderr } = await stderrOf(() => makeVariationPictures(run({ previewed: true }), MISSING));
   expect(pictures.size).toBe(0);
   expect(stderr).toMatch(/^setup-audit: could not make the pictures of the variations: .*\/nowhere\/chromium.*\n$/);
+});
+
+test("a variation's filmstrip is rendered beside the side-by-side picture: its frames left to right, each cropped to the target under its time", async () => {
+  const sources = run({ previewed: true });
+  const frame = (file: string, shade: number) => {
+    const png = new PNG({ width: 640, height: 360 });
+    png.data.fill(shade);
+    writeFileSync(join(sources.outDir, "views", file), PNG.sync.write(png));
+    return file;
+  };
+  const [variation] = sources.targets[0]!.result.pages.filter((page) => page.variation !== null);
+  const crop = { x: 32, y: 32, width: 216, height: 60 };
+  variation!.flicker = {
+    frames: [[40, 1, -1], [90, 0, 0], [500, 0, 1]],
+    signatures: ["a".repeat(40), "b".repeat(40)],
+    readAtMs: 900,
+    costMs: 3,
+    filmstrip: [40, 90, 500].map((atMs, index) => ({ atMs, screen: `views/${frame(`film${index}.png`, 100 + index * 50)}`, crop })),
+  };
+  const pictures = (await makeVariationPictures(sources, LOCAL)).get(sources.targets[0]!.target.previewed[0]!)?.get("desktop");
+  expect(pictures?.sideBySide).toBeTruthy();
+  const filmstrip = PNG.sync.read(pictures!.filmstrips.get("Long copy")!);
+  // Three crops of 216 pixels at the zoom of at most 2 (432 > 360: the zoom is 360 / 216), two gutters between them.
+  expect(filmstrip.width).toBe(3 * 360 + 2 * 24);
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
-import { FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
+import { EPHEMERAL_PORTS, FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import { KEYS, SDKS, VENDORS } from "../../fixtures/vendors/manifest.js";
 import { knownViewports } from "../../src/browser/viewports.js";
 import { parseSpec } from "../../src/spec/load.js";
@@ -70,7 +70,7 @@ test("the demo shop with --api: workspace, project and the api section come from
 test("the broken shop: the spec's run fails on the faults pages plant on load, and on nothing else", async ({}, testInfo) => {
   test.setTimeout(420_000);
   // A server of this checkout's fixtures, whatever version the shared one runs.
-  const fixtures = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0, closedSites: 0, elsewhere: 0, consent: 0 } });
+  const fixtures = await startFixtures({ ports: EPHEMERAL_PORTS });
   try {
     const file = testInfo.outputPath("broken.yaml");
     const init = await runCli(["init", `${fixtures.urls.brokenShop}/`, "--crawl", "20", "--out", file]);

@@ -19,6 +19,8 @@ const EXPERIMENT = "Pricing CTA copy, short vs long";
 const VARIATIONS = ["Long copy", "Preview link"] as const;
 const VIEWPORTS = ["desktop", "mobile"] as const;
 const PICTURE = "control and variations side by side";
+/** The preview link's filmstrip (experiment.flicker): the site applies it, so its frames are kept. */
+const FILMSTRIP = 'filmstrip of "Preview link"';
 /** The picture's columns: the control, then each variation. */
 const COLUMNS = 1 + VARIATIONS.length;
 const resultName = (viewport: string) => `${EXPERIMENT} · variations · ${viewport}`;
@@ -75,7 +77,7 @@ test("summary.json: each variation previews well on each viewport, with its expe
   }
 });
 
-test("allure-results: one variations result per viewport, its steps the variations' findings, with one PNG attached", () => {
+test("allure-results: one variations result per viewport, its steps the variations' findings, with the side-by-side picture and the preview link's filmstrip attached", () => {
   const variationResults = results.filter((result) => result.name.startsWith(`${EXPERIMENT} · variations`));
   expect(variationResults.map((result) => result.name).sort()).toEqual(VIEWPORTS.map(resultName).sort());
   for (const viewport of VIEWPORTS) {
@@ -88,7 +90,7 @@ test("allure-results: one variations result per viewport, its steps the variatio
       expect(findingSteps.filter((step) => step.name.includes(`Variation "${variation}" of "${EXPERIMENT}" on ${viewport}`)), `${variation} on ${viewport}`).toHaveLength(1);
     }
     const pictures = pngAttachments(result);
-    expect(pictures.map((attachment) => attachment.name), viewport).toEqual([PICTURE]);
+    expect(pictures.map((attachment) => attachment.name), viewport).toEqual([PICTURE, FILMSTRIP]);
   }
 });
 
@@ -114,7 +116,7 @@ async function openResult(page: Page, file: string, name: string, path: readonly
   await expect(page.getByTestId("test-result-info-title")).toHaveText(name);
 }
 
-test("the single-file report, opened offline, shows the control beside the variations on desktop and mobile and calls no host", async ({ browser }, testInfo) => {
+test("the single-file report, opened offline, shows the control beside the variations and the preview link's filmstrip on desktop and mobile, and calls no host", async ({ browser }, testInfo) => {
   const singleFile = join(out, "audit-report.html");
   expect(runOutput).toContain(`Shareable file: ${singleFile} (`);
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
@@ -169,6 +171,15 @@ test("the single-file report, opened offline, shows the control beside the varia
           { columns: COLUMNS, columnWidth, gutter: COLUMN_GUTTER },
         );
         expect(columns).toEqual({ columns: Array(COLUMNS).fill(true), gutters: Array(COLUMNS - 1).fill(0) });
+        // The filmstrip beside it: its frames from inside the file too.
+        const filmstripAttachment = pngAttachments(result).find((candidate) => candidate.name === FILMSTRIP)!;
+        const filmstrip = page.getByTestId("test-result-attachment").filter({ hasText: FILMSTRIP });
+        await filmstrip.getByTestId("test-result-attachment-header").click();
+        const frames = filmstrip.getByTestId("image-attachment-content").locator("img");
+        await expect(frames).toHaveAttribute("alt", filmstripAttachment.source);
+        await expect(frames).toHaveAttribute("src", /^(data|blob):/);
+        await expect.poll(() => frames.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        expect(await frames.evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }))).toEqual(pngSize(readFileSync(join(out, "allure-results", filmstripAttachment.source))));
         await page.screenshot({ path: testInfo.outputPath(`variations-${viewport}.png`), fullPage: true });
       });
     }

@@ -85,3 +85,19 @@ test("a line is read only from the variation's own frames", () => {
   expect(variationLine("SyntaxError: Unexpected token ';'\n    at eval (<anonymous>)")).toBeNull();
   expect(variationLine(undefined)).toBeNull();
 });
+
+test("the target's pixels are taken, the same for equal renders and other for a letter-spacing-only change", async ({ gather }) => {
+  const fixed = { name: "Plan button", selector: "#cta-fixed" };
+  const seen = (code: { js?: string; css?: string }) =>
+    gather("broken", { path: "/fixed-cta" }, { viewedExperiments: [fixed], variation: { ...preview(code), experiment: fixed.name } }).then((artifacts) => artifacts.experimentViews[0]!.target!);
+  const [asIs, rewritten, spaced] = await Promise.all([
+    gather("broken", { path: "/fixed-cta" }, { viewedExperiments: [fixed] }).then((artifacts) => artifacts.experimentViews[0]!.target!),
+    seen({ js: "var b = document.querySelector('#cta-fixed'); b.textContent = b.textContent;" }),
+    seen({ css: "#cta-fixed { letter-spacing: 1px }" }),
+  ]);
+  expect(asIs.pixels).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), steady: true });
+  expect(asIs.style["letter-spacing"]).toBe("normal");
+  expect(rewritten.pixels).toEqual(asIs.pixels);
+  expect(spaced.box).toEqual(asIs.box);
+  expect(spaced.pixels?.sha256).not.toBe(asIs.pixels?.sha256);
+});

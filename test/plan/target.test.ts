@@ -66,3 +66,13 @@ test("with consent, each page gets a reject unit and a GPC unit after the previe
   expect(units.slice(0, 4).every((unit) => unit.consent === undefined)).toBe(true);
   expect(planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] }).units.some((unit) => unit.consent !== undefined)).toBe(false);
 });
+
+test("an experiment's control forced by query is previewed as a unit of its own, named control, before its variations", () => {
+  const forced = { ...spec, experiments: [{ ...spec.experiments[0]!, control: { query: { "hero-copy": "0" } } }] };
+  const units = planTarget({ ...fields, spec: forced, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
+  expect(units.map((unit) => [unit.id, unit.title, unit.variation])).toEqual([
+    ["home", "shop › home", null],
+    ["home.e0c", "shop › home · Hero copy, short vs long · control", { experiment: "Hero copy, short vs long", name: "control", id: "e0c", control: true }],
+    ["home.e0v0", "shop › home · Hero copy, short vs long · Long/copy", { experiment: "Hero copy, short vs long", name: "Long/copy", id: "e0v0" }],
+  ]);
+});

@@ -1,6 +1,6 @@
 import { test as base } from "@playwright/test";
 import { chromium, type Browser } from "playwright";
-import { startFixtures, type FixtureServer } from "../../fixtures/server.js";
+import { EPHEMERAL_PORTS, startFixtures, type FixtureServer } from "../../fixtures/server.js";
 import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
 
 /** The executable the suite drives: the one the audit itself finds (undefined for Playwright's own Chromium). */
@@ -14,7 +14,7 @@ export function testBrowserPath(): string | undefined {
 export const test = base.extend<object, { fixtures: FixtureServer; browser: Browser }>({
   fixtures: [
     async ({}, use) => {
-      const server = await startFixtures({ ports: { service: 0, demoShop: 0, brokenShop: 0, vendors: 0, closedSites: 0, elsewhere: 0, consent: 0 } });
+      const server = await startFixtures({ ports: EPHEMERAL_PORTS });
       await use(server);
       await server.close();
     },

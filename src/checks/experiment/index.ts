@@ -3,6 +3,8 @@ import type { Finding } from "../../results/summary.js";
 import { closestMatch, quoteList } from "../../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, specWideFinding } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
+import { experimentExposure } from "./exposure.js";
+import { experimentFlicker } from "./flicker.js";
 import { experimentVariation } from "./variation.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
@@ -168,7 +170,7 @@ export const experimentSelector = defineCheck({
 });
 
 /** The `experiment.*` checks, in the order the report shows them. */
-export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector, experimentVariation] as const;
+export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector, experimentExposure, experimentFlicker, experimentVariation] as const;
 
 function judgeSelector(match: SelectorMatch, viewport: string): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
   const { selector, visible, stableAlternative } = match;

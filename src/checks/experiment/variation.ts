@@ -3,6 +3,7 @@ import type { Finding } from "../../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
+import { visibleChange } from "./visible-change.js";
 
 /**
  * experiment.variation: each variation's preview compared with its control (the page as it is)
@@ -44,8 +45,8 @@ export function judgeVariation(control: VariationUnit, variation: VariationUnit,
   if (variation.matched === null) failures.push("the selector is not valid CSS");
   else if (variation.visible === 0) failures.push(`the selector matches no visible element once it is applied (${variation.matched} matched)`);
   else if (variation.visible > 1) failures.push(`the selector matches ${variation.visible} visible elements once it is applied, so the change may land on the wrong one`);
-  if (variation.visible === 1 && control.target !== null && variation.target !== null && sameElement(control.target, variation.target)) {
-    failures.push("it changes nothing visible in the target: text, attributes, style and box are the control's");
+  if (variation.visible === 1 && control.target !== null && variation.target !== null && visibleChange(control.target, variation.target).shownBy.length === 0) {
+    failures.push(`it changes nothing visible in the target: its text, box and ${pixelsCompared(control.target, variation.target) ? "pixels" : "painted style"} are the control's`);
   }
   if (variation.journeyError !== null && control.journeyError === null) failures.push(`the journey breaks (${variation.journeyError}), which it does not on the control`);
   const lost = [...new Set(needed)].filter((event) => control.events.includes(event) && !variation.events.includes(event));
@@ -54,13 +55,9 @@ export function judgeVariation(control: VariationUnit, variation: VariationUnit,
   return { status: failures.length > 0 ? "fail" : warnings.length > 0 ? "warn" : "pass", reasons: [...failures, ...warnings] };
 }
 
-function sameElement(a: TargetElement, b: TargetElement): boolean {
-  return a.text === b.text && sameRecord(a.attributes, b.attributes) && sameRecord(a.style, b.style) && sameRecord(a.box, b.box);
-}
-
-function sameRecord(a: Readonly<Record<string, string | number>>, b: Readonly<Record<string, string | number>>): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((key) => a[key] === b[key]);
+/** Whether both units' pixels were taken, each steady: otherwise the painted style stands in for them. */
+function pixelsCompared(a: TargetElement, b: TargetElement): boolean {
+  return a.pixels?.steady === true && b.pixels?.steady === true;
 }
 
 /** experiment.variation: one finding per experiment × variation × viewport. */
@@ -76,8 +73,10 @@ export const experimentVariation = defineCheck({
   failsWhen:
     "per experiment × variation × viewport, its preview compared with the page as it is (the control): the " +
     "variation's js throws (the error and its line are named); its selector matches no visible element, or " +
-    "more than one, once applied; it changes nothing visible in the target (text, attributes, computed style " +
-    "and box all equal the control's); its preview link does not load; or the journey no longer makes a call " +
+    "more than one, once applied; it changes nothing visible in the target (once the page is shown, with its " +
+    "animations held: its text, its box within half a CSS pixel and its pixels all equal the control's, so any " +
+    "computed style that changes pixels counts, `letter-spacing` alone too, and `cursor` or an attribute alone " +
+    "does not); its preview link does not load; or the journey no longer makes a call " +
     "that the page's `expect` or the experiment's goals need while the control does (**fail**); it makes the " +
     "page wider than the viewport where the control was not (**warn**)",
   why:
@@ -100,7 +99,7 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const { viewport } = unit;
   const scope = { page: experiment.page, viewport, experiment: experiment.name, variation: variation.name };
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${viewport}`;
-  const control = context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
+  const control = controlOf(context, experiment, viewport);
   if (control === undefined) return finding(context, "skip", `${named}: not judged here, its control was gathered by another shard (\`merge\` judges it).`, scope);
   const auth = auditedEnvironment(context).auth;
   if (keptOut(control, auth) !== null || keptOut(unit, auth) !== null) return finding(context, "skip", `${named}: not judged, the site kept the audit out (see page.access).`, scope);
@@ -115,9 +114,18 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const asIs = unitOf(control, controlView, []);
   const previewed = unitOf(unit, variationView, unit.variation?.errors ?? []);
   const verdict = judgeVariation(asIs, previewed, needed);
-  const evidence = { reasons: verdict.reasons, needed, control: shownOf(asIs), variation: shownOf(previewed) };
+  const change = asIs.target !== null && previewed.target !== null ? visibleChange(asIs.target, previewed.target) : null;
+  const evidence = { reasons: verdict.reasons, needed, shownBy: change?.shownBy ?? [], styleDiff: change?.styleDiff ?? [], control: shownOf(asIs), variation: shownOf(previewed) };
   if (verdict.status === "pass") return finding(context, "pass", `${named} previews well: it changes the target, keeps the journey's calls and fits the screen.`, scope, evidence);
   return finding(context, verdict.status, `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, evidence);
+}
+
+/** What the variations are compared with on `viewport`: the control forced by `control.query`, else the page as it is. */
+export function controlOf(context: Pick<CheckContext, "pages" | "variations">, experiment: ExperimentSpec, viewport: string): PageArtifacts | undefined {
+  if (experiment.control !== undefined) {
+    return context.variations.find((unit) => unit.page === experiment.page && unit.viewport === viewport && unit.variation?.experiment === experiment.name && unit.variation.control === true);
+  }
+  return context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
 }
 
 /** The events of the experiment's goals, as the spec defines them. */
@@ -138,7 +146,7 @@ function unitOf(page: PageArtifacts, view: ExperimentView, errors: VariationUnit
 
 /** The evidence of one unit: what its view saw of the target, and the events its journey fired. */
 function shownOf(unit: VariationUnit) {
-  return { matched: unit.matched, visible: unit.visible, text: unit.target?.text ?? null, box: unit.target?.box ?? null, overflows: unit.overflows, events: unit.events };
+  return { matched: unit.matched, visible: unit.visible, text: unit.target?.text ?? null, box: unit.target?.box ?? null, pixels: unit.target?.pixels?.sha256 ?? null, overflows: unit.overflows, events: unit.events };
 }
 
 /** What to do, for the reasons given. */

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { ExperimentView, PageArtifacts } from "../../../src/artifacts/types.js";
 import { experimentVariation, judgeVariation, type VariationUnit } from "../../../src/checks/experiment/variation.js";
+import { visibleChange } from "../../../src/checks/experiment/visible-change.js";
 import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const target = { text: "Start your free trial", attributes: { id: "cta-primary", class: "button" }, style: { color: "rgb(0, 0, 0)", "font-size": "16px" }, box: { x: 10, y: 20, width: 200, height: 40 } };
@@ -11,9 +12,37 @@ test("a variation that changes the target and keeps the needed events passes", (
   expect(judgeVariation(control, unitWith({}), ["signup_success"])).toEqual({ status: "pass", reasons: [] });
 });
 
-test("a change to the style or the box alone is a visible change", () => {
-  expect(judgeVariation(control, unitWith({ target: { ...target, style: { ...target.style, "font-size": "18px" } } }), []).status).toBe("pass");
+test("a change to the box alone is a visible change; less than half a CSS pixel is not", () => {
   expect(judgeVariation(control, unitWith({ target: { ...target, box: { ...target.box, width: 240 } } }), []).status).toBe("pass");
+  expect(judgeVariation(control, unitWith({ target: { ...target, box: { ...target.box, width: 200.4 } } }), []).status).toBe("fail");
+});
+
+const pixels = (sha256: string, steady = true) => ({ sha256, clip: { x: 10, y: 20, width: 200, height: 40 }, steady });
+const shown = { ...target, pixels: pixels("a".repeat(64)) };
+
+test("pixels decide when text and box are the control's: a letter-spacing-only change passes, a cursor-only one fails", () => {
+  const spaced = { ...shown, style: { ...shown.style, "letter-spacing": "1px" }, pixels: pixels("b".repeat(64)) };
+  expect(judgeVariation({ ...control, target: shown }, { ...control, target: spaced }, [])).toEqual({ status: "pass", reasons: [] });
+  const pointer = { ...shown, style: { ...shown.style, cursor: "pointer" } };
+  expect(judgeVariation({ ...control, target: shown }, { ...control, target: pointer }, [])).toEqual({
+    status: "fail",
+    reasons: ["it changes nothing visible in the target: its text, box and pixels are the control's"],
+  });
+  // An attribute alone changes nothing a visitor sees.
+  expect(judgeVariation({ ...control, target: shown }, { ...control, target: { ...shown, attributes: { ...shown.attributes, "data-variant": "b" } } }, []).status).toBe("fail");
+  // A clip of another size is another picture.
+  expect(visibleChange(shown, { ...shown, pixels: { ...pixels("a".repeat(64)), clip: { x: 10, y: 20, width: 201, height: 40 } } }).shownBy).toEqual(["pixels"]);
+});
+
+test("a target whose pixels change by themselves, or were not taken, is judged on the style that paints", () => {
+  const restless = { ...shown, pixels: pixels("c".repeat(64), false) };
+  expect(visibleChange(restless, { ...restless, style: { ...shown.style, "letter-spacing": "1px" }, pixels: pixels("d".repeat(64), false) })).toEqual({ shownBy: ["style"], styleDiff: ["letter-spacing"] });
+  expect(visibleChange(restless, { ...restless, style: { ...shown.style, cursor: "pointer" }, pixels: pixels("d".repeat(64), false) }).shownBy).toEqual([]);
+  // Artifacts saved before pixels were kept.
+  expect(visibleChange(target, { ...target, style: { ...target.style, "font-size": "18px" } }).shownBy).toEqual(["style"]);
+  expect(judgeVariation(control, { ...control, target: { ...target, style: { ...target.style, cursor: "pointer" } } }, []).reasons).toEqual([
+    "it changes nothing visible in the target: its text, box and painted style are the control's",
+  ]);
 });
 
 test("js that throws fails, naming the error and its line", () => {
@@ -29,7 +58,7 @@ test("a selector that matches no visible element, or several, once applied fails
 });
 
 test("a variation that leaves the target as it was fails", () => {
-  expect(judgeVariation(control, unitWith({ target }), [])).toEqual({ status: "fail", reasons: ["it changes nothing visible in the target: text, attributes, style and box are the control's"] });
+  expect(judgeVariation(control, unitWith({ target }), [])).toEqual({ status: "fail", reasons: ["it changes nothing visible in the target: its text, box and painted style are the control's"] });
 });
 
 test("a needed event the control fires and the variation does not fails; one the control does not fire either is left to the page's checks", () => {
@@ -50,7 +79,7 @@ test("one verdict lists every reason, failures before the warning", () => {
   expect(verdict.status).toBe("fail");
   expect(verdict.reasons).toEqual([
     'its js throws "boom"',
-    "it changes nothing visible in the target: text, attributes, style and box are the control's",
+    "it changes nothing visible in the target: its text, box and painted style are the control's",
     "the journey no longer fires `signup_success`, which the control fires",
     "it makes the page wider than the viewport, which the control is not",
   ]);
@@ -99,4 +128,13 @@ test("without its control (another shard's, or a page that did not load) a previ
   expect(judged([pricing({ loadError: "net::ERR_CONNECTION_REFUSED" })], [preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("see page.load") });
   expect(judged([pricing({ viewport: "desktop" })], [preview()])[0]!.status).toBe("skip");
   expect(judged([pricing()], [])).toEqual([]);
+});
+
+test("with a control forced by query, variations are compared with that control, not the page as it is", () => {
+  const forcedSpec = { ...spec, experiments: [{ ...spec.experiments[0]!, control: { query: { "cta-copy": "0" } } }] };
+  const forcedControl = pricing({ variation: { experiment: "Pricing CTA copy", name: "control", control: true, errors: [] }, experimentViews: [viewOf({ target: { ...cta, text: "Start your free 30-day trial" } })] });
+  const judgedForced = (variations: PageArtifacts[]) => experimentVariation.evaluate(contextOf([pricing()], forcedSpec, null, variations));
+  // The page as it is showed other copy (its visitor was bucketed into another variation): only the forced control counts.
+  expect(judgedForced([forcedControl, preview()])).toEqual([expect.objectContaining({ variation: "Long copy", status: "fail", message: expect.stringContaining("it changes nothing visible") })]);
+  expect(judgedForced([preview()])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("`merge` judges it") });
 });

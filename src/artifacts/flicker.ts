@@ -1,0 +1,47 @@
+import type { FlickerFrames } from "./types.js";
+
+/**
+ * What a variation's frames say (docs/experiments.md, Flicker): each frame lasts until the next
+ * one (the last until the frames were read); the variation is in place from the first frame after
+ * which every frame shows the target's last look.
+ */
+export interface FlickerTimes {
+  /** When the first frame was rendered. */
+  firstFrameMs: number;
+  /** From when the target showed its last look for good. */
+  appliedAtMs: number;
+  /** How long the page was shown with the target in another look (the control's) before that. */
+  controlPaintedMs: number;
+  /** How long the page was hidden (html or body at opacity 0 or visibility hidden), in all. */
+  hiddenMs: number;
+  /** How much of that came once the variation was in place. */
+  hiddenAfterAppliedMs: number;
+}
+
+/** The times of `flicker`'s frames, in whole milliseconds; null when no frame was rendered. */
+export function flickerTimes(flicker: Pick<FlickerFrames, "frames" | "readAtMs">): FlickerTimes | null {
+  const { frames, readAtMs } = flicker;
+  if (frames.length === 0) return null;
+  const last = frames[frames.length - 1]![2];
+  let appliedFrom = frames.length - 1;
+  while (appliedFrom > 0 && frames[appliedFrom - 1]![2] === last) appliedFrom--;
+  const duration = (index: number) => Math.max(0, (index + 1 < frames.length ? frames[index + 1]![0] : readAtMs) - frames[index]![0]);
+  let controlPaintedMs = 0;
+  let hiddenMs = 0;
+  let hiddenAfterAppliedMs = 0;
+  frames.forEach(([, hidden, look], index) => {
+    if (hidden === 1) {
+      hiddenMs += duration(index);
+      if (index >= appliedFrom) hiddenAfterAppliedMs += duration(index);
+    } else if (look >= 0 && look !== last && index < appliedFrom) {
+      controlPaintedMs += duration(index);
+    }
+  });
+  return {
+    firstFrameMs: Math.round(frames[0]![0]),
+    appliedAtMs: Math.round(frames[appliedFrom]![0]),
+    controlPaintedMs: Math.round(controlPaintedMs),
+    hiddenMs: Math.round(hiddenMs),
+    hiddenAfterAppliedMs: Math.round(hiddenAfterAppliedMs),
+  };
+}

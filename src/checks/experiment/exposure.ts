@@ -1,0 +1,171 @@
+import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
+import type { Finding } from "../../results/summary.js";
+import type { ExperimentSpec } from "../../spec/schema.js";
+import { variationId } from "../../spec/variation-id.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
+
+/**
+ * experiment.exposure: the call that tells the service which variation a visitor saw. On the
+ * page as it is, any variation may be shown: it must fire once, before the goal's event, and name
+ * the same variation again after a reload in the same browser. On a variation forced by `query`,
+ * it is judged only when it fires (many SDKs send none for a preview): once, naming the
+ * variation's id, before the goal's event.
+ */
+
+type Exposure = NonNullable<ExperimentSpec["exposure"]>;
+
+/** The exposures among `calls`: track calls of the exposure's event whose properties carry each of its values. */
+export function exposuresAmong(calls: readonly CapturedCall[], exposure: Exposure): CapturedCall[] {
+  return calls.filter((call) => {
+    if (call.kind !== "track" || call.name !== exposure.event) return false;
+    const properties = propertiesOf(call);
+    return Object.entries(exposure.properties).every(([name, value]) => properties[name] !== undefined && String(properties[name]) === String(value));
+  });
+}
+
+/** The variation an exposure names (its `variationProperty`, as a string); null when it names none. */
+export function namedVariation(call: CapturedCall, exposure: Exposure): string | null {
+  const value = propertiesOf(call)[exposure.variationProperty];
+  return value === undefined || value === null ? null : String(value);
+}
+
+function propertiesOf(call: CapturedCall): Record<string, unknown> {
+  return call.properties !== null && typeof call.properties === "object" && !Array.isArray(call.properties) ? (call.properties as Record<string, unknown>) : {};
+}
+
+/** The first call of one of `events` made before `exposure`, in the order the page made them (two calls of one task share their millisecond); null when none was. */
+function goalBefore(calls: readonly CapturedCall[], events: readonly string[], exposure: CapturedCall): CapturedCall | null {
+  return calls.slice(0, calls.indexOf(exposure)).find((call) => call.kind === "track" && call.name !== null && events.includes(call.name)) ?? null;
+}
+
+/** What one unit's exposures say, before they become a finding: the failures, each a clause. */
+export interface ExposureVerdict {
+  /** `skip` for a forced variation that fired none. */
+  status: "pass" | "fail" | "skip";
+  reasons: string[];
+  evidence: Record<string, unknown>;
+}
+
+/**
+ * Judges the page as it is: once, before the goal's event, and the same variation after the
+ * reload. `reload` is null when the artifacts hold none (saved before reloads were gathered).
+ */
+export function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifacts["reload"], exposure: Exposure, goalEvents: readonly string[]): ExposureVerdict {
+  const fired = exposuresAmong(calls, exposure);
+  const shown = fired.map((call) => namedVariation(call, exposure));
+  const reasons: string[] = [];
+  if (fired.length === 0) reasons.push("it did not fire");
+  if (fired.length > 1) reasons.push(`it fired ${fired.length} times (${shown.map(quoted).join(", ")})`);
+  const goal = fired.length === 0 ? null : goalBefore(calls, goalEvents, fired[0]!);
+  if (goal !== null) reasons.push(`it came after the goal's event \`${goal.name}\``);
+  const evidence: Record<string, unknown> = { fired: fired.length, variations: shown, atMs: fired.map((call) => call.atMs) };
+  if (reload !== null && reload !== undefined && fired.length > 0) {
+    const again = exposuresAmong(reload.calls, exposure).map((call) => namedVariation(call, exposure));
+    evidence.afterReload = again;
+    if (reload.loadError !== null) reasons.push(`the reload did not load (${reload.loadError})`);
+    else if (again.length === 0) reasons.push(`it did not fire again after a reload, so the visitor's variation (${quoted(shown[0]!)}) was not confirmed`);
+    else if (again.some((variation) => variation !== shown[0])) reasons.push(`it named another variation after a reload in the same browser (${quoted(shown[0]!)}, then ${again.map(quoted).join(", ")}): the visitor was bucketed again`);
+    else if (again.length > 1) reasons.push(`it fired ${again.length} times after a reload`);
+  }
+  return { status: reasons.length > 0 ? "fail" : "pass", reasons, evidence };
+}
+
+/** Judges a variation forced by `query`: only when it fires; then once, naming `id`, before the goal's event. */
+export function judgeForced(calls: readonly CapturedCall[], exposure: Exposure, id: string, goalEvents: readonly string[]): ExposureVerdict {
+  const fired = exposuresAmong(calls, exposure);
+  const shown = fired.map((call) => namedVariation(call, exposure));
+  const evidence = { fired: fired.length, variations: shown, expected: id, atMs: fired.map((call) => call.atMs) };
+  if (fired.length === 0) return { status: "skip", reasons: [], evidence };
+  const reasons: string[] = [];
+  if (fired.length > 1) reasons.push(`it fired ${fired.length} times`);
+  const others = [...new Set(shown.filter((variation) => variation !== id))];
+  if (others.length > 0) reasons.push(`it named ${others.map(quoted).join(", ")} instead of the variation's id ${quoted(id)}`);
+  const goal = goalBefore(calls, goalEvents, fired[0]!);
+  if (goal !== null) reasons.push(`it came after the goal's event \`${goal.name}\``);
+  return { status: reasons.length > 0 ? "fail" : "pass", reasons, evidence };
+}
+
+function quoted(value: string | null): string {
+  return value === null ? "no variation" : `"${value}"`;
+}
+
+/** experiment.exposure: one finding per experiment × unit (the page as it is, each variation) × viewport, for experiments with `exposure`. */
+export const experimentExposure = defineCheck({
+  id: "experiment.exposure",
+  // The page as it is and the variations' previews are gathered by different tests, maybe shards.
+  scope: "run",
+  title: "Each experiment's exposure fires once, before the goal, for the variation shown",
+  failureTitle: "An experiment's exposure is missing, doubled, late or names another variation",
+  family: "Experiments",
+  severity: "critical",
+  checklist: null,
+  failsWhen:
+    "with the experiment's `exposure`, per experiment × unit (the page as it is, each variation) × viewport: on " +
+    "the page as it is, the exposure did not fire, fired more than once, came after one of the experiment's " +
+    "goals' events, or did not name the same variation again after one reload in the same browser (no journey " +
+    "there); on a variation forced by `query`, an exposure that fires more than once, names another value than " +
+    "the variation's `id` (default: its 1-based position) or comes after the goal's event (**fail**). A forced " +
+    "variation that sends no exposure (many SDKs send none for a preview, GrowthBook among them), and a " +
+    "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why",
+  why:
+    "The exposure is how the service learns which visitor saw which variation; every result is counted from " +
+    "it. Missing, it leaves the experiment without visitors; sent twice, on a page that tracks it in two " +
+    "places, it inflates one variation; naming the wrong variation or a visitor bucketed again on every load " +
+    "mixes the groups; sent after the goal's event, it misses the conversions that came first. Each one is a " +
+    "known cause of the sample-ratio-mismatch warning, found here in a browser before launch instead of in the " +
+    "data weeks later.",
+  evaluate(context): Finding[] {
+    return context.spec.experiments.flatMap((experiment) => {
+      const { exposure } = experiment;
+      if (exposure === undefined) return [];
+      const goalEvents = context.spec.goals.filter((goal) => experiment.goals.includes(goal.name)).map((goal) => goal.event);
+      const unforced = context.pages.filter((page) => page.page === experiment.page).map((page) => judgePage(context, experiment, exposure, goalEvents, page));
+      const forced = experiment.variations.flatMap((variation, index) =>
+        context.variations
+          .filter((unit) => unit.page === experiment.page && unit.variation?.experiment === experiment.name && unit.variation.name === variation.name)
+          .map((unit) => {
+            const scope = { page: experiment.page, viewport: unit.viewport, experiment: experiment.name, variation: variation.name };
+            const named = `The exposure of "${experiment.name}" on variation "${variation.name}" (${unit.viewport})`;
+            if (variation.js !== undefined || variation.css !== undefined) {
+              return finding(context, "skip", `${named}: not judged, the audit applies this variation's ${variation.js !== undefined ? "js" : "css"} itself, so the site's SDK never chose it.`, scope);
+            }
+            const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
+            if (notJudged !== null) return finding(context, "skip", `${named}: ${notJudged.charAt(0).toLowerCase()}${notJudged.slice(1)}`, scope);
+            const id = variationId(variation, index);
+            const verdict = judgeForced(madeCalls(unit), exposure, id, goalEvents);
+            if (verdict.status === "skip") {
+              return finding(context, "skip", `${named}: not judged, the page sent no \`${exposure.event}\` for the forced preview (many SDKs send none for a preview, GrowthBook among them); the page as it is is judged.`, scope, verdict.evidence);
+            }
+            if (verdict.status === "pass") return finding(context, "pass", `${named} fired once, naming "${id}", before the goal's event.`, scope, verdict.evidence);
+            return finding(context, "fail", `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, verdict.evidence);
+          }),
+      );
+      return [...unforced, ...forced];
+    });
+  },
+});
+
+function judgePage(context: CheckContext, experiment: ExperimentSpec, exposure: Exposure, goalEvents: readonly string[], page: PageArtifacts): Finding {
+  const scope = { page: experiment.page, viewport: page.viewport, experiment: experiment.name, variation: null };
+  const named = `The exposure of "${experiment.name}" on ${experiment.page} as it is (${page.viewport})`;
+  const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
+  if (notJudged !== null) return finding(context, "skip", `${named}: ${notJudged.charAt(0).toLowerCase()}${notJudged.slice(1)}`, scope);
+  const verdict = judgeUnforced(madeCalls(page), page.reload ?? null, exposure, goalEvents);
+  if (verdict.status === "pass") {
+    const shown = (verdict.evidence.variations as (string | null)[])[0] ?? null;
+    return finding(context, "pass", `${named} fired once, naming ${quoted(shown)}, before the goal's event${page.reload ? ", and again after a reload" : ""}.`, scope, verdict.evidence);
+  }
+  return finding(context, "fail", `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, verdict.evidence);
+}
+
+/** What to do, for the first reason given. */
+function adviceFor(reasons: readonly string[]): string {
+  const [first = ""] = reasons;
+  if (first.startsWith("it did not fire again")) return "Make the exposure fire on every page view the experiment runs on.";
+  if (first.startsWith("it did not fire")) return "Send the exposure from the experiment SDK's tracking callback, through the analytics SDK's track.";
+  if (first.startsWith("it fired")) return "Send the exposure from one place only (the SDK's built-in tracker or your own callback, not both).";
+  if (first.startsWith("it named another variation after a reload")) return "Keep the visitor's id across page views (a cookie or storage the SDK reads), so the visitor keeps their bucket.";
+  if (first.startsWith("it named")) return "Send the variation's key the service knows (GrowthBook's result.key, not its index).";
+  if (first.startsWith("it came after")) return "Load the experiment SDK before anything tracks the goal, so the exposure comes first.";
+  return "Check that the page loads again as it did.";
+}

@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import type { RunSummary } from "../../src/results/summary.js";
+import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+
+/**
+ * GrowthBook's own bundle applying a visual experiment (fixtures/sites/growthbook.ts): each planted
+ * flicker fault is reported with its check id, page, experiment, variation, viewport and status,
+ * and nothing else; the page with the SDK in <head> passes every check on both viewports. The run
+ * uses 4 workers on this machine's cores, so the verdicts are shown to hold under load: the faults'
+ * timings are far from the thresholds.
+ */
+test.describe.configure({ mode: "serial" });
+
+const VIEWPORTS = ["desktop", "mobile"] as const;
+let summary: RunSummary;
+
+test.beforeAll(async ({}, testInfo) => {
+  const out = join(testInfo.project.outputDir, "growthbook-flicker-run");
+  const run = await runCli(["run", e2eSpec("growthbook-flicker.yaml"), "--out", out, "--workers", "4"]);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  summary = readSummary(out);
+});
+
+test("each planted flicker fault, and nothing else, is reported on both viewports", () => {
+  const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  expect(reported.map((finding) => `${finding.check} ${finding.status} ${finding.page} ${finding.experiment} · ${finding.variation} ${finding.viewport}`).sort()).toEqual(
+    VIEWPORTS.flatMap((viewport) => [
+      `experiment.flicker fail late CTA copy with the SDK loaded late · Long copy ${viewport}`,
+      `experiment.flicker fail anti-flicker-timeout CTA copy past the anti-flicker timeout · Long copy ${viewport}`,
+      `experiment.flicker warn hidden-after CTA copy hidden after it is applied · Long copy ${viewport}`,
+    ]).sort(),
+  );
+});
+
+test("the evidence says what each page did: the control painted, the page hidden, and hidden after the variation", () => {
+  for (const viewport of VIEWPORTS) {
+    const flicker = (page: string) => findingOf(summary, "experiment.flicker", { page, viewport, variation: "Long copy" });
+    // The tag is inserted 500 ms after load: the control shows until then.
+    expect(flicker("late").evidence).toMatchObject({ controlPaintedMs: expect.any(Number), hiddenMs: 0 });
+    expect(flicker("late").evidence.controlPaintedMs).toBeGreaterThan(400);
+    // The anti-flicker timeout (800 ms) runs out before the payload (1.5 s): hidden, then the control.
+    expect(flicker("anti-flicker-timeout").evidence.hiddenMs).toBeGreaterThan(0);
+    expect(flicker("anti-flicker-timeout").evidence.controlPaintedMs).toBeGreaterThan(100);
+    expect(flicker("anti-flicker-timeout").message).toContain("The anti-flicker timeout ran out");
+    // The payload comes in time: hidden until then, no control frame.
+    expect(flicker("anti-flicker")).toMatchObject({ status: "pass", evidence: { controlPaintedMs: 0, hiddenAfterAppliedMs: 0 } });
+    expect(flicker("anti-flicker").evidence.hiddenMs).toBeGreaterThan(0);
+    // A snippet on its own 3.5 s timer: hidden long after the variation is in place.
+    expect(flicker("hidden-after").evidence).toMatchObject({ controlPaintedMs: 0 });
+    expect(flicker("hidden-after").evidence.hiddenAfterAppliedMs).toBeGreaterThanOrEqual(1000);
+    expect(flicker("hidden-after").message).toContain("End the anti-flicker snippet when the variation is in place");
+  }
+});
+
+test("the page with GrowthBook in <head> passes every check on both viewports, its filmstrip kept", () => {
+  for (const viewport of VIEWPORTS) {
+    const findings = summary.findings.filter((finding) => finding.page === "head" && finding.viewport === viewport);
+    expect(findings.filter((finding) => finding.status !== "pass" && finding.status !== "skip")).toEqual([]);
+    for (const check of ["page.load", "page.errors", "sdk.present", "sdk.order", "events.expected", "events.delivered", "experiment.selector"]) {
+      expect(findingOf(summary, check, { page: "head", viewport }).status, `${check} on ${viewport}`).toBe("pass");
+    }
+    expect(findingOf(summary, "experiment.variation", { page: "head", viewport, variation: "Long copy" }).status).toBe("pass");
+    const flicker = findingOf(summary, "experiment.flicker", { page: "head", viewport, variation: "Long copy" });
+    expect(flicker).toMatchObject({ status: "pass", evidence: { controlPaintedMs: 0, hiddenMs: 0 } });
+    expect((flicker.evidence.filmstrip as unknown[]).length).toBeGreaterThan(0);
+  }
+});

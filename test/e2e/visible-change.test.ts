@@ -1,0 +1,32 @@
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import type { RunSummary } from "../../src/results/summary.js";
+import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+
+/** Visible change judged on pixels: a letter-spacing-only variation of a fixed-width button changes what people see; the same text rewritten, or another cursor, does not. */
+test.describe.configure({ mode: "serial" });
+
+let summary: RunSummary;
+
+test.beforeAll(async ({}, testInfo) => {
+  const out = join(testInfo.project.outputDir, "visible-change-run");
+  const run = await runCli(["run", e2eSpec("visible-change.yaml"), "--out", out]);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  summary = readSummary(out);
+});
+
+for (const viewport of ["desktop", "mobile"]) {
+  test(`on ${viewport}, a letter-spacing-only variation passes, and one that changes nothing visible fails`, () => {
+    const variation = (name: string) => findingOf(summary, "experiment.variation", { page: "plans", viewport, variation: name });
+    expect(variation("Letter spacing only")).toMatchObject({ status: "pass", experiment: "Plan button spacing" });
+    expect(variation("Letter spacing only").evidence).toMatchObject({ shownBy: ["pixels"], styleDiff: expect.arrayContaining(["letter-spacing"]) });
+    for (const name of ["Same text rewritten", "Cursor only"]) {
+      expect(variation(name).status, name).toBe("fail");
+      expect(variation(name).message, name).toContain("it changes nothing visible in the target: its text, box and pixels are the control's");
+    }
+    const failed = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+    expect(failed.map((finding) => `${finding.check} ${finding.viewport} ${finding.variation}`).sort()).toEqual(
+      ["desktop", "mobile"].flatMap((each) => [`experiment.variation ${each} Cursor only`, `experiment.variation ${each} Same text rewritten`]).sort(),
+    );
+  });
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "@playwright/test";
+import type { BrowserContext } from "playwright";
+import { flickerTimes } from "../../src/artifacts/flicker.js";
+import { test } from "../support/gather.js";
+
+/**
+ * The flicker sampler in a real Chromium: a page applies its variation from a timer a set time after
+ * the first frame in which the target exists, and records when the timer really fired; the sampler
+ * measures the control painted until then within one frame plus 20 ms.
+ */
+const PLANTED_MS = 400;
+const page = (head: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Plans</title>${head}</head>
+<body><h1>Plans</h1><p><button id="cta" type="button" style="width: 240px">Sign up</button></p></body></html>`;
+const planted = `<script>
+  window.__planted = {};
+  requestAnimationFrame(function look() {
+    var cta = document.getElementById("cta");
+    if (!cta) return requestAnimationFrame(look);
+    window.__planted.firstFrame = performance.now();
+    setTimeout(function () {
+      cta.textContent = "Start your free trial";
+      window.__plantedDelay(performance.now() - window.__planted.firstFrame);
+    }, ${PLANTED_MS});
+  });
+</script>`;
+const serve = (html: string) => async (context: BrowserContext) => {
+  await context.route("**/fixed-cta?*", (route) => route.fulfill({ contentType: "text/html", body: html }));
+};
+const experiment = { name: "Plan button copy", selector: "#cta" };
+const variation = { experiment: experiment.name, name: "Long copy", query: { plant: "1" }, js: null, css: null };
+
+test("a variation applied by a timer after the first frame: the control painted is the recorded delay within one frame plus 20 ms, and the filmstrip shows the switch", async ({ gather }) => {
+  const folder = mkdtempSync(join(tmpdir(), "flicker-"));
+  try {
+    let recorded: number | undefined;
+    const artifacts = await gather(
+      "broken",
+      { path: "/fixed-cta" },
+      { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: (index) => ({ path: join(folder, `film${index}.png`), name: `film${index}.png` }) } },
+      {
+        prepare: async (context) => {
+          await context.exposeBinding("__plantedDelay", (_source, delay: number) => void (recorded = delay));
+          await serve(page(planted))(context);
+        },
+      },
+    );
+    const { flicker } = artifacts;
+    expect(flicker).toBeTruthy();
+    const times = flickerTimes(flicker!)!;
+    // The switch is the first frame with the variation: one frame is the gap before it.
+    const switchIndex = flicker!.frames.findIndex((row) => row[0] >= times.appliedAtMs);
+    const frameGap = flicker!.frames[switchIndex]![0] - flicker!.frames[switchIndex - 1]![0];
+    expect(recorded).toBeGreaterThanOrEqual(PLANTED_MS);
+    expect(Math.abs(times.controlPaintedMs - recorded!), `measured ${times.controlPaintedMs} ms, recorded ${recorded} ms, frame ${frameGap} ms`).toBeLessThanOrEqual(frameGap + 20);
+    expect(times.hiddenMs).toBe(0);
+    expect(flicker!.signatures).toHaveLength(2);
+    expect(flicker!.filmstrip.length).toBeGreaterThanOrEqual(2);
+    expect(flicker!.filmstrip.some((frame) => frame.atMs < times.appliedAtMs)).toBe(true);
+    expect(flicker!.filmstrip.at(-1)!.atMs).toBeGreaterThanOrEqual(times.appliedAtMs);
+    for (const frame of flicker!.filmstrip) expect(readFileSync(join(folder, frame.screen)).subarray(1, 4).toString()).toBe("PNG");
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -68,6 +68,8 @@ const summarySchema = z.object({
       viewport: z.string(),
       // Absent from summaries written before variations were previewed.
       variation: z.string().nullable().optional(),
+      // Absent from summaries written before the exposure's reload and the consent units.
+      unit: z.string().optional(),
     }),
   ),
 });
@@ -116,8 +118,10 @@ export function baselinesFromSummary(summary: SummaryForBaseline): CallBaseline[
       for (const finding of summary.findings) {
         if (finding.check !== "page.load" || finding.spec !== run.spec || finding.page === null || finding.viewport === null) continue;
         const { page, viewport } = finding;
-        // A variation's calls are the preview's, not the page's.
-        const calls = summary.calls.filter((call) => call.spec === run.spec && call.environment === run.environment && call.page === page && call.viewport === viewport && !call.variation);
+        // A variation's calls are the preview's, not the page's; a reload's or a refusal's are not the page's either.
+        const calls = summary.calls.filter(
+          (call) => call.spec === run.spec && call.environment === run.environment && call.page === page && call.viewport === viewport && !call.variation && (call.unit ?? "page") === "page",
+        );
         (pages[page] ??= {})[viewport] = firedCalls(calls);
       }
       return { spec: run.spec, environment: run.environment, project: run.project, pages };

@@ -117,3 +117,11 @@ test("a variation's preview is not the page: its calls stay out of the baseline,
   expect(summary.calls.filter((call) => call.variation === null).every((call) => call.experiment === null)).toBe(true);
   expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({ desktop: { identify: true, track: ["cta_click", "signup_success"] } });
 });
+
+test("a reload's calls and a refused consent unit's are not the page's: they stay out of the baseline", () => {
+  const reloaded = { ...signup("desktop"), reload: { atMs: 5000, loadError: null, calls: [callWith({ name: "exposure_again" })], collect: [] } };
+  const refused = { ...signup("mobile"), calls: [callWith({ name: "tracked_after_refusal" })], consent: { unit: "reject" as const } as PageArtifacts["consent"] };
+  const summary = summaryOf([{ spec: "audits/demo.yaml", pages: [reloaded, refused] }]);
+  expect(summary.calls.map((call) => [call.name, call.unit])).toEqual(expect.arrayContaining([["exposure_again", "reload"], ["tracked_after_refusal", "reject"]]));
+  expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({ desktop: { identify: true, track: ["cta_click", "signup_success"] }, mobile: { identify: false, track: [] } });
+});

@@ -73,7 +73,7 @@ test("every module the package loads is shipped in it, one of its dependencies, 
   const builtins = new Set(builtinModules);
   const problems = modules.flatMap((file) => {
     const text = readFileSync(join(installed, file), "utf8");
-    const specifiers = [...text.matchAll(/\bfrom\s+"([^"]+)"|^import\s+"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)|require\.resolve\(\s*"([^"]+)"/gm)].map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4])!);
+    const specifiers = [...text.matchAll(/\bfrom\s+"([^"\s]+)"|^import\s+"([^"\s]+)"|\bimport\(\s*"([^"\s]+)"\s*\)|require\.resolve\(\s*"([^"\s]+)"/gm)].map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4])!);
     return specifiers.flatMap((specifier) => {
       if (specifier.startsWith(".")) return existsSync(join(installed, posix.join(posix.dirname(file), specifier))) ? [] : [`${file}: ${specifier} is not shipped`];
       const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!;

@@ -94,6 +94,9 @@ test("allure-results: one variations result per viewport, its steps the variatio
   }
 });
 
+/** How long the 4 MB single-file report may take to load and answer: a minute on 2 cores that are busy with other audits. */
+const REPORT_TIMEOUT_MS = 60_000;
+
 /**
  * Opens the result named `name` from the report's tree: loads the report afresh, searches for the
  * result, then opens the tree's sections on its path (workspace, project, story) until its leaf
@@ -111,7 +114,7 @@ async function openResult(page: Page, file: string, name: string, path: readonly
       if (!(await inside.isVisible())) await section(title).click({ timeout: 2_000 });
     }
     await expect(leaf).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: REPORT_TIMEOUT_MS });
   await leaf.click();
   await expect(page.getByTestId("test-result-info-title")).toHaveText(name);
 }
@@ -120,7 +123,8 @@ test("the single-file report, opened offline, shows the control beside the varia
   const singleFile = join(out, "audit-report.html");
   expect(runOutput).toContain(`Shareable file: ${singleFile} (`);
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
-  context.setDefaultTimeout(20_000);
+  test.setTimeout(6 * REPORT_TIMEOUT_MS);
+  context.setDefaultTimeout(REPORT_TIMEOUT_MS);
   try {
     const { page, requests, outside } = await openOffline(context, singleFile);
     await expect(page.getByText("Setup audit: Demo shop (staging)").first()).toBeVisible();

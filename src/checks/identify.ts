@@ -165,7 +165,7 @@ function uniqueHits(hits: readonly PersonalDataHit[]): PersonalDataHit[] {
 
 /** The page's journey steps that type a canary value, as the plan has them. */
 function canariesOf(context: AuditContext, pageId: string): readonly PlannedCanary[] {
-  return context.units.find((unit) => unit.page === pageId && unit.variation === null)?.canaries ?? [];
+  return context.units.find((unit) => unit.page === pageId && unit.variation === null && unit.consent === undefined)?.canaries ?? [];
 }
 
 function fillSelector(context: AuditContext, pageId: string, stepIndex: number): string | null {

@@ -4,13 +4,9 @@ import { ingestedEvents, reconcileDeliveries, type JudgedPage } from "../artifac
 import type { CallBaseline } from "../results/baseline-file.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
+import { isPageAsItIs, isRefusal } from "../artifacts/unit-kind.js";
 import type { AuditTarget } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
-
-/** A reject or GPC unit: judged by consent.reject alone. */
-function isRefusal(page: JudgedPage): boolean {
-  return page.consent !== undefined && page.consent.unit !== "page";
-}
 
 /**
  * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews
@@ -25,7 +21,7 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
     domain: target.domain,
     units: target.units,
     // The pages as they are are what every check but experiment.variation and consent.reject judges.
-    pages: pages.filter((page) => page.variation === null && !isRefusal(page)),
+    pages: pages.filter(isPageAsItIs),
     variations: pages.filter((page) => page.variation !== null),
     refusals: pages.filter(isRefusal),
     api,

@@ -5,6 +5,7 @@ import { LabelName, Status as AllureStatus, type Label } from "allure-js-commons
 import type { RuntimeMessage } from "allure-js-commons/sdk";
 import { CHECKS, checkOf } from "../checks/index.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
+import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import { scrubText } from "../privacy/redact.js";
 import type { Finding, Status } from "../results/summary.js";
 import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
@@ -80,7 +81,7 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
 
   for (const pageId of target.pages) {
     yield entry(pageId, () => {
-      const page = result.pages.find((candidate) => candidate.page === pageId && candidate.viewport === viewport && candidate.variation === null);
+      const page = result.pages.find((candidate) => candidate.page === pageId && candidate.viewport === viewport && isPageAsItIs(candidate));
       const label = labelled(pageId, `${pageId} · ${viewport}`);
       if (page === undefined) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
       // A variation's findings are its experiment's, beside its picture.

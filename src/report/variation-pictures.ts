@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
+import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import type { PreviewedExperiment, ReportTarget, TargetResult } from "../results/run-result.js";
 import { filmstripPage, sideBySidePage, type FilmstripPictureFrame, type RenderPicture, type SideBySideColumn } from "./side-by-side.js";
 
@@ -59,7 +60,7 @@ function judgedColumns(result: Pick<TargetResult, "pages" | "findings">, outDir:
   if (judged.length === 0) return null;
   const onViewport = result.pages.filter((page) => page.page === experiment.page && page.viewport === viewport);
   // The control forced by the experiment's `control.query`, when there is one, else the page as it is.
-  const control = onViewport.find((page) => page.variation?.experiment === experiment.name && page.variation.control === true) ?? onViewport.find((page) => page.variation === null);
+  const control = onViewport.find((page) => page.variation?.experiment === experiment.name && page.variation.control === true) ?? onViewport.find(isPageAsItIs);
   const controlColumn = control ? columnOf(control, experiment.name, outDir, "control", null) : null;
   if (controlColumn === null) return null;
   const variations = onViewport.flatMap((unit) => {

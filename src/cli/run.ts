@@ -18,7 +18,7 @@ import { runPlaywrightPhase } from "./playwright.js";
 import type { ReportOptions } from "./report.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
-import { saveArtifacts } from "./saved-artifacts.js";
+import { saveArtifacts, type GatheredPage } from "./saved-artifacts.js";
 import { keepFailureScreenshots } from "./screens.js";
 import { requireSiteAccess } from "./site-access.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
@@ -80,12 +80,12 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
-    const gatheredPages = targets.map((target) => readArtifacts(workDir, target, Boolean(options.shard)));
+    const gatheredTargets = targets.map((target, index) => ({ target, pages: readArtifacts(workDir, target, Boolean(options.shard)), api: apis[index] ?? null }));
     if (options.saveArtifacts) {
       // Before the checks: with screenshots on-failure, judging decides which screenshots the output keeps.
-      saveArtifacts(outDir, { startedAt, targets, selection: { pages: options.pages, viewports: options.viewports }, pages: gatheredPages, apis }, [outDir, workDir], process.env);
+      saveArtifacts(outDir, { startedAt, selection: { pages: options.pages, viewports: options.viewports }, targets: gatheredTargets }, [outDir, workDir], process.env);
     }
-    const results = targets.map((target, index) => judgeGathered(target, gatheredPages[index]!, apis[index] ?? null, baselines[index]));
+    const results = gatheredTargets.map(({ target, pages, api }, index) => judgeGathered(target, pages.map(({ page }) => page), api, baselines[index]));
     keepFailureScreenshots(targets, results, workDir, outDir);
     const [{ publishResults }, { writeShardResults }] = await outputWriters;
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
@@ -116,13 +116,14 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
  * out) becomes a page that did not load, so it shows as a failure instead of vanishing; with
  * --shard, the other shards' pages are simply not here.
  */
-function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): PageArtifacts[] {
+function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): GatheredPage[] {
   return target.units.flatMap((unit) =>
     target.viewports.flatMap((viewport) => {
-      const file = join(workDir, "artifacts", unit.artifactFiles[viewport]!);
-      if (existsSync(file)) return [JSON.parse(readFileSync(file, "utf8")) as PageArtifacts];
+      const file = unit.artifactFiles[viewport]!;
+      const path = join(workDir, "artifacts", file);
+      if (existsSync(path)) return [{ file, page: JSON.parse(readFileSync(path, "utf8")) as PageArtifacts }];
       if (sharded) return [];
-      return [missingArtifacts(target, unit, viewport)];
+      return [{ file, page: missingArtifacts(target, unit, viewport) }];
     }),
   );
 }

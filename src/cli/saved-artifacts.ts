@@ -1,5 +1,5 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
 import { personalDataOf } from "../checks/identify.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
@@ -7,6 +7,7 @@ import { credentialsOf, hideSecretsDeep } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { toolVersion } from "../package/version.js";
 import { usageError } from "./errors.js";
+import { copyScreen, screensOf } from "./screens.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 
 /**
@@ -14,7 +15,7 @@ import { buildTarget, type TargetFilters } from "./targets.js";
  * DIR` judges it again with the current spec and checks, without a browser (as Lighthouse's `-A`
  * does): `run.json` holds each spec × environment's plan, the command line's selection and the
  * API's answers, `pages/` one file per page × viewport (a variation's preview among them), and
- * the screens the report shows (the pages' screenshots, the experiments' first screens) under
+ * the screens the report shows (the pages' screenshots, the experiments' first screens, the filmstrips) under
  * their paths in the output folder. The audit's own secrets (the API key, a closed site's values)
  * are redacted; the keys and canary values the gatherer found are there as its sightings, and an
  * identify call that a secret was redacted from keeps the personal data found in it before, so
@@ -47,6 +48,19 @@ export interface SavedRun {
   targets: SavedTarget[];
 }
 
+/** A page × viewport's artifacts as a run read them, with the plan's file for them. */
+export interface GatheredPage {
+  file: string;
+  page: PageArtifacts;
+}
+
+/** One spec × environment as a run gathered it: its plan, its pages and the API's answers. */
+export interface GatheredTarget {
+  target: AuditTarget;
+  pages: readonly GatheredPage[];
+  api: ApiArtifacts | null;
+}
+
 /** What a replay judges for one spec × environment: its plan made with the current spec, the pages saved for it and the API's answers. */
 export interface ReplayedTarget {
   target: AuditTarget;
@@ -61,34 +75,27 @@ export interface ReplayedTarget {
  */
 export function saveArtifacts(
   outDir: string,
-  run: { startedAt: Date; targets: readonly AuditTarget[]; selection: SavedTarget["selection"]; pages: readonly PageArtifacts[][]; apis: readonly (ApiArtifacts | null)[] },
+  run: { startedAt: Date; selection: SavedTarget["selection"]; targets: readonly GatheredTarget[] },
   screenRoots: readonly string[],
   env: NodeJS.ProcessEnv,
 ): void {
   const savedDir = join(outDir, SAVED_DIR);
-  const secrets = [...new Set(run.targets.flatMap((target) => credentialsOf(target.spec, env)))];
+  const secrets = [...new Set(run.targets.flatMap(({ target }) => credentialsOf(target.spec, env)))];
   mkdirSync(join(savedDir, PAGES_DIR), { recursive: true });
   const saved: SavedRun = {
     version: SAVED_VERSION,
     tool: toolVersion(),
     startedAt: run.startedAt.toISOString(),
-    targets: run.targets.map(({ spec: _spec, ...target }, index) => ({ ...target, selection: run.selection, api: hideSecretsDeep(run.apis[index] ?? null, secrets) })),
+    targets: run.targets.map(({ target: { spec: _spec, ...target }, api }) => ({ ...target, selection: run.selection, api: hideSecretsDeep(api, secrets) })),
   };
   writeFileSync(join(savedDir, RUN_FILE), `${JSON.stringify(saved, null, 2)}\n`);
-  run.targets.forEach((target, index) => {
-    for (const page of run.pages[index] ?? []) {
-      const file = fileOf(target, page);
-      // Every page read is one of the plan's units (one that crashed too): the check is for the types.
-      if (file === null) continue;
-      writeFileSync(join(savedDir, PAGES_DIR, file), `${JSON.stringify(savedPage(page, secrets), null, 2)}\n`);
-      for (const screen of screensOf(page)) {
-        const from = screenRoots.map((root) => join(root, screen)).find((path) => existsSync(path));
-        if (from === undefined) continue;
-        mkdirSync(dirname(join(savedDir, screen)), { recursive: true });
-        cpSync(from, join(savedDir, screen));
-      }
+  for (const { file, page } of run.targets.flatMap((target) => target.pages)) {
+    writeFileSync(join(savedDir, PAGES_DIR, file), `${JSON.stringify(savedPage(page, secrets), null, 2)}\n`);
+    for (const screen of screensOf(page, { screenshot: true })) {
+      const root = screenRoots.find((candidate) => existsSync(join(candidate, screen)));
+      if (root !== undefined) copyScreen(root, screen, savedDir);
     }
-  });
+  }
 }
 
 /**
@@ -104,17 +111,6 @@ function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifac
     return call.kind === "identify" && changed ? { ...call, personalData: personalDataOf(gathered, []) } : call;
   });
   return { ...redacted, calls };
-}
-
-/** The files of the screens a page's artifacts name, relative to the output folder. */
-function screensOf(page: PageArtifacts): string[] {
-  return [...(page.screenshot === null ? [] : [page.screenshot]), ...page.experimentViews.flatMap((view) => (view.screen === null ? [] : [view.screen]))];
-}
-
-/** The plan's file for a page's artifacts; null when the plan has no such unit. */
-function fileOf(target: Pick<AuditTarget, "units">, page: Pick<PageArtifacts, "page" | "variation" | "viewport">): string | null {
-  const unit = target.units.find((candidate) => candidate.page === page.page && candidate.variation?.experiment === page.variation?.experiment && candidate.variation?.name === page.variation?.name);
-  return unit?.artifactFiles[page.viewport] ?? null;
 }
 
 /** The folder a replay reads: DIR's artifacts/. */

@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { PageArtifacts } from "../artifacts/types.js";
 import type { AuditTarget } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 
@@ -22,24 +23,34 @@ export function keepFailureScreenshots(targets: readonly AuditTarget[], results:
 }
 
 /**
+ * The files of the screens a page's artifacts name, relative to the output folder: its screenshot
+ * (unless left out), the experiments' first screens and a filmstrip's frames.
+ */
+export function screensOf(page: PageArtifacts, { screenshot }: { screenshot: boolean }): string[] {
+  return [
+    ...(screenshot && page.screenshot !== null ? [page.screenshot] : []),
+    ...page.experimentViews.flatMap((view) => (view.screen === null ? [] : [view.screen])),
+    ...(page.flicker?.filmstrip ?? []).map((frame) => frame.screen),
+  ];
+}
+
+/**
  * A replay's screens: the ones a run writes straight into the output (the experiments' first
- * screens, and with `screenshots: on` every page's screenshot) copied from the saved artifacts,
- * then the failures' screenshots of `on-failure`. A screen the artifacts lack (left out to keep
- * them small) is left out of the report.
+ * screens, the filmstrips, and with `screenshots: on` every page's screenshot) copied from the
+ * saved artifacts, then the failures' screenshots of `on-failure`. A screen the artifacts lack
+ * (left out to keep them small) is left out of the report.
  */
 export function restoreScreens(targets: readonly AuditTarget[], results: readonly TargetResult[], fromDir: string, outDir: string): void {
   targets.forEach((target, index) => {
     for (const page of results[index]!.pages) {
-      const shot = target.spec.screenshots === "on" && page.screenshot !== null ? [page.screenshot] : [];
-      const views = page.experimentViews.flatMap((view) => (view.screen === null ? [] : [view.screen]));
-      for (const screen of [...shot, ...views]) copyScreen(fromDir, screen, outDir);
+      for (const screen of screensOf(page, { screenshot: target.spec.screenshots === "on" })) copyScreen(fromDir, screen, outDir);
     }
   });
   keepFailureScreenshots(targets, results, fromDir, outDir);
 }
 
 /** Copies a screen, named relative to both folders, when `fromDir` has it. */
-function copyScreen(fromDir: string, screen: string, outDir: string): void {
+export function copyScreen(fromDir: string, screen: string, outDir: string): void {
   if (!existsSync(join(fromDir, screen))) return;
   mkdirSync(dirname(join(outDir, screen)), { recursive: true });
   cpSync(join(fromDir, screen), join(outDir, screen));

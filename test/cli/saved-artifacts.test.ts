@@ -1,11 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { CliError } from "../../src/cli/errors.js";
 import { judgeGathered } from "../../src/cli/judge.js";
 import { readSavedRun, replayedTargets, saveArtifacts } from "../../src/cli/saved-artifacts.js";
+import { restoreScreens } from "../../src/cli/screens.js";
 import { buildTarget } from "../../src/cli/targets.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
+import type { TargetResult } from "../../src/results/run-result.js";
 import type { Finding } from "../../src/results/summary.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiWith, callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
@@ -35,7 +38,9 @@ function gatheredSignup() {
 function saved(spec: AuditSpec): { dir: string; pages: ReturnType<typeof gatheredSignup>[] } {
   const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
   const pages = [pageWith({ spec: "audits/closed.yaml" }), gatheredSignup()];
-  saveArtifacts(dir, { startedAt: new Date(0), targets: [targetOf(spec)], selection: { pages: [], viewports: [] }, pages: [pages], apis: [apiWith()] }, [dir], ENV);
+  const target = targetOf(spec);
+  const gathered = pages.map((page) => ({ file: target.units.find((unit) => unit.page === page.page)!.artifactFiles[page.viewport]!, page }));
+  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: apiWith() }] }, [dir], ENV);
   return { dir, pages };
 }
 
@@ -73,4 +78,32 @@ test("a spec that now audits a page the saved run did not gather is refused, nam
   expect((refused as CliError).exitCode).toBe(2);
   expect((refused as CliError).message).toContain("audits/closed.yaml (staging) now audits page pricing on desktop");
   expect((refused as CliError).hint).toContain(`setup-audit run audits/closed.yaml --env staging --save-artifacts --out ${dir}`);
+});
+
+test("a refusal's and a GPC unit's artifacts are saved in files of their own and replayed as those units, the page's beside them", () => {
+  const spec = closedSpec({ consent: { accept: "auto", reject: "auto", gpc: true, timeoutMs: 5000 } });
+  const target = targetOf(spec);
+  const consentOf = (unit: "page" | "reject" | "gpc") => ({ unit }) as PageArtifacts["consent"];
+  const gathered = target.units.map((unit) => ({ file: unit.artifactFiles.desktop!, page: pageWith({ spec: "audits/closed.yaml", page: unit.page, consent: consentOf(unit.consent ?? "page") }) }));
+  const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: null }] }, [dir], ENV);
+  expect(readdirSync(join(dir, "artifacts", "pages"))).toHaveLength(target.units.length);
+  const [replayed] = replayedTargets(readSavedRun(dir), [loaded(spec)], { env: undefined, pages: [], viewports: [] }, dir);
+  expect(replayed!.pages.map((page) => `${page.page} ${page.consent?.unit}`)).toEqual(target.units.map((unit) => `${unit.page} ${unit.consent ?? "page"}`));
+});
+
+test("a filmstrip's frames are saved with the artifacts, and a replay gives them back to the output", () => {
+  const spec = closedSpec();
+  const target = targetOf(spec);
+  const runDir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  const frame = "screenshots/closed/views/home.desktop.e0v0.film0.png";
+  mkdirSync(join(runDir, "screenshots/closed/views"), { recursive: true });
+  writeFileSync(join(runDir, frame), "png");
+  const flicker = { frames: [], signatures: [], readAtMs: 0, costMs: 0, filmstrip: [{ atMs: 16, screen: frame, crop: null }] };
+  const home = pageWith({ spec: "audits/closed.yaml", page: "home", flicker });
+  saveArtifacts(runDir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [runDir], ENV);
+  expect(existsSync(join(runDir, "artifacts", frame))).toBe(true);
+  const outDir = mkdtempSync(join(tmpdir(), "replayed-"));
+  restoreScreens([target], [{ pages: [home] } as unknown as TargetResult], join(runDir, "artifacts"), outDir);
+  expect(readFileSync(join(outDir, frame), "utf8")).toBe("png");
 });

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
 import { isMobileViewport } from "../browser/viewports.js";
-import type { AuditPlan, AuditTarget, AuditUnit } from "../plan/plan.js";
+import type { AuditPlan, AuditTarget } from "../plan/plan.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
@@ -123,22 +123,9 @@ function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): 
       const path = join(workDir, "artifacts", file);
       if (existsSync(path)) return [{ file, page: JSON.parse(readFileSync(path, "utf8")) as PageArtifacts }];
       if (sharded) return [];
-      return [{ file, page: missingArtifacts(target, unit, viewport) }];
+      const why = { loadError: "the page's audit crashed or timed out (see the output above)", login: null };
+      return [{ file, page: unopenedPage(target, unit, { viewport, mobile: isMobileViewport(viewport) }, why) }];
     }),
   );
 }
 
-function missingArtifacts(target: AuditTarget, unit: AuditUnit, viewport: string): PageArtifacts {
-  const path = target.spec.pages.find((candidate) => candidate.id === unit.page)!.path;
-  return unopenedPage({
-    spec: target.specFile,
-    environment: target.environment,
-    page: unit.page,
-    viewport,
-    mobile: isMobileViewport(viewport),
-    requestedUrl: new URL(path, target.baseUrl).href,
-    variation: unit.variation,
-    loadError: "the page's audit crashed or timed out (see the output above)",
-    login: null,
-  });
-}

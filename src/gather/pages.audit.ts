@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
-import type { ConsentArtifacts, ConsentUnitKind, LoginOutcome, PageArtifacts } from "../artifacts/types.js";
+import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditTarget, AuditUnit, PlannedVariation } from "../plan/plan.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { scrubText, secretsOf } from "../privacy/redact.js";
 import { gatherPage } from "./page.js";
 import { gpcContextOptions } from "./consent.js";
-import type { ConsentSpec, ExperimentSpec, VariationSpec } from "../spec/schema.js";
+import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { typedText } from "../privacy/secrets.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
@@ -138,41 +138,9 @@ function writeArtifacts(unit: AuditUnit, viewport: string, artifacts: PageArtifa
 
 /** Records a page × viewport left unopened because its viewport's login did not get in, and says so. */
 function keepOut(target: AuditTarget, unit: AuditUnit, viewport: string, login: LoginOutcome): string {
-  const path = target.spec.pages.find((page) => page.id === unit.page)!.path;
-  const unopened = unopenedPage({
-    spec: target.specFile,
-    environment: target.environment,
-    page: unit.page,
-    viewport,
-    mobile: isMobileViewport(viewport),
-    requestedUrl: new URL(path, target.baseUrl).href,
-    variation: unit.variation,
-    loadError: "not opened: the login did not get in (page.access says why)",
-    login,
-  });
-  // With consent, an unopened unit keeps its kind: the consent checks skip it, saying why, and a refusal's is judged by no page check.
-  const consent = target.spec.consent ? { consent: unopenedConsent(unit.consent ?? "page", target.spec.consent) } : {};
-  writeArtifacts(unit, viewport, { ...unopened, ...consent });
+  const why = { loadError: "not opened: the login did not get in (page.access says why)", login };
+  writeArtifacts(unit, viewport, unopenedPage(target, unit, { viewport, mobile: isMobileViewport(viewport) }, why));
   return "0 call(s); not opened: the login did not get in";
-}
-
-/** The consent artifacts of a unit that was never opened. */
-function unopenedConsent(unit: ConsentUnitKind, spec: ConsentSpec): ConsentArtifacts {
-  const answer = unit === "gpc" ? null : unit === "reject" ? spec.reject : spec.accept;
-  return {
-    unit,
-    method: answer === null || answer === undefined ? "none" : answer === "auto" ? "auto" : "steps",
-    timeoutMs: spec.timeoutMs,
-    bannerAtMs: null,
-    cmp: null,
-    answeredAtMs: null,
-    answerError: null,
-    webdriver: null,
-    storedAtAnswer: [],
-    storedAtEnd: [],
-    writes: [],
-    requestsBefore: [],
-  };
 }
 
 /** The planned variation's experiment and spec; a forced control's is its `control.query`, with no code. */

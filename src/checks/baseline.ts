@@ -1,7 +1,7 @@
 import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../results/baseline-file.js";
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
-import { auditedEnvironment, defineCheck, finding, type CheckContext } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, notConsentedReason, type CheckContext } from "./check.js";
 import { needed } from "./inputs.js";
 import { keptOut } from "../artifacts/site-entry.js";
 
@@ -45,6 +45,7 @@ function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCa
   const scope = { page: page.page, viewport: page.viewport };
   if (keptOut(page, auditedEnvironment(context).auth) !== null) return finding(context, "skip", "Not compared with the baseline: the site kept the audit out (page.access says why).", scope);
   if (page.loadError !== null) return finding(context, "skip", "Not compared with the baseline: the page did not load (page.load says why).", scope);
+  if (notConsentedReason(page) !== null) return finding(context, "skip", "Not compared with the baseline: consent was never given on this page (consent.banner says why).", scope);
   const now = firedCalls(page.calls);
   if (before === undefined) {
     const seen = firedNothing(now) ? "nothing fired there" : `${eventList(now)} fired there`;

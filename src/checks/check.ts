@@ -167,15 +167,24 @@ export function specWideFinding(context: CheckContext, verdict: Verdict): Findin
 export function perLoadedPage(context: CheckContext, judge: (page: JudgedPage) => Verdict): Finding[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
-    const notJudged = notJudgedReason(page, auditedEnvironment(context).auth) ?? notConsentedReason(page);
+    const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
     if (notJudged !== null) return finding(context, "skip", notJudged, scope);
     const verdict = judge(page);
     return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
   });
 }
 
-/** Why a page × viewport cannot be judged, as every check but page.access says it; null when it can. */
+/**
+ * Why a unit × viewport cannot be judged by the checks of what happens once consent is given:
+ * the site kept the audit out, the page did not load, or consent was never given; null when it
+ * can.
+ */
 export function notJudgedReason(page: PageArtifacts, auth: AuthSpec | undefined): string | null {
+  return notOpenedReason(page, auth) ?? notConsentedReason(page);
+}
+
+/** Why a unit × viewport was not seen at all (kept out, or not loaded), as the checks that judge the banner itself say it; null when it was. */
+export function notOpenedReason(page: PageArtifacts, auth: AuthSpec | undefined): string | null {
   if (keptOut(page, auth) !== null) return "Not judged: the site kept the audit out (page.access says why).";
   if (page.loadError !== null) return "Not judged: the page did not load.";
   return null;
@@ -186,11 +195,17 @@ export function consentGiven(consent: ConsentArtifacts): boolean {
   return consent.answeredAtMs !== null && consent.answerError === null;
 }
 
-/** Why a page's checks after its banner are not judged: consent was never given (consent.banner says why); null when it was, or without `consent`. */
+/**
+ * Why a unit's checks after its banner are not judged: consent was never given (on the page as it
+ * is consent.banner says why; a variation's preview says it here); null when it was, on a refusal's
+ * or GPC's unit, or without `consent`.
+ */
 export function notConsentedReason(page: PageArtifacts): string | null {
   const consent = page.consent;
   if (consent === undefined || consent.unit !== "page" || consentGiven(consent)) return null;
-  return "Not judged: consent was never given on this page (consent.banner says why).";
+  if (page.variation === null) return "Not judged: consent was never given on this page (consent.banner says why).";
+  const cause = consent.answerError ?? (consent.bannerAtMs === null ? `its banner was not found within ${consent.timeoutMs} ms` : "its banner was not answered");
+  return `Not judged: consent was never given on this preview (${cause}).`;
 }
 
 /** The page spec for an artifact's page id. */

@@ -1,6 +1,6 @@
 import type { Finding } from "../results/summary.js";
 import { nearMisses, orList } from "../text/wording.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls } from "./check.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason } from "./check.js";
 import { keptOut } from "../artifacts/site-entry.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
@@ -29,9 +29,11 @@ export const goalsMatch = defineCheck({
           const pages = [...new Set(exact.map(({ page }) => page))];
           return finding(context, "pass", `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`, scope, { event: goal.event, pages });
         }
-        // The goal's event may fire on a page the site kept the audit out of: that is page.access's failure.
+        // The goal's event may fire on a page the site kept the audit out of (page.access's failure), or on one where consent was never given (consent.banner's).
         const keptOutOf = context.pages.filter((page) => page.viewport === viewport && keptOut(page, auth) !== null).map((page) => page.page);
         if (keptOutOf.length > 0) return finding(context, "skip", `Not judged on ${viewport}: the site kept the audit out of ${keptOutOf.join(", ")} (page.access says why), where \`${goal.event}\` may fire.`, scope, { event: goal.event, keptOutOf });
+        const unconsented = context.pages.filter((page) => page.viewport === viewport && notConsentedReason(page) !== null).map((page) => page.page);
+        if (unconsented.length > 0) return finding(context, "skip", `Not judged on ${viewport}: consent was never given on ${unconsented.join(", ")} (consent.banner says why), where \`${goal.event}\` may fire.`, scope, { event: goal.event, unconsented });
         const names = calls.filter(({ call }) => call.kind === "track" && call.name !== null).map(({ call }) => call.name!);
         const close = nearMisses(goal.event, names);
         const where = close.length > 0 ? [...new Set(calls.filter(({ call }) => close.includes(call.name ?? "")).map(({ page }) => page))] : [];

@@ -75,6 +75,11 @@ export function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The text with its first letter in lower case: a sentence that goes on after a colon. */
+export function uncapitalised(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
 /** The text with every regular-expression special character escaped. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");

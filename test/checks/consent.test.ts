@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { ConsentArtifacts, PageArtifacts } from "../../src/artifacts/types.js";
 import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
-import type { AuditContext } from "../../src/checks/check.js";
+import { notConsentedReason, type AuditContext } from "../../src/checks/check.js";
 import { consentBanner, consentBefore, consentReject } from "../../src/checks/consent/index.js";
 import { runChecks } from "../../src/checks/index.js";
 import { sdkPresent } from "../../src/checks/sdk/index.js";
@@ -183,4 +183,24 @@ test.describe("consent.reject", () => {
 test("without the consent section, the registry gives no consent finding", () => {
   const findings = runChecks(contextOf([pageWith()]));
   expect(findings.filter((finding) => finding.check.startsWith("consent."))).toEqual([]);
+});
+
+test("a banner never answered: what follows consent skips on that page × viewport, saying why, and only the banner's check fails", () => {
+  const goalSpec = specWith({ ...spec, goals: [{ name: "Signed up", event: "signup_success" }] });
+  const unanswered = (viewport: string) => signup({ answeredAtMs: null, bannerAtMs: null, storedAtEnd: [], writes: [] }, { viewport, mobile: viewport === "mobile", calls: [], collect: [] });
+  const findings = runChecks(consentContext([unanswered("desktop"), unanswered("mobile")], [], goalSpec));
+  const status = (check: string) => findings.filter((finding) => finding.check === check).map((finding) => finding.status);
+  expect(status("consent.banner")).toEqual(["fail", "fail"]);
+  for (const check of ["consent.before", "sdk.present", "events.expected", "goals.match"]) expect(status(check), check).toEqual(["skip", "skip"]);
+  expect(findings.find((finding) => finding.check === "goals.match")!.message).toBe("Not judged on desktop: consent was never given on signup (consent.banner says why), where `signup_success` may fire.");
+  expect(findings.filter((finding) => finding.status === "fail").map((finding) => finding.check)).toEqual(["consent.banner", "consent.banner"]);
+});
+
+test("a variation's preview whose own banner was never answered says so itself, since consent.banner judges the page as it is", () => {
+  const preview = signup({ answeredAtMs: null, bannerAtMs: null }, { variation: { experiment: "Signup copy", name: "Short", errors: [] } });
+  expect(notConsentedReason(preview)).toBe("Not judged: consent was never given on this preview (its banner was not found within 5000 ms).");
+  expect(notConsentedReason(signup({ answerError: "the banner stayed after the click" }, { variation: { experiment: "Signup copy", name: "Short", errors: [] } }))).toBe(
+    "Not judged: consent was never given on this preview (the banner stayed after the click).",
+  );
+  expect(notConsentedReason(signup())).toBeNull();
 });

@@ -2,7 +2,7 @@ import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts, StorageWrite, StoredName } from "../../artifacts/types.js";
 import type { Finding, Status } from "../../results/summary.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
-import { auditedEnvironment, consentGiven as given, defineCheck, describeCall, finding, notConsentedReason, notJudgedReason, pageSpecOf, type CheckContext, type Verdict } from "../check.js";
+import { auditedEnvironment, consentGiven as given, defineCheck, describeCall, finding, notJudgedReason, notOpenedReason, pageSpecOf, type CheckContext, type Verdict } from "../check.js";
 
 /**
  * The consent checks (docs/consent.md): each judges the `consent` artifacts of the units the
@@ -35,7 +35,7 @@ export const consentBanner = defineCheck({
   evaluate(context): Finding[] {
     return consentPages(context).map((page) => {
       const scope = { page: page.page, viewport: page.viewport };
-      const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
+      const notJudged = notOpenedReason(page, auditedEnvironment(context).auth);
       if (notJudged !== null) return finding(context, "skip", notJudged, scope);
       const consent = page.consent!;
       const refusal = context.refusals?.find((unit) => unit.page === page.page && unit.viewport === page.viewport && unit.consent?.unit === "reject");
@@ -75,7 +75,7 @@ export const consentBefore = defineCheck({
     const matches = storageNameMatcher(context.spec.sdk.storage);
     return consentPages(context).map((page) => {
       const scope = { page: page.page, viewport: page.viewport };
-      const notJudged = notJudgedReason(page, auditedEnvironment(context).auth) ?? notConsentedReason(page);
+      const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
       if (notJudged !== null) return finding(context, "skip", notJudged, scope);
       const verdict = beforeVerdict(context, page, matches);
       return finding(context, verdict.status, verdict.message, scope, verdict.evidence);

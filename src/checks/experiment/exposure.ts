@@ -3,6 +3,7 @@ import type { Finding } from "../../results/summary.js";
 import type { ExperimentSpec } from "../../spec/schema.js";
 import { variationId } from "../../spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
+import { uncapitalised } from "../../text/wording.js";
 
 /**
  * experiment.exposure: the call that tells the service which variation a visitor saw. On the
@@ -130,7 +131,7 @@ export const experimentExposure = defineCheck({
               return finding(context, "skip", `${named}: not judged, the audit applies this variation's ${variation.js !== undefined ? "js" : "css"} itself, so the site's SDK never chose it.`, scope);
             }
             const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
-            if (notJudged !== null) return finding(context, "skip", `${named}: ${notJudged.charAt(0).toLowerCase()}${notJudged.slice(1)}`, scope);
+            if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
             const id = variationId(variation, index);
             const verdict = judgeForced(madeCalls(unit), exposure, id, goalEvents);
             if (verdict.status === "skip") {
@@ -149,7 +150,7 @@ function judgePage(context: CheckContext, experiment: ExperimentSpec, exposure: 
   const scope = { page: experiment.page, viewport: page.viewport, experiment: experiment.name, variation: null };
   const named = `The exposure of "${experiment.name}" on ${experiment.page} as it is (${page.viewport})`;
   const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
-  if (notJudged !== null) return finding(context, "skip", `${named}: ${notJudged.charAt(0).toLowerCase()}${notJudged.slice(1)}`, scope);
+  if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
   const verdict = judgeUnforced(madeCalls(page), page.reload ?? null, exposure, goalEvents);
   if (verdict.status === "pass") {
     const shown = (verdict.evidence.variations as (string | null)[])[0] ?? null;

@@ -3,6 +3,7 @@ import type { PageArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
+import { uncapitalised } from "../../text/wording.js";
 
 /**
  * experiment.flicker: a variation the site applies itself, as a visitor's browser shows it frame by
@@ -72,7 +73,7 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
     return finding(context, "skip", `${named}: not judged for flicker, the audit applies its ${variation.js !== undefined ? "js" : "css"} itself, and the audit's timing is not the site's.`, scope);
   }
   const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
-  if (notJudged !== null) return finding(context, "skip", `${named}: ${notJudged.charAt(0).toLowerCase()}${notJudged.slice(1)}`, scope);
+  if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
   const times = unit.flicker ? flickerTimes(unit.flicker) : null;
   if (times === null) return finding(context, "skip", `${named}: not judged, no frame of it was sampled (artifacts saved before flicker was measured, or a page that moved on).`, scope);
   const evidence = {

@@ -1,7 +1,8 @@
 import type { ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
 import type { Finding } from "../../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls, pageSpecOf, type CheckContext } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason, pageSpecOf, type CheckContext } from "../check.js";
+import { uncapitalised } from "../../text/wording.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 import { visibleChange } from "./visible-change.js";
 
@@ -107,6 +108,8 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   if (unit.loadError !== null) {
     return finding(context, "fail", `${named}: its preview did not load (${unit.loadError}). Check its query (the preview link's parameters) against the page.`, scope, { requestedUrl: unit.requestedUrl });
   }
+  const unconsented = notConsentedReason(control) ?? notConsentedReason(unit);
+  if (unconsented !== null) return finding(context, "skip", `${named}: ${uncapitalised(unconsented)}`, scope);
   const controlView = viewOf(control, experiment.name);
   const variationView = viewOf(unit, experiment.name);
   if (controlView === null || variationView === null) return finding(context, "skip", `${named}: not judged, the page moved on before its target could be seen.`, scope);

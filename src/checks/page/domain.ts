@@ -1,7 +1,7 @@
 import { leavesDomain } from "../../url/domain.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import type { Finding } from "../../results/summary.js";
-import { auditedEnvironment, defineCheck, finding, notJudgedReason } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, notOpenedReason } from "../check.js";
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain = defineCheck({
   id: "page.domain",
@@ -36,7 +36,7 @@ export const pageDomain = defineCheck({
           { domain, left },
         );
       }
-      const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
+      const notJudged = notOpenedReason(page, auditedEnvironment(context).auth);
       if (notJudged !== null) return finding(context, "skip", notJudged, scope);
       return finding(context, "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
     });

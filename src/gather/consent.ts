@@ -93,7 +93,7 @@ export class ConsentWatch {
     await context.addInitScript(watchCookies, { binding: BINDING, gpc: options.unit === "gpc" });
     if (watch.answer === "auto") {
       await context.exposeBinding(AUTOCONSENT_BINDING, ({ frame }, message: AutoconsentMessage) => watch.noteAutoconsent(frame, message));
-      await context.addInitScript({ content: autoconsentScript(pageUrl) });
+      await context.addInitScript({ content: autoconsentScript(pageUrl, options.spec.timeoutMs) });
     }
     return watch;
   }
@@ -319,7 +319,7 @@ function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void
 /** A rule of autoconsent's library, as much of it as the audit reads. */
 interface AutoconsentRule {
   name: string;
-  runContext?: { urlPattern?: string };
+  runContext?: { urlPattern?: string; frame?: boolean };
   detectPopup?: { visible?: string | string[] }[];
 }
 
@@ -337,24 +337,29 @@ function autoconsentLibrary(): { script: string; rules: AutoconsentRule[] } {
   return library;
 }
 
-/** The selector a JSON rule says its banner shows as; null for the consent managers its script knows (Klaro, OneTrust, …). */
+/**
+ * The CSS selector a JSON rule says its banner shows as; null where the rules alone know it: the
+ * consent managers its script knows (Klaro, OneTrust, …), a chain through a shadow root or a frame
+ * (a list of selectors), and an XPath.
+ */
 function popupSelector(cmp: string): string | null {
   const rule = autoconsentLibrary().rules.find((candidate) => candidate.name === cmp);
   const visible = rule?.detectPopup?.find((step) => step.visible !== undefined)?.visible;
-  if (visible === undefined) return null;
-  return typeof visible === "string" ? visible : (visible[0] ?? null);
+  const selector = typeof visible === "string" ? visible : visible?.length === 1 ? visible[0]! : null;
+  return selector === null || selector.startsWith("xpath/") ? null : selector;
 }
 
 /**
- * autoconsent's content script, with its rules for the page's URL (the generic ones and those of
- * its site) and its settings answered in the page itself, so that it starts before the page's
+ * autoconsent's content script, with its rules for the page's URL (the generic ones, those of its
+ * site and those of consent managers in frames) and its settings answered in the page itself, so that it starts before the page's
  * first script without a round trip: no prehiding and no cosmetic rules (the audit sees the banner
  * a visitor sees), no heuristics (it never guesses at an unknown banner's buttons), and no answer
  * until the audit asks for one.
  */
-function autoconsentScript(pageUrl: string): string {
+function autoconsentScript(pageUrl: string, timeoutMs: number): string {
   const { script, rules } = autoconsentLibrary();
-  const forPage = rules.filter((rule) => rule.runContext?.urlPattern === undefined || safeTest(rule.runContext.urlPattern, pageUrl));
+  // A rule for a consent manager in a frame matches the frame's own URL, which the script tests there.
+  const forPage = rules.filter((rule) => rule.runContext?.urlPattern === undefined || rule.runContext.frame === true || safeTest(rule.runContext.urlPattern, pageUrl));
   const config = {
     enabled: true,
     autoAction: null,
@@ -364,7 +369,8 @@ function autoconsentScript(pageUrl: string): string {
     enableGeneratedRules: true,
     enableHeuristicDetection: false,
     heuristicMode: "off",
-    detectRetries: 20,
+    // The rules look again every 500 ms at least, for as long as the banner is waited for.
+    detectRetries: Math.ceil(timeoutMs / 500),
     isMainWorld: true,
     logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
   };

@@ -156,7 +156,7 @@ function missingBannerCause(consent: ConsentArtifacts, verb: "accepted" | "refus
     return `the element of ${field}'s first step never became visible; check that this page asks for consent, and that the selector matches its banner's button`;
   }
   if (consent.cmp !== null) {
-    return `the rules recognise ${consent.cmp} on the page, but it showed no banner (already answered, or not shown to this visitor); check the consent manager's settings, or raise consent.timeoutMs if it shows late`;
+    return `the rules recognise ${consent.cmp} on the page, but it showed no banner (already answered, or not shown to this visitor); check the consent manager's settings; if it shows late (the rules wait about 5 s for its banner once they know it), give ${field} the selector of its button, or steps`;
   }
   return `no consent manager the rules know is on the page; if the page asks for consent with a banner of its own, give ${field} the selector of its button, or steps`;
 }

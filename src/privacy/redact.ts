@@ -1,4 +1,4 @@
-import { secretValues } from "./secrets.js";
+import { consentSteps, secretValues } from "./secrets.js";
 import type { AuditSpec } from "../spec/schema.js";
 
 /**
@@ -35,7 +35,8 @@ export function redactSecret(text: string, secret: string, mark = REDACTED): str
 
 /** The secrets of a spec run: the API key (when the spec names one and it is set), every typed value and every secret of a closed site that is set. */
 export function secretsOf(spec: AuditSpec, env: NodeJS.ProcessEnv): string[] {
-  const typed = spec.pages.flatMap((page) => page.steps.flatMap((step) => ("fill" in step && step.fill.value !== undefined ? [step.fill.value] : [])));
+  const steps = [...spec.pages.flatMap((page) => page.steps), ...consentSteps(spec).flatMap((answer) => answer.steps)];
+  const typed = steps.flatMap((step) => ("fill" in step && step.fill.value !== undefined ? [step.fill.value] : []));
   return [...credentialsOf(spec, env), ...typed];
 }
 

@@ -16,7 +16,13 @@ function stepVariables(steps: readonly Step[], where: string): SecretVariable[] 
   return steps.flatMap((step, index) => ("fill" in step && step.fill.valueEnv !== undefined ? [{ name: step.fill.valueEnv, where: `${where}[${index}].fill.valueEnv` }] : []));
 }
 
-/** Every variable a run of `environment` reads: its `auth`'s and every page journey's. */
+/** The steps a spec's `consent` answers its banner with, by where the spec names them (`consent.accept`); none where the rules or a selector answer it. */
+export function consentSteps(spec: AuditSpec): { where: string; steps: readonly Step[] }[] {
+  const answers = { accept: spec.consent?.accept, reject: spec.consent?.reject };
+  return Object.entries(answers).flatMap(([name, answer]) => (Array.isArray(answer) ? [{ where: `consent.${name}`, steps: answer }] : []));
+}
+
+/** Every variable a run of `environment` reads: its `auth`'s, every page journey's and the consent steps'. */
 export function secretVariables(spec: AuditSpec, environment: string): SecretVariable[] {
   const auth = spec.environments[environment]?.auth;
   const at = `environments.${environment}.auth`;
@@ -26,6 +32,7 @@ export function secretVariables(spec: AuditSpec, environment: string): SecretVar
     ...(auth?.cookies ?? []).map((cookie, index) => ({ name: cookie.valueEnv, where: `${at}.cookies[${index}].valueEnv` })),
     ...stepVariables(auth?.login?.steps ?? [], `${at}.login.steps`),
     ...spec.pages.flatMap((page, index) => stepVariables(page.steps, `pages[${index}].steps`)),
+    ...consentSteps(spec).flatMap(({ where, steps }) => stepVariables(steps, where)),
   ];
 }
 

@@ -412,7 +412,8 @@ const consentAnswer = (what: string, example: string) =>
         .refine(
           (steps) => steps.every((step) => !("waitForEvent" in step) && !("goto" in step)),
           "acts on the banner (click, fill, waitFor), never waitForEvent or goto: the page's journey comes after consent",
-        ),
+        )
+        .refine((steps) => steps.every((step) => !("fill" in step && step.fill.canary === true)), "types no canary: canaries are typed in the page's journey, whose traffic is searched for them"),
     ])
     .describe(`auto: a library of consent managers' rules finds the banner and ${what}; or a selector clicked (${example}), or steps (click, fill, waitFor), whose first element's being visible means the banner is there.`);
 

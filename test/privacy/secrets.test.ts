@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { secretsOf } from "../../src/privacy/redact.js";
 import { missingVariables, secretVariables, typedText } from "../../src/privacy/secrets.js";
 import { specWith } from "../support/artifacts.js";
 
@@ -46,4 +47,11 @@ test("a fill types its value as written, or its variable's", () => {
   expect(typedText({ selector: "#email", value: "qa@example.test" }, {})).toBe("qa@example.test");
   expect(typedText({ selector: "#code", valueEnv: "INVITE_CODE" }, { INVITE_CODE: "inv-42" })).toBe("inv-42");
   expect(() => typedText({ selector: "#code", valueEnv: "INVITE_CODE" }, {})).toThrow("INVITE_CODE is not set");
+});
+
+test("consent steps that type a secret need its variable and have it scrubbed, like a journey's; they type no canary", () => {
+  const withConsent = specWith({ consent: { accept: [{ fill: { selector: "#age", valueEnv: "CMP_PIN" } }, { click: "#ok" }], reject: [{ fill: { selector: "#note", value: "no-thanks-42" } }, { click: "#no" }] } });
+  expect(secretVariables(withConsent, "staging")).toEqual([{ name: "CMP_PIN", where: "consent.accept[0].fill.valueEnv" }]);
+  expect(secretsOf(withConsent, { CMP_PIN: "4711-pin" })).toEqual(expect.arrayContaining(["4711-pin", "no-thanks-42"]));
+  expect(() => specWith({ consent: { accept: [{ fill: { selector: "#x", value: "canary-1", canary: true } }] } })).toThrow(/types no canary/);
 });

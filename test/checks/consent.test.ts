@@ -152,10 +152,11 @@ test.describe("consent.reject", () => {
     expect(findings[0]?.message).toBe("After consent was refused at 900 ms (reject unit), /signup (desktop) made no SDK call, sent no collect request and stored none of the SDK's storage.");
   });
 
-  test("fails on a collect request after refusing, naming the request and when", () => {
-    const unit = refusal("reject", {}, { collect: [{ ...collectOf([]), url: "http://127.0.0.1:47417/api/segment/v1/t", atMs: 950 }] });
+  test("fails on a collect request after refusing, naming the request (without its query) and when", () => {
+    // A query may carry the event's data (a visitor's e-mail address, say): only origin and path are named.
+    const unit = refusal("reject", {}, { collect: [{ ...collectOf([]), url: "http://127.0.0.1:47417/api/segment/v1/t?data=jane%40example.test", atMs: 950 }] });
     const [finding] = consentReject.evaluate(consentContext([signup()], [unit]));
-    expect(finding).toMatchObject({ status: "fail", page: "signup", viewport: "desktop", evidence: { unit: "reject" } });
+    expect(finding).toMatchObject({ status: "fail", page: "signup", viewport: "desktop", evidence: { unit: "reject", collect: [{ url: "http://127.0.0.1:47417/api/segment/v1/t", atMs: 950 }] } });
     expect(finding?.message).toBe(
       "After consent was refused at 900 ms (reject unit), /signup (desktop) sent 1 collect request(s) (POST http://127.0.0.1:47417/api/segment/v1/t at 950 ms). Load the SDK, and let the page call it, only when the visitor has consented; on a refusal send nothing, and clear the SDK's cookies.",
     );

@@ -1,6 +1,7 @@
 import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts, StorageWrite, StoredName } from "../../artifacts/types.js";
 import type { Finding, Status } from "../../results/summary.js";
+import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
 import { auditedEnvironment, consentGiven as given, defineCheck, describeCall, finding, notJudgedReason, notOpenedReason, pageSpecOf, type CheckContext, type Verdict } from "../check.js";
 
@@ -186,13 +187,13 @@ function sdkStorage(
     if (!inWindow(write.atMs)) return;
     const id = `${write.where} ${write.name}`;
     if (named.has(id)) return;
-    if (write.op === "set" && !isProbe(writes, index)) named.set(id, `${write.name} (${describeWhere(write.where)}, written at ${write.atMs} ms)`);
+    if (write.op === "set" && !isProbe(writes, index)) named.set(id, `${write.name} (${write.where}, written at ${write.atMs} ms)`);
     const seenWritten = writes.slice(0, index).some((earlier) => earlier.op === "set" && earlier.where === write.where && earlier.name === write.name);
-    if (write.op === "remove" && removals && !seenWritten) named.set(id, `${write.name} (${describeWhere(write.where)}, deleted at ${write.atMs} ms)`);
+    if (write.op === "remove" && removals && !seenWritten) named.set(id, `${write.name} (${write.where}, deleted at ${write.atMs} ms)`);
   });
   for (const item of stored.filter((candidate) => matches(candidate.name))) {
     const id = `${item.where} ${item.name}`;
-    if (!named.has(id)) named.set(id, `${item.name} (${describeWhere(item.where)})`);
+    if (!named.has(id)) named.set(id, `${item.name} (${item.where})`);
   }
   return [...named.values()];
 }
@@ -203,10 +204,6 @@ function isProbe(writes: readonly StorageWrite[], index: number): boolean {
   return writes.slice(index + 1).some((later) => later.op === "remove" && later.where === write.where && later.name === write.name && later.atMs - write.atMs <= PROBE_MS);
 }
 
-function describeWhere(where: StoredName["where"]): string {
-  return where === "cookie" ? "cookie" : where;
-}
-
 /** `a, b, c and 2 more`. */
 function listed(items: readonly string[]): string {
   if (items.length <= NAMED) return items.join(", ");
@@ -215,7 +212,7 @@ function listed(items: readonly string[]): string {
 
 function requestLine(page: JudgedPage, index: number): string {
   const request = page.collect[index]!;
-  return `${request.method} ${request.url} at ${request.atMs} ms`;
+  return `${request.method} ${shareableUrl(request.url)} at ${request.atMs} ms`;
 }
 
 function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: string) => boolean): Verdict {
@@ -233,7 +230,7 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
   });
   const evidence = {
     answeredAtMs: answeredAt,
-    collectBefore: requests.map((index) => ({ url: page.collect[index]!.url, atMs: page.collect[index]!.atMs })),
+    collectBefore: requests.map((index) => ({ url: shareableUrl(page.collect[index]!.url), atMs: page.collect[index]!.atMs })),
     storageBefore: stored,
     callsBefore: before.map((call) => ({ call: describeCall(call), atMs: call.atMs, deliveredAtMs: carrierAt(call) })),
   };
@@ -282,7 +279,7 @@ function rejectVerdict(context: CheckContext, unit: JudgedPage, consent: Consent
   const evidence = {
     sinceMs: since,
     calls: calls.map((call) => ({ call: describeCall(call), atMs: call.atMs })),
-    collect: requests.map((index) => ({ url: unit.collect[index]!.url, atMs: unit.collect[index]!.atMs })),
+    collect: requests.map((index) => ({ url: shareableUrl(unit.collect[index]!.url), atMs: unit.collect[index]!.atMs })),
     storage: stored,
   };
   const when = gpc ? `With Global Privacy Control on (GPC unit: Sec-GPC: 1, nothing answered), ${where}` : `After consent was refused at ${since} ms (reject unit), ${where}`;

@@ -4,8 +4,8 @@
  * (vanilla-cookieconsent and Klaro gating Segment's bundle, both viewports, the signup journey),
  * over the same pages without a consent manager (`/plain/segment`: the SDK ungated) audited
  * without `consent`. Compared on the units' own times summed (`gathered`: the CLI's progress
- * lines), without the run's fixed cost. Target: 1.3 or less. The difference is the wait for the
- * banner, the quiet window before the answer, the answer, and the SDK loading only after it.
+ * lines), without the run's fixed cost. No target: the difference is the wait for the banner, the
+ * quiet window before the answer, the answer, and the SDK loading only after it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

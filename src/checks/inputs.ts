@@ -37,9 +37,9 @@ const INPUTS: { [Input in CheckInput]: InputRule<Input> } = {
 };
 
 /** The first of `inputs` the context lacks, and what the runner says for it; null when it has them all. */
-export function missingInput(context: AuditContext, inputs: readonly CheckInput[]): { input: CheckInput; reason: string | null } | null {
+export function missingInput(context: AuditContext, inputs: readonly CheckInput[]): { reason: string | null } | null {
   const input = inputs.find((candidate) => INPUTS[candidate].of(context) === null);
-  return input === undefined ? null : { input, reason: INPUTS[input].missing };
+  return input === undefined ? null : { reason: INPUTS[input].missing };
 }
 
 /** An input the check declared it needs: the runner judged the check only because the context has it. */

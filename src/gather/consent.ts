@@ -119,11 +119,6 @@ export class ConsentWatch {
     }
   }
 
-  /** What changes while the page is watched before the answer: requests and storage writes. */
-  get activity(): number {
-    return this.activityCount;
-  }
-
   /**
    * After the page's load: waits for the banner (at most `timeoutMs`) and a quiet window, keeps
    * what is stored then, and answers it. `activity` counts the page's calls and collect requests,

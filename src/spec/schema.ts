@@ -395,7 +395,7 @@ const pageSchema = z.strictObject({
 });
 
 /** The longest `consent.timeoutMs` a spec may give. */
-export const MAX_CONSENT_TIMEOUT_MS = 60_000;
+const MAX_CONSENT_TIMEOUT_MS = 60_000;
 
 /**
  * How a consent banner is answered: `auto` (a library of consent managers' rules finds and
@@ -574,7 +574,5 @@ export type ExperimentSpec = AuditSpec["experiments"][number];
 export type VariationSpec = ExperimentSpec["variations"][number];
 /** The consent section of a spec, defaults applied. */
 export type ConsentSpec = NonNullable<AuditSpec["consent"]>;
-/** How a banner is answered: the rule library, or steps (a selector is its one click). */
-export type ConsentAnswer = ConsentSpec["accept"];
 /** A per-check severity override. */
 export type SeverityOverride = z.output<typeof severityOverride>;

@@ -16,7 +16,7 @@ import { uncapitalised } from "../../text/wording.js";
 type Exposure = NonNullable<ExperimentSpec["exposure"]>;
 
 /** The exposures among `calls`: track calls of the exposure's event whose properties carry each of its values. */
-export function exposuresAmong(calls: readonly CapturedCall[], exposure: Exposure): CapturedCall[] {
+function exposuresAmong(calls: readonly CapturedCall[], exposure: Exposure): CapturedCall[] {
   return calls.filter((call) => {
     if (call.kind !== "track" || call.name !== exposure.event) return false;
     const properties = propertiesOf(call);
@@ -25,7 +25,7 @@ export function exposuresAmong(calls: readonly CapturedCall[], exposure: Exposur
 }
 
 /** The variation an exposure names (its `variationProperty`, as a string); null when it names none. */
-export function namedVariation(call: CapturedCall, exposure: Exposure): string | null {
+function namedVariation(call: CapturedCall, exposure: Exposure): string | null {
   const value = propertiesOf(call)[exposure.variationProperty];
   return value === undefined || value === null ? null : String(value);
 }
@@ -40,7 +40,7 @@ function goalBefore(calls: readonly CapturedCall[], events: readonly string[], e
 }
 
 /** What one unit's exposures say, before they become a finding: the failures, each a clause. */
-export interface ExposureVerdict {
+interface ExposureVerdict {
   /** `skip` for a forced variation that fired none. */
   status: "pass" | "fail" | "skip";
   reasons: string[];
@@ -51,7 +51,7 @@ export interface ExposureVerdict {
  * Judges the page as it is: once, before the goal's event, and the same variation after the
  * reload. `reload` is null when the artifacts hold none (saved before reloads were gathered).
  */
-export function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifacts["reload"], exposure: Exposure, goalEvents: readonly string[]): ExposureVerdict {
+function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifacts["reload"], exposure: Exposure, goalEvents: readonly string[]): ExposureVerdict {
   const fired = exposuresAmong(calls, exposure);
   const shown = fired.map((call) => namedVariation(call, exposure));
   const reasons: string[] = [];
@@ -72,7 +72,7 @@ export function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifa
 }
 
 /** Judges a variation forced by `query`: only when it fires; then once, naming `id`, before the goal's event. */
-export function judgeForced(calls: readonly CapturedCall[], exposure: Exposure, id: string, goalEvents: readonly string[]): ExposureVerdict {
+function judgeForced(calls: readonly CapturedCall[], exposure: Exposure, id: string, goalEvents: readonly string[]): ExposureVerdict {
   const fired = exposuresAmong(calls, exposure);
   const shown = fired.map((call) => namedVariation(call, exposure));
   const evidence = { fired: fired.length, variations: shown, expected: id, atMs: fired.map((call) => call.atMs) };

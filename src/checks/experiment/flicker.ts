@@ -12,9 +12,9 @@ import { uncapitalised } from "../../text/wording.js";
  */
 
 /** Up to this long, a control painted before the switch warns; beyond, it fails. */
-export const CONTROL_PAINTED_FAIL_ABOVE_MS = 100;
+const CONTROL_PAINTED_FAIL_ABOVE_MS = 100;
 /** A page hidden this long or longer in all warns. */
-export const HIDDEN_WARN_FROM_MS = 1000;
+const HIDDEN_WARN_FROM_MS = 1000;
 
 /** The verdict on one variation's times, and why, each reason a clause. */
 export function judgeFlicker(times: FlickerTimes): { status: "pass" | "warn" | "fail"; reasons: string[] } {

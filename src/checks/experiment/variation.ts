@@ -124,7 +124,7 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
 }
 
 /** What the variations are compared with on `viewport`: the control forced by `control.query`, else the page as it is. */
-export function controlOf(context: Pick<CheckContext, "pages" | "variations">, experiment: ExperimentSpec, viewport: string): PageArtifacts | undefined {
+function controlOf(context: Pick<CheckContext, "pages" | "variations">, experiment: ExperimentSpec, viewport: string): PageArtifacts | undefined {
   if (experiment.control !== undefined) {
     return context.variations.find((unit) => unit.page === experiment.page && unit.viewport === viewport && unit.variation?.experiment === experiment.name && unit.variation.control === true);
   }

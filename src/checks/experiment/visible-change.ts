@@ -8,7 +8,7 @@ import type { TargetElement } from "../../artifacts/types.js";
  */
 
 /** What differs between the control's target and the variation's, as a visitor sees it. */
-export interface VisibleChange {
+interface VisibleChange {
   /** What shows the change: `text`, `box`, `pixels`, or `style` when the pixels could not be compared. */
   shownBy: ("text" | "box" | "pixels" | "style")[];
   /** The computed longhands that differ (evidence only, unless the pixels could not be compared). */

@@ -1,4 +1,4 @@
-import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts } from "./types.js";
+import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts, PageReload } from "./types.js";
 import type { AuditSpec } from "../spec/schema.js";
 
 /**
@@ -18,8 +18,14 @@ export interface JudgedCall extends CapturedCall {
   request: number | null;
 }
 
-/** A page × viewport's artifacts whose calls carry their deliveries: what the checks, the results and the report read. */
-export interface JudgedPage extends Omit<PageArtifacts, "calls"> {
+/** A page × viewport's artifacts whose calls carry their deliveries, its reload's too: what the checks, the results and the report read. */
+export interface JudgedPage extends Omit<PageArtifacts, "calls" | "reload"> {
+  calls: JudgedCall[];
+  reload?: JudgedReload | null;
+}
+
+/** A page's reload whose calls carry their deliveries: as its collector answered them (the audit's own, for a reload is no visit). */
+export interface JudgedReload extends Omit<PageReload, "calls"> {
   calls: JudgedCall[];
 }
 
@@ -54,12 +60,14 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
  * events were not read), a call the collector accepted — or whose request the browser never
  * showed, as beacons sent on unload may be — is `accepted` only when a listed event of the same
  * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
- * vouches for one call, pages in order; lost and rejected calls stay as they are.
+ * vouches for one call, pages in order; lost and rejected calls stay as they are. A reload's calls
+ * are delivered as its collector answered (the audit intercepts them: the service never sees them).
  */
 export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ApiRecentEvent[] | null): JudgedPage[] {
   const unclaimed = ingested === null ? null : [...ingested];
   return pages.map((page) => ({
     ...page,
+    reload: page.reload ? { ...page.reload, calls: matchDeliveries(page.reload.calls, page.reload.collect) } : (page.reload ?? null),
     calls: matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
       if (unclaimed === null || call.state === "lost" || call.delivery === "rejected" || call.delivery === "intercepted") return call;
       const index = unclaimed.findIndex((event) => event.kind === call.kind && event.name === call.name);

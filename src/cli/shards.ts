@@ -15,7 +15,7 @@ import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
-import { hideSecretsDeep, runSecrets } from "../privacy/redact.js";
+import { hideSecretsDeep, redactUrl, runSecrets } from "../privacy/redact.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -28,7 +28,7 @@ import { hideSecretsDeep, runSecrets } from "../privacy/redact.js";
 type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
-export const SHARD_FILE_VERSION = 8;
+export const SHARD_FILE_VERSION = 9;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {
@@ -123,11 +123,12 @@ function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseli
  */
 function shareablePage(page: JudgedPage, allow: readonly string[]): JudgedPage {
   const maskString = (value: string | null) => (value === null ? null : (detectPersonalValue(value)?.masked ?? value));
-  const calls = page.calls.map(
-    (call): JudgedCall => ({ ...call, name: call.kind === "identify" ? null : maskString(call.name), properties: redactPersonalData(call.properties, allow) }),
-  );
-  const collect = page.collect.map((request): CollectRequest => ({ ...request, events: request.events.map(() => ({ raw: null, strings: [] })) }));
-  return { ...page, calls, collect };
+  const shareableCalls = (calls: readonly JudgedCall[]) =>
+    calls.map((call): JudgedCall => ({ ...call, name: call.kind === "identify" ? null : maskString(call.name), properties: redactPersonalData(call.properties, allow) }));
+  const shareableCollect = (collect: readonly CollectRequest[]) => collect.map((request): CollectRequest => ({ ...request, events: request.events.map(() => ({ raw: null, strings: [] })) }));
+  const reload = page.reload ? { ...page.reload, calls: shareableCalls(page.reload.calls), collect: shareableCollect(page.reload.collect) } : page.reload;
+  const consent = page.consent ? { ...page.consent, requestsBefore: page.consent.requestsBefore.map((request) => ({ ...request, url: redactUrl(request.url) })) } : page.consent;
+  return { ...page, calls: shareableCalls(page.calls), collect: shareableCollect(page.collect), reload, ...(consent ? { consent } : {}) };
 }
 
 /** The API's answers without the recent events' content (user ids, attributes): the shard already judged the deliveries they vouch for. */

@@ -4,6 +4,7 @@ import { urlMatcher } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
 import { keysInScriptUrl } from "./sdk-tag.js";
+import { interceptCollect } from "./traffic.js";
 
 /** Headers that say where the request came from, not what the SDK sent: the page's own URL is no key place. */
 const NOT_SDK_HEADERS = new Set(["referer"]);
@@ -57,8 +58,6 @@ export class NetworkCapture {
     private readonly projectKeys: readonly string[],
     private readonly sinceStart: (epochMs: number) => number,
     private readonly onChange: () => void,
-    /** True when the audit answers collect requests itself (traffic.collect: intercept). */
-    private readonly intercepted: boolean,
   ) {
     this.isCollectUrl = urlMatcher(sdk.collect);
     this.isSdkUrl = urlMatcher(sdk.script);
@@ -67,6 +66,16 @@ export class NetworkCapture {
     // requestfinished's `request.response()` costs on every request of every page.
     context.on("response", (response) => this.onResponse(response));
     context.on("requestfailed", (request) => this.onFailed(request));
+  }
+
+  /** True once the audit answers collect requests itself (traffic.collect: intercept, or a reload): each says so. */
+  private intercepted = false;
+
+  /** From now on the audit answers the collect requests itself, and nothing reaches the service. */
+  async intercept(context: BrowserContext): Promise<void> {
+    if (this.intercepted) return;
+    this.intercepted = true;
+    await interceptCollect(context, this.isCollectUrl);
   }
 
   private onRequest(request: Request): void {

@@ -19,7 +19,7 @@ import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variation
 import { Signal } from "./signal.js";
 import { flickerSampler, readFlicker, samplerFor, Screencast } from "./flicker.js";
 import { landingOf, isAuthRefusal } from "./landing.js";
-import { interceptCollect, SiteRequestTagger, tagsAnything, withQueryParam, type RequestTags, type TrafficTags } from "./traffic.js";
+import { SiteRequestTagger, tagsAnything, withQueryParam, type RequestTags, type TrafficTags } from "./traffic.js";
 
 /** What to gather for one page on one viewport. */
 export interface PageGatherOptions {
@@ -111,7 +111,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
   await consent?.attach(page);
-  const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify(), options.traffic.collect === "intercept");
+  const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify());
   const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
   options.browserTagger?.tagFor(tags);
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
@@ -119,7 +119,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const tagsInPage = tagsAnything(tags) && options.browserTagger === null;
   const cdp = tagsInPage || options.screenshot || viewed.length > 0 || options.flicker ? await context.newCDPSession(page) : null;
   if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, tags);
-  if (options.traffic.collect === "intercept") await interceptCollect(context, network.isCollectUrl);
+  if (options.traffic.collect === "intercept") await network.intercept(context);
   const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
   const errors: PageArtifacts["errors"] = [];
   const variationErrors: AppliedVariation["errors"] = [];
@@ -266,6 +266,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
         navigationsBeforeTagRead = navigations.length;
       }
       beforeReloading = { url: page.url(), navigations: navigations.length };
+      // The reload is no visit: the service never sees it, and no event of it vouches for a call of the page's.
+      await network.intercept(context);
       reload = await reloadPage(page, {
         url: requestedUrl,
         atMs: sinceStart(Date.now()),

@@ -1,6 +1,6 @@
 import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
-import { matchDeliveries, type JudgedCall, type JudgedPage } from "../artifacts/delivery.js";
+import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
@@ -117,7 +117,6 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       beforeSdk: call.state !== "direct",
       delivery: call.delivery,
     });
-    const reloaded = page.reload ? matchDeliveries(page.reload.calls, page.reload.collect) : [];
-    return [...page.calls.map(record(page.consent?.unit ?? "page")), ...reloaded.map(record("reload"))];
+    return [...page.calls.map(record(page.consent?.unit ?? "page")), ...(page.reload?.calls ?? []).map(record("reload"))];
   });
 }

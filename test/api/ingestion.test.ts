@@ -113,6 +113,7 @@ test("summary.json's calls carry the deliveries the checks judged, not the colle
   const [identify, track] = page.calls;
   const judged: JudgedPage = {
     ...page,
+    reload: null,
     calls: [
       { ...identify!, delivery: "accepted", ingested: true, request: 0 },
       { ...track!, delivery: "dropped", ingested: false, request: 0 },

@@ -65,11 +65,11 @@ test("the correct page passes every check on both viewports; GrowthBook's forced
     for (const check of ["page.load", "page.errors", "sdk.present", "sdk.order", "events.expected", "events.delivered"]) {
       expect(findingOf(summary, check, { page: "exposure", viewport }).status, `${check} on ${viewport}`).toBe("pass");
     }
-    // The reload's exposure is listed as the reload unit's, delivered to the service like the page's own.
+    // The reload's exposure is listed as the reload unit's, answered by the audit: the reload is no visit.
     const exposures = summary.calls.filter((call) => call.page === "exposure" && call.viewport === viewport && call.variation === null && call.name === "Experiment Viewed");
     expect(exposures.map((call) => [call.unit, call.delivery])).toEqual([
       ["page", "accepted"],
-      ["reload", "accepted"],
+      ["reload", "intercepted"],
     ]);
   }
 });

@@ -200,7 +200,7 @@ test.describe("in a browser", () => {
     const context = await browser.newContext();
     try {
       const sdk = specWith({ sdk: { preset: "rudderstack", script: "**/rudder-analytics*.js" } }).sdk;
-      const capture = new NetworkCapture(context, sdk, KEYS, () => 0, () => undefined, false);
+      const capture = new NetworkCapture(context, sdk, KEYS, () => 0, () => undefined);
       await serve(
         context,
         `<!doctype html><script src="${CDN}/wkProd9z8y7x/rudder-analytics.min.js"></script><script>
@@ -224,7 +224,7 @@ test.describe("in a browser", () => {
   test("settled() returns within its bound while a collect request is still unanswered", async ({ browser }) => {
     const context = await browser.newContext();
     try {
-      const capture = new NetworkCapture(context, specWith().sdk, KEYS, () => 0, () => undefined, false);
+      const capture = new NetworkCapture(context, specWith().sdk, KEYS, () => 0, () => undefined);
       let requested!: () => void;
       const seen = new Promise<void>((resolve) => (requested = resolve));
       await context.route("**/*", async (route) => {

@@ -6,7 +6,7 @@ import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { writeShardResults } from "../../src/cli/shards.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
-import { pageWith, specWith } from "../support/artifacts.js";
+import { callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
 import { formatConsoleReport } from "../../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
 import { toJUnitXml } from "../../src/report/junit.js";
@@ -42,6 +42,19 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
   expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
   expect(text).not.toMatch(/jane@|s3cret|u_42/);
   expect(text).toContain("token «redacted»");
+});
+
+test("a shard file masks a reload's calls and keeps none of its payloads, as the page's own, and each keeps the delivery judged before", () => {
+  const spec = specWith({ pages: [{ id: "signup", path: "/signup" }] });
+  const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] });
+  const identify = callWith({ kind: "identify", method: "identify", name: "u_42", properties: { email: "jane@example.org" }, atMs: 2100 });
+  const page = pageWith({ page: "signup", viewport: "mobile", reload: { atMs: 2000, loadError: null, calls: [identify], collect: [collectOf([identify])] } });
+  const out = mkdtempSync(join(tmpdir(), "shard-"));
+  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, findings: [], pages: reconcileDeliveries([page], null) }]);
+  const text = readFileSync(join(out, "shard-results.json"), "utf8");
+  expect(text).not.toMatch(/jane@|u_42/);
+  const shard = JSON.parse(text) as { results: TargetResult[] };
+  expect(shard.results[0]!.pages[0]!.reload!.calls.map((call) => [call.kind, call.name, call.delivery])).toEqual([["identify", null, "accepted"]]);
 });
 
 test("the report previews each experiment with variations on an audited page once, in spec order, and no other", () => {

@@ -1,5 +1,5 @@
 import { chromium, type Page } from "playwright";
-import { LAUNCH_ARGS } from "../browser/launch.js";
+import { findBrowser, LAUNCH_ARGS } from "../browser/launch.js";
 import type { AuditPlan } from "../plan/plan.js";
 import type { PicturePage } from "../report/side-by-side.js";
 import { variationPictures, type PictureSources, type VariationPictures } from "../report/variation-pictures.js";
@@ -14,6 +14,12 @@ import { firstLine } from "../text/wording.js";
 
 /** Where the pictures' browser comes from. */
 export type PictureBrowserSource = Pick<AuditPlan, "browserExecutable" | "browserEndpoint">;
+
+/** The browser a run on this machine would find: the pictures' of a command that runs no browsers of its own (`merge`, a replay). */
+export function localPictureBrowser(): PictureBrowserSource {
+  const browser = findBrowser();
+  return { browserExecutable: browser.found ? browser.executablePath : null, browserEndpoint: null };
+}
 
 /**
  * The run's variation pictures; none when they cannot be made (no browser, a broken screenshot),

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import { findBrowser } from "../browser/launch.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { maskSecretsInLog } from "./github.js";
@@ -11,6 +10,7 @@ import type { AuditTarget } from "../plan/plan.js";
 import type { CallBaseline } from "../results/baseline-file.js";
 import type { TargetResult } from "../results/run-result.js";
 import { readSavedRun, replayedSpecFiles, replayedTargets, savedDirOf, SAVED_DIR, type SavedRun } from "./saved-artifacts.js";
+import { localPictureBrowser } from "./pictures.js";
 import { restoreScreens } from "./screens.js";
 import { loadValidSpecs } from "./specs.js";
 import type { TargetFilters } from "./targets.js";
@@ -45,8 +45,7 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
   try {
     const results = judge(baselines);
     restoreScreens(targets, results, savedDirOf(dir), outDir);
-    const browser = findBrowser();
-    const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, browserExecutable: browser.found ? browser.executablePath : null, browserEndpoint: null };
+    const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, ...localPictureBrowser() };
     return await publishResults(plan, results, { ...options, startedAt, toGitHub: true });
   } finally {
     await staleOutputsDeleted;

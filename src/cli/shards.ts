@@ -4,13 +4,13 @@ import { join, resolve } from "node:path";
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
 import type { ApiArtifacts, CollectRequest } from "../artifacts/types.js";
 import type { CallBaseline } from "../results/baseline-file.js";
-import { findBrowser } from "../browser/launch.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { scrubbedFindings, type TargetResult } from "../results/run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "./errors.js";
+import { localPictureBrowser } from "./pictures.js";
 import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
@@ -87,9 +87,7 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
   process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
   try {
-    // The pictures are made in the browser a run on this machine would use.
-    const browser = findBrowser();
-    const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, browserExecutable: browser.found ? browser.executablePath : null, browserEndpoint: null };
+    const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, ...localPictureBrowser() };
     return await publishResults(plan, results, { ...options, startedAt, toGitHub: true });
   } finally {
     await staleOutputsDeleted;

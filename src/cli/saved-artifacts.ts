@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
 import { personalDataOf } from "../checks/identify.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
-import { credentialsOf, hideSecretsDeep } from "../privacy/redact.js";
+import { credentialsOf, hideSecretsDeep, shareableUrl } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { toolVersion } from "../package/version.js";
 import { usageError } from "./errors.js";
@@ -86,7 +86,7 @@ export function saveArtifacts(
     version: SAVED_VERSION,
     tool: toolVersion(),
     startedAt: run.startedAt.toISOString(),
-    targets: run.targets.map(({ target: { spec: _spec, ...target }, api }) => ({ ...target, selection: run.selection, api: hideSecretsDeep(api, secrets) })),
+    targets: run.targets.map(({ target: { spec: _spec, ...target }, api }) => ({ ...target, baseUrl: withoutUserInfo(target.baseUrl), selection: run.selection, api: hideSecretsDeep(api, secrets) })),
   };
   writeFileSync(join(savedDir, RUN_FILE), `${JSON.stringify(saved, null, 2)}\n`);
   for (const { file, page } of run.targets.flatMap((target) => target.pages)) {
@@ -101,7 +101,9 @@ export function saveArtifacts(
 /**
  * A page's artifacts with the secrets redacted. An identify call that loses one (a visitor
  * identified by the user name of a closed site, say) keeps what the personal-data detector found
- * in it before, for identify.pii to judge.
+ * in it before, for identify.pii to judge. Where a login ended and where a page landed are kept
+ * without query and fragment, which may carry a login's token (page.access reads their origin and
+ * path alone).
  */
 function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifacts {
   const redacted = hideSecretsDeep(page, secrets);
@@ -110,7 +112,23 @@ function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifac
     const changed = call.name !== gathered.name || JSON.stringify(call.properties) !== JSON.stringify(gathered.properties);
     return call.kind === "identify" && changed ? { ...call, personalData: personalDataOf(gathered, []) } : call;
   });
-  return { ...redacted, calls };
+  const { login, landedUrl } = redacted.access;
+  const access = {
+    ...redacted.access,
+    landedUrl: landedUrl === null ? null : shareableUrl(landedUrl),
+    login: login === null ? null : { ...login, finalUrl: login.finalUrl === null ? null : shareableUrl(login.finalUrl) },
+  };
+  return { ...redacted, calls, access };
+}
+
+/** A base URL without a user name and password in it; as it is when it has none. */
+function withoutUserInfo(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href;
 }
 
 /** The folder a replay reads: DIR's artifacts/. */

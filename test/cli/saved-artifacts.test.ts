@@ -107,3 +107,16 @@ test("a filmstrip's frames are saved with the artifacts, and a replay gives them
   restoreScreens([target], [{ pages: [home] } as unknown as TargetResult], join(runDir, "artifacts"), outDir);
   expect(readFileSync(join(outDir, frame), "utf8")).toBe("png");
 });
+
+test("a login's end and a page's landing are saved without query and fragment, and a base URL without its user name and password", () => {
+  const spec = closedSpec();
+  const target = { ...targetOf(spec), baseUrl: "http://qa:pa55@127.0.0.1:47412" };
+  const login = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/callback?code=tok_123#access_token=tok_456" };
+  const home = pageWith({ spec: "audits/closed.yaml", page: "home", access: { login, landedUrl: "http://127.0.0.1:47412/?session=tok_789", passwordField: false, authRefused: false } });
+  const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [dir], ENV);
+  const text = [join(dir, "artifacts", "run.json"), join(dir, "artifacts", "pages", target.units[0]!.artifactFiles.desktop!)].map((file) => readFileSync(file, "utf8")).join("\n");
+  expect(text).not.toMatch(/tok_|pa55/);
+  expect(text).toContain('"finalUrl": "http://127.0.0.1:47412/callback"');
+  expect(readSavedRun(dir).targets[0]!.baseUrl).toBe("http://127.0.0.1:47412/");
+});

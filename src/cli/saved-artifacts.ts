@@ -211,5 +211,9 @@ function readSavedPage(dir: string, saved: SavedTarget, unit: AuditUnit, viewpor
       `Gather again with this spec: \`setup-audit run ${saved.specFile} --env ${saved.environment} --save-artifacts --out ${dir}\`, or leave it out with --page or --viewport.`,
     );
   }
-  return JSON.parse(readFileSync(path, "utf8")) as PageArtifacts;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as PageArtifacts;
+  } catch (error) {
+    throw usageError(`${path} is not a page of saved artifacts: ${(error as Error).message}`, `Gather again: \`setup-audit run ${saved.specFile} --env ${saved.environment} --save-artifacts --out ${dir}\`.`);
+  }
 }

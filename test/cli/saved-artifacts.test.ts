@@ -120,3 +120,18 @@ test("a login's end and a page's landing are saved without query and fragment, a
   expect(text).toContain('"finalUrl": "http://127.0.0.1:47412/callback"');
   expect(readSavedRun(dir).targets[0]!.baseUrl).toBe("http://127.0.0.1:47412/");
 });
+
+test("a saved page that is not JSON any more is refused (exit 2), naming the file and what to do", () => {
+  const { dir } = saved(closedSpec());
+  const file = join(dir, "artifacts", "pages", readdirSync(join(dir, "artifacts", "pages"))[0]!);
+  writeFileSync(file, "{ cut off");
+  let refused: unknown;
+  try {
+    replayedTargets(readSavedRun(dir), [loaded(closedSpec())], { env: undefined, pages: [], viewports: [] }, dir);
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused).toBeInstanceOf(CliError);
+  expect((refused as CliError).exitCode).toBe(2);
+  expect((refused as CliError).message).toContain(`${file} is not a page of saved artifacts`);
+});

@@ -206,11 +206,18 @@ async function targetPixels(cdp: CDPSession, clip: TargetPixels["clip"]): Promis
   }
 }
 
-/** In the page: running CSS animations and Web Animations held at their start, transitions finished, until released; then two frames, so that the screen shows it. */
+/**
+ * In the page, until released: transitions finished, running animations that end shown at their
+ * end (an entrance's fade-in as it rests), endless ones held at their start; finished or paused
+ * animations left as they are (a finished fade-in keeps its end state). Then two frames, so that
+ * the screen shows it.
+ */
 async function holdAnimations(key: string): Promise<void> {
-  const held = document.getAnimations().map((animation) => ({ animation, running: animation.playState === "running", time: animation.currentTime }));
+  const running = document.getAnimations().filter((animation) => animation instanceof CSSTransition || animation.playState === "running");
+  const held = running.map((animation) => ({ animation, running: animation.playState === "running", time: animation.currentTime }));
   for (const { animation } of held) {
-    if (animation instanceof CSSTransition) animation.finish();
+    const endless = animation.effect?.getComputedTiming().iterations === Infinity;
+    if (animation instanceof CSSTransition || !endless) animation.finish();
     else {
       animation.pause();
       animation.currentTime = 0;

@@ -101,3 +101,10 @@ test("the target's pixels are taken, the same for equal renders and other for a 
   expect(spaced.box).toEqual(asIs.box);
   expect(spaced.pixels?.sha256).not.toBe(asIs.pixels?.sha256);
 });
+
+test("a target that faded in and rests at its end (fill-mode forwards) is seen as it rests, not rewound to its start", async ({ gather }) => {
+  const fadeIn = "@keyframes fade-in { from { opacity: 0 } to { opacity: 1 } } #cta-main { animation: fade-in 60ms forwards }";
+  const artifacts = await gather("broken", { path: "/cta-variations" }, { viewedExperiments: [cta], variation: preview({ css: fadeIn }) });
+  expect(artifacts.experimentViews[0]).toMatchObject({ matched: 1, visible: 1 });
+  expect(artifacts.experimentViews[0]?.target?.style).toEqual(expect.objectContaining({ opacity: "1" }));
+});

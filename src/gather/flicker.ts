@@ -31,13 +31,17 @@ interface SamplerState {
 
 /**
  * An init script: from the first rendered frame, at every frame, whether html or body is hidden
- * and what the target shows (its markup, every computed longhand and its box, computed again only
- * after something changed: a mutation, a transition or an animation), timed when the sampling of
- * the frame ends (the style and layout the frame needed happened by then; the frame's own
+ * and what the target shows: its content, as its markup and every computed longhand but those of
+ * its size and those its running animations move (a layout shift above it, a web font swapping
+ * its glyphs' widths or a pulsing button is no other content), or invisible (hidden by itself or
+ * an ancestor below body, opacity included). It is computed again only after something changed (a
+ * mutation, a transition or an animation), timed when the sampling of the frame ends (the style and layout the frame needed happened by then; the frame's own
  * timestamp runs up to ~45 ms early on the first frame). It writes nothing into the page: its
  * state hangs off a symbol.
  */
 export function flickerSampler({ key, selector, maxMs }: { key: string; selector: string; maxMs: number }): void {
+  // The target is the page's own: a frame's document has none of its own to sample.
+  if (window !== window.top) return;
   const state: SamplerState = { frames: [], looks: [], boxes: [], stopped: false, costMs: 0 };
   Object.defineProperty(window, Symbol.for(key), { value: state });
   const known = new Map<string, number>();
@@ -50,14 +54,31 @@ export function flickerSampler({ key, selector, maxMs }: { key: string; selector
     const style = getComputedStyle(element);
     return style.opacity === "0" || style.visibility === "hidden";
   };
+  // The longhands of the target's size: a font swap or a narrower column changes them, not its content.
+  const SIZE = new Set(["width", "height", "inline-size", "block-size", "perspective-origin", "transform-origin"]);
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const fadedBelowBody = (element: Element) => {
+    for (let parent = element.parentElement; parent !== null && parent !== document.body && parent !== document.documentElement; parent = parent.parentElement) {
+      if (getComputedStyle(parent).opacity === "0") return true;
+    }
+    return false;
+  };
   const lookOf = (element: Element): number => {
     // An opacity on html or body is the hidden column, not the target's look.
-    if (!element.checkVisibility({ visibilityProperty: true })) return INVISIBLE;
+    if (!element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).opacity === "0" || fadedBelowBody(element)) return INVISIBLE;
+    const animated = new Set(
+      element
+        .getAnimations()
+        .filter((animation) => animation.playState === "running")
+        .flatMap((animation) => (animation.effect instanceof KeyframeEffect ? animation.effect.getKeyframes().flatMap((keyframe) => Object.keys(keyframe).map(kebab)) : [])),
+    );
     const style = getComputedStyle(element);
     const parts = [element.innerHTML];
-    for (let index = 0; index < style.length; index++) parts.push(style.getPropertyValue(style[index]!));
+    for (let index = 0; index < style.length; index++) {
+      const name = style[index]!;
+      if (!SIZE.has(name) && !animated.has(name)) parts.push(`${name}:${style.getPropertyValue(name)}`);
+    }
     const rect = element.getBoundingClientRect();
-    parts.push(String(Math.round(rect.x)), String(Math.round(rect.y)), String(Math.round(rect.width)), String(Math.round(rect.height)));
     const look = parts.join("\u0001");
     let index = known.get(look);
     if (index === undefined) {

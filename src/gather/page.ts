@@ -15,7 +15,7 @@ import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
-import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, watchTargetChanges, type VariationCode } from "./variation.js";
+import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, waitUntilShown, watchTargetChanges, type VariationCode } from "./variation.js";
 import { Signal } from "./signal.js";
 import { flickerSampler, readFlicker, samplerFor, Screencast } from "./flicker.js";
 import { landingOf, isAuthRefusal } from "./landing.js";
@@ -229,9 +229,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // A forced control may show what the page showed all along: only its stillness is waited for.
     const changeExpected = variation !== undefined && variation.control !== true && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
-    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, shownWithinMs: sdk.deliveryTimeoutMs });
-    // Shown and settled: the frames from the first until now say how the variation arrived.
+    if (viewed.length > 0) await waitUntilShown(page, sdk.deliveryTimeoutMs);
+    // Shown and settled: the frames from the first until now say how the variation arrived, before
+    // the audit holds the animations to see the targets.
     if (options.flicker) flicker = await readFlicker(page, screencast, options.flicker.filmstrip);
+    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null });
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: stepTimeoutMs,

@@ -95,6 +95,25 @@ export async function settleTargets(page: Page, options: { quietMs: number; chan
     .catch(() => undefined);
 }
 
+/**
+ * Waits until the page is shown: neither html nor body at opacity 0 or hidden (an anti-flicker
+ * snippet hides the page until its experiments are applied, or its timeout); bounded by
+ * `timeoutMs`, after which the page is seen as it is, which shows nothing.
+ */
+export async function waitUntilShown(page: Page, timeoutMs: number): Promise<void> {
+  await page
+    .waitForFunction(
+      () => [document.documentElement, document.body].every((element) => {
+        if (!element) return true;
+        const style = getComputedStyle(element);
+        return style.opacity !== "0" && style.visibility !== "hidden";
+      }),
+      undefined,
+      { timeout: timeoutMs, polling: "raf" },
+    )
+    .catch(() => undefined);
+}
+
 /** The line in the variation's js that a stack names; null when it names none (a syntax error). */
 export function variationLine(stack: string | undefined): number | null {
   const line = stack?.match(new RegExp(`${escapeRegExp(VARIATION_SOURCE)}:(\\d+):\\d+`))?.[1];
@@ -110,29 +129,17 @@ const HELD_ANIMATIONS_KEY = "setup-audit.heldAnimations";
 /**
  * Sees each experiment's target now: what its selector matches, the first visible match as it
  * shows (text, attributes, every computed longhand, box and, with `cdp`, its pixels), whether the
- * page is wider than the viewport, and (with `screen`) the first screen. A page hidden by an
- * anti-flicker snippet is waited for (at most `shownWithinMs`) so that what a visitor sees is
- * seen; running animations are held at their start while the targets are seen, then let go.
+ * page is wider than the viewport, and (with `screen`) the first screen. Called once the page is
+ * shown (`waitUntilShown`), so that what a visitor sees is seen; running animations are held
+ * (`holdAnimations`) while the targets are seen, then let go.
  */
 export async function viewExperiments(
   page: Page,
   experiments: readonly ExperimentTarget[],
   atMs: number,
-  options: { cdp: CDPSession | null; screen: { path: string; name: string } | null; shownWithinMs: number },
+  options: { cdp: CDPSession | null; screen: { path: string; name: string } | null },
 ): Promise<ExperimentView[]> {
   if (experiments.length === 0) return [];
-  await page
-    .waitForFunction(
-      () => [document.documentElement, document.body].every((element) => {
-        if (!element) return true;
-        const style = getComputedStyle(element);
-        return style.opacity !== "0" && style.visibility !== "hidden";
-      }),
-      undefined,
-      { timeout: options.shownWithinMs, polling: "raf" },
-    )
-    // Still hidden: seen as it is, which shows nothing.
-    .catch(() => undefined);
   const held = await page.evaluate(holdAnimations, HELD_ANIMATIONS_KEY).then(() => true, () => false);
   const seen = await page
     .evaluate(

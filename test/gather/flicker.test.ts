@@ -65,3 +65,19 @@ test("a variation applied by a timer after the first frame: the control painted 
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("a target whose content stays (a banner pushes it down, its glyphs change width, it pulses) shows one look: no control is painted", async ({ gather }) => {
+  const moving = `<style>@keyframes pulse { from { transform: scale(1) } to { transform: scale(1.05) } } #cta { animation: pulse 300ms infinite alternate }</style><script>
+  setTimeout(function () {
+    var banner = document.createElement("div");
+    banner.style.height = "120px";
+    banner.textContent = "We use cookies";
+    document.body.prepend(banner);
+    document.getElementById("cta").style.width = "260px";
+  }, 300);
+</script>`;
+  const artifacts = await gather("broken", { path: "/fixed-cta" }, { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } }, { prepare: serve(page(moving)) });
+  const times = flickerTimes(artifacts.flicker!)!;
+  expect(artifacts.flicker!.signatures).toHaveLength(1);
+  expect(times.controlPaintedMs).toBe(0);
+});

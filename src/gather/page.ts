@@ -261,6 +261,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     const activity = () => recordedCalls.length + network.collect.length;
     await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
     if ((options.reloadForExposures ?? []).length > 0) {
+      // What is read of the page (its tag, the selectors, the screenshot) is read of it, not of its reload.
+      await Promise.all([sdkTag, selectors, screenshot]);
       // Where the page and its journey went, and its tag, are what they were before the reload.
       if (navigations.length !== navigationsBeforeTagRead) {
         const reread = await readSdkTag(page, sdk, options.projectKeys);

@@ -42,7 +42,7 @@ test("each planted exposure fault, and nothing else, is reported on both viewpor
 test("each fault says what happened", () => {
   for (const viewport of VIEWPORTS) {
     const asIs = (page: string) => summary.findings.find((finding) => finding.check === "experiment.exposure" && finding.page === page && finding.viewport === viewport && finding.variation === null)!;
-    expect(asIs("exposure-twice").message).toContain('it fired 2 times ("cta-long", "cta-long")');
+    expect(asIs("exposure-twice").message).toContain('it fired 2 times on one page ("cta-long", "cta-long")');
     expect(asIs("exposure-never").message).toContain("it did not fire");
     expect(asIs("exposure-after-goal").message).toContain("it came after the goal's event `pricing_viewed`");
     expect(asIs("exposure-rebucketed").message).toContain('it named another variation after a reload in the same browser ("cta-long", then "control")');

@@ -56,7 +56,12 @@ function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifacts["re
   const shown = fired.map((call) => namedVariation(call, exposure));
   const reasons: string[] = [];
   if (fired.length === 0) reasons.push("it did not fire");
-  if (fired.length > 1) reasons.push(`it fired ${fired.length} times (${shown.map(quoted).join(", ")})`);
+  // A journey that moves to another page loads the experiment's SDK again there: once per page it shows.
+  const perPage = new Map<string, number>();
+  for (const call of fired) perPage.set(call.documentUrl, (perPage.get(call.documentUrl) ?? 0) + 1);
+  const mostOnOnePage = Math.max(0, ...perPage.values());
+  if (mostOnOnePage > 1) reasons.push(`it fired ${mostOnOnePage} times on one page (${shown.map(quoted).join(", ")})`);
+  else if (new Set(shown).size > 1) reasons.push(`it named another variation on another page of the journey (${shown.map(quoted).join(", ")}): the visitor was bucketed again`);
   const goal = fired.length === 0 ? null : goalBefore(calls, goalEvents, fired[0]!);
   if (goal !== null) reasons.push(`it came after the goal's event \`${goal.name}\``);
   const evidence: Record<string, unknown> = { fired: fired.length, variations: shown, atMs: fired.map((call) => call.atMs) };
@@ -102,7 +107,8 @@ export const experimentExposure = defineCheck({
   checklist: null,
   failsWhen:
     "with the experiment's `exposure`, per experiment × unit (the page as it is, each variation) × viewport: on " +
-    "the page as it is, the exposure did not fire, fired more than once, came after one of the experiment's " +
+    "the page as it is, the exposure did not fire, fired more than once on one page (a journey that moves on " +
+    "may fire it again on the next page, naming the same variation), came after one of the experiment's " +
     "goals' events, or did not name the same variation again after one reload in the same browser (no journey " +
     "there); on a variation forced by `query`, an exposure that fires more than once, names another value than " +
     "the variation's `id` (default: its 1-based position) or comes after the goal's event (**fail**). A forced " +
@@ -165,7 +171,7 @@ function adviceFor(reasons: readonly string[]): string {
   if (first.startsWith("it did not fire again")) return "Make the exposure fire on every page view the experiment runs on.";
   if (first.startsWith("it did not fire")) return "Send the exposure from the experiment SDK's tracking callback, through the analytics SDK's track.";
   if (first.startsWith("it fired")) return "Send the exposure from one place only (the SDK's built-in tracker or your own callback, not both).";
-  if (first.startsWith("it named another variation after a reload")) return "Keep the visitor's id across page views (a cookie or storage the SDK reads), so the visitor keeps their bucket.";
+  if (first.startsWith("it named another variation")) return "Keep the visitor's id across page views (a cookie or storage the SDK reads), so the visitor keeps their bucket.";
   if (first.startsWith("it named")) return "Send the variation's key the service knows (GrowthBook's result.key, not its index).";
   if (first.startsWith("it came after")) return "Load the experiment SDK before anything tracks the goal, so the exposure comes first.";
   return "Check that the page loads again as it did.";

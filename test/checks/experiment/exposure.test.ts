@@ -48,7 +48,7 @@ test("the page as it is passes with one exposure before the goal and the same va
 
 test("on the page as it is: never, twice, after the goal or re-bucketed on reload each fail, saying so", () => {
   expect(asIs(pricing({ calls: [goal()], reload: reloadWith() }))).toMatchObject({ status: "fail", message: expect.stringContaining("as it is (mobile): it did not fire. Send the exposure") });
-  expect(asIs(pricing({ calls: [exposed("cta-long"), exposed("cta-long", 201), goal()] })).message).toContain('it fired 2 times ("cta-long", "cta-long")');
+  expect(asIs(pricing({ calls: [exposed("cta-long"), exposed("cta-long", 201), goal()] })).message).toContain('it fired 2 times on one page ("cta-long", "cta-long")');
   expect(asIs(pricing({ calls: [goal(100), exposed("cta-long", 300)] })).message).toContain("it came after the goal's event `cta_clicked`");
   expect(asIs(pricing({ reload: reloadWith(exposed("control", 2200)) })).message).toContain(
     'it named another variation after a reload in the same browser ("cta-long", then "control"): the visitor was bucketed again. Keep the visitor\'s id',
@@ -56,6 +56,14 @@ test("on the page as it is: never, twice, after the goal or re-bucketed on reloa
   expect(asIs(pricing({ reload: reloadWith() })).message).toContain("it did not fire again after a reload");
   // Another experiment's exposure, or another event, is not this one's.
   expect(asIs(pricing({ calls: [exposed("cta-long"), exposed("b", 210, "hero-copy"), callWith({ name: "Experiment Seen", properties: { experiment_id: "cta-copy" } }), goal()] })).status).toBe("pass");
+});
+
+test("a journey that moves to another page may fire it again there, once, naming the same variation; another variation there is a bucketing again", () => {
+  const on = (path: string, call: ReturnType<typeof callWith>) => ({ ...call, documentUrl: `http://127.0.0.1:47412${path}` });
+  const journey = (second: string) => pricing({ calls: [on("/pricing", exposed("cta-long")), on("/pricing", goal()), on("/checkout", exposed(second, 900))] });
+  expect(asIs(journey("cta-long")).status).toBe("pass");
+  expect(asIs(journey("control")).message).toContain('it named another variation on another page of the journey ("cta-long", "control"): the visitor was bucketed again. Keep the visitor\'s id');
+  expect(asIs(pricing({ calls: [on("/pricing", exposed("cta-long")), on("/checkout", exposed("cta-long", 900)), on("/checkout", exposed("cta-long", 901)), goal(950)] })).message).toContain("it fired 2 times on one page");
 });
 
 test("the page as it is without a reload in its artifacts (saved before reloads) is judged on its load; a page that did not load is skipped", () => {

@@ -167,7 +167,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (refusal || (globalAssigned && callsFromNetwork === null)) return true;
     const made = madeCalls();
     const expected = options.page.expect;
-    return (expected?.track ?? []).every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
+    // An exposure to fire again after the reload is expected too: a batch that holds it must leave before the reload.
+    const tracks = [...(expected?.track ?? []), ...(options.reloadForExposures ?? [])];
+    return tracks.every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
   };
   const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
   // The filmstrip starts before the page does, so that its first frame is in.

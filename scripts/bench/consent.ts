@@ -13,7 +13,7 @@ import { stringify } from "yaml";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median } from "./measure.js";
-import { gatheredMs, type VariationsAudit } from "./variations.js";
+import { gatheredMs, type GatheredAudit } from "./variations.js";
 
 const JOURNEY = { steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }], expect: { track: ["signup_success"], identify: true } };
 
@@ -32,14 +32,14 @@ export function consentBenchSpec(site: string, withConsent: boolean): Record<str
 
 /** One round: the pages without a banner, then with it. */
 export interface ConsentRound {
-  without: VariationsAudit;
-  with: VariationsAudit;
+  without: GatheredAudit;
+  with: GatheredAudit;
 }
 
 /** `rounds` rounds of both audits with `workers` parallel browsers; warns on stderr when either audit did not pass. */
 export async function measureConsent(options: { site: string; work: string; workers: number; rounds: number }): Promise<ConsentRound[]> {
   const { site, work, workers, rounds } = options;
-  const runAudit = async (withConsent: boolean, label: string): Promise<VariationsAudit> => {
+  const runAudit = async (withConsent: boolean, label: string): Promise<GatheredAudit> => {
     const name = withConsent ? "consent" : "no-consent";
     const spec = join(work, `bench-${name}.yaml`);
     const out = join(work, `out-${name}`);

@@ -8,9 +8,10 @@
  * phase, the report), which weighs on a one-page audit; `gathered` beside the ratio leaves it
  * out: the sum of every page × viewport's own time, as the CLI's progress lines give it.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 
@@ -38,9 +39,21 @@ export function variationsSpec(demoShop: string, withVariations: boolean): Recor
   };
 }
 
+/** What the flicker sampler cost, from its own account in the saved artifacts: the units it sampled, their frames and its time on their main threads. */
+interface SamplingCost {
+  units: number;
+  frames: number;
+  costMs: number;
+}
+
 /** One audit: its wall time and peak memory, and the sum of its page × viewport times. */
-export interface VariationsAudit extends Measure {
+export interface GatheredAudit extends Measure {
   gatheredMs: number;
+}
+
+/** One audit of the variations bench, with what flicker sampling cost in it. */
+interface VariationsAudit extends GatheredAudit {
+  sampling: SamplingCost;
 }
 
 /** One round: the audit without the variations, then with them. */
@@ -55,9 +68,25 @@ export function gatheredMs(stdout: string): number {
   return seconds.reduce((total, value) => total + value, 0) * 1000;
 }
 
+/** The flicker sampler's own account over some saved pages: the units it sampled, their frames and its main-thread time. */
+function samplingCost(pages: readonly Pick<PageArtifacts, "flicker">[]): SamplingCost {
+  const sampled = pages.flatMap((page) => (page.flicker ? [page.flicker] : []));
+  return {
+    units: sampled.length,
+    frames: sampled.reduce((total, flicker) => total + flicker.frames.length, 0),
+    costMs: sampled.reduce((total, flicker) => total + flicker.costMs, 0),
+  };
+}
+
+function savedPages(artifactsDir: string): PageArtifacts[] {
+  const dir = join(artifactsDir, "pages");
+  return readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as PageArtifacts);
+}
+
 /**
  * `rounds` rounds of both audits, one after the other, with `workers` parallel browsers; the
- * specs and outputs go to `work`. Warns on stderr when a variation was not previewed well (its
+ * specs and outputs go to `work`. Both keep their artifacts (`--save-artifacts`), which hold the
+ * flicker sampler's own account of its cost. Warns on stderr when a variation was not previewed well (its
  * time would then not be a full preview's).
  */
 export async function measureVariations(options: { demoShop: string; work: string; workers: number; rounds: number }): Promise<VariationsRound[]> {
@@ -68,7 +97,7 @@ export async function measureVariations(options: { demoShop: string; work: strin
     const out = join(work, `out-${name}`);
     writeFileSync(spec, stringify(variationsSpec(demoShop, withVariations)));
     process.stderr.write(`variations${label}: audit ${withVariations ? `with ${VARIATIONS.length} variations` : "without variations"}…\n`);
-    const { stdout, ...result } = await measure(["bin/setup-audit.js", "run", spec, "--out", out, "--workers", String(workers)], { stdout: true });
+    const { stdout, ...result } = await measure(["bin/setup-audit.js", "run", spec, "--out", out, "--workers", String(workers), "--save-artifacts"], { stdout: true });
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as RunSummary;
     const judged = summary.findings.filter((finding) => finding.check === "experiment.variation");
     const expected = withVariations ? VARIATIONS.length * 2 : 0;
@@ -77,7 +106,7 @@ export async function measureVariations(options: { demoShop: string; work: strin
       process.stderr.write(`warning: the variations bench expected ${expected} passing experiment.variation findings, got ${judged.length - unsound.length} of ${judged.length}\n`);
       for (const finding of unsound) process.stderr.write(`  ${finding.variation} · ${finding.viewport}: ${finding.status}: ${finding.message}\n`);
     }
-    return { ...result, gatheredMs: gatheredMs(stdout) };
+    return { ...result, gatheredMs: gatheredMs(stdout), sampling: samplingCost(savedPages(join(out, "artifacts"))) };
   };
   const measured: VariationsRound[] = [];
   for (let round = 1; round <= rounds; round += 1) {
@@ -91,7 +120,8 @@ export async function measureVariations(options: { demoShop: string; work: strin
 /**
  * The `bench-variations:` line: the median of the rounds' wall-time ratios (with / without) and
  * whether it meets the target, the median wall times, the page × viewport units each audit
- * gathered, and the same ratio on the units' own times (`gathered`, without the fixed cost).
+ * gathered, the same ratio on the units' own times (`gathered`, without the fixed cost), and what
+ * the flicker sampling cost over all rounds: its main-thread time per sampled unit and per frame.
  */
 export function variationsLine(measured: readonly VariationsRound[]): string {
   const ratios = measured.map((round) => round.with.wallMs / round.without.wallMs);
@@ -103,6 +133,16 @@ export function variationsLine(measured: readonly VariationsRound[]): string {
     `with=${seconds("with", "wallMs")}s without=${seconds("without", "wallMs")}s`,
     `units=${(1 + VARIATIONS.length) * 2}/2`,
     `gathered_ratio=${median(gatheredRatios).toFixed(2)} gathered=${seconds("with", "gatheredMs")}s/${seconds("without", "gatheredMs")}s`,
+    samplingLine(measured.map((round) => round.with.sampling)),
     ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(2)).join(",")}`] : []),
   ].join(" ") + "\n";
+}
+
+/** `sampled=UNITS sampling_ms_per_unit=… sampling_ms_per_frame=… frames_per_unit=…`, over every round. */
+function samplingLine(costs: readonly SamplingCost[]): string {
+  const units = costs.reduce((total, cost) => total + cost.units, 0);
+  const frames = costs.reduce((total, cost) => total + cost.frames, 0);
+  const costMs = costs.reduce((total, cost) => total + cost.costMs, 0);
+  if (units === 0 || frames === 0) return "sampled=0";
+  return `sampled=${units} sampling_ms_per_unit=${(costMs / units).toFixed(1)} sampling_ms_per_frame=${(costMs / frames).toFixed(2)} frames_per_unit=${Math.round(frames / units)}`;
 }

@@ -36,7 +36,7 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
   process.stdout.write(`Judging the artifacts saved in ${dir} (gathered ${saved.startedAt} by setup-audit ${saved.tool}) with the current specs and checks; no page is opened.\n`);
   for (const target of targets) {
     const savedTarget = saved.targets.find((candidate) => resolve(candidate.specFile) === resolve(target.specFile) && candidate.environment === target.environment)!;
-    if (savedTarget.specSha256 !== target.specSha256) process.stdout.write(`${target.specFile} changed since its artifacts were gathered: it is judged as it is now.\n`);
+    if (savedTarget.specSha256 !== target.specSha256) process.stdout.write(`${target.specFile} changed since its artifacts were gathered: it is judged as it is now, on what was gathered (a change to what the pages record, such as the sdk section, a journey or consent, needs a new gathering).\n`);
   }
 
   const outDir = resolve(options.out);

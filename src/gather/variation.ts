@@ -187,30 +187,40 @@ export async function viewExperiments(
     )
     // A page that navigated meanwhile has no target to see: the check says it was not seen.
     .catch(() => []);
-  const views: Omit<ExperimentView, "screen">[] = [];
-  for (const { clip, ...view } of seen) {
-    const pixels = view.target === null || clip === null || options.cdp === null ? null : await targetPixels(options.cdp, clip);
-    views.push({ ...view, atMs, target: view.target === null ? null : { ...view.target, pixels } });
-  }
+  const pixels = await targetsPixels(options.cdp, seen.map(({ clip, target }) => (target === null ? null : clip)));
+  const views = seen.map(({ clip: _clip, ...view }, index): Omit<ExperimentView, "screen"> => ({ ...view, atMs, target: view.target === null ? null : { ...view.target, pixels: pixels[index] ?? null } }));
   if (held) await page.evaluate(releaseAnimations, HELD_ANIMATIONS_KEY).catch(() => undefined);
   const { cdp, screen } = options;
   const saved = cdp === null || screen === null ? null : await saveViewportScreenshot(cdp, screen.path).then(() => screen.name, () => null);
   return views.map((view) => ({ ...view, screen: saved }));
 }
 
-/** The target's pixels, taken twice a moment apart; null when Chromium could not capture them. */
-async function targetPixels(cdp: CDPSession, clip: TargetPixels["clip"]): Promise<TargetPixels | null> {
-  const capture = () =>
-    cdp
-      .send("Page.captureScreenshot", { format: "png", clip: { ...clip, scale: 1 }, captureBeyondViewport: false, optimizeForSpeed: true })
-      .then(({ data }) => createHash("sha256").update(data, "base64").digest("hex"));
-  try {
-    const first = await capture();
-    await new Promise((resolve) => setTimeout(resolve, STEADY_GAP_MS));
-    return { sha256: first, clip, steady: (await capture()) === first };
-  } catch {
-    return null;
-  }
+/**
+ * Each target's pixels: every one taken, then every one again a moment later (one wait for all the
+ * page's targets); null for a target without a clip, or when Chromium could not capture it.
+ */
+async function targetsPixels(cdp: CDPSession | null, clips: readonly (TargetPixels["clip"] | null)[]): Promise<(TargetPixels | null)[]> {
+  if (cdp === null || clips.every((clip) => clip === null)) return clips.map(() => null);
+  const captureAll = async () => {
+    const hashes: (string | null)[] = [];
+    for (const clip of clips) {
+      hashes.push(
+        clip === null
+          ? null
+          : await cdp
+              .send("Page.captureScreenshot", { format: "png", clip: { ...clip, scale: 1 }, captureBeyondViewport: false, optimizeForSpeed: true })
+              .then(({ data }) => createHash("sha256").update(data, "base64").digest("hex"), () => null),
+      );
+    }
+    return hashes;
+  };
+  const first = await captureAll();
+  await new Promise((resolve) => setTimeout(resolve, STEADY_GAP_MS));
+  const second = await captureAll();
+  return clips.map((clip, index) => {
+    const [before, after] = [first[index] ?? null, second[index] ?? null];
+    return clip === null || before === null || after === null ? null : { sha256: before, clip, steady: after === before };
+  });
 }
 
 /**

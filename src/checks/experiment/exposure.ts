@@ -4,6 +4,7 @@ import type { ExperimentSpec } from "../../spec/schema.js";
 import { variationId } from "../../spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
+import { appliedByAudit, goalEvents, previewsOf } from "./previews.js";
 
 /**
  * experiment.exposure: the call that tells the service which variation a visitor saw. On the
@@ -125,28 +126,23 @@ export const experimentExposure = defineCheck({
     return context.spec.experiments.flatMap((experiment) => {
       const { exposure } = experiment;
       if (exposure === undefined) return [];
-      const goalEvents = context.spec.goals.filter((goal) => experiment.goals.includes(goal.name)).map((goal) => goal.event);
-      const unforced = context.pages.filter((page) => page.page === experiment.page).map((page) => judgePage(context, experiment, exposure, goalEvents, page));
-      const forced = experiment.variations.flatMap((variation, index) =>
-        context.variations
-          .filter((unit) => unit.page === experiment.page && unit.variation?.experiment === experiment.name && unit.variation.name === variation.name)
-          .map((unit) => {
-            const scope = { page: experiment.page, viewport: unit.viewport, experiment: experiment.name, variation: variation.name };
-            const named = `The exposure of "${experiment.name}" on variation "${variation.name}" (${unit.viewport})`;
-            if (variation.js !== undefined || variation.css !== undefined) {
-              return finding(context, "skip", `${named}: not judged, the audit applies this variation's ${variation.js !== undefined ? "js" : "css"} itself, so the site's SDK never chose it.`, scope);
-            }
-            const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
-            if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
-            const id = variationId(variation, index);
-            const verdict = judgeForced(madeCalls(unit), exposure, id, goalEvents);
-            if (verdict.status === "skip") {
-              return finding(context, "skip", `${named}: not judged, the page sent no \`${exposure.event}\` for the forced preview (many SDKs send none for a preview, GrowthBook among them); the page as it is is judged.`, scope, verdict.evidence);
-            }
-            if (verdict.status === "pass") return finding(context, "pass", `${named} fired once, naming "${id}", before the goal's event.`, scope, verdict.evidence);
-            return finding(context, "fail", `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, verdict.evidence);
-          }),
-      );
+      const events = goalEvents(context, experiment);
+      const unforced = context.pages.filter((page) => page.page === experiment.page).map((page) => judgePage(context, experiment, exposure, events, page));
+      const forced = previewsOf(context, experiment).map(({ variation, index, unit }) => {
+        const scope = { page: experiment.page, viewport: unit.viewport, experiment: experiment.name, variation: variation.name };
+        const named = `The exposure of "${experiment.name}" on variation "${variation.name}" (${unit.viewport})`;
+        const applied = appliedByAudit(variation);
+        if (applied !== null) return finding(context, "skip", `${named}: not judged, the audit applies this variation's ${applied} itself, so the site's SDK never chose it.`, scope);
+        const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
+        if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
+        const id = variationId(variation, index);
+        const verdict = judgeForced(madeCalls(unit), exposure, id, events);
+        if (verdict.status === "skip") {
+          return finding(context, "skip", `${named}: not judged, the page sent no \`${exposure.event}\` for the forced preview (many SDKs send none for a preview, GrowthBook among them); the page as it is is judged.`, scope, verdict.evidence);
+        }
+        if (verdict.status === "pass") return finding(context, "pass", `${named} fired once, naming "${id}", before the goal's event.`, scope, verdict.evidence);
+        return finding(context, "fail", `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, verdict.evidence);
+      });
       return [...unforced, ...forced];
     });
   },

@@ -4,6 +4,7 @@ import type { Finding } from "../../results/summary.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
+import { appliedByAudit, previewsOf } from "./previews.js";
 
 /**
  * experiment.flicker: a variation the site applies itself, as a visitor's browser shows it frame by
@@ -56,22 +57,15 @@ export const experimentFlicker = defineCheck({
     "instead hide the whole page until the variation is in (for up to 3 to 4 s), and that costs conversions " +
     "in every variation. Neither shows in the experiment's numbers; both are measured here, frame by frame.",
   evaluate(context): Finding[] {
-    return context.spec.experiments.flatMap((experiment) =>
-      experiment.variations.flatMap((variation) =>
-        context.variations
-          .filter((unit) => unit.page === experiment.page && unit.variation?.experiment === experiment.name && unit.variation.name === variation.name && unit.variation.control !== true)
-          .map((unit) => judgeUnit(context, experiment, variation, unit)),
-      ),
-    );
+    return context.spec.experiments.flatMap((experiment) => previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)));
   },
 });
 
 function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation: VariationSpec, unit: PageArtifacts): Finding {
   const scope = { page: experiment.page, viewport: unit.viewport, experiment: experiment.name, variation: variation.name };
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${unit.viewport}`;
-  if (variation.js !== undefined || variation.css !== undefined) {
-    return finding(context, "skip", `${named}: not judged for flicker, the audit applies its ${variation.js !== undefined ? "js" : "css"} itself, and the audit's timing is not the site's.`, scope);
-  }
+  const applied = appliedByAudit(variation);
+  if (applied !== null) return finding(context, "skip", `${named}: not judged for flicker, the audit applies its ${applied} itself, and the audit's timing is not the site's.`, scope);
   const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
   if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
   const times = unit.flicker ? flickerTimes(unit.flicker) : null;

@@ -4,6 +4,7 @@ import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason, pageSpecOf, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
 import { keptOut } from "../../artifacts/site-entry.js";
+import { goalEvents, previewsOf } from "./previews.js";
 import { visibleChange } from "./visible-change.js";
 
 /**
@@ -86,13 +87,7 @@ export const experimentVariation = defineCheck({
     "CSS that makes the page wider than a phone, a change that shows nothing on one viewport. Each is caught " +
     "here before launch, by previewing every variation on every viewport beside the page as it is.",
   evaluate(context): Finding[] {
-    return context.spec.experiments.flatMap((experiment) =>
-      experiment.variations.flatMap((variation) =>
-        context.variations
-          .filter((unit) => unit.page === experiment.page && unit.variation?.experiment === experiment.name && unit.variation.name === variation.name)
-          .map((unit) => judgeUnit(context, experiment, variation, unit)),
-      ),
-    );
+    return context.spec.experiments.flatMap((experiment) => previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)));
   },
 });
 
@@ -129,11 +124,6 @@ function controlOf(context: Pick<CheckContext, "pages" | "variations">, experime
     return context.variations.find((unit) => unit.page === experiment.page && unit.viewport === viewport && unit.variation?.experiment === experiment.name && unit.variation.control === true);
   }
   return context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
-}
-
-/** The events of the experiment's goals, as the spec defines them. */
-function goalEvents(context: CheckContext, experiment: ExperimentSpec): string[] {
-  return context.spec.goals.filter((goal) => experiment.goals.includes(goal.name)).map((goal) => goal.event);
 }
 
 function viewOf(page: PageArtifacts, experiment: string): ExperimentView | null {

@@ -133,6 +133,7 @@ interface ScreencastFrame {
 /** Chromium's screencast of the page: a frame each time something changed on screen, from before the page loads. */
 export class Screencast {
   private readonly frames: ScreencastFrame[] = [];
+  private stopped: Promise<ScreencastFrame[]> | null = null;
   private readonly onFrame = ({ data, metadata, sessionId }: { data: string; metadata: ScreencastFrame["metadata"] & { timestamp?: number }; sessionId: number }) => {
     if (metadata.timestamp !== undefined) this.frames.push({ timestamp: metadata.timestamp, data, metadata });
     this.cdp.send("Page.screencastFrameAck", { sessionId }).catch(() => undefined);
@@ -148,11 +149,16 @@ export class Screencast {
     return screencast;
   }
 
-  /** Stops it and hands over the frames it got. */
-  async stop(): Promise<ScreencastFrame[]> {
-    await this.cdp.send("Page.stopScreencast").catch(() => undefined);
-    this.cdp.off("Page.screencastFrame", this.onFrame);
-    return this.frames;
+  /** Stops it, once however often it is asked, and hands over the frames it got. */
+  stop(): Promise<ScreencastFrame[]> {
+    this.stopped ??= this.cdp
+      .send("Page.stopScreencast")
+      .catch(() => undefined)
+      .then(() => {
+        this.cdp.off("Page.screencastFrame", this.onFrame);
+        return this.frames;
+      });
+    return this.stopped;
   }
 }
 

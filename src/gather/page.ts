@@ -287,7 +287,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     }
   }
 
-  if (flicker === null) await screencast?.stop();
+  // Stopped already when the flicker was read; else now (a page that failed to load or moved on).
+  await screencast?.stop();
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
   await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);

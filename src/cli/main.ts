@@ -111,38 +111,21 @@ const COMMANDS: Record<string, Command> = {
         );
       }
       const { replayAudit } = await import("./replay.js");
-      return replayAudit(replayFrom, {
-        specs: positionals,
-        env: values.env,
-        viewports: values.viewport ?? [],
-        pages: values.page ?? [],
-        strict: Boolean(values.strict),
-        out: values.out ?? "reports",
-        singleFile: Boolean(values["single-file"]),
-        open: Boolean(values.open),
-        baseline: values.baseline === undefined ? null : { file: values.baseline || null },
-      });
+      return replayAudit(replayFrom, { ...selectionOf(positionals, values), ...publishingOf(values) });
     }
     if (values["save-artifacts"] && values.shard !== undefined) {
       throw usageError("--save-artifacts keeps a whole run's artifacts, not a shard's", "Save them from a run without --shard.");
     }
     const { runAudit } = await import("./run.js");
     return runAudit({
-      specs: positionals,
-      env: values.env,
-      viewports: values.viewport ?? [],
-      pages: values.page ?? [],
+      ...selectionOf(positionals, values),
+      ...publishingOf(values),
       workers: positiveInteger(values.workers, "--workers"),
       shard: shard(values.shard),
-      strict: Boolean(values.strict),
-      out: values.out ?? "reports",
       baseUrl: baseUrl(values["base-url"]),
       trace: Boolean(values.trace),
       saveArtifacts: Boolean(values["save-artifacts"]),
-      singleFile: Boolean(values["single-file"]),
-      open: Boolean(values.open),
       browserEndpoint: browserEndpoint(values["browser-endpoint"]),
-      baseline: values.baseline === undefined ? null : { file: values.baseline || null },
     });
   },
   async merge(args) {
@@ -154,13 +137,7 @@ const COMMANDS: Record<string, Command> = {
       baseline: { type: "string" },
     });
     const { mergeShards } = await import("./shards.js");
-    return mergeShards(positionals, {
-      out: values.out ?? "reports",
-      strict: Boolean(values.strict),
-      singleFile: Boolean(values["single-file"]),
-      open: Boolean(values.open),
-      baseline: values.baseline === undefined ? null : { file: values.baseline || null },
-    });
+    return mergeShards(positionals, publishingOf(values));
   },
   async baseline(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, file: { type: "string" }, force: { type: "boolean" } });
@@ -193,6 +170,22 @@ const COMMANDS: Record<string, Command> = {
     return reportCommand({ out: values.out ?? "reports", singleFile: Boolean(values["single-file"]), open: Boolean(values.open) });
   },
 };
+
+/** What a run audits: the specs named (none: every spec found), and the command line's --env, --viewport and --page. */
+function selectionOf(specs: string[], values: { env?: string; viewport?: string[]; page?: string[] }) {
+  return { specs, env: values.env, viewports: values.viewport ?? [], pages: values.page ?? [] };
+}
+
+/** How a command that judges writes what it found: --out, --strict, --single-file, --open and --baseline [FILE]. */
+function publishingOf(values: { out?: string; strict?: boolean; "single-file"?: boolean; open?: boolean; baseline?: string }) {
+  return {
+    out: values.out ?? "reports",
+    strict: Boolean(values.strict),
+    singleFile: Boolean(values["single-file"]),
+    open: Boolean(values.open),
+    baseline: values.baseline === undefined ? null : { file: values.baseline || null },
+  };
+}
 
 /** Runs the CLI; returns the exit code. Every expected failure prints one line on what to do. */
 export async function main(argv: readonly string[]): Promise<number> {

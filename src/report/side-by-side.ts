@@ -120,6 +120,11 @@ export function sideBySidePage(columns: readonly SideBySideColumn[], options: Si
       `<img alt="" src="${source}" style="${place({ x: left, y: screenTop, width: columnWidth, height: screenHeights[i]! })}">`,
     ];
   });
+  return picturePage(elements, width, height);
+}
+
+/** A picture's page: its elements, each placed by its box, on a body of its size. */
+function picturePage(elements: readonly string[], width: number, height: number): PicturePage {
   const html = `<!doctype html><html><head><meta charset="utf-8"><style>${STYLE}</style></head><body style="width: ${width}px; height: ${height}px">${elements.join("")}</body></html>`;
   return { html, width, height };
 }
@@ -210,7 +215,6 @@ export function filmstripPage(frames: readonly FilmstripPictureFrame[], options:
       cropHtml(source, sizes[i]!, crop, { x, y: top, width: crop.width, height: crop.height }),
     ];
   });
-  const html = `<!doctype html><html><head><meta charset="utf-8"><style>${STYLE}</style></head><body style="width: ${width}px; height: ${height}px">${elements.join("")}</body></html>`;
-  return { html, width, height };
+  return picturePage(elements, width, height);
 }
 

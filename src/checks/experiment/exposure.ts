@@ -114,7 +114,9 @@ export const experimentExposure = defineCheck({
     "there); on a variation forced by `query`, an exposure that fires more than once, names another value than " +
     "the variation's `id` (default: its 1-based position) or comes after the goal's event (**fail**). A forced " +
     "variation that sends no exposure (many SDKs send none for a preview, GrowthBook among them), and a " +
-    "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why",
+    "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why. Evidence: `fired` " +
+    "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
+    "reload's named) and, on a forced variation, `expected` (its id)",
   why:
     "The exposure is how the service learns which visitor saw which variation; every result is counted from " +
     "it. Missing, it leaves the experiment without visitors; sent twice, on a page that tracks it in two " +

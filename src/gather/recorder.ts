@@ -251,12 +251,30 @@ export function installRecorder(config: RecorderConfig): void {
     true,
   );
 
+  // A snippet whose stub queues calls as arrays (`[method, ...args]`) calls its own reference to the
+  // stub, out of the recorder's reach: its init call, and the key in it, are read from the queue.
+  const queuedInitKeys = new Set<string>();
+  const noteQueuedInits = (queue: unknown) => {
+    if (!Array.isArray(queue)) return;
+    for (let index = 0; index < queue.length; index++) {
+      const entry: unknown = queue[index];
+      if (!Array.isArray(entry) || typeof entry[0] !== "string" || kindOf.get(entry[0]) !== "init") continue;
+      const key: unknown = entry.slice(1).find((arg: unknown) => typeof arg === "string");
+      if (typeof key !== "string" || queuedInitKeys.has(key)) continue;
+      queuedInitKeys.add(key);
+      send({ type: "init", method: `${config.global}.${entry[0]}`, key, at: now() });
+    }
+  };
+
   Object.defineProperty(window, config.global, {
     configurable: true,
     enumerable: true,
     get: getter,
     set(next: unknown) {
       if (value === undefined && next !== undefined) send({ type: "global-assigned", at: now() });
+      // The queue an SDK takes over may still hold the init call; one just assigned gets it once the snippet has run.
+      noteQueuedInits(value);
+      if (Array.isArray(next)) queueMicrotask(() => noteQueuedInits(next));
       value = isObject(next) ? (targets.get(next) ?? next) : next;
       proxy = wrap(value, "");
       if (!checkSdk()) pollUntilReady();

@@ -247,3 +247,26 @@ test.describe("in a browser", () => {
     }
   });
 });
+
+test("a snippet that queues its init call in its stub, out of the recorder's reach, shows the key as its init call, although the SDK takes the call out before replacing the stub", async ({ gather }) => {
+  // RudderStack v1.1's snippet: `rudderanalytics = window.rudderanalytics = []`, then `load` pushed
+  // through its own reference; the SDK splices the queued load out, then replaces the global.
+  const queuedInit = async (context: BrowserContext) => {
+    await context.route("**/queued-init", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><script>
+          var stub = window.expsvc = [];
+          stub.load = function () { stub.push(["load"].concat([].slice.call(arguments))); };
+          stub.load("prj_demo_prod", "https://dataplane.invalid");
+        </script><script>
+          setTimeout(function () { window.expsvc.splice(0, 1); window.expsvc = { track: function () {}, identify: function () {} }; }, 50);
+        </script>`,
+      }),
+    );
+  };
+  const sdk = { ...specWith().sdk, init: ["load"], deliveryTimeoutMs: 2500 };
+  const artifacts = await gather("demo", { path: "/queued-init" }, { sdk }, { prepare: queuedInit });
+  expect(artifacts.keySightings).toEqual([{ key: "prj_demo_prod", where: "init", detail: "expsvc.load" }]);
+});
+

@@ -358,13 +358,14 @@ async function reloadPage(
   const firedBefore = exposed(options.calls().filter((call) => call.atMs < options.atMs));
   const since = <T extends { atMs: number }>(items: readonly T[]) => items.filter((item) => item.atMs >= options.atMs);
   let loadError: string | null = null;
-  const deadline = Date.now() + options.timeoutMs;
   try {
     const response = await page.goto(options.url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS });
     if (response !== null && response.status() >= 400) loadError = `the server answered HTTP ${response.status()}`;
   } catch (error) {
     loadError = firstLine(error);
   }
+  // Bounded from the load on, as the page's own waits are: a slow load must not eat the exposure's time.
+  const deadline = Date.now() + options.timeoutMs;
   if (loadError === null) {
     if (firedBefore) await options.waitFor(() => exposed(since(options.calls())), Math.max(0, deadline - Date.now()));
     await options.settle(() => deliverySettled(since(options.calls()), since(options.collect())), Math.max(0, deadline - Date.now()));

@@ -67,6 +67,7 @@ export function installRecorder(config: RecorderConfig): void {
   const win = window as unknown as Record<string, unknown>;
   // Taken before any page script runs, so that a page replacing them changes nothing here.
   const schedule = window.setTimeout.bind(window);
+  const microtask = window.queueMicrotask.bind(window);
   const getDescriptor = Object.getOwnPropertyDescriptor;
   const send = (message: RecorderMessage) => {
     const binding = win[config.binding];
@@ -99,7 +100,7 @@ export function installRecorder(config: RecorderConfig): void {
       // A stub snippet reads the missing global and assigns it in the same breath
       // (`window.x = window.x || []`); a call that is lost leaves it missing afterwards.
       const read = { type: "missing-global" as const, at: now(), url: location.href, stack: new Error().stack ?? "" };
-      queueMicrotask(() => {
+      microtask(() => {
         if (value === undefined) send(read);
       });
     }
@@ -274,7 +275,7 @@ export function installRecorder(config: RecorderConfig): void {
       if (value === undefined && next !== undefined) send({ type: "global-assigned", at: now() });
       // The queue an SDK takes over may still hold the init call; one just assigned gets it once the snippet has run.
       noteQueuedInits(value);
-      if (Array.isArray(next)) queueMicrotask(() => noteQueuedInits(next));
+      if (Array.isArray(next)) microtask(() => noteQueuedInits(next));
       value = isObject(next) ? (targets.get(next) ?? next) : next;
       proxy = wrap(value, "");
       if (!checkSdk()) pollUntilReady();

@@ -1,4 +1,5 @@
 import { test } from "@playwright/test";
+import type { BrowserContext } from "playwright";
 import { keepPlainStacks } from "./plain-stacks.js";
 import { readPlan, type AuditTarget } from "../plan/plan.js";
 import { environmentOf } from "../spec/environment.js";
@@ -18,13 +19,29 @@ function tagsRequests(target: AuditTarget): boolean {
   return target.spec.traffic.header !== false || environmentOf(target.spec, target.environment).auth?.headers !== undefined;
 }
 
-/** A gather test: its worker's browser, and the tagger that serves every page of it. */
-export const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null }>({
+/** A gather test: its worker's browser, the tagger that serves every page of it, and what closes its contexts. */
+export const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null; closeLater: (context: BrowserContext) => void }>({
   // A browser the worker launched serves this worker alone: one session tags all its pages.
   browserTagger: [
     async ({ browser }, use) => {
       const tagged = plan.targets.filter(tagsRequests);
       await use(plan.browserEndpoint === null && tagged.length > 0 ? await SiteRequestTagger.forBrowser(browser, tagged.map((target) => target.domain)) : null);
+    },
+    { scope: "worker" },
+  ],
+  // A context takes the browser tens of milliseconds to close, and nothing read from it is left
+  // to read: the next test starts meanwhile. The worker waits for the closes before it ends.
+  closeLater: [
+    async ({}, use) => {
+      const closing = new Set<Promise<void>>();
+      await use((context) => {
+        const closed: Promise<void> = context
+          .close()
+          .catch(() => undefined)
+          .finally(() => closing.delete(closed));
+        closing.add(closed);
+      });
+      await Promise.all(closing);
     },
     { scope: "worker" },
   ],

@@ -33,7 +33,7 @@ for (const target of plan.targets) {
     const traffic: TrafficTags = unit.variation === null ? pageTraffic : { ...pageTraffic, collect: "intercept" };
     // The test's viewports, for the progress lines.
     const annotation = { type: "viewports", description: target.viewports.join(" ") };
-    gatherTest(unit.title, { annotation }, async ({ browser, browserTagger }, testInfo) => {
+    gatherTest(unit.title, { annotation }, async ({ browser, browserTagger, closeLater }, testInfo) => {
       const credentials = siteCredentials(auth, target.baseUrl, process.env);
       const site = { traffic, siteDomain: target.domain, originHeaders: originHeaders(credentials), browserTagger };
       const gatherInContext = async (viewport: string) => {
@@ -51,7 +51,7 @@ for (const target of plan.targets) {
           return await gatherOnViewport(context, target, unit, viewport, { ...site, login: login?.outcome ?? null });
         } finally {
           if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
-          await context.close();
+          closeLater(context);
         }
       };
       // Every viewport at once, each in a context of its own: a page that waits out its quiet

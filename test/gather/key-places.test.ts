@@ -269,4 +269,3 @@ test("a snippet that queues its init call in its stub, out of the recorder's rea
   const artifacts = await gather("demo", { path: "/queued-init" }, { sdk }, { prepare: queuedInit });
   expect(artifacts.keySightings).toEqual([{ key: "prj_demo_prod", where: "init", detail: "expsvc.load" }]);
 });
-

@@ -266,6 +266,8 @@ export interface StorageWrite extends StoredName {
   op: "set" | "remove";
   /** Milliseconds since the page test started. */
   atMs: number;
+  /** The page's task that made the write, when the page's script made it: a set and a remove in one task are a probe. */
+  task?: number;
 }
 
 /** A request the page sent before consent was given (documents, style sheets and fonts left out). */

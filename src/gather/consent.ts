@@ -14,9 +14,9 @@ import { runSteps } from "./steps.js";
  * quiet, judged there (what it stored and sent so far), then the banner is answered — accepted on
  * the page's own unit, refused on a reject unit — by @duckduckgo/autoconsent's rules (`auto`) or
  * by the spec's steps. A GPC unit sends Sec-GPC: 1, sets navigator.globalPrivacyControl and
- * answers nothing. Storage is watched from the first script on: cookies through the page's
- * cookieStore change events and a snapshot, local and session storage through DevTools' own
- * DOMStorage events, which the page cannot see or forge.
+ * answers nothing. Storage is watched from the first script on: cookies as the page's scripts write
+ * them (with the page's time and task), through the page's cookieStore change events and a snapshot;
+ * local and session storage through DevTools' own DOMStorage events, which the page cannot see or forge.
  */
 
 /** What a consent unit needs from the spec. */
@@ -89,7 +89,9 @@ export class ConsentWatch {
   /** Installs the watch on a context whose page does not exist yet: the bindings and init scripts, and autoconsent when the rules answer. */
   static async install(context: BrowserContext, options: ConsentOptions, pageUrl: string, sinceStart: (epochMs: number) => number, changed: Signal): Promise<ConsentWatch> {
     const watch = new ConsentWatch(context, options, sinceStart, changed);
-    await context.exposeBinding(BINDING, (_source, message: { op: "set" | "remove"; name: string }) => watch.noteWrite("cookie", message.name, message.op));
+    await context.exposeBinding(BINDING, (_source, message: CookieMessage) => {
+      if (typeof message?.name === "string" && Number.isFinite(message.at)) watch.noteWrite("cookie", message.name, message.op === "remove" ? "remove" : "set", message.at, typeof message.task === "number" ? message.task : null);
+    });
     await context.addInitScript(watchCookies, { binding: BINDING, gpc: options.unit === "gpc" });
     if (watch.answer === "auto") {
       await context.exposeBinding(AUTOCONSENT_BINDING, ({ frame }, message: AutoconsentMessage) => watch.noteAutoconsent(frame, message));
@@ -167,9 +169,10 @@ export class ConsentWatch {
     this.changed.notify();
   }
 
-  private noteWrite(where: StoredName["where"], name: string, op: StorageWrite["op"]): void {
+  /** A write of the SDK's storage: when the page says (or now), and in which of its tasks when it knows. */
+  private noteWrite(where: StoredName["where"], name: string, op: StorageWrite["op"], at = Date.now(), task: number | null = null): void {
     if (!this.matches(name)) return;
-    this.writes.push({ where, name, op, atMs: this.sinceStart(Date.now()) });
+    this.writes.push({ where, name, op, atMs: this.sinceStart(at), ...(task === null ? {} : { task }) });
     this.touch();
   }
 
@@ -294,20 +297,77 @@ function firstSelector(steps: readonly Step[]): string | null {
   return null;
 }
 
+/** A cookie write as the page reports it: its name, set or removed, when (epoch ms, the page's clock) and, from a script, in which of the page's tasks. */
+interface CookieMessage {
+  op: StorageWrite["op"];
+  name: string;
+  at: number;
+  task: number | null;
+}
+
 /**
- * In the page, before its scripts: reports every cookie change (`document.cookie`, and by the
- * standard `Set-Cookie` too) and, on a GPC unit, says Global Privacy Control is on, as browsers
- * that support it do.
+ * In the page, before its scripts: reports every cookie change. A script's `document.cookie` writes
+ * are reported as they are made, with the page's time and task, so that a probe (set and removed
+ * in one task) is told from a cookie removed later; the browser's change events report the others
+ * (`Set-Cookie`, the Cookie Store API) once the page listens. On a GPC unit, it says Global Privacy
+ * Control is on, as browsers that support it do.
  */
 function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void {
   if (gpc) Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { configurable: true, enumerable: true, get: () => true });
-  const send = (window as unknown as Record<string, (message: unknown) => void>)[binding];
+  const toHost = (window as unknown as Record<string, (message: CookieMessage) => void>)[binding];
+  if (!toHost) return;
+  const now = () => performance.timeOrigin + performance.now();
+  const microtask = window.queueMicrotask.bind(window);
+  // A number per run of the page's code: a microtask ends the run it was queued in.
+  let task = 0;
+  let inTask = false;
+  const currentTask = () => {
+    if (!inTask) {
+      task++;
+      inTask = true;
+      microtask(() => (inTask = false));
+    }
+    return task;
+  };
+  // The script's changes whose change events are still to come: those events are not reported again.
+  const unreported = new Map<string, number>();
+  const cookie = Object.getOwnPropertyDescriptor(Document.prototype, "cookie");
+  if (cookie?.get && cookie.set) {
+    const { get, set } = cookie;
+    const valueOf = (document: Document, name: string) => {
+      for (const pair of String(get.call(document)).split(";")) {
+        const at = pair.indexOf("=");
+        if (at >= 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1);
+      }
+      return undefined;
+    };
+    Object.defineProperty(Document.prototype, "cookie", {
+      ...cookie,
+      set(this: Document, value: unknown) {
+        const text = String(value);
+        const name = text.includes("=") ? text.slice(0, text.indexOf("=")).trim() : "";
+        const before = name === "" ? undefined : valueOf(this, name);
+        set.call(this, value);
+        if (name === "") return;
+        const after = valueOf(this, name);
+        // Only a change is reported: a write the browser refused, or a delete of nothing, stored nothing.
+        const op = after !== undefined && after !== before ? "set" : after === undefined && before !== undefined ? "remove" : null;
+        if (op === null) return;
+        unreported.set(`${op} ${name}`, (unreported.get(`${op} ${name}`) ?? 0) + 1);
+        toHost({ op, name, at: now(), task: currentTask() });
+      },
+    });
+  }
   const store = (window as unknown as { cookieStore?: EventTarget }).cookieStore;
-  if (!send || !store) return;
-  store.addEventListener("change", (event) => {
+  store?.addEventListener("change", (event) => {
     const { changed = [], deleted = [] } = event as unknown as { changed?: { name: string }[]; deleted?: { name: string }[] };
-    for (const cookie of changed) send({ op: "set", name: cookie.name });
-    for (const cookie of deleted) send({ op: "remove", name: cookie.name });
+    const report = (op: CookieMessage["op"], name: string) => {
+      const pending = unreported.get(`${op} ${name}`) ?? 0;
+      if (pending > 0) unreported.set(`${op} ${name}`, pending - 1);
+      else toHost({ op, name, at: now(), task: null });
+    };
+    for (const item of changed) report("set", item.name);
+    for (const item of deleted) report("remove", item.name);
   });
 }
 

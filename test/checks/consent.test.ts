@@ -120,6 +120,15 @@ test.describe("consent.before", () => {
     expect(consentBefore.evaluate(consentContext([probe]))[0]?.status).toBe("pass");
   });
 
+  test("a cookie the page's script removed in another task is no probe, however soon; one removed in the same task is", () => {
+    const cookie = (setTask: number, removeTask: number) =>
+      signup({ writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 108, task: setTask }, { where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 112, task: removeTask }] });
+    const [removedLater] = consentBefore.evaluate(consentContext([cookie(3, 4)]));
+    expect(removedLater?.status).toBe("fail");
+    expect(removedLater?.message).toContain("stored the SDK's ajs_anonymous_id (cookie, written at 108 ms)");
+    expect(consentBefore.evaluate(consentContext([cookie(3, 3)]))[0]?.status).toBe("pass");
+  });
+
   test("fails on a cookie deleted before consent that the log never saw written: it was there all the same", () => {
     const [finding] = consentBefore.evaluate(consentContext([signup({ writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "remove", atMs: 296 }] })]));
     expect(finding?.status).toBe("fail");

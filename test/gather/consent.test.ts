@@ -2,8 +2,9 @@ import { devices, expect } from "@playwright/test";
 import { chromium, type Browser } from "playwright";
 import type { ConsentUnitKind, PageArtifacts } from "../../src/artifacts/types.js";
 import { LAUNCH_ARGS, VISITOR_ARGS } from "../../src/browser/launch.js";
-import { gpcContextOptions } from "../../src/gather/consent.js";
+import { ConsentWatch, gpcContextOptions } from "../../src/gather/consent.js";
 import { gatherPage } from "../../src/gather/page.js";
+import { Signal } from "../../src/gather/signal.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
 import type { ConsentSpec, PageSpec } from "../../src/spec/schema.js";
 import { ACCEPT_SELECTOR, REJECT_SELECTOR } from "../../fixtures/consent/site.js";
@@ -94,9 +95,50 @@ test("accepted with the spec's selector on vanilla-cookieconsent: the banner is 
 test("a cookie written before consent is in the write log with its time, even where the consent manager deletes it at once", async ({ gatherConsent }) => {
   const artifacts = await gatherConsent("/consent/klaro/segment?fault=cookie", "page");
   const consent = artifacts.consent!;
-  // The page's first script may write it before the browser reports cookie changes to the page; Klaro's deletion is reported then.
-  expect(consent.writes.filter((write) => write.atMs < consent.answeredAtMs!).map((write) => `${write.where} ${write.name}`)).toContain("cookie ajs_anonymous_id");
+  // The page's script writes it, and Klaro deletes it in a task of its own: no probe, whatever the times.
+  const before = consent.writes.filter((write) => write.atMs < consent.answeredAtMs! && write.where === "cookie" && write.name === "ajs_anonymous_id");
+  const written = before.find((write) => write.op === "set");
+  expect(written?.task).toBeDefined();
+  expect(before.filter((write) => write.op === "remove" && write.task === written?.task)).toEqual([]);
   expect(consent.storedAtAnswer.map((stored) => stored.name)).not.toContain("ajs_anonymous_id");
+});
+
+test("a script's cookie writes carry the page's time and task: a probe is one task, a later deletion another, and a write that changed nothing is not logged", async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const startedAt = Date.now();
+    const consent: ConsentSpec = { accept: [], gpc: false, timeoutMs: 1000 };
+    const watch = await ConsentWatch.install(context, { spec: consent, unit: "page", storage: ["ajs_*"], settleMs: 100, stepTimeoutMs: 1000 }, "http://cookies.test/", (at) => Math.round(at - startedAt), new Signal());
+    await context.route("http://cookies.test/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<script>
+          document.cookie = "ajs_probe=1; path=/";
+          document.cookie = "ajs_probe=; max-age=0; path=/";
+          document.cookie = "ajs_user_id=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
+          document.cookie = "ajs_anonymous_id=abc; path=/";
+          document.cookie = "ajs_anonymous_id=abc; path=/";
+          setTimeout(() => { document.cookie = "ajs_anonymous_id=; max-age=0; path=/"; document.title = "done"; }, 5);
+        </script>`,
+      }),
+    );
+    const page = await context.newPage();
+    await watch.attach(page);
+    await page.goto("http://cookies.test/");
+    await expect(page).toHaveTitle("done");
+    // The browser's change events for these writes come later: they must not be logged again.
+    await page.waitForTimeout(300);
+    const { writes } = await watch.finish(page);
+    const logged = writes.map(({ name, op, task }) => ({ name, op, task }));
+    const [probeSet, probeRemove, idSet, idRemove] = logged;
+    expect(logged).toHaveLength(4);
+    expect([probeSet, probeRemove, idSet, idRemove].map((write) => `${write?.op} ${write?.name}`)).toEqual(["set ajs_probe", "remove ajs_probe", "set ajs_anonymous_id", "remove ajs_anonymous_id"]);
+    expect(probeRemove?.task).toBe(probeSet?.task);
+    expect(idSet?.task).toBe(probeSet?.task);
+    expect(idRemove?.task).toBeGreaterThan(idSet!.task!);
+  } finally {
+    await context.close();
+  }
 });
 
 test("an ungated SDK sends before the banner is answered; its requests before consent are listed", async ({ gatherConsent }) => {

@@ -198,10 +198,16 @@ function sdkStorage(
   return [...named.values()];
 }
 
-/** A set removed again within PROBE_MS: a storage probe. */
+/**
+ * A set removed again by the same task of the page's script, or, where the task is unknown (storage
+ * seen by the browser alone), within PROBE_MS: a storage probe.
+ */
 function isProbe(writes: readonly StorageWrite[], index: number): boolean {
   const write = writes[index]!;
-  return writes.slice(index + 1).some((later) => later.op === "remove" && later.where === write.where && later.name === write.name && later.atMs - write.atMs <= PROBE_MS);
+  return writes.slice(index + 1).some((later) => {
+    if (later.op !== "remove" || later.where !== write.where || later.name !== write.name) return false;
+    return write.task !== undefined && later.task !== undefined ? later.task === write.task : later.atMs - write.atMs <= PROBE_MS;
+  });
 }
 
 /** `a, b, c and 2 more`. */

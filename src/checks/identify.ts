@@ -180,4 +180,3 @@ function describeCanary(context: AuditContext, pageId: string, sighting: CanaryS
   const form = sighting.form === "plain" ? "as typed" : `${sighting.form === "md5" || sighting.form === "sha256" ? "hashed as " : ""}${sighting.form}`;
   return `the canary value typed into \`${field ?? "?"}\` (step ${sighting.step + 1}) was sent to ${sighting.host} in the request ${REQUEST_PART[sighting.where]}, ${form}`;
 }
-

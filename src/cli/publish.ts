@@ -60,4 +60,3 @@ export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | 
   }
   return EXIT.ok;
 }
-

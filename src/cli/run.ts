@@ -128,4 +128,3 @@ function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): 
     }),
   );
 }
-

@@ -426,4 +426,3 @@ function uniqueSightings(sightings: KeySighting[]): KeySighting[] {
     return true;
   });
 }
-

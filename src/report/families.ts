@@ -24,4 +24,3 @@ export function reportCategories(checklistStory: string): CategoryRule[] {
     ...FAMILIES.map((family) => ({ name: family, matchers: failedWith(FAMILY_LABEL, family), groupByMessage: false, expand: true })),
   ];
 }
-

@@ -217,4 +217,3 @@ export function filmstripPage(frames: readonly FilmstripPictureFrame[], options:
   });
   return picturePage(elements, width, height);
 }
-

@@ -14,9 +14,10 @@ import { runSteps } from "./steps.js";
  * quiet, judged there (what it stored and sent so far), then the banner is answered — accepted on
  * the page's own unit, refused on a reject unit — by @duckduckgo/autoconsent's rules (`auto`) or
  * by the spec's steps. A GPC unit sends Sec-GPC: 1, sets navigator.globalPrivacyControl and
- * answers nothing. Storage is watched from the first script on: cookies as the page's scripts write
- * them (with the page's time and task), through the page's cookieStore change events and a snapshot;
- * local and session storage through DevTools' own DOMStorage events, which the page cannot see or forge.
+ * answers nothing. Storage is watched from the first script on: cookies as the page's scripts
+ * write them (with the page's time and task), through the page's cookieStore change events and a
+ * snapshot; local and session storage through DevTools' own DOMStorage events, which the page
+ * cannot see or forge.
  */
 
 /** What a consent unit needs from the spec. */
@@ -90,7 +91,9 @@ export class ConsentWatch {
   static async install(context: BrowserContext, options: ConsentOptions, pageUrl: string, sinceStart: (epochMs: number) => number, changed: Signal): Promise<ConsentWatch> {
     const watch = new ConsentWatch(context, options, sinceStart, changed);
     await context.exposeBinding(BINDING, (_source, message: CookieMessage) => {
-      if (typeof message?.name === "string" && Number.isFinite(message.at)) watch.noteWrite("cookie", message.name, message.op === "remove" ? "remove" : "set", message.at, typeof message.task === "number" ? message.task : null);
+      if (typeof message?.name !== "string" || !Number.isFinite(message.at)) return;
+      const task = typeof message.task === "number" ? message.task : null;
+      watch.noteWrite("cookie", message.name, message.op === "remove" ? "remove" : "set", message.at, task);
     });
     await context.addInitScript(watchCookies, { binding: BINDING, gpc: options.unit === "gpc" });
     if (watch.answer === "auto") {
@@ -353,7 +356,8 @@ function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void
         // Only a change is reported: a write the browser refused, or a delete of nothing, stored nothing.
         const op = after !== undefined && after !== before ? "set" : after === undefined && before !== undefined ? "remove" : null;
         if (op === null) return;
-        unreported.set(`${op} ${name}`, (unreported.get(`${op} ${name}`) ?? 0) + 1);
+        const change = `${op} ${name}`;
+        unreported.set(change, (unreported.get(change) ?? 0) + 1);
         toHost({ op, name, at: now(), task: currentTask() });
       },
     });
@@ -362,8 +366,9 @@ function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void
   store?.addEventListener("change", (event) => {
     const { changed = [], deleted = [] } = event as unknown as { changed?: { name: string }[]; deleted?: { name: string }[] };
     const report = (op: CookieMessage["op"], name: string) => {
-      const pending = unreported.get(`${op} ${name}`) ?? 0;
-      if (pending > 0) unreported.set(`${op} ${name}`, pending - 1);
+      const change = `${op} ${name}`;
+      const pending = unreported.get(change) ?? 0;
+      if (pending > 0) unreported.set(change, pending - 1);
       else toHost({ op, name, at: now(), task: null });
     };
     for (const item of changed) report("set", item.name);

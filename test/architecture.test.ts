@@ -3,7 +3,7 @@ import { join, posix, sep } from "node:path";
 import { expect, test } from "@playwright/test";
 
 /**
- * Imports go one way (STYLE.md): the CLI reaches everything; the spec loader reads YAML into a
+ * Imports go one way (docs/architecture.md): the CLI reaches everything; the spec loader reads YAML into a
  * spec; the plan says what a run audits; the API side and the browser side gather without
  * judging; checks judge the plan's artifacts without a browser or I/O; reporters read the run's
  * result. Each folder of src/ lists what it may import (as Playwright's DEPS files do): this reads
@@ -177,3 +177,11 @@ function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   for (const file of edges.keys()) if (!index.has(file)) visit(file);
   return cycles;
 }
+
+// What users rely on is written in docs/: a comment that cites a document the repository does not
+// hold sends its reader nowhere.
+test("no source file names a document outside the repository", () => {
+  const docs = /\b[A-Z][A-Z-]+\.md\b/g;
+  const outside = FILES.flatMap((file) => [...readFileSync(join(SRC, file), "utf8").matchAll(docs)].map((match) => match[0]).filter((name) => !["README.md"].includes(name)).map((name) => `${file} names ${name}`));
+  expect(outside).toEqual([]);
+});

@@ -1,3 +1,4 @@
+import { SUMMARY_SCHEMA_FILE, summaryJsonSchemaText } from "../../src/results/summary-schema.js";
 import { SPEC_SCHEMA_FILE, specJsonSchemaText } from "../../src/spec/json-schema.js";
 import { checklistTable, checksReference } from "./checks-page.js";
 import { withGeneratedPart } from "./markdown.js";
@@ -24,4 +25,5 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
     derive: (before) => withGeneratedPart(withGeneratedPart(before, "docs/checks.md", "checklist", checklistTable()), "docs/checks.md", "checks", checksReference()),
   },
   { file: SPEC_SCHEMA_FILE, what: "the spec's JSON Schema (from src/spec/schema.ts)", derive: () => specJsonSchemaText() },
+  { file: SUMMARY_SCHEMA_FILE, what: "summary.json's JSON Schema (from src/results/summary-schema.ts)", derive: () => summaryJsonSchemaText() },
 ];

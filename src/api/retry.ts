@@ -23,7 +23,7 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
-/** The defaults of the public contract (DESIGN.md), overridable in the spec's `api.retry`. */
+/** The defaults of the public contract (docs/service-api.md), overridable in the spec's `api.retry`. */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   attempts: 4,
   baseDelayMs: 500,

@@ -66,7 +66,7 @@ export type Severity = (typeof SEVERITIES)[number];
  * tables and the checks page (docs/checks.md) are built from.
  */
 export interface CheckDefinition<Id extends string = string> {
-  /** The stable id of the public contract (DESIGN.md); never changed once published. */
+  /** The stable id of the public contract (docs/checks.md); never changed once published. */
   id: Id;
   /**
    * `page` checks judge each page × viewport from its own artifacts alone; `run` checks need the

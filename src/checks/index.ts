@@ -35,7 +35,7 @@ export const CHECKS = [
 /** A stable check id. */
 export type CheckId = (typeof CHECKS)[number]["id"];
 
-/** Every check id of the public contract (DESIGN.md), in registry order. */
+/** Every check id of the public contract (docs/checks.md), in registry order. */
 export const CHECK_IDS: readonly CheckId[] = CHECKS.map((check) => check.id);
 
 const BY_ID = new Map<string, Check>(CHECKS.map((check) => [check.id, check]));

@@ -57,6 +57,7 @@ Usage:
       --single-file             also write one self-contained OUT/audit-report.html to share
       --open                    open it in the desktop's browser (implies --single-file)
   setup-audit schema            print the spec's JSON Schema (shipped as audits/spec.schema.json)
+  setup-audit schema --summary  print summary.json's JSON Schema (shipped as audits/summary.schema.json)
   setup-audit demo              audit the bundled demo shop against the bundled mock service, offline
       --out DIR                 output folder (default: reports/)
   setup-audit --version         setup-audit's version
@@ -151,10 +152,15 @@ const COMMANDS: Record<string, Command> = {
     return validateSpecs(positionals);
   },
   async schema(args) {
-    const { positionals } = parse(args, {});
-    if (positionals.length > 0) throw usageError(`schema takes no argument ("${positionals[0]}"): it prints the JSON Schema of every spec`);
-    const { specJsonSchemaText } = await import("../spec/json-schema.js");
-    process.stdout.write(specJsonSchemaText());
+    const { values, positionals } = parse(args, { summary: { type: "boolean" } });
+    if (positionals.length > 0) throw usageError(`schema takes no argument ("${positionals[0]}"): it prints the JSON Schema of every spec, or of summary.json with --summary`);
+    if (values.summary) {
+      const { summaryJsonSchemaText } = await import("../results/summary-schema.js");
+      process.stdout.write(summaryJsonSchemaText());
+    } else {
+      const { specJsonSchemaText } = await import("../spec/json-schema.js");
+      process.stdout.write(specJsonSchemaText());
+    }
     return EXIT.ok;
   },
   async demo(args) {

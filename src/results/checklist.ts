@@ -6,7 +6,7 @@ function feeding(item: keyof Checklist): CheckId[] {
   return CHECKS.filter((check) => check.checklist === item).map((check) => check.id);
 }
 
-/** Which checks feed each checklist item (DESIGN.md). */
+/** Which checks feed each checklist item (docs/checks.md). */
 export const CHECKLIST_SOURCES: Record<keyof Checklist, readonly CheckId[]> = {
   workspace: feeding("workspace"),
   projectKeyOrDomain: feeding("projectKeyOrDomain"),

@@ -23,14 +23,14 @@ export interface Finding {
 
 /** One call as reported in summary.json. */
 export interface CallRecord {
-  /** The spec and environment whose page made the call (an extension of DESIGN.md's shape). */
+  /** The spec and environment whose page made the call. */
   spec: string;
   environment: string;
   kind: "track" | "identify";
   name: string | null;
   page: string;
   viewport: string;
-  /** The experiment and variation whose preview made the call; null for the page as it is (extensions of DESIGN.md's shape). */
+  /** The experiment and variation whose preview made the call; null for the page as it is. */
   experiment: string | null;
   variation: string | null;
   /**

@@ -56,10 +56,10 @@ function viewportsOf(summary: RunSummary): string[] {
 
 test("npm pack ships the compiled CLI, the demo and its spec, and no test, source or vendor fixture", () => {
   const files = packed.files.map((file) => file.path);
-  for (const file of ["package.json", "bin/setup-audit.js", "dist/src/cli/main.js", "dist/playwright.config.js", "dist/src/gather/pages.audit.js", "dist/src/report/progress-reporter.js", "dist/src/init/playwright.config.js", "dist/src/init/site-look.audit.js", "dist/fixtures/demo.js", "dist/fixtures/service/sdk.js", "audits/demo-shop.yaml", "audits/spec.schema.json"]) {
+  for (const file of ["package.json", "bin/setup-audit.js", "dist/src/cli/main.js", "dist/playwright.config.js", "dist/src/gather/pages.audit.js", "dist/src/report/progress-reporter.js", "dist/src/init/playwright.config.js", "dist/src/init/site-look.audit.js", "dist/fixtures/demo.js", "dist/fixtures/service/sdk.js", "audits/demo-shop.yaml", "audits/spec.schema.json", "audits/summary.schema.json"]) {
     expect(files).toContain(file);
   }
-  const shipped = /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|audits\/(demo-shop\.yaml|spec\.schema\.json))$/;
+  const shipped = /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|audits\/(demo-shop\.yaml|spec\.schema\.json|summary\.schema\.json))$/;
   expect(files.filter((file) => !shipped.test(file))).toEqual([]);
   expect(files.filter((file) => /(^|\/)(test|tests|vendors)\/|\.test\.|\.ts$/.test(file))).toEqual([]);
   // It runs compiled: no TypeScript compiler or runner among what an install brings.
@@ -136,6 +136,8 @@ test("init writes a spec for a site into the project's audits/, and run, validat
   expect(projectSummary("merged").verdict).toBe("pass");
   const schema = await npx(["schema"]);
   expect(JSON.parse(schema.stdout)).toMatchObject({ title: "setup-audit spec" });
+  const summarySchema = await npx(["schema", "--summary"]);
+  expect(JSON.parse(summarySchema.stdout)).toEqual(JSON.parse(readFileSync(join(project, "node_modules/setup-audit/audits/summary.schema.json"), "utf8")));
 });
 
 /** The browser the suite audits with, for SETUP_AUDIT_BROWSER: the action installs none then, since this machine may have no internet. */

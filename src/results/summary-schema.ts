@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { CHECK_IDS } from "../checks/index.js";
+import type { RunSummary } from "./summary.js";
+
+/** Where the generated JSON Schema of summary.json ships, relative to the package root. */
+export const SUMMARY_SCHEMA_FILE = "audits/summary.schema.json";
+
+const status = z.enum(["pass", "warn", "fail", "skip"]).describe("`skip`: the check did not apply, or the spec turned it off.");
+const verdict = z.enum(["pass", "fail"]);
+const nullableName = (what: string) => z.string().nullable().describe(what);
+
+const finding = z
+  .object({
+    check: z.string().describe("The check's stable id (docs/checks.md)."),
+    status,
+    spec: z.string().describe("The spec file, as the run named it."),
+    page: nullableName("The page's id; null on a finding that judges no one page."),
+    viewport: nullableName("`desktop` or `mobile`; null on a finding that judges no one viewport."),
+    goal: nullableName("The goal's name, on goals.match; null on every other finding."),
+    experiment: nullableName("The experiment's name, on experiment.* findings; null on every other finding."),
+    variation: nullableName("The variation the finding judges (experiment.variation, .exposure, .flicker), by its name; null on every other finding."),
+    message: z.string().describe("One sentence a person can act on."),
+    evidence: z.record(z.string(), z.unknown()).describe("Plain data that backs the message; never a raw secret or personal value."),
+  })
+  .strict()
+  .describe("One judgement of one check, on one page × viewport, goal, experiment or spec.");
+
+const call = z
+  .object({
+    spec: z.string().describe("The spec whose page made the call."),
+    environment: z.string().describe("The environment whose page made the call."),
+    kind: z.enum(["track", "identify"]),
+    name: nullableName("The event's name (a track) or the user id's presence (an identify), as recorded; null when it could not be recovered."),
+    page: z.string(),
+    viewport: z.string(),
+    experiment: nullableName("The experiment whose preview made the call; null for the page as it is."),
+    variation: nullableName("The variation whose preview made the call; null for the page as it is."),
+    unit: z
+      .enum(["page", "reload", "reject", "gpc"])
+      .describe("The page (or a variation's preview) as loaded, its reload for experiment.exposure, or a consent unit that refused (`reject`) or had Global Privacy Control on (`gpc`)."),
+    atMs: z.number().describe("When the page made the call, in milliseconds on the page's clock."),
+    beforeSdk: z.boolean().describe("True for a call lost before the SDK existed."),
+    delivery: z.enum(["accepted", "rejected", "dropped", "intercepted"]).describe("What happened to the call: docs/checks.md, events.delivered."),
+  })
+  .strict()
+  .describe("One call the page made to the SDK.");
+
+const checklist = z
+  .object({
+    workspace: status,
+    projectKeyOrDomain: status,
+    goalEventMatch: status,
+    mobileAndDesktop: status,
+    noWarnings: status,
+  })
+  .strict()
+  .describe("The service's five checks before a setup is trusted: each the worst status of the checks that feed it.");
+
+const specRun = z
+  .object({
+    spec: z.string(),
+    project: z.string(),
+    environment: z.string(),
+    verdict,
+    collect: z.enum(["send", "intercept"]).describe("`send`: collect requests went to the service; `intercept`: the audit answered them inside the browser."),
+    checklist,
+  })
+  .strict()
+  .describe("One spec audited in one environment.");
+
+const runSummary = z
+  .object({
+    version: z.literal(1).describe("Changes only when a field is renamed or removed."),
+    verdict,
+    startedAt: z.string().describe("ISO-8601."),
+    durationMs: z.number(),
+    runs: z.array(specRun),
+    findings: z.array(finding),
+    calls: z.array(call),
+  })
+  .strict();
+
+/** The schema's type is summary.json's type: a field added to one and not the other fails type checking here. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Widened = Omit<RunSummary, "findings"> & { findings: (Omit<RunSummary["findings"][number], "check"> & { check: string })[] };
+const _sameShape: Same<z.infer<typeof runSummary>, Widened> = true;
+void _sameShape;
+
+/** The JSON Schema of summary.json, generated from its zod schema, with every check id the run may name. */
+export function summaryJsonSchema(): Record<string, unknown> {
+  const generated = z.toJSONSchema(runSummary) as Record<string, unknown> & { properties: Record<string, { items: { properties: Record<string, unknown> } }> };
+  generated.properties.findings!.items.properties.check = { type: "string", enum: [...CHECK_IDS], description: "The check's stable id (docs/checks.md)." };
+  return {
+    $schema: generated.$schema,
+    title: "setup-audit summary.json",
+    description: "What a setup-audit run found: the verdict, each spec run's checklist, every finding and every captured call.",
+    ...generated,
+  };
+}
+
+/** The schema as the shipped file holds it: two-space JSON and a final newline. */
+export function summaryJsonSchemaText(): string {
+  return `${JSON.stringify(summaryJsonSchema(), null, 2)}\n`;
+}

@@ -105,3 +105,16 @@ test("a draft of the correct pages, used as their plan, gives no violation", asy
     ["plan.coverage null pass", ...VIEWPORTS.flatMap((viewport) => [`plan.events ${viewport} pass`, `plan.properties ${viewport} pass`])].sort(),
   );
 });
+
+test("a broken plan stops validate and run with exit 2, each problem at its file:line:col", async ({}, testInfo) => {
+  const dir = join(testInfo.outputDir, "broken");
+  mkdirSync(dir, { recursive: true });
+  const spec = join(dir, "shop.yaml");
+  writeFileSync(join(dir, "plan.yaml"), "events:\n  Order Completed:\n    propertes: { type: object }\n");
+  writeFileSync(spec, stringify({ ...parse(readFileSync(e2eSpec(SPECS.segment), "utf8")), trackingPlan: { file: "plan.yaml" } }));
+  for (const command of ["validate", "run"]) {
+    const run = await runCli(command === "run" ? [command, spec, "--out", join(dir, "out")] : [command, spec]);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain(`${join(dir, "plan.yaml")}:3:5 events["Order Completed"].propertes: unknown key "propertes": an event has properties and description`);
+  }
+});

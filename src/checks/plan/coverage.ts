@@ -1,6 +1,6 @@
 import type { Finding } from "../../results/summary.js";
-import { defineCheck, notJudgedReason, auditedEnvironment, specWideFinding } from "../check.js";
-import { namedTracks, trackingPlanOf } from "./planned-calls.js";
+import { auditedEnvironment, defineCheck, notJudgedReason, specWideFinding } from "../check.js";
+import { judgedPlan, namedTracks } from "./planned-calls.js";
 
 /** plan.coverage: every planned event fired on some audited page × viewport. */
 export const planCoverage = defineCheck({
@@ -18,7 +18,7 @@ export const planCoverage = defineCheck({
     "A planned event no audited page fires is either not built yet or fired by a journey the spec does not " +
     "walk: its properties were never checked, and the plan's coverage says so instead of passing it.",
   evaluate(context): Finding[] {
-    const plan = trackingPlanOf(context);
+    const plan = judgedPlan(context);
     if (plan === null) return [];
     const auth = auditedEnvironment(context).auth;
     const judged = context.pages.filter((page) => notJudgedReason(page, auth) === null);

@@ -1,7 +1,7 @@
 import type { Finding } from "../../results/summary.js";
 import { closestMatch } from "../../text/wording.js";
 import { defineCheck, perLoadedPage } from "../check.js";
-import { namedTracks, trackingPlanOf } from "./planned-calls.js";
+import { judgedPlan, namedTracks } from "./planned-calls.js";
 
 /** plan.events: every track the page made is an event of the plan. */
 export const planEvents = defineCheck({
@@ -19,7 +19,7 @@ export const planEvents = defineCheck({
     "An event the plan does not know is one nobody agreed to analyse, and most often a near miss of one " +
     "they did (`Order Complete` for `Order Completed`): the planned metric then counts nothing.",
   evaluate(context): Finding[] {
-    const plan = trackingPlanOf(context);
+    const plan = judgedPlan(context);
     if (plan === null) return [];
     const unplanned = context.spec.trackingPlan!.unplanned;
     return perLoadedPage(context, (page) => {

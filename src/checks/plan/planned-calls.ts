@@ -3,7 +3,7 @@ import type { TrackingPlan } from "../../tracking-plan/types.js";
 import { madeCalls, type AuditContext } from "../check.js";
 
 /** The spec's tracking plan, compiled once for the run; null when the spec has none (the plan.* checks then give no finding). */
-export function trackingPlanOf(context: AuditContext): TrackingPlan | null {
+export function judgedPlan(context: AuditContext): TrackingPlan | null {
   if (context.spec.trackingPlan === undefined) return null;
   // The CLI reads and compiles the plan before judging; a context without it is a bug.
   if (!context.trackingPlan) throw new Error("the tracking plan was not read");

@@ -2,10 +2,10 @@ import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../results/summary.js";
 import type { PlanViolation, TrackingPlan } from "../../tracking-plan/types.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
-import { namedTracks, trackingPlanOf } from "./planned-calls.js";
+import { judgedPlan, namedTracks } from "./planned-calls.js";
 import { violationEvidence, violationSentence } from "./sentences.js";
 
-/** A planned call and what it breaks; null violations: the plan does not judge it. */
+/** A call the plan judges, and what it breaks of the plan (none when it keeps to it). */
 interface JudgedCall {
   call: CapturedCall;
   /** The 0-based place of the call among the page's calls. */
@@ -43,7 +43,7 @@ export const planProperties = defineCheck({
     '`"12.50"`, a plan tier outside the segments the service knows, or a missing `order_id` break the ' +
     "numbers while every event still fires and arrives.",
   evaluate(context): Finding[] {
-    const plan = trackingPlanOf(context);
+    const plan = judgedPlan(context);
     if (plan === null) return [];
     return perLoadedPage(context, (page) => {
       const judged = judgedCalls(page, plan);

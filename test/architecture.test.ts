@@ -50,11 +50,11 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   browser: { why: "the browser is found and its devices named here, for whoever drives it", may: ["playwright", "node:fs"] },
   checks: {
     why: "a check is a pure function of the spec, the plan and the artifacts: no browser, no I/O, no package; of the API side, its matching rules alone",
-    may: ["api/match.ts", "artifacts", "plan", "privacy", "results", "spec", "text", "url"],
+    may: ["api/match.ts", "artifacts", "plan", "privacy", "results", "spec", "text", "tracking-plan/types.ts", "url"],
   },
   cli: {
     why: "the CLI reaches everything, a browser of its own for the report's pictures, and the bundled fixtures through the demo alone",
-    may: ["api", "artifacts", "browser", "checks", "init", "package", "plan", "privacy", "report", "results", "spec", "text", "url", "../fixtures/demo.ts", "playwright", "undici", "yaml", "node:child_process", "node:crypto", "node:fs", "node:module", "node:os", "node:path", "node:url", "node:util"],
+    may: ["api", "artifacts", "browser", "checks", "init", "package", "plan", "privacy", "report", "results", "spec", "text", "tracking-plan", "url", "../fixtures/demo.ts", "playwright", "undici", "yaml", "node:child_process", "node:crypto", "node:fs", "node:module", "node:os", "node:path", "node:url", "node:util"],
   },
   gather: {
     why: "gathering drives the browser and never judges; the API is gathered once by the CLI, never from a page",
@@ -77,6 +77,10 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["checks/index.ts", "text", "url", "yaml", "zod", "node:crypto", "node:fs", "node:path"],
   },
   text: { why: "text helpers depend on nothing of the audit", may: ["zod"] },
+  "tracking-plan": {
+    why: "a tracking plan is read from its file or folder and compiled with a JSON Schema validator, its problems placed as a spec's are, or drafted from calls; it judges no page",
+    may: ["privacy/redact.ts", "spec/errors.ts", "spec/locate.ts", "text", "yaml", "ajv", "ajv-formats", "node:fs", "node:path"],
+  },
   url: { why: "URL rules depend on nothing of the audit", may: ["text"] },
 };
 

@@ -10,7 +10,9 @@
  * (`bench-variations:`, before the last line; scripts/bench/variations.ts).
  * Then the consent pages' ordinary units against the same pages without a banner
  * (`bench-consent:`, before the last line; scripts/bench/consent.ts).
- * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent (that measurement
+ * Then 10,000 calls validated against a tracking plan, and the smallest N audited with a plan
+ * against the same audit without one (`bench-plan:`, before the last line; scripts/bench/tracking-plan.ts).
+ * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent|plan (that measurement
  * alone, without the rest or the last line)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +26,7 @@ import { LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/mani
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 import { consentLine, measureConsent, type ConsentRound } from "./consent.js";
+import { measurePlanAudit, planLine, timePlanValidation, type PlanRound } from "./tracking-plan.js";
 import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
 
 const { values } = parseArgs({
@@ -34,7 +37,7 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-const ALONE = ["variations", "realsdk", "consent"] as const;
+const ALONE = ["variations", "realsdk", "consent", "plan"] as const;
 const only = ALONE.find((name) => name === values.only) ?? null;
 if (values.only !== undefined && only === null) throw new Error(`--only ${values.only}: the measurements that run alone are ${ALONE.map((name) => `"${name}"`).join(" and ")}`);
 const sizes = values.pages.split(",").map(Number);
@@ -127,6 +130,8 @@ const rows: { pages: number; rounds: Round[] }[] = [];
 let realSdk: { bare: Measure; audit: Measure }[] = [];
 let variations: VariationsRound[] = [];
 let consent: ConsentRound[] = [];
+let planValidation = { wallMs: 0, cpuMs: 0 };
+let plan: PlanRound[] = [];
 try {
   if (only === null) {
     for (const pages of sizes) {
@@ -138,6 +143,10 @@ try {
   if (only === null || only === "realsdk") realSdk = await measureRealSdk();
   if (only === null || only === "variations") variations = await measureVariations({ demoShop, work, workers, rounds });
   if (only === null || only === "consent") consent = await measureConsent({ site: consentSite, work, workers, rounds });
+  if (only === null || only === "plan") {
+    planValidation = timePlanValidation();
+    plan = await measurePlanAudit({ work, workers, rounds, event: "product_viewed", specText: () => benchSpec(sizes[0]!, "off") });
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
@@ -156,6 +165,7 @@ process.stdout.write(rounds > 1 ? `; medians of ${rounds} rounds\n\n` : "\n\n");
 if (only === "variations") process.stdout.write(variationsLine(variations));
 else if (only === "realsdk") process.stdout.write(realSdkLine());
 else if (only === "consent") process.stdout.write(consentLine(consent));
+else if (only === "plan") process.stdout.write(planLine(planValidation, plan));
 else printAll();
 
 /** `bench-realsdk:`: the median ratio audit / bare over the rounds, and each round's. */
@@ -188,5 +198,6 @@ function printAll(): void {
   process.stdout.write(realSdkLine());
   process.stdout.write(variationsLine(variations));
   process.stdout.write(consentLine(consent));
+  process.stdout.write(planLine(planValidation, plan));
   process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);
 }

@@ -6,6 +6,7 @@ import type { Checklist, Finding, Status } from "../results/summary.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
 import type { AuditUnit } from "../plan/plan.js";
+import type { TrackingPlan } from "../tracking-plan/types.js";
 import type { CheckId } from "./index.js";
 import type { CheckInput } from "./inputs.js";
 
@@ -30,6 +31,8 @@ export interface AuditContext {
   reportFile?: ReportFile | null;
   /** What fired in a known-good run of this spec and environment (`run --baseline`); absent when no comparison was asked for. */
   baseline?: CallBaseline;
+  /** The spec's tracking plan, read and compiled once for the run; absent without `trackingPlan`. */
+  trackingPlan?: TrackingPlan | null;
 }
 
 /** The context of one check's evaluation: the audit's, and the id its findings carry. */
@@ -47,6 +50,7 @@ export const FAMILIES = [
   "Goal/event mismatch",
   "Delivery",
   "Personal data",
+  "Tracking plan",
   "Experiments",
   "API",
   "Pages and viewports",

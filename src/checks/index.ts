@@ -10,6 +10,7 @@ import { EXPERIMENT_CHECKS } from "./experiment/index.js";
 import { GOALS_CHECKS } from "./goals.js";
 import { IDENTIFY_CHECKS } from "./identify.js";
 import { PAGE_CHECKS } from "./page/index.js";
+import { PLAN_CHECKS } from "./plan/index.js";
 import { REPORT_CHECKS } from "./report/index.js";
 import { SDK_CHECKS } from "./sdk/index.js";
 import { VIEWPORTS_CHECKS } from "./viewports.js";
@@ -25,6 +26,7 @@ export const CHECKS = [
   ...EVENTS_CHECKS,
   ...GOALS_CHECKS,
   ...IDENTIFY_CHECKS,
+  ...PLAN_CHECKS,
   ...EXPERIMENT_CHECKS,
   ...VIEWPORTS_CHECKS,
   ...REPORT_CHECKS,

@@ -7,6 +7,7 @@ import { CHECKS, runChecks } from "../checks/index.js";
 import { isPageAsItIs, isRefusal } from "../artifacts/unit-kind.js";
 import type { AuditTarget } from "../plan/plan.js";
 import type { TargetResult } from "../results/run-result.js";
+import { trackingPlanOf } from "./tracking-plans.js";
 
 /**
  * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews
@@ -27,6 +28,7 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
     api,
     reportFile,
     baseline,
+    trackingPlan: trackingPlanOf(target.spec, target.specFile),
   };
   const findings = runChecks(context, checks);
   return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, api };

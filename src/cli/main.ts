@@ -52,6 +52,10 @@ Usage:
       --file FILE               one file for all its specs (default: beside each spec, SPEC.ENV.baseline.json)
       --force                   store it even though the run failed
   setup-audit validate [SPEC…]  check specs only; prints each error as file:line:col
+  setup-audit plan draft        write a tracking plan from the calls of a run saved with --save-artifacts
+      --from DIR                the run's output folder (default: reports/)
+      --out FILE                the plan file to write (default: tracking-plan.yaml)
+      --force                   replace the file when it exists
   setup-audit report            build the HTML report of the last run: OUT/html/
       --out DIR                 the run's output folder (default: reports/)
       --single-file             also write one self-contained OUT/audit-report.html to share
@@ -145,6 +149,12 @@ const COMMANDS: Record<string, Command> = {
     if (positionals.length > 0) throw usageError(`baseline takes no spec ("${positionals[0]}"): it reads the summary.json of the run in --out`);
     const { baselineCommand } = await import("./baseline.js");
     return baselineCommand({ out: values.out ?? "reports", file: values.file ?? null, force: Boolean(values.force) });
+  },
+  async plan(args) {
+    const { values, positionals } = parse(args, { from: { type: "string" }, out: { type: "string" }, force: { type: "boolean" } });
+    if (positionals[0] !== "draft" || positionals.length > 1) throw usageError(`plan takes one subcommand, draft (not ${positionals.length === 0 ? "none" : `"${positionals.join(" ")}"`})`, "Run `setup-audit plan draft` to write a tracking plan from a saved run.");
+    const { planDraftCommand } = await import("./plan-draft.js");
+    return planDraftCommand({ from: values.from ?? "reports", out: values.out ?? "tracking-plan.yaml", force: Boolean(values.force) });
   },
   async validate(args) {
     const { positionals } = parse(args, {});

@@ -151,6 +151,16 @@ export function readSavedRun(dir: string): SavedRun {
   return saved;
 }
 
+/** The pages as they are (no variation's preview, no refusal) that a saved target holds, on every viewport it gathered. */
+export function savedPagesAsTheyAre(dir: string, saved: SavedTarget): PageArtifacts[] {
+  return saved.units
+    .filter((unit) => unit.variation === null && unit.consent === undefined)
+    .flatMap((unit) => Object.values(unit.artifactFiles))
+    .map((file) => join(savedDirOf(dir), PAGES_DIR, file))
+    .filter((path) => existsSync(path))
+    .map((path) => JSON.parse(readFileSync(path, "utf8")) as PageArtifacts);
+}
+
 /**
  * The spec files a replay judges: those named (each must be one the saved run gathered), else
  * every spec the saved run gathered.

@@ -4,6 +4,7 @@ import { knownViewports } from "../browser/viewports.js";
 import { formatSpecError, loadSpecs, type LoadedSpec } from "../spec/load.js";
 import { CliError, EXIT, usageError } from "./errors.js";
 import { annotateSpecErrors } from "./github.js";
+import { trackingPlanErrors } from "./tracking-plans.js";
 
 /** The spec files a command works on: the ones named, else every `audits/*.yaml`. */
 export function specFiles(named: readonly string[]): string[] {
@@ -17,10 +18,10 @@ export function specFiles(named: readonly string[]): string[] {
   return found.map((name) => join("audits", name));
 }
 
-/** Loads every spec, printing each error with file:line:col; throws (exit 2) when any is invalid. */
+/** Loads every spec and its tracking plan, printing each error with file:line:col; throws (exit 2) when any is invalid. */
 export async function loadValidSpecs(named: readonly string[]): Promise<LoadedSpec[]> {
   const results = await loadSpecs(specFiles(named), knownViewports());
-  const errors = results.flatMap((result) => (result.ok ? [] : result.errors));
+  const errors = results.flatMap((result) => (result.ok ? trackingPlanErrors(result.spec, result.file) : result.errors));
   if (errors.length > 0) {
     for (const error of errors) process.stderr.write(`${formatSpecError(error)}\n`);
     annotateSpecErrors(errors);

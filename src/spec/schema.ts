@@ -442,6 +442,20 @@ const consentSchema = z.strictObject({
 
 const severityOverride = z.enum(["off", "warn", "fail"]);
 
+/** The formats a tracking plan file may be written in; `auto` tells them apart by their shape. */
+export const TRACKING_PLAN_FORMATS = ["auto", "setup-audit", "segment", "rudderstack"] as const;
+
+/** The `trackingPlan` section: what each event must carry (docs/tracking-plan.md). */
+const trackingPlanSchema = z.strictObject({
+  file: z
+    .string()
+    .min(1)
+    .describe("The plan, relative to the spec's folder: setup-audit's format (YAML or JSON), a Segment Protocols export (JSON), or a RudderStack rudder-cli catalog folder."),
+  format: z.enum(TRACKING_PLAN_FORMATS).default("auto").describe("The plan's format; auto (default) tells them apart by their shape."),
+  unplanned: severityOverride.default("warn").describe("What a track whose name the plan lacks gives in plan.events: warn (default), fail, or off (a skip)."),
+});
+
+
 export const auditSpecSchema = z
   .strictObject({
     workspace: z.string().min(1).describe("The workspace the project must belong to in the service (api.workspace compares it by name or id)."),
@@ -483,6 +497,9 @@ export const auditSpecSchema = z
       })
       .default({ required: [], allowPersonalData: [] })
       .describe("What identify calls must send, and what personal data they may."),
+    trackingPlan: trackingPlanSchema
+      .optional()
+      .describe("The tracking plan the calls' properties and identify attributes are judged against (plan.properties, plan.events, plan.coverage); without it the plan.* checks give no finding."),
     pages: z.array(pageSchema).min(1, "needs at least one page").describe("The pages to audit, each on every viewport."),
     checks: z
       .partialRecord(z.enum(CHECK_IDS), severityOverride)

@@ -78,7 +78,7 @@ test("every check id belongs to a family, and a result is filed under its failed
 test("the categories put a failed checklist first, then one family each, matching failed results only", () => {
   const categories = reportCategories("Setup checklist");
   expect(categories.map((category) => category.name)).toEqual([
-    "Setup cannot be trusted yet", "SDK installation and load order", "Goal/event mismatch", "Delivery", "Personal data", "Experiments", "API", "Pages and viewports",
+    "Setup cannot be trusted yet", "SDK installation and load order", "Goal/event mismatch", "Delivery", "Personal data", "Tracking plan", "Experiments", "API", "Pages and viewports",
   ]);
   expect(categories[0]!.matchers).toEqual({ statuses: ["failed"], labels: { story: "^Setup checklist$" } });
   expect(categories[2]!.matchers).toEqual({ statuses: ["failed"], labels: { [FAMILY_LABEL]: "^Goal\\/event mismatch$" } });

@@ -1,0 +1,50 @@
+import type { TrackingPlanFormat } from "./types.js";
+
+/** A JSON Schema as the plan wrote it: an object (or a boolean schema). */
+export type JsonSchema = Record<string, unknown> | boolean;
+
+/** One schema of a plan, before it is compiled, with where it is written. */
+export interface PlanEntry {
+  /** The event's exact name; null for the identify schema. */
+  name: string | null;
+  schema: JsonSchema;
+  /** The file it is written in. */
+  file: string;
+  /** Its key path in that file, to place a compile error at file:line:col. */
+  path: PropertyKey[];
+}
+
+/** A plan read from its format into schemas, before compiling. */
+export interface PlanSource {
+  format: TrackingPlanFormat;
+  events: PlanEntry[];
+  identify: PlanEntry | null;
+}
+
+/** A problem in a plan file, before it is positioned in its text. */
+export interface PlanProblem {
+  /** The file it is in. */
+  file: string;
+  /** Key path of the value at fault, or of the mapping that holds the key at fault. */
+  path: PropertyKey[];
+  /** The key at fault inside the mapping at `path`, when the problem is a key rather than a value. */
+  key?: string;
+  message: string;
+}
+
+/** Thrown by a format's reader at the first problem of shape it meets. */
+export class PlanShapeError extends Error {
+  constructor(readonly problem: PlanProblem) {
+    super(problem.message);
+  }
+}
+
+/** True for a plain object (a mapping). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** True for a value JSON Schema accepts as a schema: an object or a boolean. */
+export function isSchema(value: unknown): value is JsonSchema {
+  return isRecord(value) || typeof value === "boolean";
+}

@@ -58,7 +58,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   },
   gather: {
     why: "gathering drives the browser and never judges; the API is gathered once by the CLI, never from a page",
-    may: ["artifacts", "browser", "package", "plan", "privacy", "spec", "text", "url", "playwright", "@playwright/test", "node:crypto", "node:fs", "node:module", "node:path", "node:zlib"],
+    may: ["artifacts", "browser", "package", "plan", "privacy", "spec", "text", "url", "playwright", "@playwright/test", "third-party-web", "node:crypto", "node:fs", "node:module", "node:path", "node:zlib"],
   },
   init: {
     why: "init drafts a spec from what the gatherer records, with the CLI's errors and phases; it reports no audit",

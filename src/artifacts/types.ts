@@ -270,7 +270,15 @@ export interface StorageWrite extends StoredName {
   task?: number;
 }
 
-/** A request the page sent before consent was given (documents, style sheets and fonts left out). */
+/** A known third-party tracker, as the tracker database names it. */
+export interface TrackerSeen {
+  /** The tracker's name (`Facebook`, `Google Analytics`). */
+  name: string;
+  /** Its category in the database: `ad`, `analytics`, `social`, `marketing` or `customer-success`. */
+  category: string;
+}
+
+/** A request the page sent before consent was given (documents, style sheets and fonts left out, unless a tracker's). */
 export interface RequestSeen {
   url: string;
   method: string;
@@ -278,6 +286,8 @@ export interface RequestSeen {
   resourceType: string;
   /** Milliseconds since the page test started. */
   atMs: number;
+  /** The known third-party tracker the request reached, when it reached one. */
+  tracker?: TrackerSeen;
 }
 
 /** A consent unit as it went (docs/consent.md): the banner, its answer, and what the page stored and sent around it. */
@@ -303,8 +313,10 @@ export interface ConsentArtifacts {
   storedAtEnd: StoredName[];
   /** Every write of a name `sdk.storage` matches, in order, even one removed since. */
   writes: StorageWrite[];
-  /** The requests the page sent before the answer (every one, on a unit with no answer), but its documents, style sheets and fonts. */
+  /** The requests the page sent before the answer (every one, on a unit with no answer), but its documents, style sheets and fonts: at most 200, then only a tracker's first. */
   requestsBefore: RequestSeen[];
+  /** How many requests `requestsBefore` left out once it held 200. */
+  requestsLeftOut: number;
 }
 
 /**

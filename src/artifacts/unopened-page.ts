@@ -78,5 +78,6 @@ function unopenedConsent(unit: ConsentUnitKind, spec: ConsentSpec): ConsentArtif
     storedAtEnd: [],
     writes: [],
     requestsBefore: [],
+    requestsLeftOut: 0,
   };
 }

@@ -8,6 +8,7 @@ import { storageNameMatcher } from "../spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
 import type { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";
+import { trackerMatcher, type TrackerMatcher } from "./trackers.js";
 
 /**
  * A consent unit (docs/consent.md): the page is watched until its banner is there and it is
@@ -39,9 +40,11 @@ const AUTOCONSENT_BINDING = "autoconsentSendMessage";
 const ANSWER_TIMEOUT_MS = 5000;
 /** How long the banner may stay visible after an answer the rules said they carried out. */
 const BANNER_GONE_TIMEOUT_MS = 2000;
-/** At most this many requests are kept before consent: enough to show what a page sends, bounded for a page that polls. */
+/** At most this many requests are kept before consent (then only a tracker's first): enough to show what a page sends, bounded for a page that polls. */
 const MAX_REQUESTS = 200;
-/** Requests that say nothing about tracking. */
+/** How long the page is watched at least once its banner shows: a tag fired on a timer, or by a tag manager once the page is idle, is still sent before consent. */
+const MIN_WATCH_MS = 2000;
+/** Requests that say nothing about tracking, unless a tracker's. */
 const IGNORED_TYPES = new Set(["document", "stylesheet", "font"]);
 
 /** The context options a GPC unit adds: the Sec-GPC header on every request. */
@@ -62,6 +65,9 @@ export class ConsentWatch {
   private readonly messages: { type: string; cmp: string | null; result: boolean | null; frame: Frame | null; at: number }[] = [];
   private readonly writes: StorageWrite[] = [];
   private readonly requests: RequestSeen[] = [];
+  /** The trackers `requests` names: past MAX_REQUESTS, a tracker's first request is still kept. */
+  private readonly trackersLogged = new Set<string>();
+  private requestsLeftOut = 0;
   private readonly matches: (name: string) => boolean;
   private cdp: CDPSession | null = null;
   private webdriver: boolean | null = null;
@@ -76,6 +82,7 @@ export class ConsentWatch {
     private readonly options: ConsentOptions,
     private readonly sinceStart: (epochMs: number) => number,
     private readonly changed: Signal,
+    private readonly trackers: TrackerMatcher,
   ) {
     this.matches = storageNameMatcher(options.storage);
   }
@@ -89,7 +96,7 @@ export class ConsentWatch {
 
   /** Installs the watch on a context whose page does not exist yet: the bindings and init scripts, and autoconsent when the rules answer. */
   static async install(context: BrowserContext, options: ConsentOptions, pageUrl: string, sinceStart: (epochMs: number) => number, changed: Signal): Promise<ConsentWatch> {
-    const watch = new ConsentWatch(context, options, sinceStart, changed);
+    const watch = new ConsentWatch(context, options, sinceStart, changed, await trackerMatcher(pageUrl));
     await context.exposeBinding(BINDING, (_source, message: CookieMessage) => {
       if (typeof message?.name !== "string" || !Number.isFinite(message.at)) return;
       const task = typeof message.task === "number" ? message.task : null;
@@ -107,9 +114,17 @@ export class ConsentWatch {
   async attach(page: Page): Promise<void> {
     page.on("request", (request) => {
       if (this.answeredAt !== null && this.options.unit !== "gpc") return;
-      if (IGNORED_TYPES.has(request.resourceType()) || request.url().startsWith("data:") || this.requests.length >= MAX_REQUESTS) return;
-      this.requests.push({ url: request.url(), method: request.method(), resourceType: request.resourceType(), atMs: this.sinceStart(Date.now()) });
+      const url = request.url();
+      if (url.startsWith("data:")) return;
+      const tracker = this.trackers(url);
+      if (tracker === null && IGNORED_TYPES.has(request.resourceType())) return;
       this.touch();
+      if (this.requests.length >= MAX_REQUESTS && (tracker === null || this.trackersLogged.has(tracker.name))) {
+        this.requestsLeftOut++;
+        return;
+      }
+      if (tracker !== null) this.trackersLogged.add(tracker.name);
+      this.requests.push({ url, method: request.method(), resourceType: request.resourceType(), atMs: this.sinceStart(Date.now()), ...(tracker === null ? {} : { tracker }) });
     });
     try {
       this.cdp = await this.context.newCDPSession(page);
@@ -125,7 +140,7 @@ export class ConsentWatch {
   }
 
   /**
-   * After the page's load: waits for the banner (at most `timeoutMs`) and a quiet window, keeps
+   * After the page's load: waits for the banner (at most `timeoutMs`), then MIN_WATCH_MS and a quiet window, keeps
    * what is stored then, and answers it. `activity` counts the page's calls and collect requests,
    * which must be quiet too. A GPC unit waits the quiet window alone and answers nothing.
    */
@@ -140,6 +155,8 @@ export class ConsentWatch {
     const banner = answer === "auto" ? await this.autoBanner(page) : await this.stepsBanner(page, answer);
     if (banner === null) return;
     this.bannerAt = Date.now();
+    // On the page's clock and the audit's: a page that navigates away ends the first wait early.
+    await Promise.all([pageClock(MIN_WATCH_MS), new Promise((resolve) => setTimeout(resolve, MIN_WATCH_MS))]);
     await quiet();
     this.storedAtAnswer = await this.stored(page);
     this.answeredAt = Date.now();
@@ -164,6 +181,7 @@ export class ConsentWatch {
       storedAtEnd,
       writes: this.writes,
       requestsBefore: this.requests,
+      requestsLeftOut: this.requestsLeftOut,
     };
   }
 

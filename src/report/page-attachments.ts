@@ -36,9 +36,9 @@ export function pageAttachments(page: JudgedPage, context: RedactionContext): Pa
 
 /**
  * What the page did before consent was given, for a privacy reviewer: the banner and its answer,
- * the calls made and the requests sent before it (collect requests marked), and the cookies and
- * storage written and present then. Names only, never a stored value. Without an answer, all of
- * what the unit did.
+ * the calls made and the requests sent before it (collect requests and known trackers marked, and
+ * how many the log left out), and the cookies and storage written and present then. Names only,
+ * never a stored value. Without an answer, all of what the unit did.
  */
 function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: RedactionContext) {
   const keys = new Set(context.keys);
@@ -63,7 +63,16 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
         delivery: call.delivery,
         deliveredAtMs: call.request === null ? null : (page.collect[call.request]?.atMs ?? null),
       })),
-    requests: consent.requestsBefore.map((request) => ({ method: request.method, url: redactUrl(request.url, keys), type: request.resourceType, atMs: request.atMs, collect: collectUrls.has(request.url) })),
+    requests: consent.requestsBefore.map((request) => ({
+      method: request.method,
+      url: redactUrl(request.url, keys),
+      type: request.resourceType,
+      atMs: request.atMs,
+      collect: collectUrls.has(request.url),
+      tracker: request.tracker === undefined ? null : `${request.tracker.name} (${request.tracker.category})`,
+    })),
+    // The log keeps 200 requests, then only a tracker's first: what it left out is counted.
+    requestsLeftOut: consent.requestsLeftOut,
     storageWritten: consent.writes.filter((write) => write.atMs < until).map((write) => ({ name: write.name, where: write.where, op: write.op, atMs: write.atMs })),
     storedWhenAnswered: consent.storedAtAnswer.map((item) => ({ name: item.name, where: item.where })),
   };

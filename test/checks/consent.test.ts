@@ -32,6 +32,7 @@ function consentWith(overrides: Partial<ConsentArtifacts> = {}): ConsentArtifact
     ],
     writes: [{ where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 1100 }],
     requestsBefore: [],
+    requestsLeftOut: 0,
     ...overrides,
   };
 }
@@ -97,7 +98,60 @@ test.describe("consent.before", () => {
   test("passes when nothing was sent, stored or called before consent", () => {
     const [finding] = consentBefore.evaluate(consentContext([signup()]));
     expect(finding).toMatchObject({ check: "consent.before", status: "pass", page: "signup", viewport: "desktop" });
-    expect(finding?.message).toBe("Nothing was sent or stored before consent was given on /signup (desktop): no collect request, none of the SDK's storage and no call in the 900 ms before the answer.");
+    expect(finding?.message).toBe(
+      "Nothing was sent or stored before consent was given on /signup (desktop): no collect request, no request to a known tracker, none of the SDK's storage and no call in the 900 ms before the answer.",
+    );
+  });
+
+  test("fails on requests to known trackers before consent, whatever the SDK, naming each tracker and its category once", () => {
+    const facebook = { name: "Facebook", category: "social" };
+    const page = signup({
+      requestsBefore: [
+        { url: "http://127.0.0.1:47411/app.js", method: "GET", resourceType: "script", atMs: 100 },
+        { url: "https://connect.facebook.net/en_US/fbevents.js", method: "GET", resourceType: "script", atMs: 300, tracker: facebook },
+        { url: "https://www.facebook.com/tr?id=1234&ev=PageView", method: "GET", resourceType: "image", atMs: 420, tracker: facebook },
+        { url: "https://region1.google-analytics.com/g/collect?v=2&tid=G-1", method: "POST", resourceType: "ping", atMs: 610, tracker: { name: "Google Analytics", category: "analytics" } },
+      ],
+      requestsLeftOut: 3,
+    });
+    const [finding] = consentBefore.evaluate(consentContext([page]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toBe(
+      "Before consent was given (at 900 ms), /signup (desktop) sent 3 request(s) to 2 known tracker(s) (Facebook (social): 2 requests, the first GET https://connect.facebook.net/en_US/fbevents.js at 300 ms, Google Analytics (analytics): POST https://region1.google-analytics.com/g/collect at 610 ms). Load these trackers' tags only once the visitor consents, through the consent manager.",
+    );
+    expect(finding?.evidence).toMatchObject({
+      trackersBefore: [
+        { tracker: "Facebook", category: "social", requests: 2, first: { url: "https://connect.facebook.net/en_US/fbevents.js", atMs: 300 } },
+        { tracker: "Google Analytics", category: "analytics", requests: 1, first: { url: "https://region1.google-analytics.com/g/collect", atMs: 610 } },
+      ],
+      requestsLeftOut: 3,
+    });
+  });
+
+  test("a tracker reached only after consent, or a request of no known tracker, passes; a tracker's collect request is judged once, as a collect request", () => {
+    const after = signup({ requestsBefore: [{ url: "https://www.facebook.com/tr?id=1234", method: "GET", resourceType: "image", atMs: 950, tracker: { name: "Facebook", category: "social" } }] });
+    expect(consentBefore.evaluate(consentContext([after]))[0]?.status).toBe("pass");
+    const early = callWith({ atMs: 150 });
+    const collect = { ...collectOf([early]), url: "https://api.segment.io/v1/t", atMs: 210 };
+    const sdk = signup(
+      { requestsBefore: [{ url: collect.url, method: "POST", resourceType: "fetch", atMs: 210, tracker: { name: "Segment", category: "analytics" } }] },
+      { calls: [early], collect: [collect] },
+    );
+    const [finding] = consentBefore.evaluate(consentContext([sdk]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain("sent 1 collect request(s) (POST https://api.segment.io/v1/t at 210 ms)");
+    expect(finding?.message).not.toContain("known tracker");
+  });
+
+  test("names the SDK's fix and the trackers' when both tracked before consent", () => {
+    const page = signup({
+      storedAtAnswer: [{ where: "cookie", name: "ajs_anonymous_id" }],
+      requestsBefore: [{ url: "https://bat.bing.com/action/0?ti=1", method: "GET", resourceType: "image", atMs: 500, tracker: { name: "Bing Ads", category: "ad" } }],
+    });
+    const [finding] = consentBefore.evaluate(consentContext([page]));
+    expect(finding?.message).toMatch(
+      /stored the SDK's ajs_anonymous_id \(cookie\); sent 1 request\(s\) to 1 known tracker\(s\) \(Bing Ads \(ad\): GET https:\/\/bat\.bing\.com\/action\/0 at 500 ms\)\. Load the SDK only once .* Load this tracker's tag only once the visitor consents, through the consent manager\.$/,
+    );
   });
 
   test("fails on a collect request and the SDK's cookie before consent, naming what, where and when", () => {

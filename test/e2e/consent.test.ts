@@ -1,13 +1,19 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { chromium } from "playwright";
+import { PIXELS_PATH, TRACKER_HOST } from "../../fixtures/consent/site.js";
+import { FIXTURE_PORTS } from "../../fixtures/server.js";
+import { LAUNCH_ARGS, VISITOR_ARGS } from "../../src/browser/launch.js";
 import type { Finding, RunSummary } from "../../src/results/summary.js";
+import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**
  * The consent fixtures (fixtures/consent/site.ts): vanilla-cookieconsent and Klaro from npm gate
  * Segment's real bundle. The correct pages pass every check on both viewports, answered by the
  * rules (`auto`) and by explicit selectors; each planted fault gives its check id, page, viewport
- * and status, and nothing else.
+ * and status, and nothing else. An advertising tracker's pixel, at its real host, is audited in a
+ * browser server that resolves that host to the fixture and no other host at all.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -19,6 +25,8 @@ let correct: RunSummary;
 let faults: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  // Two runs of the CLI, each a few minutes' worth on a busy machine: every unit behind a banner watches it 2 s at least.
+  test.setTimeout(2 * testInfo.project.timeout);
   const correctOut = join(testInfo.project.outputDir, "consent-correct-run");
   const correctRun = await runCli(["run", e2eSpec("consent-correct.yaml"), e2eSpec("consent-selectors.yaml"), "--out", correctOut]);
   expect(correctRun.code, correctRun.stdout + correctRun.stderr).toBe(0);
@@ -31,6 +39,9 @@ test.beforeAll(async ({}, testInfo) => {
 
 /** A finding as the assertions compare it. */
 const row = (finding: Finding) => [finding.check, finding.page, finding.viewport, finding.status, (finding.evidence.unit as string | undefined) ?? null];
+const order = (rows: unknown[][]) => rows.map((item) => JSON.stringify(item)).sort();
+/** The tracker's host answered by the consent fixture, every other host but loopback unresolvable: nothing leaves the machine. */
+const TRACKER_TO_FIXTURE = `--host-resolver-rules=MAP ${TRACKER_HOST} 127.0.0.1:${FIXTURE_PORTS.consent}, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`;
 
 for (const spec of ["consent-correct.yaml", "consent-selectors.yaml"]) {
   test(`${spec}: the correct pages pass every check on both viewports, before consent, after accepting, after refusing and with GPC`, () => {
@@ -71,7 +82,6 @@ test("each planted fault gives its check id, page, viewport and status, and noth
     // consent on a page without a banner.
     ["consent.banner", "no-banner", viewport, "fail", null],
   ]);
-  const order = (rows: unknown[][]) => rows.map((item) => JSON.stringify(item)).sort();
   expect(order(problems)).toEqual(order(expected));
 });
 
@@ -103,4 +113,29 @@ test("on a page without a banner, the page's later checks and nothing else skip,
 test("the GPC unit's calls are listed with their unit", () => {
   const gpcCalls = faults.calls.filter((call) => call.page === "gpc" && call.unit === "gpc");
   expect(gpcCalls.map((call) => call.name).filter((name) => name !== null)).toEqual(expect.arrayContaining(["signup_success"]));
+});
+
+test("a tracker's pixel before consent fails consent.before on both viewports, naming the tracker and its category; fired once consent is given, it passes", async ({}, testInfo) => {
+  const server = await chromium.launchServer({ executablePath: testBrowserPath(), args: [...LAUNCH_ARGS, ...VISITOR_ARGS, TRACKER_TO_FIXTURE], host: "127.0.0.1" });
+  try {
+    const out = join(testInfo.project.outputDir, "consent-trackers-run");
+    const run = await runCli(["run", e2eSpec("trackers-before-consent.yaml"), "--browser-endpoint", server.wsEndpoint(), "--out", out]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const summary = readSummary(out);
+    const problems = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn").map(row);
+    expect(order(problems)).toEqual(order(viewports.map((viewport) => ["consent.before", "pixel-before", viewport, "fail", null])));
+    for (const viewport of viewports) {
+      const before = summary.findings.find((finding) => finding.check === "consent.before" && finding.page === "pixel-before" && finding.viewport === viewport)!;
+      expect(before.message).toMatch(
+        new RegExp(`^Before consent was given \\(at \\d+ ms\\), /consent/klaro/segment\\?fault=tracker \\(${viewport}\\) sent 1 request\\(s\\) to 1 known tracker\\(s\\) \\(LinkedIn Ads \\(ad\\): GET http://px\\.ads\\.linkedin\\.com/collect/ at \\d+ ms\\)\\. Load this tracker's tag only once the visitor consents, through the consent manager\\.$`),
+      );
+      expect(before.evidence.trackersBefore).toEqual([{ tracker: "LinkedIn Ads", category: "ad", requests: 1, first: { url: "http://px.ads.linkedin.com/collect/", atMs: expect.any(Number) } }]);
+      expect(summary.findings.find((finding) => finding.check === "consent.before" && finding.page === "pixel-gated" && finding.viewport === viewport)?.status).toBe("pass");
+    }
+    // The gated pixel was sent all the same, once consent was given: by the Insight tag's script, on each viewport.
+    const pixels = (await (await fetch(`http://127.0.0.1:${FIXTURE_PORTS.consent}${PIXELS_PATH}`)).json()) as string[];
+    expect(pixels.filter((query) => query.includes("fmt=js") && decodeURIComponent(query).includes("pixel=gated")).length).toBeGreaterThanOrEqual(viewports.length);
+  } finally {
+    await server.close();
+  }
 });

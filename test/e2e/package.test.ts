@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
 import { parse, stringify } from "yaml";
@@ -84,6 +85,16 @@ test("every module the package loads is shipped in it, one of its dependencies, 
   // The scan reads what it should: the CLI's modules, the demo's and the dynamic imports among them.
   expect(modules).toContain("dist/src/cli/demo.js");
   expect(readFileSync(join(installed, "dist/src/cli/main.js"), "utf8")).toMatch(/import\("\.\/demo\.js"\)/);
+});
+
+test("the tracker database the consent watch reads loads from the installed package, offline, and names a tracker", async () => {
+  const trackers = join(project, "node_modules/setup-audit/dist/src/gather/trackers.js");
+  const script = `const { trackerMatcher } = await import(${JSON.stringify(pathToFileURL(trackers).href)});
+    const trackerOf = await trackerMatcher("https://shop.example.com/");
+    console.log(JSON.stringify([trackerOf("https://www.facebook.com/tr?id=1&ev=PageView"), trackerOf("https://shop.example.com/app.js")]));`;
+  const lookup = await runCommand(process.execPath, ["--input-type=module", "--eval", script], { cwd: project, env: projectEnv() });
+  expect(lookup.code, lookup.stderr).toBe(0);
+  expect(JSON.parse(lookup.stdout)).toEqual([{ name: "Facebook", category: "social" }, null]);
 });
 
 test("setup-audit --version names the installed version, and demo passes on both viewports, offline, on free ports", async () => {

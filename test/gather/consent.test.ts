@@ -141,6 +141,45 @@ test("a script's cookie writes carry the page's time and task: a probe is one ta
   }
 });
 
+test("the request log before consent names known trackers, keeps 200 requests and then only each tracker's first, and counts what it left out", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext();
+  try {
+    const startedAt = Date.now();
+    const consent: ConsentSpec = { accept: [], gpc: false, timeoutMs: 1000 };
+    const watch = await ConsentWatch.install(context, { spec: consent, unit: "page", storage: [], settleMs: 100, stepTimeoutMs: 1000 }, "http://shop.test/", (at) => Math.round(at - startedAt), new Signal());
+    // Every request is answered here, the trackers' too: nothing leaves the machine.
+    await context.route("**/*", (route) =>
+      route.request().url() === "http://shop.test/"
+        ? route.fulfill({
+            contentType: "text/html",
+            body: `<script>(async () => {
+              await fetch("https://www.facebook.com/tr?id=1&ev=PageView", { mode: "no-cors" });
+              await Promise.all(Array.from({ length: 204 }, (_, n) => fetch("/poll?n=" + n)));
+              await fetch("https://www.facebook.com/tr?id=1&ev=Lead", { mode: "no-cors" });
+              await fetch("https://region1.google-analytics.com/g/collect?v=2", { method: "POST", mode: "no-cors" });
+              document.title = "done";
+            })();</script>`,
+          })
+        : route.fulfill({ status: 204 }),
+    );
+    const page = await context.newPage();
+    await watch.attach(page);
+    await page.goto("http://shop.test/");
+    await expect(page).toHaveTitle("done", { timeout: 30_000 });
+    const { requestsBefore, requestsLeftOut } = await watch.finish(page);
+    // The first 200: Facebook's pixel, then the page's own polls; past them, Google Analytics' first request alone.
+    expect(requestsBefore).toHaveLength(201);
+    expect(requestsBefore[0]).toMatchObject({ url: "https://www.facebook.com/tr?id=1&ev=PageView", tracker: { name: "Facebook", category: "social" } });
+    expect(requestsBefore.slice(1, 200).every((request) => request.tracker === undefined && new URL(request.url).pathname === "/poll")).toBe(true);
+    expect(requestsBefore[200]).toMatchObject({ url: "https://region1.google-analytics.com/g/collect?v=2", method: "POST", tracker: { name: "Google Analytics", category: "analytics" } });
+    // 5 polls and Facebook's second request.
+    expect(requestsLeftOut).toBe(6);
+  } finally {
+    await context.close();
+  }
+});
+
 test("an ungated SDK sends before the banner is answered; its requests before consent are listed", async ({ gatherConsent }) => {
   const artifacts = await gatherConsent("/consent/vcc/segment?fault=ungated", "page");
   const consent = artifacts.consent!;

@@ -58,7 +58,7 @@ test("the network log lists requests with what they carried, never their payload
   expect(log!.body).not.toContain("u_3f9a1c2b7d4e");
 });
 
-test("with consent, a page lists what happened before consent: its calls, its requests (collect ones marked) and the SDK's storage, by name", () => {
+test("with consent, a page lists what happened before consent: its calls, its requests (collect ones and trackers marked, and how many were left out) and the SDK's storage, by name", () => {
   const early = callWith({ name: "page_view", atMs: 150 });
   const late = callWith({ atMs: 1500 });
   const page = pageWith({
@@ -79,7 +79,11 @@ test("with consent, a page lists what happened before consent: its calls, its re
         { where: "cookie", name: "ajs_anonymous_id", op: "set", atMs: 120 },
         { where: "localStorage", name: "ajs_user_traits", op: "set", atMs: 1510 },
       ],
-      requestsBefore: [{ url: "http://127.0.0.1:47411/v1/collect", method: "POST", resourceType: "fetch", atMs: 210 }],
+      requestsBefore: [
+        { url: "http://127.0.0.1:47411/v1/collect", method: "POST", resourceType: "fetch", atMs: 210 },
+        { url: "https://www.facebook.com/tr?id=1&ev=PageView", method: "GET", resourceType: "image", atMs: 230, tracker: { name: "Facebook", category: "social" } },
+      ],
+      requestsLeftOut: 12,
     },
   });
   const attachments = attachmentsOf(page);
@@ -88,7 +92,11 @@ test("with consent, a page lists what happened before consent: its calls, its re
     banner: { consentManager: "Klaro", shownAtMs: 400, answeredWith: "the rules (auto)" },
     consent: "accepted at 900 ms",
     calls: [{ call: 'track("page_view")', atMs: 150, delivery: "accepted", deliveredAtMs: 210 }],
-    requests: [{ method: "POST", url: "http://127.0.0.1:47411/v1/collect", type: "fetch", atMs: 210, collect: true }],
+    requests: [
+      { method: "POST", url: "http://127.0.0.1:47411/v1/collect", type: "fetch", atMs: 210, collect: true, tracker: null },
+      { method: "GET", url: expect.stringMatching(/^https:\/\/www\.facebook\.com\/tr\?/), type: "image", atMs: 230, collect: false, tracker: "Facebook (social)" },
+    ],
+    requestsLeftOut: 12,
     storageWritten: [{ name: "ajs_anonymous_id", where: "cookie", op: "set", atMs: 120 }],
     storedWhenAnswered: [{ name: "ajs_anonymous_id", where: "cookie" }],
   });

@@ -1,5 +1,5 @@
 import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
-import type { ConsentArtifacts, StorageWrite, StoredName } from "../../artifacts/types.js";
+import type { ConsentArtifacts, RequestSeen, StorageWrite, StoredName } from "../../artifacts/types.js";
 import type { Finding, Status } from "../../results/summary.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
@@ -65,13 +65,15 @@ export const consentBefore = defineCheck({
   severity: "critical",
   checklist: null,
   failsWhen:
-    "with `consent`: before consent was given, a collect request left, the SDK's cookies or storage " +
-    "(`sdk.storage`) were written or present, or a call made before consent was delivered before it " +
-    "(**fail**); a call made before consent, held until it and then delivered (**warn**, named)",
+    "with `consent`: before consent was given, a collect request left, a request reached a known " +
+    "third-party tracker (named, with its category: see [Consent](consent.md#known-trackers)), the SDK's " +
+    "cookies or storage (`sdk.storage`) were written or present, or a call made before consent was " +
+    "delivered before it (**fail**); a call made before consent, held until it and then delivered (**warn**, named)",
   why:
     "Where the law asks for consent first (the EU's ePrivacy rules, GDPR), a request or a cookie before " +
-    "the answer is tracking without consent. It also skews the numbers: the visitors who would refuse are " +
-    "counted anyway, on some pages and not others.",
+    "the answer is tracking without consent, whoever receives it: the SDK's service, an advertising pixel " +
+    "or another analytics tag. It also skews the numbers: the visitors who would refuse are counted " +
+    "anyway, on some pages and not others.",
   evaluate(context): Finding[] {
     const matches = storageNameMatcher(context.spec.sdk.storage);
     return consentPages(context).map((page) => {
@@ -221,6 +223,32 @@ function requestLine(page: JudgedPage, index: number): string {
   return `${request.method} ${shareableUrl(request.url)} at ${request.atMs} ms`;
 }
 
+/** A known tracker the page reached before consent: its first request, and how many it sent. */
+interface TrackerReached {
+  tracker: string;
+  category: string;
+  requests: number;
+  first: RequestSeen;
+}
+
+/** The known trackers the unit's requests reached before `answeredAt`, in order of their first request; a collect request is judged as one, not again as a tracker's. */
+function trackersReached(consent: ConsentArtifacts, answeredAt: number, collectUrls: ReadonlySet<string>): TrackerReached[] {
+  const reached = new Map<string, TrackerReached>();
+  for (const request of consent.requestsBefore) {
+    if (request.tracker === undefined || request.atMs >= answeredAt || collectUrls.has(request.url)) continue;
+    const known = reached.get(request.tracker.name);
+    if (known) known.requests++;
+    else reached.set(request.tracker.name, { tracker: request.tracker.name, category: request.tracker.category, requests: 1, first: request });
+  }
+  return [...reached.values()];
+}
+
+/** `Facebook (social): GET https://www.facebook.com/tr at 812 ms`, with the count when it sent more. */
+function trackerLine(reached: TrackerReached): string {
+  const first = `${reached.first.method} ${shareableUrl(reached.first.url)} at ${reached.first.atMs} ms`;
+  return `${reached.tracker} (${reached.category}): ${reached.requests === 1 ? first : `${reached.requests} requests, the first ${first}`}`;
+}
+
 function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: string) => boolean): Verdict {
   const consent = page.consent!;
   const answeredAt = consent.answeredAtMs!;
@@ -234,9 +262,12 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
     const at = carrierAt(call);
     return at !== null && at >= answeredAt;
   });
+  const trackers = trackersReached(consent, answeredAt, new Set(page.collect.map((request) => request.url)));
   const evidence = {
     answeredAtMs: answeredAt,
     collectBefore: requests.map((index) => ({ url: shareableUrl(page.collect[index]!.url), atMs: page.collect[index]!.atMs })),
+    trackersBefore: trackers.map((reached) => ({ tracker: reached.tracker, category: reached.category, requests: reached.requests, first: { url: shareableUrl(reached.first.url), atMs: reached.first.atMs } })),
+    requestsLeftOut: consent.requestsLeftOut,
     storageBefore: stored,
     callsBefore: before.map((call) => ({ call: describeCall(call), atMs: call.atMs, deliveredAtMs: carrierAt(call) })),
   };
@@ -244,12 +275,14 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
   if (requests.length > 0) problems.push(`sent ${requests.length} collect request(s) (${listed(requests.map((index) => requestLine(page, index)))})`);
   if (stored.length > 0) problems.push(`stored the SDK's ${listed(stored)}`);
   if (deliveredBefore.length > 0) problems.push(`made and delivered ${listed(deliveredBefore.map((call) => `${describeCall(call)} at ${call.atMs} ms`))}`);
+  const fixes = problems.length > 0 ? ["Load the SDK only once the visitor consents (gate its tag with the consent manager) and keep its storage off until then."] : [];
+  if (trackers.length > 0) {
+    const count = trackers.reduce((sum, reached) => sum + reached.requests, 0);
+    problems.push(`sent ${count} request(s) to ${trackers.length} known tracker(s) (${listed(trackers.map(trackerLine))})`);
+    fixes.push(`Load ${trackers.length === 1 ? "this tracker's tag" : "these trackers' tags"} only once the visitor consents, through the consent manager.`);
+  }
   if (problems.length > 0) {
-    return {
-      status: "fail",
-      message: `Before consent was given (at ${answeredAt} ms), ${where} ${problems.join("; ")}. Load the SDK only once the visitor consents (gate its tag with the consent manager) and keep its storage off until then.`,
-      evidence,
-    };
+    return { status: "fail", message: `Before consent was given (at ${answeredAt} ms), ${where} ${problems.join("; ")}. ${fixes.join(" ")}`, evidence };
   }
   if (held.length > 0) {
     return {
@@ -261,7 +294,7 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
   const storageNote = context.spec.sdk.storage.length === 0 ? " (sdk.storage names nothing: the SDK's storage was not looked for)" : "";
   return {
     status: "pass",
-    message: `Nothing was sent or stored before consent was given on ${where}: no collect request, none of the SDK's storage${storageNote} and no call in the ${answeredAt} ms before the answer.`,
+    message: `Nothing was sent or stored before consent was given on ${where}: no collect request, no request to a known tracker, none of the SDK's storage${storageNote} and no call in the ${answeredAt} ms before the answer.`,
     evidence,
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
 import { PNG } from "pngjs";
@@ -86,31 +86,42 @@ function pixelsIn(png: PNG, box: { x: number; y: number; width: number; height: 
   return pixels;
 }
 
-/**
- * The coupon field's box in the audit's screenshot of a viewport is all mask, where the same page
- * with the code typed, pictured without a mask, shows it.
- */
-async function expectCouponMasked(out: string, viewport: string): Promise<void> {
+/** The coupon page as pictured without a mask, signed in and with the code typed, and where its field is. */
+interface TypedCoupon {
+  typed: PNG;
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/** The coupon page on each viewport, pictured without a mask with the code typed, in one browser. */
+async function typedCoupons(): Promise<Map<string, TypedCoupon>> {
   const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
   try {
-    const context = await browser.newContext({ ...deviceFor(viewport) });
-    await context.addCookies([{ name: "members_session", value: sessionFor(user), url: SITE }]);
-    const page = await context.newPage();
-    await page.goto(`${SITE}/members/coupon`);
-    await page.locator("#coupon").fill(coupon);
-    const box = (await page.locator("#coupon").boundingBox())!;
-    const typed = PNG.sync.read(await page.screenshot({ scale: "css", caret: "hide" }));
-    const pictured = PNG.sync.read(readFileSync(join(out, `screenshots/closed-members/staging/coupon.${viewport}.png`)));
-    expect([pictured.width, pictured.height], viewport).toEqual([typed.width, typed.height]);
-    const masked = pixelsIn(pictured, box);
-    const unmasked = pixelsIn(typed, box);
-    expect(masked.length, viewport).toBeGreaterThan(100);
-    expect(masked.filter((pixel) => pixel.join() !== MASK.join()), viewport).toEqual([]);
-    // The typed code's pixels: dark glyphs on the field, which the mask hides.
-    expect(unmasked.filter((pixel) => Math.max(...pixel) < 128).length, viewport).toBeGreaterThan(20);
+    const pictured = new Map<string, TypedCoupon>();
+    for (const viewport of VIEWPORTS) {
+      const context = await browser.newContext({ ...deviceFor(viewport) });
+      await context.addCookies([{ name: "members_session", value: sessionFor(user), url: SITE }]);
+      const page = await context.newPage();
+      await page.goto(`${SITE}/members/coupon`);
+      await page.locator("#coupon").fill(coupon);
+      const box = (await page.locator("#coupon").boundingBox())!;
+      pictured.set(viewport, { typed: PNG.sync.read(await page.screenshot({ scale: "css", caret: "hide" })), box });
+    }
+    return pictured;
   } finally {
     await browser.close();
   }
+}
+
+/** The coupon field's box in a picture of the audit is all mask, where the same page with the code typed, pictured without a mask, shows the code. */
+function expectCouponMasked(picture: string, { typed, box }: TypedCoupon): void {
+  const pictured = PNG.sync.read(readFileSync(picture));
+  expect([pictured.width, pictured.height], picture).toEqual([typed.width, typed.height]);
+  const masked = pixelsIn(pictured, box);
+  const unmasked = pixelsIn(typed, box);
+  expect(masked.length, picture).toBeGreaterThan(100);
+  expect(masked.filter((pixel) => pixel.join() !== MASK.join()), picture).toEqual([]);
+  // The typed code's pixels: dark glyphs on the field, which the mask hides.
+  expect(unmasked.filter((pixel) => Math.max(...pixel) < 128).length, picture).toBeGreaterThan(20);
 }
 
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `closed-sites-${name}-`));
@@ -171,7 +182,8 @@ test("each closed site passes with its auth on both viewports; no output shows a
   const applied = savedPages(out, members, "coupon").map((saved) => saved.calls.find((call) => call.name === "coupon_applied")?.properties);
   expect(applied).toEqual([{ code: "«redacted»" }, { code: "«redacted»" }]);
   // No picture shows the coupon field's text.
-  for (const viewport of VIEWPORTS) await expectCouponMasked(out, viewport);
+  const typed = await typedCoupons();
+  for (const viewport of VIEWPORTS) expectCouponMasked(join(out, `screenshots/closed-members/staging/coupon.${viewport}.png`), typed.get(viewport)!);
   // The session the login ended with went with the run's work folder.
   const workFolders = readdirSync(tmpdir()).filter((name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")));
   const kept = workFolders.flatMap((name) => filesUnder(join(tmpdir(), name, "logins")).filter((file) => file.text.includes(sessionFor(user))));
@@ -188,6 +200,35 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(received.filter((request) => request.authorization !== null || request.previewToken !== null)).toEqual([]);
   // A cookie is sent to every port of its host by the browser's rules: another host gets none.
   expect(received.filter((request) => request.host === otherHost && request.cookie !== null)).toEqual([]);
+});
+
+test("every picture of a field typed from a variable masks it on both viewports: the screenshot, the view screens of the page and of its variation, and the side-by-side picture", async () => {
+  const out = outDir("pictures");
+  const run = await runCli(["run", e2eSpec("closed-coupon.yaml"), "--out", out], SECRETS_ENV);
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  const folder = join(out, "screenshots", "closed-coupon", "staging");
+  const pictures = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".png"));
+  const typed = await typedCoupons();
+  for (const viewport of VIEWPORTS) {
+    const ofViewport = pictures.filter((name) => basename(name).startsWith(`coupon.${viewport}.`)).sort();
+    // The screenshot, the page's first screen and the variation's.
+    expect(ofViewport.map((name) => name.replace(/^(views\/coupon\.\w+)\.[^.]+\.png$/, "$1.VARIATION.png")).sort(), viewport).toEqual([`coupon.${viewport}.png`, `views/coupon.${viewport}.VARIATION.png`, `views/coupon.${viewport}.png`].sort());
+    for (const name of ofViewport) expectCouponMasked(join(folder, name), typed.get(viewport)!);
+  }
+  // The side-by-side picture of each viewport is made of those screens, scaled to its columns: the mask's colour is in it (a page pictured without a mask has none).
+  const resultsDir = join(out, "allure-results");
+  const results = readdirSync(resultsDir).filter((name) => name.endsWith("-result.json")).map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as { name: string; steps: { attachments: { name: string; source: string }[] }[]; attachments: { name: string; source: string }[] });
+  for (const viewport of VIEWPORTS) {
+    const result = results.find((candidate) => candidate.name === `Coupon heading colour · variations · ${viewport}`)!;
+    const sideBySide = [...result.attachments, ...result.steps.flatMap((step) => step.attachments)].filter((attachment) => attachment.name === "control and variations side by side");
+    expect(sideBySide, viewport).toHaveLength(1);
+    const png = PNG.sync.read(readFileSync(join(resultsDir, sideBySide[0]!.source)));
+    const masked = pixelsIn(png, { x: 0, y: 0, width: png.width, height: png.height }).filter((pixel) => pixel.join() === MASK.join()).length;
+    expect(masked, viewport).toBeGreaterThan(200);
+    const unmasked = typed.get(viewport)!.typed;
+    expect(pixelsIn(unmasked, { x: 0, y: 0, width: unmasked.width, height: unmasked.height }).filter((pixel) => pixel.join() === MASK.join()), viewport).toEqual([]);
+  }
+  expect(leaks(run, out)).toEqual([]);
 });
 
 test("a wrong password keeps the audit out: the login fails on each viewport and its pages skip, each Basic-auth page fails, exit 1", async () => {

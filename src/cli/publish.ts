@@ -1,7 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditPlan } from "../plan/plan.js";
-import { runSecrets } from "../privacy/redact.js";
 import { firstLine } from "../text/wording.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
@@ -19,6 +18,8 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
   out: string;
   /** Write the GitHub job summary and annotate the findings (`GITHUB_STEP_SUMMARY`, `GITHUB_ACTIONS`): a whole run or a merge does, a shard leaves it to the merge. */
   toGitHub: boolean;
+  /** The run's secrets (run-secrets.ts): no output shows them. */
+  secrets: readonly string[];
 }
 
 /**
@@ -26,7 +27,7 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
  * Allure results, the console report and the HTML report. Returns the exit code.
  */
 export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | "targets" | "browserExecutable" | "browserEndpoint">, results: TargetResult[], options: PublishOptions): Promise<number> {
-  const secrets = runSecrets(plan.targets, process.env);
+  const { secrets } = options;
   const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict, secrets });
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { credentialsOf } from "../privacy/redact.js";
+import { runSecretLists, shortSecretWarnings } from "./run-secrets.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { maskSecretsInLog } from "./github.js";
 import { judgeGathered } from "./judge.js";
@@ -16,7 +17,7 @@ import { loadValidSpecs } from "./specs.js";
 import type { TargetFilters } from "./targets.js";
 
 /** Options of `setup-audit run --from-artifacts DIR`. */
-export interface ReplayOptions extends Omit<PublishOptions, "startedAt" | "toGitHub">, Pick<TargetFilters, "env" | "pages" | "viewports"> {
+export interface ReplayOptions extends Omit<PublishOptions, "startedAt" | "toGitHub" | "secrets">, Pick<TargetFilters, "env" | "pages" | "viewports"> {
   specs: string[];
   baseline: BaselineChoice;
 }
@@ -32,6 +33,7 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
   const startedAt = new Date();
   const { saved, targets, judge } = await readReplay(dir, options);
   maskSecretsInLog(targets.flatMap((target) => credentialsOf(target.spec, process.env)));
+  for (const warning of shortSecretWarnings(targets, process.env)) process.stderr.write(`${warning}\n`);
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   process.stdout.write(`Judging the artifacts saved in ${dir} (gathered ${saved.startedAt} by setup-audit ${saved.tool}) with the current specs and checks; no page is opened.\n`);
   for (const target of targets) {
@@ -46,7 +48,9 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
     const results = judge(baselines);
     restoreScreens(targets, results, savedDirOf(dir), outDir);
     const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, ...localPictureBrowser() };
-    return await publishResults(plan, results, { ...options, startedAt, toGitHub: true });
+    // The saved artifacts are scrubbed of what the logins yielded already.
+    const { secrets } = runSecretLists(targets, process.env, null);
+    return await publishResults(plan, results, { ...options, startedAt, toGitHub: true, secrets });
   } finally {
     await staleOutputsDeleted;
   }

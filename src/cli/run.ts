@@ -6,6 +6,7 @@ import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import type { AuditPlan, AuditTarget } from "../plan/plan.js";
 import { credentialsOf } from "../privacy/redact.js";
+import { runSecretLists, shortSecretWarnings } from "./run-secrets.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
@@ -46,6 +47,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const targets = specs.map((loaded) => buildTarget(loaded, options));
   requireSiteAccess(targets, process.env);
   maskSecretsInLog(targets.flatMap((target) => credentialsOf(target.spec, process.env)));
+  for (const warning of shortSecretWarnings(targets, process.env)) process.stderr.write(`${warning}\n`);
   // Read before any browser starts, so a missing or broken baseline costs no audit.
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();
@@ -80,18 +82,20 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
+    // What the logins yielded is known now, and goes with the work folder: the run's secrets are read before it.
+    const { secrets, credentials } = runSecretLists(targets, process.env, workDir);
     const gatheredTargets = targets.map((target, index) => ({ target, pages: readArtifacts(workDir, target, Boolean(options.shard)), api: apis[index] ?? null }));
     if (options.saveArtifacts) {
       // Before the checks: with screenshots on-failure, judging decides which screenshots the output keeps.
-      saveArtifacts(outDir, { startedAt, selection: { pages: options.pages, viewports: options.viewports }, targets: gatheredTargets }, [outDir, workDir], process.env);
+      saveArtifacts(outDir, { startedAt, selection: { pages: options.pages, viewports: options.viewports }, targets: gatheredTargets }, [outDir, workDir], credentials);
     }
     const results = gatheredTargets.map(({ target, pages, api }, index) => judgeGathered(target, pages.map(({ page }) => page), api, baselines[index]));
     keepFailureScreenshots(targets, results, workDir, outDir);
     const [{ publishResults }, { writeShardResults }] = await outputWriters;
-    if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results);
+    if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results, secrets);
     // Everything the outputs need from the work folder is read or copied by now.
     workDirDeleted = deleteInBackground(workDir);
-    return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard });
+    return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard, secrets });
   } finally {
     await Promise.all([staleOutputsDeleted, workDirDeleted ?? deleteInBackground(workDir)]);
   }

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
 import { personalDataOf } from "../checks/identify.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
-import { credentialsOf, hideSecretsDeep, shareableUrl } from "../privacy/redact.js";
+import { hideSecretsDeep, shareableUrl, withoutUserInfo } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { toolVersion } from "../package/version.js";
 import { usageError } from "./errors.js";
@@ -77,10 +77,9 @@ export function saveArtifacts(
   outDir: string,
   run: { startedAt: Date; selection: SavedTarget["selection"]; targets: readonly GatheredTarget[] },
   screenRoots: readonly string[],
-  env: NodeJS.ProcessEnv,
+  secrets: readonly string[],
 ): void {
   const savedDir = join(outDir, SAVED_DIR);
-  const secrets = [...new Set(run.targets.flatMap(({ target }) => credentialsOf(target.spec, env)))];
   mkdirSync(join(savedDir, PAGES_DIR), { recursive: true });
   const saved: SavedRun = {
     version: SAVED_VERSION,
@@ -119,16 +118,6 @@ function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifac
     login: login === null ? null : { ...login, finalUrl: login.finalUrl === null ? null : shareableUrl(login.finalUrl) },
   };
   return { ...redacted, calls, access };
-}
-
-/** A base URL without a user name and password in it; as it is when it has none. */
-function withoutUserInfo(url: string): string {
-  if (!URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  if (parsed.username === "" && parsed.password === "") return url;
-  parsed.username = "";
-  parsed.password = "";
-  return parsed.href;
 }
 
 /** The folder a replay reads: DIR's artifacts/. */

@@ -15,7 +15,8 @@ import { judgeTarget } from "./judge.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import { prepareOutDir, SHARD_FILE } from "./out-dir.js";
 import { loadValidSpecs } from "./specs.js";
-import { hideSecretsDeep, redactUrl, runSecrets } from "../privacy/redact.js";
+import { hideSecretsDeep, redactUrl } from "../privacy/redact.js";
+import { runSecretLists } from "./run-secrets.js";
 
 /**
  * Sharding: each `run --shard I/N` leaves its judged pages in `shard-results.json`, and
@@ -40,8 +41,7 @@ interface ShardResults {
 }
 
 /** Writes a shard's results beside its summary.json, with every personal value masked, the messages scrubbed as summary.json's, and no secret of the run anywhere. */
-export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[]): void {
-  const secrets = runSecrets(targets, process.env);
+export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[], secrets: readonly string[]): void {
   const shareable: ShardResults = {
     version: SHARD_FILE_VERSION,
     shard,
@@ -57,7 +57,7 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
 }
 
 /** `setup-audit merge DIR… --out DIR`: one result from N shards' output folders. */
-export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt" | "toGitHub"> & { baseline: BaselineChoice }): Promise<number> {
+export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt" | "toGitHub" | "secrets"> & { baseline: BaselineChoice }): Promise<number> {
   if (dirs.length === 0) throw usageError("merge needs the output folders of the shards", "Run `setup-audit merge reports-1 reports-2 --out reports`.");
   const shards = dirs.map(readShard);
   const first = shards[0]!;
@@ -88,7 +88,9 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
   process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
   try {
     const plan = { runId: randomBytes(3).toString("hex"), outDir, targets, ...localPictureBrowser() };
-    return await publishResults(plan, results, { ...options, startedAt, toGitHub: true });
+    // The shards' logins went with their work folders, and their results are scrubbed of what they yielded.
+    const { secrets } = runSecretLists(targets, process.env, null);
+    return await publishResults(plan, results, { ...options, startedAt, toGitHub: true, secrets });
   } finally {
     await staleOutputsDeleted;
   }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome } from "../artifacts/types.js";
+import { LOGIN_FILES } from "../plan/plan.js";
 
 /**
  * A viewport's login, handed from the login test to its pages' tests: how it went, and the
@@ -24,8 +25,8 @@ export interface LoginKey {
   viewport: string;
 }
 
-const folderOf = (workDir: string) => join(workDir, "logins");
-const fileName = (key: LoginKey, kind: "outcome" | "state") => `${key.slug}.${key.environment}.${key.viewport}.${kind}.json`.replace(/[^\w.@-]+/g, "_");
+const folderOf = (workDir: string) => join(workDir, LOGIN_FILES.folder);
+const fileName = (key: LoginKey, kind: "outcome" | "state") => `${key.slug}.${key.environment}.${key.viewport}`.replace(/[^\w.@-]+/g, "_") + (kind === "state" ? LOGIN_FILES.stateSuffix : ".outcome.json");
 
 /** Records a login; with `context`, when it got in, its storage state too. */
 export async function saveLogin(workDir: string, key: LoginKey, outcome: LoginOutcome, context: BrowserContext | null): Promise<void> {

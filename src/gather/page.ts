@@ -51,6 +51,8 @@ export interface PageGatherOptions {
   stepTimeoutMs?: number;
   /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
   screenshot: { path: string; name: string } | null;
+  /** The selectors of the fields a step types a secret (`valueEnv`) or a canary into: the screenshot and view screens mask them. Absent for none. */
+  maskedFields?: readonly string[];
   /** The experiments whose target is seen before the journey: on the page as it is, those with variations; on a variation, its own. */
   viewedExperiments?: ExperimentTarget[];
   /** Where to save the first screen as the views see it, as `screenshot`; null or absent for none. */
@@ -110,6 +112,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // Bindings and init scripts go to the context before its page exists: the page then starts
   // with them, instead of each being a round trip to a renderer that is still starting.
   const page = await context.newPage();
+  const masked = { page, selectors: options.maskedFields ?? [] };
   await consent?.attach(page);
   const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify());
   const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
@@ -235,7 +238,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // Shown and settled: the frames from the first until now say how the variation arrived, before
     // the audit holds the animations to see the targets.
     if (options.flicker) flicker = await readFlicker(page, screencast, options.flicker.filmstrip);
-    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null });
+    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, masked });
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: stepTimeoutMs,
@@ -255,7 +258,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     selectors = matchSelectors(page, options.experiments);
     if (cdp && options.screenshot) {
       const { path, name } = options.screenshot;
-      screenshot = saveViewportScreenshot(cdp, path).then(
+      screenshot = saveViewportScreenshot(cdp, path, masked).then(
         () => name,
         () => null,
       );

@@ -10,7 +10,7 @@ import { gatherPage } from "./page.js";
 import { gpcContextOptions } from "./consent.js";
 import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
-import { typedText } from "../privacy/secrets.js";
+import { consentSteps, secretFields, typedText } from "../privacy/secrets.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
 import { gatherTest, plan } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
@@ -114,6 +114,8 @@ async function gatherOnViewport(
     canaries: unit.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
     ...site,
     screenshot: preview === null && !refusal ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
+    // The consent steps run before the views are seen; the page's journey before the screenshot.
+    maskedFields: secretFields([...consentSteps(target.spec).flatMap(({ steps }) => steps), ...pageSpec.steps]),
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
     viewedExperiments: viewed,
     viewScreenshot: keepsViews ? inOutput(plan.outDir, viewFile("")) : null,

@@ -1,24 +1,37 @@
 import { writeFile } from "node:fs/promises";
-import type { CDPSession } from "playwright";
+import type { CDPSession, Page } from "playwright";
 
 const SCREENSHOT_TIMEOUT_MS = 10_000;
+
+/** The fields of a page whose text is a secret (a step typed a `valueEnv` or a canary into them), by selector. */
+export interface MaskedFields {
+  page: Page;
+  selectors: readonly string[];
+}
 
 /**
  * Saves what the viewport shows, in CSS pixels (a phone's 2.6× screenshot costs more than it
  * shows a person), straight from Chromium. Playwright's own screenshot first hides the caret and
  * waits for fonts in every frame through an isolated world of its own, which costs several round
  * trips per page; the audit takes its screenshot once the page has loaded and settled anyway.
+ * A page with fields to mask is taken by Playwright, whose `mask` covers each of them.
  */
-export async function saveViewportScreenshot(session: CDPSession, path: string): Promise<void> {
+export async function saveViewportScreenshot(session: CDPSession, path: string, masked: MaskedFields | null = null): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`)), SCREENSHOT_TIMEOUT_MS);
   });
   try {
-    await writeFile(path, await Promise.race([captureViewport(session), timeout]));
+    const capture = masked !== null && masked.selectors.length > 0 ? captureMasked(masked) : captureViewport(session);
+    await writeFile(path, await Promise.race([capture, timeout]));
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The viewport in CSS pixels, each of the fields covered by a box. */
+async function captureMasked({ page, selectors }: MaskedFields): Promise<Buffer> {
+  return page.screenshot({ scale: "css", caret: "hide", mask: selectors.map((selector) => page.locator(selector)), timeout: SCREENSHOT_TIMEOUT_MS });
 }
 
 async function captureViewport(session: CDPSession): Promise<Buffer> {

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { AppliedVariation, ExperimentView, TargetPixels } from "../artifacts/types.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
-import { saveViewportScreenshot } from "./screenshot.js";
+import { saveViewportScreenshot, type MaskedFields } from "./screenshot.js";
 
 /**
  * Previewing a variation the way the service's preview does once its SDK is ready: the css as a
@@ -137,7 +137,7 @@ export async function viewExperiments(
   page: Page,
   experiments: readonly ExperimentTarget[],
   atMs: number,
-  options: { cdp: CDPSession | null; screen: { path: string; name: string } | null },
+  options: { cdp: CDPSession | null; screen: { path: string; name: string } | null; masked: MaskedFields },
 ): Promise<ExperimentView[]> {
   if (experiments.length === 0) return [];
   const held = await page.evaluate(holdAnimations, HELD_ANIMATIONS_KEY).then(() => true, () => false);
@@ -191,7 +191,7 @@ export async function viewExperiments(
   const views = seen.map(({ clip: _clip, ...view }, index): Omit<ExperimentView, "screen"> => ({ ...view, atMs, target: view.target === null ? null : { ...view.target, pixels: pixels[index] ?? null } }));
   if (held) await page.evaluate(releaseAnimations, HELD_ANIMATIONS_KEY).catch(() => undefined);
   const { cdp, screen } = options;
-  const saved = cdp === null || screen === null ? null : await saveViewportScreenshot(cdp, screen.path).then(() => screen.name, () => null);
+  const saved = cdp === null || screen === null ? null : await saveViewportScreenshot(cdp, screen.path, options.masked).then(() => screen.name, () => null);
   return views.map((view) => ({ ...view, screen: saved }));
 }
 

@@ -86,6 +86,9 @@ export interface AuditPlan {
   targets: AuditTarget[];
 }
 
+/** Where in the run's work folder the logins keep their outcomes and storage states (gather/login-state.ts), and how a storage state's file name ends: the CLI reads the run's secrets there. */
+export const LOGIN_FILES = { folder: "logins", stateSuffix: ".state.json" } as const;
+
 /** Environment variable through which the CLI hands the plan file to Playwright. */
 export const PLAN_ENV = "SETUP_AUDIT_PLAN";
 

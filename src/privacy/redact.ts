@@ -1,4 +1,4 @@
-import { consentSteps, secretValues } from "./secrets.js";
+import { consentSteps, MIN_SCRUBBED_LENGTH, secretValues } from "./secrets.js";
 import type { AuditSpec } from "../spec/schema.js";
 
 /**
@@ -109,6 +109,16 @@ export function redactUrl(url: string, keep: ReadonlySet<string> = new Set()): s
   return parsed.href.replaceAll("%E2%80%A6", "…");
 }
 
+/** A URL without a user name and password in it; as it is when it has none. */
+export function withoutUserInfo(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href;
+}
+
 /** Where a URL points, for a message: origin and path, without the query and fragment that may carry personal data or secrets. Other text is kept as it is. */
 export function shareableUrl(text: string): string {
   if (!/^https?:/i.test(text) || !URL.canParse(text)) return text;
@@ -136,10 +146,10 @@ export function scrubText(text: string, secrets: readonly string[]): string {
   return hideSecrets(text, secrets).replace(EMAIL_LIKE, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
 }
 
-/** `text` with the given secrets replaced by a mark; short ones would blank out ordinary words. */
+/** `text` with the given secrets replaced by a mark; short ones would blank out ordinary words (a run names them in a warning at its start). */
 function hideSecrets(text: string, secrets: readonly string[]): string {
   // Longest first: a secret inside another (the user name in Basic auth's pair) must not break the longer one's forms.
-  const hidden = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+  const hidden = secrets.filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
   return hidden.reduce((scrubbed, secret) => redactSecret(scrubbed, secret, "«redacted»"), text);
 }
 

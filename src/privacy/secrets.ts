@@ -36,6 +36,22 @@ export function secretVariables(spec: AuditSpec, environment: string): SecretVar
   ];
 }
 
+/** Shorter secrets are ordinary text too often to be hidden from the outputs without hiding words and numbers with them. */
+export const MIN_SCRUBBED_LENGTH = 4;
+
+/** The variables of a run of `environment` (the API key's among them) that hold a secret too short to hide from the outputs, each once. */
+export function shortSecretVariables(spec: AuditSpec, environment: string, env: NodeJS.ProcessEnv): SecretVariable[] {
+  const variables = [...(spec.api ? [{ name: spec.api.keyEnv, where: "api.keyEnv" }] : []), ...secretVariables(spec, environment)];
+  const short = variables.filter((variable) => (env[variable.name] ?? "").length > 0 && env[variable.name]!.length < MIN_SCRUBBED_LENGTH);
+  return short.filter((variable, index) => short.findIndex((other) => other.name === variable.name) === index);
+}
+
+/** The fields a journey types a secret (`valueEnv`) or a canary into, by selector: what every picture of the page masks. */
+export function secretFields(steps: readonly Step[]): string[] {
+  const selectors = steps.flatMap((step) => ("fill" in step && (step.fill.valueEnv !== undefined || step.fill.canary === true) ? [step.fill.selector] : []));
+  return [...new Set(selectors)];
+}
+
 /** The variables among `variables` that are unset or empty in `env`, each once. */
 export function missingVariables(variables: readonly SecretVariable[], env: NodeJS.ProcessEnv): SecretVariable[] {
   const missing = variables.filter((variable) => !env[variable.name]);

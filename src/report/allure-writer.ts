@@ -16,6 +16,7 @@ import {
   stringifyEnvInfo,
   type Writer,
 } from "allure-js-commons/sdk/reporter";
+import { hideSecretsDeep } from "../privacy/redact.js";
 import type { RunResult } from "../results/run-result.js";
 import { toolVersion } from "../package/version.js";
 import { allureEntries, RESULTS_MODULE, type AllureEntry, type Outcome } from "./allure-results.js";
@@ -30,7 +31,7 @@ import type { VariationPictures } from "./variation-pictures.js";
  */
 export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[]; pictures: VariationPictures }): Promise<void> {
   const runtime = new ReporterRuntime({
-    writer: new ResultsWriter(options.resultsDir),
+    writer: new ResultsWriter(options.resultsDir, options.secrets),
     environmentInfo: environmentInfo(
       run.targets.map(({ target }) => target),
       run.targets.flatMap(({ result }) => result.pages),
@@ -96,19 +97,23 @@ function ending(outcome: Outcome): Pick<TestResult, "status" | "statusDetails" |
  * Allure's writer of a results folder, writing each file in one call. Allure's own writer syncs
  * every file to disk, a guard for test workers killed mid-write, where here one process writes the
  * results and the report is built from them right after: the syncs cost 1.6 s per 1,200 files
- * (400 pages × viewports).
+ * (400 pages × viewports). Every result, container and environment entry it writes is scrubbed
+ * of the run's secrets (its parameters, names and messages); the attachments were, when made.
  */
 class ResultsWriter implements Writer {
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly secrets: readonly string[],
+  ) {
     mkdirSync(dir, { recursive: true });
   }
 
   writeResult(result: Parameters<Writer["writeResult"]>[0]): void {
-    this.write(`${result.uuid}-result.json`, JSON.stringify(result));
+    this.write(`${result.uuid}-result.json`, JSON.stringify(hideSecretsDeep(result, this.secrets)));
   }
 
   writeGroup(group: Parameters<Writer["writeGroup"]>[0]): void {
-    this.write(`${group.uuid}-container.json`, JSON.stringify(group));
+    this.write(`${group.uuid}-container.json`, JSON.stringify(hideSecretsDeep(group, this.secrets)));
   }
 
   writeAttachment(name: string, content: Buffer): void {
@@ -120,7 +125,7 @@ class ResultsWriter implements Writer {
   }
 
   writeEnvironmentInfo(info: Parameters<Writer["writeEnvironmentInfo"]>[0]): void {
-    this.write("environment.properties", stringifyEnvInfo(info));
+    this.write("environment.properties", stringifyEnvInfo(hideSecretsDeep(info, this.secrets)));
   }
 
   writeCategoriesDefinitions(categories: Parameters<Writer["writeCategoriesDefinitions"]>[0]): void {

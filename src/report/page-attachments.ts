@@ -1,6 +1,6 @@
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../artifacts/types.js";
-import { isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
+import { hideSecretsDeep, isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
 import type { ReportTarget } from "../results/run-result.js";
 
 /**
@@ -26,6 +26,7 @@ export interface RedactionContext extends Pick<ReportTarget, "keys" | "requiredA
 
 /** The attachments of one page × viewport, in the order the report lists them; its calls with their deliveries, as summary.json reports them. */
 export function pageAttachments(page: JudgedPage, context: RedactionContext): PageAttachment[] {
+  const json = (name: string, value: unknown) => jsonAttachment(name, value, context.secrets);
   const attachments = [json("captured calls", capturedCalls(page.calls, context)), json("SDK and collect network log", networkLog(page, context))];
   if (page.errors.length > 0) {
     attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
@@ -115,6 +116,7 @@ function networkLog(page: JudgedPage, context: RedactionContext) {
   };
 }
 
-function json(name: string, value: unknown): PageAttachment {
-  return { name, contentType: "application/json", body: `${JSON.stringify(value, null, 2)}\n` };
+/** An attachment of `value`, every string in it (a plan-like property value shown whole, a URL) scrubbed of the run's secrets. */
+function jsonAttachment(name: string, value: unknown, secrets: readonly string[]): PageAttachment {
+  return { name, contentType: "application/json", body: `${JSON.stringify(hideSecretsDeep(value, secrets), null, 2)}\n` };
 }

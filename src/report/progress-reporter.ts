@@ -1,15 +1,24 @@
 import { firstLine } from "../text/wording.js";
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from "@playwright/test/reporter";
+import { scrubText } from "../privacy/redact.js";
 
 /**
  * The live progress of the gather phase: one line per page × viewport as it finishes. A test
  * gathers every viewport of one page (gather/pages.audit.ts): its `viewports` annotation names
  * them, and a `gathered VIEWPORT` annotation says what each one gathered and in how long. A
- * closed site's login (gather/login.audit.ts) says, per viewport, whether it got in.
+ * closed site's login (gather/login.audit.ts) says, per viewport, whether it got in. Every line,
+ * errors included, is scrubbed of the run's secrets as they stand when it is printed (a login
+ * yields some).
  */
 export default class ProgressReporter implements Reporter {
   private total = 0;
   private done = 0;
+  private readonly secrets: () => readonly string[];
+
+  /** `secrets` reads what the lines hide, as the run knows it at the time (playwright.config.ts gives it). */
+  constructor(options: { secrets?: () => readonly string[] } = {}) {
+    this.secrets = options.secrets ?? (() => []);
+  }
 
   onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().reduce((sum, test) => sum + annotated(test, "viewports").length, 0);
@@ -20,7 +29,7 @@ export default class ProgressReporter implements Reporter {
     // A login comes before the pages and is none of them: a line per viewport, outside the count.
     for (const viewport of annotated(test, "logins")) {
       const outcome = result.annotations.find((annotation) => annotation.type === `logged in ${viewport}`)?.description;
-      process.stdout.write(`Login ${test.title} · ${viewport}  ${outcome ?? `could not walk it: ${firstLine(result.error?.message)}`}\n`);
+      this.print(`Login ${test.title} · ${viewport}  ${outcome ?? `could not walk it: ${firstLine(result.error?.message)}`}`);
     }
     const width = String(this.total).length;
     for (const viewport of annotated(test, "viewports")) {
@@ -28,12 +37,16 @@ export default class ProgressReporter implements Reporter {
       const counter = `[${String(this.done).padStart(width)}/${this.total}]`;
       const outcome = result.annotations.find((annotation) => annotation.type === `gathered ${viewport}`)?.description;
       // A viewport that never finished has no annotation: the test's error and time are its.
-      process.stdout.write(`${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`}\n`);
+      this.print(`${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`}`);
     }
   }
 
   onError(error: { message?: string }): void {
-    process.stderr.write(`${firstLine(error.message)}\n`);
+    process.stderr.write(`${scrubText(firstLine(error.message), this.secrets())}\n`);
+  }
+
+  private print(line: string): void {
+    process.stdout.write(`${scrubText(line, this.secrets())}\n`);
   }
 
   printsToStdio(): boolean {

@@ -2,7 +2,7 @@ import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
 import type { AuditTarget } from "../plan/plan.js";
-import { hideSecretsDeep, scrubText } from "../privacy/redact.js";
+import { hideSecretsDeep, scrubText, withoutUserInfo } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
 
 /**
@@ -48,6 +48,8 @@ export interface ReportTarget extends Omit<AuditTarget, "spec"> {
 export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
   return {
     ...target,
+    // A user name and password in the base URL are the site's credentials: no report shows them.
+    baseUrl: withoutUserInfo(target.baseUrl),
     workspace: spec.workspace,
     project: spec.project,
     keys: Object.values(spec.environments).map((env) => env.key),
@@ -70,7 +72,8 @@ export interface RunResult {
 /** Builds summary.json from every target's results. */
 export function buildSummary(results: readonly TargetResult[], options: { startedAt: Date; durationMs: number; strict: boolean; secrets: readonly string[] }): RunSummary {
   // summary.json, the console, JUnit and GitHub's outputs all show these messages: scrubbed once
-  // here as in the shareable report (e-mail addresses, user ids, the run's secrets).
+  // here as in the shareable report (e-mail addresses, user ids, the run's secrets), and every
+  // other string of the summary of the run's secrets.
   const findings = scrubbedFindings(results.flatMap((result) => result.findings), options.secrets);
   const runs: SpecRun[] = results.map((result) => ({
     spec: result.spec,
@@ -80,7 +83,7 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     collect: result.collect,
     checklist: rollUpChecklist(result.findings),
   }));
-  return {
+  const summary: RunSummary = {
     version: 1,
     verdict: verdictOf(findings, options.strict),
     startedAt: options.startedAt.toISOString(),
@@ -89,6 +92,7 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     findings,
     calls: results.flatMap(callRecords),
   };
+  return hideSecretsDeep(summary, options.secrets);
 }
 
 /** Findings whose messages show no e-mail address, user id or secret, and whose evidence shows no secret, as every shared output shows them. */

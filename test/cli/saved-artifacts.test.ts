@@ -12,6 +12,7 @@ import type { TargetResult } from "../../src/results/run-result.js";
 import type { Finding } from "../../src/results/summary.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiWith, callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
+import { runSecretLists } from "../../src/cli/run-secrets.js";
 
 /** The run's secrets: the API key and a closed site's Basic credentials, whose user name is an e-mail address the site also identifies its visitor with. */
 const ENV = { SERVICE_API_KEY: "key_0123456789abcdef", QA_USER: "tester@corp.example", QA_PASSWORD: "s3cret-Pass-42" };
@@ -40,7 +41,7 @@ function saved(spec: AuditSpec): { dir: string; pages: ReturnType<typeof gathere
   const pages = [pageWith({ spec: "audits/closed.yaml" }), gatheredSignup()];
   const target = targetOf(spec);
   const gathered = pages.map((page) => ({ file: target.units.find((unit) => unit.page === page.page)!.artifactFiles[page.viewport]!, page }));
-  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: apiWith() }] }, [dir], ENV);
+  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: apiWith() }] }, [dir], runSecretLists([target], ENV, null).credentials);
   return { dir, pages };
 }
 
@@ -86,7 +87,7 @@ test("a refusal's and a GPC unit's artifacts are saved in files of their own and
   const consentOf = (unit: "page" | "reject" | "gpc") => ({ unit }) as PageArtifacts["consent"];
   const gathered = target.units.map((unit) => ({ file: unit.artifactFiles.desktop!, page: pageWith({ spec: "audits/closed.yaml", page: unit.page, consent: consentOf(unit.consent ?? "page") }) }));
   const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
-  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: null }] }, [dir], ENV);
+  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: null }] }, [dir], runSecretLists([target], ENV, null).credentials);
   expect(readdirSync(join(dir, "artifacts", "pages"))).toHaveLength(target.units.length);
   const [replayed] = replayedTargets(readSavedRun(dir), [loaded(spec)], { env: undefined, pages: [], viewports: [] }, dir);
   expect(replayed!.pages.map((page) => `${page.page} ${page.consent?.unit}`)).toEqual(target.units.map((unit) => `${unit.page} ${unit.consent ?? "page"}`));
@@ -101,7 +102,7 @@ test("a filmstrip's frames are saved with the artifacts, and a replay gives them
   writeFileSync(join(runDir, frame), "png");
   const flicker = { frames: [], signatures: [], readAtMs: 0, costMs: 0, filmstrip: [{ atMs: 16, screen: frame, crop: null }] };
   const home = pageWith({ spec: "audits/closed.yaml", page: "home", flicker });
-  saveArtifacts(runDir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [runDir], ENV);
+  saveArtifacts(runDir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [runDir], runSecretLists([target], ENV, null).credentials);
   expect(existsSync(join(runDir, "artifacts", frame))).toBe(true);
   const outDir = mkdtempSync(join(tmpdir(), "replayed-"));
   restoreScreens([target], [{ pages: [home] } as unknown as TargetResult], join(runDir, "artifacts"), outDir);
@@ -114,7 +115,7 @@ test("a login's end and a page's landing are saved without query and fragment, a
   const login = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/callback?code=tok_123#access_token=tok_456" };
   const home = pageWith({ spec: "audits/closed.yaml", page: "home", access: { login, landedUrl: "http://127.0.0.1:47412/?session=tok_789", passwordField: false, authRefused: false } });
   const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
-  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [dir], ENV);
+  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [dir], runSecretLists([target], ENV, null).credentials);
   const text = [join(dir, "artifacts", "run.json"), join(dir, "artifacts", "pages", target.units[0]!.artifactFiles.desktop!)].map((file) => readFileSync(file, "utf8")).join("\n");
   expect(text).not.toMatch(/tok_|pa55/);
   expect(text).toContain('"finalUrl": "http://127.0.0.1:47412/callback"');

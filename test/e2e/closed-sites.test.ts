@@ -1,25 +1,33 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
+import { chromium } from "playwright";
+import { PNG } from "pngjs";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { CLOSED_SITE_SECRETS, sessionFor, type ElsewhereRequest } from "../../fixtures/sites/closed-sites.js";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
+import { LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { deviceFor } from "../../src/browser/viewports.js";
 import type { Finding, RunSummary } from "../../src/results/summary.js";
+import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readSummary, runCli, type CliRun } from "./cli.js";
 
 /**
  * Closed staging sites (fixtures/sites/closed-sites.ts): Basic auth, a preview token in a header
  * or a cookie, a login form with a cookie session, and a storage state saved from it. Each is
- * audited on both viewports; no output shows a secret, and no secret reaches another origin.
+ * audited on both viewports; no output shows a secret (a coupon code typed from a variable and
+ * sent as a property, a session that a redirect carries in its URL), no picture shows a field
+ * typed from a variable, and no secret reaches another origin.
  */
 
-const { user, password, token } = CLOSED_SITE_SECRETS;
-const SECRETS_ENV = { CLOSED_USER: user, CLOSED_PASSWORD: password, CLOSED_TOKEN: token };
+const { user, password, token, coupon } = CLOSED_SITE_SECRETS;
+const SECRETS_ENV = { CLOSED_USER: user, CLOSED_PASSWORD: password, CLOSED_TOKEN: token, CLOSED_COUPON: coupon };
 const SITE = `http://localhost:${FIXTURE_PORTS.closedSites}`;
 const VIEWPORTS = ["desktop", "mobile"];
 
 /** Every secret of the closed sites, Basic auth's pair and the session a sign-in sets among them. */
-const SECRETS = [user, password, token, `${user}:${password}`, sessionFor(user)];
+const SECRETS = [user, password, token, coupon, `${user}:${password}`, sessionFor(user)];
 
 /**
  * The shapes a secret takes in text: as it is, URL-encoded, and in base64 and base64url at each of
@@ -54,6 +62,66 @@ function leaks(run: CliRun, out: string, others: readonly string[] = []): string
 /** The findings of one spec of the run. */
 function findingsOf(summary: RunSummary, spec: string): Finding[] {
   return summary.findings.filter((finding) => finding.spec === spec);
+}
+
+/** The saved artifacts of one page of a spec, on each viewport. */
+function savedPages(out: string, spec: string, page: string): PageArtifacts[] {
+  const dir = join(out, "artifacts", "pages");
+  const pages = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as PageArtifacts);
+  return pages.filter((saved) => saved.spec === spec && saved.page === page).sort((a, b) => a.viewport.localeCompare(b.viewport));
+}
+
+/** The colour Playwright's `mask` paints a field with. */
+const MASK = [0xff, 0x00, 0xff];
+
+/** The pixels of a box (CSS pixels, a 2-pixel border left out) of a PNG, as RGB triples. */
+function pixelsIn(png: PNG, box: { x: number; y: number; width: number; height: number }): number[][] {
+  const pixels: number[][] = [];
+  for (let y = Math.ceil(box.y) + 2; y < Math.floor(box.y + box.height) - 2; y++) {
+    for (let x = Math.ceil(box.x) + 2; x < Math.floor(box.x + box.width) - 2; x++) {
+      const at = (png.width * y + x) * 4;
+      pixels.push([png.data[at]!, png.data[at + 1]!, png.data[at + 2]!]);
+    }
+  }
+  return pixels;
+}
+
+/** The coupon page as pictured without a mask, signed in and with the code typed, and where its field is. */
+interface TypedCoupon {
+  typed: PNG;
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/** The coupon page on each viewport, pictured without a mask with the code typed, in one browser. */
+async function typedCoupons(): Promise<Map<string, TypedCoupon>> {
+  const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
+  try {
+    const pictured = new Map<string, TypedCoupon>();
+    for (const viewport of VIEWPORTS) {
+      const context = await browser.newContext({ ...deviceFor(viewport) });
+      await context.addCookies([{ name: "members_session", value: sessionFor(user), url: SITE }]);
+      const page = await context.newPage();
+      await page.goto(`${SITE}/members/coupon`);
+      await page.locator("#coupon").fill(coupon);
+      const box = (await page.locator("#coupon").boundingBox())!;
+      pictured.set(viewport, { typed: PNG.sync.read(await page.screenshot({ scale: "css", caret: "hide" })), box });
+    }
+    return pictured;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The coupon field's box in a picture of the audit is all mask, where the same page with the code typed, pictured without a mask, shows the code. */
+function expectCouponMasked(picture: string, { typed, box }: TypedCoupon): void {
+  const pictured = PNG.sync.read(readFileSync(picture));
+  expect([pictured.width, pictured.height], picture).toEqual([typed.width, typed.height]);
+  const masked = pixelsIn(pictured, box);
+  const unmasked = pixelsIn(typed, box);
+  expect(masked.length, picture).toBeGreaterThan(100);
+  expect(masked.filter((pixel) => pixel.join() !== MASK.join()), picture).toEqual([]);
+  // The typed code's pixels: dark glyphs on the field, which the mask hides.
+  expect(unmasked.filter((pixel) => Math.max(...pixel) < 128).length, picture).toBeGreaterThan(20);
 }
 
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `closed-sites-${name}-`));
@@ -105,6 +173,17 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(filesUnder(join(out, "artifacts")).filter((file) => file.text.includes('"origins"'))).toEqual([]);
   expect(filesUnder(join(out, "artifacts")).some((file) => file.text.includes("redacted"))).toBe(true);
   expect(leaks(run, out)).toEqual([]);
+  // The session a redirect carried in its URL, and the coupon code sent as a property, were gathered and redacted where saved.
+  const members = e2eSpec("closed-members.yaml");
+  for (const saved of savedPages(out, members, "welcome")) {
+    expect(saved.finalUrl, saved.viewport).toBe(`${SITE}/members/account?ticket=«redacted»`);
+    expect(saved.navigations.some((navigation) => JSON.stringify(navigation).includes("ticket=«redacted»")), saved.viewport).toBe(true);
+  }
+  const applied = savedPages(out, members, "coupon").map((saved) => saved.calls.find((call) => call.name === "coupon_applied")?.properties);
+  expect(applied).toEqual([{ code: "«redacted»" }, { code: "«redacted»" }]);
+  // No picture shows the coupon field's text.
+  const typed = await typedCoupons();
+  for (const viewport of VIEWPORTS) expectCouponMasked(join(out, `screenshots/closed-members/staging/coupon.${viewport}.png`), typed.get(viewport)!);
   // The session the login ended with went with the run's work folder.
   const workFolders = readdirSync(tmpdir()).filter((name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")));
   const kept = workFolders.flatMap((name) => filesUnder(join(tmpdir(), name, "logins")).filter((file) => file.text.includes(sessionFor(user))));
@@ -123,11 +202,42 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(received.filter((request) => request.host === otherHost && request.cookie !== null)).toEqual([]);
 });
 
+test("every picture of a field typed from a variable masks it on both viewports: the screenshot, the view screens of the page and of its variation, and the side-by-side picture", async () => {
+  const out = outDir("pictures");
+  const run = await runCli(["run", e2eSpec("closed-coupon.yaml"), "--out", out], SECRETS_ENV);
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  const folder = join(out, "screenshots", "closed-coupon", "staging");
+  const pictures = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".png"));
+  const typed = await typedCoupons();
+  for (const viewport of VIEWPORTS) {
+    const ofViewport = pictures.filter((name) => basename(name).startsWith(`coupon.${viewport}.`)).sort();
+    // The screenshot, the page's first screen and the variation's.
+    expect(ofViewport.map((name) => name.replace(/^(views\/coupon\.\w+)\.[^.]+\.png$/, "$1.VARIATION.png")).sort(), viewport).toEqual([`coupon.${viewport}.png`, `views/coupon.${viewport}.VARIATION.png`, `views/coupon.${viewport}.png`].sort());
+    for (const name of ofViewport) expectCouponMasked(join(folder, name), typed.get(viewport)!);
+  }
+  // The side-by-side picture of each viewport is made of those screens, scaled to its columns: the mask's colour is in it (a page pictured without a mask has none).
+  const resultsDir = join(out, "allure-results");
+  const results = readdirSync(resultsDir).filter((name) => name.endsWith("-result.json")).map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as { name: string; steps: { attachments: { name: string; source: string }[] }[]; attachments: { name: string; source: string }[] });
+  for (const viewport of VIEWPORTS) {
+    const result = results.find((candidate) => candidate.name === `Coupon heading colour · variations · ${viewport}`)!;
+    const sideBySide = [...result.attachments, ...result.steps.flatMap((step) => step.attachments)].filter((attachment) => attachment.name === "control and variations side by side");
+    expect(sideBySide, viewport).toHaveLength(1);
+    const png = PNG.sync.read(readFileSync(join(resultsDir, sideBySide[0]!.source)));
+    const masked = pixelsIn(png, { x: 0, y: 0, width: png.width, height: png.height }).filter((pixel) => pixel.join() === MASK.join()).length;
+    expect(masked, viewport).toBeGreaterThan(200);
+    const unmasked = typed.get(viewport)!.typed;
+    expect(pixelsIn(unmasked, { x: 0, y: 0, width: unmasked.width, height: unmasked.height }).filter((pixel) => pixel.join() === MASK.join()), viewport).toEqual([]);
+  }
+  expect(leaks(run, out)).toEqual([]);
+});
+
 test("a wrong password keeps the audit out: the login fails on each viewport and its pages skip, each Basic-auth page fails, exit 1", async () => {
   const out = outDir("wrong");
   const wrong = "not-the-Password-1";
-  const run = await runCli(["run", e2eSpec("closed-members.yaml"), e2eSpec("closed-basic.yaml"), "--out", out], { ...SECRETS_ENV, CLOSED_PASSWORD: wrong });
+  const run = await runCli(["run", e2eSpec("closed-members.yaml"), e2eSpec("closed-basic.yaml"), "--out", out], { ...SECRETS_ENV, CLOSED_PASSWORD: wrong, CLOSED_COUPON: "x9" });
   expect(run.code, run.stderr + run.stdout).toBe(1);
+  // A secret too short to hide is named at the start, where the spec names it; its value never.
+  expect(run.stderr).toContain(`setup-audit: warning: CLOSED_COUPON holds fewer than 4 characters, too few to hide from the outputs without hiding ordinary text: they may show it (${e2eSpec("closed-members.yaml")}: pages[3].steps[0].fill.valueEnv). Use a longer secret.`);
   const summary = readSummary(out);
 
   const members = findingsOf(summary, e2eSpec("closed-members.yaml"));
@@ -182,7 +292,7 @@ test.describe("the spec names variables, never secrets", () => {
   test("validate needs no variable set; run exits 2 naming the unset or empty one, where the spec names it, and what to do", async () => {
     const env = { CLOSED_USER: "", CLOSED_PASSWORD: "", CLOSED_TOKEN: "" };
     expect((await runCli(["validate", e2eSpec("closed-members.yaml")], env)).code).toBe(0);
-    const run = await runCli(["run", e2eSpec("closed-members.yaml"), "--out", outDir("unset")], { ...env, CLOSED_USER: user });
+    const run = await runCli(["run", e2eSpec("closed-members.yaml"), "--out", outDir("unset")], { ...env, CLOSED_USER: user, CLOSED_COUPON: coupon });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`CLOSED_PASSWORD is not set, or empty: the spec names it for its secrets (${e2eSpec("closed-members.yaml")}: environments.staging.auth.login.steps[1].fill.valueEnv).`);
     expect(run.stderr).toContain("Set it to the secret in the run's environment");

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { devices, expect, type BrowserContext } from "@playwright/test";
+import { PNG } from "pngjs";
 import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
@@ -188,4 +189,23 @@ test("the screenshot shows the viewport in CSS pixels, on a phone too", async ({
     expect(artifacts.screenshot).toBe("pricing.png");
     expect(pngSize(path)).toEqual(devices[device]!.viewport);
   }
+});
+
+test("the screenshot and the view screen mask the fields a step types a secret into: a box of the mask's colour where the field is, and none without", async ({ gather }, testInfo) => {
+  const magentaPixels = (path: string) => {
+    const png = PNG.sync.read(readFileSync(path));
+    let count = 0;
+    for (let at = 0; at < png.data.length; at += 4) if (png.data[at] === 0xff && png.data[at + 1] === 0x00 && png.data[at + 2] === 0xff) count++;
+    return count;
+  };
+  const picture = (name: string) => ({ path: testInfo.outputPath(name), name });
+  const journey = { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa-secret@example.test" } }] };
+  const viewed = { viewedExperiments: [{ name: "headline", selector: "h1" }] };
+  const masked = await gather("demo", journey, { ...viewed, maskedFields: ["#email"], screenshot: picture("masked.png"), viewScreenshot: picture("masked-view.png") });
+  expect([masked.stepError, masked.screenshot, masked.experimentViews[0]?.screen]).toEqual([null, "masked.png", "masked-view.png"]);
+  const plain = await gather("demo", journey, { ...viewed, screenshot: picture("plain.png"), viewScreenshot: picture("plain-view.png") });
+  expect([plain.screenshot, plain.experimentViews[0]?.screen]).toEqual(["plain.png", "plain-view.png"]);
+  // A text field's box: some hundreds of pixels at least.
+  for (const name of ["masked.png", "masked-view.png"]) expect(magentaPixels(testInfo.outputPath(name)), name).toBeGreaterThan(500);
+  for (const name of ["plain.png", "plain-view.png"]) expect(magentaPixels(testInfo.outputPath(name)), name).toBe(0);
 });

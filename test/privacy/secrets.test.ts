@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { secretsOf } from "../../src/privacy/redact.js";
-import { missingVariables, secretVariables, typedText } from "../../src/privacy/secrets.js";
+import { missingVariables, secretFields, secretVariables, shortSecretVariables, typedText } from "../../src/privacy/secrets.js";
 import { specWith } from "../support/artifacts.js";
 
 const spec = specWith({
@@ -54,4 +54,25 @@ test("consent steps that type a secret need its variable and have it scrubbed, l
   expect(secretVariables(withConsent, "staging")).toEqual([{ name: "CMP_PIN", where: "consent.accept[0].fill.valueEnv" }]);
   expect(secretsOf(withConsent, { CMP_PIN: "4711-pin" })).toEqual(expect.arrayContaining(["4711-pin", "no-thanks-42"]));
   expect(() => specWith({ consent: { accept: [{ fill: { selector: "#x", value: "canary-1", canary: true } }] } })).toThrow(/types no canary/);
+});
+
+test("the fields a journey types a secret or a canary into are masked in pictures; a literal value's field is not", () => {
+  const steps = [
+    { fill: { selector: "#email", value: "qa@example.test" } },
+    { fill: { selector: "#code", valueEnv: "INVITE_CODE" } },
+    { fill: { selector: "#phone", value: "+15550100", canary: true } },
+    { click: "#go" },
+    { fill: { selector: "#code", valueEnv: "INVITE_CODE" } },
+  ];
+  expect(secretFields(steps)).toEqual(["#code", "#phone"]);
+  expect(secretFields([])).toEqual([]);
+});
+
+test("a variable set to fewer than 4 characters is short, the API key's included, each once; an unset one is not", () => {
+  const withApi = { ...spec, api: { ...spec.api, keyEnv: "SERVICE_API_KEY" } } as typeof spec;
+  const env = { SERVICE_API_KEY: "k1", STAGING_USER: "ab", STAGING_PASSWORD: "long-enough", PREVIEW_TOKEN: "", INVITE_CODE: "abcd" };
+  expect(shortSecretVariables(withApi, "staging", env)).toEqual([
+    { name: "SERVICE_API_KEY", where: "api.keyEnv" },
+    { name: "STAGING_USER", where: "environments.staging.auth.basic.usernameEnv" },
+  ]);
 });

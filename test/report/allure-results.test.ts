@@ -156,3 +156,13 @@ test("a page's screenshot is copied into the results, in a step of its own", asy
   expect(step.attachments).toEqual([{ name: "screenshot", type: "image/png", source: expect.stringMatching(/-attachment\.png$/) }]);
   expect(readFileSync(join(resultsDir, step.attachments[0]!.source), "utf8")).toBe("the first screen");
 });
+
+test("no result, container or environment entry shows a base URL's user name and password, nor a secret in its parameters and names", async () => {
+  const closed = { ...reportTarget({ ...target, baseUrl: "http://qa-user:pa55-word-9@127.0.0.1:47412" }), project: "Shop tok_4e1f9a2c" };
+  const run = runWith(findings);
+  const { resultsDir } = await writtenResults({ ...run, targets: [{ ...run.targets[0]!, target: closed }] }, ["tok_4e1f9a2c", "pa55-word-9"]);
+  const written = readdirSync(resultsDir).map((name) => readFileSync(join(resultsDir, name), "latin1"));
+  expect(written.join("\n")).toContain('{"name":"base URL","value":"http://127.0.0.1:47412/","excluded":true}');
+  expect(readFileSync(join(resultsDir, "environment.properties"), "utf8")).toContain("Base\\ URL=http://127.0.0.1:47412/\n");
+  expect(written.filter((text) => /tok_4e1f|pa55|qa-user/.test(text))).toEqual([]);
+});

@@ -101,3 +101,12 @@ test("with consent, a page lists what happened before consent: its calls, its re
     storedWhenAnswered: [{ name: "ajs_anonymous_id", where: "cookie" }],
   });
 });
+
+test("a property value shown whole because it looks plan-like is hidden when it holds a secret, in each of its forms", () => {
+  const secret = "preview-abc1";
+  const track = callWith({ name: "coupon_applied", properties: { plan: "pro", code: secret, encoded: Buffer.from(secret).toString("base64") } });
+  const page = pageWith({ calls: [track], collect: [collectOf([track])] });
+  const [calls] = pageAttachments(reconcileDeliveries([page], null)[0]!, { ...redaction, secrets: [secret] });
+  expect(JSON.parse(calls!.body)[0].properties).toEqual({ plan: "pro", code: "«redacted»", encoded: "«masked string, 16 chars»" });
+  expect(calls!.body).not.toContain(secret);
+});

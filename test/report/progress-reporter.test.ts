@@ -43,3 +43,17 @@ test("a viewport that never finished shows the test's error and time; the other 
   expect(output).toContain("[1/2] shop › signup · desktop  gathered, 1 call(s)  1.1 s\n");
   expect(output).toContain("[2/2] shop › signup · mobile  could not gather: Test timeout of 180000ms exceeded.  180.0 s\n");
 });
+
+test("every line hides the run's secrets, an error's text included, in each of their forms", () => {
+  const secret = "tok_9f3c2a71e05b";
+  const reporter = new ProgressReporter({ secrets: () => [secret] });
+  const result = {
+    duration: 1200,
+    error: { message: `page.goto: net::ERR_ABORTED at http://localhost/?t=${encodeURIComponent(secret)}` },
+    annotations: [{ type: "gathered desktop", description: `gathered, 1 call(s); could not load: ${Buffer.from(secret).toString("base64")}  1.1 s` }],
+  } as unknown as TestResult;
+  const output = printed(() => (reporter.onBegin({} as FullConfig, suite), reporter.onTestEnd(pageTest, result)));
+  expect(output).toContain("desktop  gathered, 1 call(s); could not load: «redacted»==  1.1 s\n");
+  expect(output).toContain("mobile  could not gather: page.goto: net::ERR_ABORTED at http://localhost/?t=«redacted»  1.2 s\n");
+  expect(output).not.toContain("tok_9f3c");
+});

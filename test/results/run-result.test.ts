@@ -12,6 +12,7 @@ import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js"
 import { toJUnitXml } from "../../src/report/junit.js";
 import type { Finding } from "../../src/results/summary.js";
 import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
+import { runSecretLists } from "../../src/cli/run-secrets.js";
 
 const leaky: Finding = {
   check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
@@ -37,7 +38,7 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
   const out = mkdtempSync(join(tmpdir(), "shard-"));
   // A page's own errors may carry a secret too (a closed site's page that logs its token).
   const page = pageWith({ page: "signup", viewport: "mobile", errors: [{ kind: "console", message: "token s3cret-value" }] });
-  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: reconcileDeliveries([page], null) }]);
+  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: reconcileDeliveries([page], null) }], runSecretLists([target], process.env, null).secrets);
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).toContain("TypeError for «email» typed \\\"«redacted»\\\"; identify(«user id») lost");
   expect(text).not.toMatch(/jane@|s3cret|u_42/);
@@ -50,7 +51,7 @@ test("a shard file masks a reload's calls and keeps none of its payloads, as the
   const identify = callWith({ kind: "identify", method: "identify", name: "u_42", properties: { email: "jane@example.org" }, atMs: 2100 });
   const page = pageWith({ page: "signup", viewport: "mobile", reload: { atMs: 2000, loadError: null, calls: [identify], collect: [collectOf([identify])] } });
   const out = mkdtempSync(join(tmpdir(), "shard-"));
-  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, findings: [], pages: reconcileDeliveries([page], null) }]);
+  writeShardResults(out, "1/2", new Date(), [target], [{ ...result, findings: [], pages: reconcileDeliveries([page], null) }], runSecretLists([target], process.env, null).secrets);
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).not.toMatch(/jane@|u_42/);
   const shard = JSON.parse(text) as { results: TargetResult[] };

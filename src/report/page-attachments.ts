@@ -28,7 +28,7 @@ export interface RedactionContext extends Pick<ReportTarget, "keys" | "requiredA
 export function pageAttachments(page: JudgedPage, context: RedactionContext): PageAttachment[] {
   const attachments = [json("captured calls", capturedCalls(page.calls, context)), json("SDK and collect network log", networkLog(page, context))];
   if (page.errors.length > 0) {
-    attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
+    attachments.push(json("page errors", pageErrors(page, context)));
   }
   if (page.consent !== undefined && page.consent.unit === "page") attachments.push(json("before consent", beforeConsent(page, page.consent, context)));
   return attachments;
@@ -84,6 +84,16 @@ function capturedCalls(calls: readonly JudgedCall[], context: RedactionContext) 
         ? maskProperties(call.properties, (key, value) => required.has(key) && isPlanLike(value))
         : maskProperties(call.properties, (_key, value) => isPlanLike(value)),
     documentUrl: redactUrl(call.documentUrl, keys),
+  }));
+}
+
+/** The page's errors, a failed request's URL with its query values hidden. */
+function pageErrors(page: JudgedPage, context: RedactionContext) {
+  const keys = new Set(context.keys);
+  return page.errors.map((error) => ({
+    kind: error.kind,
+    message: scrubText(error.message, context.secrets),
+    ...(error.url === undefined ? {} : { url: scrubText(redactUrl(error.url, keys), context.secrets) }),
   }));
 }
 

@@ -131,6 +131,12 @@ export interface TargetPixels {
   clip: { x: number; y: number; width: number; height: number };
   /** Whether a second capture a moment later gave the same PNG: false for a target that changes by itself (an animation that cannot be held, a blinking caret, a ticker). */
   steady: boolean;
+  /**
+   * The PNG in coarse cells, to compare a target that moved (the same target drawn elsewhere may
+   * differ in a few edge pixels): the mean RGB of each square of 8 CSS pixels of the clip, row by
+   * row, as base64 bytes. Absent in artifacts saved before it was kept, or when the PNG could not be read.
+   */
+  cells?: { columns: number; rows: number; means: string };
 }
 
 /**

@@ -91,6 +91,14 @@ export interface KeySighting {
   detail: string;
 }
 
+/** An uncaught exception or a console error of the page. */
+export interface PageError {
+  kind: "exception" | "console";
+  message: string;
+  /** The request's URL, as the page asked for it, when the console error reports a failed request (a 404, a refused connection); absent otherwise. */
+  url?: string;
+}
+
 /** How an experiment's selector matched on the page. */
 export interface SelectorMatch {
   experiment: string;
@@ -123,6 +131,12 @@ export interface TargetPixels {
   clip: { x: number; y: number; width: number; height: number };
   /** Whether a second capture a moment later gave the same PNG: false for a target that changes by itself (an animation that cannot be held, a blinking caret, a ticker). */
   steady: boolean;
+  /**
+   * The PNG in coarse cells, to compare a target that moved (the same target drawn elsewhere may
+   * differ in a few edge pixels): the mean RGB of each square of 8 CSS pixels of the clip, row by
+   * row, as base64 bytes. Absent in artifacts saved before it was kept, or when the PNG could not be read.
+   */
+  cells?: { columns: number; rows: number; means: string };
 }
 
 /**
@@ -230,13 +244,13 @@ export interface PageArtifacts {
   collect: CollectRequest[];
   /** The key the SDK script tag declares (an attribute or query parameter named like a key); null when none. */
   sdkTagKey: string | null;
-  /** Every sighting of any of the spec's environment keys. */
+  /** Every sighting of any of the spec's environment keys, and where the page installs a key of none of them (its script tag, an init call). */
   keySightings: KeySighting[];
   /** The selectors of experiments that target this page. */
   selectors: SelectorMatch[];
   canarySightings: CanarySighting[];
   /** Uncaught exceptions and console errors. */
-  errors: { kind: "exception" | "console"; message: string }[];
+  errors: PageError[];
   /** Screenshot file, relative to the output directory; null when none was taken. */
   screenshot: string | null;
   /** The variation this unit previewed; null for the page as it is (every experiment's control). */

@@ -32,8 +32,6 @@ export interface PageGatherOptions {
   mobile: boolean;
   /** Every environment's project key, to be searched for. */
   projectKeys: string[];
-  /** Also report the key of an init call that is none of `projectKeys`: `setup-audit init` learns the installed key from them. */
-  reportEveryInitKey?: boolean;
   /** The experiments that change this page. */
   experiments: ExperimentTarget[];
   canaries: Canary[];
@@ -92,7 +90,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type === "missing-global") missingGlobalReads.push(message);
     if (message.type === "call") recordedCalls.push(toCall(message, sinceStart, sdk.traits));
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
-    if (message.type === "init" && (options.reportEveryInitKey || options.projectKeys.includes(message.key))) initSightings.push({ key: message.key, where: "init", detail: message.method });
+    // Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it.
+    if (message.type === "init") initSightings.push({ key: message.key, where: "init", detail: message.method });
     changed.notify();
   });
   const viewed = options.viewedExperiments ?? [];
@@ -136,7 +135,9 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // the favicon is the browser's own request, not the page's.
     const source = message.location().url;
     if (message.type() === "error" && !network.isCollectUrl(source) && !isFavicon(source)) {
-      errors.push({ kind: "console", message: message.text() });
+      const text = message.text();
+      // Chromium's line for a failed request names no URL; the message's source is the request's.
+      errors.push({ kind: "console", message: text, ...(FAILED_REQUEST.test(text) && source !== "" ? { url: source } : {}) });
     }
   });
   // Every URL the main frame was sent to, redirects included: a redirect's target may fail to
@@ -381,6 +382,9 @@ function withPreviewQuery(url: URL, query: Readonly<Record<string, string>>): st
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   return url.href;
 }
+
+/** How Chromium's console reports a request that failed: an HTTP error status or a network error. */
+const FAILED_REQUEST = /^Failed to load resource\b/;
 
 /** The icon browsers ask every site for on their own. */
 function isFavicon(url: string): boolean {

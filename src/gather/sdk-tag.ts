@@ -60,14 +60,18 @@ export function keysInScriptUrl(url: string, projectKeys: readonly string[]): Ke
 /**
  * Judges nothing, only reads: the key the SDK's script tags declare (the first key-shaped
  * attribute, then query parameter, whose value is not empty and names no global), and where
- * the spec's keys appear: in the script's URL (`script-url`) or in an attribute (`script-tag`).
+ * the spec's keys, and a declared key of none of them, appear: in the script's URL (`script-url`)
+ * or in an attribute (`script-tag`).
  */
 export function scriptTagFacts(tags: readonly ScriptTagRead[], sdkGlobal: string, projectKeys: readonly string[]): SdkTagFacts {
   let sdkTagKey: string | null = null;
   const sightings: KeySighting[] = [];
   for (const tag of tags) {
-    for (const { name, value, onWindow } of [...tag.attributes, ...tag.query]) {
-      if (sdkTagKey === null && value !== "" && isKeyShapedName(name) && !namesGlobal(value, sdkGlobal, onWindow)) sdkTagKey = value;
+    const declared: KeySighting | null = sdkTagKey === null ? declaredKey(tag, sdkGlobal) : null;
+    if (declared !== null) {
+      sdkTagKey = declared.key;
+      // A key of none of the spec's environments is sighted here alone, so that sdk.key can say where the page installs it.
+      if (!projectKeys.includes(declared.key)) sightings.push(declared);
     }
     sightings.push(...keysInScriptUrl(tag.src, projectKeys));
     for (const key of projectKeys) {
@@ -76,6 +80,15 @@ export function scriptTagFacts(tags: readonly ScriptTagRead[], sdkGlobal: string
     }
   }
   return { sdkTagKey, sightings };
+}
+
+/** The key a tag declares, where it declares it: its first key-shaped attribute, then query parameter, whose value is not empty and names no global. */
+function declaredKey(tag: ScriptTagRead, sdkGlobal: string): KeySighting | null {
+  const declares = ({ name, value, onWindow }: TagValue) => value !== "" && isKeyShapedName(name) && !namesGlobal(value, sdkGlobal, onWindow);
+  const attribute = tag.attributes.find(declares);
+  if (attribute !== undefined) return { key: attribute.value, where: "script-tag", detail: attribute.name };
+  const parameter = tag.query.find(declares);
+  return parameter === undefined ? null : { key: parameter.value, where: "script-url", detail: tag.src };
 }
 
 /**

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { AppliedVariation, ExperimentView, TargetPixels } from "../artifacts/types.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
+import { pngCells } from "./png-cells.js";
 import { saveViewportScreenshot, type MaskedFields } from "./screenshot.js";
 
 /**
@@ -202,24 +203,26 @@ export async function viewExperiments(
 async function targetsPixels(cdp: CDPSession | null, clips: readonly (TargetPixels["clip"] | null)[]): Promise<(TargetPixels | null)[]> {
   if (cdp === null || clips.every((clip) => clip === null)) return clips.map(() => null);
   const captureAll = async () => {
-    const hashes: (string | null)[] = [];
+    const pngs: (Buffer | null)[] = [];
     for (const clip of clips) {
-      hashes.push(
+      pngs.push(
         clip === null
           ? null
           : await cdp
               .send("Page.captureScreenshot", { format: "png", clip: { ...clip, scale: 1 }, captureBeyondViewport: false, optimizeForSpeed: true })
-              .then(({ data }) => createHash("sha256").update(data, "base64").digest("hex"), () => null),
+              .then(({ data }) => Buffer.from(data, "base64"), () => null),
       );
     }
-    return hashes;
+    return pngs;
   };
   const first = await captureAll();
   await new Promise((resolve) => setTimeout(resolve, STEADY_GAP_MS));
   const second = await captureAll();
   return clips.map((clip, index) => {
     const [before, after] = [first[index] ?? null, second[index] ?? null];
-    return clip === null || before === null || after === null ? null : { sha256: before, clip, steady: after === before };
+    if (clip === null || before === null || after === null) return null;
+    const cells = pngCells(before, clip.width, clip.height);
+    return { sha256: createHash("sha256").update(before).digest("hex"), clip, steady: after.equals(before), ...(cells === null ? {} : { cells }) };
   });
 }
 

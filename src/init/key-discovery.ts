@@ -3,6 +3,7 @@ import { decodeBasicAuth } from "../gather/network.js";
 import { decodeCollectBody } from "../gather/payload.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
 import { escapeRegExp } from "../text/wording.js";
+import { isKeyToken } from "../text/key-token.js";
 import type { FirstLook } from "./first-look.js";
 
 /**
@@ -18,15 +19,6 @@ import type { FirstLook } from "./first-look.js";
 /** A value that can be a key: one word of letters, digits, `_` and `-`, 6 to 128 long, not a plain word. */
 export function isKeyLike(value: string): boolean {
   return /^[A-Za-z0-9_-]{6,128}$/.test(value) && /[\d_-]/.test(value) && !/^\d+$/.test(value);
-}
-
-/**
- * A value where an SDK keeps its key (under a key-shaped name, an init call's first argument, a
- * preset's key place in its script URL): there any token of 6 to 128 letters, digits, `_` and `-`
- * is the key, without a digit too (`YOUR_WRITE_KEY`), unless it is a number or a lower-case word.
- */
-export function isKeyToken(value: string): boolean {
-  return /^[A-Za-z0-9_-]{6,128}$/.test(value) && !/^\d+$/.test(value) && !/^[a-z]+$/.test(value);
 }
 
 /** A path segment that can only be a key: long, with letters and digits (Segment's `/analytics.js/v1/<writeKey>/`). */

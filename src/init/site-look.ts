@@ -157,7 +157,6 @@ async function gatherPages(
         viewport,
         mobile: isMobileViewport(viewport),
         projectKeys: look.candidates,
-        reportEveryInitKey: true,
         experiments: [],
         canaries: [],
         siteDomain: look.start.hostname,

@@ -29,7 +29,7 @@ export function pageAttachments(page: JudgedPage, context: RedactionContext): Pa
   const json = (name: string, value: unknown) => jsonAttachment(name, value, context.secrets);
   const attachments = [json("captured calls", capturedCalls(page.calls, context)), json("SDK and collect network log", networkLog(page, context))];
   if (page.errors.length > 0) {
-    attachments.push(json("page errors", page.errors.map((error) => ({ kind: error.kind, message: scrubText(error.message, context.secrets) }))));
+    attachments.push(json("page errors", pageErrors(page, context)));
   }
   if (page.consent !== undefined && page.consent.unit === "page") attachments.push(json("before consent", beforeConsent(page, page.consent, context)));
   return attachments;
@@ -94,6 +94,16 @@ function capturedCalls(calls: readonly JudgedCall[], context: RedactionContext) 
         ? maskProperties(call.properties, (key, value) => required.has(key) && isPlanLike(value))
         : maskProperties(call.properties, (_key, value) => isPlanLike(value)),
     documentUrl: redactUrl(call.documentUrl, keys),
+  }));
+}
+
+/** The page's errors, a failed request's URL with its query values hidden. */
+function pageErrors(page: JudgedPage, context: RedactionContext) {
+  const keys = new Set(context.keys);
+  return page.errors.map((error) => ({
+    kind: error.kind,
+    message: scrubText(error.message, context.secrets),
+    ...(error.url === undefined ? {} : { url: scrubText(redactUrl(error.url, keys), context.secrets) }),
   }));
 }
 

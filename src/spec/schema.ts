@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { CHECK_IDS } from "../checks/index.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
+import { globBraceProblem } from "../url/glob.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
+
+/** A glob (src/url/glob.ts) whose braces balance: an unclosed `{` would match nothing, or break the pattern. */
+const glob = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    const problem = globBraceProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 /** A path on the audited site: absolute path, optionally with query and hash. */
 const sitePath = z
@@ -207,7 +217,7 @@ export const sdkSchema = z
       .nullable()
       .optional()
       .describe("A vendor whose defaults fill every field not given (src/spec/presets.ts); a field given beside it wins."),
-    script: z.string().min(1).optional().describe("URL glob of the SDK's script."),
+    script: glob.optional().describe("URL glob of the SDK's script."),
     global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier").optional().describe("The window global the SDK defines."),
     track: methodPaths(1).optional().describe("Method path(s) of track-kind calls on the global: a name or a list, dotted for nested objects."),
     identify: methodPaths(1).optional().describe("Method path(s) of identify-kind calls ([identify, people.set]); their object arguments are the visitor's attributes."),
@@ -224,7 +234,7 @@ export const sdkSchema = z
       .nullable()
       .optional()
       .describe("A JavaScript expression, true once the SDK is ready; without it, the global is ready once the SDK's script has run, it is no array and it has its track method(s)."),
-    collect: z.string().min(1).optional().describe("URL glob of the requests that deliver events."),
+    collect: glob.optional().describe("URL glob of the requests that deliver events."),
     deliveryTimeoutMs: z
       .number()
       .int()
@@ -234,7 +244,7 @@ export const sdkSchema = z
       .describe(`Bound on waiting for readiness and batched delivery, in milliseconds; default ${DEFAULT_DELIVERY_TIMEOUT_MS}, or the preset's.`),
     settleMs: z.number().int().min(0).max(10_000).optional().describe("The quiet window (no new call or collect request) that ends a page, in milliseconds; default 250."),
     storage: z
-      .array(z.string().min(1))
+      .array(glob)
       .optional()
       .describe(
         "Globs (* any characters, {a,b} either) of the cookie, localStorage and sessionStorage names the SDK writes; the consent checks look for them. Default: the preset's, measured on the vendor's bundle (docs/presets.md), else none.",

@@ -34,6 +34,7 @@ test("every planted fault is reported, and nothing else", () => {
       `identify.attributes fail identify-missing ${viewport}`,
       `identify.pii fail identify-email ${viewport}`,
       `identify.pii fail canary-leak ${viewport}`,
+      `page.errors warn missing-image ${viewport}`,
       `experiment.selector warn Spring banner colour, blue vs green ${viewport}`,
       `experiment.selector fail Plan cards order, price vs popularity ${viewport}`,
     ]),
@@ -46,8 +47,17 @@ test("every planted fault is reported, and nothing else", () => {
 
 test("the staging page that installs the production key names where the key was seen", () => {
   const finding = findingOf(summary, "sdk.key", { page: "production-key", viewport: "mobile" });
-  expect(finding.message).toContain("`prj_broken_prod`");
-  expect(finding.message).toContain("script tag");
+  expect(finding.message).toContain('`prj_broken_prod` (environment "production"\'s key) is in the SDK\'s script tag (data-project-key)');
+});
+
+test("an image answered 404 is named by its URL, its query value hidden, on both viewports", () => {
+  for (const viewport of viewports) {
+    const finding = findingOf(summary, "page.errors", { page: "missing-image", viewport });
+    expect(finding.message).toBe(
+      `1 error(s), first: console "Failed to load resource: the server responded with a status of 404 (Not Found)" for http://127.0.0.1:47413/img/missing-photo.png?session=…. Fix them in the page's code.`,
+    );
+    expect(JSON.stringify(finding)).not.toContain("s3ss10n-v4lue");
+  }
 });
 
 test("a redirect off the domain names the URL it reached", () => {

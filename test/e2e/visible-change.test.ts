@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
-/** Visible change judged on pixels: a letter-spacing-only variation of a fixed-width button changes what people see; the same text rewritten, or another cursor, does not. */
+/** Visible change judged on pixels: a letter-spacing-only variation of a fixed-width button changes what people see; the same text rewritten, another cursor, or the same button moved, does not. */
 test.describe.configure({ mode: "serial" });
 
 let summary: RunSummary;
@@ -16,7 +16,7 @@ test.beforeAll(async ({}, testInfo) => {
 });
 
 for (const viewport of ["desktop", "mobile"]) {
-  test(`on ${viewport}, a letter-spacing-only variation passes, and one that changes nothing visible fails`, () => {
+  test(`on ${viewport}, a letter-spacing-only variation passes, moved or not, and one that changes nothing visible, or only moves the button, fails`, () => {
     const variation = (name: string) => findingOf(summary, "experiment.variation", { page: "plans", viewport, variation: name });
     expect(variation("Letter spacing only")).toMatchObject({ status: "pass", experiment: "Plan button spacing" });
     expect(variation("Letter spacing only").evidence).toMatchObject({ shownBy: ["pixels"], styleDiff: expect.arrayContaining(["letter-spacing"]) });
@@ -24,9 +24,14 @@ for (const viewport of ["desktop", "mobile"]) {
       expect(variation(name).status, name).toBe("fail");
       expect(variation(name).message, name).toContain("it changes nothing visible in the target: its text, box and pixels are the control's");
     }
+    expect(variation("Moved and spaced")).toMatchObject({ status: "pass", evidence: { shownBy: ["pixels"], moved: { dx: 0, dy: 40 } } });
+    expect(variation("Moved only")).toMatchObject({ status: "fail", evidence: { shownBy: [], moved: { dx: 0, dy: 40 }, styleDiff: expect.arrayContaining(["position", "top"]) } });
+    expect(variation("Moved only").message).toContain(
+      "it changes nothing visible in the target, it only moves it 40 px down: its text, size and pixels are the control's. Change what the target shows (its text, its style), not only where it is.",
+    );
     const failed = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
     expect(failed.map((finding) => `${finding.check} ${finding.viewport} ${finding.variation}`).sort()).toEqual(
-      ["desktop", "mobile"].flatMap((each) => [`experiment.variation ${each} Cursor only`, `experiment.variation ${each} Same text rewritten`]).sort(),
+      ["desktop", "mobile"].flatMap((each) => ["Cursor only", "Same text rewritten", "Moved only"].map((name) => `experiment.variation ${each} ${name}`)).sort(),
     );
   });
 }

@@ -20,6 +20,12 @@ test("a page gets its captured calls and network log as JSON; page errors only w
   expect(JSON.parse(withErrors[2]!.body)).toEqual([{ kind: "exception", message: "Cannot read 'track' for «redacted»" }]);
 });
 
+test("a failed request's error names its URL with the query values hidden, the spec's key kept", () => {
+  const failed = { kind: "console" as const, message: "Failed to load resource: the server responded with a status of 404 (Not Found)", url: "http://127.0.0.1:47412/img/a.png?key=prj_demo_staging&token=t0ken-v4lue" };
+  const [, , errors] = attachmentsOf(pageWith({ errors: [failed] }));
+  expect(JSON.parse(errors!.body)).toEqual([{ kind: "console", message: failed.message, url: "http://127.0.0.1:47412/img/a.png?key=prj_demo_staging&token=…" }]);
+});
+
 test("identify shows no user id, and only required attributes with plan-like values", () => {
   const identify = callWith({ kind: "identify", name: "u_3f9a1c2b7d4e", properties: { plan: "pro", account_type: "Jane Doe", contact: "jane.doe@example.org", seats: 3 } });
   const track = callWith({ name: "signup_success", properties: { plan: "pro", email_sha256: "ab".repeat(32) }, documentUrl: "http://127.0.0.1:47412/signup?email=qa%40example.test" });

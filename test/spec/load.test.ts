@@ -269,6 +269,20 @@ test.describe("checks", () => {
   });
 });
 
+test.describe("globs", () => {
+  test("an unclosed or stray brace is refused at the glob, saying where in it and what to write", () => {
+    expect(printed(parse(minimalWith({ 8: '  script: "**/sdk/{v1,v2/sdk.js"', 12: ['  collect: "**/v1/collect}"', '  storage: [expsvc_*, "{a,{b}}"]'] })))).toEqual([
+      'spec.yaml:8:11 sdk.script: "{" at character 8 is never closed: close the group with "}" ({a,b} matches a or b), or remove it',
+      'spec.yaml:12:12 sdk.collect: "}" at character 14 closes no group: remove it, or open the group with "{" ({a,b} matches a or b)',
+      'spec.yaml:13:23 sdk.storage[1]: "{" at character 4 opens a group inside the one opened at character 1: groups do not nest, write one {a,b} with every choice in it',
+    ]);
+  });
+
+  test("balanced groups load", () => {
+    expect(parse(minimalWith({ 12: ['  collect: "**/v1/{collect,batch}"', '  storage: ["expsvc_{id,session}"]'] })).ok).toBe(true);
+  });
+});
+
 test.describe("viewports", () => {
   test("must be desktop, mobile or a Playwright device name", () => {
     expect(printed(parse(minimalWith({}, "viewports: [desktop, dekstop, fridge]")))).toEqual([

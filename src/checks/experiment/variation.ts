@@ -47,14 +47,23 @@ export function judgeVariation(control: VariationUnit, variation: VariationUnit,
   if (variation.matched === null) failures.push("the selector is not valid CSS");
   else if (variation.visible === 0) failures.push(`the selector matches no visible element once it is applied (${variation.matched} matched)`);
   else if (variation.visible > 1) failures.push(`the selector matches ${variation.visible} visible elements once it is applied, so the change may land on the wrong one`);
-  if (variation.visible === 1 && control.target !== null && variation.target !== null && visibleChange(control.target, variation.target).shownBy.length === 0) {
-    failures.push(`it changes nothing visible in the target: its text, box and ${pixelsCompared(control.target, variation.target) ? "pixels" : "painted style"} are the control's`);
+  if (variation.visible === 1 && control.target !== null && variation.target !== null) {
+    const { shownBy, moved } = visibleChange(control.target, variation.target);
+    if (shownBy.length === 0) failures.push(nothingVisible(moved, pixelsCompared(control.target, variation.target) ? "pixels" : "painted style"));
   }
   if (variation.journeyError !== null && control.journeyError === null) failures.push(`the journey breaks (${variation.journeyError}), which it does not on the control`);
   const lost = [...new Set(needed)].filter((event) => control.events.includes(event) && !variation.events.includes(event));
   if (lost.length > 0) failures.push(`the journey no longer fires ${lost.map((event) => `\`${event}\``).join(", ")}, which the control fires`);
   const warnings = variation.overflows && !control.overflows ? ["it makes the page wider than the viewport, which the control is not"] : [];
   return { status: failures.length > 0 ? "fail" : warnings.length > 0 ? "warn" : "pass", reasons: [...failures, ...warnings] };
+}
+
+/** The reason for a target that shows nothing new, moved or not; `compared` is what stood for its looks. */
+function nothingVisible(moved: { dx: number; dy: number } | null, compared: "pixels" | "painted style"): string {
+  if (moved === null) return `it changes nothing visible in the target: its text, box and ${compared} are the control's`;
+  const { dx, dy } = moved;
+  const move = [...(dx === 0 ? [] : [`${Math.abs(dx)} px ${dx > 0 ? "right" : "left"}`]), ...(dy === 0 ? [] : [`${Math.abs(dy)} px ${dy > 0 ? "down" : "up"}`])].join(" and ");
+  return `it changes nothing visible in the target, it only moves it ${move}: its text, size and ${compared} are the control's`;
 }
 
 /** Whether both units' pixels were taken, each steady: otherwise the painted style stands in for them. */
@@ -76,9 +85,9 @@ export const experimentVariation = defineCheck({
     "per experiment × variation × viewport, its preview compared with the page as it is (the control): the " +
     "variation's js throws (the error and its line are named); its selector matches no visible element, or " +
     "more than one, once applied; it changes nothing visible in the target (once the page is shown, with its " +
-    "animations held: its text, its box within half a CSS pixel and its pixels all equal the control's, so any " +
-    "computed style that changes pixels counts, `letter-spacing` alone too, and `cursor` or an attribute alone " +
-    "does not); its preview link does not load; or the journey no longer makes a call " +
+    "animations held: its text, its size within half a CSS pixel and its own pixels all equal the control's, so " +
+    "any computed style that changes pixels counts, `letter-spacing` alone too, and `cursor`, an attribute or a " +
+    "move of the same target alone does not); its preview link does not load; or the journey no longer makes a call " +
     "that the page's `expect` or the experiment's goals need while the control does (**fail**); it makes the " +
     "page wider than the viewport where the control was not (**warn**)",
   why:
@@ -113,7 +122,7 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const previewed = unitOf(unit, variationView, unit.variation?.errors ?? []);
   const verdict = judgeVariation(asIs, previewed, needed);
   const change = asIs.target !== null && previewed.target !== null ? visibleChange(asIs.target, previewed.target) : null;
-  const evidence = { reasons: verdict.reasons, needed, shownBy: change?.shownBy ?? [], styleDiff: change?.styleDiff ?? [], control: shownOf(asIs), variation: shownOf(previewed) };
+  const evidence = { reasons: verdict.reasons, needed, shownBy: change?.shownBy ?? [], styleDiff: change?.styleDiff ?? [], ...(change?.moved ? { moved: change.moved } : {}), control: shownOf(asIs), variation: shownOf(previewed) };
   if (verdict.status === "pass") return finding(context, "pass", `${named} previews well: it changes the target, keeps the journey's calls and fits the screen.`, scope, evidence);
   return finding(context, verdict.status, `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, evidence);
 }
@@ -147,6 +156,7 @@ function adviceFor(reasons: readonly string[]): string {
   if (reasons.some((reason) => reason.startsWith("its js throws"))) return "Fix the variation's js for this viewport and preview it again.";
   if (reasons.some((reason) => reason.startsWith("the journey"))) return "Change the target's content or style in place instead of replacing its markup, so that its listeners stay.";
   if (reasons.some((reason) => reason.startsWith("the selector"))) return "Make the selector match exactly one visible element once the change is applied.";
+  if (reasons.some((reason) => reason.startsWith("it changes nothing visible in the target, it only moves it"))) return "Change what the target shows (its text, its style), not only where it is.";
   if (reasons.some((reason) => reason.startsWith("it changes nothing"))) return "Check that the variation's code targets the experiment's element, on this viewport too.";
   return "Keep the change within the viewport's width (max-width, wrapping) on this viewport.";
 }

@@ -2,6 +2,7 @@ import type { Finding } from "../../results/summary.js";
 import { describeStep } from "../../spec/steps.js";
 import { auditedEnvironment, defineCheck, finding, pageSpecOf, perLoadedPage } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
+import { redactUrl } from "../../privacy/redact.js";
 import { pageAccess } from "./access.js";
 import { pageDomain } from "./domain.js";
 
@@ -64,11 +65,13 @@ export const pageErrors = defineCheck({
   evaluate(context): Finding[] {
     return perLoadedPage(context, (page) => {
       if (page.errors.length === 0) return { status: "pass", message: "No uncaught exception and no console error." };
-      const first = page.errors[0]!;
+      const errors = page.errors.slice(0, 20).map((error) => (error.url === undefined ? error : { ...error, url: redactUrl(error.url) }));
+      const first = errors[0]!;
+      const failedUrl = first.url === undefined ? "" : ` for ${first.url}`;
       return {
         status: "warn",
-        message: `${page.errors.length} error(s), first: ${first.kind === "exception" ? "uncaught" : "console"} "${first.message}". Fix them in the page's code.`,
-        evidence: { errors: page.errors.slice(0, 20) },
+        message: `${page.errors.length} error(s), first: ${first.kind === "exception" ? "uncaught" : "console"} "${first.message}"${failedUrl}. Fix them in the page's code.`,
+        evidence: { errors },
       };
     });
   },

@@ -1,6 +1,7 @@
 import type { KeySighting, PageArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../results/summary.js";
 import { shareableUrl } from "../../privacy/redact.js";
+import { isKeyToken } from "../../text/key-token.js";
 import { orJoined } from "../../text/wording.js";
 import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "../check.js";
 
@@ -51,28 +52,20 @@ export const sdkKey = defineCheck({
     return perLoadedPage(context, (page) => {
       if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
       const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
-      const owner = (key: string) => envOfKey.get(key);
-      const problems = new Set<string>();
-      const tagKey = page.sdkTagKey;
-      if (tagKey !== null && tagKey !== ownKey) {
-        const name = owner(tagKey);
-        problems.add(`the SDK's script tag installs \`${tagKey}\`${name === undefined ? ", which is no key of this spec" : ` (environment "${name}"'s key)`}`);
-      }
-      for (const sighting of page.keySightings) {
-        const name = owner(sighting.key);
-        // The script tag's own key was named just above.
-        if (name === undefined || sighting.key === ownKey || (sighting.where === "script-tag" && sighting.key === tagKey)) continue;
-        problems.add(`environment "${name}"'s key \`${sighting.key}\` is in ${describeSighting(sighting)}`);
-      }
-      if (problems.size > 0) {
+      const seenIn = [...new Set(page.keySightings.filter((sighting) => sighting.key === ownKey).map(describeSighting))];
+      const ownUnseen = page.sdkTagKey !== ownKey && seenIn.length === 0;
+      const others = otherKeys(page, ownKey);
+      if (others.size > 0) {
+        const whose = (key: string) => (envOfKey.has(key) ? `environment "${envOfKey.get(key)}"'s key` : "no key of this spec");
+        const named = [...others].map(([key, places]) => `\`${key}\` (${whose(key)}) is in ${[...places].join(", ")}`);
+        const unseen = ownUnseen ? `, and environment "${context.environment}"'s key is seen nowhere` : "";
         return {
           status: "fail",
-          message: `On ${page.viewport}: ${[...problems].join("; ")}. Install only environment "${context.environment}"'s key \`${ownKey}\` on this environment's pages; never mix keys.`,
+          message: `On ${page.viewport}: ${named.join("; ")}${unseen}. Install only environment "${context.environment}"'s key \`${ownKey}\` on this environment's pages; never mix keys.`,
           evidence,
         };
       }
-      const seenIn = [...new Set(page.keySightings.filter((sighting) => sighting.key === ownKey).map(describeSighting))];
-      if (tagKey !== ownKey && seenIn.length === 0) {
+      if (ownUnseen) {
         return {
           status: "fail",
           message: `Environment "${context.environment}"'s key \`${ownKey}\` was seen nowhere on the page: not in ${placesLookedAt(context)}. Install the SDK with key \`${ownKey}\`.`,
@@ -84,6 +77,23 @@ export const sdkKey = defineCheck({
     });
   },
 });
+
+/**
+ * The keys other than `ownKey` the page installs or carries, each with the places it was seen in
+ * words: the script tag's key, an init call's (a key-shaped one: a URL or a name given there is no
+ * key) and any sighting of another environment's key (only those are looked for elsewhere).
+ */
+function otherKeys(page: PageArtifacts, ownKey: string): Map<string, Set<string>> {
+  const others = new Map<string, Set<string>>();
+  const note = (key: string, place: string) => others.set(key, (others.get(key) ?? new Set()).add(place));
+  for (const sighting of page.keySightings) {
+    if (sighting.key === ownKey || (sighting.where === "init" && !isKeyToken(sighting.key))) continue;
+    note(sighting.key, describeSighting(sighting));
+  }
+  // Artifacts saved before the tag's own key was sighted know only that the tag declares it.
+  if (page.sdkTagKey !== null && page.sdkTagKey !== ownKey && !others.has(page.sdkTagKey)) note(page.sdkTagKey, KEY_PLACES["script-tag"]);
+  return others;
+}
 
 /** The SDK is there: ready, its script loaded, or at work without a global (its calls read from the network). */
 function sdkLoaded(page: PageArtifacts): boolean {

@@ -36,13 +36,61 @@ test("pixels decide when text and box are the control's: a letter-spacing-only c
 
 test("a target whose pixels change by themselves, or were not taken, is judged on the style that paints", () => {
   const restless = { ...shown, pixels: pixels("c".repeat(64), false) };
-  expect(visibleChange(restless, { ...restless, style: { ...shown.style, "letter-spacing": "1px" }, pixels: pixels("d".repeat(64), false) })).toEqual({ shownBy: ["style"], styleDiff: ["letter-spacing"] });
+  expect(visibleChange(restless, { ...restless, style: { ...shown.style, "letter-spacing": "1px" }, pixels: pixels("d".repeat(64), false) })).toEqual({ shownBy: ["style"], styleDiff: ["letter-spacing"], moved: null });
   expect(visibleChange(restless, { ...restless, style: { ...shown.style, cursor: "pointer" }, pixels: pixels("d".repeat(64), false) }).shownBy).toEqual([]);
   // Artifacts saved before pixels were kept.
   expect(visibleChange(target, { ...target, style: { ...target.style, "font-size": "18px" } }).shownBy).toEqual(["style"]);
   expect(judgeVariation(control, { ...control, target: { ...target, style: { ...target.style, cursor: "pointer" } } }, []).reasons).toEqual([
     "it changes nothing visible in the target: its text, box and painted style are the control's",
   ]);
+});
+
+test("a box that only moved, its size, text and own pixels the control's, is no visible change", () => {
+  const movedBox = { ...target.box, x: 22, y: 60 };
+  const moved = { ...shown, box: movedBox, style: { ...shown.style, position: "relative", top: "40px", left: "12px" }, pixels: { ...pixels("a".repeat(64)), clip: { x: 22, y: 60, width: 200, height: 40 } } };
+  expect(visibleChange(shown, moved)).toEqual({ shownBy: [], styleDiff: ["left", "position", "top"], moved: { dx: 12, dy: 40 } });
+  expect(judgeVariation({ ...control, target: shown }, { ...control, target: moved }, [])).toEqual({
+    status: "fail",
+    reasons: ["it changes nothing visible in the target, it only moves it 12 px right and 40 px down: its text, size and pixels are the control's"],
+  });
+  const up = { ...moved, box: { ...target.box, y: 5 } };
+  expect(judgeVariation({ ...control, target: shown }, { ...control, target: up }, []).reasons).toEqual([
+    "it changes nothing visible in the target, it only moves it 15 px up: its text, size and pixels are the control's",
+  ]);
+  // Less than half a CSS pixel is the same place.
+  expect(visibleChange(shown, { ...shown, box: { ...target.box, x: 10.4 } }).moved).toBeNull();
+});
+
+test("a moved box that also changed its pixels, its size or its text is a visible change", () => {
+  const movedBox = { ...target.box, y: 60 };
+  const clip = { x: 10, y: 60, width: 200, height: 40 };
+  expect(visibleChange(shown, { ...shown, box: movedBox, pixels: { ...pixels("b".repeat(64)), clip } })).toMatchObject({ shownBy: ["pixels"], moved: { dx: 0, dy: 40 } });
+  // Moved to the edge of the first screen: the clip is cut, so less of the target shows.
+  expect(visibleChange(shown, { ...shown, box: movedBox, pixels: { ...pixels("a".repeat(64)), clip: { ...clip, height: 25 } } }).shownBy).toEqual(["pixels"]);
+  expect(visibleChange(shown, { ...shown, box: { ...movedBox, height: 48 } })).toMatchObject({ shownBy: ["box"], moved: null });
+  expect(visibleChange(shown, { ...shown, text: "Start now", box: movedBox }).shownBy).toEqual(["text"]);
+});
+
+test("a moved target is the same picture when its cells' mean colours are within 2 of the control's: tile edges, not a change", () => {
+  const cells = (...means: number[]) => ({ columns: 2, rows: 1, means: Buffer.from(means).toString("base64") });
+  const before = { ...shown, pixels: { ...pixels("a".repeat(64)), cells: cells(50, 80, 200, 250, 250, 250) } };
+  const movedTo = (sha256: string, means: number[]) => ({ ...before, box: { ...target.box, y: 60 }, pixels: { ...pixels(sha256), clip: { x: 10, y: 60, width: 200, height: 40 }, cells: cells(...means) } });
+  expect(visibleChange(before, movedTo("e".repeat(64), [51, 78, 200, 250, 251, 250]))).toMatchObject({ shownBy: [], moved: { dx: 0, dy: 40 } });
+  expect(visibleChange(before, movedTo("e".repeat(64), [50, 80, 200, 247, 250, 250])).shownBy).toEqual(["pixels"]);
+  // In place, the PNG alone decides: the cells stand in for it only where a tile edge may have moved across the target.
+  expect(visibleChange(before, { ...before, pixels: { ...before.pixels, sha256: "e".repeat(64), cells: cells(51, 80, 200, 250, 250, 250) } }).shownBy).toEqual(["pixels"]);
+  // Artifacts saved before the cells were kept: another PNG is another picture.
+  expect(visibleChange(shown, { ...movedTo("e".repeat(64), []), pixels: { ...pixels("e".repeat(64)), clip: { x: 10, y: 60, width: 200, height: 40 } } }).shownBy).toEqual(["pixels"]);
+});
+
+test("a moved box whose pixels were not taken is judged on the style that paints, without what only places it", () => {
+  const movedBox = { ...target.box, y: 60 };
+  const placed = { ...target, box: movedBox, style: { ...target.style, position: "relative", top: "40px", "margin-top": "0px", translate: "none" } };
+  expect(visibleChange(target, placed)).toMatchObject({ shownBy: [], moved: { dx: 0, dy: 40 } });
+  expect(judgeVariation(control, { ...control, target: placed }, []).reasons).toEqual([
+    "it changes nothing visible in the target, it only moves it 40 px down: its text, size and painted style are the control's",
+  ]);
+  expect(visibleChange(target, { ...placed, style: { ...placed.style, color: "rgb(0, 0, 255)" } }).shownBy).toEqual(["style"]);
 });
 
 test("js that throws fails, naming the error and its line", () => {

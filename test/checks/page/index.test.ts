@@ -32,6 +32,17 @@ test.describe("page.errors", () => {
     expect(finding?.status).toBe("warn");
     expect(finding?.message).toContain("expsvc is not defined");
   });
+
+  test("names a failed request's URL, every query value hidden, in the message and the evidence", () => {
+    const failed = { kind: "console" as const, message: "Failed to load resource: the server responded with a status of 404 (Not Found)", url: "http://127.0.0.1:47412/img/a.png?v=3&session=s3cret-session#top" };
+    const [finding] = pageErrors.evaluate(contextOf([pageWith({ errors: [failed, { kind: "console", message: "Failed to load resource: net::ERR_CONNECTION_REFUSED", url: "http://127.0.0.1:9/x.js" }] })]));
+    expect(finding?.status).toBe("warn");
+    expect(finding?.message).toBe(
+      '2 error(s), first: console "Failed to load resource: the server responded with a status of 404 (Not Found)" for http://127.0.0.1:47412/img/a.png?v=…&session=…#…. Fix them in the page\'s code.',
+    );
+    expect(finding?.evidence).toEqual({ errors: [{ ...failed, url: "http://127.0.0.1:47412/img/a.png?v=…&session=…#…" }, { kind: "console", message: "Failed to load resource: net::ERR_CONNECTION_REFUSED", url: "http://127.0.0.1:9/x.js" }] });
+    expect(JSON.stringify(finding)).not.toContain("s3cret-session");
+  });
 });
 
 test.describe("viewports.coverage", () => {

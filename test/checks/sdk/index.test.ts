@@ -115,6 +115,6 @@ test.describe("an SDK at work without a global", () => {
     expect(sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_staging") })], twoEnvironments))[0]?.status).toBe("pass");
     const production = sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_prod") })], twoEnvironments))[0];
     expect(production?.status).toBe("fail");
-    expect(production?.message).toContain('environment "production"\'s key `prj_demo_prod` is in a collect request');
+    expect(production?.message).toContain('`prj_demo_prod` (environment "production"\'s key) is in a collect request');
   });
 });

@@ -49,12 +49,12 @@ test.describe("sdk.key", () => {
     expect(finding?.message).toBe("The page installs `prj_demo_staging`, seen in the SDK's script tag (data-project-key), and no other environment's key.");
   });
 
-  test("fails when the script tag installs another environment's key, naming it once", () => {
+  test("fails when the script tag installs another environment's key, naming it and its attribute once", () => {
     const page = pageWith({ sdkTagKey: "prj_demo_prod", keySightings: [{ key: "prj_demo_prod", where: "script-tag", detail: "data-project-key" }] });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: the SDK\'s script tag installs `prj_demo_prod` (environment "production"\'s key). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      'On desktop: `prj_demo_prod` (environment "production"\'s key) is in the SDK\'s script tag (data-project-key), and environment "staging"\'s key is seen nowhere. Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
     );
   });
 
@@ -69,16 +69,44 @@ test.describe("sdk.key", () => {
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toContain(
-      'environment "production"\'s key `prj_demo_prod` is in a collect request (http://127.0.0.1:47411/v1/collect); environment "production"\'s key `prj_demo_prod` is in the SDK global (expsvc.config.fallbackKey).',
+      'On desktop: `prj_demo_prod` (environment "production"\'s key) is in a collect request (http://127.0.0.1:47411/v1/collect), the SDK global (expsvc.config.fallbackKey). Install only',
     );
     expect(JSON.stringify(finding)).not.toContain("jane");
   });
 
-  test("fails when the script tag installs a key the spec does not know", () => {
-    const page = pageWith({ sdkTagKey: "prj_someone_else", keySightings: [] });
-    const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
+  test("fails when the script tag installs a key the spec does not know, naming it and where the tag declares it", () => {
+    const tag = { src: "http://127.0.0.1:47411/sdk/v1/sdk.js", attributes: [{ name: "data-project-key", value: "prj_someone_else", onWindow: false }], query: [] };
+    const facts = scriptTagFacts([tag], "expsvc", ["prj_demo_staging", "prj_demo_prod"]);
+    const [finding] = sdkKey.evaluate(contextOf([pageWith({ sdkTagKey: facts.sdkTagKey, keySightings: facts.sightings })], twoEnvironments));
     expect(finding?.status).toBe("fail");
-    expect(finding?.message).toContain("the SDK's script tag installs `prj_someone_else`, which is no key of this spec");
+    expect(finding?.message).toBe(
+      'On desktop: `prj_someone_else` (no key of this spec) is in the SDK\'s script tag (data-project-key), and environment "staging"\'s key is seen nowhere. Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+    );
+  });
+
+  test("fails when a query parameter of the script's URL declares a key the spec does not know, naming the URL without its query", () => {
+    const tag = { src: "http://127.0.0.1:47411/sdk/v1/sdk.js?apiKey=prj_someone_else", attributes: [], query: [{ name: "apiKey", value: "prj_someone_else", onWindow: false }] };
+    const facts = scriptTagFacts([tag], "expsvc", ["prj_demo_staging", "prj_demo_prod"]);
+    expect(facts.sightings).toEqual([{ key: "prj_someone_else", where: "script-url", detail: tag.src }]);
+    const page = pageWith({ sdkTagKey: facts.sdkTagKey, keySightings: [...facts.sightings, { key: "prj_demo_staging", where: "collect", detail: "http://127.0.0.1:47411/v1/collect" }] });
+    const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
+    expect(finding?.message).toBe(
+      'On desktop: `prj_someone_else` (no key of this spec) is in the SDK\'s script URL (http://127.0.0.1:47411/sdk/v1/sdk.js). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+    );
+  });
+
+  test("fails when an init call installs a key the spec does not know, and not on a value that is no key", () => {
+    const initWith = (key: string) => pageWith({ sdkTagKey: null, keySightings: [{ key, where: "init", detail: "mixpanel.init" }, { key: "prj_demo_staging", where: "collect", detail: "http://127.0.0.1:47411/v1/collect" }] });
+    const [wrong] = sdkKey.evaluate(contextOf([initWith("YOUR_PROJECT_TOKEN")], twoEnvironments));
+    expect(wrong?.message).toBe(
+      'On desktop: `YOUR_PROJECT_TOKEN` (no key of this spec) is in the SDK\'s init call (mixpanel.init). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+    );
+    expect(sdkKey.evaluate(contextOf([initWith("https://eu.example.test")], twoEnvironments))[0]?.status).toBe("pass");
+  });
+
+  test("names the tag's key without a place when the artifacts do not say where the tag declares it", () => {
+    const [finding] = sdkKey.evaluate(contextOf([pageWith({ sdkTagKey: "prj_someone_else", keySightings: [] })], twoEnvironments));
+    expect(finding?.message).toContain("`prj_someone_else` (no key of this spec) is in the SDK's script tag, and");
   });
 
   test("fails when the environment's key is seen nowhere, listing where it looked", () => {
@@ -132,7 +160,7 @@ test.describe("sdk.key: every place a key travels", () => {
     const [finding] = sdkKey.evaluate(contextOf([segmentPage(segmentTag("wkProd9z8y7x"))], segmentSpec));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: environment "production"\'s key `wkProd9z8y7x` is in the SDK\'s script URL (https://cdn.segment.com/analytics.js/v1/wkProd9z8y7x/analytics.min.js). Install only environment "staging"\'s key `wkStaging1a2b3c` on this environment\'s pages; never mix keys.',
+      'On desktop: `wkProd9z8y7x` (environment "production"\'s key) is in the SDK\'s script URL (https://cdn.segment.com/analytics.js/v1/wkProd9z8y7x/analytics.min.js), and environment "staging"\'s key is seen nowhere. Install only environment "staging"\'s key `wkStaging1a2b3c` on this environment\'s pages; never mix keys.',
     );
   });
 
@@ -140,7 +168,7 @@ test.describe("sdk.key: every place a key travels", () => {
     const page = segmentPage(segmentTag("wkStaging1a2b3c"), [{ key: "wkProd9z8y7x", where: "collect", detail: "https://api.segment.io/v1/t" }]);
     const [finding] = sdkKey.evaluate(contextOf([page], segmentSpec));
     expect(finding?.status).toBe("fail");
-    expect(finding?.message).toContain('environment "production"\'s key `wkProd9z8y7x` is in a collect request (https://api.segment.io/v1/t).');
+    expect(finding?.message).toContain('`wkProd9z8y7x` (environment "production"\'s key) is in a collect request (https://api.segment.io/v1/t).');
     expect(finding?.message).not.toContain("script URL");
   });
 
@@ -152,7 +180,7 @@ test.describe("sdk.key: every place a key travels", () => {
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: the SDK\'s script tag installs `prj_demo_prod` (environment "production"\'s key); environment "production"\'s key `prj_demo_prod` is in the SDK\'s script URL (http://127.0.0.1:47411/sdk/v1/sdk.js). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      'On desktop: `prj_demo_prod` (environment "production"\'s key) is in the SDK\'s script URL (http://127.0.0.1:47411/sdk/v1/sdk.js), and environment "staging"\'s key is seen nowhere. Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
     );
     expect(JSON.stringify(finding)).not.toContain("jane");
   });
@@ -174,7 +202,7 @@ test.describe("sdk.key: every place a key travels", () => {
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: environment "production"\'s key `prj_demo_prod` is in a collect request\'s header (authorization). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      'On desktop: `prj_demo_prod` (environment "production"\'s key) is in a collect request\'s header (authorization). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
     );
     expect(JSON.stringify(finding)).not.toContain(basicOf("prj_demo_prod").slice("Basic ".length));
   });
@@ -197,7 +225,7 @@ test.describe("sdk.key: every place a key travels", () => {
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: environment "production"\'s key `prj_demo_prod` is in the SDK\'s init call (mixpanel.init); environment "production"\'s key `prj_demo_prod` is in a collect request (http://127.0.0.1:47411/track/). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      'On desktop: `prj_demo_prod` (environment "production"\'s key) is in the SDK\'s init call (mixpanel.init), a collect request (http://127.0.0.1:47411/track/), and environment "staging"\'s key is seen nowhere. Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
     );
   });
 
@@ -227,6 +255,6 @@ test.describe("sdk.key: every place a key travels", () => {
       ],
     });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
-    expect(finding?.message?.match(/is in a collect request/g)).toHaveLength(1);
+    expect(finding?.message?.match(/a collect request/g)).toHaveLength(1);
   });
 });

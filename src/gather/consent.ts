@@ -140,9 +140,10 @@ export class ConsentWatch {
   }
 
   /**
-   * After the page's load: waits for the banner (at most `timeoutMs`), then MIN_WATCH_MS and a quiet window, keeps
-   * what is stored then, and answers it. `activity` counts the page's calls and collect requests,
-   * which must be quiet too. A GPC unit waits the quiet window alone and answers nothing.
+   * After the page's load: waits for the banner (at most `timeoutMs`), then MIN_WATCH_MS and a
+   * quiet window, keeps what is stored then, and answers it. `activity` counts the page's calls
+   * and collect requests, which must be quiet too. A GPC unit waits the quiet window alone and
+   * answers nothing.
    */
   async settle(page: Page, activity: () => number, pageClock: (ms: number) => Promise<unknown>): Promise<void> {
     this.webdriver = await page.evaluate(() => navigator.webdriver).catch(() => null);

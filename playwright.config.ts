@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
 import { defineConfig } from "@playwright/test";
-import { LAUNCH_ARGS, VISITOR_ARGS } from "./src/browser/launch.js";
+import { auditLaunchOptions } from "./src/browser/visitor.js";
 import { runSecretLists } from "./src/cli/run-secrets.js";
 import { readPlan } from "./src/plan/plan.js";
 
@@ -13,11 +13,10 @@ import { readPlan } from "./src/plan/plan.js";
  */
 const plan = readPlan();
 const logsIn = plan.targets.some((target) => target.spec.environments[target.environment]?.auth?.login !== undefined);
-// Consent managers show their banners to visitors, and some hide them from automated browsers.
-const asksConsent = plan.targets.some((target) => target.spec.consent !== undefined);
+// A visitor's browser on every run (src/browser/visitor.ts); a browser server's contexts are made one in gather/audit-test.ts.
 const use = {
   browserName: "chromium" as const,
-  launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: asksConsent ? [...LAUNCH_ARGS, ...VISITOR_ARGS] : LAUNCH_ARGS },
+  launchOptions: auditLaunchOptions(plan.browserExecutable),
   ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
 };
 

@@ -7,12 +7,14 @@
 import { chromium, devices } from "playwright";
 import { drivePage } from "../../fixtures/vendors/drive.js";
 import { findVendorPage } from "../../fixtures/vendors/manifest.js";
-import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { findBrowser } from "../../src/browser/launch.js";
+import { auditLaunchOptions } from "../../src/browser/visitor.js";
 
 const [baseUrl, ...paths] = process.argv.slice(2);
 const browserChoice = findBrowser();
 if (!browserChoice.found) throw new Error(browserChoice.problem);
-const browser = await chromium.launch({ executablePath: browserChoice.executablePath ?? undefined, args: LAUNCH_ARGS });
+// Launched as the audit's browser is: a visitor's, whose calls PostHog's bot filter keeps.
+const browser = await chromium.launch(auditLaunchOptions(browserChoice.executablePath));
 for (const device of ["Desktop Chrome", "Pixel 7"]) {
   for (const path of paths) {
     const context = await browser.newContext(devices[device]);

@@ -4,7 +4,8 @@
  * Usage: tsx scripts/bench/bare.ts BASE_URL PAGES WORKERS
  */
 import { chromium, devices } from "playwright";
-import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { findBrowser } from "../../src/browser/launch.js";
+import { auditLaunchOptions } from "../../src/browser/visitor.js";
 
 const [baseUrl, pageCount, workerCount] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4] ?? 2)];
 const browserChoice = findBrowser();
@@ -12,7 +13,7 @@ if (!browserChoice.found) throw new Error(browserChoice.problem);
 const jobs = ["Desktop Chrome", "Pixel 7"].flatMap((device) => Array.from({ length: pageCount }, (_, index) => ({ device, index })));
 
 async function worker(): Promise<void> {
-  const browser = await chromium.launch({ executablePath: browserChoice.found ? (browserChoice.executablePath ?? undefined) : undefined, args: LAUNCH_ARGS });
+  const browser = await chromium.launch(auditLaunchOptions(browserChoice.found ? browserChoice.executablePath : null));
   for (let job = jobs.shift(); job; job = jobs.shift()) {
     const context = await browser.newContext(devices[job.device]);
     const page = await context.newPage();

@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { FIXTURE_PORTS, startFixturesUnlessRunning } from "../../fixtures/server.js";
 import { vendorSpec } from "../../fixtures/vendors/audit-specs.js";
-import { LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
+import { DEFAULTS_INSTALL, LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fixtures/vendors/manifest.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 import { consentLine, measureConsent, type ConsentRound } from "./consent.js";
@@ -104,7 +104,7 @@ async function measureRound(pages: number, label: string): Promise<Round> {
 }
 
 /** The real-SDK pages measured: each vendor's correct page, with its snippet and with a plain script tag. */
-const REAL_SDK_PAGES = VENDOR_PAGES.filter((page) => page.variant === "correct" && page.install !== LATE_INSTALL);
+const REAL_SDK_PAGES = VENDOR_PAGES.filter((page) => page.variant === "correct" && page.install !== LATE_INSTALL && page.install !== DEFAULTS_INSTALL);
 
 /** The real-SDK pages: the audit (one worker, preset specs) and the bare floor, each round one after the other. */
 async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {

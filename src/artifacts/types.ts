@@ -207,6 +207,14 @@ export interface PageAccess {
   authRefused: boolean;
 }
 
+/** How the page saw its browser, read once it loaded: what an SDK's bot filter reads. */
+export interface VisitorSignals {
+  /** `navigator.webdriver`: true tells the page that the browser is automated. */
+  webdriver: boolean;
+  /** `navigator.userAgent`, the audit's suffix included. */
+  userAgent: string;
+}
+
 /** Everything gathered for one page on one viewport. */
 export interface PageArtifacts {
   spec: string;
@@ -226,6 +234,8 @@ export interface PageArtifacts {
   loadError: string | null;
   /** HTTP status of the main document. */
   documentStatus: number | null;
+  /** How the page saw its browser once it loaded; null when it did not load (or could not be read); absent in artifacts saved before it was kept. */
+  visitor?: VisitorSignals | null;
   /** A journey step that failed, with the reason. */
   stepError: { step: number; message: string } | null;
   /** How the site let the audit in (or kept it out). */

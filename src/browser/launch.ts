@@ -11,13 +11,6 @@ export const LAUNCH_ARGS = [
   "--no-first-run",
 ];
 
-/**
- * With a spec's `consent`: the browser presents itself as a visitor's does (`navigator.webdriver`
- * false, natively), so that consent managers that hide their banner from automated browsers
- * (vanilla-cookieconsent's default) show it. Audit traffic stays recognisable by its tags.
- */
-export const VISITOR_ARGS = ["--disable-blink-features=AutomationControlled"];
-
 /** Environment variable naming a Chromium (or Chrome) executable to use instead of Playwright's own. */
 export const BROWSER_ENV = "SETUP_AUDIT_BROWSER";
 

@@ -2,6 +2,7 @@ import { carrierOf, ingestionUnverified, type JudgedCall } from "../artifacts/de
 import type { CollectRequest } from "../artifacts/types.js";
 import type { Finding } from "../results/summary.js";
 import { nearMisses, orList } from "../text/wording.js";
+import { botFilterCause } from "./bot-filter.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
@@ -54,9 +55,11 @@ export const eventsDelivered = defineCheck({
   severity: "critical",
   checklist: "noWarnings",
   failsWhen:
-    "a call was never delivered, the collector rejected it, or (with `api.recentEventsPath`) the service " +
-    "never ingested a call the collector accepted; **warn** when ingestion was asked for but could not be " +
-    "checked (see [Service API](service-api.md#ingestion))",
+    "a call was never delivered (when the page sent none and its browser showed what the SDK's bot filter " +
+    "reads, the finding says so and names the SDK's setting: see [A visitor's browser](audit-traffic.md#a-visitors-browser)), " +
+    "the collector rejected it, or (with `api.recentEventsPath`) the service never ingested a call the " +
+    "collector accepted; **warn** when ingestion was asked for but could not be checked (see [Service " +
+    "API](service-api.md#ingestion))",
   why:
     "A call the page made but the service never accepted is a conversion that is silently missing: " +
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +
@@ -77,6 +80,8 @@ export const eventsDelivered = defineCheck({
         ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
       const notIngested = dropped.filter((call) => collectorAcceptedOnly(call, carrier(call)));
+      // An SDK's bot filter drops every call before it leaves: only a page that sent none of them is its doing.
+      const botFilter = dropped.length === calls.length && notIngested.length === 0 ? botFilterCause(context.spec.sdk, page.visitor) : null;
       const problems = [
         ...unreadable.map((request) => `A collect request to ${new URL(request.url).pathname} could not be read (${request.decodeError}), so the audit answered it HTTP ${request.status}`),
         ...rejected.map((call) => `${describeCall(call)} was rejected by the collector (HTTP ${carrier(call)?.status})`),
@@ -91,8 +96,8 @@ export const eventsDelivered = defineCheck({
               ? "Fix the call's arguments so the collector accepts them"
               : notIngested.length > 0
                 ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
-                : "Let the SDK flush before the page navigates away (or use its beacon transport)";
-        return { status: "fail", message: `${problems.join("; ")}. ${advice}.`, evidence };
+                : (botFilter?.advice ?? "Let the SDK flush before the page navigates away (or use its beacon transport)");
+        return { status: "fail", message: `${problems.join("; ")}. ${advice}.`, evidence: botFilter === null ? evidence : { ...evidence, botFilter: botFilter.sign } };
       }
       if (unverified !== null) {
         return {

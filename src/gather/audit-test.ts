@@ -1,5 +1,6 @@
 import { test } from "@playwright/test";
-import type { BrowserContext } from "playwright";
+import type { Browser, BrowserContext, BrowserContextOptions } from "playwright";
+import { presentAsVisitor } from "../browser/visitor.js";
 import { keepPlainStacks } from "./plain-stacks.js";
 import { readPlan, type AuditTarget } from "../plan/plan.js";
 import { environmentOf } from "../spec/environment.js";
@@ -13,6 +14,16 @@ keepPlainStacks();
 
 /** The plan of this run, as the CLI wrote it. */
 export const plan = readPlan();
+
+/**
+ * A context of the worker's browser for a page or a login: a visitor's. The browser the worker
+ * launched is one already (its launch arguments); a browser server's context is made one here.
+ */
+export async function openAuditContext(browser: Browser, options: BrowserContextOptions): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  if (plan.browserEndpoint !== null) await presentAsVisitor(context);
+  return context;
+}
 
 /** True when requests to the target's site get a header: the traffic header, or a closed site's own. */
 function tagsRequests(target: AuditTarget): boolean {

@@ -3,7 +3,7 @@ import { loginFailure } from "../artifacts/site-entry.js";
 import { environmentOf } from "../spec/environment.js";
 import { firstLine } from "../text/wording.js";
 import { pageTitle } from "../plan/titles.js";
-import { gatherTest, plan } from "./audit-test.js";
+import { gatherTest, openAuditContext, plan } from "./audit-test.js";
 import { walkLogin } from "./login.js";
 import { saveLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
@@ -32,7 +32,7 @@ for (const target of plan.targets) {
         let context: BrowserContext | null = null;
         let gotIn = false;
         try {
-          context = await browser.newContext({ ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, auth.storageState ?? null) });
+          context = await openAuditContext(browser, { ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, auth.storageState ?? null) });
           await addSiteCookies(context, credentials);
           const outcome = await walkLogin(context, { baseUrl: target.baseUrl, siteDomain: tags.domain, login, tags, browserTagger });
           gotIn = loginFailure(outcome) === null;

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright";
-import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload } from "../artifacts/types.js";
+import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload, VisitorSignals } from "../artifacts/types.js";
 import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
@@ -192,6 +192,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     authRefused = isAuthRefusal(error);
   }
   const landing = loadError === null ? await landingOf(page, requestedUrl) : { landedUrl: null, passwordField: false };
+  const visitor = loadError === null ? await visitorSignals(page) : null;
 
   let stepError: PageArtifacts["stepError"] = null;
   let sdkTag: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
@@ -312,6 +313,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     navigations: ownNavigations,
     loadError,
     documentStatus,
+    visitor,
     stepError,
     access: { login: options.login ?? null, ...landing, authRefused },
     sdkScripts: network.sdkScripts,
@@ -389,6 +391,11 @@ const FAILED_REQUEST = /^Failed to load resource\b/;
 /** The icon browsers ask every site for on their own. */
 function isFavicon(url: string): boolean {
   return URL.canParse(url) && new URL(url).pathname === "/favicon.ico";
+}
+
+/** What the page reads of its browser; null when the page could not be read (it moved on meanwhile). */
+function visitorSignals(page: Page): Promise<VisitorSignals | null> {
+  return page.evaluate(() => ({ webdriver: navigator.webdriver, userAgent: navigator.userAgent })).catch(() => null);
 }
 
 /** The browser as Playwright knows it, type and version (`Chromium 156.0.7339.80`), whether launched here or behind a browser server. */

@@ -12,7 +12,7 @@ import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { consentSteps, secretFields, typedText } from "../privacy/secrets.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
-import { gatherTest, plan } from "./audit-test.js";
+import { gatherTest, openAuditContext, plan } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
 import { auditContextOptions, resolveTraffic, type RequestTags, type SiteRequestTagger, type TrafficTags } from "./traffic.js";
@@ -40,7 +40,7 @@ for (const target of plan.targets) {
         const login = auth?.login ? readLogin(plan.workDir, { slug: target.slug, environment: target.environment, viewport }, new URL(auth.login.path, target.baseUrl).href) : null;
         // A viewport whose login did not get in has nothing to open: page.access says why.
         if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
-        const context = await browser.newContext({
+        const context = await openAuditContext(browser, {
           ...auditContextOptions(viewport, traffic),
           ...accessContextOptions(credentials, login?.storageState ?? auth?.storageState ?? null),
           ...gpcContextOptions(unit.consent),

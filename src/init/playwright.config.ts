@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { LAUNCH_ARGS, VISITOR_ARGS } from "../browser/launch.js";
+import { auditLaunchOptions } from "../browser/visitor.js";
 import { PLAN_ENV } from "../plan/plan.js";
 import { readLookPlan } from "./site-look.js";
 
@@ -18,6 +18,6 @@ export default defineConfig({
   timeout: 0,
   workers: 1,
   reporter: [["./look-reporter.js"]],
-  // A visitor's browser: consent managers that hide their banner from automated ones show it, and init answers it.
-  use: { browserName: "chromium", launchOptions: { executablePath: plan.browserExecutable ?? undefined, args: [...LAUNCH_ARGS, ...VISITOR_ARGS] }, trace: "off", screenshot: "off", video: "off" },
+  // A visitor's browser, as the run's: consent managers that hide their banner from automated ones show it, and init answers it.
+  use: { browserName: "chromium", launchOptions: auditLaunchOptions(plan.browserExecutable), trace: "off", screenshot: "off", video: "off" },
 });

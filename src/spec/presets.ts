@@ -34,6 +34,18 @@ export interface SdkPreset {
    * consent records (`__mp_opt_in_out_*`, `__ph_opt_in_out_*`) and its probes are left out.
    */
   storage: string[];
+  /** How the SDK drops calls it takes for a bot's, measured on the vendor's bundle; null when it drops none. */
+  botFilter: BotFilter | null;
+}
+
+/** What an SDK's bot filter reads, and the setting that turns it off. */
+export interface BotFilter {
+  /** It takes a browser whose `navigator.webdriver` is true for a bot. */
+  webdriver: boolean;
+  /** Parts of a user agent (lower case) it takes for a bot's. */
+  userAgent: string[];
+  /** The setting that keeps the calls, as its docs name it; null when none does. */
+  setting: string | null;
 }
 
 export const PRESETS: Record<PresetName, SdkPreset> = {
@@ -56,6 +68,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     // ajs_anonymous_id (cookie and localStorage) at init, ajs_user_id and ajs_user_traits on identify;
     // the persisted queue holds events it could not send yet.
     storage: ["ajs_*", "persisted-queue:v1:*"],
+    botFilter: null,
   },
   mixpanel: {
     vendor: "Mixpanel (mixpanel-browser)",
@@ -73,6 +86,15 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     scriptKey: null,
     // mp_<token>_mixpanel (cookie or localStorage), the tab ids in sessionStorage, the batch queues.
     storage: ["mp_*", "__mpq_*"],
+    // Its list of crawlers' user agents (BLOCKED_UA_STRS): every call is dropped, and no setting turns that off.
+    botFilter: {
+      webdriver: false,
+      userAgent: [
+        "ahrefsbot", "ahrefssiteaudit", "amazonbot", "baiduspider", "bingbot", "bingpreview", "chrome-lighthouse", "facebookexternal", "petalbot", "pinterest", "screaming frog", "yahoo! slurp", "yandex",
+        "adsbot-google", "apis-google", "duplexweb-google", "feedfetcher-google", "google favicon", "google web preview", "google-read-aloud", "googlebot", "googleweblight", "mediapartners-google", "storebot-google",
+      ],
+      setting: null,
+    },
   },
   posthog: {
     vendor: "PostHog (posthog-js)",
@@ -89,6 +111,13 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     scriptKey: null,
     // ph_<token>_posthog (cookie and localStorage) and its sessionStorage keys.
     storage: ["ph_*_posthog", "ph_*_window_id", "ph_*_primary_window_exists", "ph_*_session_registered_properties"],
+    // On by default: every capture is dropped (a console warning says so once). Its list names
+    // some 80 crawlers; these are its generic parts, which an automated browser's user agent may carry.
+    botFilter: {
+      webdriver: true,
+      userAgent: ["headlesschrome", "bot/", "(bot;", "bot.htm", "bot.php", "crawler", "cypress", "lightpanda", "prerender", "chrome-lighthouse"],
+      setting: "`opt_out_useragent_filter: true` in `posthog.init`",
+    },
   },
   rudderstack: {
     vendor: "RudderStack (v3 @rudderstack/analytics-js, v1.1 rudder-sdk-js)",
@@ -107,6 +136,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     scriptKey: null,
     // rl_* cookies (both versions), v1.1's rudder.<uuid>.* and v3's rudder_<writeKey>.* queues.
     storage: ["rl_*", "rudder.*", "rudder_*"],
+    botFilter: null,
   },
   amplitude: {
     vendor: "Amplitude (Browser SDK 2, @amplitude/analytics-browser)",
@@ -126,6 +156,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     scriptKey: null,
     // AMP_<first 10 characters of the key> (cookie) and AMP_unsent_<…> (its send queue).
     storage: ["AMP_*"],
+    botFilter: null,
   },
 };
 

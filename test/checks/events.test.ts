@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { eventsDelivered, eventsExpected } from "../../src/checks/events.js";
-import { callWith, collectOf, contextOf, pageWith, specWithApi } from "../support/artifacts.js";
+import { callWith, collectOf, contextOf, pageWith, specWith, specWithApi } from "../support/artifacts.js";
 
 const signup = (overrides: Parameters<typeof pageWith>[0] = {}) => pageWith({ page: "signup", ...overrides });
 const identify = callWith({ kind: "identify", name: "u_1", properties: { plan: "pro", account_type: "business" } });
@@ -74,6 +74,60 @@ test.describe("events.delivered", () => {
   test("leaves calls lost before the SDK to sdk.order", () => {
     const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ state: "lost" })] })]));
     expect(finding?.status).toBe("skip");
+  });
+});
+
+test.describe("events.delivered when an SDK's bot filter dropped the calls", () => {
+  const DESKTOP_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/159.0.8154.6 Safari/537.36";
+  const visitor = { webdriver: false, userAgent: `${DESKTOP_UA} setup-audit/0.1.0` };
+  const posthog = specWith({ sdk: { preset: "posthog" } });
+  const calls = [callWith({ method: "capture" }), identify];
+  const FLUSH = "Let the SDK flush before the page navigates away (or use its beacon transport).";
+
+  test("PostHog's filter reads navigator.webdriver: the finding says the calls were dropped as a bot's and names the setting", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })], posthog));
+    expect(finding).toMatchObject({ status: "fail", evidence: { botFilter: "navigator.webdriver was true" } });
+    expect(finding?.message).toContain(
+      "PostHog (posthog-js) drops the calls of a browser it takes for a bot's, and took the audit's for one (navigator.webdriver was true): set `opt_out_useragent_filter: true` in `posthog.init` where the audit runs",
+    );
+    expect(finding?.message).not.toContain(FLUSH);
+  });
+
+  test("PostHog's filter reads the user agent: a suffix with `bot/` is named, and how to keep it out", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, userAgent: `${DESKTOP_UA} qa-bot/2` } })], posthog));
+    expect(finding?.message).toContain(`(its user agent \`${DESKTOP_UA} qa-bot/2\` has \`bot/\`): set \`opt_out_useragent_filter: true\``);
+    expect(finding?.message).toContain("keep `bot/` out of the audit's user agent (its suffix is traffic.userAgentSuffix)");
+  });
+
+  test("Mixpanel's crawler list has no setting that keeps the calls, and the finding says so", () => {
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, userAgent: `${DESKTOP_UA} Chrome-Lighthouse` } })], specWith({ sdk: { preset: "mixpanel" } })));
+    expect(finding?.message).toContain("Mixpanel (mixpanel-browser) drops the calls of a browser it takes for a bot's, and took the audit's for one (its user agent");
+    expect(finding?.message).toContain("has `chrome-lighthouse`): no setting of the SDK keeps them, or keep `chrome-lighthouse` out of");
+  });
+
+  test("without a preset, navigator.webdriver or a headless user agent is named as what bot filters read", () => {
+    const headless = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36`;
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { webdriver: false, userAgent: headless } })]));
+    expect(finding?.message).toContain("The page's browser looked automated (its user agent");
+    expect(finding?.message).toContain("has `HeadlessChrome`), and SDKs with a bot filter drop such calls");
+    const [automated] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })]));
+    expect(automated?.evidence).toMatchObject({ botFilter: "navigator.webdriver was true" });
+  });
+
+  test("a visitor's browser, an SDK without a filter, a call that did leave, or artifacts without the signals: the flush advice stays", () => {
+    const pages = [
+      signup({ calls, visitor }),
+      signup({ calls }),
+      signup({ calls, visitor: null }),
+      signup({ calls, visitor: { ...visitor, webdriver: true }, collect: [collectOf([identify], 202)] }),
+    ];
+    for (const page of pages) {
+      const [finding] = eventsDelivered.evaluate(contextOf([page], posthog));
+      expect(finding?.message).toContain(FLUSH);
+      expect(finding?.evidence).not.toHaveProperty("botFilter");
+    }
+    const [segment] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })], specWith({ sdk: { preset: "segment" } })));
+    expect(segment?.message).toContain(FLUSH);
   });
 });
 

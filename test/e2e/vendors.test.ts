@@ -3,14 +3,15 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { stringify } from "yaml";
 import { VENDOR_SPECS, vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
-import { KEYS, LATE_INSTALL, NEAR_MISS_EVENT, SDKS, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
+import { DEFAULTS_INSTALL, DEFAULTS_VENDORS, KEYS, LATE_INSTALL, NEAR_MISS_EVENT, SDKS, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import type { Finding, RunSummary } from "../../src/results/summary.js";
 import { readSummary, runCli } from "./cli.js";
 
 /**
  * The real Segment, Mixpanel, PostHog, RudderStack (v1.1 and v3) and Amplitude bundles, served
- * offline, in every install their fixtures have: correct pages pass with every call accepted,
+ * offline, in every install their fixtures have: correct pages pass with every call accepted
+ * (PostHog's with its defaults too: its bot filter on),
  * every planted fault is reported with its check and status, with `preset:` specs and with specs
  * that spell every field out; hostile SDKs and an npm install without a global are judged from
  * the network and keep working.
@@ -27,7 +28,7 @@ const specFile = (vendor: FixtureVendor, style: SpecStyle) => `${vendor}-${style
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  // 140 page × viewport audits of real bundles whose batch timers hold calls for up to 5 s.
+  // 143 page × viewport audits of real bundles whose batch timers hold calls for up to 5 s.
   testInfo.setTimeout(900_000);
   const dir = join(testInfo.project.outputDir, "vendors-run", "specs");
   mkdirSync(dir, { recursive: true });
@@ -59,8 +60,8 @@ for (const vendor of VENDORS) {
     test.describe(`${vendor}, ${style === "preset" ? "preset spec" : "every field spelled out"}`, () => {
       const viewports = VIEWPORTS[style];
       const installs = SDKS[vendor].installs;
-      test("correct pages, every install (the snippet inserted once the page is idle after load too) and both viewports: no check fails, the track and the identify are accepted", () => {
-        for (const install of [...installs, LATE_INSTALL]) {
+      test("correct pages, every install (the snippet inserted once the page is idle after load too, and with the vendor's defaults where it has that page) and both viewports: no check fails, the track and the identify are accepted", () => {
+        for (const install of [...installs, LATE_INSTALL, ...(DEFAULTS_VENDORS.includes(vendor) ? [DEFAULTS_INSTALL] : [])]) {
           const page = `${install}-correct`;
           const findings = findingsOf(vendor, style, page);
           expect(findings.length).toBeGreaterThan(0);

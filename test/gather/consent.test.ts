@@ -1,7 +1,5 @@
 import { devices, expect } from "@playwright/test";
-import { chromium, type Browser } from "playwright";
 import type { ConsentUnitKind, PageArtifacts } from "../../src/artifacts/types.js";
-import { LAUNCH_ARGS, VISITOR_ARGS } from "../../src/browser/launch.js";
 import { ConsentWatch, gpcContextOptions } from "../../src/gather/consent.js";
 import { gatherPage } from "../../src/gather/page.js";
 import { Signal } from "../../src/gather/signal.js";
@@ -10,18 +8,10 @@ import type { ConsentSpec, PageSpec } from "../../src/spec/schema.js";
 import { ACCEPT_SELECTOR, REJECT_SELECTOR } from "../../fixtures/consent/site.js";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
 import { specWith } from "../support/artifacts.js";
-import { testBrowserPath, test as withFixtures } from "../support/browser.js";
+import { test as withFixtures } from "../support/browser.js";
 
-/** The gatherer on the consent fixture pages, in a browser that presents itself as a visitor's (the audit's, with `consent`). */
-const test = withFixtures.extend<{ gatherConsent: GatherConsent }, { visitorBrowser: Browser }>({
-  visitorBrowser: [
-    async ({}, use) => {
-      const browser = await chromium.launch({ executablePath: testBrowserPath(), args: [...LAUNCH_ARGS, ...VISITOR_ARGS] });
-      await use(browser);
-      await browser.close();
-    },
-    { scope: "worker" },
-  ],
+/** The gatherer on the consent fixture pages, in a browser that presents itself as a visitor's (the audit's), or one that says it is automated. */
+const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
   gatherConsent: async ({ visitorBrowser, browser, fixtures }, use) => {
     await use(async (path, unit, consent = {}, { automated = false } = {}) => {
       const context = await (automated ? browser : visitorBrowser).newContext({ ...devices["Desktop Chrome"], ...gpcContextOptions(unit) });

@@ -410,7 +410,7 @@ test.describe("sdk presets and method paths", () => {
   test("a preset fills every sdk field with the vendor's defaults", () => {
     const result = parse(sdkLines("  preset: mixpanel"));
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    const { vendor, scriptKey, ...fields } = PRESETS.mixpanel;
+    const { vendor, scriptKey, botFilter, ...fields } = PRESETS.mixpanel;
     expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...fields, ready: "Boolean(mixpanel.__loaded)", settleMs: 250 });
   });
 

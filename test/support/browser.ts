@@ -2,6 +2,7 @@ import { test as base } from "@playwright/test";
 import { chromium, type Browser } from "playwright";
 import { EPHEMERAL_PORTS, startFixtures, type FixtureServer } from "../../fixtures/server.js";
 import { findBrowser, LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { auditLaunchOptions } from "../../src/browser/visitor.js";
 
 /** The executable the suite drives: the one the audit itself finds (undefined for Playwright's own Chromium). */
 export function testBrowserPath(): string | undefined {
@@ -10,8 +11,11 @@ export function testBrowserPath(): string | undefined {
   return choice.executablePath ?? undefined;
 }
 
-/** Tests with the bundled fixtures on ephemeral ports and a real Chromium, both per worker. */
-export const test = base.extend<object, { fixtures: FixtureServer; browser: Browser }>({
+/**
+ * Tests with the bundled fixtures on ephemeral ports and a real Chromium, all per worker: `browser`
+ * says it is automated (`navigator.webdriver` true), `visitorBrowser` is launched as the audit's.
+ */
+export const test = base.extend<object, { fixtures: FixtureServer; browser: Browser; visitorBrowser: Browser }>({
   fixtures: [
     async ({}, use) => {
       const server = await startFixtures({ ports: EPHEMERAL_PORTS });
@@ -23,6 +27,14 @@ export const test = base.extend<object, { fixtures: FixtureServer; browser: Brow
   browser: [
     async ({}, use) => {
       const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: "worker" },
+  ],
+  visitorBrowser: [
+    async ({}, use) => {
+      const browser = await chromium.launch(auditLaunchOptions(testBrowserPath() ?? null));
       await use(browser);
       await browser.close();
     },

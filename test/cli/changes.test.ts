@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -46,7 +46,6 @@ test("--compare DIR compares with the summary.json DIR holds, read when the opti
 test("a bad --compare, --fail-on or --notify-env is a usage error (exit 2) that says what to give", () => {
   const empty = mkdtempSync(join(tmpdir(), "compare-"));
   const broken = mkdtempSync(join(tmpdir(), "compare-"));
-  mkdirSync(join(broken, "history"));
   writeFileSync(join(broken, "summary.json"), "{ cut short");
   for (const [values, message] of [
     [{ compare: empty }, `--compare ${empty}: there is no summary.json in it`],

@@ -22,6 +22,8 @@ Usage:
       --api URL --key-env VAR   fill workspace, project and goals in from the service API, its key in VAR
       --basic-env USER_VAR:PASSWORD_VAR   get into a Basic-auth site with the user name and password in
                                 these variables (the spec's auth section names them)
+      --workflow                also write .github/workflows/setup-audit.yml: the audit nightly and on
+                                each pull request, with this environment
   setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
@@ -87,6 +89,7 @@ const COMMANDS: Record<string, Command> = {
       api: { type: "string" },
       "key-env": { type: "string" },
       "basic-env": { type: "string" },
+      workflow: { type: "boolean" },
     });
     const { initCommand, initOptions } = await import("../init/init-command.js");
     return initCommand(initOptions({ ...values, urls: positionals, crawl: positiveInteger(values.crawl, "--crawl") }));

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { GOLDEN_DIR, GOLDEN_SPEC } from "../support/golden.js";
 import type { ChangedFinding } from "../../src/results/summary.js";
-import { readSummary, runCli } from "./cli.js";
+import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**
  * A nightly audit that says what changed: the broken shop's committed golden artifacts are
@@ -104,4 +104,26 @@ test("run 2 lists exactly the page fixed and the page broken since run 1; --fail
   for (const body of posts) expect(body).not.toContain("hook-token");
   for (const run of [first, second, third]) expect(run.stdout + run.stderr).not.toContain("hook-token");
   expect(readFileSync(join(out, "history", "findings.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
+});
+
+test("a shard is not compared (the merge is: it compares the merged result with the last merge), and refuses the flags that compare", async ({}, testInfo) => {
+  const shardOut = testInfo.outputPath("shard");
+  const refused = await runCli(["run", e2eSpec("broken-shop.yaml"), "--page", "early-call", "--shard", "1/1", "--fail-on", "new", "--out", shardOut]);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain("--fail-on is for a whole run, not a shard: the merge compares the merged result");
+  const shard = await runCli(["run", e2eSpec("broken-shop.yaml"), "--page", "early-call", "--shard", "1/1", "--out", shardOut]);
+  expect(shard.code, shard.stdout + shard.stderr).toBe(1);
+  expect(existsSync(join(shardOut, "history", "findings.jsonl"))).toBe(false);
+
+  const merged = testInfo.outputPath("merged");
+  const first = await runCli(["merge", shardOut, "--out", merged, "--fail-on", "new"]);
+  expect(first.code, first.stdout + first.stderr).toBe(1);
+  expect(readSummary(merged).changes).toBeNull();
+  expect(first.stdout).toContain("--fail-on new: nothing to compare");
+  const again = await runCli(["merge", shardOut, "--out", merged, "--fail-on", "new"]);
+  expect(again.code, again.stdout + again.stderr).toBe(0);
+  const changes = readSummary(merged).changes!;
+  expect(changes).toMatchObject({ new: [], worse: [], resolved: [] });
+  expect(changes.persisting).toBe(readSummary(merged).findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length);
+  expect(changes.persisting).toBeGreaterThan(0);
 });

@@ -74,9 +74,13 @@ export function compareAndRecord(outDir: string, summary: RunSummary, options: C
  * Spec runs with nothing to compare with fail as with `--fail-on any`, and the line says so.
  */
 export function failOnNewOutcome(summary: RunSummary, comparison: Comparison, strict: boolean): { fails: boolean; line: string } {
-  const failures = failuresOnNew(summary, comparison, strict);
-  const uncompared = comparison.uncompared.map((run) => `${run.spec} (${run.environment})`);
-  const nothingToCompare = uncompared.length > 0 ? `--fail-on new: nothing to compare ${uncompared.join(", ")} with yet, so each failed check of it fails the run, as with --fail-on any. ` : "";
-  if (failures.length > 0) return { fails: true, line: `${nothingToCompare}--fail-on new: ${failures.length} failed finding(s) new or worse than in the run compared with.` };
-  return { fails: false, line: `${nothingToCompare}--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0).` };
+  const failing = failuresOnNew(summary, comparison, strict).length;
+  const changed = failuresOnNew(summary, { ...comparison, uncompared: [] }, strict).length;
+  const uncompared = comparison.uncompared.map((run) => `${run.spec} (${run.environment})`).join(", ");
+  const reasons = [
+    ...(uncompared === "" ? [] : [`nothing to compare ${uncompared} with yet, so ${failing - changed} failed finding(s) there fail the run, as with --fail-on any`]),
+    ...(changed === 0 ? [] : [`${changed} failed finding(s) new or worse than in the run compared with`]),
+  ];
+  if (failing > 0) return { fails: true, line: `--fail-on new: ${reasons.join("; ")}.` };
+  return { fails: false, line: "--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0)." };
 }

@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { closeServers, FIXTURE_API_KEY, startDemo } from "../../fixtures/demo.js";
 import { PACKAGE_ROOT } from "../package/package-root.js";
 import { REPORT_PATHS } from "../report/html.js";
+import { COMPARE_WITH_HISTORY } from "./changes.js";
 import { CliError, EXIT } from "./errors.js";
 import { runAudit } from "./run.js";
 import { loadValidSpecs } from "./specs.js";
@@ -33,6 +34,7 @@ export async function runDemo(options: { out: string }): Promise<number> {
       pages: [],
       baseUrl: demo.urls.demoShop,
       apiBaseUrl: demo.urls.service,
+      changes: COMPARE_WITH_HISTORY,
       workers: undefined,
       shard: undefined,
       strict: false,

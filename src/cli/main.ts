@@ -22,6 +22,8 @@ Usage:
       --api URL --key-env VAR   fill workspace, project and goals in from the service API, its key in VAR
       --basic-env USER_VAR:PASSWORD_VAR   get into a Basic-auth site with the user name and password in
                                 these variables (the spec's auth section names them)
+      --workflow                also write .github/workflows/setup-audit.yml: the audit nightly and on
+                                each pull request, with this environment
   setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
@@ -39,14 +41,21 @@ Usage:
                                 (default FILE: beside each spec, SPEC.ENV.baseline.json)
       --save-artifacts          keep what was gathered in OUT/artifacts/ (it holds page traffic; the
                                 API key and a closed site's secrets are redacted)
+      --compare DIR             compare with the run in DIR (default: the last run of each spec ×
+                                environment in OUT/history/findings.jsonl); summary.json's changes
+      --fail-on new|any         new: only failures new or worse than in that run fail (default: any)
+      --notify-env VAR          when something changed, post a Slack-compatible message to the
+                                webhook URL in the variable VAR
   setup-audit run [SPEC…] --from-artifacts DIR
                                 judge the artifacts saved in DIR (an earlier --out) with the current
                                 specs and checks, opening no page; default SPEC: those saved. --env,
                                 --page, --viewport pick among what was saved; --out, --strict,
-                                --baseline, --single-file and --open as for run
+                                --baseline, --single-file, --open, --compare, --fail-on and
+                                --notify-env as for run
   setup-audit merge DIR…        merge the --out folders of --shard runs into one result
       --out DIR                 output folder (default: reports/)
       --strict, --single-file, --open, --baseline [FILE]   as for run
+      --compare DIR, --fail-on new|any, --notify-env VAR   as for run, on the merged result
   setup-audit baseline          store which events fired in a good run (OUT/summary.json) as its baseline
       --out DIR                 the run's output folder (default: reports/)
       --file FILE               one file for all its specs (default: beside each spec, SPEC.ENV.baseline.json)
@@ -84,6 +93,7 @@ const COMMANDS: Record<string, Command> = {
       api: { type: "string" },
       "key-env": { type: "string" },
       "basic-env": { type: "string" },
+      workflow: { type: "boolean" },
     });
     const { initCommand, initOptions } = await import("../init/init-command.js");
     return initCommand(initOptions({ ...values, urls: positionals, crawl: positiveInteger(values.crawl, "--crawl") }));
@@ -105,6 +115,7 @@ const COMMANDS: Record<string, Command> = {
       baseline: { type: "string" },
       "save-artifacts": { type: "boolean" },
       "from-artifacts": { type: "string" },
+      ...CHANGE_FLAGS,
     });
     const replayFrom = values["from-artifacts"];
     if (replayFrom !== undefined) {
@@ -116,10 +127,14 @@ const COMMANDS: Record<string, Command> = {
         );
       }
       const { replayAudit } = await import("./replay.js");
-      return replayAudit(replayFrom, { ...selectionOf(positionals, values), ...publishingOf(values) });
+      return replayAudit(replayFrom, { ...selectionOf(positionals, values), ...publishingOf(values), changes: await changesOf(values) });
     }
     if (values["save-artifacts"] && values.shard !== undefined) {
       throw usageError("--save-artifacts keeps a whole run's artifacts, not a shard's", "Save them from a run without --shard.");
+    }
+    const comparing = Object.keys(CHANGE_FLAGS).find((flag) => values[flag as keyof typeof values] !== undefined);
+    if (comparing && values.shard !== undefined) {
+      throw usageError(`--${comparing} is for a whole run, not a shard: the merge compares the merged result`, `Give --${comparing} to \`setup-audit merge\`.`);
     }
     const { runAudit } = await import("./run.js");
     return runAudit({
@@ -131,6 +146,7 @@ const COMMANDS: Record<string, Command> = {
       trace: Boolean(values.trace),
       saveArtifacts: Boolean(values["save-artifacts"]),
       browserEndpoint: browserEndpoint(values["browser-endpoint"]),
+      changes: await changesOf(values),
     });
   },
   async merge(args) {
@@ -140,9 +156,10 @@ const COMMANDS: Record<string, Command> = {
       "single-file": { type: "boolean" },
       open: { type: "boolean" },
       baseline: { type: "string" },
+      ...CHANGE_FLAGS,
     });
     const { mergeShards } = await import("./shards.js");
-    return mergeShards(positionals, publishingOf(values));
+    return mergeShards(positionals, { ...publishingOf(values), changes: await changesOf(values) });
   },
   async baseline(args) {
     const { values, positionals } = parse(args, { out: { type: "string" }, file: { type: "string" }, force: { type: "boolean" } });
@@ -201,6 +218,15 @@ function publishingOf(values: { out?: string; strict?: boolean; "single-file"?: 
     open: Boolean(values.open),
     baseline: values.baseline === undefined ? null : { file: values.baseline || null },
   };
+}
+
+/** The flags with which a whole run or a merge compares itself with an earlier run (docs/ci.md, Changes). */
+const CHANGE_FLAGS = { compare: { type: "string" }, "fail-on": { type: "string" }, "notify-env": { type: "string" } } as const;
+
+/** --compare, --fail-on and --notify-env, checked; --compare's run read at once. */
+async function changesOf(values: { compare?: string; "fail-on"?: string; "notify-env"?: string }) {
+  const { changeOptionsOf } = await import("./changes.js");
+  return changeOptionsOf(values);
 }
 
 /** Runs the CLI; returns the exit code. Every expected failure prints one line on what to do. */

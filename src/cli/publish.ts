@@ -6,6 +6,7 @@ import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";
 import { writeAllureResults } from "../report/allure-writer.js";
 import { buildSummary, reportTarget, type TargetResult } from "../results/run-result.js";
+import { compareAndRecord, failOnNewOutcome, type ChangeOptions } from "./changes.js";
 import { EXIT, type CliError } from "./errors.js";
 import { publishToGitHub } from "./github.js";
 import { makeVariationPictures } from "./pictures.js";
@@ -20,6 +21,8 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
   toGitHub: boolean;
   /** The run's secrets (run-secrets.ts): no output shows them. */
   secrets: readonly string[];
+  /** How a whole run or a merge compares itself with an earlier run; null for a shard, which the merge compares. */
+  changes: ChangeOptions | null;
 }
 
 /**
@@ -29,6 +32,8 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
 export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | "targets" | "browserExecutable" | "browserEndpoint">, results: TargetResult[], options: PublishOptions): Promise<number> {
   const { secrets } = options;
   const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict, secrets });
+  const comparison = options.changes && compareAndRecord(plan.outDir, summary, options.changes);
+  if (comparison) summary.changes = comparison.changes;
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(plan.outDir, "junit.xml"), toJUnitXml(summary));
   const targets = plan.targets.map((target, index) => ({ target: reportTarget(target), result: results[index]! }));
@@ -55,7 +60,10 @@ export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | 
   process.stdout.write(`\nWrote ${allureWritten ? `${summaryFile}, ${junitFile} and Allure results in ${allureDir}` : `${summaryFile} and ${junitFile}`}.\n`);
   // The audit's verdict stands even when its report cannot be built.
   if (allureWritten) await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
-  if (summary.verdict === "fail") {
+  if (options.changes?.notifyEnv) await import("./notify.js").then(({ notifyWebhook }) => notifyWebhook(summary, options.changes!.notifyEnv!, secrets));
+  const onlyNew = comparison && options.changes?.failOn === "new" && summary.verdict === "fail" ? failOnNewOutcome(summary, comparison, options.strict) : null;
+  if (onlyNew) process.stdout.write(`${onlyNew.line}\n`);
+  if (summary.verdict === "fail" && onlyNew?.fails !== false) {
     process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
     return EXIT.failed;
   }

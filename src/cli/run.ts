@@ -17,6 +17,7 @@ import { maskSecretsInLog } from "./github.js";
 import { judgeGathered } from "./judge.js";
 import { runPlaywrightPhase } from "./playwright.js";
 import type { ReportOptions } from "./report.js";
+import type { ChangeOptions } from "./changes.js";
 import { unreachableReason } from "./reachability.js";
 import { loadValidSpecs } from "./specs.js";
 import { saveArtifacts, type GatheredPage } from "./saved-artifacts.js";
@@ -38,6 +39,8 @@ export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFi
   browserEndpoint: string | undefined;
   /** Compare with a baseline (`--baseline [FILE]`). */
   baseline: BaselineChoice;
+  /** How the run compares itself with an earlier one (--compare, --fail-on, --notify-env); a shard does not. */
+  changes: ChangeOptions;
 }
 
 /** `setup-audit run`: audits every spec and returns the exit code. */
@@ -95,7 +98,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results, secrets);
     // Everything the outputs need from the work folder is read or copied by now.
     workDirDeleted = deleteInBackground(workDir);
-    return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard, secrets });
+    return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard, secrets, changes: options.shard ? null : options.changes });
   } finally {
     await Promise.all([staleOutputsDeleted, workDirDeleted ?? deleteInBackground(workDir)]);
   }

@@ -14,6 +14,7 @@ import { askService } from "./service-project.js";
 import type { LookPlan, LookResult } from "./site-look.js";
 import { draftSpec, KEY_PLACEHOLDER } from "./spec-draft.js";
 import { specText, type BasicAuthVariables } from "./spec-text.js";
+import { gitignoreOffer, requireWorkflowWritable, writeWorkflow } from "./workflow.js";
 
 /** Options of `setup-audit init`. */
 export interface InitOptions {
@@ -29,6 +30,8 @@ export interface InitOptions {
   api: { baseUrl: string; keyEnv: string } | null;
   /** The variables that hold a Basic-auth site's user name and password (`--basic-env USER_VAR:PASSWORD_VAR`); null without. */
   basic: BasicAuthVariables | null;
+  /** Also write the GitHub Actions workflow, .github/workflows/setup-audit.yml (`--workflow`). */
+  workflow: boolean;
 }
 
 /** The command line's values, as parsed. */
@@ -41,6 +44,7 @@ export interface InitArguments {
   api?: string | undefined;
   "key-env"?: string | undefined;
   "basic-env"?: string | undefined;
+  workflow?: boolean | undefined;
 }
 
 /** The options the command line's values ask for; throws a usage error (exit 2) on values that make no sense. */
@@ -57,6 +61,7 @@ export function initOptions(args: InitArguments): InitOptions {
     force: Boolean(args.force),
     api: args.api === undefined ? null : { baseUrl: httpUrl(args.api, "--api"), keyEnv: args["key-env"]! },
     basic: args["basic-env"] === undefined ? null : basicVariables(args["basic-env"]),
+    workflow: Boolean(args.workflow),
   };
 }
 
@@ -79,6 +84,7 @@ function httpUrl(text: string, what: string): string {
 export async function initCommand(options: InitOptions): Promise<number> {
   const file = options.out ?? join("audits", `${new URL(options.url).hostname}.yaml`);
   if (existsSync(file) && !options.force) throw usageError(`${file} exists already, and init keeps it`, "Pass --force to replace it, or --out to write another file.");
+  if (options.workflow) requireWorkflowWritable(process.cwd(), options.force);
   if (options.api && !process.env[options.api.keyEnv]?.trim()) {
     throw usageError(`--key-env names ${options.api.keyEnv}, which is not set`, `Set ${options.api.keyEnv} to the service's API key, then run init again.`);
   }
@@ -126,6 +132,13 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
       `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
       `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
   );
+  if (options.workflow) {
+    const keyEnv = options.api?.keyEnv ?? "SERVICE_API_KEY";
+    const written = writeWorkflow(process.cwd(), file, options.environment, keyEnv);
+    process.stdout.write(`Wrote ${written}: the audit nightly and on each pull request, environment ${options.environment}; set the ${keyEnv} and SLACK_WEBHOOK_URL secrets (docs/ci.md).\n`);
+  }
+  const offer = gitignoreOffer(process.cwd());
+  if (offer !== null) process.stdout.write(`${offer}\n`);
   return EXIT.ok;
 }
 

@@ -1,3 +1,5 @@
+import { changesLine } from "../results/changes.js";
+import { uncheckedItems } from "../results/checklist.js";
 import type { Checklist, Finding, RunSummary, Status } from "../results/summary.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
@@ -11,7 +13,7 @@ export const CHECKLIST_LABELS: Record<keyof Checklist, string> = {
   noWarnings: "No bot/SRM or dropped-event warning",
 };
 
-/** The console report: every failed or warning finding, then each run's checklist and the verdict. */
+/** The console report: every failed or warning finding, then the changes line, each run's checklist and the verdict. */
 export function formatConsoleReport(summary: RunSummary): string {
   const lines: string[] = [];
   const problems = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
@@ -22,6 +24,7 @@ export function formatConsoleReport(summary: RunSummary): string {
       lines.push(`  ${SYMBOL[finding.status]} ${finding.status.toUpperCase()} ${finding.check}${where ? ` [${where}]` : ""}: ${finding.message}`);
     }
   }
+  if (summary.changes !== null) lines.push("", changesLine(summary.changes));
   for (const run of summary.runs) {
     lines.push("", `Setup checklist — ${run.project} (${run.environment}, ${run.spec}):`);
     for (const [item, label] of Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][]) {
@@ -29,8 +32,18 @@ export function formatConsoleReport(summary: RunSummary): string {
       lines.push(`  ${SYMBOL[status]} ${label.padEnd(38)} ${status}`);
     }
   }
-  lines.push("", `Verdict: ${summary.verdict.toUpperCase()} — ${findingCounts(summary)}`);
+  lines.push("", `Verdict: ${verdictLine(summary)}`);
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * `PASS — 2 of 5 checklist items not checked: the spec has no api section — 12 passed, …`: the
+ * verdict, what it did not check when it skipped a checklist item, and the findings' counts.
+ */
+export function verdictLine(summary: RunSummary): string {
+  const { unchecked, of, reasons } = uncheckedItems(summary);
+  const notChecked = unchecked === 0 ? "" : ` — ${unchecked} of ${of} checklist items not checked: ${reasons.join("; ")}`;
+  return `${summary.verdict.toUpperCase()}${notChecked} — ${findingCounts(summary)}`;
 }
 
 /** Where a finding is, as the reports name it: `signup · desktop`, `Signup completed · mobile`; "" for a spec-wide one. */

@@ -1,5 +1,6 @@
 import type { Checklist, Finding, RunSummary, Status } from "../results/summary.js";
-import { CHECKLIST_LABELS, findingCounts, findingPlace } from "./console.js";
+import { changesLine } from "../results/changes.js";
+import { CHECKLIST_LABELS, findingPlace, verdictLine } from "./console.js";
 
 /**
  * GitHub Actions' own outputs: the job summary (Markdown appended to `GITHUB_STEP_SUMMARY`) and
@@ -37,9 +38,10 @@ export function maskCommands(secrets: readonly string[]): string[] {
   return [...new Set(lines)].map((line) => `::add-mask::${line}`);
 }
 
-/** The job summary: the verdict, each spec run's checklist, and every failed and warning finding. */
+/** The job summary: the changes line, the verdict, each spec run's checklist, and every failed and warning finding. */
 export function jobSummaryMarkdown(summary: RunSummary): string {
-  const lines = [`## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`, "", `${findingCounts(summary)}.`];
+  const changes = summary.changes === null ? [] : [`**${markdownText(changesLine(summary.changes))}**`, ""];
+  const lines = [...changes, `## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`, "", `${markdownText(verdictLine(summary))}.`];
   for (const run of summary.runs) {
     lines.push("", `### ${markdownText(run.project)} (${markdownText(run.environment)}, \`${run.spec}\`): ${run.verdict}`, "", "| checklist item | status |", "| --- | --- |");
     for (const [item, label] of Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][]) lines.push(`| ${label} | ${STATUS_MARK[run.checklist[item]]} |`);

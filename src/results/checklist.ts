@@ -1,5 +1,5 @@
 import { CHECKS, type CheckId } from "../checks/index.js";
-import { worstStatus, type Checklist, type Finding } from "./summary.js";
+import { worstStatus, type Checklist, type Finding, type RunSummary } from "./summary.js";
 
 /** The checks that feed a checklist item, as their definitions say, in registry order. */
 function feeding(item: keyof Checklist): CheckId[] {
@@ -26,4 +26,28 @@ export function rollUpChecklist(findings: readonly Finding[]): Checklist {
     mobileAndDesktop: item(CHECKLIST_SOURCES.mobileAndDesktop),
     noWarnings: item(CHECKLIST_SOURCES.noWarnings),
   };
+}
+
+/**
+ * The checklist items a run did not check (status `skip`), out of how many, and why: the first
+ * sentence of each skipped finding that fed one, once each. A pass with these is no full pass.
+ */
+export function uncheckedItems(summary: Pick<RunSummary, "runs" | "findings">): { unchecked: number; of: number; reasons: string[] } {
+  const reasons = new Set<string>();
+  let unchecked = 0;
+  for (const run of summary.runs) {
+    for (const item of (Object.keys(CHECKLIST_SOURCES) as (keyof Checklist)[]).filter((name) => run.checklist[name] === "skip")) {
+      unchecked++;
+      const fed = summary.findings.filter((finding) => finding.spec === run.spec && finding.status === "skip" && CHECKLIST_SOURCES[item].includes(finding.check));
+      if (fed.length === 0) reasons.add("no check ran for it");
+      for (const finding of fed) reasons.add(firstSentence(finding.message));
+    }
+  }
+  return { unchecked, of: summary.runs.length * Object.keys(CHECKLIST_SOURCES).length, reasons: [...reasons] };
+}
+
+/** The first sentence, without its full stop and with a small first letter, to follow a colon. */
+function firstSentence(message: string): string {
+  const sentence = message.split(/(?<=[.!?])\s/)[0]!.replace(/[.!?]$/, "");
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
 }

@@ -91,6 +91,8 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
     runs,
     findings,
     calls: results.flatMap(callRecords),
+    // Set when the run is compared with an earlier one (cli/changes.ts), which needs the history.
+    changes: null,
   };
   return hideSecretsDeep(summary, options.secrets);
 }

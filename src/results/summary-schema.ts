@@ -68,6 +68,36 @@ const specRun = z
   .strict()
   .describe("One spec audited in one environment.");
 
+const changedFinding = z
+  .object({
+    check: z.string().describe("The check's stable id (docs/checks.md)."),
+    spec: z.string().describe("The spec file, as the run named it."),
+    environment: z.string().describe("The environment the spec was audited in."),
+    page: nullableName("As on the finding."),
+    viewport: nullableName("As on the finding."),
+    goal: nullableName("As on the finding."),
+    experiment: nullableName("As on the finding."),
+    variation: nullableName("As on the finding."),
+    status: status.describe("The finding's status in this run."),
+  })
+  .strict()
+  .describe("A finding's key (check, spec, environment, page, viewport, goal, experiment, variation) and its status now.");
+
+const changes = z
+  .object({
+    comparedWith: z
+      .object({ startedAt: z.string().describe("ISO-8601: when the run compared with started."), verdict: verdict.describe("That run's verdict.") })
+      .strict()
+      .describe("The run compared with: the last of the same spec × environment in the history, or the one `--compare DIR` holds."),
+    new: z.array(changedFinding).describe("Warn or fail now; pass then, or absent from that run."),
+    worse: z.array(changedFinding).describe("Warn then, fail now."),
+    resolved: z.array(changedFinding).describe("Warn or fail then, pass now."),
+    persisting: z.number().int().describe("How many findings warn or fail in both runs and are not worse."),
+  })
+  .strict()
+  .nullable()
+  .describe("What changed since the run compared with; null when there is nothing to compare with. A key skipped in either run, or not audited now, counts in none.");
+
 const runSummary = z
   .object({
     version: z.literal(1).describe("Changes only when a field is renamed or removed."),
@@ -77,12 +107,15 @@ const runSummary = z
     runs: z.array(specRun),
     findings: z.array(finding),
     calls: z.array(call),
+    changes,
   })
   .strict();
 
 /** The schema's type is summary.json's type: a field added to one and not the other fails type checking here. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Widened = Omit<RunSummary, "findings"> & { findings: (Omit<RunSummary["findings"][number], "check"> & { check: string })[] };
+type WithCheckText<T> = Omit<T, "check"> & { check: string };
+type ChangesWidened = { [Kind in keyof NonNullable<RunSummary["changes"]>]: NonNullable<RunSummary["changes"]>[Kind] extends (infer Item)[] ? WithCheckText<Item>[] : NonNullable<RunSummary["changes"]>[Kind] };
+type Widened = Omit<RunSummary, "findings" | "changes"> & { findings: WithCheckText<RunSummary["findings"][number]>[]; changes: ChangesWidened | null };
 const _sameShape: Same<z.infer<typeof runSummary>, Widened> = true;
 void _sameShape;
 

@@ -76,6 +76,32 @@ export interface RunSummary {
   runs: SpecRun[];
   findings: Finding[];
   calls: CallRecord[];
+  /** What changed since the run compared with (results/changes.ts); null when there is nothing to compare with. */
+  changes: Changes | null;
+}
+
+/** A finding's key and its status in this run, as `changes` lists it. */
+export interface ChangedFinding {
+  check: CheckId;
+  spec: string;
+  environment: string;
+  page: string | null;
+  viewport: string | null;
+  goal: string | null;
+  experiment: string | null;
+  variation: string | null;
+  status: Status;
+}
+
+/** summary.json's `changes`: what differs from the run compared with. */
+export interface Changes {
+  /** The run compared with: with several spec runs, the latest start among theirs, and `fail` when any of them failed. */
+  comparedWith: { startedAt: string; verdict: "pass" | "fail" };
+  new: ChangedFinding[];
+  worse: ChangedFinding[];
+  resolved: ChangedFinding[];
+  /** How many findings warn or fail in both runs and are not worse. */
+  persisting: number;
 }
 
 const SEVERITY: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };

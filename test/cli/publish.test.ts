@@ -23,7 +23,7 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
   process.stderr.write = ((text: string) => ((printed.stderr += text), true)) as typeof process.stderr.write;
   let code: number;
   try {
-    code = await publishResults({ runId: "abc123", outDir: out, targets: [target], browserExecutable: null, browserEndpoint: null }, [result], { startedAt: new Date(), strict: false, out, toGitHub: false, singleFile: false, open: false, secrets: [] });
+    code = await publishResults({ runId: "abc123", outDir: out, targets: [target], browserExecutable: null, browserEndpoint: null }, [result], { startedAt: new Date(), strict: false, out, toGitHub: false, singleFile: false, open: false, secrets: [], changes: null });
   } finally {
     Object.assign(process.stdout, { write: writes.stdout });
     Object.assign(process.stderr, { write: writes.stderr });

@@ -23,6 +23,7 @@ const summaryOf = (findings: Finding[], verdict: RunSummary["verdict"] = "fail")
   ],
   findings,
   calls: [],
+  changes: null,
 });
 
 test("a workflow command escapes its message and properties as GitHub requires", () => {

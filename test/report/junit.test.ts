@@ -19,6 +19,7 @@ const summary: RunSummary = {
     found("events.expected", "skip", "Nothing expected."),
   ],
   calls: [],
+  changes: null,
 };
 
 test("one suite per run, one case per finding, with failures and skips counted", () => {

@@ -1,0 +1,57 @@
+import { scrubText } from "../privacy/redact.js";
+import { changesLine, hasChanges } from "../results/changes.js";
+import type { Finding, RunSummary } from "../results/summary.js";
+import { findingPlace, verdictLine } from "./console.js";
+
+/**
+ * The message `--notify-env` posts: Slack's incoming-webhook JSON (`text` for notifications and
+ * clients without blocks, `blocks` for the rest), which Mattermost, Rocket.Chat, Discord's
+ * `/slack` endpoint and others accept too. It starts with the changes line, then the verdict, the
+ * first findings to act on and the report's link.
+ */
+
+/** Findings listed in the message at most; the report has the rest. */
+const LISTED_FINDINGS = 5;
+
+/** An incoming-webhook message. */
+export interface WebhookMessage {
+  text: string;
+  blocks: { type: "section" | "context"; text?: { type: "mrkdwn"; text: string }; elements?: { type: "mrkdwn"; text: string }[] }[];
+}
+
+/** Whether a run is worth a message: something changed, or, with nothing to compare with, it failed. */
+export function deservesMessage(summary: Pick<RunSummary, "verdict" | "changes">): boolean {
+  return summary.changes === null ? summary.verdict === "fail" : hasChanges(summary.changes);
+}
+
+/** The message for a run; every line scrubbed of e-mail addresses, user ids and the run's secrets, as every output is. */
+export function webhookMessage(summary: RunSummary, options: { reportUrl: string | null; secrets: readonly string[] }): WebhookMessage {
+  const scrubbed = (lines: readonly string[]) => lines.map((line) => scrubText(line, options.secrets));
+  const head = scrubbed([...(summary.changes === null ? [] : [changesLine(summary.changes)]), `setup-audit ${verdictLine(summary)}`]);
+  const problems = toActOn(summary);
+  const listed = scrubbed(problems.slice(0, LISTED_FINDINGS).map((finding) => `• ${finding.status.toUpperCase()} \`${finding.check}\`${placeOf(finding)}: ${finding.message}`));
+  if (problems.length > LISTED_FINDINGS) listed.push(`…and ${problems.length - LISTED_FINDINGS} more in the report.`);
+  const link = options.reportUrl === null ? null : scrubText(options.reportUrl, options.secrets);
+  const blocks: WebhookMessage["blocks"] = [{ type: "section", text: { type: "mrkdwn", text: head.map(escaped).join("\n") } }];
+  if (listed.length > 0) blocks.push({ type: "section", text: { type: "mrkdwn", text: listed.map(escaped).join("\n") } });
+  if (link !== null) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: `<${link}|The report>` }] });
+  return { text: [...head, ...listed, ...(link === null ? [] : [link])].join("\n"), blocks };
+}
+
+/** The new and worse findings first, then every other failed or warning one, failures before warnings. */
+function toActOn(summary: RunSummary): Finding[] {
+  const keyOf = (finding: Pick<Finding, "check" | "spec" | "page" | "viewport" | "goal" | "experiment" | "variation">) => JSON.stringify([finding.check, finding.spec, finding.page, finding.viewport, finding.goal, finding.experiment, finding.variation]);
+  const changed = new Set([...(summary.changes?.new ?? []), ...(summary.changes?.worse ?? [])].map(keyOf));
+  const problems = [...summary.findings.filter((finding) => finding.status === "fail"), ...summary.findings.filter((finding) => finding.status === "warn")];
+  return [...problems.filter((finding) => changed.has(keyOf(finding))), ...problems.filter((finding) => !changed.has(keyOf(finding)))];
+}
+
+function placeOf(finding: Finding): string {
+  const where = findingPlace(finding);
+  return where === "" ? "" : ` [${where}]`;
+}
+
+/** Text in Slack's mrkdwn: `&`, `<` and `>` are its control characters. */
+function escaped(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}

@@ -98,7 +98,7 @@ for (const vendor of VENDORS) {
           for (const viewport of viewports) {
             const key = one(vendor, style, `${install}-wrong-key`, "sdk.key", viewport);
             expect(key.status).toBe("fail");
-            expect(key.message).toContain(`environment "production"'s key \`${KEYS[vendor].production}\` is in `);
+            expect(key.message).toContain(`\`${KEYS[vendor].production}\` (environment "production"'s key) is in `);
           }
         }
       });

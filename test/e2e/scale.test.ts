@@ -19,6 +19,8 @@ const verdicts = (summary: RunSummary) =>
 const deliveries = (summary: RunSummary) => summary.calls.map((call) => [call.spec, call.page, call.viewport, call.variation, call.kind, call.name, call.delivery].join(" | ")).sort();
 
 test("two shards merged give the same findings and exit code as one run", async ({}, testInfo) => {
+  // Three audits of two specs, one after another: on a machine that runs other tests beside it they outlast the e2e limit.
+  test.slow();
   const specs = ["audits/demo-shop.yaml", e2eSpec("broken-shop.yaml")];
   const dir = (name: string) => join(testInfo.project.outputDir, "scale-run", name);
   const whole = await runCli(["run", ...specs, "--out", dir("whole")]);

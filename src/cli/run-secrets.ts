@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { LOGIN_FILES, type AuditTarget } from "../plan/plan.js";
 import { credentialsOf, runSecrets } from "../privacy/redact.js";
 import { MIN_SCRUBBED_LENGTH, shortSecretVariables } from "../privacy/secrets.js";
-import { parsedJson, storedSecrets, type StoredState } from "../privacy/stored-secrets.js";
+import { storedSecrets, type StoredState } from "../privacy/stored-secrets.js";
+import { jsonObjectIn } from "../text/parse-json.js";
 import { environmentOf } from "../spec/environment.js";
 
 /**
@@ -48,8 +49,7 @@ function readState(file: string): StoredState {
   } catch {
     return {};
   }
-  const state = parsedJson(text);
-  return state !== null && typeof state === "object" ? (state as StoredState) : {};
+  return (jsonObjectIn(text) as StoredState | undefined) ?? {};
 }
 
 /** The warnings a run starts with: one per variable whose secret is too short to hide from the outputs, named, never shown. */

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { decodeBase64Text } from "../text/base64.js";
+import { jsonObjectIn } from "../text/parse-json.js";
 import { EMAIL } from "./redact.js";
 import { wordsOf } from "../text/wording.js";
 
@@ -243,7 +244,7 @@ function scan(attributes: unknown, allow: readonly string[]): { hits: PersonalDa
     const byKey = name === "" ? null : personalDataKindOfKey(name);
     if (typeof value === "string" || typeof value === "number") {
       const text = String(value);
-      const json = typeof value === "string" && depth < MAX_DEPTH ? parsedJson(text) : undefined;
+      const json = typeof value === "string" && depth < MAX_DEPTH ? jsonObjectIn(text) : undefined;
       if (json !== undefined) return JSON.stringify(visit(json, path, depth + 1));
       const byValue = detectPersonalValue(text);
       if (byValue) return found({ key: path || "(attributes)", kind: byValue.kind, by: "value", encoding: byValue.encoding, masked: byValue.masked });
@@ -260,16 +261,6 @@ function scan(attributes: unknown, allow: readonly string[]): { hits: PersonalDa
   return { hits, redacted };
 }
 
-/** A JSON object or array inside a string; undefined for anything else. */
-function parsedJson(text: string): object | undefined {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 // Kinds whose values always contain a digit, and kinds whose values always contain a letter.
 const DIGIT_KINDS: ReadonlySet<PersonalDataKind> = new Set(["phone", "postcode", "birth-date", "national-id", "ip-address", "card-number", "bank-account"]);

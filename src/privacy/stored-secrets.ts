@@ -1,3 +1,5 @@
+import { jsonObjectIn } from "../text/parse-json.js";
+
 /**
  * What a login or a `storageState` yields is a secret of the run too: a signed-in session's
  * cookie values and the tokens its pages keep in storage. They are known only once the login ran
@@ -14,19 +16,11 @@ export interface StoredState {
   origins?: readonly { localStorage?: readonly { value?: unknown }[] }[];
 }
 
-/** The value JSON text holds; undefined when it is none. */
-export function parsedJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The token-like strings of a stored value: the value itself, or, when it holds JSON, each string in it. */
 function tokensIn(value: string): string[] {
-  const parsed = parsedJson(value);
-  const strings = parsed !== undefined && typeof parsed === "object" && parsed !== null ? stringsIn(parsed) : [value];
+  const parsed = jsonObjectIn(value);
+  const strings = parsed !== undefined ? stringsIn(parsed) : [value];
   return strings.filter((text) => text.length >= MIN_TOKEN_LENGTH && !/\s/.test(text));
 }
 

@@ -20,3 +20,14 @@ export function parseJsonWith<T>(schema: z.ZodType<T>, text: string, subject: st
   const more = issues.length > MAX_ISSUES_SHOWN ? ` (and ${issues.length - MAX_ISSUES_SHOWN} more)` : "";
   return { ok: false, problem: `${issues.slice(0, MAX_ISSUES_SHOWN).join("; ")}${more}` };
 }
+
+/** A JSON object or array inside a string (a stored value, a property that holds JSON); undefined for anything else. */
+export function jsonObjectIn(text: string): object | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}

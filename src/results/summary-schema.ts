@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS } from "../checks/index.js";
+import { CHECK_IDS, type CheckId } from "../checks/index.js";
 import type { RunSummary } from "./summary.js";
 
 /** Where the generated JSON Schema of summary.json ships, relative to the package root. */
@@ -8,10 +8,14 @@ export const SUMMARY_SCHEMA_FILE = "audits/summary.schema.json";
 const status = z.enum(["pass", "warn", "fail", "skip"]).describe("`skip`: the check did not apply, or the spec turned it off.");
 const verdict = z.enum(["pass", "fail"]);
 const nullableName = (what: string) => z.string().nullable().describe(what);
+// A string to zod (the check list cannot be read while this module loads: the checks import the
+// results), typed as the check ids it holds; the JSON Schema lists them (summaryJsonSchema).
+const CHECK_ID_DESCRIPTION = "The check's stable id (docs/checks.md).";
+const checkId = z.string().describe(CHECK_ID_DESCRIPTION) as unknown as z.ZodType<CheckId>;
 
 const finding = z
   .object({
-    check: z.string().describe("The check's stable id (docs/checks.md)."),
+    check: checkId,
     status,
     spec: z.string().describe("The spec file, as the run named it."),
     page: nullableName("The page's id; null on a finding that judges no one page."),
@@ -70,7 +74,7 @@ const specRun = z
 
 const changedFinding = z
   .object({
-    check: z.string().describe("The check's stable id (docs/checks.md)."),
+    check: checkId,
     spec: z.string().describe("The spec file, as the run named it."),
     environment: z.string().describe("The environment the spec was audited in."),
     page: nullableName("As on the finding."),
@@ -113,22 +117,31 @@ const runSummary = z
 
 /** The schema's type is summary.json's type: a field added to one and not the other fails type checking here. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type WithCheckText<T> = Omit<T, "check"> & { check: string };
-type ChangesWidened = { [Kind in keyof NonNullable<RunSummary["changes"]>]: NonNullable<RunSummary["changes"]>[Kind] extends (infer Item)[] ? WithCheckText<Item>[] : NonNullable<RunSummary["changes"]>[Kind] };
-type Widened = Omit<RunSummary, "findings" | "changes"> & { findings: WithCheckText<RunSummary["findings"][number]>[]; changes: ChangesWidened | null };
-const _sameShape: Same<z.infer<typeof runSummary>, Widened> = true;
+const _sameShape: Same<z.infer<typeof runSummary>, RunSummary> = true;
 void _sameShape;
 
 /** The JSON Schema of summary.json, generated from its zod schema, with every check id the run may name. */
 export function summaryJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(runSummary) as Record<string, unknown> & { properties: Record<string, { items: { properties: Record<string, unknown> } }> };
-  generated.properties.findings!.items.properties.check = { type: "string", enum: [...CHECK_IDS], description: "The check's stable id (docs/checks.md)." };
+  const generated = withCheckIds(z.toJSONSchema(runSummary)) as Record<string, unknown>;
   return {
     $schema: generated.$schema,
     title: "setup-audit summary.json",
     description: "What a setup-audit run found: the verdict, each spec run's checklist, every finding and every captured call.",
     ...generated,
   };
+}
+
+/** The schema with every `check` property (a finding's, a changed finding's) listing the check ids. */
+function withCheckIds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withCheckIds);
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key !== "properties" || value === null || typeof value !== "object" || !("check" in value)) return [key, withCheckIds(value)];
+      const properties = withCheckIds(value) as Record<string, unknown>;
+      return [key, { ...properties, check: { type: "string", enum: [...CHECK_IDS], description: CHECK_ID_DESCRIPTION } }];
+    }),
+  );
 }
 
 /** The schema as the shipped file holds it: two-space JSON and a final newline. */

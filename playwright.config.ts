@@ -1,7 +1,7 @@
 import { cpus } from "node:os";
 import { defineConfig } from "@playwright/test";
 import { auditLaunchOptions } from "./src/browser/visitor.js";
-import { runSecretLists } from "./src/cli/run-secrets.js";
+import { gatheringSecrets } from "./src/cli/run-secrets.js";
 import { readPlan } from "./src/plan/plan.js";
 
 /**
@@ -29,7 +29,7 @@ export default defineConfig({
   // Gathering waits on the network far more than on the CPU: two browsers even on two cores.
   workers: Math.max(2, Math.floor(cpus().length / 2)),
   // Its lines hide the run's secrets, those the logins yielded included, as they stand at each line.
-  reporter: [["./src/report/progress-reporter.js", { secrets: () => runSecretLists(plan.targets, process.env, plan.workDir).secrets }]],
+  reporter: [["./src/report/progress-reporter.js", { secrets: gatheringSecrets(plan.targets, process.env, plan.workDir) }]],
   // The gatherer opens its own contexts (gather/pages.audit.ts) and traces them itself with --trace.
   use: { trace: "off", screenshot: "off", video: "off" },
   projects: [

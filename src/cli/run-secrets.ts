@@ -32,6 +32,19 @@ export function runSecretLists(targets: readonly AuditTarget[], env: NodeJS.Proc
   };
 }
 
+/**
+ * The run's secrets as they stand while it gathers, for its progress lines: read again only when a
+ * login has ended since (its storage state is a new file), not for every line.
+ */
+export function gatheringSecrets(targets: readonly AuditTarget[], env: NodeJS.ProcessEnv, workDir: string): () => readonly string[] {
+  let known: { states: string; secrets: string[] } | null = null;
+  return () => {
+    const states = loginStateFiles(workDir).join("\n");
+    if (known?.states !== states) known = { states, secrets: runSecretLists(targets, env, workDir).secrets };
+    return known.secrets;
+  };
+}
+
 /** The storage states the run's logins have ended with so far, by file. */
 function loginStateFiles(workDir: string): string[] {
   const folder = join(workDir, LOGIN_FILES.folder);

@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { saveLogin } from "../../src/gather/login-state.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
-import { runSecretLists, shortSecretWarnings } from "../../src/cli/run-secrets.js";
+import { gatheringSecrets, runSecretLists, shortSecretWarnings } from "../../src/cli/run-secrets.js";
 import { specWith } from "../support/artifacts.js";
 
 /** A closed site's target: Basic auth, a login, a journey that types an invite code and a literal value, and a storage state in `stateFile`. */
@@ -42,6 +42,20 @@ test("a run's secrets are its variables' values, its journeys' typed values and 
   writeFileSync(stateFile, "{ not json");
   expect(runSecretLists([target], ENV, null).secrets.filter((secret) => secret.startsWith("sess_"))).toEqual([]);
   expect(runSecretLists([closedTarget(join(dir, "missing.json"))], ENV, null).secrets.filter((secret) => secret.startsWith("sess_"))).toEqual([]);
+});
+
+test("while a run gathers, its progress lines hide a login's session from the line after the login ended", async () => {
+  const target = closedTarget(join(mkdtempSync(join(tmpdir(), "run-secrets-")), "missing.json"));
+  const workDir = mkdtempSync(join(tmpdir(), "run-secrets-work-"));
+  const secrets = gatheringSecrets([target], ENV, workDir);
+  const before = secrets();
+  expect(before).not.toContain("sess_from_the_login_3");
+  // The same list while no login has ended since: the states are not read for every line.
+  expect(secrets()).toBe(before);
+  const context = { storageState: async () => ({ cookies: [{ name: "members_session", value: "sess_from_the_login_3", domain: "127.0.0.1", path: "/" }], origins: [] }) };
+  const outcome = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/account" };
+  await saveLogin(workDir, { slug: "closed", environment: "staging", viewport: "desktop" }, outcome, context as never);
+  expect(secrets()).toContain("sess_from_the_login_3");
 });
 
 test("a secret too short to hide is named in a warning, with where the spec names it, and never shown", () => {

@@ -240,7 +240,8 @@ test.describe("in a browser", () => {
       await expect.poll(() => capture.collect.length).toBe(1);
       const started = Date.now();
       await capture.settled(300);
-      expect(Date.now() - started).toBeLessThan(2000);
+      // Held by the unanswered request, it would wait until the test's timeout; 10 s is a bound a loaded machine keeps.
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(capture.keySightings).toEqual([{ key: "wkStaging1a2b3c", where: "header", detail: "authorization" }]);
     } finally {
       await context.close();

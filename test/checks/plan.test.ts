@@ -15,7 +15,10 @@ function compiledPlan(): TrackingPlan {
   return load.plan;
 }
 
-const plan = compiledPlan();
+let plan: TrackingPlan;
+test.beforeAll(() => {
+  plan = compiledPlan();
+});
 const order = (properties: unknown) => callWith({ name: "Order Completed", properties });
 const contextWith = (calls: ReturnType<typeof callWith>[], unplanned: "warn" | "fail" | "off" = "warn", pages = [pageWith({ calls })]) => ({
   ...contextOf(pages, specWith({ trackingPlan: { file: "plan.yaml", unplanned } })),

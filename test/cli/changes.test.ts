@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { changeOptionsOf, compareAndRecord, COMPARE_WITH_HISTORY, failOnNewOutcome, FINDINGS_HISTORY } from "../../src/cli/changes.js";
 import { CliError, EXIT } from "../../src/cli/errors.js";
 import type { Finding, RunSummary, Status } from "../../src/results/summary.js";
+import { scratchDir } from "../support/scratch.js";
 
 const found = (status: Status, page: string): Finding => ({ check: "page.load", status, spec: "audits/shop.yaml", page, viewport: "mobile", goal: null, experiment: null, variation: null, message: "", evidence: {} });
 const summaryOf = (findings: Finding[], startedAt: string): RunSummary => ({
@@ -22,7 +22,7 @@ function usageErrorOf(run: () => unknown): CliError {
 }
 
 test("each run is compared with the last one in OUT's history, then recorded for the next", () => {
-  const out = mkdtempSync(join(tmpdir(), "changes-"));
+  const out = scratchDir("changes");
   const first = compareAndRecord(out, summaryOf([found("fail", "home"), found("pass", "cart")], "2026-11-26T03:00:00.000Z"), COMPARE_WITH_HISTORY);
   expect(first.changes).toBeNull();
   const second = compareAndRecord(out, summaryOf([found("pass", "home"), found("fail", "cart")], "2026-11-27T03:00:00.000Z"), COMPARE_WITH_HISTORY);
@@ -33,19 +33,19 @@ test("each run is compared with the last one in OUT's history, then recorded for
 });
 
 test("--compare DIR compares with the summary.json DIR holds, read when the options are", () => {
-  const earlier = mkdtempSync(join(tmpdir(), "compare-"));
+  const earlier = scratchDir("compare");
   writeFileSync(join(earlier, "summary.json"), JSON.stringify(summaryOf([found("fail", "cart")], "2026-11-20T03:00:00.000Z")));
   const options = changeOptionsOf({ compare: earlier, "fail-on": "new" });
   writeFileSync(join(earlier, "summary.json"), "overwritten later, as when DIR is also --out");
-  const out = mkdtempSync(join(tmpdir(), "changes-"));
+  const out = scratchDir("changes");
   compareAndRecord(out, summaryOf([found("pass", "cart")], "2026-11-26T03:00:00.000Z"), COMPARE_WITH_HISTORY);
   const compared = compareAndRecord(out, summaryOf([found("fail", "cart")], "2026-11-27T03:00:00.000Z"), options);
   expect(compared.changes).toEqual({ comparedWith: { startedAt: "2026-11-20T03:00:00.000Z", verdict: "fail" }, new: [], worse: [], resolved: [], persisting: 1 });
 });
 
 test("a bad --compare, --fail-on or --notify-env is a usage error (exit 2) that says what to give", () => {
-  const empty = mkdtempSync(join(tmpdir(), "compare-"));
-  const broken = mkdtempSync(join(tmpdir(), "compare-"));
+  const empty = scratchDir("compare");
+  const broken = scratchDir("compare");
   writeFileSync(join(broken, "summary.json"), "{ cut short");
   for (const [values, message] of [
     [{ compare: empty }, `--compare ${empty}: there is no summary.json in it`],
@@ -61,7 +61,7 @@ test("a bad --compare, --fail-on or --notify-env is a usage error (exit 2) that 
 });
 
 test("--fail-on new: old failures alone pass, a new one fails, and nothing to compare with fails as any and says so", () => {
-  const out = mkdtempSync(join(tmpdir(), "changes-"));
+  const out = scratchDir("changes");
   const firstRun = summaryOf([found("fail", "home")], "2026-11-26T03:00:00.000Z");
   const nothing = failOnNewOutcome(firstRun, compareAndRecord(out, firstRun, COMPARE_WITH_HISTORY), false);
   expect(nothing).toEqual({ fails: true, line: "--fail-on new: nothing to compare audits/shop.yaml (staging) with yet, so 1 failed finding(s) there fail the run, as with --fail-on any." });

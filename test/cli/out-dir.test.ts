@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { prepareOutDir } from "../../src/cli/out-dir.js";
+import { scratchDir } from "../support/scratch.js";
 
 test("an earlier run's outputs are gone at once and deleted in the background; the history and other files stay", async () => {
-  const out = mkdtempSync(join(tmpdir(), "out-dir-"));
+  const out = scratchDir("out-dir");
   for (const folder of ["allure-results", "html", "screenshots", "traces", "history"]) mkdirSync(join(out, folder));
   writeFileSync(join(out, "allure-results", "old-result.json"), "{}");
   writeFileSync(join(out, "html", "index.html"), "<html>");
@@ -25,13 +25,13 @@ test("an earlier run's outputs are gone at once and deleted in the background; t
 });
 
 test("an output folder that does not exist yet is made, with an empty results folder", async () => {
-  const out = join(mkdtempSync(join(tmpdir(), "out-dir-")), "reports");
+  const out = join(scratchDir("out-dir"), "reports");
   await prepareOutDir(out);
   expect(readdirSync(out)).toEqual(["allure-results"]);
 });
 
 test("a run's saved artifacts go with its other outputs, unless a replay that judges them in this folder keeps them", async () => {
-  const out = mkdtempSync(join(tmpdir(), "out-dir-"));
+  const out = scratchDir("out-dir");
   mkdirSync(join(out, "artifacts"));
   writeFileSync(join(out, "summary.json"), "old");
   await prepareOutDir(out, ["artifacts"]);

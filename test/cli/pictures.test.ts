@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
@@ -12,6 +11,7 @@ import type { PictureSources } from "../../src/report/variation-pictures.js";
 import type { Finding } from "../../src/results/summary.js";
 import { pageWith } from "../support/artifacts.js";
 import { testBrowserPath } from "../support/browser.js";
+import { scratchDir } from "../support/scratch.js";
 
 const EXPERIMENT = { name: "Pricing CTA copy", page: "pricing" };
 const LOCAL: PictureBrowserSource = { browserExecutable: testBrowserPath() ?? null, browserEndpoint: null };
@@ -19,7 +19,7 @@ const MISSING: PictureBrowserSource = { browserExecutable: "/nowhere/chromium", 
 
 /** The pricing page's control and one variation on desktop, their first screens kept in a fresh output folder; `previewed` false for a run without experiments. */
 function run({ previewed }: { previewed: boolean }): PictureSources {
-  const outDir = mkdtempSync(join(tmpdir(), "pictures-"));
+  const outDir = scratchDir("pictures");
   mkdirSync(join(outDir, "views"));
   const unit = (file: string, variation: PageArtifacts["variation"]) => {
     const screen = new PNG({ width: 640, height: 360 });

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { EXIT } from "../../src/cli/errors.js";
@@ -8,9 +7,10 @@ import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
 import type { TargetResult } from "../../src/results/run-result.js";
 import { specWith } from "../support/artifacts.js";
+import { scratchDir } from "../support/scratch.js";
 
 test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
-  const out = mkdtempSync(join(tmpdir(), "publish-"));
+  const out = scratchDir("publish");
   // A file where the results folder should be: the results cannot be written into it.
   writeFileSync(join(out, "allure-results"), "not a folder");
   const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec: specWith(), specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: [], viewports: ["desktop"] });

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { saveLogin } from "../../src/gather/login-state.js";
@@ -7,6 +6,7 @@ import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
 import { gatheringSecrets, runSecretLists, shortSecretWarnings } from "../../src/cli/run-secrets.js";
 import { specWith } from "../support/artifacts.js";
+import { scratchDir } from "../support/scratch.js";
 
 /** A closed site's target: Basic auth, a login, a journey that types an invite code and a literal value, and a storage state in `stateFile`. */
 function closedTarget(stateFile: string): AuditTarget {
@@ -23,11 +23,11 @@ function closedTarget(stateFile: string): AuditTarget {
 const ENV = { STAGING_USER: "qa-user", STAGING_PASSWORD: "pa55-word-9", LOGIN_PIN: "417", INVITE_CODE: "invite-77aa" };
 
 test("a run's secrets are its variables' values, its journeys' typed values and what its logins and storage states yielded; the saved artifacts hide all but the typed literals", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "run-secrets-"));
+  const dir = scratchDir("run-secrets");
   const stateFile = join(dir, "signed-in.json");
   writeFileSync(stateFile, JSON.stringify({ cookies: [{ name: "sid", value: "sess_from_the_file_01" }], origins: [] }));
   const target = closedTarget(stateFile);
-  const workDir = mkdtempSync(join(tmpdir(), "run-secrets-work-"));
+  const workDir = scratchDir("run-secrets-work");
   const context = { storageState: async () => ({ cookies: [{ name: "members_session", value: "sess_from_the_login_2", domain: "127.0.0.1", path: "/" }], origins: [{ origin: "http://127.0.0.1:47412", localStorage: [{ name: "key", value: "prj_demo_staging" }] }] }) };
   const outcome = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/account" };
   await saveLogin(workDir, { slug: "closed", environment: "staging", viewport: "desktop" }, outcome, context as never);
@@ -45,8 +45,8 @@ test("a run's secrets are its variables' values, its journeys' typed values and 
 });
 
 test("while a run gathers, its progress lines hide a login's session from the line after the login ended", async () => {
-  const target = closedTarget(join(mkdtempSync(join(tmpdir(), "run-secrets-")), "missing.json"));
-  const workDir = mkdtempSync(join(tmpdir(), "run-secrets-work-"));
+  const target = closedTarget(join(scratchDir("run-secrets"), "missing.json"));
+  const workDir = scratchDir("run-secrets-work");
   const secrets = gatheringSecrets([target], ENV, workDir);
   const before = secrets();
   expect(before).not.toContain("sess_from_the_login_3");

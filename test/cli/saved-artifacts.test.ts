@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { CliError } from "../../src/cli/errors.js";
@@ -13,6 +12,7 @@ import type { Finding } from "../../src/results/summary.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiWith, callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";
+import { scratchDir } from "../support/scratch.js";
 
 /** The run's secrets: the API key and a closed site's Basic credentials, whose user name is an e-mail address the site also identifies its visitor with. */
 const ENV = { SERVICE_API_KEY: "key_0123456789abcdef", QA_USER: "tester@corp.example", QA_PASSWORD: "s3cret-Pass-42" };
@@ -37,7 +37,7 @@ function gatheredSignup() {
 }
 
 function saved(spec: AuditSpec): { dir: string; pages: ReturnType<typeof gatheredSignup>[] } {
-  const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  const dir = scratchDir("saved-artifacts");
   const pages = [pageWith({ spec: "audits/closed.yaml" }), gatheredSignup()];
   const target = targetOf(spec);
   const gathered = pages.map((page) => ({ file: target.units.find((unit) => unit.page === page.page)!.artifactFiles[page.viewport]!, page }));
@@ -86,7 +86,7 @@ test("a refusal's and a GPC unit's artifacts are saved in files of their own and
   const target = targetOf(spec);
   const consentOf = (unit: "page" | "reject" | "gpc") => ({ unit }) as PageArtifacts["consent"];
   const gathered = target.units.map((unit) => ({ file: unit.artifactFiles.desktop!, page: pageWith({ spec: "audits/closed.yaml", page: unit.page, consent: consentOf(unit.consent ?? "page") }) }));
-  const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  const dir = scratchDir("saved-artifacts");
   saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: null }] }, [dir], runSecretLists([target], ENV, null).credentials);
   expect(readdirSync(join(dir, "artifacts", "pages"))).toHaveLength(target.units.length);
   const [replayed] = replayedTargets(readSavedRun(dir), [loaded(spec)], { env: undefined, pages: [], viewports: [] }, dir);
@@ -96,7 +96,7 @@ test("a refusal's and a GPC unit's artifacts are saved in files of their own and
 test("a filmstrip's frames are saved with the artifacts, and a replay gives them back to the output", () => {
   const spec = closedSpec();
   const target = targetOf(spec);
-  const runDir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  const runDir = scratchDir("saved-artifacts");
   const frame = "screenshots/closed/views/home.desktop.e0v0.film0.png";
   mkdirSync(join(runDir, "screenshots/closed/views"), { recursive: true });
   writeFileSync(join(runDir, frame), "png");
@@ -104,7 +104,7 @@ test("a filmstrip's frames are saved with the artifacts, and a replay gives them
   const home = pageWith({ spec: "audits/closed.yaml", page: "home", flicker });
   saveArtifacts(runDir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [runDir], runSecretLists([target], ENV, null).credentials);
   expect(existsSync(join(runDir, "artifacts", frame))).toBe(true);
-  const outDir = mkdtempSync(join(tmpdir(), "replayed-"));
+  const outDir = scratchDir("replayed");
   restoreScreens([target], [{ pages: [home] } as unknown as TargetResult], join(runDir, "artifacts"), outDir);
   expect(readFileSync(join(outDir, frame), "utf8")).toBe("png");
 });
@@ -114,7 +114,7 @@ test("a login's end and a page's landing are saved without query and fragment, a
   const target = { ...targetOf(spec), baseUrl: "http://qa:pa55@127.0.0.1:47412" };
   const login = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/callback?code=tok_123#access_token=tok_456" };
   const home = pageWith({ spec: "audits/closed.yaml", page: "home", access: { login, landedUrl: "http://127.0.0.1:47412/?session=tok_789", passwordField: false, authRefused: false } });
-  const dir = mkdtempSync(join(tmpdir(), "saved-artifacts-"));
+  const dir = scratchDir("saved-artifacts");
   saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [dir], runSecretLists([target], ENV, null).credentials);
   const text = [join(dir, "artifacts", "run.json"), join(dir, "artifacts", "pages", target.units[0]!.artifactFiles.desktop!)].map((file) => readFileSync(file, "utf8")).join("\n");
   expect(text).not.toMatch(/tok_|pa55/);

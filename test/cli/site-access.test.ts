@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { requireSiteAccess } from "../../src/cli/site-access.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
 import { specWith } from "../support/artifacts.js";
+import { scratchDir } from "../support/scratch.js";
 
 /** `run`'s refusal (exit 2) of a closed site it could not get into, before any browser starts. */
 
@@ -29,7 +29,7 @@ test("an unset or empty variable stops the run, named with where the spec names 
 });
 
 test("a storage state that cannot be read, or is not one, stops the run", () => {
-  const dir = mkdtempSync(join(tmpdir(), "storage-state-"));
+  const dir = scratchDir("storage-state");
   const file = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
     return join(dir, name);

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { runCompositeAction } from "../support/composite-action.js";
 import { projectEnv } from "../support/installed-package.js";
+import { scratchDir } from "../support/scratch.js";
 
 /**
  * The action's `fail-on` and `notify-env` inputs reach setup-audit as its flags: values it refuses
@@ -17,7 +17,7 @@ for (const [input, value, said] of [
   ["notify-env", "https://hooks.example.test/services/T0", "--notify-env takes the NAME of the variable that holds the webhook URL"],
 ] as const) {
   test(`the action passes its ${input} input to setup-audit as --${input}`, async () => {
-    const empty = mkdtempSync(join(tmpdir(), "setup-audit-action-inputs-"));
+    const empty = scratchDir("setup-audit-action-inputs");
     try {
       const run = await runCompositeAction(ROOT, { workspace: empty, inputs: { [input]: value }, env: projectEnv({ SETUP_AUDIT_BROWSER: join(empty, "no-browser") }) });
       expect(run.log).toContain(said);

@@ -1,8 +1,8 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sharedScratchDir } from "../support/scratch.js";
 import { expect, test } from "@playwright/test";
 import { GOLDEN_DIR, GOLDEN_SPEC } from "../support/golden.js";
 import type { ChangedFinding } from "../../src/results/summary.js";
@@ -17,7 +17,7 @@ import { e2eSpec, readSummary, runCli } from "./cli.js";
  */
 test.describe.configure({ mode: "serial" });
 
-const dir = mkdtempSync(join(tmpdir(), "changes-"));
+const dir = sharedScratchDir("changes");
 const spec = join(dir, "broken-shop.yaml");
 const saved = join(dir, "saved");
 const out = join(dir, "reports");

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -12,6 +12,7 @@ import { deviceFor } from "../../src/browser/viewports.js";
 import type { Finding, RunSummary } from "../../src/results/summary.js";
 import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readSummary, runCli, type CliRun } from "./cli.js";
+import { scratchDir } from "../support/scratch.js";
 
 /**
  * Closed staging sites (fixtures/sites/closed-sites.ts): Basic auth, a preview token in a header
@@ -124,7 +125,7 @@ function expectCouponMasked(picture: string, { typed, box }: TypedCoupon): void 
   expect(unmasked.filter((pixel) => Math.max(...pixel) < 128).length, picture).toBeGreaterThan(20);
 }
 
-const outDir = (name: string) => mkdtempSync(join(tmpdir(), `closed-sites-${name}-`));
+const outDir = (name: string) => scratchDir(`closed-sites-${name}`);
 
 const SPECS = ["closed-basic.yaml", "closed-token-header.yaml", "closed-token-cookie.yaml", "closed-members.yaml"].map(e2eSpec);
 

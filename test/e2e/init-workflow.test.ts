@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { workflowText } from "../../src/init/workflow.js";
 import { runCommand } from "./cli.js";
+import { scratchDir } from "../support/scratch.js";
 
 /**
  * `setup-audit init URL --workflow` in a project of its own (the workflow goes into the folder it
@@ -14,7 +14,7 @@ import { runCommand } from "./cli.js";
 const BIN = join(import.meta.dirname, "../../bin/setup-audit.js");
 
 test("init --workflow writes .github/workflows/setup-audit.yml for the spec and environment it wrote, and offers the .gitignore line", async () => {
-  const project = mkdtempSync(join(tmpdir(), "init-workflow-project-"));
+  const project = scratchDir("init-workflow-project");
   const env = { ...process.env, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "" };
   const init = await runCommand(process.execPath, [BIN, "init", `http://127.0.0.1:${FIXTURE_PORTS.demoShop}/`, "--env", "staging", "--workflow"], { cwd: project, env });
   expect(init.code, init.stdout + init.stderr).toBe(0);

@@ -1,6 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join, posix, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
@@ -13,6 +12,7 @@ import type { RunSummary } from "../../src/results/summary.js";
 import { runCompositeAction } from "../support/composite-action.js";
 import { runCommand, type CliRun } from "./cli.js";
 import { installedProject, pack, projectEnv, type PackResult } from "../support/installed-package.js";
+import { scratchDir } from "../support/scratch.js";
 
 /**
  * setup-audit as a team uses it: `npm pack` of this checkout installed into a project of its own
@@ -32,7 +32,7 @@ let project: string;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  tarballDir = mkdtempSync(join(tmpdir(), "setup-audit-pack-"));
+  tarballDir = scratchDir("setup-audit-pack");
   packed = await pack(tarballDir);
   project = await installedProject(tarballDir, packed);
 });
@@ -204,7 +204,7 @@ test("the GitHub Action annotates a failed check on its spec, outputs verdict fa
 });
 
 test("the GitHub Action runs its own build where the project has no setup-audit, and refuses a key where the key's variable name belongs", async () => {
-  const empty = mkdtempSync(join(tmpdir(), "setup-audit-empty-project-"));
+  const empty = scratchDir("setup-audit-empty-project");
   try {
     const own = await runCompositeAction(ROOT, { workspace: empty, inputs: { specs: "audits/none.yaml" }, env: projectEnv({ SETUP_AUDIT_BROWSER: browserPath() }) });
     expect(own.log).toContain(`setup-audit ${manifest.version}, from the action's folder (${ROOT})`);

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sharedScratchDir } from "../support/scratch.js";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
@@ -12,7 +12,7 @@ import { e2eSpec, readSummary, runCli } from "./cli.js";
  */
 test.describe.configure({ mode: "serial" });
 
-const dir = mkdtempSync(join(tmpdir(), "replay-"));
+const dir = sharedScratchDir("replay");
 const spec = join(dir, "broken-shop.yaml");
 const saved = join(dir, "saved");
 let gathered: RunSummary;

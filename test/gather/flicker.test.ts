@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { flickerTimes } from "../../src/artifacts/flicker.js";
 import { test } from "../support/gather.js";
+import { scratchDir } from "../support/scratch.js";
 
 /**
  * The flicker sampler in a real Chromium: a page applies its variation from a timer a set time after
@@ -33,7 +33,7 @@ const experiment = { name: "Plan button copy", selector: "#cta" };
 const variation = { experiment: experiment.name, name: "Long copy", query: { plant: "1" }, js: null, css: null };
 
 test("a variation applied by a timer after the first frame: the control painted is the recorded delay within one frame plus 20 ms, and the filmstrip shows the switch", async ({ gather }) => {
-  const folder = mkdtempSync(join(tmpdir(), "flicker-"));
+  const folder = scratchDir("flicker");
   try {
     let recorded: number | undefined;
     const artifacts = await gather(

@@ -1,17 +1,17 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "@playwright/test";
 import type { LoginOutcome } from "../../src/artifacts/types.js";
 import { readLogin, saveLogin } from "../../src/gather/login-state.js";
 import { test } from "../support/browser.js";
+import { scratchDir } from "../support/scratch.js";
 
 const KEY = { slug: "members", environment: "staging", viewport: "desktop" };
 const LOGIN_URL = "http://127.0.0.1:47415/members/login";
 const gotIn: LoginOutcome = { requestedUrl: LOGIN_URL, documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47415/members/account" };
 
 test("a login that got in hands its storage state to its viewport's pages, in files only their owner reads", async ({ browser }) => {
-  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-login-"));
+  const workDir = scratchDir("setup-audit-login");
   const context = await browser.newContext();
   await context.addCookies([{ name: "members_session", value: "sess_test", domain: "127.0.0.1", path: "/" }]);
   await saveLogin(workDir, KEY, gotIn, context);
@@ -27,7 +27,7 @@ test("a login that got in hands its storage state to its viewport's pages, in fi
 });
 
 test("a login that did not get in leaves no state; one that left no record did not get in either", async () => {
-  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-login-"));
+  const workDir = scratchDir("setup-audit-login");
   const stayed = { ...gotIn, finalUrl: `${LOGIN_URL}?error=1` };
   await saveLogin(workDir, KEY, stayed, null);
   expect(readLogin(workDir, KEY, LOGIN_URL)).toEqual({ outcome: stayed, storageState: null });

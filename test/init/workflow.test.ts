@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse } from "yaml";
 import { initOptions } from "../../src/init/init-command.js";
 import { ACTION_REPOSITORY, gitignoreOffer, requireWorkflowWritable, WORKFLOW_FILE, workflowText, writeWorkflow } from "../../src/init/workflow.js";
+import { scratchDir } from "../support/scratch.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -52,7 +52,7 @@ test("docs/ci.md gives the workflow init writes, for the environment init writes
 });
 
 test("init --workflow writes the file, and keeps an existing one unless forced", () => {
-  const root = mkdtempSync(join(tmpdir(), "init-workflow-"));
+  const root = scratchDir("init-workflow");
   expect(() => requireWorkflowWritable(root, false)).not.toThrow();
   expect(writeWorkflow(root, "audits\\shop.yaml", "production")).toBe(WORKFLOW_FILE);
   expect(readFileSync(join(root, ".github/workflows/setup-audit.yml"), "utf8")).toBe(workflowText("audits/shop.yaml", "production"));
@@ -61,7 +61,7 @@ test("init --workflow writes the file, and keeps an existing one unless forced",
 });
 
 test("init offers the .gitignore line for reports/ unless the project ignores it already", () => {
-  const root = mkdtempSync(join(tmpdir(), "init-gitignore-"));
+  const root = scratchDir("init-gitignore");
   expect(gitignoreOffer(root)).toContain("`echo reports/ >> .gitignore`");
   writeFileSync(join(root, ".gitignore"), "node_modules/\nreports-old/\n");
   expect(gitignoreOffer(root)).not.toBeNull();

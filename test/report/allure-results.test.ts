@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
@@ -13,6 +12,7 @@ import { writeAllureResults } from "../../src/report/allure-writer.js";
 import type { Finding } from "../../src/results/summary.js";
 import { reportTarget, type RunResult } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
+import { scratchDir } from "../support/scratch.js";
 
 const spec = specWith();
 const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home", "signup"], viewports: ["desktop", "mobile"] });
@@ -23,7 +23,7 @@ function runWith(findings: Finding[]): RunResult {
   const pages = [pageWith({ page: "home", viewport: "desktop" }), pageWith({ page: "home", viewport: "mobile", mobile: true }), pageWith({ page: "signup", viewport: "desktop" })];
   return {
     runId: "abc123",
-    outDir: mkdtempSync(join(tmpdir(), "allure-out-")),
+    outDir: scratchDir("allure-out"),
     targets: [{ target: reportTarget(target), result: { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings, pages: reconcileDeliveries(pages, null), api: null } }],
   };
 }

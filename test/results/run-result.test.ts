@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
@@ -13,6 +12,7 @@ import { toJUnitXml } from "../../src/report/junit.js";
 import type { Finding } from "../../src/results/summary.js";
 import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";
+import { scratchDir } from "../support/scratch.js";
 
 const leaky: Finding = {
   check: "page.errors", status: "warn", spec: "audits/shop.yaml", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null,
@@ -35,7 +35,7 @@ test("summary.json's messages are scrubbed once, as the shareable report does, a
 test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included, and its pages hold no secret", () => {
   const spec = specWith({ pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }] });
   const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] });
-  const out = mkdtempSync(join(tmpdir(), "shard-"));
+  const out = scratchDir("shard");
   // A page's own errors may carry a secret too (a closed site's page that logs its token).
   const page = pageWith({ page: "signup", viewport: "mobile", errors: [{ kind: "console", message: "token s3cret-value" }] });
   writeShardResults(out, "1/2", new Date(), [target], [{ ...result, pages: reconcileDeliveries([page], null) }], runSecretLists([target], process.env, null).secrets);
@@ -50,7 +50,7 @@ test("a shard file masks a reload's calls and keeps none of its payloads, as the
   const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["mobile"] });
   const identify = callWith({ kind: "identify", method: "identify", name: "u_42", properties: { email: "jane@example.org" }, atMs: 2100 });
   const page = pageWith({ page: "signup", viewport: "mobile", reload: { atMs: 2000, loadError: null, calls: [identify], collect: [collectOf([identify])] } });
-  const out = mkdtempSync(join(tmpdir(), "shard-"));
+  const out = scratchDir("shard");
   writeShardResults(out, "1/2", new Date(), [target], [{ ...result, findings: [], pages: reconcileDeliveries([page], null) }], runSecretLists([target], process.env, null).secrets);
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).not.toMatch(/jane@|u_42/);

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { scratchDir } from "./scratch.js";
 
 /**
  * Runs a composite action's steps as GitHub's runner does: each `run:` step is a bash script run
@@ -52,7 +52,7 @@ export async function runCompositeAction(actionPath: string, options: { workspac
   const unknown = Object.keys(options.inputs).filter((name) => !(name in action.inputs));
   if (unknown.length > 0) throw new Error(`action.yml has no input ${unknown.join(", ")}`);
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, options.inputs[name] ?? input.default ?? ""]));
-  const work = mkdtempSync(join(tmpdir(), "setup-audit-action-"));
+  const work = scratchDir("setup-audit-action");
   const summaryFile = join(work, "step-summary.md");
   writeFileSync(summaryFile, "");
   const steps: Record<string, Record<string, string>> = {};

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { scratchDir } from "./scratch.js";
 
 /**
  * The package as a user gets it: `npm pack` of this checkout, installed with npm into a project of
@@ -49,7 +49,7 @@ export async function pack(destination: string): Promise<PackResult> {
 
 /** A new project with the packed tarball installed as a development dependency; returns its folder. */
 export async function installedProject(tarballDir: string, packed: PackResult): Promise<string> {
-  const project = mkdtempSync(join(tmpdir(), "setup-audit-project-"));
+  const project = scratchDir("setup-audit-project");
   const tarball = `file:${join(tarballDir, packed.filename)}`;
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines: Record<string, string> };
   const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };

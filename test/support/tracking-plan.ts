@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { scratchDir } from "./scratch.js";
 
 /** A plan in setup-audit's format: a closed Order Completed with required keys, a range and an enum, an open Signed Up, and identify's required `plan`. */
 export const ORDER_PLAN = `events:
@@ -20,7 +20,7 @@ identify:
 
 /** Writes `files` (relative name → text) into a new temporary folder and returns its path. */
 export function folderWith(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "tracking-plan-"));
+  const folder = scratchDir("tracking-plan");
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(folder, name, ".."), { recursive: true });
     writeFileSync(join(folder, name), text);

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { worstStatus, type ChangedFinding, type Changes, type Checklist, type Finding, type RunSummary, type SpecRun, type Status } from "./summary.js";
 
 /**
@@ -23,6 +24,9 @@ export interface RecordedRun {
   checklist: Checklist;
   findings: Partial<Record<Status, CompactKey[]>>;
 }
+
+/** Where the history of findings is kept in the output folder, beside the report's history. */
+export const FINDINGS_HISTORY = join("history", "findings.jsonl");
 
 /** How many runs of each spec × environment the history keeps. */
 export const KEPT_RUNS = 60;
@@ -89,8 +93,12 @@ export function hasChanges(changes: Changes): boolean {
 
 /** The changes line: `since 2026-11-27 03:00 UTC: 1 new, 0 worse, 2 resolved, 3 still failing`. */
 export function changesLine(changes: Changes): string {
-  const when = changes.comparedWith.startedAt.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
-  return `Since ${when}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${changes.persisting} still failing`;
+  return `Since ${utcMinute(changes.comparedWith.startedAt)}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${changes.persisting} still failing`;
+}
+
+/** A run's start to the minute: `2026-11-27 03:00 UTC`. */
+export function utcMinute(iso: string): string {
+  return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 }
 
 /**
@@ -123,10 +131,15 @@ export function appendedHistory(lines: readonly string[], added: readonly Record
   return kept.reverse();
 }
 
+/** Every recorded run in the history's lines, oldest first; a damaged line is skipped. */
+export function recordedRunsIn(lines: readonly string[]): RecordedRun[] {
+  return lines.map(parseRecordedRun).filter((run) => run !== null);
+}
+
 /** The last recorded run of each spec × environment in the history's lines. */
 export function lastRecordedRuns(lines: readonly string[]): RecordedRun[] {
   const last = new Map<string, RecordedRun>();
-  for (const run of lines.map(parseRecordedRun)) if (run !== null) last.set(targetKey(run), run);
+  for (const run of recordedRunsIn(lines)) last.set(targetKey(run), run);
   return [...last.values()];
 }
 

@@ -2,7 +2,7 @@ import { CHECK_IDS, checkOf, type CheckId } from "../../checks/index.js";
 import type { Finding, RunSummary } from "../../results/summary.js";
 import { worstStatus } from "../../results/summary.js";
 import { findingPlace } from "../console.js";
-import { html, inlineMarkdown, type Markup } from "./markup.js";
+import { html, inlineMarkdown, withCode, type Markup } from "./markup.js";
 import { statusBadge } from "./status.js";
 
 /** Messages shown per check: past these, the detailed report lists the rest. */
@@ -33,7 +33,7 @@ function checkGroup(id: CheckId, findings: readonly Finding[], specPrefix: boole
   return html`<article class="sa-check">
   <h3>${statusBadge(worstStatus(findings.map((finding) => finding.status)))} ${check.failureTitle} <code>${id}</code> <span class="sa-count">${findings.length} finding(s)</span></h3>
   <ul class="sa-messages">${messages.slice(0, MESSAGES_PER_CHECK).map(
-    ([message, found]) => html`<li><p class="sa-where">${found.map((finding) => [specPrefix ? finding.spec : "", findingPlace(finding)].filter(Boolean).join(" · ") || "the spec").join("; ")}</p><p>${message}</p></li>`,
+    ([message, found]) => html`<li><p class="sa-where">${found.map((finding) => [specPrefix ? finding.spec : "", findingPlace(finding)].filter(Boolean).join(" · ") || "the spec").join("; ")}</p><p>${withCode(message)}</p></li>`,
   )}</ul>
   ${more > 0 ? html`<p>And ${more} more message(s): the detailed report lists every finding.</p>` : null}
   <p class="sa-why"><strong>Why it matters:</strong> ${inlineMarkdown(check.why)}</p>

@@ -1,6 +1,6 @@
 import type { Finding, RunSummary } from "../../results/summary.js";
 import { findingPlace } from "../console.js";
-import { html, type Markup } from "./markup.js";
+import { html, withCode, type Markup } from "./markup.js";
 import { findingsOf, runTitle, statusBadge } from "./status.js";
 
 /**
@@ -27,5 +27,5 @@ export function beforeConsent(summary: Pick<RunSummary, "runs" | "findings">): M
 
 function consentRow(finding: Finding): Markup {
   const unit = typeof finding.evidence.unit === "string" ? ` (${finding.evidence.unit})` : "";
-  return html`<tr><td>${findingPlace(finding) || "the spec"}</td><td><code>${finding.check}</code>${unit}</td><td>${statusBadge(finding.status)}</td><td>${finding.message}</td></tr>`;
+  return html`<tr><td>${findingPlace(finding) || "the spec"}</td><td><code>${finding.check}</code>${unit}</td><td>${statusBadge(finding.status)}</td><td>${withCode(finding.message)}</td></tr>`;
 }

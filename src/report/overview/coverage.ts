@@ -1,5 +1,5 @@
 import type { Finding, RunSummary } from "../../results/summary.js";
-import { html, type Markup } from "./markup.js";
+import { html, withCode, type Markup } from "./markup.js";
 import { findingsOf, runTitle, statusBadge } from "./status.js";
 
 /**
@@ -17,7 +17,7 @@ export function planCoverage(summary: Pick<RunSummary, "runs" | "findings">): Ma
     ({ run, coverage, judged }) => html`<article class="sa-check"><h3>${statusBadge(coverage.status)} ${runTitle(run)}</h3>
 ${eventLists(coverage)}
 <p>Calls judged against the plan, per page × viewport: ${(["pass", "warn", "fail", "skip"] as const).map((status, index) => `${index > 0 ? ", " : ""}${judged.filter((finding) => finding.status === status).length} ${status}`)}.</p>
-<p>${coverage.message}</p></article>`,
+<p>${withCode(coverage.message)}</p></article>`,
   )}</section>`;
 }
 

@@ -34,11 +34,18 @@ function toHtml(value: Interpolated): string {
   return value.map(toHtml).join("");
 }
 
+/** A finding's message as the console writes it, its `code` spans shown as code, everything else as text. */
+export function withCode(message: string): Markup {
+  const parts = message.split("`");
+  // An odd backtick opens no span: the message is text as it is.
+  if (parts.length % 2 === 0) return html`${message}`;
+  return html`${parts.map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : part))}`;
+}
+
 /**
  * A check's markdown (its "why it matters") as text: `code` kept as code, a link's text without
  * its target (the targets are relative to the docs, which the report does not carry), emphasis dropped.
  */
 export function inlineMarkdown(markdown: string): Markup {
-  const plain = markdown.replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/\*\*|__/g, "");
-  return html`${plain.split("`").map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : part))}`;
+  return withCode(markdown.replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/\*\*|__/g, ""));
 }

@@ -31,7 +31,7 @@ html.${ALLURE_OPEN} #sa-back { display: block !important; position: fixed; right
 #${OVERVIEW_ID} .sa-changes { font-size: 16px; padding: 6px 10px; border-left: 4px solid #3d5afe; background: #f3f5ff; }
 #${OVERVIEW_ID} button { font: inherit; font-weight: 600; cursor: pointer; border-radius: 6px; }
 #${OVERVIEW_ID} .sa-open, #sa-back { background: #1a47b8; color: #fff; border: 0; padding: 8px 14px; font: 600 15px system-ui, sans-serif; border-radius: 6px; cursor: pointer; }
-#${OVERVIEW_ID} .sa-runs { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 12px; margin: 12px 0 20px; }
+#${OVERVIEW_ID} .sa-runs { display: grid; grid-template-columns: repeat(auto-fill, minmax(440px, 1fr)); gap: 12px; margin: 12px 0 20px; }
 #${OVERVIEW_ID} .sa-run, #${OVERVIEW_ID} .sa-check, #${OVERVIEW_ID} .sa-pictures { border: 1px solid #d0d4d9; border-radius: 8px; padding: 10px 14px; break-inside: avoid; }
 #${OVERVIEW_ID} .sa-check, #${OVERVIEW_ID} .sa-pictures { margin: 0 0 12px; }
 #${OVERVIEW_ID} .sa-spec { color: #4d5156; font-size: 13px; }

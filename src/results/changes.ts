@@ -131,15 +131,29 @@ export function appendedHistory(lines: readonly string[], added: readonly Record
   return kept.reverse();
 }
 
-/** Every recorded run in the history's lines, oldest first; a damaged line is skipped. */
-export function recordedRunsIn(lines: readonly string[]): RecordedRun[] {
-  return lines.map(parseRecordedRun).filter((run) => run !== null);
+/** A recorded run without its findings' keys: what the checklist's trend draws. */
+export type RecordedChecklist = Omit<RecordedRun, "findings">;
+
+/**
+ * Every recorded run's checklist in the history's lines, oldest first; a damaged line is skipped.
+ * A line is read up to its findings' keys, which `recordedRuns` writes last: a run of 400 page ×
+ * viewports records thousands of them, and parsing 60 such runs whole takes a loaded machine
+ * seconds. (`,"findings":` cannot occur inside a JSON string, whose quotes are escaped.)
+ */
+export function recordedChecklists(lines: readonly string[]): RecordedChecklist[] {
+  return lines.flatMap((line) => {
+    const cut = line.indexOf(',"findings":');
+    const run = parseRecordedRun(cut < 0 ? line : `${line.slice(0, cut)},"findings":{}}`);
+    if (run === null) return [];
+    const { findings: _keys, ...checklist } = run;
+    return [checklist];
+  });
 }
 
 /** The last recorded run of each spec × environment in the history's lines. */
 export function lastRecordedRuns(lines: readonly string[]): RecordedRun[] {
   const last = new Map<string, RecordedRun>();
-  for (const run of recordedRunsIn(lines)) last.set(targetKey(run), run);
+  for (const run of lines.map(parseRecordedRun)) if (run !== null) last.set(targetKey(run), run);
   return [...last.values()];
 }
 

@@ -1,4 +1,4 @@
-import type { RecordedRun } from "../../results/changes.js";
+import type { RecordedChecklist } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
 import { findingsToActOn } from "./act-on.js";
 import { beforeConsent } from "./consent.js";
@@ -19,7 +19,7 @@ import { checklistTrend } from "./trend.js";
 export interface OverviewSources {
   summary: RunSummary;
   /** The history of findings (history/findings.jsonl), oldest first: this run's record is its last of each spec × environment. */
-  history: readonly RecordedRun[];
+  history: readonly RecordedChecklist[];
   pictures: readonly ExperimentPictures[];
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FINDINGS_HISTORY, recordedRunsIn } from "../../results/changes.js";
+import { FINDINGS_HISTORY, recordedChecklists } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
 import { FILMSTRIP_PREFIX, SIDE_BY_SIDE_NAME } from "../allure-results.js";
 import type { OverviewSources } from "./overview.js";
@@ -32,7 +32,7 @@ export function readOverviewSources(outDir: string, resultsDir: string): Overvie
   const historyFile = join(outDir, FINDINGS_HISTORY);
   return {
     summary: JSON.parse(readFileSync(summaryFile, "utf8")) as RunSummary,
-    history: existsSync(historyFile) ? recordedRunsIn(readFileSync(historyFile, "utf8").split("\n")) : [],
+    history: existsSync(historyFile) ? recordedChecklists(readFileSync(historyFile, "utf8").split("\n")) : [],
     pictures: picturesIn(resultsDir),
   };
 }

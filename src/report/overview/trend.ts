@@ -1,4 +1,4 @@
-import type { RecordedRun } from "../../results/changes.js";
+import type { RecordedChecklist } from "../../results/changes.js";
 import { utcMinute } from "../../results/changes.js";
 import type { Checklist, RunSummary, Status } from "../../results/summary.js";
 import { CHECKLIST_LABELS } from "../console.js";
@@ -16,7 +16,7 @@ const FILL: Record<Status, string> = { pass: "#1f7a3d", warn: "#b36b00", fail: "
  * the item's status in that run (its title says the run and the status, for a pointer and a
  * screen reader alike).
  */
-export function checklistTrend(summary: Pick<RunSummary, "runs">, history: readonly RecordedRun[]): Markup {
+export function checklistTrend(summary: Pick<RunSummary, "runs">, history: readonly RecordedChecklist[]): Markup {
   return html`<section class="sa-section"><h2>The checklist over the kept runs</h2>
 <p class="sa-legend">${(Object.keys(FILL) as Status[]).map((status) => html`<span><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${FILL[status]}"/></svg> ${STATUS_TEXT[status]}</span> `)}</p>
 ${summary.runs.map((run) => {
@@ -26,7 +26,7 @@ ${summary.runs.map((run) => {
 })}</section>`;
 }
 
-function trendSvg(title: string, runs: readonly RecordedRun[]): Markup {
+function trendSvg(title: string, runs: readonly RecordedChecklist[]): Markup {
   const items = Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][];
   const width = LABEL_WIDTH + runs.length * (CELL.width + CELL.gap);
   const height = items.length * (CELL.height + CELL.gap);

@@ -12,8 +12,10 @@
  * (`bench-consent:`, before the last line; scripts/bench/consent.ts).
  * Then 10,000 calls validated against a tracking plan, and the smallest N audited with a plan
  * against the same audit without one (`bench-plan:`, before the last line; scripts/bench/tracking-plan.ts).
- * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent|plan (that measurement
- * alone, without the rest or the last line)
+ * Then the report's overview of a run of 400 page × viewports, built with no browser
+ * (`bench-overview:`, before the last line; scripts/bench/overview.ts).
+ * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent|plan|overview (that
+ * measurement alone, without the rest or the last line)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -26,6 +28,7 @@ import { DEFAULTS_INSTALL, LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fix
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 import { consentLine, measureConsent, type ConsentRound } from "./consent.js";
+import { overviewLine, timeOverview, type OverviewTiming } from "./overview.js";
 import { measurePlanAudit, planLine, timePlanValidation, type PlanRound } from "./tracking-plan.js";
 import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
 
@@ -37,7 +40,7 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-const ALONE = ["variations", "realsdk", "consent", "plan"] as const;
+const ALONE = ["variations", "realsdk", "consent", "plan", "overview"] as const;
 const only = ALONE.find((name) => name === values.only) ?? null;
 if (values.only !== undefined && only === null) throw new Error(`--only ${values.only}: the measurements that run alone are ${ALONE.map((name) => `"${name}"`).join(" and ")}`);
 const sizes = values.pages.split(",").map(Number);
@@ -74,7 +77,8 @@ async function apiRequestCount(): Promise<number> {
   return ((await response.json()) as { api: number }).api;
 }
 
-const fixtures = await startFixturesUnlessRunning();
+// The overview is built from files alone: it needs no fixture.
+const fixtures = only === "overview" ? null : await startFixturesUnlessRunning();
 const work = mkdtempSync(join(tmpdir(), "setup-audit-bench-"));
 
 /** One round at one N: the bare floor and both audits, run one after the other. */
@@ -132,6 +136,7 @@ let variations: VariationsRound[] = [];
 let consent: ConsentRound[] = [];
 let planValidation = { wallMs: 0, cpuMs: 0 };
 let plan: PlanRound[] = [];
+let overview: OverviewTiming | null = null;
 try {
   if (only === null) {
     for (const pages of sizes) {
@@ -147,6 +152,7 @@ try {
     planValidation = timePlanValidation();
     plan = await measurePlanAudit({ work, workers, rounds, event: "product_viewed", specText: () => benchSpec(sizes[0]!, "off") });
   }
+  if (only === null || only === "overview") overview = timeOverview(work);
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
@@ -166,6 +172,7 @@ if (only === "variations") process.stdout.write(variationsLine(variations));
 else if (only === "realsdk") process.stdout.write(realSdkLine());
 else if (only === "consent") process.stdout.write(consentLine(consent));
 else if (only === "plan") process.stdout.write(planLine(planValidation, plan));
+else if (only === "overview") process.stdout.write(overviewLine(overview!));
 else printAll();
 
 /** `bench-realsdk:`: the median ratio audit / bare over the rounds, and each round's. */
@@ -199,5 +206,6 @@ function printAll(): void {
   process.stdout.write(variationsLine(variations));
   process.stdout.write(consentLine(consent));
   process.stdout.write(planLine(planValidation, plan));
+  process.stdout.write(overviewLine(overview!));
   process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);
 }

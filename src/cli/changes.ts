@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { appendedHistory, compareRuns, failuresOnNew, lastRecordedRuns, recordedRuns, type Comparison, type RecordedRun } from "../results/changes.js";
+import { appendedHistory, compareRuns, FINDINGS_HISTORY, failuresOnNew, lastRecordedRuns, recordedRuns, type Comparison, type RecordedRun } from "../results/changes.js";
 import type { RunSummary } from "../results/summary.js";
 import { firstLine } from "../text/wording.js";
 import { usageError } from "./errors.js";
@@ -10,9 +10,6 @@ import { usageError } from "./errors.js";
  * each spec × environment recorded in OUT/history/findings.jsonl, or with the run whose output
  * `--compare DIR` holds, then recorded there for the next one.
  */
-
-/** Where the history of findings is kept in the output folder, beside the report's history. */
-export const FINDINGS_HISTORY = join("history", "findings.jsonl");
 
 /** How a whole run compares itself with an earlier one (`--compare`, `--fail-on`, `--notify-env`). */
 export interface ChangeOptions {

@@ -45,6 +45,12 @@ export interface AllureContent {
 /** A failed result's message is the report's error box; a skipped one says why. */
 export type Outcome = { status: "passed" } | { status: "failed"; message: string } | { status: "skipped"; reason: string };
 
+/** The name of an experiment's picture of the control and its variations side by side. */
+export const SIDE_BY_SIDE_NAME = "control and variations side by side";
+
+/** How the name of a variation's filmstrip starts: `filmstrip of "Long copy"`. */
+export const FILMSTRIP_PREFIX = "filmstrip of ";
+
 const ALLURE_STATUS: Record<Status, AllureStatus> = {
   pass: AllureStatus.PASSED,
   warn: AllureStatus.BROKEN,
@@ -99,8 +105,8 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
       if (findings.length === 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
       const onViewport = pictures.get(experiment)?.get(viewport);
       const evidence = [
-        ...(onViewport?.sideBySide ? [attachContent("control and variations side by side", onViewport.sideBySide, "image/png")] : []),
-        ...[...(onViewport?.filmstrips ?? [])].map(([variation, filmstrip]) => attachContent(`filmstrip of "${variation}"`, filmstrip, "image/png")),
+        ...(onViewport?.sideBySide ? [attachContent(SIDE_BY_SIDE_NAME, onViewport.sideBySide, "image/png")] : []),
+        ...[...(onViewport?.filmstrips ?? [])].map(([variation, filmstrip]) => attachContent(`${FILMSTRIP_PREFIX}"${variation}"`, filmstrip, "image/png")),
       ];
       return reportFindings(label, findings, redaction, `${experiment.name} · ${viewport}`, evidence);
     });

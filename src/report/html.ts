@@ -5,11 +5,14 @@ import { CHECKLIST_STORY } from "./checklist-steps.js";
 import { reportCategories } from "./families.js";
 import { forgetHistoryEntry, historyReportIds, resultsReportId } from "./history.js";
 import { makeOffline } from "./offline-html.js";
+import { overviewParts, withOverview, type OverviewParts } from "./overview/overview.js";
+import { readOverviewSources } from "./overview/sources.js";
 
 /**
  * Builds the Allure 3 HTML report of the last run from `<out>/allure-results`: a folder to serve
  * (`<out>/html/`) and, on request, one self-contained file to forward (`<out>/audit-report.html`).
- * Both come from one generation, so a build adds exactly one history entry.
+ * Both come from one generation, so a build adds exactly one history entry, and both open on the
+ * overview built from summary.json and the history of findings (overview/).
  */
 
 /** Where the report's parts live inside the output folder. */
@@ -64,9 +67,11 @@ export async function buildReport(outDir: string, options: { singleFile: boolean
   const buildDir = mkdtempSync(join(outDir, ".report-build-"));
   try {
     await generate(resultsDir, buildDir, historyFile, reportId, reportName(outDir), options.singleFile);
+    const sources = readOverviewSources(outDir, resultsDir);
+    const overview = sources === null ? null : overviewParts(sources);
     // Allure moves a lone plugin's folder up into the output folder.
     const htmlBuilt = options.singleFile ? join(buildDir, "html") : buildDir;
-    makeFileOffline(join(htmlBuilt, "index.html"));
+    finishFile(join(htmlBuilt, "index.html"), overview);
     const htmlDir = join(outDir, REPORT_PATHS.html);
     rmSync(htmlDir, { recursive: true, force: true });
     renameSync(htmlBuilt, htmlDir);
@@ -75,7 +80,7 @@ export async function buildReport(outDir: string, options: { singleFile: boolean
     // A single file left by an earlier run would pass for this run's report.
     rmSync(singleFile, { force: true });
     if (options.singleFile) {
-      makeFileOffline(join(buildDir, "single", "index.html"));
+      finishFile(join(buildDir, "single", "index.html"), overview);
       renameSync(join(buildDir, "single", "index.html"), singleFile);
     }
     return {
@@ -125,6 +130,8 @@ function reportName(outDir: string): string {
   return projects.length > 0 ? `Setup audit: ${projects.join(", ")}` : "Setup audit";
 }
 
-function makeFileOffline(file: string): void {
-  writeFileSync(file, makeOffline(readFileSync(file, "utf8")));
+/** The report's page as it is shared: with the overview first, when there is one, and offline. */
+function finishFile(file: string, overview: OverviewParts | null): void {
+  const report = readFileSync(file, "utf8");
+  writeFileSync(file, makeOffline(overview === null ? report : withOverview(report, overview)));
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { worstStatus, type ChangedFinding, type Changes, type Checklist, type Finding, type RunSummary, type SpecRun, type Status } from "./summary.js";
 
 /**
@@ -23,6 +24,9 @@ export interface RecordedRun {
   checklist: Checklist;
   findings: Partial<Record<Status, CompactKey[]>>;
 }
+
+/** Where the history of findings is kept in the output folder, beside the report's history. */
+export const FINDINGS_HISTORY = join("history", "findings.jsonl");
 
 /** How many runs of each spec × environment the history keeps. */
 export const KEPT_RUNS = 60;
@@ -89,8 +93,12 @@ export function hasChanges(changes: Changes): boolean {
 
 /** The changes line: `since 2026-11-27 03:00 UTC: 1 new, 0 worse, 2 resolved, 3 still failing`. */
 export function changesLine(changes: Changes): string {
-  const when = changes.comparedWith.startedAt.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
-  return `Since ${when}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${changes.persisting} still failing`;
+  return `Since ${utcMinute(changes.comparedWith.startedAt)}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${changes.persisting} still failing`;
+}
+
+/** A run's start to the minute: `2026-11-27 03:00 UTC`. */
+export function utcMinute(iso: string): string {
+  return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 }
 
 /**
@@ -121,6 +129,25 @@ export function appendedHistory(lines: readonly string[], added: readonly Record
     if (count <= KEPT_RUNS) kept.push(line);
   }
   return kept.reverse();
+}
+
+/** A recorded run without its findings' keys: what the checklist's trend draws. */
+export type RecordedChecklist = Omit<RecordedRun, "findings">;
+
+/**
+ * Every recorded run's checklist in the history's lines, oldest first; a damaged line is skipped.
+ * A line is read up to its findings' keys, which `recordedRuns` writes last: a run of 400 page ×
+ * viewports records thousands of them, and parsing 60 such runs whole takes a loaded machine
+ * seconds. (`,"findings":` cannot occur inside a JSON string, whose quotes are escaped.)
+ */
+export function recordedChecklists(lines: readonly string[]): RecordedChecklist[] {
+  return lines.flatMap((line) => {
+    const cut = line.indexOf(',"findings":');
+    const run = parseRecordedRun(cut < 0 ? line : `${line.slice(0, cut)},"findings":{}}`);
+    if (run === null) return [];
+    const { findings: _keys, ...checklist } = run;
+    return [checklist];
+  });
 }
 
 /** The last recorded run of each spec × environment in the history's lines. */

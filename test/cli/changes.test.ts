@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { changeOptionsOf, compareAndRecord, COMPARE_WITH_HISTORY, failOnNewOutcome, FINDINGS_HISTORY } from "../../src/cli/changes.js";
+import { changeOptionsOf, compareAndRecord, COMPARE_WITH_HISTORY, failOnNewOutcome } from "../../src/cli/changes.js";
+import { FINDINGS_HISTORY } from "../../src/results/changes.js";
 import { CliError, EXIT } from "../../src/cli/errors.js";
 import type { Finding, RunSummary, Status } from "../../src/results/summary.js";
 import { scratchDir } from "../support/scratch.js";

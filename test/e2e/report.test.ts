@@ -14,6 +14,9 @@ const TYPED_EMAIL = "qa@example.test";
 /** The broken shop's identify calls send user ids like `u_3f9a1c2b7d4e`. */
 const USER_ID = /\bu_[0-9a-f]{6,}\b/;
 
+/** The overview's button that shows the Allure report. */
+const OPEN_ALLURE = "Open the detailed report (Allure)";
+
 /** A report opened in Chromium where every request that is not file:, data: or blob: is blocked and recorded. */
 interface OfflineReport {
   browser: Browser;
@@ -42,7 +45,7 @@ function textsUnder(dir: string): { file: string; text: string }[] {
     });
 }
 
-test("the single-file report of a broken-shop run opens offline, shows the checklist and the planted failures, and holds no secret", async ({}, testInfo) => {
+test("the single-file report of a broken-shop run opens offline on its overview, shows the checklist and the planted failures one click away, and holds no secret", async ({}, testInfo) => {
   const out = testInfo.outputPath("out");
   const run = await runCli(["run", BROKEN_SHOP, "--out", out], { SERVICE_API_KEY: API_KEY });
   expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -63,6 +66,8 @@ test("the single-file report of a broken-shop run opens offline, shows the check
   await test.step("opened offline, it shows the checklist and the planted failures and calls no host", async () => {
     const { browser, page, outside } = await openOffline(singleFile);
     try {
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verdict: FAIL");
+      await page.getByRole("button", { name: OPEN_ALLURE, exact: true }).click();
       await expect(page.getByText("Setup audit: Broken shop (staging)").first()).toBeVisible();
       await expect(page.getByText("Setup checklist — Broken shop (staging)")).toBeVisible();
       await page.screenshot({ path: testInfo.outputPath("report.png") });
@@ -122,6 +127,7 @@ test("two consecutive runs give a report whose history shows both; rebuilding it
 
   const { browser, page, outside } = await openOffline(join(out, "audit-report.html"));
   try {
+    await page.getByRole("button", { name: OPEN_ALLURE, exact: true }).click();
     await page.getByText("Setup checklist — Broken shop (staging)").click();
     await page.getByText(/^History/).first().click();
     // The report is the second run; its history lists the first.

@@ -98,13 +98,15 @@ test("allure-results: one variations result per viewport, its steps the variatio
 const REPORT_TIMEOUT_MS = 60_000;
 
 /**
- * Opens the result named `name` from the report's tree: loads the report afresh, searches for the
+ * Opens the result named `name` from the report's tree: loads the report afresh, opens the Allure
+ * report from its overview, searches for the
  * result, then opens the tree's sections on its path (workspace, project, story) until its leaf
  * shows. A section is clicked only when what it holds is hidden, and the whole is retried, since
  * the search applies a moment later and the report may remember which sections were open.
  */
 async function openResult(page: Page, file: string, name: string, path: readonly string[]): Promise<void> {
   await page.goto(pathToFileURL(file).href);
+  await page.getByRole("button", { name: "Open the detailed report (Allure)", exact: true }).click();
   await page.getByTestId("search-input").fill(name);
   const leaf = page.getByTestId("tree-leaf-title").getByText(name, { exact: true });
   const section = (title: string) => page.getByTestId("tree-section-title").getByText(title, { exact: true });
@@ -127,7 +129,10 @@ test("the single-file report, opened offline, shows the control beside the varia
   context.setDefaultTimeout(REPORT_TIMEOUT_MS);
   try {
     const { page, requests, outside } = await openOffline(context, singleFile);
-    await expect(page.getByText("Setup audit: Demo shop (staging)").first()).toBeVisible();
+    // The overview shows each viewport's picture and filmstrip inline, before any click.
+    await expect(page.getByRole("heading", { name: "Experiments: the control and its variations" })).toBeVisible();
+    await expect(page.locator("#sa-overview img")).toHaveCount(VIEWPORTS.length * 2);
+    await expect(page.locator("#sa-overview img").first()).toHaveAttribute("alt", `${resultName(VIEWPORTS[0]!)}: ${PICTURE}`);
 
     for (const viewport of VIEWPORTS) {
       await test.step(`the variations on ${viewport}`, async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { appendedHistory, changeKind, changesLine, compareRuns, failuresOnNew, hasChanges, KEPT_RUNS, lastRecordedRuns, recordedRuns } from "../../src/results/changes.js";
+import { appendedHistory, changeKind, changesLine, compareRuns, failuresOnNew, hasChanges, KEPT_RUNS, lastRecordedRuns, recordedChecklists, recordedRuns } from "../../src/results/changes.js";
 import type { Finding, RunSummary, SpecRun, Status } from "../../src/results/summary.js";
 
 const SPEC = "audits/shop.yaml";
@@ -131,4 +131,17 @@ test("a recorded run keeps each key by status, without trailing nulls, and no me
     startedAt: "2026-11-27T03:00:12.345Z", spec: SPEC, environment: "staging", verdict: "fail", checklist: specRun().checklist,
     findings: { fail: [["events.expected", "home", "mobile"]], pass: [["sdk.order"]] },
   });
+});
+
+test("the trend reads each recorded run's checklist, oldest first, past a spec named like a findings key and without a damaged line", () => {
+  const odd = specRun('audits/a,"findings":.yaml', "production", "pass");
+  const lines = appendedHistory([], [
+    ...recordedRuns(summaryOf([found("fail")], "2026-11-26T03:00:00.000Z")),
+    ...recordedRuns(summaryOf([found("pass", { spec: odd.spec })], "2026-11-27T03:00:00.000Z", [odd])),
+  ]);
+  const read = recordedChecklists([lines[0]!, '{"startedAt":"2026-11-2', lines[1]!]);
+  expect(read).toEqual([
+    { startedAt: "2026-11-26T03:00:00.000Z", spec: SPEC, environment: "staging", verdict: "fail", checklist: specRun().checklist },
+    { startedAt: "2026-11-27T03:00:00.000Z", spec: odd.spec, environment: "production", verdict: "pass", checklist: odd.checklist },
+  ]);
 });

@@ -1,0 +1,92 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { chromium } from "playwright";
+import { LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { CHECKLIST_LABELS, verdictLine } from "../../src/report/console.js";
+import { changesLine } from "../../src/results/changes.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import { testBrowserPath } from "../support/browser.js";
+import { GOLDEN_DIR, GOLDEN_SPEC } from "../support/golden.js";
+import { openOffline } from "../support/offline.js";
+import { readSummary, runCli } from "./cli.js";
+
+/**
+ * The shareable report opens on its overview. The broken shop's golden artifacts are judged twice
+ * into one output folder (`run --from-artifacts`: no page opened), first its home page alone, then
+ * every page, so the second run has failures, new ones among them, and a history to draw. Its
+ * single file is opened in a 1280×800 window where every request to another host is blocked and
+ * counted.
+ */
+test.describe.configure({ mode: "serial" });
+
+const out = mkdtempSync(join(tmpdir(), "overview-"));
+let summary: RunSummary;
+
+test.beforeAll(async () => {
+  const replay = ["run", GOLDEN_SPEC, "--from-artifacts", GOLDEN_DIR, "--out", out];
+  const first = await runCli([...replay, "--page", "home"]);
+  expect(first.code, first.stdout + first.stderr).toBe(1);
+  const second = await runCli([...replay, "--single-file"]);
+  expect(second.code, second.stdout + second.stderr).toBe(1);
+  summary = readSummary(out);
+});
+
+test("without a click, the first screen shows the verdict, the five checklist items, the changes line and every failed check's id; nothing calls out; one click opens the Allure report", async ({}, testInfo) => {
+  expect(summary.changes?.new.length).toBeGreaterThan(0);
+  const failed = [...new Set(summary.findings.filter((finding) => finding.status === "fail").map((finding) => finding.check))];
+  expect(failed.length).toBeGreaterThan(3);
+
+  const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, outside } = await openOffline(context, join(out, "audit-report.html"));
+    await page.screenshot({ path: testInfo.outputPath("overview.png") });
+
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verdict: FAIL");
+    await expect(page.getByRole("heading", { level: 1 })).toBeInViewport();
+    await expect(page.getByText(verdictLine(summary), { exact: true })).toBeInViewport();
+    expect(verdictLine(summary)).toMatch(/^FAIL — 1 of 5 checklist items not checked: the spec has no api section/);
+    await expect(page.getByText(`${changesLine(summary.changes!)}.`, { exact: true })).toBeInViewport();
+    const checklist = page.getByRole("region", { name: "Setup checklist of Broken shop (staging)" }).getByRole("listitem");
+    await expect(checklist).toHaveText(Object.values(CHECKLIST_LABELS).map((label, index) => `${["not checked", "fail", "fail", "pass", "fail"][index]} ${label}`));
+    for (const item of await checklist.all()) await expect(item).toBeInViewport();
+    const failedLine = page.getByText(/^Failed checks:/);
+    await expect(failedLine).toBeInViewport();
+    await expect(failedLine.locator("code")).toHaveText(failed);
+
+    const accessibility = await new AxeBuilder({ page }).analyze();
+    const serious = accessibility.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)).toEqual([]);
+
+    await page.getByRole("button", { name: "Open the detailed report (Allure)", exact: true }).click();
+    await expect(page.getByText("Setup audit: Broken shop (staging)").first()).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Verdict: FAIL" })).toBeHidden();
+    await page.getByRole("button", { name: "Back to the overview" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toBeInViewport();
+    expect(outside).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("printed, the report is the overview alone; the report folder opens on the same overview", async () => {
+  const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, outside } = await openOffline(context, join(out, "audit-report.html"));
+    await page.emulateMedia({ media: "print" });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verdict: FAIL");
+    await expect(page.getByRole("heading", { name: "Findings to act on" })).toBeVisible();
+    await expect(page.locator("#app")).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open the detailed report (Allure)", exact: true })).toBeHidden();
+    expect(outside).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+  const folderReport = readFileSync(join(out, "html", "index.html"), "utf8");
+  expect(folderReport.indexOf('<main id="sa-overview">')).toBeLessThan(folderReport.indexOf('<div id="app">'));
+  expect(folderReport).toContain(`${changesLine(summary.changes!)}.`);
+});

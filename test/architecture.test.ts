@@ -189,3 +189,13 @@ test("no source file names a document outside the repository", () => {
   const outside = FILES.flatMap((file) => [...readFileSync(join(SRC, file), "utf8").matchAll(docs)].map((match) => match[0]).filter((name) => !["README.md"].includes(name)).map((name) => `${file} names ${name}`));
   expect(outside).toEqual([]);
 });
+
+// A newcomer finds a check by its id: `sdk.key` is in checks/sdk/key.ts, and nothing else is.
+test("each check is defined alone in a file of its family's folder, named by its id", () => {
+  const misplaced = FILES.filter((file) => folderOf(file) === "checks").flatMap((file) => {
+    const ids = [...readFileSync(join(SRC, file), "utf8").matchAll(/defineCheck\(\{\s*id: "([^"]+)"/g)].map((match) => match[1]!);
+    const named = file.replace(/^checks\/(.+)\/([^/]+)\.ts$/, "$1.$2");
+    return ids.length === 0 || (ids.length === 1 && ids[0] === named) ? [] : [`${file} defines ${ids.join(", ")}`];
+  });
+  expect(misplaced).toEqual([]);
+});

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
-import { personalDataOf } from "../checks/identify.js";
+import { personalDataOf } from "../checks/identify/pii.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
 import { hideSecretsDeep, shareableUrl, withoutUserInfo } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";

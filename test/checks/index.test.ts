@@ -4,10 +4,10 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import { finding, type Check } from "../../src/checks/check.js";
 import { CHECK_IDS, CHECKS, runChecks, type CheckId } from "../../src/checks/index.js";
-import { apiGoals } from "../../src/checks/api.js";
-import { baselineCalls } from "../../src/checks/baseline.js";
-import { reportWarnings } from "../../src/checks/report/index.js";
-import { sdkOrder } from "../../src/checks/sdk/index.js";
+import { apiGoals } from "../../src/checks/api/goals.js";
+import { baselineCalls } from "../../src/checks/baseline/calls.js";
+import { reportWarnings } from "../../src/checks/report/warnings.js";
+import { sdkOrder } from "../../src/checks/sdk/order.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
 const lostCall = pageWith({ calls: [callWith({ state: "lost" })] });

@@ -1,100 +1,7 @@
 import type { SelectorMatch } from "../../artifacts/types.js";
 import type { Finding } from "../../results/summary.js";
-import { closestMatch, quoteList } from "../../text/wording.js";
-import { auditedEnvironment, defineCheck, finding, specWideFinding } from "../check.js";
+import { auditedEnvironment, defineCheck, finding } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
-import { experimentExposure } from "./exposure.js";
-import { experimentFlicker } from "./flicker.js";
-import { experimentVariation } from "./variation.js";
-
-// Words that say nothing about what an experiment changes: a name made only of these is vague.
-const GENERIC_WORDS = new Set([
-  "a", "ab", "b", "abtest", "copy", "demo", "draft", "exp", "experiment", "experiments", "foo", "bar", "my", "new", "of",
-  "sample", "split", "temp", "test", "testing", "tests", "tmp", "trial", "untitled", "v", "variant", "variation", "version",
-]);
-
-/** Why an experiment's name is vague ("a copy's default name", …); null when it says what it tests. */
-export function vagueNameReason(name: string): string | null {
-  const text = name.trim().toLowerCase();
-  const words = text.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
-  if (/^copy of\b/.test(text) || /(?:\(copy(?:\s*\d+)?\)|\s-\s*copy(?:\s*\d+)?)$/.test(text)) return "a copy's default name";
-  if (text.startsWith("untitled")) return "a default name";
-  if (words.every((word) => GENERIC_WORDS.has(word) || /^\d+$/.test(word))) return "only generic words";
-  if (text.length < 8) return "too short to say what it tests";
-  if (words.length === 1) return "a single word";
-  return null;
-}
-
-/** experiment.name: every experiment has a name that says what it tests. */
-export const experimentName = defineCheck({
-  id: "experiment.name",
-  scope: "run",
-  title: "Experiment names say what they test",
-  failureTitle: "An experiment has a vague name",
-  family: "Experiments",
-  severity: "minor",
-  checklist: null,
-  failsWhen:
-    "an experiment's name is vague: generic words only (\"test 2\", \"new experiment\"), a default " +
-    "(\"untitled\", \"Copy of …\", \"… (copy)\"), a single word or under 8 characters; one finding lists them " +
-    "all",
-  why:
-    "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +
-    "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
-    "stopped.",
-  evaluate(context): Finding[] {
-    const experiments = context.spec.experiments;
-    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
-    const vague = experiments.flatMap((experiment) => {
-      const reason = vagueNameReason(experiment.name);
-      return reason === null ? [] : [{ name: experiment.name, reason }];
-    });
-    if (vague.length > 0) {
-      const list = vague.map(({ name, reason }) => `"${name}" (${reason})`).join(", ");
-      return specWideFinding(context, {
-        status: "fail",
-        message: `Vague experiment name(s): ${list}. Rename each to say what changes and where, like "Pricing CTA copy, short vs long".`,
-        evidence: { vague },
-      });
-    }
-    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment name(s) say what they test.`, evidence: { names: experiments.map((experiment) => experiment.name) } });
-  },
-});
-
-/** experiment.goals: every experiment has at least one goal, and only goals the spec defines. */
-export const experimentGoals = defineCheck({
-  id: "experiment.goals",
-  scope: "run",
-  title: "Every experiment has goals the spec defines",
-  failureTitle: "An experiment has no goal or an unknown one",
-  family: "Experiments",
-  severity: "normal",
-  checklist: null,
-  failsWhen: "an experiment has no goal, or names a goal the spec does not define (\"did you mean …\")",
-  why:
-    "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +
-    "name that matches no goal measures nothing.",
-  evaluate(context): Finding[] {
-    const experiments = context.spec.experiments;
-    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
-    const goalNames = context.spec.goals.map((goal) => goal.name);
-    const problems = experiments.flatMap((experiment) => {
-      if (experiment.goals.length === 0) return [`"${experiment.name}" has no goal`];
-      return experiment.goals
-        .filter((goal) => !goalNames.includes(goal))
-        .map((goal) => {
-          const guess = closestMatch(goal, goalNames);
-          return `"${experiment.name}" names goal "${goal}", which the spec does not define${guess === undefined ? "" : ` — did you mean "${guess}"?`}`;
-        });
-    });
-    const evidence = { goals: goalNames, experiments: experiments.map((experiment) => ({ name: experiment.name, goals: experiment.goals })) };
-    if (problems.length > 0) {
-      const defined = goalNames.length > 0 ? `the spec's goals are ${quoteList(goalNames)}` : "the spec defines no goal yet";
-      return specWideFinding(context, { status: "fail", message: `${problems.join("; ")}. Give each experiment at least one goal from the spec's goals (${defined}).`, evidence });
-    }
-    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment(s) have goals the spec defines.`, evidence });
-  },
-});
 
 /**
  * Why a selector is likely to break when the page changes: position-based pseudo-classes, long
@@ -168,9 +75,6 @@ export const experimentSelector = defineCheck({
     );
   },
 });
-
-/** The `experiment.*` checks, in the order the report shows them. */
-export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector, experimentExposure, experimentFlicker, experimentVariation] as const;
 
 function judgeSelector(match: SelectorMatch, viewport: string): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
   const { selector, visible, stableAlternative } = match;

@@ -2,7 +2,7 @@ import { SPLIT_FIELDS, VISITOR_FIELDS } from "../../api/match.js";
 import type { ReportExperiment, ReportVariation, ReportWarning } from "../../artifacts/types.js";
 import type { Finding, Status } from "../../results/summary.js";
 import { worstStatus } from "../../results/summary.js";
-import { exchangeEvidence, exchangeProblem, judgeableApi } from "../api.js";
+import { exchangeEvidence, exchangeProblem, judgeableApi } from "../api/answers.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
 import { needed, type CheckInput } from "../inputs.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
@@ -68,9 +68,6 @@ export const reportWarnings = defineCheck({
     return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, read.srm, read.source));
   },
 });
-
-/** The `report.*` checks, in the order the report shows them. */
-export const REPORT_CHECKS = [reportWarnings] as const;
 
 /** The report's experiments, or the one finding that says why there are none to judge. */
 function reportExperiments(

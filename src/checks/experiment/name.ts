@@ -7,6 +7,9 @@ const GENERIC_WORDS = new Set([
   "sample", "split", "temp", "test", "testing", "tests", "tmp", "trial", "untitled", "v", "variant", "variation", "version",
 ]);
 
+/** A name shorter than this many characters is too short to say what the experiment tests. */
+const SHORTEST_NAME = 8;
+
 /** Why an experiment's name is vague ("a copy's default name", …); null when it says what it tests. */
 export function vagueNameReason(name: string): string | null {
   const text = name.trim().toLowerCase();
@@ -14,7 +17,7 @@ export function vagueNameReason(name: string): string | null {
   if (/^copy of\b/.test(text) || /(?:\(copy(?:\s*\d+)?\)|\s-\s*copy(?:\s*\d+)?)$/.test(text)) return "a copy's default name";
   if (text.startsWith("untitled")) return "a default name";
   if (words.every((word) => GENERIC_WORDS.has(word) || /^\d+$/.test(word))) return "only generic words";
-  if (text.length < 8) return "too short to say what it tests";
+  if (text.length < SHORTEST_NAME) return "too short to say what it tests";
   if (words.length === 1) return "a single word";
   return null;
 }
@@ -30,7 +33,7 @@ export const experimentName = defineCheck({
   checklist: null,
   failsWhen:
     "an experiment's name is vague: generic words only (\"test 2\", \"new experiment\"), a default " +
-    "(\"untitled\", \"Copy of …\", \"… (copy)\"), a single word or under 8 characters; one finding lists them " +
+    `("untitled", "Copy of …", "… (copy)"), a single word or under ${SHORTEST_NAME} characters; one finding lists them ` +
     "all",
   why:
     "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +

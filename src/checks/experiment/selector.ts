@@ -3,6 +3,9 @@ import type { Finding } from "../../results/summary.js";
 import { auditedEnvironment, defineCheck, finding } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 
+/** A chain of more compound selectors than this (`main .card > h2 span`) breaks when the markup around the target changes. */
+const LONGEST_CHAIN = 3;
+
 /**
  * Why a selector is likely to break when the page changes: position-based pseudo-classes, long
  * descendant chains, generated class names, ids with long digit runs. Empty when it looks stable.
@@ -14,7 +17,7 @@ export function fragileSelectorReasons(selector: string): string[] {
   const positional = [...new Set([...structure.matchAll(/:(nth-(?:last-)?(?:child|of-type)|(?:first|last|only)-(?:child|of-type)|eq)\b/g)].map((match) => `:${match[1]}`))];
   if (positional.length > 0) reasons.push(`position-based (${positional.join(", ")})`);
   const depth = Math.max(...structure.replace(/\([^)]*\)/g, "()").split(",").map((part) => part.trim().split(/\s*[>+~]\s*|\s+/).filter((compound) => compound !== "").length));
-  if (depth > 3) reasons.push(`a chain of ${depth} nested selectors`);
+  if (depth > LONGEST_CHAIN) reasons.push(`a chain of ${depth} nested selectors`);
   const generated = [...structure.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!).filter(isGeneratedClassName);
   if (generated.length > 0) reasons.push(`generated class name(s) (${generated.map((name) => `.${name}`).join(", ")})`);
   const numberedIds = [...structure.matchAll(/#(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!).filter((id) => /\d{4,}/.test(id));
@@ -51,7 +54,7 @@ export const experimentSelector = defineCheck({
   failsWhen:
     "per experiment × viewport: the selector is not valid CSS, or matches no visible element, or more " +
     "than one (**fail**, with the count); or looks fragile (**warn**): position-based (`:nth-child`, " +
-    "`:first-child`, `:eq`), a chain of more than 3 selectors, generated class names (`css-1x2y3z`, " +
+    `\`:first-child\`, \`:eq\`), a chain of more than ${LONGEST_CHAIN} selectors, generated class names (\`css-1x2y3z\`, ` +
     "`sc-…`, `jsx-123`, CSS-module hashes), ids with long digit runs. A stabler selector from the matched " +
     "element's id or `data-*` attribute is suggested when it has one",
   why:

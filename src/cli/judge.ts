@@ -1,7 +1,7 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
 import { readReportFile } from "../api/report.js";
 import { ingestedEvents, reconcileDeliveries, type JudgedPage } from "../artifacts/delivery.js";
-import type { CallBaseline } from "../results/baseline-file.js";
+import type { CallBaseline } from "../artifacts/baseline.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
 import { isPageAsItIs, isRefusal } from "../artifacts/unit-kind.js";

@@ -6,7 +6,7 @@ import type { AuditTarget, AuditUnit } from "../plan/plan.js";
 import { hideSecretsDeep, shareableUrl, withoutUserInfo } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { toolVersion } from "../package/version.js";
-import { usageError } from "./errors.js";
+import { usageError } from "../runner/errors.js";
 import { copyScreen, screensOf } from "./screens.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 

@@ -5,7 +5,7 @@ import { knownViewports } from "../browser/viewports.js";
 import { closestMatch } from "../text/wording.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import type { LoadedSpec } from "../spec/load.js";
-import { usageError } from "./errors.js";
+import { usageError } from "../runner/errors.js";
 
 /** What the command line narrows a run to. */
 export interface TargetFilters {

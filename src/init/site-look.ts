@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
-import { CliError, EXIT } from "../cli/errors.js";
+import { CliError, EXIT } from "../runner/errors.js";
 import { ConsentWatch } from "../gather/consent.js";
 import { gatherPage } from "../gather/page.js";
 import { Signal } from "../gather/signal.js";

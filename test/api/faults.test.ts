@@ -11,7 +11,7 @@ import { apiProject } from "../../src/checks/api/project.js";
 import { apiWorkspace } from "../../src/checks/api/workspace.js";
 import { apiSettings } from "../../src/cli/api-phase.js";
 import { ingestedEvents } from "../../src/artifacts/delivery.js";
-import type { Finding } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { contextOf, specWith } from "../support/artifacts.js";
 
 /**

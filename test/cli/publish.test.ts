@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { EXIT } from "../../src/cli/errors.js";
+import { EXIT } from "../../src/runner/errors.js";
 import { publishResults } from "../../src/cli/publish.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { defineCheck, specWideFinding } from "../check.js";
 import { needed } from "../inputs.js";
 import { exchangeEvidence } from "./answers.js";

@@ -1,6 +1,6 @@
 import { CONDITION_FIELDS } from "../../api/match.js";
 import type { ApiGoal } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { nearMisses, orJoined, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding, type AuditContext, type Verdict } from "../check.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi, matchedProject } from "./answers.js";

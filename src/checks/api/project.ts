@@ -1,6 +1,6 @@
 import { findProject, serviceProjectKey } from "../../api/match.js";
 import type { ApiProject } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding, type AuditContext, type Verdict } from "../check.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi, keyField, projectLabel, wantedProjectOf } from "./answers.js";

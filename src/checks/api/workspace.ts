@@ -1,5 +1,5 @@
 import { isWorkspace, WORKSPACE_FIELDS } from "../../api/match.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { capitalised, nearMisses, orJoined, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding } from "../check.js";
 import { matchedProject, projectLabel } from "./answers.js";

@@ -1,6 +1,6 @@
-import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../../results/baseline-file.js";
+import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../../artifacts/baseline.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, finding, notConsentedReason, type CheckContext } from "../check.js";
 import { needed } from "../inputs.js";
 import { keptOut } from "../../artifacts/site-entry.js";

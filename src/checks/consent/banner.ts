@@ -1,6 +1,6 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { auditedEnvironment, consentGiven as given, defineCheck, finding, notOpenedReason, type CheckContext, type Verdict } from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 

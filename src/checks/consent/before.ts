@@ -1,6 +1,6 @@
 import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts, RequestSeen } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
 import { auditedEnvironment, defineCheck, describeCall, finding, notJudgedReason, type CheckContext, type Verdict } from "../check.js";

@@ -1,6 +1,6 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../../artifacts/types.js";
-import type { Finding, Status } from "../../results/summary.js";
+import type { Finding, Status } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
 import { auditedEnvironment, consentGiven as given, defineCheck, describeCall, finding, notJudgedReason, type CheckContext, type Verdict } from "../check.js";

@@ -1,6 +1,6 @@
 import { carrierOf, ingestionUnverified, type JudgedCall } from "../../artifacts/delivery.js";
 import type { CollectRequest } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { botFilterCause } from "../bot-filter.js";
 import { defineCheck, describeCall, perLoadedPage } from "../check.js";
 

@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { defineCheck, madeCalls, pageSpecOf, perLoadedPage } from "../check.js";
 

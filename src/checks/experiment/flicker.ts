@@ -1,6 +1,6 @@
 import { flickerTimes, type FlickerTimes } from "../../artifacts/flicker.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { closestMatch, quoteList } from "../../text/wording.js";
 import { defineCheck, specWideFinding } from "../check.js";
 

@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { defineCheck, specWideFinding } from "../check.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.

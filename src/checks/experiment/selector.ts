@@ -1,5 +1,5 @@
 import type { SelectorMatch } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, finding } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 

@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";

@@ -1,5 +1,5 @@
 import type { CapturedCall } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { defineCheck, describeCall, perLoadedPage } from "../check.js";
 import { identifyCalls } from "./calls.js";
 

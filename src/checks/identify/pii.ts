@@ -1,5 +1,5 @@
 import type { CanarySighting, CapturedCall } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { capitalised } from "../../text/wording.js";
 import type { PlannedCanary } from "../../plan/plan.js";
 import { defineCheck, perLoadedPage, type AuditContext } from "../check.js";

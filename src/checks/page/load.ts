@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { describeStep } from "../../spec/steps.js";
 import { auditedEnvironment, defineCheck, finding, pageSpecOf } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";

@@ -1,7 +1,7 @@
 import { SPLIT_FIELDS, VISITOR_FIELDS } from "../../api/match.js";
 import type { ReportExperiment, ReportVariation, ReportWarning } from "../../artifacts/types.js";
-import type { Finding, Status } from "../../results/summary.js";
-import { worstStatus } from "../../results/summary.js";
+import type { Finding, Status } from "../../findings/finding.js";
+import { worstStatus } from "../../findings/finding.js";
 import { exchangeEvidence, exchangeProblem, judgeableApi } from "../api/answers.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
 import { needed, type CheckInput } from "../inputs.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { defineCheck, perLoadedPage } from "../check.js";
 import { unwatchable } from "./unwatchable.js";
 

@@ -13,6 +13,7 @@ import { apiSettings } from "../../src/cli/api-phase.js";
 import { ingestedEvents } from "../../src/artifacts/delivery.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { contextOf, specWith } from "../support/artifacts.js";
+import { environmentDomain } from "../../src/url/domain.js";
 
 /**
  * The API gatherer and checks against the real mock service in each of its fault modes: the
@@ -51,7 +52,7 @@ function specAt(baseUrl: string, api: Record<string, unknown> = {}) {
 
 /** What the CLI asks the service about the spec's staging environment. */
 function settingsOf(spec: AuditSpec): ApiSettings {
-  const settings = apiSettings(spec, "staging");
+  const settings = apiSettings({ spec, environment: "staging", domain: environmentDomain(spec.environments.staging!) });
   if (!settings) throw new Error("the spec has no api section");
   return settings;
 }

@@ -35,7 +35,7 @@ export function matchedProject(context: AuditContext): { api: ApiArtifacts; matc
 }
 
 export function wantedProjectOf(context: AuditContext) {
-  return wantedProject(auditedEnvironment(context));
+  return wantedProject(auditedEnvironment(context), context.domain);
 }
 
 /** The spec field that holds an environment's key at the service, for messages. */

@@ -66,7 +66,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["api", "artifacts", "browser", "checks", "gather", "package", "plan", "privacy", "runner", "spec", "text", "url", "playwright", "@playwright/test", "node:crypto", "node:fs", "node:os", "node:path"],
   },
   package: { why: "setup-audit's own folder and version, read from its package.json", may: ["node:fs", "node:path", "node:url"] },
-  plan: { why: "the plan is made from the spec alone, and read from the file the CLI wrote", may: ["spec", "url", "node:fs"] },
+  plan: { why: "the plan is made from the spec alone (naming the kinds of units the artifacts carry), and read from the file the CLI wrote", may: ["artifacts/types.ts", "spec", "url", "node:fs"] },
   privacy: { why: "what may be shown is decided from the spec and the values alone", may: ["spec", "text", "node:net"] },
   report: {
     why: "reporters read the run's result, the checks' definitions and the titles, never the spec, the API or the browser side",

@@ -213,10 +213,15 @@ export interface VisitorSignals {
   userAgent: string;
 }
 
+/** Which unit of the plan a page's artifacts are: the page as it is, a variation's preview, or a consent unit that refused (`reject`) or had Global Privacy Control on (`gpc`). */
+export type UnitKind = "page" | "variation" | "reject" | "gpc";
+
 /** Everything gathered for one page on one viewport. */
 export interface PageArtifacts {
   spec: string;
   environment: string;
+  /** The unit of the plan these are the artifacts of: its id (unique in the spec × environment) and its kind. */
+  unit: { id: string; kind: UnitKind };
   page: string;
   viewport: string;
   /** True when the viewport is a mobile one (touch, small screen). */

@@ -23,7 +23,7 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
     units: target.units,
     // The pages as they are are what every check but experiment.variation and consent.reject judges.
     pages: pages.filter(isPageAsItIs),
-    variations: pages.filter((page) => page.variation !== null),
+    variations: pages.filter((page) => page.unit.kind === "variation"),
     refusals: pages.filter(isRefusal),
     api,
     reportFile,

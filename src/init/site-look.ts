@@ -151,6 +151,8 @@ async function gatherPages(
       const gathered = await gatherPage(context, {
         spec: look.plan.file,
         environment: look.plan.environment,
+        // Each page init looks at is a page as it is, a unit of its own.
+        unit: { id: page.id, kind: "page" },
         baseUrl: look.start.origin,
         page: { ...page, steps: [] },
         sdk: look.sdk,

@@ -29,15 +29,15 @@ export const identifyPii = defineCheck({
     const allow = context.spec.identify.allowPersonalData;
     return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);
-      const canarySteps = canariesOf(context, page.page).map((canary) => canary.step);
+      const canarySteps = canariesOf(context, page.unit.id).map((canary) => canary.step);
       if (calls.length === 0 && canarySteps.length === 0 && page.canarySightings.length === 0) {
         return { status: "skip", message: "The page made no identify call and types no canary value." };
       }
       const hits = uniqueHits(calls.flatMap((call) => personalDataOf(call, allow)));
-      const leaks = page.canarySightings.map((sighting) => describeCanary(context, page.page, sighting));
+      const leaks = page.canarySightings.map((sighting) => describeCanary(context, page.unit.id, sighting));
       const evidence = {
         personalData: hits,
-        canaryLeaks: page.canarySightings.map((sighting) => ({ ...sighting, step: sighting.step + 1, field: fillSelector(context, page.page, sighting.step) })),
+        canaryLeaks: page.canarySightings.map((sighting) => ({ ...sighting, step: sighting.step + 1, field: fillSelector(context, page.unit.id, sighting.step) })),
       };
       const problems = [...hits.map(describeHit), ...leaks];
       if (problems.length > 0) {
@@ -84,20 +84,20 @@ function uniqueHits(hits: readonly PersonalDataHit[]): PersonalDataHit[] {
   return [...seen.values()];
 }
 
-/** The page's journey steps that type a canary value, as the plan has them. */
-function canariesOf(context: AuditContext, pageId: string): readonly PlannedCanary[] {
-  return context.units.find((unit) => unit.page === pageId && unit.variation === null && unit.consent === undefined)?.canaries ?? [];
+/** The unit's journey steps that type a canary value, as the plan has them. */
+function canariesOf(context: AuditContext, unitId: string): readonly PlannedCanary[] {
+  return context.units.find((unit) => unit.id === unitId)?.canaries ?? [];
 }
 
-function fillSelector(context: AuditContext, pageId: string, stepIndex: number): string | null {
-  return canariesOf(context, pageId).find((canary) => canary.step === stepIndex)?.fill.selector ?? null;
+function fillSelector(context: AuditContext, unitId: string, stepIndex: number): string | null {
+  return canariesOf(context, unitId).find((canary) => canary.step === stepIndex)?.fill.selector ?? null;
 }
 
 const REQUEST_PART: Record<CanarySighting["where"], string> = { url: "URL", body: "body", cookie: "cookies" };
 
 /** Where a canary value went, naming the field but never the value. */
-function describeCanary(context: AuditContext, pageId: string, sighting: CanarySighting): string {
-  const field = fillSelector(context, pageId, sighting.step);
+function describeCanary(context: AuditContext, unitId: string, sighting: CanarySighting): string {
+  const field = fillSelector(context, unitId, sighting.step);
   const form = sighting.form === "plain" ? "as typed" : `${sighting.form === "md5" || sighting.form === "sha256" ? "hashed as " : ""}${sighting.form}`;
   return `the canary value typed into \`${field ?? "?"}\` (step ${sighting.step + 1}) was sent to ${sighting.host} in the request ${REQUEST_PART[sighting.where]}, ${form}`;
 }

@@ -12,7 +12,8 @@ import { overviewParts } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
 import { FINDINGS_HISTORY, KEPT_RUNS, recordedRuns } from "../../src/results/changes.js";
 import { rollUpChecklist } from "../../src/results/checklist.js";
-import type { Finding, RunSummary, Status } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding, Status } from "../../src/findings/finding.js";
 
 const PAGES = 200;
 const VIEWPORTS = ["desktop", "mobile"];

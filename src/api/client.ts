@@ -1,5 +1,5 @@
 import { request } from "undici";
-import type { ApiFailure } from "../artifacts/types.js";
+import type { ApiFailure } from "./artifacts.js";
 import { redactSecret } from "../privacy/redact.js";
 import { formatDuration } from "../text/wording.js";
 import { backoffMs, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, type RetryPolicy } from "./retry.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ApiArtifacts, ApiExchange } from "../artifacts/types.js";
+import type { ApiArtifacts, ApiExchange } from "./artifacts.js";
 import { ApiClient, systemClock, type Clock } from "./client.js";
 import { findProject, type ProjectWanted } from "./match.js";
 import { redactDeep } from "../privacy/redact.js";

@@ -1,5 +1,3 @@
-import { environmentDomain } from "../url/domain.js";
-
 /**
  * How setup-audit reads the service's elements, whose shape is not published: the field names
  * that a fact may stand under (the API schemas normalise with them, and messages name them), and
@@ -32,9 +30,9 @@ export function serviceProjectKey(env: { key: string; projectKey?: string | unde
   return env.projectKey ?? env.key;
 }
 
-/** What names an environment's project in the service's list. */
-export function wantedProject(env: { key: string; projectKey?: string | undefined; baseUrl: string; domain?: string | undefined }): ProjectWanted {
-  return { key: serviceProjectKey(env), domain: environmentDomain(env) };
+/** What names an environment's project in the service's list: its key at the service, and the domain the plan (or `init`) gave it. */
+export function wantedProject(env: { key: string; projectKey?: string | undefined }, domain: string): ProjectWanted {
+  return { key: serviceProjectKey(env), domain };
 }
 
 /** A value of a project element that may name the environment's project, and the field it stood in. */

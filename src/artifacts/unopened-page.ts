@@ -11,6 +11,8 @@ export interface UnopenedTarget {
 
 /** The planned unit that was never opened (the plan's unit has these). */
 export interface UnopenedUnit {
+  id: string;
+  kind: PageArtifacts["unit"]["kind"];
   page: string;
   /** The variation the unit was to preview; null for the page as it is. */
   variation: { experiment: string; name: string; control?: true } | null;
@@ -33,6 +35,7 @@ export function unopenedPage(
   return {
     spec: target.specFile,
     environment: target.environment,
+    unit: { id: unit.id, kind: unit.kind },
     page: unit.page,
     viewport: on.viewport,
     mobile: on.mobile,

@@ -1,13 +1,12 @@
 import { keptOut } from "../artifacts/site-entry.js";
 import type { ApiArtifacts, CapturedCall, ConsentArtifacts, PageArtifacts, ReportFile } from "../artifacts/types.js";
-import type { CallBaseline } from "../results/baseline-file.js";
+import type { CallBaseline } from "../artifacts/baseline.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
-import type { Checklist, Finding, Status } from "../results/summary.js";
+import type { CheckId, Checklist, Finding, Status } from "../findings/finding.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
 import type { AuditUnit } from "../plan/plan.js";
 import type { TrackingPlan } from "../tracking-plan/types.js";
-import type { CheckId } from "./index.js";
 import type { CheckInput } from "./inputs.js";
 
 /** Everything the checks of one spec × environment may read. */
@@ -110,14 +109,11 @@ export interface Check<Id extends string = CheckId> extends CheckDefinition<Id> 
 
 /**
  * A check from its definition and its judging, whose findings carry the definition's id through
- * the context (`finding(context, …)`), so the id is written once. `evaluate` states its return
- * type (`: Finding[]`): CheckId is inferred from the checks, and a return type inferred from a
- * body that reads the spec and builds findings would be circular.
+ * the context (`finding(context, …)`), so the id is written once; the id must be one of CHECK_IDS.
  */
-export function defineCheck<const Id extends string>(check: CheckDefinition<Id> & { evaluate(context: CheckContext): Finding[] }): Check<Id> {
+export function defineCheck<const Id extends CheckId>(check: CheckDefinition<Id> & { evaluate(context: CheckContext): Finding[] }): Check<Id> {
   const { evaluate, ...definition } = check;
-  // Every defined id is a CheckId: the registry (index.ts) derives CheckId from these definitions.
-  const id = definition.id as CheckId;
+  const id: CheckId = definition.id;
   return { ...definition, evaluate: (context) => evaluate({ ...context, check: id }) };
 }
 

@@ -1,5 +1,5 @@
 import type { ApiArtifacts, ReportFile } from "../artifacts/types.js";
-import type { CallBaseline } from "../results/baseline-file.js";
+import type { CallBaseline } from "../artifacts/baseline.js";
 import type { AuditContext } from "./check.js";
 
 /**

@@ -3,7 +3,6 @@ import { wantedProject } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange } from "../artifacts/types.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { environmentOf } from "../spec/environment.js";
-import type { AuditSpec } from "../spec/schema.js";
 
 /**
  * The API phases of a run, as the CLI drives them: before the browsers, every spec ×
@@ -11,11 +10,11 @@ import type { AuditSpec } from "../spec/schema.js";
  * target after the other, so the service never sees more than one of our requests at a time.
  */
 
-/** What to ask the service about a spec's environment; null when the spec has no `api` section. */
-export function apiSettings(spec: AuditSpec, environment: string): ApiSettings | null {
+/** What to ask the service about a spec's environment, whose domain the plan gave; null when the spec has no `api` section. */
+export function apiSettings({ spec, environment, domain }: Pick<AuditTarget, "spec" | "environment" | "domain">): ApiSettings | null {
   if (!spec.api) return null;
   const { baseUrl, keyEnv, retry, goalsPath, recentEventsPath } = spec.api;
-  return { baseUrl, keyEnv, retry, goalsPath, recentEventsPath, reportPath: spec.report?.path, project: wantedProject(environmentOf(spec, environment)) };
+  return { baseUrl, keyEnv, retry, goalsPath, recentEventsPath, reportPath: spec.report?.path, project: wantedProject(environmentOf(spec, environment), domain) };
 }
 
 /** Gathers the API of every target before the browsers start; null for a target without `api`. */
@@ -26,7 +25,7 @@ export async function gatherApiBeforeBrowsers(
 ): Promise<(ApiArtifacts | null)[]> {
   const gathered: (ApiArtifacts | null)[] = [];
   for (const target of targets) {
-    const settings = apiSettings(target.spec, target.environment);
+    const settings = apiSettings(target);
     const api = settings && (await gatherApi(settings, options));
     if (api) report(progressLine(target, api, { projects: api.projects, goals: api.goals, report: api.report }));
     gathered.push(api);
@@ -44,7 +43,7 @@ export async function gatherApiAfterBrowsers(
   const gathered: (ApiArtifacts | null)[] = [];
   for (const [index, target] of targets.entries()) {
     const api = before[index] ?? null;
-    const settings = apiSettings(target.spec, target.environment);
+    const settings = apiSettings(target);
     // With traffic.collect: intercept nothing reached the service, so there is nothing to read back.
     const after = api && settings && target.spec.traffic.collect === "send" ? await gatherRecentEvents(settings, api, options) : api;
     if (after?.recentEvents) report(progressLine(target, after, { "recent events": after.recentEvents }));

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../results/baseline-file.js";
+import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline } from "../results/baseline-file.js";
+import { type CallBaseline } from "../artifacts/baseline.js";
 import type { AuditTarget } from "../plan/plan.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT } from "../runner/errors.js";
 
 /** `--baseline [FILE]` of `run` and `merge`: compare with `file`, or with the file beside each spec when it is null; null to compare with none. */
 export type BaselineChoice = { file: string | null } | null;

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { appendedHistory, compareRuns, FINDINGS_HISTORY, failuresOnNew, lastRecordedRuns, recordedRuns, type Comparison, type RecordedRun } from "../results/changes.js";
 import type { RunSummary } from "../results/summary.js";
 import { firstLine } from "../text/wording.js";
-import { usageError } from "./errors.js";
+import { usageError } from "../runner/errors.js";
 
 /**
  * A run's memory (docs/ci.md, Changes): each whole run (or merge) is compared with the last run of

@@ -4,7 +4,7 @@ import { closeServers, FIXTURE_API_KEY, startDemo } from "../../fixtures/demo.js
 import { PACKAGE_ROOT } from "../package/package-root.js";
 import { REPORT_PATHS } from "../report/html.js";
 import { COMPARE_WITH_HISTORY } from "./changes.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT } from "../runner/errors.js";
 import { runAudit } from "./run.js";
 import { loadValidSpecs } from "./specs.js";
 

@@ -1,6 +1,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
-import type { Finding, RunSummary } from "../results/summary.js";
+import type { RunSummary } from "../results/summary.js";
+import type { Finding } from "../findings/finding.js";
 import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand, type AnnotationPlace } from "../report/github.js";
 import type { SpecError } from "../spec/errors.js";
 import { entryPathOf, positionOf } from "../spec/locate.js";

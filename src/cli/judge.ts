@@ -1,7 +1,7 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
 import { readReportFile } from "../api/report.js";
 import { ingestedEvents, reconcileDeliveries, type JudgedPage } from "../artifacts/delivery.js";
-import type { CallBaseline } from "../results/baseline-file.js";
+import type { CallBaseline } from "../artifacts/baseline.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
 import { isPageAsItIs, isRefusal } from "../artifacts/unit-kind.js";
@@ -23,7 +23,7 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
     units: target.units,
     // The pages as they are are what every check but experiment.variation and consent.reject judges.
     pages: pages.filter(isPageAsItIs),
-    variations: pages.filter((page) => page.variation !== null),
+    variations: pages.filter((page) => page.unit.kind === "variation"),
     refusals: pages.filter(isRefusal),
     api,
     reportFile,

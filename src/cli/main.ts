@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { CliError, EXIT, usageError } from "./errors.js";
+import { CliError, EXIT, usageError } from "../runner/errors.js";
 
 /**
  * The command line: each command's flags are parsed by node:util's parseArgs. Its one gap is an

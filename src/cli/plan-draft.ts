@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { draftTrackingPlan, type DraftCall } from "../tracking-plan/draft.js";
-import { EXIT, usageError } from "./errors.js";
+import { EXIT, usageError } from "../runner/errors.js";
 import { readSavedRun, savedPagesAsTheyAre } from "./saved-artifacts.js";
 
 /** Options of `setup-audit plan draft`. */

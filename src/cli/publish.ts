@@ -7,7 +7,7 @@ import { toJUnitXml } from "../report/junit.js";
 import { writeAllureResults } from "../report/allure-writer.js";
 import { buildSummary, reportTarget, type TargetResult } from "../results/run-result.js";
 import { compareAndRecord, failOnNewOutcome, type ChangeOptions } from "./changes.js";
-import { EXIT, type CliError } from "./errors.js";
+import { EXIT, type CliError } from "../runner/errors.js";
 import { publishToGitHub } from "./github.js";
 import { makeVariationPictures } from "./pictures.js";
 import { publishReport, type ReportOptions } from "./report.js";

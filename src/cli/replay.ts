@@ -8,7 +8,7 @@ import { judgeGathered } from "./judge.js";
 import { prepareOutDir } from "./out-dir.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import type { AuditTarget } from "../plan/plan.js";
-import type { CallBaseline } from "../results/baseline-file.js";
+import type { CallBaseline } from "../artifacts/baseline.js";
 import type { TargetResult } from "../results/run-result.js";
 import { readSavedRun, replayedSpecFiles, replayedTargets, savedDirOf, SAVED_DIR, type SavedRun } from "./saved-artifacts.js";
 import { localPictureBrowser } from "./pictures.js";

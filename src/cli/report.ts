@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildReport, REPORT_PATHS, type ReportBuild } from "../report/html.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT } from "../runner/errors.js";
 
 /** Options of `setup-audit report` (and of the report `run` builds at its end). */
 export interface ReportOptions {

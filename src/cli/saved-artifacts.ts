@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
-import { personalDataOf } from "../checks/identify.js";
+import { personalDataOf } from "../checks/identify/pii.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
 import { hideSecretsDeep, shareableUrl, withoutUserInfo } from "../privacy/redact.js";
 import type { LoadedSpec } from "../spec/load.js";
 import { toolVersion } from "../package/version.js";
-import { usageError } from "./errors.js";
+import { usageError } from "../runner/errors.js";
 import { copyScreen, screensOf } from "./screens.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 
@@ -144,10 +144,14 @@ export function readSavedRun(dir: string): SavedRun {
 export function savedPagesAsTheyAre(dir: string, saved: SavedTarget): PageArtifacts[] {
   return saved.units
     .filter((unit) => unit.variation === null && unit.consent === undefined)
-    .flatMap((unit) => Object.values(unit.artifactFiles))
-    .map((file) => join(savedDirOf(dir), PAGES_DIR, file))
-    .filter((path) => existsSync(path))
-    .map((path) => JSON.parse(readFileSync(path, "utf8")) as PageArtifacts);
+    .flatMap((unit) => Object.values(unit.artifactFiles).map((file) => ({ unit, path: join(savedDirOf(dir), PAGES_DIR, file) })))
+    .filter(({ path }) => existsSync(path))
+    .map(({ unit, path }) => ofUnit(JSON.parse(readFileSync(path, "utf8")) as PageArtifacts, { id: unit.id, kind: "page" }));
+}
+
+/** A saved page's artifacts with the unit they were gathered for: artifacts saved before they named their unit get the planned unit whose file they are in. */
+function ofUnit(page: PageArtifacts, unit: PageArtifacts["unit"]): PageArtifacts {
+  return page.unit === undefined ? { ...page, unit } : page;
 }
 
 /**
@@ -211,7 +215,7 @@ function readSavedPage(dir: string, saved: SavedTarget, unit: AuditUnit, viewpor
     );
   }
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as PageArtifacts;
+    return ofUnit(JSON.parse(readFileSync(path, "utf8")) as PageArtifacts, { id: unit.id, kind: unit.kind });
   } catch (error) {
     throw usageError(`${path} is not a page of saved artifacts: ${(error as Error).message}`, `Gather again: \`setup-audit run ${saved.specFile} --env ${saved.environment} --save-artifacts --out ${dir}\`.`);
   }

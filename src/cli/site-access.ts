@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { AuditTarget } from "../plan/plan.js";
 import { missingVariables, secretVariables } from "../privacy/secrets.js";
 import { environmentOf } from "../spec/environment.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT } from "../runner/errors.js";
 
 /**
  * Refuses a run (exit 2) that could not get into its closed sites: a variable the spec names for

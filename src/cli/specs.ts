@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { knownViewports } from "../browser/viewports.js";
 import { formatSpecError, loadSpecs, type LoadedSpec } from "../spec/load.js";
-import { CliError, EXIT, usageError } from "./errors.js";
+import { CliError, EXIT, usageError } from "../runner/errors.js";
 import { annotateSpecErrors } from "./github.js";
 import { trackingPlanErrors } from "./tracking-plans.js";
 

@@ -3,9 +3,9 @@ import type { AuditTarget } from "../plan/plan.js";
 import { planTarget } from "../plan/target.js";
 import { knownViewports } from "../browser/viewports.js";
 import { closestMatch } from "../text/wording.js";
-import { environmentDomain, isOnDomain } from "../url/domain.js";
+import { isOnDomain } from "../url/domain.js";
 import type { LoadedSpec } from "../spec/load.js";
-import { usageError } from "./errors.js";
+import { usageError } from "../runner/errors.js";
 
 /** What the command line narrows a run to. */
 export interface TargetFilters {
@@ -40,14 +40,7 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
     }
   }
   const baseUrl = filters.baseUrl ?? env.baseUrl;
-  const domain = environmentDomain(env);
-  if (!isOnDomain(baseUrl, domain)) {
-    throw usageError(
-      `--base-url ${baseUrl} leaves environment "${environment}"'s domain ${domain} (of ${specFile})`,
-      `Use a base URL on ${domain} or one of its subdomains, or audit another environment with --env.`,
-    );
-  }
-  return planTarget({
+  const target = planTarget({
     specFile,
     slug: basename(specFile, extname(specFile)),
     spec: filters.apiBaseUrl && spec.api ? { ...spec, api: { ...spec.api, baseUrl: filters.apiBaseUrl } } : spec,
@@ -57,4 +50,11 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
     pages: spec.pages.map((page) => page.id).filter((id) => filters.pages.length === 0 || filters.pages.includes(id)),
     viewports,
   });
+  if (!isOnDomain(baseUrl, target.domain)) {
+    throw usageError(
+      `--base-url ${baseUrl} leaves environment "${environment}"'s domain ${target.domain} (of ${specFile})`,
+      `Use a base URL on ${target.domain} or one of its subdomains, or audit another environment with --env.`,
+    );
+  }
+  return target;
 }

@@ -1,4 +1,4 @@
-import { EXIT } from "./errors.js";
+import { EXIT } from "../runner/errors.js";
 import { loadValidSpecs } from "./specs.js";
 
 /** `setup-audit validate`: checks the specs without auditing anything. */

@@ -25,6 +25,8 @@ import { SiteRequestTagger, tagsAnything, withQueryParam, type RequestTags, type
 export interface PageGatherOptions {
   spec: string;
   environment: string;
+  /** The unit of the plan gathered, carried into its artifacts. */
+  unit: PageArtifacts["unit"];
   baseUrl: string;
   page: PageSpec;
   sdk: SdkSpec;
@@ -304,6 +306,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   return {
     spec: options.spec,
     environment: options.environment,
+    unit: options.unit,
     page: options.page.id,
     viewport: options.viewport,
     mobile: options.mobile,

@@ -1,14 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../spec/environment.js";
-import type { AuditTarget, AuditUnit, PlannedVariation } from "../plan/plan.js";
+import type { AuditTarget, AuditUnit } from "../plan/plan.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { scrubText, secretsOf } from "../privacy/redact.js";
 import { gatherPage } from "./page.js";
 import { gpcContextOptions } from "./consent.js";
-import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { consentSteps, secretFields, typedText } from "../privacy/secrets.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
@@ -76,7 +75,7 @@ for (const target of plan.targets) {
   }
 }
 
-/** Gathers one page × viewport, or one variation's, writes its artifacts for the CLI and says what it gathered. */
+/** Gathers one page × viewport, or one variation's, as the plan's unit says, writes its artifacts for the CLI and says what it gathered. */
 async function gatherOnViewport(
   context: BrowserContext,
   target: AuditTarget,
@@ -85,49 +84,40 @@ async function gatherOnViewport(
   site: { traffic: TrafficTags; siteDomain: string; originHeaders: RequestTags["originHeaders"]; browserTagger: SiteRequestTagger | null; login: LoginOutcome | null },
 ): Promise<string> {
   const pageSpec = target.spec.pages.find((page) => page.id === unit.page)!;
-  const pageExperiments = target.spec.experiments.filter((experiment) => experiment.page === pageSpec.id);
-  const planned = unit.variation;
-  const preview = planned === null ? null : previewOf(pageExperiments, planned);
-  // A refusal's or GPC's unit is judged by consent.reject alone: no experiment, selector count or screenshot of its own.
-  const refusal = unit.consent !== undefined;
-  const viewed = refusal ? [] : preview === null ? pageExperiments.filter((experiment) => experiment.variations.length > 0) : [preview.experiment];
-  const folder = join("screenshots", target.slug, target.environment);
+  const { gathering } = unit;
+  const experimentsNamed = (names: readonly string[]) => target.spec.experiments.filter((experiment) => experiment.page === unit.page && names.includes(experiment.name));
+  const pictures = gathering.pictures[viewport]!;
   // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
   const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
-  mkdirSync(join(screenshotRoot, folder), { recursive: true });
-  const keepsViews = target.spec.screenshots !== "off" && viewed.length > 0;
-  if (keepsViews) mkdirSync(join(plan.outDir, folder, "views"), { recursive: true });
-  const inOutput = (root: string, name: string) => (target.spec.screenshots === "off" ? null : { path: join(root, name), name });
-  // What the views see is kept in the output for the pictures: the first screen, and a variation's filmstrip frames.
-  const viewFile = (suffix: string) => join(folder, "views", `${pageSpec.id}.${viewport}${planned === null ? "" : `.${planned.id}`}${suffix}.png`);
+  const kept = (root: string, name: string | null) => {
+    if (name === null) return null;
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    return { path: join(root, name), name };
+  };
+  const { filmstrip } = pictures;
   const artifacts = await gatherPage(context, {
     spec: target.specFile,
     environment: target.environment,
+    unit: { id: unit.id, kind: unit.kind },
     baseUrl: target.baseUrl,
     page: pageSpec,
     sdk: target.spec.sdk,
     viewport,
     mobile: isMobileViewport(viewport),
     projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
-    // A variation's unit is judged by the experiment checks alone: no selector counts or screenshot of its own (and the plan gives it no canaries).
-    experiments: preview === null && !refusal ? pageExperiments : [],
+    experiments: experimentsNamed(gathering.selectorsOf),
     canaries: unit.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
     ...site,
-    screenshot: preview === null && !refusal ? inOutput(screenshotRoot, join(folder, `${pageSpec.id}.${viewport}.png`)) : null,
+    screenshot: kept(screenshotRoot, pictures.screenshot),
     // The consent steps run before the views are seen; the page's journey before the screenshot.
     maskedFields: secretFields([...consentSteps(target.spec).flatMap(({ steps }) => steps), ...pageSpec.steps]),
     // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
-    viewedExperiments: viewed,
-    viewScreenshot: keepsViews ? inOutput(plan.outDir, viewFile("")) : null,
-    variation: preview === null ? undefined : previewOptions(preview),
+    viewedExperiments: experimentsNamed(gathering.viewed),
+    viewScreenshot: kept(plan.outDir, pictures.view),
+    variation: gathering.preview ?? undefined,
     ...(target.spec.consent ? { consent: { spec: target.spec.consent, unit: unit.consent ?? "page", storage: target.spec.sdk.storage } } : {}),
-    // A variation the site applies itself (forced by its query alone) is sampled for flicker; the audit's own js and css are not the site's timing.
-    flicker: preview === null || preview.control || preview.variation.js !== undefined || preview.variation.css !== undefined ? undefined : {
-      selector: preview.experiment.selector,
-      filmstrip: keepsViews ? (index: number) => ({ path: join(plan.outDir, viewFile(`.film${index}`)), name: viewFile(`.film${index}`) }) : null,
-    },
-    // The page as it is is loaded once more for the exposure: the same visitor must see the same variation.
-    reloadForExposures: preview === null && !refusal ? pageExperiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])) : [],
+    flicker: gathering.flicker === null ? undefined : { selector: gathering.flicker.selector, filmstrip: filmstrip === null ? null : (index: number) => kept(plan.outDir, `${filmstrip}${index}.png`)! },
+    reloadForExposures: gathering.reloadForExposures,
   });
   writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
@@ -143,17 +133,4 @@ function keepOut(target: AuditTarget, unit: AuditUnit, viewport: string, login: 
   const why = { loadError: "not opened: the login did not get in (page.access says why)", login };
   writeArtifacts(unit, viewport, unopenedPage(target, unit, { viewport, mobile: isMobileViewport(viewport) }, why));
   return "0 call(s); not opened: the login did not get in";
-}
-
-/** The planned variation's experiment and spec; a forced control's is its `control.query`, with no code. */
-function previewOf(pageExperiments: readonly ExperimentSpec[], planned: PlannedVariation): { experiment: ExperimentSpec; variation: VariationSpec; control: boolean } {
-  const experiment = pageExperiments.find((candidate) => candidate.name === planned.experiment);
-  if (planned.control && experiment?.control) return { experiment, variation: { name: planned.name, query: experiment.control.query }, control: true };
-  const variation = experiment?.variations.find((candidate) => candidate.name === planned.name);
-  if (!experiment || !variation) throw new Error(`The plan names variation "${planned.name}" of "${planned.experiment}", which the spec does not have`);
-  return { experiment, variation, control: false };
-}
-
-function previewOptions({ experiment, variation, control }: { experiment: ExperimentSpec; variation: VariationSpec; control: boolean }) {
-  return { experiment: experiment.name, name: variation.name, query: variation.query ?? {}, css: variation.css?.code ?? null, js: variation.js?.code ?? null, ...(control ? { control: true as const } : {}) };
 }

@@ -1,6 +1,7 @@
 import { gatherApi, gatherRecentEvents, type ApiSettings } from "../api/gather.js";
 import { findProject, wantedProject } from "../api/match.js";
 import type { ApiExchange } from "../artifacts/types.js";
+import { environmentDomain } from "../url/domain.js";
 import type { ServiceFacts } from "./spec-draft.js";
 
 /**
@@ -26,7 +27,7 @@ export async function askService(question: ServiceQuestion): Promise<ServiceFact
   const facts: ServiceFacts = { ...question.api, workspace: null, project: null, projectKey: null, goals: null, goalsPath: null, recentEventsPath: null, problem: null };
   const projects = first.api.projects;
   if (projects === null || projects.data === null) return { ...facts, problem: `the project list could not be read (${failureOf(projects)})` };
-  const match = findProject(projects.data, wantedProject({ key: question.key, baseUrl: question.baseUrl }));
+  const match = findProject(projects.data, wantedProject({ key: question.key }, environmentDomain({ baseUrl: question.baseUrl })));
   if (match === null) return { ...facts, problem: `no project in its list names the key ${question.key} or the domain ${new URL(question.baseUrl).hostname}` };
   const serviceKey = match.byKey ? null : (match.element.keys.find((key) => key !== question.key) ?? null);
   // Found by its domain under another key: the goals and events are that key's.
@@ -45,7 +46,7 @@ export async function askService(question: ServiceQuestion): Promise<ServiceFact
 }
 
 async function gatherFor(question: ServiceQuestion, projectKey: string | undefined) {
-  const settings: ApiSettings = { ...question.api, ...USUAL_PATHS, project: wantedProject({ key: question.key, baseUrl: question.baseUrl, projectKey }) };
+  const settings: ApiSettings = { ...question.api, ...USUAL_PATHS, project: wantedProject({ key: question.key, projectKey }, environmentDomain({ baseUrl: question.baseUrl })) };
   return { settings, api: await gatherApi(settings) };
 }
 

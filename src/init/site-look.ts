@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
-import { CliError, EXIT } from "../cli/errors.js";
+import { CliError, EXIT } from "../runner/errors.js";
 import { ConsentWatch } from "../gather/consent.js";
 import { gatherPage } from "../gather/page.js";
 import { Signal } from "../gather/signal.js";
@@ -151,6 +151,8 @@ async function gatherPages(
       const gathered = await gatherPage(context, {
         spec: look.plan.file,
         environment: look.plan.environment,
+        // Each page init looks at is a page as it is, a unit of its own.
+        unit: { id: page.id, kind: "page" },
         baseUrl: look.start.origin,
         page: { ...page, steps: [] },
         sdk: look.sdk,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { usageError } from "../cli/errors.js";
+import { usageError } from "../runner/errors.js";
 
 /**
  * `init --workflow`: the GitHub Actions workflow that docs/ci.md gives to copy, for the spec and

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { UnitKind } from "../artifacts/types.js";
 import type { AuditSpec, FillSpec } from "../spec/schema.js";
 
 /**
@@ -39,6 +40,8 @@ export interface AuditUnit {
   id: string;
   /** The test's title, deterministic so that Playwright's sharding and the report stay stable: `demo-shop › signup`. */
   title: string;
+  /** Which unit it is: the page as it is, a variation's preview, or a consent unit that refuses (`reject`) or has Global Privacy Control on (`gpc`). */
+  kind: UnitKind;
   /** The id of the page opened. */
   page: string;
   /** The variation previewed; null for the page as it is (every experiment's control). */
@@ -49,6 +52,37 @@ export interface AuditUnit {
   canaries: PlannedCanary[];
   /** The file each viewport's artifacts are written to, in the work folder's artifacts/, by viewport. */
   artifactFiles: Record<string, string>;
+  /** What the gatherer watches and keeps on it, decided here once. */
+  gathering: UnitGathering;
+}
+
+/** What a unit's gathering watches, applies and keeps: the gatherer does what it says, and decides none of it again. */
+export interface UnitGathering {
+  /** The experiments (by name) whose selectors are counted on it for experiment.selector: the page's, on the page as it is; none on a preview or a consent unit. */
+  selectorsOf: string[];
+  /** The experiments (by name) whose targets are seen before the journey: on the page as it is, those with variations; on a preview, its own; none on a consent unit. */
+  viewed: string[];
+  /** The variation previewed: its preview link's parameters and the code the audit applies itself (js, then css); null on every other unit. */
+  preview: PlannedPreview | null;
+  /** On a variation the site applies itself (forced by its `query` alone): its target, sampled frame by frame for experiment.flicker; null elsewhere. */
+  flicker: { selector: string } | null;
+  /** The exposures' events (`experiments[].exposure.event`) to fire again on a reload of the page as it is; empty for no reload. */
+  reloadForExposures: string[];
+  /** The pictures kept of it, by viewport: its screenshot and the first screen as the views see it, named relative to the output folder, and its filmstrip frames' names before their index and `.png`; null for none. */
+  pictures: Record<string, { screenshot: string | null; view: string | null; filmstrip: string | null }>;
+}
+
+/** A variation as a preview shows it. */
+export interface PlannedPreview {
+  experiment: string;
+  name: string;
+  /** The preview link's parameters (a forced control's `control.query`). */
+  query: Record<string, string>;
+  /** The variation's code the audit applies itself; null for none. */
+  css: string | null;
+  js: string | null;
+  /** The experiment's control forced by its `control.query`. */
+  control?: true;
 }
 
 /** A variation previewed as a unit of its own. */

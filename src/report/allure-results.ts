@@ -7,7 +7,7 @@ import { CHECKS, checkOf } from "../checks/index.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
 import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import { scrubText } from "../privacy/redact.js";
-import type { Finding, Status } from "../results/summary.js";
+import type { Finding, Status } from "../findings/finding.js";
 import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
 import { pageTitle } from "../plan/titles.js";
 import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";

@@ -1,5 +1,5 @@
 import { CHECKLIST_SOURCES, rollUpChecklist } from "../results/checklist.js";
-import type { Checklist, Finding, Status } from "../results/summary.js";
+import type { Checklist, Finding, Status } from "../findings/finding.js";
 import { CHECKLIST_LABELS } from "./console.js";
 
 /** The story (Allure label) of the checklist result, and the name it is filed under. */

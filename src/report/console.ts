@@ -1,6 +1,7 @@
 import { changesLine } from "../results/changes.js";
 import { uncheckedItems } from "../results/checklist.js";
-import type { Checklist, Finding, RunSummary, Status } from "../results/summary.js";
+import type { RunSummary } from "../results/summary.js";
+import type { Checklist, Finding, Status } from "../findings/finding.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
 

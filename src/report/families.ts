@@ -1,7 +1,7 @@
 import type { CategoryRule } from "@allurereport/core-api";
 import { FAMILIES, type Family } from "../checks/check.js";
 import { checkOf } from "../checks/index.js";
-import type { Finding } from "../results/summary.js";
+import type { Finding } from "../findings/finding.js";
 import { escapeRegExp } from "../text/wording.js";
 
 /** The Allure label that carries the families of a result's failed checks. */

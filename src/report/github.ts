@@ -1,4 +1,5 @@
-import type { Checklist, Finding, RunSummary, Status } from "../results/summary.js";
+import type { RunSummary } from "../results/summary.js";
+import type { Checklist, Finding, Status } from "../findings/finding.js";
 import { changesLine } from "../results/changes.js";
 import { CHECKLIST_LABELS, findingPlace, verdictLine } from "./console.js";
 

@@ -1,6 +1,6 @@
 import { SEVERITIES, type Severity } from "../checks/check.js";
 import { checkOf } from "../checks/index.js";
-import type { Finding } from "../results/summary.js";
+import type { Finding } from "../findings/finding.js";
 
 /** The severity of a result: that of its most severe failed or warning check; null when none. */
 export function severityOf(findings: readonly Finding[]): Severity | null {

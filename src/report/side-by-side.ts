@@ -1,4 +1,4 @@
-import type { Status } from "../results/summary.js";
+import type { Status } from "../findings/finding.js";
 
 /**
  * One picture of an experiment's control beside its variations on one viewport: what the target

@@ -1,6 +1,7 @@
 import { scrubText } from "../privacy/redact.js";
 import { changesLine, hasChanges } from "../results/changes.js";
-import type { Finding, RunSummary } from "../results/summary.js";
+import type { RunSummary } from "../results/summary.js";
+import type { Finding } from "../findings/finding.js";
 import { findingPlace, verdictLine } from "./console.js";
 
 /**

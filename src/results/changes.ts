@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { worstStatus, type ChangedFinding, type Changes, type Checklist, type Finding, type RunSummary, type SpecRun, type Status } from "./summary.js";
+import { type ChangedFinding, type Changes, type RunSummary, type SpecRun } from "./summary.js";
+import { worstStatus, type Checklist, type Finding, type Status } from "../findings/finding.js";
 
 /**
  * What changed since an earlier run (docs/ci.md, Changes): each finding is matched with the earlier

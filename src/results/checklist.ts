@@ -1,5 +1,7 @@
-import { CHECKS, type CheckId } from "../checks/index.js";
-import { worstStatus, type Checklist, type Finding, type RunSummary } from "./summary.js";
+import { CHECKS } from "../checks/index.js";
+import { type CheckId } from "../findings/finding.js";
+import { type RunSummary } from "./summary.js";
+import { worstStatus, type Checklist, type Finding } from "../findings/finding.js";
 
 /** The checks that feed a checklist item, as their definitions say, in registry order. */
 function feeding(item: keyof Checklist): CheckId[] {

@@ -3,7 +3,8 @@ import { rollUpChecklist } from "./checklist.js";
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText, withoutUserInfo } from "../privacy/redact.js";
-import { verdictOf, type CallRecord, type CollectMode, type Finding, type RunSummary, type SpecRun } from "./summary.js";
+import { verdictOf, type CallRecord, type CollectMode, type RunSummary, type SpecRun } from "./summary.js";
+import { type Finding } from "../findings/finding.js";
 
 /**
  * A run's result: what the checks found on each spec × environment, and the summary.json built

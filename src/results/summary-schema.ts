@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS, type CheckId } from "../checks/index.js";
+import { CHECK_IDS, type CheckId } from "../findings/finding.js";
 import type { RunSummary } from "./summary.js";
 
 /** Where the generated JSON Schema of summary.json ships, relative to the package root. */

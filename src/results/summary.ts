@@ -1,25 +1,5 @@
-import type { CheckId } from "../checks/index.js";
+import { worstStatus, type CheckId, type Checklist, type Finding, type Status } from "../findings/finding.js";
 import type { Delivery } from "../artifacts/types.js";
-
-/** The status of one finding; `skip` when the check did not apply or was turned off. */
-export type Status = "pass" | "warn" | "fail" | "skip";
-
-/** One judgement of one check, on one page × viewport, goal, experiment or spec. */
-export interface Finding {
-  check: CheckId;
-  status: Status;
-  spec: string;
-  page: string | null;
-  viewport: string | null;
-  goal: string | null;
-  experiment: string | null;
-  /** The experiment's variation the finding judges (experiment.variation, experiment.exposure, experiment.flicker), by its name; null on every other finding. */
-  variation: string | null;
-  /** One sentence a person can act on. */
-  message: string;
-  /** Plain data that backs the message; never a raw secret or personal value. */
-  evidence: Record<string, unknown>;
-}
 
 /** One call as reported in summary.json. */
 export interface CallRecord {
@@ -42,15 +22,6 @@ export interface CallRecord {
   atMs: number;
   beforeSdk: boolean;
   delivery: Delivery;
-}
-
-/** The five checks the service asks for before a setup is trusted. */
-export interface Checklist {
-  workspace: Status;
-  projectKeyOrDomain: Status;
-  goalEventMatch: Status;
-  mobileAndDesktop: Status;
-  noWarnings: Status;
 }
 
 /** Where a run's collect requests went: to the service, or answered by the audit inside the browser. */
@@ -102,17 +73,6 @@ export interface Changes {
   resolved: ChangedFinding[];
   /** How many findings warn or fail in both runs and are not worse. */
   persisting: number;
-}
-
-const SEVERITY: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
-
-/** The worst of several statuses; `skip` when there are none or all are skipped. */
-export function worstStatus(statuses: Iterable<Status>): Status {
-  let worst: Status = "skip";
-  for (const status of statuses) {
-    if (SEVERITY[status] > SEVERITY[worst]) worst = status;
-  }
-  return worst;
 }
 
 /** A run's verdict: fail on any failed finding, and on any warning when strict. */

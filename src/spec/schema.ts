@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS } from "../checks/index.js";
+import { CHECK_IDS } from "../findings/finding.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import { globBraceProblem } from "../url/glob.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";

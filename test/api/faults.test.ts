@@ -6,11 +6,15 @@ import { systemClock, type Clock } from "../../src/api/client.js";
 import { gatherApi, gatherRecentEvents, type ApiSettings } from "../../src/api/gather.js";
 import type { ApiArtifacts } from "../../src/artifacts/types.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
-import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
+import { apiAuth } from "../../src/checks/api/auth.js";
+import { apiGoals } from "../../src/checks/api/goals.js";
+import { apiProject } from "../../src/checks/api/project.js";
+import { apiWorkspace } from "../../src/checks/api/workspace.js";
 import { apiSettings } from "../../src/cli/api-phase.js";
 import { ingestedEvents } from "../../src/artifacts/delivery.js";
-import type { Finding } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { contextOf, specWith } from "../support/artifacts.js";
+import { environmentDomain } from "../../src/url/domain.js";
 
 /**
  * The API gatherer and checks against the real mock service in each of its fault modes: the
@@ -63,7 +67,7 @@ function specAt(baseUrl: string, api: Record<string, unknown> = {}) {
 
 /** What the CLI asks the service about the spec's staging environment. */
 function settingsOf(spec: AuditSpec): ApiSettings {
-  const settings = apiSettings(spec, "staging");
+  const settings = apiSettings({ spec, environment: "staging", domain: environmentDomain(spec.environments.staging!) });
   if (!settings) throw new Error("the spec has no api section");
   return settings;
 }

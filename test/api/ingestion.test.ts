@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { recentEventListSchema } from "../../src/api/schemas.js";
-import { eventsDelivered } from "../../src/checks/events.js";
+import { eventsDelivered } from "../../src/checks/events/delivered.js";
 import { carrierOf, ingestedEvents, ingestionUnverified, reconcileDeliveries, type JudgedPage } from "../../src/artifacts/delivery.js";
 import { callRecords } from "../../src/results/run-result.js";
 import { apiWith, callWith, collectOf, contextOf, exchangeOf, failedExchange, normalised, pageWith, specWithApi } from "../support/artifacts.js";

@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 import type { ApiArtifacts } from "../../src/artifacts/types.js";
-import { apiAuth, apiGoals, apiProject, apiWorkspace } from "../../src/checks/api.js";
+import { apiAuth } from "../../src/checks/api/auth.js";
+import { apiGoals } from "../../src/checks/api/goals.js";
+import { apiProject } from "../../src/checks/api/project.js";
+import { apiWorkspace } from "../../src/checks/api/workspace.js";
 import type { Check } from "../../src/checks/check.js";
 import { runChecks } from "../../src/checks/index.js";
 import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";

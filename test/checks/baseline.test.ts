@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
-import type { CallBaseline } from "../../src/results/baseline-file.js";
-import { baselineCalls } from "../../src/checks/baseline.js";
+import type { CallBaseline } from "../../src/artifacts/baseline.js";
+import { baselineCalls } from "../../src/checks/baseline/calls.js";
 import { runChecks } from "../../src/checks/index.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 

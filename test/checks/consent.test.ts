@@ -2,9 +2,11 @@ import { expect, test } from "@playwright/test";
 import type { ConsentArtifacts, PageArtifacts } from "../../src/artifacts/types.js";
 import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { notConsentedReason, type AuditContext } from "../../src/checks/check.js";
-import { consentBanner, consentBefore, consentReject } from "../../src/checks/consent/index.js";
+import { consentBanner } from "../../src/checks/consent/banner.js";
+import { consentBefore } from "../../src/checks/consent/before.js";
+import { consentReject } from "../../src/checks/consent/reject.js";
 import { runChecks } from "../../src/checks/index.js";
-import { sdkPresent } from "../../src/checks/sdk/index.js";
+import { sdkPresent } from "../../src/checks/sdk/present.js";
 import { callWith, collectOf, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
 /** A spec with the consent section and Segment's storage names, on one page. */

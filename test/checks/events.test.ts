@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { eventsDelivered, eventsExpected } from "../../src/checks/events.js";
+import { eventsDelivered } from "../../src/checks/events/delivered.js";
+import { eventsExpected } from "../../src/checks/events/expected.js";
 import { callWith, collectOf, contextOf, pageWith, specWith, specWithApi } from "../support/artifacts.js";
 
 const signup = (overrides: Parameters<typeof pageWith>[0] = {}) => pageWith({ page: "signup", ...overrides });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { goalsMatch } from "../../src/checks/goals.js";
+import { goalsMatch } from "../../src/checks/goals/match.js";
 import { callWith, contextOf, pageWith } from "../support/artifacts.js";
 
 test.describe("goals.match", () => {

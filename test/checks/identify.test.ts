@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { CanarySighting } from "../../src/artifacts/types.js";
-import { identifyAttributes, identifyPii } from "../../src/checks/identify.js";
+import { identifyAttributes } from "../../src/checks/identify/attributes.js";
+import { identifyPii } from "../../src/checks/identify/pii.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
 
 const identify = (properties: unknown, name: string | null = "u_3f9a2c") => callWith({ kind: "identify", name, properties });

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { changeOptionsOf, compareAndRecord, COMPARE_WITH_HISTORY, failOnNewOutcome } from "../../src/cli/changes.js";
 import { FINDINGS_HISTORY } from "../../src/results/changes.js";
-import { CliError, EXIT } from "../../src/cli/errors.js";
-import type { Finding, RunSummary, Status } from "../../src/results/summary.js";
+import { CliError, EXIT } from "../../src/runner/errors.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding, Status } from "../../src/findings/finding.js";
 import { scratchDir } from "../support/scratch.js";
 
 const found = (status: Status, page: string): Finding => ({ check: "page.load", status, spec: "audits/shop.yaml", page, viewport: "mobile", goal: null, experiment: null, variation: null, message: "", evidence: {} });

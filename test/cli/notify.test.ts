@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { ciRunUrl, notifyWebhook } from "../../src/cli/notify.js";
-import type { Finding, RunSummary } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 
 const failed: Finding = { check: "page.load", status: "fail", spec: "audits/shop.yaml", page: "home", viewport: "mobile", goal: null, experiment: null, variation: null, message: "The page did not load.", evidence: {} };
 const summary = (changes: RunSummary["changes"]): RunSummary => ({

@@ -8,7 +8,7 @@ import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { makeVariationPictures, type PictureBrowserSource } from "../../src/cli/pictures.js";
 import type { PictureSources } from "../../src/report/variation-pictures.js";
-import type { Finding } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { pageWith } from "../support/artifacts.js";
 import { testBrowserPath } from "../support/browser.js";
 import { scratchDir } from "../support/scratch.js";

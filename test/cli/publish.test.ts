@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { EXIT } from "../../src/cli/errors.js";
+import { EXIT } from "../../src/runner/errors.js";
 import { publishResults } from "../../src/cli/publish.js";
 import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";

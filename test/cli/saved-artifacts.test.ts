@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { CliError } from "../../src/cli/errors.js";
+import { CliError } from "../../src/runner/errors.js";
 import { judgeGathered } from "../../src/cli/judge.js";
 import { readSavedRun, replayedTargets, saveArtifacts } from "../../src/cli/saved-artifacts.js";
 import { restoreScreens } from "../../src/cli/screens.js";
 import { buildTarget } from "../../src/cli/targets.js";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import type { TargetResult } from "../../src/results/run-result.js";
-import type { Finding } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import type { AuditSpec } from "../../src/spec/schema.js";
 import { apiWith, callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";

@@ -9,7 +9,8 @@ import { CLOSED_SITE_SECRETS, sessionFor, type ElsewhereRequest } from "../../fi
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { deviceFor } from "../../src/browser/viewports.js";
-import type { Finding, RunSummary } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readSummary, runCli, type CliRun } from "./cli.js";
 import { scratchDir } from "../support/scratch.js";

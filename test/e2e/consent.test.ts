@@ -5,7 +5,8 @@ import { PIXELS_PATH, TRACKER_HOST } from "../../fixtures/consent/site.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { VISITOR_ARGS } from "../../src/browser/visitor.js";
-import type { Finding, RunSummary } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { testBrowserPath } from "../support/browser.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 

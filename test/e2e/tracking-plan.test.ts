@@ -2,7 +2,8 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import type { Finding, RunSummary } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**

@@ -5,7 +5,8 @@ import { stringify } from "yaml";
 import { VENDOR_SPECS, vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
 import { DEFAULTS_INSTALL, DEFAULTS_VENDORS, KEYS, LATE_INSTALL, NEAR_MISS_EVENT, SDKS, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
-import type { Finding, RunSummary } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { readSummary, runCli } from "./cli.js";
 
 /**

@@ -21,6 +21,7 @@ const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
         return await gatherPage(context, {
           spec: "audits/consent.yaml",
           environment: "staging",
+          unit: unit === "page" ? { id: "signup", kind: "page" } : { id: `signup.${unit}`, kind: unit },
           baseUrl: fixtures.urls.consent,
           page,
           sdk: { ...spec.sdk, deliveryTimeoutMs: 4000 },

@@ -4,7 +4,7 @@ import { devices } from "playwright";
 import type { FixtureServer } from "../../fixtures/server.js";
 import type { CollectorRecord } from "../../fixtures/service/collector.js";
 import type { ShopRequest } from "../../fixtures/sites/shop.js";
-import { eventsDelivered } from "../../src/checks/events.js";
+import { eventsDelivered } from "../../src/checks/events/delivered.js";
 import { matchDeliveries } from "../../src/artifacts/delivery.js";
 import { urlMatcher } from "../../src/url/glob.js";
 import { auditUserAgent, headersFor, interceptCollect, resolveTraffic, SiteRequestTagger, withQueryParam } from "../../src/gather/traffic.js";

@@ -17,11 +17,12 @@ const fields = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "
 
 test("the plan lists each audited page, then each variation of the experiments on them, with its title, files and canaries", () => {
   const target = planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] });
-  expect(target.units).toEqual([
-    { id: "home", title: "shop › home", page: "home", variation: null, canaries: [], artifactFiles: { desktop: "shop.staging.home.desktop.json", mobile: "shop.staging.home.mobile.json" } },
+  expect(target.units.map(({ gathering: _gathering, ...unit }) => unit)).toEqual([
+    { id: "home", title: "shop › home", kind: "page", page: "home", variation: null, canaries: [], artifactFiles: { desktop: "shop.staging.home.desktop.json", mobile: "shop.staging.home.mobile.json" } },
     {
       id: "signup",
       title: "shop › signup",
+      kind: "page",
       page: "signup",
       variation: null,
       canaries: [{ step: 1, fill: { selector: "#email", value: "qa@example.test", canary: true } }],
@@ -30,6 +31,7 @@ test("the plan lists each audited page, then each variation of the experiments o
     {
       id: "home.e0v0",
       title: "shop › home · Hero copy, short vs long · Long/copy",
+      kind: "variation",
       page: "home",
       variation: { experiment: "Hero copy, short vs long", name: "Long/copy", id: "e0v0" },
       canaries: [],
@@ -38,6 +40,7 @@ test("the plan lists each audited page, then each variation of the experiments o
     {
       id: "signup.e1v0",
       title: "shop › signup · Signup form, one step · One step",
+      kind: "variation",
       page: "signup",
       variation: { experiment: "Signup form, one step", name: "One step", id: "e1v0" },
       canaries: [],
@@ -75,4 +78,91 @@ test("an experiment's control forced by query is previewed as a unit of its own,
     ["home.e0c", "shop › home · Hero copy, short vs long · control", { experiment: "Hero copy, short vs long", name: "control", id: "e0c", control: true }],
     ["home.e0v0", "shop › home · Hero copy, short vs long · Long/copy", { experiment: "Hero copy, short vs long", name: "Long/copy", id: "e0v0" }],
   ]);
+});
+
+test("each unit carries what its gathering watches, applies and keeps, decided once by the plan", () => {
+  const siteApplied = { name: "Short", query: { hero: "short" } };
+  const experiments = [
+    { ...spec.experiments[0]!, exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation" }, control: { query: { hero: "long" } }, variations: [...spec.experiments[0]!.variations, siteApplied] },
+    spec.experiments[1]!,
+  ];
+  const withConsent = { ...spec, experiments, consent: { accept: "auto" as const, reject: "auto" as const, gpc: false, timeoutMs: 5000 } };
+  const units = planTarget({ ...fields, spec: withConsent, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
+  const views = "screenshots/shop/staging/views";
+  expect(units.map((unit) => [unit.id, unit.kind, unit.gathering])).toEqual([
+    [
+      "home",
+      "page",
+      {
+        selectorsOf: ["Hero copy, short vs long"],
+        viewed: ["Hero copy, short vs long"],
+        preview: null,
+        flicker: null,
+        reloadForExposures: ["Experiment Viewed"],
+        pictures: {
+          desktop: { screenshot: "screenshots/shop/staging/home.desktop.png", view: `${views}/home.desktop.png`, filmstrip: null },
+          mobile: { screenshot: "screenshots/shop/staging/home.mobile.png", view: `${views}/home.mobile.png`, filmstrip: null },
+        },
+      },
+    ],
+    [
+      "home.e0c",
+      "variation",
+      {
+        selectorsOf: [],
+        viewed: ["Hero copy, short vs long"],
+        preview: { experiment: "Hero copy, short vs long", name: "control", query: { hero: "long" }, css: null, js: null, control: true },
+        flicker: null,
+        reloadForExposures: [],
+        pictures: {
+          desktop: { screenshot: null, view: `${views}/home.desktop.e0c.png`, filmstrip: null },
+          mobile: { screenshot: null, view: `${views}/home.mobile.e0c.png`, filmstrip: null },
+        },
+      },
+    ],
+    [
+      "home.e0v0",
+      "variation",
+      {
+        selectorsOf: [],
+        viewed: ["Hero copy, short vs long"],
+        preview: { experiment: "Hero copy, short vs long", name: "Long/copy", query: {}, css: null, js: "void 0" },
+        flicker: null,
+        reloadForExposures: [],
+        pictures: {
+          desktop: { screenshot: null, view: `${views}/home.desktop.e0v0.png`, filmstrip: null },
+          mobile: { screenshot: null, view: `${views}/home.mobile.e0v0.png`, filmstrip: null },
+        },
+      },
+    ],
+    [
+      "home.e0v1",
+      "variation",
+      {
+        selectorsOf: [],
+        viewed: ["Hero copy, short vs long"],
+        preview: { experiment: "Hero copy, short vs long", name: "Short", query: { hero: "short" }, css: null, js: null },
+        flicker: { selector: "#hero" },
+        reloadForExposures: [],
+        pictures: {
+          desktop: { screenshot: null, view: `${views}/home.desktop.e0v1.png`, filmstrip: `${views}/home.desktop.e0v1.film` },
+          mobile: { screenshot: null, view: `${views}/home.mobile.e0v1.png`, filmstrip: `${views}/home.mobile.e0v1.film` },
+        },
+      },
+    ],
+    [
+      "home.reject",
+      "reject",
+      {
+        selectorsOf: [],
+        viewed: [],
+        preview: null,
+        flicker: null,
+        reloadForExposures: [],
+        pictures: { desktop: { screenshot: null, view: null, filmstrip: null }, mobile: { screenshot: null, view: null, filmstrip: null } },
+      },
+    ],
+  ]);
+  const off = planTarget({ ...fields, spec: { ...withConsent, screenshots: "off" as const }, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
+  expect(off.flatMap((unit) => Object.values(unit.gathering.pictures)).every((kept) => kept.screenshot === null && kept.view === null && kept.filmstrip === null)).toBe(true);
 });

@@ -9,7 +9,7 @@ import type { AuditTarget } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
 import { allureEntries } from "../../src/report/allure-results.js";
 import { writeAllureResults } from "../../src/report/allure-writer.js";
-import type { Finding } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { reportTarget, type RunResult } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";

@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import { formatConsoleReport, verdictLine } from "../../src/report/console.js";
 import { jobSummaryMarkdown } from "../../src/report/github.js";
 import { uncheckedItems } from "../../src/results/checklist.js";
-import type { Finding, RunSummary, Status } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding, Status } from "../../src/findings/finding.js";
 
 const found = (check: Finding["check"], status: Status, message = "Judged."): Finding => ({
   check, status, spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message, evidence: {},

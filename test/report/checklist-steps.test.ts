@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { CHECKLIST_SOURCES, rollUpChecklist } from "../../src/results/checklist.js";
 import { FAMILIES } from "../../src/checks/check.js";
-import { CHECKS, type CheckId } from "../../src/checks/index.js";
-import type { Checklist, Finding } from "../../src/results/summary.js";
+import { CHECKS } from "../../src/checks/index.js";
+import { type CheckId } from "../../src/findings/finding.js";
+import type { Checklist, Finding } from "../../src/findings/finding.js";
 import { checklistSteps } from "../../src/report/checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL, reportCategories } from "../../src/report/families.js";
 import { severityOf } from "../../src/report/severity.js";

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import type { Finding, RunSummary } from "../../src/results/summary.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand } from "../../src/report/github.js";
 
 const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding => ({

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RecordedRun } from "../../src/results/changes.js";
-import type { Checklist, Finding, RunSummary, SpecRun, Status } from "../../src/results/summary.js";
+import type { RunSummary, SpecRun } from "../../src/results/summary.js";
+import type { Checklist, Finding, Status } from "../../src/findings/finding.js";
 import { overviewParts, withOverview, type OverviewSources } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
 

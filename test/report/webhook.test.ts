@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { deservesMessage, webhookMessage } from "../../src/report/webhook.js";
-import type { ChangedFinding, Changes, Finding, RunSummary, Status } from "../../src/results/summary.js";
+import type { ChangedFinding, Changes, RunSummary } from "../../src/results/summary.js";
+import type { Finding, Status } from "../../src/findings/finding.js";
 
 const found = (status: Status, page: string, message = `${page} is broken`): Finding => ({
   check: "events.expected", status, spec: "audits/shop.yaml", page, viewport: "mobile", goal: null, experiment: null, variation: null, message, evidence: {},

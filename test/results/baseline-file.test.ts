@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
-import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline, type CallBaseline } from "../../src/results/baseline-file.js";
+import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline } from "../../src/results/baseline-file.js";
+import { type CallBaseline } from "../../src/artifacts/baseline.js";
 import { runChecks } from "../../src/checks/index.js";
 import { buildSummary, type TargetResult } from "../../src/results/run-result.js";
 import type { RunSummary } from "../../src/results/summary.js";

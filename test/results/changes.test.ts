@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { appendedHistory, changeKind, changesLine, compareRuns, failuresOnNew, hasChanges, KEPT_RUNS, lastRecordedRuns, recordedChecklists, recordedRuns } from "../../src/results/changes.js";
-import type { Finding, RunSummary, SpecRun, Status } from "../../src/results/summary.js";
+import type { RunSummary, SpecRun } from "../../src/results/summary.js";
+import type { Finding, Status } from "../../src/findings/finding.js";
 
 const SPEC = "audits/shop.yaml";
 

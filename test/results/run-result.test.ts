@@ -9,7 +9,7 @@ import { callWith, collectOf, pageWith, specWith } from "../support/artifacts.js
 import { formatConsoleReport } from "../../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
 import { toJUnitXml } from "../../src/report/junit.js";
-import type { Finding } from "../../src/results/summary.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";
 import { scratchDir } from "../support/scratch.js";

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { verdictOf, worstStatus, type Finding } from "../../src/results/summary.js";
+import { verdictOf } from "../../src/results/summary.js";
+import { worstStatus, type Finding } from "../../src/findings/finding.js";
 
 const found = (check: Finding["check"], status: Finding["status"]): Finding => ({
   check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {},

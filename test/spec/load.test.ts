@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { CHECK_IDS } from "../../src/checks/index.js";
+import { CHECK_IDS } from "../../src/findings/finding.js";
 import { knownViewports } from "../../src/browser/viewports.js";
 import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult, type SpecParseResult } from "../../src/spec/load.js";
 import { PRESETS } from "../../src/spec/presets.js";

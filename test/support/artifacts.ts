@@ -3,6 +3,7 @@ import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
 import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import type { AuditUnit } from "../../src/plan/plan.js";
 import { planTarget } from "../../src/plan/target.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/spec/schema.js";
 
@@ -62,7 +63,16 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
     experimentViews: [],
     durationMs: 900,
     ...overrides,
+    unit: overrides.unit ?? unitOf(overrides),
   };
+}
+
+/** The unit a test's page stands for, from what it overrides: a preview with `variation`, a consent unit with a refusal's `consent`, else the page as it is. */
+function unitOf(overrides: Partial<PageArtifacts>): PageArtifacts["unit"] {
+  const page = overrides.page ?? "home";
+  if (overrides.variation) return { id: `${page} · ${overrides.variation.experiment} · ${overrides.variation.name}`, kind: "variation" };
+  const consent = overrides.consent?.unit;
+  return consent === "reject" || consent === "gpc" ? { id: `${page}.${consent}`, kind: consent } : { id: page, kind: "page" };
 }
 
 /** A call made directly on the ready SDK, with `overrides` applied. */
@@ -88,8 +98,14 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
 export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null, variations: PageArtifacts[] = [], environment = "staging"): AuditContext {
   const { domain, units } = planTarget({ specFile: "audits/demo.yaml", slug: "demo", spec, specSha256: "", environment, baseUrl: spec.environments[environment]!.baseUrl, pages: spec.pages.map((page) => page.id), viewports: spec.viewports });
   // Each call's delivery reconciled once, as a run does: the pages' first, then the previews'.
-  const judged = reconcileDeliveries([...pages, ...variations], ingestedEvents(api));
+  const judged = reconcileDeliveries([...pages, ...variations.map((preview) => previewOf(preview, units))], ingestedEvents(api));
   return { spec, specFile: "audits/demo.yaml", environment, domain, units, pages: judged.slice(0, pages.length), variations: judged.slice(pages.length), api };
+}
+
+/** A test's preview as the plan names it: the unit planned for its page, experiment and variation. */
+function previewOf(preview: PageArtifacts, units: readonly AuditUnit[]): PageArtifacts {
+  const planned = units.find((unit) => unit.page === preview.page && unit.variation?.experiment === preview.variation?.experiment && unit.variation?.name === preview.variation?.name);
+  return planned === undefined ? preview : { ...preview, unit: { id: planned.id, kind: planned.kind } };
 }
 
 /** A successful API exchange that answered `data`. */

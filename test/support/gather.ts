@@ -33,6 +33,7 @@ export const test = withFixtures.extend<{ gather: Gather }>({
       return gatherPage(context, {
         spec: "audits/test.yaml",
         environment: "staging",
+        unit: { id: pageSpec.id ?? "page", kind: "page" },
         baseUrl,
         page: { id: "page", steps: [], ...pageSpec },
         sdk: { ...spec.sdk, deliveryTimeoutMs: 2500 },

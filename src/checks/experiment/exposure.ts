@@ -1,5 +1,5 @@
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec } from "../../spec/schema.js";
 import { variationId } from "../../spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";

@@ -1,6 +1,6 @@
 import { flickerTimes, type FlickerTimes } from "../../artifacts/flicker.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
@@ -46,9 +46,10 @@ export const experimentFlicker = defineCheck({
   failsWhen:
     "per experiment × variation × viewport, for variations forced by `query` alone (the site applies them), " +
     "measured on the page's own clock at every frame from the first: the target was painted with the control's " +
-    "content for at least one frame before the variation replaced it (**warn** up to 100 ms, **fail** beyond), " +
+    `content for at least one frame before the variation replaced it (**warn** up to ${CONTROL_PAINTED_FAIL_ABOVE_MS} ms, **fail** beyond), ` +
     "or the page stayed hidden (an anti-flicker snippet's opacity 0 or visibility hidden on html or body) for " +
-    "1000 ms or more in all (**warn**); the worst wins. Evidence: `controlPaintedMs`, `hiddenMs`, " +
+    `${HIDDEN_WARN_FROM_MS} ms or more in all (**warn**); the worst wins. ` +
+    "Evidence: `controlPaintedMs`, `hiddenMs`, " +
     "`hiddenAfterAppliedMs` and a filmstrip picture. A variation with `js` or `css` gets a **skip**: the " +
     "audit applies it, and its timing is not the site's (see [Flicker](experiments.md#flicker))",
   why:

@@ -13,18 +13,15 @@ export interface Preview {
 }
 
 /** Every variation of `experiment` with the units that previewed it (one per viewport gathered), in spec order; the forced control is none of them. */
-export function previewsOf(context: Pick<CheckContext, "variations">, experiment: ExperimentSpec): Preview[] {
-  return experiment.variations.flatMap((variation, index) =>
-    context.variations
-      .filter((unit) => unit.page === experiment.page && unit.variation?.experiment === experiment.name && unit.variation.name === variation.name && unit.variation.control !== true)
-      .map((unit) => ({ variation, index, unit })),
-  );
+export function previewsOf(context: Pick<CheckContext, "variations" | "units">, experiment: ExperimentSpec): Preview[] {
+  return experiment.variations.flatMap((variation, index) => {
+    const planned = context.units.find((unit) => unit.variation?.experiment === experiment.name && unit.variation.name === variation.name && unit.variation.control !== true);
+    return context.variations.filter((unit) => unit.unit.id === planned?.id).map((unit) => ({ variation, index, unit }));
+  });
 }
 
-/** What the audit applies of a variation itself, `js` before `css`: no site's SDK chose it, nor timed it. Null for a variation the site applies (forced by `query` alone). */
-export function appliedByAudit(variation: VariationSpec): "js" | "css" | null {
-  return variation.js !== undefined ? "js" : variation.css !== undefined ? "css" : null;
-}
+// Decided once, by the plan: the same rule chose which previews are sampled for flicker.
+export { appliedByAudit } from "../../plan/target.js";
 
 /** The events of the experiment's goals, as the spec defines them. */
 export function goalEvents(context: Pick<CheckContext, "spec">, experiment: ExperimentSpec): string[] {

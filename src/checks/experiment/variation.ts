@@ -1,5 +1,5 @@
 import type { ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason, pageSpecOf, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";

@@ -1,6 +1,6 @@
 import type { LoginOutcome, PageArtifacts } from "../../artifacts/types.js";
 import { shareableUrl } from "../../privacy/redact.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { secretVariables } from "../../privacy/secrets.js";
 import { keptOut, loginFailure, samePath, type KeptOut, type LoginFailure } from "../../artifacts/site-entry.js";
 import type { AuthSpec } from "../../spec/schema.js";

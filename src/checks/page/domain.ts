@@ -1,6 +1,6 @@
 import { leavesDomain } from "../../url/domain.js";
 import { shareableUrl } from "../../privacy/redact.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, finding, notOpenedReason } from "../check.js";
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain = defineCheck({

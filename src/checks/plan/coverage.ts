@@ -1,4 +1,4 @@
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, notJudgedReason, specWideFinding } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
 

@@ -1,5 +1,5 @@
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import type { PlanViolation, TrackingPlan } from "../../tracking-plan/types.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";

@@ -1,5 +1,5 @@
 import type { KeySighting, PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { isKeyToken } from "../../text/key-token.js";
 import { orJoined } from "../../text/wording.js";

@@ -1,6 +1,8 @@
-import { CHECK_IDS, checkOf, type CheckId } from "../../checks/index.js";
-import type { Finding, RunSummary } from "../../results/summary.js";
-import { worstStatus } from "../../results/summary.js";
+import { checkOf } from "../../checks/index.js";
+import { CHECK_IDS, type CheckId } from "../../findings/finding.js";
+import type { RunSummary } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
+import { worstStatus } from "../../findings/finding.js";
 import { findingPlace } from "../console.js";
 import { html, inlineMarkdown, withCode, type Markup } from "./markup.js";
 import { statusBadge } from "./status.js";

@@ -1,4 +1,5 @@
-import type { Finding, RunSummary } from "../../results/summary.js";
+import type { RunSummary } from "../../results/summary.js";
+import type { Finding } from "../../findings/finding.js";
 import { html, withCode, type Markup } from "./markup.js";
 import { findingsOf, runTitle, statusBadge } from "./status.js";
 

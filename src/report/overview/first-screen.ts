@@ -1,5 +1,6 @@
 import { changesLine, utcMinute } from "../../results/changes.js";
-import type { Checklist, RunSummary } from "../../results/summary.js";
+import type { RunSummary } from "../../results/summary.js";
+import type { Checklist } from "../../findings/finding.js";
 import { CHECKLIST_LABELS, verdictLine } from "../console.js";
 import { html, type Markup } from "./markup.js";
 import { runTitle, statusBadge } from "./status.js";

@@ -1,4 +1,5 @@
-import { worstStatus, type RunSummary, type Status } from "../../results/summary.js";
+import { type RunSummary } from "../../results/summary.js";
+import { worstStatus, type Status } from "../../findings/finding.js";
 import { html, type Markup } from "./markup.js";
 import { findingsOf, runTitle, statusBadge } from "./status.js";
 

@@ -1,4 +1,5 @@
-import type { Finding, RunSummary, SpecRun, Status } from "../../results/summary.js";
+import type { RunSummary, SpecRun } from "../../results/summary.js";
+import type { Finding, Status } from "../../findings/finding.js";
 import { html, type Markup } from "./markup.js";
 
 /** How a status reads on the overview: a skipped item was not checked, which is no pass. */

@@ -1,6 +1,7 @@
 import type { RecordedChecklist } from "../../results/changes.js";
 import { utcMinute } from "../../results/changes.js";
-import type { Checklist, RunSummary, Status } from "../../results/summary.js";
+import type { RunSummary } from "../../results/summary.js";
+import type { Checklist, Status } from "../../findings/finding.js";
 import { CHECKLIST_LABELS } from "../console.js";
 import { html, type Markup } from "./markup.js";
 import { runTitle, STATUS_TEXT } from "./status.js";

@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 import type { SelectorMatch } from "../../../src/artifacts/types.js";
-import { experimentGoals, experimentName, experimentSelector, fragileSelectorReasons, vagueNameReason } from "../../../src/checks/experiment/index.js";
+import { experimentGoals } from "../../../src/checks/experiment/goals.js";
+import { experimentName, vagueNameReason } from "../../../src/checks/experiment/name.js";
+import { experimentSelector, fragileSelectorReasons } from "../../../src/checks/experiment/selector.js";
 import { contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const PAGES = [

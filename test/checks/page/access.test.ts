@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import type { LoginOutcome, PageArtifacts } from "../../../src/artifacts/types.js";
 import { pageAccess } from "../../../src/checks/page/access.js";
-import { eventsExpected } from "../../../src/checks/events.js";
-import { goalsMatch } from "../../../src/checks/goals.js";
+import { eventsExpected } from "../../../src/checks/events/expected.js";
+import { goalsMatch } from "../../../src/checks/goals/match.js";
 import { runChecks } from "../../../src/checks/index.js";
-import { pageLoad } from "../../../src/checks/page/index.js";
+import { pageLoad } from "../../../src/checks/page/load.js";
 import { contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const SITE = "http://127.0.0.1:47412";

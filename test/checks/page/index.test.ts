@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { pageErrors, pageLoad } from "../../../src/checks/page/index.js";
-import { viewportsCoverage } from "../../../src/checks/viewports.js";
+import { pageErrors } from "../../../src/checks/page/errors.js";
+import { pageLoad } from "../../../src/checks/page/load.js";
+import { viewportsCoverage } from "../../../src/checks/viewports/coverage.js";
 import { contextOf, pageWith } from "../../support/artifacts.js";
 
 test.describe("page.load", () => {

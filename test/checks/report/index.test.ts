@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import type { ApiExchange, ReportExperiment } from "../../../src/artifacts/types.js";
 import type { AuditContext } from "../../../src/checks/check.js";
 import { runChecks } from "../../../src/checks/index.js";
-import { reportWarnings } from "../../../src/checks/report/index.js";
+import { reportWarnings } from "../../../src/checks/report/warnings.js";
 import { reportListSchema } from "../../../src/api/report.js";
 import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith } from "../../support/artifacts.js";
 

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { sdkKey } from "../../../src/checks/sdk/key.js";
-import { sdkOrder, sdkPresent } from "../../../src/checks/sdk/index.js";
+import { sdkOrder } from "../../../src/checks/sdk/order.js";
+import { sdkPresent } from "../../../src/checks/sdk/present.js";
 import { callWith, collectOf, contextOf, pageWith, twoEnvironments } from "../../support/artifacts.js";
 
 /** A page whose SDK never defined its global while its collect request carried a call (an npm install without one). */

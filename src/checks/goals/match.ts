@@ -1,7 +1,7 @@
-import type { Finding } from "../results/summary.js";
-import { nearMisses, orList } from "../text/wording.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason } from "./check.js";
-import { keptOut } from "../artifacts/site-entry.js";
+import type { Finding } from "../../findings/finding.js";
+import { nearMisses, orList } from "../../text/wording.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason } from "../check.js";
+import { keptOut } from "../../artifacts/site-entry.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
 export const goalsMatch = defineCheck({
@@ -46,6 +46,3 @@ export const goalsMatch = defineCheck({
     );
   },
 });
-
-/** The `goals.*` checks, in the order the report shows them. */
-export const GOALS_CHECKS = [goalsMatch] as const;

@@ -1,5 +1,5 @@
-import type { Finding } from "../results/summary.js";
-import { defineCheck, specWideFinding } from "./check.js";
+import type { Finding } from "../../findings/finding.js";
+import { defineCheck, specWideFinding } from "../check.js";
 
 /** viewports.coverage: both a mobile and a desktop viewport were audited. */
 export const viewportsCoverage = defineCheck({
@@ -26,6 +26,3 @@ export const viewportsCoverage = defineCheck({
     return specWideFinding(context, { status: "pass", message: `Audited on mobile (${mobile.join(", ")}) and desktop (${desktop.join(", ")}).`, evidence });
   },
 });
-
-/** The `viewports.*` checks, in the order the report shows them. */
-export const VIEWPORTS_CHECKS = [viewportsCoverage] as const;

@@ -1,9 +1,9 @@
-import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../results/baseline-file.js";
-import type { PageArtifacts } from "../artifacts/types.js";
-import type { Finding } from "../results/summary.js";
-import { auditedEnvironment, defineCheck, finding, notConsentedReason, type CheckContext } from "./check.js";
-import { needed } from "./inputs.js";
-import { keptOut } from "../artifacts/site-entry.js";
+import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../../artifacts/baseline.js";
+import type { PageArtifacts } from "../../artifacts/types.js";
+import type { Finding } from "../../findings/finding.js";
+import { auditedEnvironment, defineCheck, finding, notConsentedReason, type CheckContext } from "../check.js";
+import { needed } from "../inputs.js";
+import { keptOut } from "../../artifacts/site-entry.js";
 
 const REFRESH = "refresh the baseline with `setup-audit baseline`";
 
@@ -36,9 +36,6 @@ export const baselineCalls = defineCheck({
     return [...audited, ...notAudited];
   },
 });
-
-/** The `baseline.*` checks, in the order the report shows them. */
-export const BASELINE_CHECKS = [baselineCalls] as const;
 
 function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCalls | undefined): Finding {
   const where = `${page.page} · ${page.viewport}`;

@@ -1,0 +1,54 @@
+import type { Finding } from "../../findings/finding.js";
+import { defineCheck, perLoadedPage } from "../check.js";
+import { unwatchable } from "./unwatchable.js";
+
+/** sdk.present: the SDK script loaded and defined its global. */
+export const sdkPresent = defineCheck({
+  id: "sdk.present",
+  scope: "page",
+  title: "The SDK loads and defines its global",
+  failureTitle: "The SDK is missing or broken",
+  family: "SDK installation and load order",
+  severity: "blocker",
+  checklist: null,
+  failsWhen:
+    "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
+    "SDK is ready](architecture.md#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
+    "audit's reach, or defined no global while its collect requests show the SDK at work (an npm " +
+    "install that keeps the SDK in its own scope: its calls are judged from the network). An SDK " +
+    "that became ready passes even when no request matched `sdk.script` (bundled with the page's code)",
+  why:
+    "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
+    "zero traffic from this page.",
+  evaluate(context): Finding[] {
+    const { script, global } = context.spec.sdk;
+    return perLoadedPage(context, (page) => {
+      const evidence = { scripts: page.sdkScripts, readyAtMs: page.sdkReadyAtMs };
+      const loaded = page.sdkScripts.find((load) => load.status !== null && load.status < 400);
+      if (page.callsFromNetwork?.reason === "no-global") {
+        const requests = page.collect.filter((request) => request.events.length > 0).length;
+        return {
+          status: "warn",
+          message: `The page never defined \`window.${global}\`, yet ${requests} collect request(s) carried its events: an npm install that keeps the SDK in its own scope. Its calls were judged from what the collect requests carried; if the page does define the SDK on another global, set sdk.global.`,
+          evidence: { ...evidence, collectRequests: requests },
+        };
+      }
+      if (page.sdkReadyAtMs !== null) {
+        const from = loaded ? `loaded from ${loaded.url} and` : "(bundled with the page's code: no request matched sdk.script)";
+        if (page.callsFromNetwork?.reason === "redefined") {
+          return { status: "warn", message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms, but ${unwatchable(page.callsFromNetwork)}.`, evidence };
+        }
+        return { status: "pass", message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms.`, evidence };
+      }
+      if (page.sdkScripts.length === 0) {
+        return { status: "fail", message: `No request matched the SDK script glob \`${script}\`: add the SDK's script tag to this page, or fix sdk.script.`, evidence };
+      }
+      if (!loaded) {
+        const first = page.sdkScripts[0]!;
+        const why = first.failure ?? `HTTP ${first.status}`;
+        return { status: "fail", message: `The SDK script ${first.url} did not load (${why}): fix its URL or the server that hosts it.`, evidence };
+      }
+      return { status: "fail", message: `The SDK script loaded but \`window.${global}\` never became the ready SDK: check sdk.global, sdk.ready and the SDK's initialisation.`, evidence };
+    });
+  },
+});

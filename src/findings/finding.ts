@@ -1,0 +1,62 @@
+/**
+ * What a judgement is, below every layer that judges or reports: the check ids of the public
+ * contract, a finding and its status, and the checklist the findings roll up into. It imports
+ * nothing, so the checks, the results, the spec and the reporters all read it downwards.
+ */
+
+/**
+ * Every check id of the public contract (docs/checks.md), in the order the report shows them; the
+ * registry (checks/index.ts) defines one check for each, in this order. Ids never change once
+ * published: retire one and add another.
+ */
+export const CHECK_IDS = [
+  "api.auth", "api.project", "api.workspace", "api.goals", "page.load", "page.access", "page.domain",
+  "page.errors", "sdk.present", "sdk.order", "sdk.key", "events.expected", "events.delivered", "goals.match",
+  "identify.attributes", "identify.pii", "plan.properties", "plan.events", "plan.coverage", "experiment.name",
+  "experiment.goals", "experiment.selector", "experiment.exposure", "experiment.flicker",
+  "experiment.variation", "viewports.coverage", "report.warnings", "baseline.calls", "consent.banner",
+  "consent.before", "consent.reject",
+] as const;
+
+/** A stable check id. */
+export type CheckId = (typeof CHECK_IDS)[number];
+
+/** The status of one finding; `skip` when the check did not apply or was turned off. */
+export type Status = "pass" | "warn" | "fail" | "skip";
+
+/** One judgement of one check, on one page × viewport, goal, experiment or spec. */
+export interface Finding {
+  check: CheckId;
+  status: Status;
+  spec: string;
+  page: string | null;
+  viewport: string | null;
+  goal: string | null;
+  experiment: string | null;
+  /** The experiment's variation the finding judges (experiment.variation, experiment.exposure, experiment.flicker), by its name; null on every other finding. */
+  variation: string | null;
+  /** One sentence a person can act on. */
+  message: string;
+  /** Plain data that backs the message; never a raw secret or personal value. */
+  evidence: Record<string, unknown>;
+}
+
+/** The five checks the service asks for before a setup is trusted. */
+export interface Checklist {
+  workspace: Status;
+  projectKeyOrDomain: Status;
+  goalEventMatch: Status;
+  mobileAndDesktop: Status;
+  noWarnings: Status;
+}
+
+const SEVERITY: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
+
+/** The worst of several statuses; `skip` when there are none or all are skipped. */
+export function worstStatus(statuses: Iterable<Status>): Status {
+  let worst: Status = "skip";
+  for (const status of statuses) {
+    if (SEVERITY[status] > SEVERITY[worst]) worst = status;
+  }
+  return worst;
+}

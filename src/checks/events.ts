@@ -4,6 +4,8 @@ import type { Finding } from "../results/summary.js";
 import { nearMisses, orList } from "../text/wording.js";
 import { botFilterCause } from "./bot-filter.js";
 import { defineCheck, describeCall, madeCalls, pageSpecOf, perLoadedPage } from "./check.js";
+import { eventsDuplicate } from "./events/duplicate.js";
+import { eventsPageviews } from "./events/pageviews.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
 export const eventsExpected = defineCheck({
@@ -117,7 +119,7 @@ export const eventsDelivered = defineCheck({
 });
 
 /** The `events.*` checks, in the order the report shows them. */
-export const EVENTS_CHECKS = [eventsExpected, eventsDelivered] as const;
+export const EVENTS_CHECKS = [eventsExpected, eventsDelivered, eventsPageviews, eventsDuplicate] as const;
 
 /** A call the collector answered (through `carrier`) with a 2xx that the service then did not list. */
 function collectorAcceptedOnly(call: JudgedCall, carrier: CollectRequest | null): boolean {

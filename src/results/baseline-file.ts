@@ -62,7 +62,7 @@ const summarySchema = z.object({
     z.object({
       spec: z.string(),
       environment: z.string(),
-      kind: z.enum(["track", "identify"]),
+      kind: z.enum(["track", "identify", "page"]),
       name: z.string().nullable(),
       page: z.string(),
       viewport: z.string(),
@@ -93,7 +93,7 @@ export function defaultBaselinePath(specFile: string, environment: string): stri
 }
 
 /** What a list of calls fired; a `track` whose name could not be read names nothing and is left out. */
-export function firedCalls(calls: readonly { kind: "track" | "identify"; name: string | null }[]): FiredCalls {
+export function firedCalls(calls: readonly { kind: "track" | "identify" | "page"; name: string | null }[]): FiredCalls {
   const names = calls.flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : []));
   return { identify: calls.some((call) => call.kind === "identify"), track: [...new Set(names)].sort() };
 }

@@ -1,0 +1,75 @@
+import { callToken } from "../artifacts/delivery.js";
+import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
+import { isPageViewEvent, madeAtEpochMs, messageIdOf, recordedUrl, routeOf } from "../artifacts/page-views.js";
+import type { SdkSpec } from "../spec/schema.js";
+import type { RouteWatch } from "./routes.js";
+
+/** A page-view event of the collect requests, with when its SDK says it was made. */
+interface SentPageView {
+  raw: unknown;
+  strings: readonly string[];
+  madeAt: number;
+}
+
+/** Where the page was: its routes and steps, the test's start and the page's last URL. */
+export interface PagePlace {
+  routes: RouteWatch;
+  startedAt: number;
+  pageUrl: string;
+}
+
+/**
+ * The page's calls with the URL each page view's payload records, then the page views the SDK made
+ * on its own (PostHog's on load and on each history change), which no call on the global shows.
+ * Each page-view call is paired with the page-view event made nearest its time that carries its
+ * name; the events left over are the SDK's own, placed by what their payload says: made when it
+ * says, on the route its URL names (else the route current then).
+ */
+export function withPageViews(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall[] {
+  const ids = new Set<string>();
+  // A message sent again under the id its SDK gave it (a retry, a queue persisted from an earlier document) is one page view.
+  const firstSending = (raw: unknown) => {
+    const id = messageIdOf(raw);
+    return id === null || (!ids.has(id) && Boolean(ids.add(id)));
+  };
+  const sent: SentPageView[] = collect.flatMap((request) =>
+    request.events.flatMap((event) =>
+      isPageViewEvent(event.raw, sdk) && firstSending(event.raw) ? [{ raw: event.raw, strings: event.strings, madeAt: madeAtEpochMs(event.raw) ?? place.startedAt + request.atMs }] : [],
+    ),
+  );
+  const paired = calls.map((call) => {
+    if (call.kind !== "page" || call.state === "lost") return call;
+    const own = takeNearest(sent, callToken(call), place.startedAt + call.atMs);
+    return { ...call, pageUrl: own === null ? null : recordedUrl(own.raw) };
+  });
+  return [...paired, ...sent.map((view) => ownPageView(view, sdk, place))];
+}
+
+/** Removes from `sent` and returns the event carrying `token` made nearest `at`; null when none carries it. */
+function takeNearest(sent: SentPageView[], token: string | null, at: number): SentPageView | null {
+  let nearest = -1;
+  for (const [index, view] of sent.entries()) {
+    if (token === null || !view.strings.includes(token)) continue;
+    if (nearest < 0 || Math.abs(view.madeAt - at) < Math.abs(sent[nearest]!.madeAt - at)) nearest = index;
+  }
+  return nearest < 0 ? null : sent.splice(nearest, 1)[0]!;
+}
+
+/** A page view the SDK made on its own, as a call. */
+function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall {
+  const url = recordedUrl(view.raw);
+  const route = url === null ? place.routes.routeAt(view.madeAt) : routeOf(url);
+  return {
+    kind: "page",
+    method: sdk.page[0] ?? sdk.track[0]!,
+    name: sdk.pageEvent,
+    properties: null,
+    atMs: Math.max(0, Math.round(view.madeAt - place.startedAt)),
+    state: "direct",
+    documentUrl: url ?? place.pageUrl,
+    step: place.routes.stepAt(view.madeAt),
+    ...(route === null ? {} : { route }),
+    pageUrl: url,
+    madeBy: "sdk",
+  };
+}

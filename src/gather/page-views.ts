@@ -73,3 +73,13 @@ function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page"
     madeBy: "sdk",
   };
 }
+
+/**
+ * With `sdk.pageViews`: true once the page made or sent as many page views as the routes it showed,
+ * so that a batching SDK's last ones (PostHog's, queued for 3 s) are waited for as expected calls are.
+ */
+export function pageViewsSent(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track" | "pageViews">, place: PagePlace): boolean {
+  if (!sdk.pageViews) return true;
+  const views = withPageViews(calls, collect, sdk, place).filter((call) => call.kind === "page" && call.state !== "lost");
+  return views.length >= place.routes.visitCount();
+}

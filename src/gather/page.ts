@@ -11,7 +11,7 @@ import { ConsentWatch, type ConsentOptions } from "./consent.js";
 import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { carriedCalls } from "./carried-calls.js";
-import { withPageViews } from "./page-views.js";
+import { pageViewsSent, withPageViews, type PagePlace } from "./page-views.js";
 import { RouteWatch } from "./routes.js";
 import { installRecorder, watchedMethods, type RecorderMessage } from "./recorder.js";
 import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
@@ -88,6 +88,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let globalAssigned = false;
 
   const routes = await RouteWatch.install(context);
+  const place = (page: Page): PagePlace => ({ routes, startedAt, pageUrl: page.url() });
   await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => {
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
     if (message.type === "global-assigned") globalAssigned = true;
@@ -271,7 +272,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
+    const settled = () => deliverySettled(madeCalls(), network.collect) && expectedSeen() && pageViewsSent(recordedCalls, network.collect, sdk, place(page));
+    await changed.waitForQuiet(settled, activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
     if ((options.reloadForExposures ?? []).length > 0) {
       // What is read of the page (its tag, the selectors, the screenshot) is read of it, not of its reload.
       await Promise.all([sdkTag, selectors, screenshot]);
@@ -303,7 +305,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
   // Page views show their URL, and those the SDK made on its own show at all, only in what it sent.
-  const calls = unwatched() === null ? withPageViews(recordedCalls, network.collect, sdk, { routes, startedAt, pageUrl: page.url() }) : madeCalls();
+  const calls = unwatched() === null ? withPageViews(recordedCalls, network.collect, sdk, place(page)) : madeCalls();
   let sdkFacts = await sdkTag;
   // A page that moved on while its tag was read (before any reload) is read again where it ended.
   const ownNavigations = beforeReloading === null ? navigations : navigations.slice(0, beforeReloading.navigations);

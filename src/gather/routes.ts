@@ -46,6 +46,11 @@ export class RouteWatch {
     return this.visits.findLast((visit) => visit.at <= epochMs)?.route ?? null;
   }
 
+  /** How many routes the page showed so far: its loads and route changes, a replaceState's renaming left out. */
+  visitCount(): number {
+    return this.visits.filter((visit) => visit.how !== "replace").length;
+  }
+
   /** Every route the page showed, in order, on the test's clock; null when the browser could not tell route changes. */
   finish(sinceStart: (epochMs: number) => number): RouteVisit[] | null {
     if (!this.observable) return null;
@@ -61,7 +66,8 @@ export class RouteWatch {
 /** The observer, in the page; serialised by Playwright, so it must be self-contained. */
 function observeRoutes(binding: string): void {
   // Routes are the tab's: frames have their own history entries, never the visitor's page.
-  if (window !== window.top) return;
+  // Nor is a document that is no page of a site (the tab's first about:blank).
+  if (window !== window.top || !/^https?:$/.test(location.protocol)) return;
   const win = window as unknown as Record<string, unknown>;
   const send = (message: RouteMessage) => {
     const deliver = win[binding];

@@ -94,7 +94,8 @@ function routeOfCall(call: CapturedCall): string {
 }
 
 function describeView(view: CapturedCall): string {
-  return view.madeBy === "sdk" ? `the SDK's own${view.name === null ? "" : ` "${view.name}"`}` : describeCall(view);
+  if (view.madeBy === "sdk") return `the SDK's own${view.name === null ? " page view" : ` "${view.name}"`}`;
+  return view.kind === "page" && view.name === null ? `${view.method}()` : describeCall(view);
 }
 
 function viewEvidence(view: CapturedCall): Record<string, unknown> {

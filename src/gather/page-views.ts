@@ -26,6 +26,11 @@ export interface PagePlace {
  * says, on the route its URL names (else the route current then).
  */
 export function withPageViews(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall[] {
+  return paired(calls, collect, sdk, place).calls;
+}
+
+/** The calls with their page views, and how many of the page's page-view calls were not sent (yet). */
+function paired(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): { calls: CapturedCall[]; unsent: number } {
   const ids = new Set<string>();
   // A message sent again under the id its SDK gave it (a retry, a queue persisted from an earlier document) is one page view.
   const firstSending = (raw: unknown) => {
@@ -34,26 +39,43 @@ export function withPageViews(calls: readonly CapturedCall[], collect: readonly 
   };
   const sent: SentPageView[] = collect.flatMap((request) =>
     request.events.flatMap((event) =>
-      isPageViewEvent(event.raw, sdk) && firstSending(event.raw) ? [{ raw: event.raw, strings: event.strings, madeAt: madeAtEpochMs(event.raw) ?? place.startedAt + request.atMs }] : [],
+      isPageViewEvent(event.raw, sdk) && firstSending(event.raw)
+        ? [{ raw: event.raw, strings: event.strings, madeAt: place.routes.onPageClock(madeAtEpochMs(event.raw) ?? place.startedAt + request.atMs) }]
+        : [],
     ),
   );
-  const paired = calls.map((call) => {
+  let unsent = 0;
+  const withUrls = calls.map((call) => {
     if (call.kind !== "page" || call.state === "lost") return call;
-    const own = takeNearest(sent, callToken(call), place.startedAt + call.atMs);
+    const own = takeOwn(sent, call, place);
+    if (own === null) unsent++;
     return { ...call, pageUrl: own === null ? null : recordedUrl(own.raw) };
   });
-  return [...paired, ...sent.map((view) => ownPageView(view, sdk, place))];
+  return { calls: [...withUrls, ...sent.map((view) => ownPageView(view, sdk, place))], unsent };
 }
 
-/** Removes from `sent` and returns the event carrying `token` made nearest `at`; null when none carries it. */
-function takeNearest(sent: SentPageView[], token: string | null, at: number): SentPageView | null {
+/** How far apart two clocks' stamps of one moment may read. */
+const SLACK_MS = 5;
+
+/**
+ * Removes from `sent` and returns the event a page-view call sent: one that carries its name and
+ * was made while the call's route was current (a queued call's, any time after), the nearest in
+ * time; null when none was sent (yet).
+ */
+function takeOwn(sent: SentPageView[], call: CapturedCall, place: PagePlace): SentPageView | null {
+  const token = callToken(call);
+  const at = place.startedAt + call.atMs;
+  const visit = place.routes.visitAround(at);
+  const until = call.state === "queued" ? Infinity : visit.until + SLACK_MS;
+  const distance = (view: SentPageView) => Math.abs(view.madeAt - at);
   let nearest = -1;
   for (const [index, view] of sent.entries()) {
-    if (token === null || !view.strings.includes(token)) continue;
-    if (nearest < 0 || Math.abs(view.madeAt - at) < Math.abs(sent[nearest]!.madeAt - at)) nearest = index;
+    if (token === null || !view.strings.includes(token) || view.madeAt < visit.from - SLACK_MS || view.madeAt >= until) continue;
+    if (nearest < 0 || distance(view) < distance(sent[nearest]!)) nearest = index;
   }
   return nearest < 0 ? null : sent.splice(nearest, 1)[0]!;
 }
+
 
 /** A page view the SDK made on its own, as a call. */
 function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall {
@@ -76,10 +98,12 @@ function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page"
 
 /**
  * With `sdk.pageViews`: true once the page made or sent as many page views as the routes it showed,
- * so that a batching SDK's last ones (PostHog's, queued for 3 s) are waited for as expected calls are.
+ * and each page-view call of the page's was sent, so that a batching SDK's last ones (PostHog's,
+ * queued for 3 s) are waited for as expected calls are.
  */
 export function pageViewsSent(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track" | "pageViews">, place: PagePlace): boolean {
   if (!sdk.pageViews) return true;
-  const views = withPageViews(calls, collect, sdk, place).filter((call) => call.kind === "page" && call.state !== "lost");
-  return views.length >= place.routes.visitCount();
+  const { calls: made, unsent } = paired(calls, collect, sdk, place);
+  // A page's call whose event has not left yet: what the SDK made beside it is in the same batch.
+  return unsent === 0 && made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount();
 }

@@ -11,8 +11,11 @@ import type { RouteVisit } from "../artifacts/types.js";
  * change (it renames the visit: `replace`), nor is a change of the fragment alone.
  */
 
-/** What the observer tells the gatherer: a route became current, or the browser cannot tell route changes. */
-type RouteMessage = { route: string; how: RouteVisit["how"]; at: number } | { unobservable: true };
+/**
+ * What the observer tells the gatherer: a route became current (`at` on the page's clock, as the
+ * recorder stamps calls; `wall`, the same moment by `Date.now()`), or the browser cannot tell route changes.
+ */
+type RouteMessage = { route: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
 
 const BINDING = "__setupAuditRoute";
 
@@ -21,6 +24,11 @@ export class RouteWatch {
   private readonly visits: { route: string; how: RouteVisit["how"]; at: number }[] = [];
   private readonly stepStarts: number[] = [];
   private observable = true;
+  /**
+   * How far the wall clock (`Date.now()`: the audit's, and the SDKs' timestamps) runs ahead of the
+   * page's (`performance`), which drift apart by tens of milliseconds on a busy machine.
+   */
+  private wallAhead = 0;
 
   /** Installs the observer in every document of the context, before any page script runs. */
   static async install(context: BrowserContext): Promise<RouteWatch> {
@@ -37,13 +45,25 @@ export class RouteWatch {
 
   /** The step being walked at `epochMs` (the page's clock, epoch milliseconds); null before the first. */
   stepAt(epochMs: number): number | null {
-    const index = this.stepStarts.findLastIndex((startedAt) => startedAt <= epochMs);
+    const index = this.stepStarts.findLastIndex((startedAt) => this.onPageClock(startedAt) <= epochMs);
     return index < 0 ? null : index;
+  }
+
+  /** A moment of the wall clock (`Date.now()`, an SDK's timestamp) on the page's clock. */
+  onPageClock(wallMs: number): number {
+    return wallMs - this.wallAhead;
   }
 
   /** The route current at `epochMs`; null before the first document started. */
   routeAt(epochMs: number): string | null {
     return this.visits.findLast((visit) => visit.at <= epochMs)?.route ?? null;
+  }
+
+  /** When the route current at `epochMs` (the page's clock) became so, and when the next one did (Infinity while it is current); a replaceState changes neither. */
+  visitAround(epochMs: number): { from: number; until: number } {
+    const changes = this.visits.filter((visit) => visit.how !== "replace").map((visit) => visit.at);
+    const index = changes.findLastIndex((at) => at <= epochMs);
+    return { from: changes[index] ?? -Infinity, until: changes[index + 1] ?? Infinity };
   }
 
   /** How many routes the page showed so far: its loads and route changes, a replaceState's renaming left out. */
@@ -58,8 +78,12 @@ export class RouteWatch {
   }
 
   private note(message: RouteMessage): void {
-    if ("unobservable" in message) this.observable = false;
-    else this.visits.push(message);
+    if ("unobservable" in message) {
+      this.observable = false;
+      return;
+    }
+    this.wallAhead = message.wall - message.at;
+    this.visits.push({ route: message.route, how: message.how, at: message.at });
   }
 }
 
@@ -76,7 +100,7 @@ function observeRoutes(binding: string): void {
   const now = () => performance.timeOrigin + performance.now();
   const routeNow = () => `${location.pathname}${location.search}`;
   let current = routeNow();
-  send({ route: current, how: "load", at: now() });
+  send({ route: current, how: "load", at: now(), wall: Date.now() });
   type Entry = { index: number };
   type EntryChange = Event & { navigationType: string | null; from: Entry };
   const navigation = win.navigation as (EventTarget & { currentEntry: Entry | null }) | undefined;
@@ -93,6 +117,6 @@ function observeRoutes(binding: string): void {
     const how = navigationType === "traverse" ? traversal : navigationType === "replace" ? "replace" : navigationType === "push" ? "push" : null;
     if (how === null) return;
     current = route;
-    send({ route, how, at: now() });
+    send({ route, how, at: now(), wall: Date.now() });
   });
 }

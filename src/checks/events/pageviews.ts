@@ -11,7 +11,7 @@ interface Visit {
   views: CapturedCall[];
 }
 
-/** The SDK's clock (Date) and the page's (performance) may differ by a millisecond or two. */
+/** A page view made in the moment of a route change, stamped on another clock, may read a few milliseconds early. */
 const CLOCK_SLACK_MS = 5;
 
 /** events.pageviews: with `sdk.pageViews`, each route the page showed got one page view, while it was current. */

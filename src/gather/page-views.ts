@@ -84,7 +84,7 @@ function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page"
   return {
     kind: "page",
     method: sdk.page[0] ?? sdk.track[0]!,
-    name: sdk.pageEvent,
+    name: eventNameOf(view.raw) ?? sdk.pageEvent,
     properties: null,
     atMs: Math.max(0, Math.round(view.madeAt - place.startedAt)),
     state: "direct",
@@ -106,4 +106,12 @@ export function pageViewsSent(calls: readonly CapturedCall[], collect: readonly 
   const { calls: made, unsent } = paired(calls, collect, sdk, place);
   // A page's call whose event has not left yet: what the SDK made beside it is in the same batch.
   return unsent === 0 && made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount();
+}
+
+/** The name a page-view event carries (PostHog's `$pageview`), else its type (Segment's `page`): what its call's delivery is matched by. */
+function eventNameOf(raw: unknown): string | null {
+  if (raw === null || typeof raw !== "object") return null;
+  const event = raw as Record<string, unknown>;
+  const name = [event.event, event.event_type, event.name, event.type].find((candidate) => typeof candidate === "string" && candidate !== "");
+  return typeof name === "string" ? name : null;
 }

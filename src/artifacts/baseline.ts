@@ -25,7 +25,7 @@ export interface CallBaseline {
 }
 
 /** What a list of calls fired; a `track` whose name could not be read names nothing and is left out. */
-export function firedCalls(calls: readonly { kind: "track" | "identify"; name: string | null }[]): FiredCalls {
+export function firedCalls(calls: readonly { kind: "track" | "identify" | "page"; name: string | null }[]): FiredCalls {
   const names = calls.flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : []));
   return { identify: calls.some((call) => call.kind === "identify"), track: [...new Set(names)].sort() };
 }

@@ -33,6 +33,8 @@ export interface JudgedReload extends Omit<PageReload, "calls"> {
 export function callToken(call: CapturedCall): string | null {
   if (call.kind === "track") return call.name;
   if (call.name !== null) return call.name;
+  // A page view without a name (Segment's page()) is carried by an event of type "page".
+  if (call.kind === "page") return call.method.split(".").at(-1)!;
   const attributes = call.properties !== null && typeof call.properties === "object" ? call.properties : {};
   const firstString = Object.values(attributes).find((value) => typeof value === "string");
   return typeof firstString === "string" ? firstString : null;

@@ -18,9 +18,10 @@ export type CallState =
 /** What happened to a call after it was made. */
 export type Delivery = "accepted" | "rejected" | "dropped" | "intercepted";
 
-/** One `track` or `identify` call made by the page. */
+/** One `track`, `identify` or page-view call made by the page (or, for a page view, by the SDK itself). */
 export interface CapturedCall {
-  kind: "track" | "identify";
+  /** `page`: a page view, an `sdk.page` call or a track named `sdk.pageEvent`, whoever made it. */
+  kind: "track" | "identify" | "page";
   /** The method path the page called, as the spec names it (`track`, `capture`, `people.set`). */
   method: string;
   /** Event name for `track`; user id (or null) for `identify`; null when it could not be recovered. */
@@ -32,6 +33,14 @@ export interface CapturedCall {
   state: CallState;
   /** URL of the document that made the call. */
   documentUrl: string;
+  /** The 0-based index of the journey step during which the call was made; null before the first step; absent in artifacts saved before steps were noted. */
+  step?: number | null;
+  /** The route current when the call was made: the document's path and query; absent in artifacts saved before routes were noted. */
+  route?: string;
+  /** On a page view: the URL its payload records, where the vendor records one; null when it records none, or the page view was never sent. */
+  pageUrl?: string | null;
+  /** `sdk` on a page view the SDK made on its own (PostHog's on a history change), read from the collect request that carried it: no call on the global made it. */
+  madeBy?: "sdk";
   /**
    * Only in saved artifacts, on a call the audit's own secrets were redacted from: the personal data
    * found in its name and properties before (every key, none exempt), so that identify.pii judges
@@ -205,6 +214,21 @@ export interface PageAccess {
   authRefused: boolean;
 }
 
+/** One route the page showed: its first, or one a client-side route change led to. */
+export interface RouteVisit {
+  /** The document's path and query (`/app/pricing?billing=annual`). */
+  route: string;
+  /**
+   * How the route became current: `load` (a document started with it), `push` (pushState, or a
+   * navigation within the document), `back` or `forward` (a history traversal within the
+   * document), or `replace` (replaceState changed the path or query: no route change, the same
+   * visit under another name). A hash-only change is none of them.
+   */
+  how: "load" | "push" | "back" | "forward" | "replace";
+  /** Milliseconds since the page test started. */
+  atMs: number;
+}
+
 /** How the page saw its browser, read once it loaded: what an SDK's bot filter reads. */
 export interface VisitorSignals {
   /** `navigator.webdriver`: true tells the page that the browser is automated. */
@@ -277,6 +301,8 @@ export interface PageArtifacts {
   durationMs: number;
   /** With the spec's `consent` section: the banner, its answer and what happened before it; absent without one. */
   consent?: ConsentArtifacts;
+  /** Every route the page showed, in order (events.pageviews); null when the browser could not tell route changes; absent in artifacts saved before routes were noted. */
+  routes?: RouteVisit[] | null;
 }
 
 /** Which consent unit a page × viewport is: the page (consent given), a refusal, or Global Privacy Control on (nothing answered). */

@@ -16,13 +16,13 @@ export interface PlanDraftOptions {
 /**
  * `setup-audit plan draft`: writes a tracking plan in setup-audit's format from the calls of the
  * last run saved with `--save-artifacts` (the calls' properties are in the saved artifacts, not in
- * summary.json): the pages as they are, every viewport, calls lost before the SDK existed left out.
+ * summary.json): the pages as they are, every viewport, calls lost before the SDK existed and page views left out.
  */
 export function planDraftCommand(options: PlanDraftOptions): number {
   if (existsSync(options.out) && !options.force) throw usageError(`${options.out} exists already, and plan draft keeps it`, "Pass --force to replace it, or --out to write another file.");
   const saved = readSavedRun(options.from);
   const calls: DraftCall[] = saved.targets.flatMap((target) =>
-    savedPagesAsTheyAre(options.from, target).flatMap((page) => page.calls.filter((call) => call.state !== "lost").map(({ kind, name, properties }) => ({ kind, name, properties }))),
+    savedPagesAsTheyAre(options.from, target).flatMap((page) => page.calls.flatMap(({ kind, name, properties, state }) => (state === "lost" || kind === "page" ? [] : [{ kind, name, properties }]))),
   );
   const specs = [...new Set(saved.targets.map((target) => target.specFile))].join(", ");
   writeFileSync(options.out, draftTrackingPlan(calls, `the run of ${specs} saved in ${options.from} (${saved.startedAt})`));

@@ -11,7 +11,7 @@
  */
 export const CHECK_IDS = [
   "api.auth", "api.project", "api.workspace", "api.goals", "page.load", "page.access", "page.domain",
-  "page.errors", "sdk.present", "sdk.order", "sdk.key", "events.expected", "events.delivered", "goals.match",
+  "page.errors", "sdk.present", "sdk.order", "sdk.key", "events.expected", "events.delivered", "events.pageviews", "events.duplicate", "goals.match",
   "identify.attributes", "identify.pii", "plan.properties", "plan.events", "plan.coverage", "experiment.name",
   "experiment.goals", "experiment.selector", "experiment.exposure", "experiment.flicker",
   "experiment.variation", "viewports.coverage", "report.warnings", "baseline.calls", "consent.banner",

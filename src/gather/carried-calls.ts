@@ -1,4 +1,5 @@
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
+import { isPageViewEvent, messageIdOf, recordedUrl } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 
 /**
@@ -6,20 +7,36 @@ import type { SdkSpec } from "../spec/schema.js";
  * judges when it could not watch the SDK's methods (a frozen API, a global redefined beyond
  * reach). Reads the vendors' shapes (Segment and RudderStack `type`/`event`/`traits`, PostHog
  * `$identify` and `$set`, Mixpanel engage `$set`) and generic fields (`event`, `name`, `kind`,
- * `type`, `traits`, `attributes`, `attrs`).
+ * `type`, `traits`, `attributes`, `attrs`). Page views (`type: "page"`, a track named
+ * `sdk.pageEvent`) are page-kind calls. An event sent again under the id its SDK gave it (a retry
+ * of one message) is one call.
  */
-export function carriedCalls(requests: readonly CollectRequest[], sdk: Pick<SdkSpec, "track" | "identify">, documentUrl: string): CapturedCall[] {
+export function carriedCalls(requests: readonly CollectRequest[], sdk: Pick<SdkSpec, "track" | "identify" | "page" | "pageEvent">, documentUrl: string): CapturedCall[] {
+  const seen = new Set<string>();
+  const firstSending = (raw: unknown) => {
+    const id = messageIdOf(raw);
+    if (id === null) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  };
   return requests.flatMap((request) =>
     request.events.flatMap((event): CapturedCall[] => {
-      const call = readEvent(event.raw);
-      if (call === null) return [];
-      const method = call.kind === "track" ? sdk.track[0]! : sdk.identify[0]!;
-      return [{ ...call, method, atMs: request.atMs, state: "direct", documentUrl }];
+      const call = isPageViewEvent(event.raw, sdk) ? pageView(event.raw, sdk) : readEvent(event.raw);
+      if (call === null || !firstSending(event.raw)) return [];
+      const method = call.kind === "identify" ? sdk.identify[0]! : call.kind === "page" ? (sdk.page[0] ?? sdk.track[0]!) : sdk.track[0]!;
+      const url = recordedUrl(event.raw);
+      return [{ ...call, method, atMs: request.atMs, state: "direct", documentUrl: url ?? documentUrl, ...(call.kind === "page" ? { pageUrl: url } : {}) }];
     }),
   );
 }
 
 type EventCall = Pick<CapturedCall, "kind" | "name" | "properties">;
+
+function pageView(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): EventCall {
+  const record = isRecord(raw) ? raw : {};
+  return { kind: "page", name: text(record.name) ?? text(record.event) ?? sdk.pageEvent, properties: isRecord(record.properties) ? record.properties : null };
+}
 
 const IDENTIFY_EVENTS = new Set(["$identify", "identify"]);
 

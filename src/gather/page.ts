@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "playwright";
-import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload, VisitorSignals } from "../artifacts/types.js";
+import { routeOf } from "../artifacts/page-views.js";
+import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload, RouteVisit, VisitorSignals } from "../artifacts/types.js";
 import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
@@ -10,6 +11,8 @@ import { ConsentWatch, type ConsentOptions } from "./consent.js";
 import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import { NetworkCapture } from "./network.js";
 import { carriedCalls } from "./carried-calls.js";
+import { pageViewsSent, withPageViews, type PagePlace } from "./page-views.js";
+import { RouteWatch } from "./routes.js";
 import { installRecorder, watchedMethods, type RecorderMessage } from "./recorder.js";
 import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
@@ -86,11 +89,13 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let sdkReadyAt: number | null = null;
   let globalAssigned = false;
 
+  const routes = await RouteWatch.install(context);
+  const place = (page: Page): PagePlace => ({ routes, startedAt, pageUrl: page.url() });
   await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => {
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
     if (message.type === "global-assigned") globalAssigned = true;
     if (message.type === "missing-global") missingGlobalReads.push(message);
-    if (message.type === "call") recordedCalls.push(toCall(message, sinceStart, sdk.traits));
+    if (message.type === "call") recordedCalls.push({ ...toCall(message, sinceStart, sdk), step: routes.stepAt(message.at), route: routeOf(message.url) });
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
     // Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it.
     if (message.type === "init") initSightings.push({ key: message.key, where: "init", detail: message.method });
@@ -248,6 +253,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       timeoutMs: stepTimeoutMs,
       hasCall: (name) => madeCalls().some((call) => call.name === name),
       changed,
+      stepStarted: (index) => routes.stepStarted(index),
       // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
       ...(refusal ? { eventWaitMs: sdk.settleMs } : {}),
     });
@@ -268,7 +274,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    await changed.waitForQuiet(() => deliverySettled(madeCalls(), network.collect) && expectedSeen(), activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
+    const settled = () => deliverySettled(madeCalls(), network.collect) && expectedSeen() && pageViewsSent(recordedCalls, network.collect, sdk, place(page));
+    await changed.waitForQuiet(settled, activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
     if ((options.reloadForExposures ?? []).length > 0) {
       // What is read of the page (its tag, the selectors, the screenshot) is read of it, not of its reload.
       await Promise.all([sdkTag, selectors, screenshot]);
@@ -299,6 +306,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // Headers some requests reveal only asynchronously (cookies) may still carry a key.
   await network.settled();
   const lost = await recoverLostCalls(context, missingGlobalReads, sdk, sinceStart);
+  // Page views show their URL, and those the SDK made on its own show at all, only in what it sent.
+  const calls = unwatched() === null ? withPageViews(recordedCalls, network.collect, sdk, place(page)) : madeCalls();
   let sdkFacts = await sdkTag;
   // A page that moved on while its tag was read (before any reload) is read again where it ended.
   const ownNavigations = beforeReloading === null ? navigations : navigations.slice(0, beforeReloading.navigations);
@@ -326,7 +335,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     keySightings: uniqueSightings([...sdkFacts.sightings, ...initSightings, ...network.keySightings]),
     selectors: await selectors,
     canarySightings: await canaries.settled(),
-    calls: [...beforeReload(madeCalls(), reload), ...beforeReload(lost, reload)].sort((a, b) => a.atMs - b.atMs),
+    calls: [...beforeReload(calls, reload), ...beforeReload(lost, reload)].sort((a, b) => a.atMs - b.atMs),
     collect: beforeReload(network.collect, reload),
     errors,
     screenshot: await screenshot,
@@ -336,6 +345,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     reload,
     durationMs: Date.now() - startedAt,
     ...(consent ? { consent: await consent.finish(loadError === null ? page : null) } : {}),
+    routes: routesBeforeReload(routes.finish(sinceStart), reload),
   };
 }
 
@@ -382,6 +392,11 @@ async function reloadPage(
   return { atMs: options.atMs, loadError, calls: since(options.calls()).filter((call) => call.state !== "lost"), collect: since(options.collect()) };
 }
 
+/** The routes the page showed before its reload: the reload's are its own. */
+function routesBeforeReload(visits: RouteVisit[] | null, reload: PageReload | null): RouteVisit[] | null {
+  return visits === null ? null : beforeReload(visits, reload);
+}
+
 /** The page's URL with a preview link's parameters added. */
 function withPreviewQuery(url: URL, query: Readonly<Record<string, string>>): string {
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
@@ -413,14 +428,17 @@ function browserName(context: BrowserContext): string | null {
  * The call as the artifacts keep it. identify(id, traits), identify(traits) and people.set(traits):
  * the first object is the attributes; with `traits`, the object at that path in it (a builder's).
  */
-function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number, traits: string | null): CapturedCall {
+function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number, sdk: Pick<SdkSpec, "traits" | "pageEvent">): CapturedCall {
   const [first, second] = message.args;
   const argument = message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null;
-  const properties = message.kind === "track" ? (second ?? null) : traits === null ? argument : propertyAt(argument, traits);
+  const named = typeof first === "string" ? first : null;
+  // A track named sdk.pageEvent is a page view; a page method's call is named by its first string, else as its SDK names page views.
+  const kind = message.kind === "track" && named !== null && named === sdk.pageEvent ? "page" : message.kind;
+  const properties = message.kind === "track" ? (second ?? null) : message.kind === "page" || sdk.traits === null ? argument : propertyAt(argument, sdk.traits);
   return {
-    kind: message.kind,
+    kind,
     method: message.method,
-    name: typeof first === "string" ? first : null,
+    name: message.kind === "page" ? (named ?? sdk.pageEvent) : named,
     properties,
     atMs: sinceStart(message.at),
     state: message.state,

@@ -15,13 +15,14 @@ import type { SdkSpec } from "../spec/schema.js";
 /** A method the recorder watches, by its dotted path on the global. */
 export interface WatchedMethod {
   path: string;
-  kind: "track" | "identify" | "init";
+  kind: "track" | "identify" | "page" | "init";
 }
 
-/** The methods the recorder watches: the spec's track, identify and init paths. */
-export function watchedMethods(sdk: Pick<SdkSpec, "track" | "identify" | "init">): WatchedMethod[] {
+/** The methods the recorder watches: the spec's track, identify, page and init paths. */
+export function watchedMethods(sdk: Pick<SdkSpec, "track" | "identify" | "page" | "init">): WatchedMethod[] {
   return [
     ...sdk.track.map((path) => ({ path, kind: "track" as const })),
+    ...sdk.page.map((path) => ({ path, kind: "page" as const })),
     ...sdk.identify.map((path) => ({ path, kind: "identify" as const })),
     ...sdk.init.map((path) => ({ path, kind: "init" as const })),
   ];
@@ -48,7 +49,7 @@ export type RecorderMessage =
   | { type: "global-assigned"; at: number }
   | {
       type: "call";
-      kind: "track" | "identify";
+      kind: "track" | "identify" | "page";
       /** The method path the page called (`capture`, `people.set`). */
       method: string;
       args: unknown[];

@@ -3,6 +3,7 @@ import { typedText } from "../privacy/secrets.js";
 import type { Step } from "../spec/schema.js";
 import { describeStep } from "../spec/steps.js";
 import { firstLine } from "../text/wording.js";
+import { urlMatcher } from "../url/glob.js";
 import type { Signal } from "./signal.js";
 
 /** What a journey needs from the gatherer. */
@@ -15,11 +16,14 @@ export interface StepContext {
   changed: Signal;
   /** On a unit without consent (a refusal, GPC): a waitForEvent step waits at most this long and never fails, since no call may come. */
   eventWaitMs?: number;
+  /** Told as each step starts, by its index: the calls made from then on are that step's. */
+  stepStarted?: (index: number) => void;
 }
 
 /** Walks a journey; returns the first step that failed, or null. */
 export async function runSteps(page: Page, steps: readonly Step[], context: StepContext): Promise<{ step: number; message: string } | null> {
   for (const [index, step] of steps.entries()) {
+    context.stepStarted?.(index);
     try {
       await runStep(page, step, context);
     } catch (error) {
@@ -40,10 +44,38 @@ async function runStep(page: Page, step: Step, context: StepContext): Promise<vo
     await page.locator(step.waitFor).first().waitFor({ state: "visible", timeout });
   } else if ("goto" in step) {
     await page.goto(new URL(step.goto, context.baseUrl).href, { waitUntil: "load", timeout: timeout * 2 });
+  } else if (!("waitForEvent" in step)) {
+    await runHistoryStep(page, step, timeout);
   } else if (context.eventWaitMs !== undefined) {
     await context.changed.waitFor(() => context.hasCall(step.waitForEvent), context.eventWaitMs);
   } else {
     const seen = await context.changed.waitFor(() => context.hasCall(step.waitForEvent), timeout);
     if (!seen) throw new Error(`no call named "${step.waitForEvent}" within ${timeout / 1000} s`);
   }
+}
+
+/** A step through the tab's history or its URL: back, forward, or a wait until the URL matches. */
+async function runHistoryStep(page: Page, step: { back: true } | { forward: true } | { waitForUrl: string }, timeout: number): Promise<void> {
+  if ("waitForUrl" in step) {
+    await page.waitForURL(urlStepMatcher(step.waitForUrl), { timeout });
+    return;
+  }
+  const back = "back" in step;
+  if (!(await page.evaluate(historyHasEntry, back))) throw new Error(`there is no history entry to go ${back ? "back" : "forward"} to`);
+  // A single-page app moves within its document; another document is waited for until it commits.
+  await (back ? page.goBack({ timeout, waitUntil: "commit" }) : page.goForward({ timeout, waitUntil: "commit" }));
+}
+
+/** In the page: whether its tab can go back (or forward); true where the browser cannot say. */
+function historyHasEntry(back: boolean): boolean {
+  const navigation = (window as unknown as { navigation?: { canGoBack: boolean; canGoForward: boolean } }).navigation;
+  if (navigation === undefined) return true;
+  return back ? navigation.canGoBack : navigation.canGoForward;
+}
+
+/** What a waitForUrl glob matches: the path (a query or fragment after it allowed), or the whole URL when the glob has a scheme. */
+export function urlStepMatcher(glob: string): (url: URL) => boolean {
+  const matches = urlMatcher(glob);
+  const whole = /^[a-z][a-z0-9+.-]*:/i.test(glob);
+  return (url) => matches(whole ? url.href : `${url.pathname}${url.search}${url.hash}`);
 }

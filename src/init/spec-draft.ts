@@ -176,6 +176,14 @@ function identifyNote(artifacts: readonly PageArtifacts[]): SpecDraft["identify"
   };
 }
 
+/** The `sdk` section with `pageViews: true` when a page sent page views on load: events.pageviews then judges each route. */
+function withPageViews(sdk: SdkDraft, artifacts: readonly PageArtifacts[]): SdkDraft {
+  const sending = artifacts.filter((unit) => unit.calls.some((call) => call.kind === "page" && call.state !== "lost"));
+  if (sending.length === 0) return sdk;
+  const comment = `page views were sent on ${sending.length} of ${artifacts.length} page × viewport(s): one per route is judged (events.pageviews)`;
+  return { ...sdk, fields: [...sdk.fields, { name: "pageViews", value: { value: true, check: true, comment } }] };
+}
+
 /** The whole draft. */
 export function draftSpec(inputs: DraftInputs): SpecDraft {
   const { service } = inputs;
@@ -205,7 +213,7 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
       goalsPath: service.goalsPath === null ? null : { value: service.goalsPath, check: true, comment: "answered during init" },
       recentEventsPath: service.recentEventsPath === null ? null : { value: service.recentEventsPath, check: true, comment: "answered during init" },
     },
-    sdk: inputs.sdk,
+    sdk: withPageViews(inputs.sdk, inputs.artifacts),
     consent: inputs.consent ?? null,
     goals: draftGoals(service, inputs.artifacts),
     identify: identifyNote(inputs.artifacts),

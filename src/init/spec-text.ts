@@ -32,7 +32,7 @@ export interface DraftPage {
 /** The `sdk` section: its fields, each with its comment, and comments above them. */
 export interface SdkDraft {
   comments: string[];
-  fields: { name: string; value: Noted<string | string[] | number> }[];
+  fields: { name: string; value: Noted<string | string[] | number | boolean> }[];
 }
 
 /** The variables that hold a Basic-auth site's user name and password (`init --basic-env USER_VAR:PASSWORD_VAR`). */
@@ -73,8 +73,8 @@ function flowList(values: readonly string[]): string {
   return `[${values.map((value) => (/[ ,()]/.test(value) ? JSON.stringify(value) : yamlScalar(value))).join(", ")}]`;
 }
 
-function value(written: string | number | readonly string[]): string {
-  return Array.isArray(written) ? flowList(written) : yamlScalar(written as string | number);
+function value(written: string | number | boolean | readonly string[]): string {
+  return Array.isArray(written) ? flowList(written) : yamlScalar(written as string | number | boolean);
 }
 
 /** ` # check: why` or ` # where from`, on one line. */
@@ -83,7 +83,7 @@ function commentOf(noted: { comment?: string; check?: boolean }): string {
   return `  # ${noted.check ? "check: " : ""}${noted.comment.replace(/\s*\n\s*/g, " ")}`;
 }
 
-function line(indent: number, key: string, noted: Noted<string | number | readonly string[]>): string {
+function line(indent: number, key: string, noted: Noted<string | number | boolean | readonly string[]>): string {
   return `${" ".repeat(indent)}${key}: ${value(noted.value)}${commentOf(noted)}`;
 }
 

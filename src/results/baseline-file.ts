@@ -39,7 +39,7 @@ const summarySchema = z.object({
     z.object({
       spec: z.string(),
       environment: z.string(),
-      kind: z.enum(["track", "identify"]),
+      kind: z.enum(["track", "identify", "page"]),
       name: z.string().nullable(),
       page: z.string(),
       viewport: z.string(),

@@ -1,6 +1,7 @@
 import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
+import { routeOf } from "../artifacts/page-views.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText, withoutUserInfo } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type RunSummary, type SpecRun } from "./summary.js";
@@ -114,7 +115,7 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       environment: target.environment,
       kind: call.kind,
       // An identify call's first argument is a user id: never copied into a shareable file.
-      name: call.kind === "track" ? call.name : null,
+      name: call.kind === "identify" ? null : call.name,
       page: page.page,
       viewport: page.viewport,
       experiment: page.variation?.experiment ?? null,
@@ -122,6 +123,8 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
       unit,
       atMs: call.atMs,
       beforeSdk: call.state !== "direct",
+      step: call.step ?? null,
+      route: call.route ?? routeOf(call.documentUrl),
       delivery: call.delivery,
     });
     return [...page.calls.map(record(page.consent?.unit ?? "page")), ...(page.reload?.calls ?? []).map(record("reload"))];

@@ -33,8 +33,8 @@ const call = z
   .object({
     spec: z.string().describe("The spec whose page made the call."),
     environment: z.string().describe("The environment whose page made the call."),
-    kind: z.enum(["track", "identify"]),
-    name: nullableName("The event's name (a track) or the user id's presence (an identify), as recorded; null when it could not be recovered."),
+    kind: z.enum(["track", "identify", "page"]).describe("`page` for a page view: an `sdk.page` call or a track named `sdk.pageEvent`, the page's or the SDK's own."),
+    name: nullableName("The event's name (a track or a page view), as recorded; null for an identify, and when it could not be recovered."),
     page: z.string(),
     viewport: z.string(),
     experiment: nullableName("The experiment whose preview made the call; null for the page as it is."),
@@ -44,6 +44,8 @@ const call = z
       .describe("The page (or a variation's preview) as loaded, its reload for experiment.exposure, or a consent unit that refused (`reject`) or had Global Privacy Control on (`gpc`)."),
     atMs: z.number().describe("When the page made the call, in milliseconds on the page's clock."),
     beforeSdk: z.boolean().describe("True for a call lost before the SDK existed."),
+    step: z.number().int().nullable().describe("The 0-based index of the journey step during which the call was made; null before the first step."),
+    route: z.string().describe("The path and query current when the call was made."),
     delivery: z.enum(["accepted", "rejected", "dropped", "intercepted"]).describe("What happened to the call: docs/checks.md, events.delivered."),
   })
   .strict()

@@ -6,7 +6,8 @@ export interface CallRecord {
   /** The spec and environment whose page made the call. */
   spec: string;
   environment: string;
-  kind: "track" | "identify";
+  /** `page` for a page view (docs/single-page-apps.md). */
+  kind: "track" | "identify" | "page";
   name: string | null;
   page: string;
   viewport: string;
@@ -21,6 +22,10 @@ export interface CallRecord {
   unit: "page" | "reload" | "reject" | "gpc";
   atMs: number;
   beforeSdk: boolean;
+  /** The 0-based index of the journey step during which the call was made; null before the first step (or when the artifacts did not say). */
+  step: number | null;
+  /** The path and query current when the call was made. */
+  route: string;
   delivery: Delivery;
 }
 

@@ -34,6 +34,10 @@ export interface SdkPreset {
    * consent records (`__mp_opt_in_out_*`, `__ph_opt_in_out_*`) and its probes are left out.
    */
   storage: string[];
+  /** Method paths whose calls are page views. */
+  page: string[];
+  /** A track name that means a page view; null when the SDK has none. */
+  pageEvent: string | null;
   /** How the SDK drops calls it takes for a bot's, measured on the vendor's bundle; null when it drops none. */
   botFilter: BotFilter | null;
 }
@@ -68,6 +72,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     // ajs_anonymous_id (cookie and localStorage) at init, ajs_user_id and ajs_user_traits on identify;
     // the persisted queue holds events it could not send yet.
     storage: ["ajs_*", "persisted-queue:v1:*"],
+    page: ["page"],
+    pageEvent: null,
     botFilter: null,
   },
   mixpanel: {
@@ -87,6 +93,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     // mp_<token>_mixpanel (cookie or localStorage), the tab ids in sessionStorage, the batch queues.
     storage: ["mp_*", "__mpq_*"],
     // Its list of crawlers' user agents (BLOCKED_UA_STRS): every call is dropped, and no setting turns that off.
+    page: ["track_pageview"],
+    pageEvent: "$mp_web_page_view",
     botFilter: {
       webdriver: false,
       userAgent: [
@@ -113,6 +121,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     storage: ["ph_*_posthog", "ph_*_window_id", "ph_*_primary_window_exists", "ph_*_session_registered_properties"],
     // On by default: every capture is dropped (a console warning says so once). Its list names
     // some 80 crawlers; these are its generic parts, which an automated browser's user agent may carry.
+    page: [],
+    pageEvent: "$pageview",
     botFilter: {
       webdriver: true,
       userAgent: ["headlesschrome", "bot/", "(bot;", "bot.htm", "bot.php", "crawler", "cypress", "lightpanda", "prerender", "chrome-lighthouse"],
@@ -136,6 +146,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     scriptKey: null,
     // rl_* cookies (both versions), v1.1's rudder.<uuid>.* and v3's rudder_<writeKey>.* queues.
     storage: ["rl_*", "rudder.*", "rudder_*"],
+    page: ["page"],
+    pageEvent: null,
     botFilter: null,
   },
   amplitude: {
@@ -156,6 +168,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     scriptKey: null,
     // AMP_<first 10 characters of the key> (cookie) and AMP_unsent_<…> (its send queue).
     storage: ["AMP_*"],
+    page: [],
+    pageEvent: "[Amplitude] Page Viewed",
     botFilter: null,
   },
 };

@@ -60,8 +60,13 @@ const stepSchema = z
     z.strictObject({ waitForEvent: z.string().min(1).describe("Waits until the page makes a call with this event name (a call lost before the SDK existed does not count).") }),
     z.strictObject({ waitFor: z.string().min(1).describe("Waits until the element this selector matches is visible.") }),
     z.strictObject({ goto: sitePath.describe("Goes to this path of the site.") }),
+    z.strictObject({ back: z.literal(true).describe("Goes back one entry in the tab's history, as the browser's back button does (true).") }),
+    z.strictObject({ forward: z.literal(true).describe("Goes forward one entry in the tab's history, as the browser's forward button does (true).") }),
+    z.strictObject({
+      waitForUrl: glob.describe("Waits until the tab's URL matches this glob: against its path, or the whole URL when the glob has a scheme; a query or fragment after the match is allowed."),
+    }),
   ])
-  .meta({ title: "Journey step", description: "One step of a journey, a mapping with one key: fill, click, waitFor, waitForEvent or goto." });
+  .meta({ title: "Journey step", description: "One step of a journey, a mapping with one key: fill, click, waitFor, waitForEvent, goto, back, forward or waitForUrl." });
 
 /** A host the login may pass through: a name alone, without scheme, port or path. */
 const hostName = z
@@ -243,6 +248,19 @@ export const sdkSchema = z
       .optional()
       .describe(`Bound on waiting for readiness and batched delivery, in milliseconds; default ${DEFAULT_DELIVERY_TIMEOUT_MS}, or the preset's.`),
     settleMs: z.number().int().min(0).max(10_000).optional().describe("The quiet window (no new call or collect request) that ends a page, in milliseconds; default 250."),
+    page: methodPaths(0)
+      .optional()
+      .describe("Method path(s) on the global whose calls are page views (Segment's page); default: none, or the preset's."),
+    pageEvent: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe("A track name that means a page view (PostHog's $pageview): such a track is a page view, not a track; default: none, or the preset's."),
+    pageViews: z
+      .boolean()
+      .optional()
+      .describe("The site sends one page view per route, on loads and on client-side route changes: events.pageviews judges each route the journey visits (docs/single-page-apps.md). Default false."),
     storage: z
       .array(glob)
       .optional()
@@ -272,6 +290,9 @@ export const sdkSchema = z
       deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
       settleMs: sdk.settleMs ?? 250,
       storage: sdk.storage ?? preset?.storage ?? [],
+      page: sdk.page ?? preset?.page ?? [],
+      pageEvent: sdk.pageEvent === undefined ? (preset?.pageEvent ?? null) : sdk.pageEvent,
+      pageViews: sdk.pageViews ?? false,
     };
   });
 
@@ -420,8 +441,8 @@ const consentAnswer = (what: string, example: string) =>
         .array(stepSchema)
         .min(1, `needs at least one step: click the button that ${what}`)
         .refine(
-          (steps) => steps.every((step) => !("waitForEvent" in step) && !("goto" in step)),
-          "acts on the banner (click, fill, waitFor), never waitForEvent or goto: the page's journey comes after consent",
+          (steps) => steps.every((step) => "click" in step || "fill" in step || "waitFor" in step),
+          "acts on the banner (click, fill, waitFor), never waitForEvent, goto, back, forward or waitForUrl: the page's journey comes after consent",
         )
         .refine((steps) => steps.every((step) => !("fill" in step && step.fill.canary === true)), "types no canary: canaries are typed in the page's journey, whose traffic is searched for them"),
     ])

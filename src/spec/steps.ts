@@ -6,5 +6,8 @@ export function describeStep(step: Step): string {
   if ("click" in step) return `click "${step.click}"`;
   if ("waitFor" in step) return `waitFor "${step.waitFor}"`;
   if ("goto" in step) return `goto "${step.goto}"`;
+  if ("back" in step) return "back";
+  if ("forward" in step) return "forward";
+  if ("waitForUrl" in step) return `waitForUrl "${step.waitForUrl}"`;
   return `waitForEvent "${step.waitForEvent}"`;
 }

@@ -12,10 +12,10 @@ const request = (...raws: unknown[]): CollectRequest => ({
   decodeError: null,
   intercepted: false,
 });
-const sdk = { track: ["capture"], identify: ["identify", "people.set"] };
+const sdk = { track: ["capture"], identify: ["identify", "people.set"], page: ["page"], pageEvent: "$pageview" };
 const read = (...raws: unknown[]) => carriedCalls([request(...raws)], sdk, "http://127.0.0.1:1/").map(({ kind, method, name, properties }) => ({ kind, method, name, properties }));
 
-test("reads Segment's and RudderStack's track and identify, and leaves their page views out", () => {
+test("reads Segment's and RudderStack's track and identify, and their page views as page-kind calls", () => {
   expect(
     read(
       { type: "track", event: "signup_success", properties: { plan: "pro" }, writeKey: "wk" },
@@ -27,7 +27,18 @@ test("reads Segment's and RudderStack's track and identify, and leaves their pag
     { kind: "track", method: "capture", name: "signup_success", properties: { plan: "pro" } },
     { kind: "identify", method: "identify", name: "user-123", properties: { plan: "pro" } },
     { kind: "identify", method: "identify", name: "user-123", properties: { account_type: "business" } },
+    { kind: "page", method: "page", name: "Home", properties: null },
   ]);
+});
+
+test("reads a track named sdk.pageEvent as a page view, at the URL its payload records", () => {
+  const [call] = carriedCalls([request({ event: "$pageview", properties: { $current_url: "http://127.0.0.1:1/app/pricing?plan=pro" } })], sdk, "http://127.0.0.1:1/app");
+  expect(call).toMatchObject({ kind: "page", method: "page", name: "$pageview", documentUrl: "http://127.0.0.1:1/app/pricing?plan=pro" });
+});
+
+test("an event sent again under its message id is a retry of one call; another id is another call", () => {
+  const track = (messageId: string) => ({ type: "track", event: "cta_clicked", messageId });
+  expect(carriedCalls([request(track("m-1")), request(track("m-1"), track("m-2"))], sdk, "http://127.0.0.1:1/").map((call) => call.name)).toEqual(["cta_clicked", "cta_clicked"]);
 });
 
 test("reads PostHog's $identify with $set and Mixpanel's engage $set as identify calls", () => {

@@ -176,3 +176,11 @@ test("values YAML would read otherwise are quoted and read back as written", () 
   expect(spec.environments.production?.key).toBe("1234567_true");
   expect(spec.pages[0]).toMatchObject({ id: "yes", path: "/a: b #c" });
 });
+
+test("a site that sent page views gets sdk.pageViews, marked check; one that sent none does not", () => {
+  const pageView = callWith({ kind: "page", method: "page", name: null, properties: null });
+  const sending = written({ artifacts: unitsOf("home", "/", { calls: [pageView] }) });
+  expect(sending.spec.sdk.pageViews).toBe(true);
+  expect(sending.line("pageViews:")).toBe("  pageViews: true  # check: page views were sent on 2 of 2 page × viewport(s): one per route is judged (events.pageviews)");
+  expect(written().spec.sdk.pageViews).toBe(false);
+});

@@ -163,7 +163,7 @@ test.describe("wrong types", () => {
     ).toEqual([
       "spec.yaml:13:22 sdk.deliveryTimeoutMs: must be a whole number, not 1.5",
       "spec.yaml:18:16 pages[0].steps[0].click: must be text, not a number (3)",
-      'spec.yaml:19:9 pages[0].steps[1]: must be a mapping with one of the keys "fill", "click", "waitForEvent", "waitFor", "goto", not text ("submit the form")',
+      'spec.yaml:19:9 pages[0].steps[1]: must be a mapping with one of the keys "fill", "click", "waitForEvent", "waitFor", "goto", "back", "forward", "waitForUrl", not text ("submit the form")',
       'spec.yaml:20:25 pages[0].expect.identify: must be true or false, not text ("yes")',
     ]);
   });
@@ -411,7 +411,7 @@ test.describe("sdk presets and method paths", () => {
     const result = parse(sdkLines("  preset: mixpanel"));
     if (!result.ok) throw new Error(printed(result).join("\n"));
     const { vendor, scriptKey, botFilter, ...fields } = PRESETS.mixpanel;
-    expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...fields, ready: "Boolean(mixpanel.__loaded)", settleMs: 250 });
+    expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...fields, ready: "Boolean(mixpanel.__loaded)", settleMs: 250, pageViews: false });
   });
 
   test("a field beside the preset overrides it, and the preset's ready refers to the configured global", () => {
@@ -506,7 +506,7 @@ test.describe("the consent section", () => {
 
   test("steps that wait for events or leave the page, an unknown key and a timeout out of range are named", () => {
     expect(printed(parse(minimalWith({}, "consent:", "  accept:", "    - waitForEvent: signup_success")))).toEqual([
-      "spec.yaml:17:3 consent.accept: acts on the banner (click, fill, waitFor), never waitForEvent or goto: the page's journey comes after consent",
+      "spec.yaml:17:3 consent.accept: acts on the banner (click, fill, waitFor), never waitForEvent, goto, back, forward or waitForUrl: the page's journey comes after consent",
     ]);
     const errors = printed(parse(minimalWith({}, "consent:", "  rejct: auto", "  timeoutMs: 0")));
     expect(errors).toHaveLength(2);

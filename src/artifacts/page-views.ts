@@ -1,0 +1,59 @@
+import type { SdkSpec } from "../spec/schema.js";
+
+/**
+ * Page views and routes in the vendors' payloads: which collected event is a page view, the URL a
+ * vendor records with it, when it was made, and the id that marks a retry of one message. Read the
+ * same way by the gatherer (the page views an SDK makes on its own) and by the checks.
+ */
+
+/** A route: the document's own path and query (`/app/pricing?billing=annual`), never its fragment. */
+export function routeOf(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/** True when a collected event is a page view: Segment's and RudderStack's `type: "page"`, or an event named `sdk.pageEvent` (PostHog's `$pageview`). */
+export function isPageViewEvent(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): boolean {
+  if (!isRecord(raw)) return false;
+  if (raw.type === "page") return true;
+  const name = raw.event ?? raw.event_type ?? raw.name;
+  return sdk.pageEvent !== null && name === sdk.pageEvent;
+}
+
+/** The URL a page view's payload records (PostHog's and Mixpanel's `$current_url`, Segment's and RudderStack's `url`, Amplitude's `[Amplitude] Page URL`); null when it records none. */
+export function recordedUrl(raw: unknown): string | null {
+  if (!isRecord(raw)) return null;
+  const properties = record(raw.properties) ?? record(raw.event_properties);
+  const page = record(record(raw.context)?.page);
+  const candidates = [properties?.$current_url, properties?.url, page?.url, properties?.["[Amplitude] Page URL"]];
+  const found = candidates.find((candidate) => typeof candidate === "string" && URL.canParse(candidate));
+  return typeof found === "string" ? found : null;
+}
+
+/** When the SDK says the event was made, in epoch milliseconds: `timestamp`, `originalTimestamp` (ISO), `time` (milliseconds, or Mixpanel's seconds); null when it does not say. */
+export function madeAtEpochMs(raw: unknown): number | null {
+  if (!isRecord(raw)) return null;
+  for (const stamp of [raw.timestamp, raw.originalTimestamp]) {
+    if (typeof stamp === "string" && !Number.isNaN(Date.parse(stamp))) return Date.parse(stamp);
+  }
+  const time = raw.time ?? record(raw.properties)?.time;
+  if (typeof time !== "number" || !Number.isFinite(time)) return null;
+  // Mixpanel counts seconds; the others milliseconds.
+  return time < 1e11 ? time * 1000 : time;
+}
+
+/** The id an SDK gives one message, which its retries repeat (Segment's and RudderStack's messageId, PostHog's uuid, Amplitude's insert_id, Mixpanel's $insert_id); null when it has none. */
+export function messageIdOf(raw: unknown): string | null {
+  if (!isRecord(raw)) return null;
+  const id = raw.messageId ?? raw.uuid ?? raw.insert_id ?? record(raw.properties)?.$insert_id;
+  return typeof id === "string" && id !== "" ? id : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return isRecord(value) ? value : null;
+}

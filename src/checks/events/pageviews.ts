@@ -1,0 +1,103 @@
+import type { CapturedCall, PageArtifacts, RouteVisit } from "../../artifacts/types.js";
+import { routeOf } from "../../artifacts/page-views.js";
+import type { Finding } from "../../findings/finding.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict } from "../check.js";
+
+/** A route the page showed from one route change to the next: its names (a replaceState renames it), how it came, when. */
+interface Visit {
+  routes: string[];
+  how: Exclude<RouteVisit["how"], "replace">;
+  atMs: number;
+  views: CapturedCall[];
+}
+
+/** A page view made in the moment of a route change, stamped on another clock, may read a few milliseconds early. */
+const CLOCK_SLACK_MS = 5;
+
+/** events.pageviews: with `sdk.pageViews`, each route the page showed got one page view, while it was current. */
+export const eventsPageviews = defineCheck({
+  id: "events.pageviews",
+  scope: "page",
+  title: "Each route gets one page view",
+  failureTitle: "Routes got no page view, or more than one",
+  family: "Goal/event mismatch",
+  severity: "critical",
+  checklist: null,
+  failsWhen:
+    "with `sdk.pageViews`: a route the page showed (the load, then each route change: a pushState, or a back or forward that changes the path or query) got no page view while it was current, got more than one, or got one whose URL (where the vendor records one) is another route; the evidence lists every route with its page views (see [Single-page apps](single-page-apps.md))",
+  why:
+    "Page views are the denominator of most funnels. A router change that sends two (the SDK's automatic one and the app's own) doubles the traffic; a back or forward step that sends none loses it; one sent before the route changes counts the previous page again. Every rate built on them shifts without any error.",
+  evaluate(context): Finding[] {
+    if (!context.spec.sdk.pageViews) return [];
+    return perLoadedPage(context, (page) => judgePageViews(page));
+  },
+});
+
+/** The verdict on one page × viewport's routes and page views. */
+function judgePageViews(page: PageArtifacts): Verdict {
+  if (page.routes === undefined) return { status: "skip", message: "Not judged: these artifacts were saved before routes were noted." };
+  if (page.routes === null) return { status: "skip", message: "Not judged: the browser could not tell route changes (it has no Navigation API)." };
+  const visits = visitsOf(page.routes);
+  const strays: CapturedCall[] = [];
+  for (const view of madeCalls(page).filter((call) => call.kind === "page")) {
+    const visit = visitOf(visits, view);
+    if (visit === undefined) strays.push(view);
+    else visit.views.push(view);
+  }
+  const problems = [...visits.flatMap(visitProblems), ...strays.map((view) => `${describeView(view)} was made on ${routeOfCall(view)}, a route the page did not show then`)];
+  const evidence = {
+    routes: visits.map((visit) => ({ route: visit.routes.at(-1)!, how: visit.how, atMs: visit.atMs, pageViews: visit.views.map(viewEvidence) })),
+    ...(strays.length > 0 ? { elsewhere: strays.map(viewEvidence) } : {}),
+  };
+  if (problems.length > 0) {
+    return {
+      status: "fail",
+      message: `On ${page.viewport}: ${problems.join("; ")}. Send one page view per route, after the route changed (the router's afterEach), on back and forward too, and either the SDK's automatic page views or your own, not both.`,
+      evidence,
+    };
+  }
+  return { status: "pass", message: `Each of the ${visits.length} route(s) the page showed got one page view while it was current.`, evidence };
+}
+
+/** The visits, a replaceState folded into the visit it renames. */
+function visitsOf(routes: readonly RouteVisit[]): Visit[] {
+  const visits: Visit[] = [];
+  for (const visit of routes) {
+    const last = visits.at(-1);
+    if (visit.how === "replace" && last !== undefined) last.routes.push(visit.route);
+    else visits.push({ routes: [visit.route], how: visit.how === "replace" ? "push" : visit.how, atMs: visit.atMs, views: [] });
+  }
+  return visits;
+}
+
+/** The visit current when a page view was made: the last one of its route begun by then. */
+function visitOf(visits: readonly Visit[], view: CapturedCall): Visit | undefined {
+  const route = routeOfCall(view);
+  return visits.findLast((visit) => visit.routes.includes(route) && visit.atMs <= view.atMs + CLOCK_SLACK_MS);
+}
+
+function visitProblems(visit: Visit): string[] {
+  const where = `${visit.routes.at(-1)} (${HOW[visit.how]})`;
+  if (visit.views.length === 0) return [`${where} got no page view`];
+  const many = visit.views.length > 1 ? [`${where} got ${visit.views.length} page views (${visit.views.map(describeView).join(", ")})`] : [];
+  const elsewhere = visit.views.flatMap((view) => {
+    const named = view.pageUrl ? routeOf(view.pageUrl) : null;
+    return named === null || visit.routes.includes(named) ? [] : [`${where} got a page view whose URL names ${named}`];
+  });
+  return [...many, ...elsewhere];
+}
+
+const HOW: Record<Visit["how"], string> = { load: "loaded", push: "after a route change", back: "after back", forward: "after forward" };
+
+function routeOfCall(call: CapturedCall): string {
+  return call.route ?? routeOf(call.documentUrl);
+}
+
+function describeView(view: CapturedCall): string {
+  if (view.madeBy === "sdk") return `the SDK's own${view.name === null ? " page view" : ` "${view.name}"`}`;
+  return view.kind === "page" && view.name === null ? `${view.method}()` : describeCall(view);
+}
+
+function viewEvidence(view: CapturedCall): Record<string, unknown> {
+  return { call: describeView(view), atMs: view.atMs, step: view.step ?? null, route: routeOfCall(view), url: view.pageUrl ? routeOf(view.pageUrl) : null };
+}

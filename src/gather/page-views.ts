@@ -1,0 +1,117 @@
+import { callToken } from "../artifacts/delivery.js";
+import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
+import { isPageViewEvent, madeAtEpochMs, messageIdOf, recordedUrl, routeOf } from "../artifacts/page-views.js";
+import type { SdkSpec } from "../spec/schema.js";
+import type { RouteWatch } from "./routes.js";
+
+/** A page-view event of the collect requests, with when its SDK says it was made. */
+interface SentPageView {
+  raw: unknown;
+  strings: readonly string[];
+  madeAt: number;
+}
+
+/** Where the page was: its routes and steps, the test's start and the page's last URL. */
+export interface PagePlace {
+  routes: RouteWatch;
+  startedAt: number;
+  pageUrl: string;
+}
+
+/**
+ * The page's calls with the URL each page view's payload records, then the page views the SDK made
+ * on its own (PostHog's on load and on each history change), which no call on the global shows.
+ * Each page-view call is paired with the page-view event made nearest its time that carries its
+ * name; the events left over are the SDK's own, placed by what their payload says: made when it
+ * says, on the route its URL names (else the route current then).
+ */
+export function withPageViews(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall[] {
+  return paired(calls, collect, sdk, place).calls;
+}
+
+/** The calls with their page views, and how many of the page's page-view calls were not sent (yet). */
+function paired(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): { calls: CapturedCall[]; unsent: number } {
+  const ids = new Set<string>();
+  // A message sent again under the id its SDK gave it (a retry, a queue persisted from an earlier document) is one page view.
+  const firstSending = (raw: unknown) => {
+    const id = messageIdOf(raw);
+    return id === null || (!ids.has(id) && Boolean(ids.add(id)));
+  };
+  const sent: SentPageView[] = collect.flatMap((request) =>
+    request.events.flatMap((event) =>
+      isPageViewEvent(event.raw, sdk) && firstSending(event.raw)
+        ? [{ raw: event.raw, strings: event.strings, madeAt: place.routes.onPageClock(madeAtEpochMs(event.raw) ?? place.startedAt + request.atMs) }]
+        : [],
+    ),
+  );
+  let unsent = 0;
+  const withUrls = calls.map((call) => {
+    if (call.kind !== "page" || call.state === "lost") return call;
+    const own = takeOwn(sent, call, place);
+    if (own === null) unsent++;
+    return { ...call, pageUrl: own === null ? null : recordedUrl(own.raw) };
+  });
+  return { calls: [...withUrls, ...sent.map((view) => ownPageView(view, sdk, place))], unsent };
+}
+
+/** How far apart two clocks' stamps of one moment may read. */
+const SLACK_MS = 5;
+
+/**
+ * Removes from `sent` and returns the event a page-view call sent: one that carries its name and
+ * was made while the call's route was current (a queued call's, any time after), the nearest in
+ * time; null when none was sent (yet).
+ */
+function takeOwn(sent: SentPageView[], call: CapturedCall, place: PagePlace): SentPageView | null {
+  const token = callToken(call);
+  const at = place.startedAt + call.atMs;
+  const visit = place.routes.visitAround(at);
+  const until = call.state === "queued" ? Infinity : visit.until + SLACK_MS;
+  const distance = (view: SentPageView) => Math.abs(view.madeAt - at);
+  let nearest = -1;
+  for (const [index, view] of sent.entries()) {
+    if (token === null || !view.strings.includes(token) || view.madeAt < visit.from - SLACK_MS || view.madeAt >= until) continue;
+    if (nearest < 0 || distance(view) < distance(sent[nearest]!)) nearest = index;
+  }
+  return nearest < 0 ? null : sent.splice(nearest, 1)[0]!;
+}
+
+
+/** A page view the SDK made on its own, as a call. */
+function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall {
+  const url = recordedUrl(view.raw);
+  const route = url === null ? place.routes.routeAt(view.madeAt) : routeOf(url);
+  return {
+    kind: "page",
+    method: sdk.page[0] ?? sdk.track[0]!,
+    name: eventNameOf(view.raw) ?? sdk.pageEvent,
+    properties: null,
+    atMs: Math.max(0, Math.round(view.madeAt - place.startedAt)),
+    state: "direct",
+    documentUrl: url ?? place.pageUrl,
+    step: place.routes.stepAt(view.madeAt),
+    ...(route === null ? {} : { route }),
+    pageUrl: url,
+    madeBy: "sdk",
+  };
+}
+
+/**
+ * With `sdk.pageViews`: true once the page made or sent as many page views as the routes it showed,
+ * and each page-view call of the page's was sent, so that a batching SDK's last ones (PostHog's,
+ * queued for 3 s) are waited for as expected calls are.
+ */
+export function pageViewsSent(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track" | "pageViews">, place: PagePlace): boolean {
+  if (!sdk.pageViews) return true;
+  const { calls: made, unsent } = paired(calls, collect, sdk, place);
+  // A page's call whose event has not left yet: what the SDK made beside it is in the same batch.
+  return unsent === 0 && made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount();
+}
+
+/** The name a page-view event carries (PostHog's `$pageview`), else its type (Segment's `page`): what its call's delivery is matched by. */
+function eventNameOf(raw: unknown): string | null {
+  if (raw === null || typeof raw !== "object") return null;
+  const event = raw as Record<string, unknown>;
+  const name = [event.event, event.event_type, event.name, event.type].find((candidate) => typeof candidate === "string" && candidate !== "");
+  return typeof name === "string" ? name : null;
+}

@@ -1,0 +1,122 @@
+import type { BrowserContext } from "playwright";
+import type { RouteVisit } from "../artifacts/types.js";
+
+/**
+ * Where the page was when it made a call: the route it showed and the journey step being walked.
+ *
+ * Routes are observed in the page through the browser's Navigation API, which reports every change
+ * of the tab's current history entry without the page's `history` being touched: a document's
+ * first route (`load`), `pushState` and same-document navigations (`push`), and back or forward
+ * traversals within the document (each followed by its `popstate`). `replaceState` is no route
+ * change (it renames the visit: `replace`), nor is a change of the fragment alone.
+ */
+
+/**
+ * What the observer tells the gatherer: a route became current (`at` on the page's clock, as the
+ * recorder stamps calls; `wall`, the same moment by `Date.now()`), or the browser cannot tell route changes.
+ */
+type RouteMessage = { route: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
+
+const BINDING = "__setupAuditRoute";
+
+/** Watches one page's routes and the journey's steps, on the page test's clock. */
+export class RouteWatch {
+  private readonly visits: { route: string; how: RouteVisit["how"]; at: number }[] = [];
+  private readonly stepStarts: number[] = [];
+  private observable = true;
+  /**
+   * How far the wall clock (`Date.now()`: the audit's, and the SDKs' timestamps) runs ahead of the
+   * page's (`performance`), which drift apart by tens of milliseconds on a busy machine.
+   */
+  private wallAhead = 0;
+
+  /** Installs the observer in every document of the context, before any page script runs. */
+  static async install(context: BrowserContext): Promise<RouteWatch> {
+    const watch = new RouteWatch();
+    await context.exposeBinding(BINDING, (_source, message: RouteMessage) => watch.note(message));
+    await context.addInitScript(observeRoutes, BINDING);
+    return watch;
+  }
+
+  /** Notes that journey step `index` starts now. */
+  stepStarted(index: number): void {
+    this.stepStarts[index] = Date.now();
+  }
+
+  /** The step being walked at `epochMs` (the page's clock, epoch milliseconds); null before the first. */
+  stepAt(epochMs: number): number | null {
+    const index = this.stepStarts.findLastIndex((startedAt) => this.onPageClock(startedAt) <= epochMs);
+    return index < 0 ? null : index;
+  }
+
+  /** A moment of the wall clock (`Date.now()`, an SDK's timestamp) on the page's clock. */
+  onPageClock(wallMs: number): number {
+    return wallMs - this.wallAhead;
+  }
+
+  /** The route current at `epochMs`; null before the first document started. */
+  routeAt(epochMs: number): string | null {
+    return this.visits.findLast((visit) => visit.at <= epochMs)?.route ?? null;
+  }
+
+  /** When the route current at `epochMs` (the page's clock) became so, and when the next one did (Infinity while it is current); a replaceState changes neither. */
+  visitAround(epochMs: number): { from: number; until: number } {
+    const changes = this.visits.filter((visit) => visit.how !== "replace").map((visit) => visit.at);
+    const index = changes.findLastIndex((at) => at <= epochMs);
+    return { from: changes[index] ?? -Infinity, until: changes[index + 1] ?? Infinity };
+  }
+
+  /** How many routes the page showed so far: its loads and route changes, a replaceState's renaming left out. */
+  visitCount(): number {
+    return this.visits.filter((visit) => visit.how !== "replace").length;
+  }
+
+  /** Every route the page showed, in order, on the test's clock; null when the browser could not tell route changes. */
+  finish(sinceStart: (epochMs: number) => number): RouteVisit[] | null {
+    if (!this.observable) return null;
+    return this.visits.map((visit) => ({ route: visit.route, how: visit.how, atMs: sinceStart(visit.at) }));
+  }
+
+  private note(message: RouteMessage): void {
+    if ("unobservable" in message) {
+      this.observable = false;
+      return;
+    }
+    this.wallAhead = message.wall - message.at;
+    this.visits.push({ route: message.route, how: message.how, at: message.at });
+  }
+}
+
+/** The observer, in the page; serialised by Playwright, so it must be self-contained. */
+function observeRoutes(binding: string): void {
+  // Routes are the tab's: frames have their own history entries, never the visitor's page.
+  // Nor is a document that is no page of a site (the tab's first about:blank).
+  if (window !== window.top || !/^https?:$/.test(location.protocol)) return;
+  const win = window as unknown as Record<string, unknown>;
+  const send = (message: RouteMessage) => {
+    const deliver = win[binding];
+    if (typeof deliver === "function") deliver(message);
+  };
+  const now = () => performance.timeOrigin + performance.now();
+  const routeNow = () => `${location.pathname}${location.search}`;
+  let current = routeNow();
+  send({ route: current, how: "load", at: now(), wall: Date.now() });
+  type Entry = { index: number };
+  type EntryChange = Event & { navigationType: string | null; from: Entry };
+  const navigation = win.navigation as (EventTarget & { currentEntry: Entry | null }) | undefined;
+  if (navigation === undefined) {
+    send({ unobservable: true });
+    return;
+  }
+  navigation.addEventListener("currententrychange", (event) => {
+    const route = routeNow();
+    // A fragment alone, or an entry pushed for the route already shown, changes no route.
+    if (route === current) return;
+    const { navigationType, from } = event as EntryChange;
+    const traversal = (navigation.currentEntry?.index ?? 0) < from.index ? "back" : "forward";
+    const how = navigationType === "traverse" ? traversal : navigationType === "replace" ? "replace" : navigationType === "push" ? "push" : null;
+    if (how === null) return;
+    current = route;
+    send({ route, how, at: now(), wall: Date.now() });
+  });
+}

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import type { CapturedCall } from "../../../src/artifacts/types.js";
+import { eventsDuplicate } from "../../../src/checks/events/duplicate.js";
+import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
+
+const spec = specWith({ pages: [{ id: "app", path: "/app/", steps: [{ click: "#cta" }, { click: "#cta" }] }, { id: "home", path: "/" }] });
+const click = (step: number | null, overrides: Partial<CapturedCall> = {}) => callWith({ name: "CTA Clicked", properties: { plan: "pro", seats: 3 }, step, route: "/app/pricing", ...overrides });
+const judge = (calls: CapturedCall[], page = "app") => eventsDuplicate.evaluate(contextOf([pageWith({ page, calls })], spec));
+
+test("passes when the same click in two steps sent its track once each", () => {
+  const [finding] = judge([click(0), click(1)]);
+  expect(finding).toMatchObject({ check: "events.duplicate", status: "pass", page: "app" });
+});
+
+test("fails on a track made twice with equal properties in one step, naming the step and the route", () => {
+  const [finding] = judge([click(0), click(0, { properties: { seats: 3, plan: "pro" } }), click(1)]);
+  expect(finding?.status).toBe("fail");
+  expect(finding?.message).toContain('"CTA Clicked" was made 2 times with equal properties during step 1 on /app/pricing');
+  expect(finding?.evidence).toEqual({ duplicates: [{ name: "CTA Clicked", step: 0, routes: ["/app/pricing"], times: 2 }] });
+});
+
+test("fails on a repeat before the first step", () => {
+  const [finding] = judge([click(null), click(null)]);
+  expect(finding?.message).toContain("before the first step");
+});
+
+test("other properties, another name, a page view or a lost call make no duplicate", () => {
+  const calls = [click(0), click(0, { properties: { plan: "team", seats: 3 } }), click(0, { name: "CTA Seen" }), click(0, { kind: "page" }), click(0, { state: "lost" })];
+  expect(judge(calls)[0]?.status).toBe("pass");
+});
+
+test("skips a page without tracks, and a journey's calls saved before steps were noted", () => {
+  expect(judge([])[0]?.status).toBe("skip");
+  const unnoted = [callWith({ name: "CTA Clicked" }), callWith({ name: "CTA Clicked" })];
+  expect(judge(unnoted)[0]).toMatchObject({ status: "skip", message: expect.stringContaining("saved before") });
+  // Without a journey every call was made before the first step.
+  expect(judge(unnoted, "home")[0]?.status).toBe("fail");
+});

@@ -1,0 +1,55 @@
+import { expect } from "@playwright/test";
+import { RouteWatch } from "../../src/gather/routes.js";
+import { test } from "../support/browser.js";
+
+/** Route observation in a real Chromium, on a page served by the test: what counts as a route change, and what does not. */
+const APP = "http://routes.test/app/";
+const PAGE = `<!doctype html><title>app</title><a id="far" href="/other">another document</a>`;
+
+test("the load, pushState, back and forward are route changes; replaceState renames the visit; a fragment alone is none", async ({ browser }) => {
+  const context = await browser.newContext();
+  await context.route("http://routes.test/**", (route) => route.fulfill({ contentType: "text/html", body: PAGE }));
+  const watch = await RouteWatch.install(context);
+  const page = await context.newPage();
+  await page.goto(APP);
+  await page.evaluate(() => history.pushState({}, "", "/app/pricing?plan=pro"));
+  await page.evaluate(() => history.pushState({}, "", "/app/pricing?plan=pro#faq"));
+  await page.evaluate(() => history.pushState({}, "", "/app/pricing?plan=pro"));
+  await page.evaluate(() => history.replaceState({}, "", "/app/prices?plan=pro"));
+  await page.evaluate(() => history.pushState({}, "", "/app/about"));
+  await page.goBack({ waitUntil: "commit" });
+  await page.goForward({ waitUntil: "commit" });
+  await page.click("#far");
+  await page.waitForURL("**/other");
+  const visits = watch.finish((epochMs) => epochMs) ?? [];
+  expect(visits.map(({ route, how }) => [route, how])).toEqual([
+    ["/app/", "load"],
+    ["/app/pricing?plan=pro", "push"],
+    ["/app/prices?plan=pro", "replace"],
+    ["/app/about", "push"],
+    ["/app/prices?plan=pro", "back"],
+    ["/app/about", "forward"],
+    ["/other", "load"],
+  ]);
+  expect(visits.map((visit) => visit.atMs)).toEqual([...visits.map((visit) => visit.atMs)].sort((a, b) => a - b));
+  expect(watch.visitCount()).toBe(6);
+  await context.close();
+});
+
+test("a call's step is the last one started before it, and its route the one current then", async ({ browser }) => {
+  const context = await browser.newContext();
+  await context.route("http://routes.test/**", (route) => route.fulfill({ contentType: "text/html", body: PAGE }));
+  const watch = await RouteWatch.install(context);
+  const page = await context.newPage();
+  await page.goto(APP);
+  const pageNow = () => page.evaluate(() => performance.timeOrigin + performance.now());
+  const beforeSteps = await pageNow();
+  watch.stepStarted(0);
+  await page.evaluate(() => history.pushState({}, "", "/app/pricing"));
+  const inFirstStep = await pageNow();
+  watch.stepStarted(1);
+  const inSecondStep = await pageNow();
+  expect([watch.stepAt(beforeSteps), watch.stepAt(inFirstStep), watch.stepAt(inSecondStep)]).toEqual([null, 0, 1]);
+  expect([watch.routeAt(beforeSteps), watch.routeAt(inFirstStep)]).toEqual(["/app/", "/app/pricing"]);
+  await context.close();
+});

@@ -37,7 +37,7 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
     ["desktop", "mobile"]
       .flatMap((viewport) => [
         ...["Long copy", "Preview link"].map((variation) => ["experiment.variation", "pass", "pricing", "Pricing CTA copy, short vs long", variation, viewport]),
-        // The audit applies the js itself: not judged for flicker. The preview link is applied while the page is parsed: no flicker.
+        // The audit applies the js itself: not judged for flicker. The preview link is applied as its target is parsed: no flicker.
         ["experiment.flicker", "skip", "pricing", "Pricing CTA copy, short vs long", "Long copy", viewport],
         ["experiment.flicker", "pass", "pricing", "Pricing CTA copy, short vs long", "Preview link", viewport],
       ])

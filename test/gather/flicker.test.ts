@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
@@ -63,6 +64,41 @@ test("a variation applied by a timer after the first frame: the control painted 
     for (const frame of flicker!.filmstrip) expect(readFileSync(join(folder, frame.screen)).subarray(1, 4).toString()).toBe("PNG");
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Serves `html` in two parts, the second `pauseMs` after the first: the parser stops after the
+ * first and the browser paints what it has, as it does when a slow network or a busy CPU makes
+ * it yield there. Resolves to the server's origin.
+ */
+async function pausedAfter(html: string, splitAfter: string, pauseMs: number): Promise<{ origin: string; server: Server }> {
+  const at = html.indexOf(splitAfter) + splitAfter.length;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    // Padding past the parser's first read, so that the first part is parsed and painted on its own.
+    response.write(`${html.slice(0, at)}<!--${" ".repeat(4096)}-->`);
+    setTimeout(() => response.end(html.slice(at)), pauseMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { origin: `http://127.0.0.1:${port}`, server };
+}
+
+test("the demo shop's preview link is applied before any frame paints its target, even when the parser stops right after the target", async ({ gather, fixtures }) => {
+  const previewed = `${fixtures.urls.demoShop}/pricing?exp_preview=cta-long`;
+  const html = await (await fetch(previewed)).text();
+  const { origin, server } = await pausedAfter(html, 'Start your free trial</a></p>', PLANTED_MS);
+  try {
+    const preview = { experiment: "Pricing CTA copy, short vs long", name: "Preview link", query: { exp_preview: "cta-long" }, js: null, css: null };
+    const artifacts = await gather("demo", { path: `${origin}/pricing` }, { viewedExperiments: [{ name: preview.experiment, selector: "#cta-primary" }], variation: preview, flicker: { selector: "#cta-primary", filmstrip: null } });
+    const flicker = artifacts.flicker!;
+    // Frames were painted while the rest of the document was held back; none showed the control's copy.
+    expect(flicker.frames.length).toBeGreaterThan(1);
+    expect(flicker.signatures).toHaveLength(1);
+    expect(flickerTimes(flicker)!.controlPaintedMs).toBe(0);
+  } finally {
+    server.close();
   }
 });
 

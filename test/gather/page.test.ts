@@ -105,8 +105,8 @@ async function signupWithoutSdkTag(context: BrowserContext): Promise<void> {
 
 test("a stub snippet whose SDK script never comes holds the journey for deliveryTimeoutMs, then the queued calls until the page's deadline", async ({ gather }) => {
   // Two waits of deliveryTimeoutMs: once before the journey, then the queued calls' delivery until the same deadline's end.
-  // A third (a wait per queued call) would add 4 s more, a gap that a loaded machine's slower pages do not close.
-  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 4000 };
+  // A third (a wait per queued call) would add 8 s more, a gap that a loaded machine's slower pages do not close.
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 8000 };
   const steps = [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }];
   const artifacts = await gather("demo", { path: "/signup", steps }, { sdk }, { prepare: signupWithoutSdkTag });
   expect(artifacts.sdkReadyAtMs).toBeNull();
@@ -117,13 +117,13 @@ test("a stub snippet whose SDK script never comes holds the journey for delivery
 });
 
 test("a stub snippet whose SDK script never comes is waited for once: after a journey that calls nothing, the page ends with its quiet window", async ({ gather }) => {
-  // Long enough that a second wait for the SDK (2 × 4 s) stands far apart from one (4 s and the page's own work).
-  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 4000 };
+  // Long enough that a second wait for the SDK (2 × 8 s) stands far apart from one (8 s and the page's own work, slower on a loaded machine).
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 8000 };
   const artifacts = await gather("demo", { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }] }, { sdk }, { prepare: signupWithoutSdkTag });
   expect(artifacts.sdkReadyAtMs).toBeNull();
   expect(artifacts.calls).toEqual([]);
-  expect(artifacts.durationMs).toBeGreaterThanOrEqual(4000);
-  expect(artifacts.durationMs).toBeLessThan(2 * 4000);
+  expect(artifacts.durationMs).toBeGreaterThanOrEqual(sdk.deliveryTimeoutMs);
+  expect(artifacts.durationMs).toBeLessThan(2 * sdk.deliveryTimeoutMs);
 });
 
 test("a journey on a page whose SDK script fails does not wait for the SDK", async ({ gather }) => {

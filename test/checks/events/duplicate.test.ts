@@ -44,5 +44,5 @@ test("an experiment's exposure sent twice is left to experiment.exposure", () =>
     experiments: [{ name: "Pricing CTA copy", page: "app", selector: "#cta", goals: ["Signup completed"], exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation_id" } }],
   });
   const seen = () => callWith({ name: "Experiment Viewed", properties: { experiment_id: "cta" }, step: null });
-  expect(eventsDuplicate.evaluate(contextOf([pageWith({ page: "app", calls: [seen(), seen()] })], withExposure))[0]?.status).toBe("pass");
+  expect(eventsDuplicate.evaluate(contextOf([pageWith({ page: "app", calls: [seen(), seen(), click(null)] })], withExposure))[0]?.status).toBe("pass");
 });

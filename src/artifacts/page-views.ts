@@ -21,6 +21,13 @@ export function isPageViewEvent(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): 
   return sdk.pageEvent !== null && name === sdk.pageEvent;
 }
 
+/** The name a page-view event carries (PostHog's `$pageview`, a Segment page's name), else its type (Segment's `page`): what its call's delivery is matched by. */
+export function pageViewName(raw: unknown): string | null {
+  if (!isRecord(raw)) return null;
+  const name = [raw.event, raw.event_type, raw.name, raw.type].find((candidate) => typeof candidate === "string" && candidate !== "");
+  return typeof name === "string" ? name : null;
+}
+
 /** The URL a page view's payload records (PostHog's and Mixpanel's `$current_url`, Segment's and RudderStack's `url`, Amplitude's `[Amplitude] Page URL`); null when it records none. */
 export function recordedUrl(raw: unknown): string | null {
   if (!isRecord(raw)) return null;

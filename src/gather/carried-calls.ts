@@ -1,5 +1,5 @@
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import { isPageViewEvent, messageIdOf, recordedUrl } from "../artifacts/page-views.js";
+import { isPageViewEvent, messageIdOf, pageViewName, recordedUrl } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 
 /**
@@ -35,7 +35,7 @@ type EventCall = Pick<CapturedCall, "kind" | "name" | "properties">;
 
 function pageView(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): EventCall {
   const record = isRecord(raw) ? raw : {};
-  return { kind: "page", name: text(record.name) ?? text(record.event) ?? sdk.pageEvent, properties: isRecord(record.properties) ? record.properties : null };
+  return { kind: "page", name: pageViewName(raw) ?? sdk.pageEvent, properties: isRecord(record.properties) ? record.properties : null };
 }
 
 const IDENTIFY_EVENTS = new Set(["$identify", "identify"]);

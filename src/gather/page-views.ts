@@ -1,6 +1,6 @@
 import { callToken } from "../artifacts/delivery.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import { isPageViewEvent, madeAtEpochMs, messageIdOf, recordedUrl, routeOf } from "../artifacts/page-views.js";
+import { isPageViewEvent, madeAtEpochMs, messageIdOf, pageViewName, recordedUrl, routeOf } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 import type { RouteWatch } from "./routes.js";
 
@@ -84,7 +84,7 @@ function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page"
   return {
     kind: "page",
     method: sdk.page[0] ?? sdk.track[0]!,
-    name: eventNameOf(view.raw) ?? sdk.pageEvent,
+    name: pageViewName(view.raw) ?? sdk.pageEvent,
     properties: null,
     atMs: Math.max(0, Math.round(view.madeAt - place.startedAt)),
     state: "direct",
@@ -108,10 +108,3 @@ export function pageViewsSent(calls: readonly CapturedCall[], collect: readonly 
   return unsent === 0 && made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount();
 }
 
-/** The name a page-view event carries (PostHog's `$pageview`), else its type (Segment's `page`): what its call's delivery is matched by. */
-function eventNameOf(raw: unknown): string | null {
-  if (raw === null || typeof raw !== "object") return null;
-  const event = raw as Record<string, unknown>;
-  const name = [event.event, event.event_type, event.name, event.type].find((candidate) => typeof candidate === "string" && candidate !== "");
-  return typeof name === "string" ? name : null;
-}

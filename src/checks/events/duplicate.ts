@@ -21,12 +21,14 @@ export const eventsDuplicate = defineCheck({
   severity: "critical",
   checklist: null,
   failsWhen:
-    "the same track (same name, equal properties) was made more than once during one journey step, or more than once before the first step; a repeat in a later step is another action, and retries of one call (one call, several requests, as the vendors' messageId or insert_id mark them) are one call (see [Single-page apps](single-page-apps.md#duplicate-events))",
+    "the same track (same name, equal properties) was made more than once during one journey step, or more than once before the first step; a repeat in a later step is another action, an experiment's exposure is [`experiment.exposure`](#experimentexposure)'s business, and retries of one call (one call, several requests, as the vendors' messageId or insert_id mark them) are one call (see [Single-page apps](single-page-apps.md#duplicate-events))",
   why:
     "A handler bound twice, or an effect that runs twice, sends every event twice, and every conversion rate built on it is wrong. The vendors' deduplication drops only retries of one message, never a second call.",
   evaluate(context): Finding[] {
     return perLoadedPage(context, (page) => {
-      const tracks = madeCalls(page).filter((call) => call.kind === "track" && call.name !== null);
+      // An experiment's exposure sent twice is experiment.exposure's business.
+      const exposures = new Set(context.spec.experiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])));
+      const tracks = madeCalls(page).filter((call) => call.kind === "track" && call.name !== null && !exposures.has(call.name));
       if (tracks.length === 0) return { status: "skip", message: "No track call was made, so none could be made twice." };
       const journey = pageSpecOf(context, page.page)?.steps.length ?? 0;
       if (journey > 0 && tracks.some((call) => call.step === undefined)) {

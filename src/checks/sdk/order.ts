@@ -22,8 +22,10 @@ export const sdkOrder = defineCheck({
   evaluate(context): Finding[] {
     const { global } = context.spec.sdk;
     return perLoadedPage(context, (page) => {
-      const lost = page.calls.filter((call) => call.state === "lost");
-      const queued = page.calls.filter((call) => call.state === "queued");
+      // Page views are events.pageviews' business: a page() queued by a snippet is how page views are sent.
+      const calls = page.calls.filter((call) => call.kind !== "page");
+      const lost = calls.filter((call) => call.state === "lost");
+      const queued = calls.filter((call) => call.state === "queued");
       const describe = (calls: typeof lost) => calls.map((call) => `${describeCall(call)} at ${call.atMs} ms`);
       if (lost.length > 0) {
         return {
@@ -33,7 +35,7 @@ export const sdkOrder = defineCheck({
         };
       }
       if (page.callsFromNetwork !== null) {
-        const made = madeCalls(page);
+        const made = madeCalls(page).filter((call) => call.kind !== "page");
         return {
           status: "warn",
           message: `The audit could not watch the SDK's calls: ${unwatchable(page.callsFromNetwork)}. Whether a call ran before the SDK was ready is unknown; judge it on a build without that protection, or trust the ${made.length} call(s) the collect requests carried.`,
@@ -47,7 +49,7 @@ export const sdkOrder = defineCheck({
           evidence: { queued: describe(queued), sdkReadyAtMs: page.sdkReadyAtMs },
         };
       }
-      return { status: "pass", message: page.calls.length === 0 ? "No call was made before the SDK loaded (no calls at all)." : `All ${page.calls.length} call(s) ran after the SDK loaded.` };
+      return { status: "pass", message: calls.length === 0 ? "No call was made before the SDK loaded (no calls at all)." : `All ${calls.length} call(s) ran after the SDK loaded.` };
     });
   },
 });

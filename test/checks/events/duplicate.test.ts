@@ -36,3 +36,13 @@ test("skips a page without tracks, and a journey's calls saved before steps were
   // Without a journey every call was made before the first step.
   expect(judge(unnoted, "home")[0]?.status).toBe("fail");
 });
+
+test("an experiment's exposure sent twice is left to experiment.exposure", () => {
+  const withExposure = specWith({
+    pages: [{ id: "app", path: "/app/" }],
+    goals: [{ name: "Signup completed", event: "signup_success" }],
+    experiments: [{ name: "Pricing CTA copy", page: "app", selector: "#cta", goals: ["Signup completed"], exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation_id" } }],
+  });
+  const seen = () => callWith({ name: "Experiment Viewed", properties: { experiment_id: "cta" }, step: null });
+  expect(eventsDuplicate.evaluate(contextOf([pageWith({ page: "app", calls: [seen(), seen(), click(null)] })], withExposure))[0]?.status).toBe("pass");
+});

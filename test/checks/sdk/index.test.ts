@@ -73,6 +73,12 @@ test.describe("sdk.order", () => {
     expect(finding?.message).toContain('track("page_viewed_early")');
   });
 
+  test("a page view queued by a snippet (Segment's page()) is events.pageviews' business, not a queued call", () => {
+    const pageView = callWith({ kind: "page", method: "page", name: null, properties: null, state: "queued" });
+    const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls: [pageView, callWith()] })]));
+    expect(finding).toMatchObject({ status: "pass", message: "All 1 call(s) ran after the SDK loaded." });
+  });
+
   test("warns on a call only queued by the stub", () => {
     const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls: [callWith({ name: "hero_seen", state: "queued" })] })]));
     expect(finding?.status).toBe("warn");

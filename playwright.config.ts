@@ -29,7 +29,9 @@ export default defineConfig({
   // Gathering waits on the network far more than on the CPU: two browsers even on two cores.
   workers: Math.max(2, Math.floor(cpus().length / 2)),
   // Its lines hide the run's secrets, those the logins yielded included, as they stand at each line.
-  reporter: [["./src/report/progress-reporter.js", { secrets: gatheringSecrets(plan.targets, process.env, plan.workDir) }]],
+  reporter: [
+    ["./src/report/progress-reporter.js", { secrets: gatheringSecrets(plan.targets, process.env, plan.workDir) }],
+  ],
   // The gatherer opens its own contexts (gather/pages.audit.ts) and traces them itself with --trace.
   use: { trace: "off", screenshot: "off", video: "off" },
   projects: [

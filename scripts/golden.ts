@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   if (!process.argv.includes("--judge")) await gatherAgain();
   const summary = await writeExpectedGolden();
   const count = (status: string) => summary.findings.filter((finding) => finding.status === status).length;
-  process.stdout.write(`Wrote ${join(GOLDEN_DIR, "summary.json")}: ${summary.findings.length} findings (${count("fail")} fail, ${count("warn")} warn), ${summary.calls.length} calls.\n`);
+  process.stdout.write(
+    `Wrote ${join(GOLDEN_DIR, "summary.json")}: ${summary.findings.length} findings (${count("fail")} fail, ${count("warn")} warn), ${summary.calls.length} calls.\n`,
+  );
 }
 
 async function gatherAgain(): Promise<void> {
@@ -24,13 +26,18 @@ async function gatherAgain(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), "golden-"));
   try {
     // Spawned, not run synchronously: the fixtures this process started must go on answering.
-    const run = spawn(process.execPath, ["bin/setup-audit.js", "run", GOLDEN_SPEC, "--save-artifacts", "--out", out], { stdio: "inherit" });
+    const run = spawn(process.execPath, ["bin/setup-audit.js", "run", GOLDEN_SPEC, "--save-artifacts", "--out", out], {
+      stdio: "inherit",
+    });
     const [status] = (await once(run, "exit")) as [number | null];
     // The broken shop fails (exit 1); anything else means the run itself went wrong.
     if (status !== 1) throw new Error(`the audit of the broken shop ended with exit code ${status}, not 1`);
     rmSync(join(GOLDEN_DIR, "artifacts"), { recursive: true, force: true });
     // The screenshots are most of the artifacts' size, and no check reads them.
-    cpSync(join(out, "artifacts"), join(GOLDEN_DIR, "artifacts"), { recursive: true, filter: (source) => !source.endsWith(".png") });
+    cpSync(join(out, "artifacts"), join(GOLDEN_DIR, "artifacts"), {
+      recursive: true,
+      filter: (source) => !source.endsWith(".png"),
+    });
     rmSync(join(GOLDEN_DIR, "artifacts", "screenshots"), { recursive: true, force: true });
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -20,16 +20,21 @@ function report(): never {
     process.stdout.write(`Browser: ${choice.description}\n`);
     process.exit(0);
   }
-  process.stderr.write(`No browser to audit with (${choice.problem}).\nInstall Chromium (e.g. \`apt-get install chromium\`) or set ${BROWSER_ENV} to a Chromium or Chrome executable.\n`);
+  process.stderr.write(
+    `No browser to audit with (${choice.problem}).\nInstall Chromium (e.g. \`apt-get install chromium\`) or set ${BROWSER_ENV} to a Chromium or Chrome executable.\n`,
+  );
   process.exit(3);
 }
 
 if (findBrowser().found) report();
 run(process.execPath, [require.resolve("@playwright/test/cli"), "install", "chromium"]);
 if (findBrowser().found) report();
-const canApt = process.platform === "linux" && process.getuid?.() === 0 && spawnSync("apt-get", ["--version"]).status === 0;
+const canApt =
+  process.platform === "linux" && process.getuid?.() === 0 && spawnSync("apt-get", ["--version"]).status === 0;
 if (canApt) {
-  process.stdout.write("Playwright's Chromium could not be downloaded; installing Debian's chromium package instead.\n");
+  process.stdout.write(
+    "Playwright's Chromium could not be downloaded; installing Debian's chromium package instead.\n",
+  );
   if (!run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"])) {
     run("apt-get", ["update"]);
     run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"]);

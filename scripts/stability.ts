@@ -24,7 +24,9 @@ import { VENDOR_SPECS, vendorSpec } from "../fixtures/vendors/audit-specs.js";
 import type { RunSummary } from "../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, busy: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, busy: { type: "string", default: "3" } },
+});
 const runs = Number(values.runs);
 const busyRuns = Number(values.busy);
 const busyWorkers = String(cpus().length * 2);
@@ -39,7 +41,11 @@ function numbered(seen: Map<string, number>, id: string): string {
 
 /** Which experiment (and variation, for a preview's findings and calls) an entry is about; empty for the page as it is. */
 const previewOf = (entry: { experiment: string | null; variation: string | null }) =>
-  entry.variation === null ? (entry.experiment === null ? "" : ` [${entry.experiment}]`) : ` [${entry.experiment ?? "-"} › ${entry.variation}]`;
+  entry.variation === null
+    ? entry.experiment === null
+      ? ""
+      : ` [${entry.experiment}]`
+    : ` [${entry.experiment ?? "-"} › ${entry.variation}]`;
 
 /** The spec an entry comes from, by file name, for runs of several specs. */
 const specOf = (entry: { spec: string }) => basename(entry.spec);
@@ -52,7 +58,13 @@ function verdicts(summary: RunSummary): Map<string, string> {
   const entries = new Map<string, string>();
   const seenFindings = new Map<string, number>();
   for (const finding of summary.findings) {
-    entries.set(numbered(seenFindings, `finding ${specOf(finding)} ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}${unitOf(finding.evidence.unit)}`), finding.status);
+    entries.set(
+      numbered(
+        seenFindings,
+        `finding ${specOf(finding)} ${finding.check} ${finding.page ?? finding.goal ?? "-"} ${finding.viewport ?? "-"}${previewOf(finding)}${unitOf(finding.evidence.unit)}`,
+      ),
+      finding.status,
+    );
   }
   const seenCalls = new Map<string, number>();
   for (const call of summary.calls) {
@@ -81,7 +93,8 @@ function coverage(summary: RunSummary): string {
 async function audit(specs: readonly string[], name: string, workers: string | null): Promise<RunSummary> {
   const out = join(work, name);
   const run = await runCli(["run", ...specs, "--out", out, ...(workers === null ? [] : ["--workers", workers])]);
-  if (run.code !== 0 && run.code !== 1) throw new Error(`${name}: the audit could not run (exit ${run.code}):\n${run.stdout}${run.stderr}`);
+  if (run.code !== 0 && run.code !== 1)
+    throw new Error(`${name}: the audit could not run (exit ${run.code}):\n${run.stdout}${run.stderr}`);
   return readSummary(out);
 }
 
@@ -96,12 +109,15 @@ async function repeatedRuns(what: string, specs: readonly string[]): Promise<num
     const label = `run ${index + 1}${workers === null ? "" : ` (--workers ${workers})`}`;
     if (reference === null) {
       reference = current;
-      process.stdout.write(`stability: ${what} ${label}: ${current.size} findings and call deliveries: ${coverage(summary)}\n`);
+      process.stdout.write(
+        `stability: ${what} ${label}: ${current.size} findings and call deliveries: ${coverage(summary)}\n`,
+      );
       continue;
     }
     const keys = new Set([...reference.keys(), ...current.keys()]);
     const changed = [...keys].filter((key) => reference!.get(key) !== current.get(key));
-    for (const key of changed) process.stdout.write(`  ${label}: ${key}: ${reference.get(key) ?? "absent"} → ${current.get(key) ?? "absent"}\n`);
+    for (const key of changed)
+      process.stdout.write(`  ${label}: ${key}: ${reference.get(key) ?? "absent"} → ${current.get(key) ?? "absent"}\n`);
     process.stdout.write(`stability: ${what} ${label}: ${changed.length} of ${keys.size} differ from run 1\n`);
     differing += changed.length;
   }
@@ -109,7 +125,13 @@ async function repeatedRuns(what: string, specs: readonly string[]): Promise<num
 }
 
 /** The consent fixture specs (test/e2e/specs/consent-*.yaml): the correct pages, with auto and with selectors, and every planted fault. */
-const CONSENT_SPECS = ["consent-correct.yaml", "consent-selectors.yaml", "consent-before-faults.yaml", "consent-refusal-faults.yaml", "consent-no-banner.yaml"].map(e2eSpec);
+const CONSENT_SPECS = [
+  "consent-correct.yaml",
+  "consent-selectors.yaml",
+  "consent-before-faults.yaml",
+  "consent-refusal-faults.yaml",
+  "consent-no-banner.yaml",
+].map(e2eSpec);
 
 /** The real-SDK fixture specs: every vendor's `preset:` and spelled-out spec, and the hostile SDKs', on both viewports. */
 function vendorSpecs(): string[] {
@@ -127,7 +149,14 @@ function objectStubSpec(): string {
     workspace: "Acme Marketing",
     project: "Broken shop",
     environments: { staging: { key: "prj_broken_staging", baseUrl: "http://127.0.0.1:47413" } },
-    sdk: { script: "**/sdk/v1/sdk.js", global: "expsvc", track: "track", identify: "identify", collect: "**/v1/collect", deliveryTimeoutMs: 2500 },
+    sdk: {
+      script: "**/sdk/v1/sdk.js",
+      global: "expsvc",
+      track: "track",
+      identify: "identify",
+      collect: "**/v1/collect",
+      deliveryTimeoutMs: 2500,
+    },
     pages: Array.from({ length: 10 }, (_, index) => ({ id: `object-stub-${index + 1}`, path: "/object-stub" })),
   };
   const file = join(work, "object-stub.yaml");
@@ -139,8 +168,11 @@ async function objectStubRuns(): Promise<number> {
   const summary = await audit([objectStubSpec()], "object-stub", busyWorkers);
   const order = summary.findings.filter((finding) => finding.check === "sdk.order");
   const warned = order.filter((finding) => finding.status === "warn").length;
-  for (const finding of order.filter((candidate) => candidate.status !== "warn")) process.stdout.write(`  ${finding.page} ${finding.viewport}: sdk.order ${finding.status}: ${finding.message}\n`);
-  process.stdout.write(`stability: object stub with the SDK preloaded: sdk.order warn in ${warned} of ${order.length} audits (--workers ${busyWorkers})\n`);
+  for (const finding of order.filter((candidate) => candidate.status !== "warn"))
+    process.stdout.write(`  ${finding.page} ${finding.viewport}: sdk.order ${finding.status}: ${finding.message}\n`);
+  process.stdout.write(
+    `stability: object stub with the SDK preloaded: sdk.order warn in ${warned} of ${order.length} audits (--workers ${busyWorkers})\n`,
+  );
   return order.length - warned;
 }
 
@@ -150,7 +182,10 @@ try {
     (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) +
     (await repeatedRuns("vendor SDK pages", vendorSpecs())) +
     (await repeatedRuns("consent pages", CONSENT_SPECS)) +
-    (await repeatedRuns("GrowthBook pages", [e2eSpec("growthbook-flicker.yaml"), e2eSpec("growthbook-exposure.yaml")])) +
+    (await repeatedRuns("GrowthBook pages", [
+      e2eSpec("growthbook-flicker.yaml"),
+      e2eSpec("growthbook-exposure.yaml"),
+    ])) +
     (await objectStubRuns());
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;

@@ -29,11 +29,18 @@ function folderOf(file: string): string {
  */
 function importsOf(file: string, { runtime = false } = {}): string[] {
   const text = readFileSync(join(SRC, file), "utf8");
-  const statement = runtime ? /^(?:import|export)\s(?!type\s)[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms : /^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms;
+  const statement = runtime
+    ? /^(?:import|export)\s(?!type\s)[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms
+    : /^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms;
   // A module loaded when it is needed (`await import("./run.js")`) is imported all the same.
   const dynamic = /(?<![\w.])import\(\s*"([^"]+)"\s*\)/g;
-  const sources = [...[...text.matchAll(statement)].map((match) => (match[1] ?? match[2])!), ...[...text.matchAll(dynamic)].map((match) => match[1]!)];
-  return sources.map((source) => (source.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file), source.replace(/\.js$/, ".ts"))) : source));
+  const sources = [
+    ...[...text.matchAll(statement)].map((match) => (match[1] ?? match[2])!),
+    ...[...text.matchAll(dynamic)].map((match) => match[1]!),
+  ];
+  return sources.map((source) =>
+    source.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file), source.replace(/\.js$/, ".ts"))) : source,
+  );
 }
 
 /**
@@ -46,33 +53,137 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     why: "the service API's client and gatherer judge nothing, and its settings come in as plain values",
     may: ["privacy", "text", "url", "undici", "zod", "node:fs", "node:path"],
   },
-  artifacts: { why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries", may: ["api", "privacy", "spec"] },
-  browser: { why: "the browser is found and its devices named here, for whoever drives it", may: ["playwright", "node:fs"] },
+  artifacts: {
+    why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries",
+    may: ["api", "privacy", "spec"],
+  },
+  browser: {
+    why: "the browser is found and its devices named here, for whoever drives it",
+    may: ["playwright", "node:fs"],
+  },
   checks: {
     why: "a check is a pure function of the spec, the plan and the artifacts: no browser, no I/O, no package; of the API side, its matching rules alone",
     may: ["api/match.ts", "artifacts", "findings", "plan", "privacy", "spec", "text", "tracking-plan/types.ts", "url"],
   },
   cli: {
     why: "the CLI reaches everything, a browser of its own for the report's pictures, and the bundled fixtures through the demo alone",
-    may: ["api", "artifacts", "browser", "checks", "findings", "init", "package", "plan", "privacy", "report", "results", "runner", "spec", "text", "tracking-plan", "url", "../fixtures/demo.ts", "playwright", "undici", "yaml", "node:child_process", "node:crypto", "node:fs", "node:module", "node:os", "node:path", "node:url", "node:util"],
+    may: [
+      "api",
+      "artifacts",
+      "browser",
+      "checks",
+      "findings",
+      "init",
+      "package",
+      "plan",
+      "privacy",
+      "report",
+      "results",
+      "runner",
+      "spec",
+      "text",
+      "tracking-plan",
+      "url",
+      "../fixtures/demo.ts",
+      "playwright",
+      "undici",
+      "yaml",
+      "node:child_process",
+      "node:crypto",
+      "node:fs",
+      "node:module",
+      "node:os",
+      "node:path",
+      "node:url",
+      "node:util",
+    ],
   },
-  findings: { why: "what a judgement is (the check ids, a finding, its status, the checklist) sits below every layer that judges or reports, and imports nothing", may: [] },
+  findings: {
+    why: "what a judgement is (the check ids, a finding, its status, the checklist) sits below every layer that judges or reports, and imports nothing",
+    may: [],
+  },
   gather: {
     why: "gathering drives the browser and never judges; the API is gathered once by the CLI, never from a page",
-    may: ["artifacts", "browser", "package", "plan", "privacy", "spec", "text", "url", "playwright", "@playwright/test", "third-party-web", "node:crypto", "node:fs", "node:module", "node:path", "node:zlib"],
+    may: [
+      "artifacts",
+      "browser",
+      "package",
+      "plan",
+      "privacy",
+      "spec",
+      "text",
+      "url",
+      "playwright",
+      "@playwright/test",
+      "third-party-web",
+      "node:crypto",
+      "node:fs",
+      "node:module",
+      "node:path",
+      "node:zlib",
+    ],
   },
   init: {
     why: "init drafts a spec from what the gatherer records, with the runner's errors and phases; it reports no audit",
-    may: ["api", "artifacts", "browser", "checks", "gather", "package", "plan", "privacy", "runner", "spec", "text", "url", "playwright", "@playwright/test", "node:crypto", "node:fs", "node:os", "node:path"],
+    may: [
+      "api",
+      "artifacts",
+      "browser",
+      "checks",
+      "gather",
+      "package",
+      "plan",
+      "privacy",
+      "runner",
+      "spec",
+      "text",
+      "url",
+      "playwright",
+      "@playwright/test",
+      "node:crypto",
+      "node:fs",
+      "node:os",
+      "node:path",
+    ],
   },
-  package: { why: "setup-audit's own folder and version, read from its package.json", may: ["node:fs", "node:path", "node:url"] },
-  plan: { why: "the plan is made from the spec alone (naming the kinds of units the artifacts carry), and read from the file the CLI wrote", may: ["artifacts/types.ts", "spec", "url", "node:fs"] },
-  privacy: { why: "what may be shown is decided from the spec and the values alone", may: ["spec", "text", "node:net"] },
+  package: {
+    why: "setup-audit's own folder and version, read from its package.json",
+    may: ["node:fs", "node:path", "node:url"],
+  },
+  plan: {
+    why: "the plan is made from the spec alone (naming the kinds of units the artifacts carry), and read from the file the CLI wrote",
+    may: ["artifacts/types.ts", "spec", "url", "node:fs"],
+  },
+  privacy: {
+    why: "what may be shown is decided from the spec and the values alone",
+    may: ["spec", "text", "node:net"],
+  },
   report: {
     why: "reporters read the run's result, the checks' definitions and the titles, never the spec, the API or the browser side",
-    may: ["artifacts", "checks", "findings", "package", "plan/titles.ts", "privacy", "results", "text", "@allurereport/core", "@allurereport/core-api", "@allurereport/plugin-awesome", "@playwright/test", "allure-js-commons", "node:crypto", "node:fs", "node:path", "node:url"],
+    may: [
+      "artifacts",
+      "checks",
+      "findings",
+      "package",
+      "plan/titles.ts",
+      "privacy",
+      "results",
+      "text",
+      "@allurereport/core",
+      "@allurereport/core-api",
+      "@allurereport/plugin-awesome",
+      "@playwright/test",
+      "allure-js-commons",
+      "node:crypto",
+      "node:fs",
+      "node:path",
+      "node:url",
+    ],
   },
-  results: { why: "results are built from the plan's targets, the judged artifacts and the checks' registry", may: ["artifacts", "checks", "findings", "plan", "privacy", "text", "zod", "node:path"] },
+  results: {
+    why: "results are built from the plan's targets, the judged artifacts and the checks' registry",
+    may: ["artifacts", "checks", "findings", "plan", "privacy", "text", "zod", "node:path"],
+  },
   runner: {
     why: "what the CLI and init share to run a phase: the errors and exit codes, Playwright's runner, whether a site answers",
     may: ["package", "plan", "undici", "node:child_process", "node:module", "node:url"],
@@ -84,7 +195,17 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   text: { why: "text helpers depend on nothing of the audit", may: ["zod"] },
   "tracking-plan": {
     why: "a tracking plan is read from its file or folder and compiled with a JSON Schema validator, its problems placed as a spec's are, or drafted from calls; it judges no page",
-    may: ["privacy/redact.ts", "spec/errors.ts", "spec/locate.ts", "text", "yaml", "ajv", "ajv-formats", "node:fs", "node:path"],
+    may: [
+      "privacy/redact.ts",
+      "spec/errors.ts",
+      "spec/locate.ts",
+      "text",
+      "yaml",
+      "ajv",
+      "ajv-formats",
+      "node:fs",
+      "node:path",
+    ],
   },
   url: { why: "URL rules depend on nothing of the audit", may: ["text"] },
 };
@@ -108,7 +229,11 @@ for (const [folder, { why, may }] of Object.entries(ALLOWED)) {
   test(`src/${folder} imports only what it may: ${why}`, () => {
     const offending = FILES.filter((file) => folderOf(file) === folder).flatMap((file) =>
       importsOf(file)
-        .filter((target) => !(target.endsWith(".ts") && folderOf(target) === folder && !target.startsWith("../")) && !may.some((entry) => allows(entry, target)))
+        .filter(
+          (target) =>
+            !(target.endsWith(".ts") && folderOf(target) === folder && !target.startsWith("../")) &&
+            !may.some((entry) => allows(entry, target)),
+        )
         .map((target) => `${file} imports ${target}`),
     );
     expect(offending).toEqual([]);
@@ -135,13 +260,22 @@ function folderOfImport(target: string): string | null {
 
 /** The pairs of folders that each reach the other through `edges` (folder → folders), each pair once, sorted. */
 function mutualPairs(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
-  return [...edges].flatMap(([from, targets]) => [...targets].filter((to) => from < to && edges.get(to)?.has(from)).map((to) => `${from} <-> ${to}`)).sort();
+  return [...edges]
+    .flatMap(([from, targets]) =>
+      [...targets].filter((to) => from < to && edges.get(to)?.has(from)).map((to) => `${from} <-> ${to}`),
+    )
+    .sort();
 }
 
 // Layers point one way: two folders that may import each other are one layer in two places, and a
 // change to either must read both.
 test("the allow-list lets no two folders import each other", () => {
-  const allowed = new Map(Object.entries(ALLOWED).map(([folder, { may }]) => [folder, new Set(may.flatMap((entry) => folderOfImport(entry) ?? []).filter((target) => target !== folder))]));
+  const allowed = new Map(
+    Object.entries(ALLOWED).map(([folder, { may }]) => [
+      folder,
+      new Set(may.flatMap((entry) => folderOfImport(entry) ?? []).filter((target) => target !== folder)),
+    ]),
+  );
   expect(mutualPairs(allowed)).toEqual([]);
 });
 
@@ -151,16 +285,32 @@ test("no two folders of src/ import each other", () => {
     const from = folderOf(file);
     const targets = imported.get(from) ?? new Set<string>();
     imported.set(from, targets);
-    for (const target of importsOf(file)) if (FILES.includes(target) && folderOf(target) !== from) targets.add(folderOf(target));
+    for (const target of importsOf(file))
+      if (FILES.includes(target) && folderOf(target) !== from) targets.add(folderOf(target));
   }
   expect(mutualPairs(imported)).toEqual([]);
   // The check itself: a pair that imports both ways is named.
-  expect(mutualPairs(new Map([["a", new Set(["b"])], ["b", new Set(["a"])], ["c", new Set(["a"])]]))).toEqual(["a <-> b"]);
+  expect(
+    mutualPairs(
+      new Map([
+        ["a", new Set(["b"])],
+        ["b", new Set(["a"])],
+        ["c", new Set(["a"])],
+      ]),
+    ),
+  ).toEqual(["a <-> b"]);
 });
 
 test("the spec loader reaches no Playwright, not even through the modules it imports", () => {
-  const reached = reachedFrom(FILES.filter((file) => folderOf(file) === "spec"), (target) => FILES.includes(target));
-  const playwright = [...reached].flatMap((file) => importsOf(file).filter((target) => /^(playwright|@playwright\/)/.test(target)).map((target) => `${file} imports ${target}`));
+  const reached = reachedFrom(
+    FILES.filter((file) => folderOf(file) === "spec"),
+    (target) => FILES.includes(target),
+  );
+  const playwright = [...reached].flatMap((file) =>
+    importsOf(file)
+      .filter((target) => /^(playwright|@playwright\/)/.test(target))
+      .map((target) => `${file} imports ${target}`),
+  );
   expect(playwright).toEqual([]);
 });
 
@@ -174,20 +324,27 @@ test("only cli/demo.ts reaches the bundled fixtures", () => {
 test("the demo reaches no vendor SDK fixture and no package, only Node's own modules", () => {
   const reached = reachedFrom(["../fixtures/demo.ts"], (target) => target.startsWith("../fixtures/"));
   const vendors = [...reached].filter((file) => file.startsWith("../fixtures/vendors/"));
-  const packages = [...reached].flatMap((file) => importsOf(file).filter((target) => !target.startsWith(".") && !target.startsWith("node:")));
+  const packages = [...reached].flatMap((file) =>
+    importsOf(file).filter((target) => !target.startsWith(".") && !target.startsWith("node:")),
+  );
   expect({ vendors, packages }).toEqual({ vendors: [], packages: [] });
   expect(reached).toContain("../fixtures/sites/demo-shop.ts");
 });
 
 test("reporters and checks read no environment variable: what they need is passed in", () => {
-  const reading = FILES.filter((file) => ["report", "checks"].includes(folderOf(file)) && /\bprocess\.env\b/.test(readFileSync(join(SRC, file), "utf8")));
+  const reading = FILES.filter(
+    (file) =>
+      ["report", "checks"].includes(folderOf(file)) && /\bprocess\.env\b/.test(readFileSync(join(SRC, file), "utf8")),
+  );
   expect(reading).toEqual([]);
 });
 
 // Type-only imports are erased when compiled: types that name each other (a finding names its
 // check, a check returns findings) make no cycle of modules at run time, where load order matters.
 test("there is no import cycle in src/ at run time", () => {
-  const edges = new Map(FILES.map((file) => [file, importsOf(file, { runtime: true }).filter((target) => FILES.includes(target))]));
+  const edges = new Map(
+    FILES.map((file) => [file, importsOf(file, { runtime: true }).filter((target) => FILES.includes(target))]),
+  );
   expect(cyclesOf(edges)).toEqual([]);
 });
 
@@ -222,14 +379,21 @@ function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[][] {
 // hold sends its reader nowhere.
 test("no source file names a document outside the repository", () => {
   const docs = /\b[A-Z][A-Z-]+\.md\b/g;
-  const outside = FILES.flatMap((file) => [...readFileSync(join(SRC, file), "utf8").matchAll(docs)].map((match) => match[0]).filter((name) => !["README.md"].includes(name)).map((name) => `${file} names ${name}`));
+  const outside = FILES.flatMap((file) =>
+    [...readFileSync(join(SRC, file), "utf8").matchAll(docs)]
+      .map((match) => match[0])
+      .filter((name) => !["README.md"].includes(name))
+      .map((name) => `${file} names ${name}`),
+  );
   expect(outside).toEqual([]);
 });
 
 // A newcomer finds a check by its id: `sdk.key` is in checks/sdk/key.ts, and nothing else is.
 test("each check is defined alone in a file of its family's folder, named by its id", () => {
   const misplaced = FILES.filter((file) => folderOf(file) === "checks").flatMap((file) => {
-    const ids = [...readFileSync(join(SRC, file), "utf8").matchAll(/defineCheck\(\{\s*id: "([^"]+)"/g)].map((match) => match[1]!);
+    const ids = [...readFileSync(join(SRC, file), "utf8").matchAll(/defineCheck\(\{\s*id: "([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
     const named = file.replace(/^checks\/(.+)\/([^/]+)\.ts$/, "$1.$2");
     return ids.length === 0 || (ids.length === 1 && ids[0] === named) ? [] : [`${file} defines ${ids.join(", ")}`];
   });

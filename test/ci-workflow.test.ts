@@ -18,10 +18,17 @@ const workflow = parse(readFileSync(join(ROOT, ".github/workflows/nightly-audit.
 };
 const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as { inputs: Record<string, unknown> };
 // The README and the pages of docs/ it links to, as one text.
-const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)]
+const docs = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+]
   .map((page) => readFileSync(join(ROOT, page), "utf8"))
   .join("\n");
-const commands = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? [step.run] : [])));
+const commands = Object.values(workflow.jobs).flatMap((job) =>
+  job.steps.flatMap((step) => (step.run ? [step.run] : [])),
+);
 const actionSteps = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses === "./"));
 
 test("it runs nightly, each shard of a matrix through the repository's action, then merges", () => {
@@ -41,9 +48,15 @@ test("every input it gives the action is one action.yml declares and the docs do
 });
 
 test("every setup-audit command, flag and npm script it uses is in the docs", () => {
-  const used = commands.flatMap((command) => [...command.matchAll(/setup-audit (?:-- )?(\w+)/g)].map((match) => `setup-audit ${match[1]}`));
-  const flags = commands.filter((command) => command.includes("setup-audit")).flatMap((command) => command.match(/--[a-z-]+/g) ?? []);
-  const scripts = commands.flatMap((command) => [...command.matchAll(/npm run ([\w-]+)/g)].map((match) => `npm run ${match[1]}`));
+  const used = commands.flatMap((command) =>
+    [...command.matchAll(/setup-audit (?:-- )?(\w+)/g)].map((match) => `setup-audit ${match[1]}`),
+  );
+  const flags = commands
+    .filter((command) => command.includes("setup-audit"))
+    .flatMap((command) => command.match(/--[a-z-]+/g) ?? []);
+  const scripts = commands.flatMap((command) =>
+    [...command.matchAll(/npm run ([\w-]+)/g)].map((match) => `npm run ${match[1]}`),
+  );
   expect(used.length).toBeGreaterThan(0);
   for (const name of [...new Set([...used, ...flags, ...scripts])]) expect(docs, name).toContain(name);
 });

@@ -6,7 +6,12 @@ import { githubSlug } from "../scripts/docs/markdown.js";
 
 /** The README and docs/: short where they start, linked where they go, and current where the code writes them. */
 const ROOT = join(import.meta.dirname, "..");
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 function read(page: string): string {
   return readFileSync(join(ROOT, page), "utf8");
@@ -50,7 +55,10 @@ for (const page of PAGES) {
       const [path, anchor] = link.split("#", 2) as [string, string | undefined];
       const target = path === "" ? page : relative(ROOT, join(ROOT, dirname(page), decodeURIComponent(path)));
       if (!existsSync(join(ROOT, target))) broken.push(`${link}: no file ${target}`);
-      else if (anchor !== undefined && (statSync(join(ROOT, target)).isDirectory() || !target.endsWith(".md") || !anchorsOf(target).has(anchor))) {
+      else if (
+        anchor !== undefined &&
+        (statSync(join(ROOT, target)).isDirectory() || !target.endsWith(".md") || !anchorsOf(target).has(anchor))
+      ) {
         broken.push(`${link}: ${target} has no heading #${anchor}`);
       }
     }

@@ -12,7 +12,12 @@ test("the broken shop's saved artifacts give the committed summary.json (else `n
   const expected = expectedGolden();
   expect(judged.findings.length).toBe(expected.findings.length);
   for (const [index, finding] of judged.findings.entries()) {
-    const where = [finding.check, finding.page ?? finding.goal ?? finding.experiment ?? "", finding.viewport ?? "", finding.variation ?? ""].join(" ");
+    const where = [
+      finding.check,
+      finding.page ?? finding.goal ?? finding.experiment ?? "",
+      finding.viewport ?? "",
+      finding.variation ?? "",
+    ].join(" ");
     expect(finding, `finding ${index + 1}: ${where}`).toEqual(expected.findings[index]);
   }
   expect(judged.calls).toEqual(expected.calls);

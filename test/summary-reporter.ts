@@ -29,7 +29,12 @@ export default class SummaryReporter implements Reporter {
 
   private slowestFiles(): string {
     const slowest = [...this.fileMs].sort(([, a], [, b]) => b - a).slice(0, SLOWEST_SHOWN);
-    return ["Slowest test files:", ...slowest.map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`)].join("\n") + "\n";
+    return (
+      [
+        "Slowest test files:",
+        ...slowest.map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`),
+      ].join("\n") + "\n"
+    );
   }
 
   printsToStdio(): boolean {

@@ -19,7 +19,8 @@ for (const device of ["Desktop Chrome", "Pixel 7"]) {
   for (const path of paths) {
     const context = await browser.newContext(devices[device]);
     const result = await drivePage(await context.newPage(), findVendorPage(path)!, { baseUrl: baseUrl! });
-    if (!result.delivered) throw new Error(`${path} on ${device}: the collector never received ${JSON.stringify(result.missing)}`);
+    if (!result.delivered)
+      throw new Error(`${path} on ${device}: the collector never received ${JSON.stringify(result.missing)}`);
     await context.close();
   }
 }

@@ -10,7 +10,9 @@ import { auditLaunchOptions } from "../../src/browser/visitor.js";
 const [baseUrl, pageCount, workerCount] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4] ?? 2)];
 const browserChoice = findBrowser();
 if (!browserChoice.found) throw new Error(browserChoice.problem);
-const jobs = ["Desktop Chrome", "Pixel 7"].flatMap((device) => Array.from({ length: pageCount }, (_, index) => ({ device, index })));
+const jobs = ["Desktop Chrome", "Pixel 7"].flatMap((device) =>
+  Array.from({ length: pageCount }, (_, index) => ({ device, index })),
+);
 
 async function worker(): Promise<void> {
   const browser = await chromium.launch(auditLaunchOptions(browserChoice.found ? browserChoice.executablePath : null));

@@ -15,11 +15,16 @@ import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median } from "./measure.js";
 import { gatheredMs, type GatheredAudit } from "./variations.js";
 
-const JOURNEY = { steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }], expect: { track: ["signup_success"], identify: true } };
+const JOURNEY = {
+  steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }],
+  expect: { track: ["signup_success"], identify: true },
+};
 
 /** The spec: two pages behind a banner with `consent`, or the same pages without one and without `consent`. */
 export function consentBenchSpec(site: string, withConsent: boolean): Record<string, unknown> {
-  const paths = withConsent ? ["/consent/vcc/segment", "/consent/klaro/segment"] : ["/plain/segment", "/plain/segment?again=1"];
+  const paths = withConsent
+    ? ["/consent/vcc/segment", "/consent/klaro/segment"]
+    : ["/plain/segment", "/plain/segment?again=1"];
   return {
     workspace: "Acme Marketing",
     project: "Consent shop",
@@ -37,17 +42,30 @@ export interface ConsentRound {
 }
 
 /** `rounds` rounds of both audits with `workers` parallel browsers; warns on stderr when either audit did not pass. */
-export async function measureConsent(options: { site: string; work: string; workers: number; rounds: number }): Promise<ConsentRound[]> {
+export async function measureConsent(options: {
+  site: string;
+  work: string;
+  workers: number;
+  rounds: number;
+}): Promise<ConsentRound[]> {
   const { site, work, workers, rounds } = options;
   const runAudit = async (withConsent: boolean, label: string): Promise<GatheredAudit> => {
     const name = withConsent ? "consent" : "no-consent";
     const spec = join(work, `bench-${name}.yaml`);
     const out = join(work, `out-${name}`);
     writeFileSync(spec, stringify(consentBenchSpec(site, withConsent)));
-    process.stderr.write(`consent${label}: audit ${withConsent ? "behind the banners, with consent" : "of the same pages without a banner"}…\n`);
-    const { stdout, ...result } = await measure(["bin/setup-audit.js", "run", spec, "--out", out, "--workers", String(workers)], { stdout: true });
+    process.stderr.write(
+      `consent${label}: audit ${withConsent ? "behind the banners, with consent" : "of the same pages without a banner"}…\n`,
+    );
+    const { stdout, ...result } = await measure(
+      ["bin/setup-audit.js", "run", spec, "--out", out, "--workers", String(workers)],
+      { stdout: true },
+    );
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as RunSummary;
-    if (summary.verdict !== "pass") process.stderr.write(`warning: the consent bench audit ${name} did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`);
+    if (summary.verdict !== "pass")
+      process.stderr.write(
+        `warning: the consent bench audit ${name} did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`,
+      );
     return { ...result, gatheredMs: gatheredMs(stdout) };
   };
   const measured: ConsentRound[] = [];
@@ -63,11 +81,14 @@ export async function measureConsent(options: { site: string; work: string; work
 export function consentLine(measured: readonly ConsentRound[]): string {
   const ratios = measured.map((round) => round.with.gatheredMs / round.without.gatheredMs);
   const ratio = median(ratios);
-  const seconds = (run: "with" | "without", figure: "wallMs" | "gatheredMs") => (median(measured.map((round) => round[run][figure])) / 1000).toFixed(1);
-  return [
-    `bench-consent: ratio=${ratio.toFixed(2)}`,
-    `gathered=${seconds("with", "gatheredMs")}s/${seconds("without", "gatheredMs")}s units=4/4`,
-    `wall=${seconds("with", "wallMs")}s/${seconds("without", "wallMs")}s`,
-    ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(2)).join(",")}`] : []),
-  ].join(" ") + "\n";
+  const seconds = (run: "with" | "without", figure: "wallMs" | "gatheredMs") =>
+    (median(measured.map((round) => round[run][figure])) / 1000).toFixed(1);
+  return (
+    [
+      `bench-consent: ratio=${ratio.toFixed(2)}`,
+      `gathered=${seconds("with", "gatheredMs")}s/${seconds("without", "gatheredMs")}s units=4/4`,
+      `wall=${seconds("with", "wallMs")}s/${seconds("without", "wallMs")}s`,
+      ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(2)).join(",")}`] : []),
+    ].join(" ") + "\n"
+  );
 }

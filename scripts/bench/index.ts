@@ -42,7 +42,10 @@ const { values } = parseArgs({
 });
 const ALONE = ["variations", "realsdk", "consent", "plan", "overview"] as const;
 const only = ALONE.find((name) => name === values.only) ?? null;
-if (values.only !== undefined && only === null) throw new Error(`--only ${values.only}: the measurements that run alone are ${ALONE.map((name) => `"${name}"`).join(" and ")}`);
+if (values.only !== undefined && only === null)
+  throw new Error(
+    `--only ${values.only}: the measurements that run alone are ${ALONE.map((name) => `"${name}"`).join(" and ")}`,
+  );
 const sizes = values.pages.split(",").map(Number);
 const workers = Number(values.workers);
 const rounds = Number(values.repeat);
@@ -67,7 +70,10 @@ function benchSpec(pages: number, screenshots: "on" | "off"): string {
     'sdk: { script: "**/sdk/v1/sdk.js", global: expsvc, track: track, identify: identify, collect: "**/v1/collect" }',
     `screenshots: ${screenshots}`,
     "pages:",
-    ...Array.from({ length: pages }, (_, index) => `  - { id: p${index}, path: /bench/${index}, expect: { track: [product_viewed] } }`),
+    ...Array.from(
+      { length: pages },
+      (_, index) => `  - { id: p${index}, path: /bench/${index}, expect: { track: [product_viewed] } }`,
+    ),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -97,34 +103,71 @@ async function measureRound(pages: number, label: string): Promise<Round> {
     writeFileSync(spec, benchSpec(pages, screenshots));
     process.stderr.write(`N=${pages}${label}: audit, screenshots ${screenshots}…\n`);
     const before = await apiRequestCount();
-    const result = await measure(["bin/setup-audit.js", "run", spec, "--out", join(work, `out-${pages}-${screenshots}`), "--workers", String(workers)]);
-    const summary = JSON.parse(readFileSync(join(work, `out-${pages}-${screenshots}`, "summary.json"), "utf8")) as RunSummary;
-    if (summary.verdict !== "pass") process.stderr.write(`warning: the bench audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`);
+    const result = await measure([
+      "bin/setup-audit.js",
+      "run",
+      spec,
+      "--out",
+      join(work, `out-${pages}-${screenshots}`),
+      "--workers",
+      String(workers),
+    ]);
+    const summary = JSON.parse(
+      readFileSync(join(work, `out-${pages}-${screenshots}`, "summary.json"), "utf8"),
+    ) as RunSummary;
+    if (summary.verdict !== "pass")
+      process.stderr.write(
+        `warning: the bench audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`,
+      );
     return { result, apiCalls: (await apiRequestCount()) - before };
   };
   const withShots = await runAudit("on");
   const withoutShots = await runAudit("off");
-  return { bare, audit: withShots.result, auditNoShots: withoutShots.result, apiCalls: Math.max(withShots.apiCalls, withoutShots.apiCalls) };
+  return {
+    bare,
+    audit: withShots.result,
+    auditNoShots: withoutShots.result,
+    apiCalls: Math.max(withShots.apiCalls, withoutShots.apiCalls),
+  };
 }
 
 /** The real-SDK pages measured: each vendor's correct page, with its snippet and with a plain script tag. */
-const REAL_SDK_PAGES = VENDOR_PAGES.filter((page) => page.variant === "correct" && page.install !== LATE_INSTALL && page.install !== DEFAULTS_INSTALL);
+const REAL_SDK_PAGES = VENDOR_PAGES.filter(
+  (page) => page.variant === "correct" && page.install !== LATE_INSTALL && page.install !== DEFAULTS_INSTALL,
+);
 
 /** The real-SDK pages: the audit (one worker, preset specs) and the bare floor, each round one after the other. */
 async function measureRealSdk(): Promise<{ bare: Measure; audit: Measure }[]> {
   const measured: { bare: Measure; audit: Measure }[] = [];
   for (let round = 1; round <= rounds; round += 1) {
     process.stderr.write(`real SDKs (round ${round}/${rounds}): bare Playwright…\n`);
-    const bare = await measure(["--import", "tsx", "scripts/bench/bare-realsdk.ts", vendorSite, ...REAL_SDK_PAGES.map((page) => page.path)]);
+    const bare = await measure([
+      "--import",
+      "tsx",
+      "scripts/bench/bare-realsdk.ts",
+      vendorSite,
+      ...REAL_SDK_PAGES.map((page) => page.path),
+    ]);
     const specs = VENDORS.map((vendor) => {
       const file = join(work, `realsdk-${vendor}.yaml`);
       writeFileSync(file, stringify(vendorSpec(vendor, "preset", vendorSite, ["desktop", "mobile"], REAL_SDK_PAGES)));
       return file;
     });
     process.stderr.write(`real SDKs (round ${round}/${rounds}): audit…\n`);
-    const audit = await measure(["bin/setup-audit.js", "run", ...specs, "--out", join(work, "out-realsdk"), "--workers", "1"]);
+    const audit = await measure([
+      "bin/setup-audit.js",
+      "run",
+      ...specs,
+      "--out",
+      join(work, "out-realsdk"),
+      "--workers",
+      "1",
+    ]);
     const summary = JSON.parse(readFileSync(join(work, "out-realsdk", "summary.json"), "utf8")) as RunSummary;
-    if (summary.verdict !== "pass") process.stderr.write(`warning: the real-SDK audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`);
+    if (summary.verdict !== "pass")
+      process.stderr.write(
+        `warning: the real-SDK audit did not pass (${summary.findings.filter((finding) => finding.status === "fail").length} failed findings)\n`,
+      );
     measured.push({ bare, audit });
   }
   return measured;
@@ -142,7 +185,8 @@ try {
     for (const pages of sizes) {
       const row = { pages, rounds: [] as Round[] };
       rows.push(row);
-      for (let round = 1; round <= rounds; round += 1) row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
+      for (let round = 1; round <= rounds; round += 1)
+        row.rounds.push(await measureRound(pages, rounds > 1 ? ` (round ${round}/${rounds})` : ""));
     }
   }
   if (only === null || only === "realsdk") realSdk = await measureRealSdk();
@@ -150,7 +194,13 @@ try {
   if (only === null || only === "consent") consent = await measureConsent({ site: consentSite, work, workers, rounds });
   if (only === null || only === "plan") {
     planValidation = timePlanValidation();
-    plan = await measurePlanAudit({ work, workers, rounds, event: "product_viewed", specText: () => benchSpec(sizes[0]!, "off") });
+    plan = await measurePlanAudit({
+      work,
+      workers,
+      rounds,
+      event: "product_viewed",
+      specText: () => benchSpec(sizes[0]!, "off"),
+    });
   }
   if (only === null || only === "overview") overview = timeOverview(work);
 } finally {
@@ -166,7 +216,9 @@ const summarize = (row: (typeof rows)[number], run: "bare" | "audit" | "auditNoS
 });
 const perPage = (wallMs: number, pages: number) => wallMs / (pages * 2);
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${mib(totalmem())}; ${workers} parallel browsers; pages × 2 viewports`);
+process.stdout.write(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${mib(totalmem())}; ${workers} parallel browsers; pages × 2 viewports`,
+);
 process.stdout.write(rounds > 1 ? `; medians of ${rounds} rounds\n\n` : "\n\n");
 if (only === "variations") process.stdout.write(variationsLine(variations));
 else if (only === "realsdk") process.stdout.write(realSdkLine());
@@ -186,9 +238,14 @@ function realSdkLine(): string {
 function printAll(): void {
   process.stdout.write("N     run                 wall      per page×viewport   peak RSS    ratio\n");
   for (const row of rows) {
-    for (const [name, run] of [["bare Playwright", "bare"], ["audit, screenshots", "audit"], ["audit, no screenshots", "auditNoShots"]] as const) {
+    for (const [name, run] of [
+      ["bare Playwright", "bare"],
+      ["audit, screenshots", "audit"],
+      ["audit, no screenshots", "auditNoShots"],
+    ] as const) {
       const { wallMs, peakRss, ratios } = summarize(row, run);
-      const eachRound = rounds > 1 && run !== "bare" ? `   (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})` : "";
+      const eachRound =
+        rounds > 1 && run !== "bare" ? `   (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})` : "";
       process.stdout.write(
         `${String(row.pages).padEnd(5)} ${name.padEnd(22)} ${(wallMs / 1000).toFixed(1).padStart(6)} s  ${perPage(wallMs, row.pages).toFixed(0).padStart(8)} ms        ${mib(peakRss).padStart(8)}   ${median(ratios).toFixed(2)}${eachRound}\n`,
       );
@@ -199,7 +256,10 @@ function printAll(): void {
   const smallest = rows[0]!;
   const ratio = median(summarize(largest, "audit").ratios).toFixed(2);
   const ratioNoShots = median(summarize(largest, "auditNoShots").ratios).toFixed(2);
-  const growth = (perPage(summarize(largest, "audit").wallMs, largest.pages) / perPage(summarize(smallest, "audit").wallMs, smallest.pages)).toFixed(2);
+  const growth = (
+    perPage(summarize(largest, "audit").wallMs, largest.pages) /
+    perPage(summarize(smallest, "audit").wallMs, smallest.pages)
+  ).toFixed(2);
   const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
   process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
   process.stdout.write(realSdkLine());
@@ -207,5 +267,7 @@ function printAll(): void {
   process.stdout.write(consentLine(consent));
   process.stdout.write(planLine(planValidation, plan));
   process.stdout.write(overviewLine(overview!));
-  process.stdout.write(`bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`);
+  process.stdout.write(
+    `bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`,
+  );
 }

@@ -40,7 +40,13 @@ export function timeOverview(work: string): OverviewTiming {
   const parts = overviewParts(readOverviewSources(out, resultsDir)!);
   const wallMs = performance.now() - started;
   const { user, system } = process.cpuUsage(cpu);
-  return { wallMs, cpuMs: (user + system) / 1000, pageViewports: PAGES * VIEWPORTS.length, findings: summary.findings.length, htmlBytes: Buffer.byteLength(parts.head + parts.body) };
+  return {
+    wallMs,
+    cpuMs: (user + system) / 1000,
+    pageViewports: PAGES * VIEWPORTS.length,
+    findings: summary.findings.length,
+    htmlBytes: Buffer.byteLength(parts.head + parts.body),
+  };
 }
 
 /** The `bench-overview:` line. */
@@ -59,12 +65,39 @@ function largeSummary(): RunSummary {
     for (const viewport of VIEWPORTS) {
       for (const check of pageChecks) {
         const status = statuses[index++ % statuses.length]!;
-        findings.push({ check, status, spec, page: `p${page}`, viewport, goal: null, experiment: null, variation: null, message: `\`${check}\` on /bench/${page} (${viewport}): ${status}, with a sentence of the length a finding's message has, saying what to do.`, evidence: {} });
+        findings.push({
+          check,
+          status,
+          spec,
+          page: `p${page}`,
+          viewport,
+          goal: null,
+          experiment: null,
+          variation: null,
+          message: `\`${check}\` on /bench/${page} (${viewport}): ${status}, with a sentence of the length a finding's message has, saying what to do.`,
+          evidence: {},
+        });
       }
     }
   }
-  const run = { spec, project: "Bench shop", environment: "staging", verdict: "fail" as const, collect: "send" as const, checklist: rollUpChecklist(findings) };
-  return { version: 1, verdict: "fail", startedAt: "2026-11-28T03:00:00.000Z", durationMs: 600_000, runs: [run], findings, calls: [], changes: null };
+  const run = {
+    spec,
+    project: "Bench shop",
+    environment: "staging",
+    verdict: "fail" as const,
+    collect: "send" as const,
+    checklist: rollUpChecklist(findings),
+  };
+  return {
+    version: 1,
+    verdict: "fail",
+    startedAt: "2026-11-28T03:00:00.000Z",
+    durationMs: 600_000,
+    runs: [run],
+    findings,
+    calls: [],
+    changes: null,
+  };
 }
 
 /** summary.json, a full history of findings, and one Allure result per page × viewport without a picture. */
@@ -72,12 +105,25 @@ function writeOutputFolder(out: string, resultsDir: string, summary: RunSummary)
   mkdirSync(resultsDir, { recursive: true });
   mkdirSync(join(out, "history"), { recursive: true });
   writeFileSync(join(out, "summary.json"), JSON.stringify(summary, null, 2));
-  const history = Array.from({ length: KEPT_RUNS }, (_, day) => recordedRuns({ ...summary, startedAt: new Date(Date.UTC(2026, 8, 1 + day, 3)).toISOString() })[0]!);
+  const history = Array.from(
+    { length: KEPT_RUNS },
+    (_, day) => recordedRuns({ ...summary, startedAt: new Date(Date.UTC(2026, 8, 1 + day, 3)).toISOString() })[0]!,
+  );
   writeFileSync(join(out, FINDINGS_HISTORY), history.map((run) => `${JSON.stringify(run)}\n`).join(""));
   for (let page = 0; page < PAGES; page += 1) {
     for (const viewport of VIEWPORTS) {
-      const steps = summary.findings.filter((finding) => finding.page === `p${page}` && finding.viewport === viewport).map((finding) => ({ name: `${finding.check}: ${finding.message}`, status: "passed", steps: [], attachments: [] }));
-      writeFileSync(join(resultsDir, `p${page}-${viewport}-result.json`), JSON.stringify({ name: `p${page} · ${viewport}`, labels: [], parameters: [], steps }));
+      const steps = summary.findings
+        .filter((finding) => finding.page === `p${page}` && finding.viewport === viewport)
+        .map((finding) => ({
+          name: `${finding.check}: ${finding.message}`,
+          status: "passed",
+          steps: [],
+          attachments: [],
+        }));
+      writeFileSync(
+        join(resultsDir, `p${page}-${viewport}-result.json`),
+        JSON.stringify({ name: `p${page} · ${viewport}`, labels: [], parameters: [], steps }),
+      );
     }
   }
 }

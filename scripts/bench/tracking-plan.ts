@@ -24,11 +24,16 @@ export function timePlanValidation(): { wallMs: number; cpuMs: number } {
   for (let index = 0; index < CALLS; index += 1) {
     // Every third call sends its revenue as text: building the violations is part of the cost.
     const revenue = index % 3 === 0 ? String(index) : index;
-    violations += load.plan.validateTrack("Order Completed", { order_id: `ord_${index}`, revenue, currency: "EUR" })!.length;
+    violations += load.plan.validateTrack("Order Completed", {
+      order_id: `ord_${index}`,
+      revenue,
+      currency: "EUR",
+    })!.length;
   }
   const wallMs = performance.now() - started;
   const { user, system } = process.cpuUsage(cpu);
-  if (violations !== Math.ceil(CALLS / 3)) throw new Error(`expected ${Math.ceil(CALLS / 3)} violations, got ${violations}`);
+  if (violations !== Math.ceil(CALLS / 3))
+    throw new Error(`expected ${Math.ceil(CALLS / 3)} violations, got ${violations}`);
   return { wallMs, cpuMs: (user + system) / 1000 };
 }
 
@@ -39,7 +44,13 @@ export interface PlanRound {
 }
 
 /** `rounds` rounds of the audit of `specText` without and with a plan of its `event`, with `workers` parallel browsers. */
-export async function measurePlanAudit(options: { work: string; workers: number; rounds: number; event: string; specText: () => string }): Promise<PlanRound[]> {
+export async function measurePlanAudit(options: {
+  work: string;
+  workers: number;
+  rounds: number;
+  event: string;
+  specText: () => string;
+}): Promise<PlanRound[]> {
   const { work, workers, rounds, event, specText } = options;
   const plan = join(work, "tracking-plan.yaml");
   writeFileSync(plan, `events:\n  ${JSON.stringify(event)}:\n    properties: { type: object }\n`);
@@ -48,7 +59,15 @@ export async function measurePlanAudit(options: { work: string; workers: number;
     const spec = join(work, `bench-${name}.yaml`);
     writeFileSync(spec, `${specText()}${withPlan ? `trackingPlan: { file: ${JSON.stringify(plan)} }\n` : ""}`);
     process.stderr.write(`tracking plan${label}: audit ${withPlan ? "with" : "without"} a plan…\n`);
-    return measure(["bin/setup-audit.js", "run", spec, "--out", join(work, `out-${name}`), "--workers", String(workers)]);
+    return measure([
+      "bin/setup-audit.js",
+      "run",
+      spec,
+      "--out",
+      join(work, `out-${name}`),
+      "--workers",
+      String(workers),
+    ]);
   };
   const measured: PlanRound[] = [];
   for (let round = 1; round <= rounds; round += 1) {
@@ -63,10 +82,12 @@ export async function measurePlanAudit(options: { work: string; workers: number;
 export function planLine(validation: { wallMs: number; cpuMs: number }, measured: readonly PlanRound[]): string {
   const ratios = measured.map((round) => round.with.wallMs / round.without.wallMs);
   const seconds = (run: "with" | "without") => (median(measured.map((round) => round[run].wallMs)) / 1000).toFixed(1);
-  return [
-    `bench-plan: validate_${CALLS}=${Math.round(validation.wallMs)}ms cpu=${Math.round(validation.cpuMs)}ms`,
-    `ratio=${median(ratios).toFixed(3)}`,
-    `wall=${seconds("with")}s/${seconds("without")}s`,
-    ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(3)).join(",")}`] : []),
-  ].join(" ") + "\n";
+  return (
+    [
+      `bench-plan: validate_${CALLS}=${Math.round(validation.wallMs)}ms cpu=${Math.round(validation.cpuMs)}ms`,
+      `ratio=${median(ratios).toFixed(3)}`,
+      `wall=${seconds("with")}s/${seconds("without")}s`,
+      ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(3)).join(",")}`] : []),
+    ].join(" ") + "\n"
+  );
 }

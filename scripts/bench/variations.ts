@@ -19,7 +19,11 @@ import { measure, median, type Measure } from "./measure.js";
 export const VARIATIONS_TARGET = 3.3;
 
 const VARIATIONS = [
-  { name: "Longer green copy", js: 'document.querySelector("#cta-primary").textContent = "Start your free 30-day trial";', css: "#cta-primary { background: #1f8a4c; font-weight: 600; }" },
+  {
+    name: "Longer green copy",
+    js: 'document.querySelector("#cta-primary").textContent = "Start your free 30-day trial";',
+    css: "#cta-primary { background: #1f8a4c; font-weight: 600; }",
+  },
   { name: "Preview link", query: { exp_preview: "cta-long" } },
 ];
 
@@ -29,11 +33,23 @@ export function variationsSpec(demoShop: string, withVariations: boolean): Recor
     workspace: "Acme Marketing",
     project: "Demo shop",
     environments: { staging: { key: "prj_demo_staging", baseUrl: demoShop } },
-    sdk: { script: "**/sdk/v1/sdk.js", global: "expsvc", track: "track", identify: "identify", collect: "**/v1/collect" },
+    sdk: {
+      script: "**/sdk/v1/sdk.js",
+      global: "expsvc",
+      track: "track",
+      identify: "identify",
+      collect: "**/v1/collect",
+    },
     screenshots: "on",
     goals: [{ name: "Signup completed", event: "signup_success" }],
     experiments: [
-      { name: "Pricing CTA copy, short vs long", page: "pricing", selector: "#cta-primary", goals: ["Signup completed"], ...(withVariations ? { variations: VARIATIONS } : {}) },
+      {
+        name: "Pricing CTA copy, short vs long",
+        page: "pricing",
+        selector: "#cta-primary",
+        goals: ["Signup completed"],
+        ...(withVariations ? { variations: VARIATIONS } : {}),
+      },
     ],
     pages: [{ id: "pricing", path: "/pricing" }],
   };
@@ -89,22 +105,35 @@ function savedPages(artifactsDir: string): PageArtifacts[] {
  * flicker sampler's own account of its cost. Warns on stderr when a variation was not previewed well (its
  * time would then not be a full preview's).
  */
-export async function measureVariations(options: { demoShop: string; work: string; workers: number; rounds: number }): Promise<VariationsRound[]> {
+export async function measureVariations(options: {
+  demoShop: string;
+  work: string;
+  workers: number;
+  rounds: number;
+}): Promise<VariationsRound[]> {
   const { demoShop, work, workers, rounds } = options;
   const runAudit = async (withVariations: boolean, label: string): Promise<VariationsAudit> => {
     const name = withVariations ? "variations" : "no-variations";
     const spec = join(work, `bench-${name}.yaml`);
     const out = join(work, `out-${name}`);
     writeFileSync(spec, stringify(variationsSpec(demoShop, withVariations)));
-    process.stderr.write(`variations${label}: audit ${withVariations ? `with ${VARIATIONS.length} variations` : "without variations"}…\n`);
-    const { stdout, ...result } = await measure(["bin/setup-audit.js", "run", spec, "--out", out, "--workers", String(workers), "--save-artifacts"], { stdout: true });
+    process.stderr.write(
+      `variations${label}: audit ${withVariations ? `with ${VARIATIONS.length} variations` : "without variations"}…\n`,
+    );
+    const { stdout, ...result } = await measure(
+      ["bin/setup-audit.js", "run", spec, "--out", out, "--workers", String(workers), "--save-artifacts"],
+      { stdout: true },
+    );
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as RunSummary;
     const judged = summary.findings.filter((finding) => finding.check === "experiment.variation");
     const expected = withVariations ? VARIATIONS.length * 2 : 0;
     const unsound = judged.filter((finding) => finding.status !== "pass");
     if (judged.length !== expected || unsound.length > 0) {
-      process.stderr.write(`warning: the variations bench expected ${expected} passing experiment.variation findings, got ${judged.length - unsound.length} of ${judged.length}\n`);
-      for (const finding of unsound) process.stderr.write(`  ${finding.variation} · ${finding.viewport}: ${finding.status}: ${finding.message}\n`);
+      process.stderr.write(
+        `warning: the variations bench expected ${expected} passing experiment.variation findings, got ${judged.length - unsound.length} of ${judged.length}\n`,
+      );
+      for (const finding of unsound)
+        process.stderr.write(`  ${finding.variation} · ${finding.viewport}: ${finding.status}: ${finding.message}\n`);
     }
     return { ...result, gatheredMs: gatheredMs(stdout), sampling: samplingCost(savedPages(join(out, "artifacts"))) };
   };
@@ -127,15 +156,18 @@ export function variationsLine(measured: readonly VariationsRound[]): string {
   const ratios = measured.map((round) => round.with.wallMs / round.without.wallMs);
   const gatheredRatios = measured.map((round) => round.with.gatheredMs / round.without.gatheredMs);
   const ratio = median(ratios);
-  const seconds = (run: "with" | "without", figure: "wallMs" | "gatheredMs") => (median(measured.map((round) => round[run][figure])) / 1000).toFixed(1);
-  return [
-    `bench-variations: ratio=${ratio.toFixed(2)} target=${VARIATIONS_TARGET.toFixed(1)} met=${ratio <= VARIATIONS_TARGET ? "yes" : "no"}`,
-    `with=${seconds("with", "wallMs")}s without=${seconds("without", "wallMs")}s`,
-    `units=${(1 + VARIATIONS.length) * 2}/2`,
-    `gathered_ratio=${median(gatheredRatios).toFixed(2)} gathered=${seconds("with", "gatheredMs")}s/${seconds("without", "gatheredMs")}s`,
-    samplingLine(measured.map((round) => round.with.sampling)),
-    ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(2)).join(",")}`] : []),
-  ].join(" ") + "\n";
+  const seconds = (run: "with" | "without", figure: "wallMs" | "gatheredMs") =>
+    (median(measured.map((round) => round[run][figure])) / 1000).toFixed(1);
+  return (
+    [
+      `bench-variations: ratio=${ratio.toFixed(2)} target=${VARIATIONS_TARGET.toFixed(1)} met=${ratio <= VARIATIONS_TARGET ? "yes" : "no"}`,
+      `with=${seconds("with", "wallMs")}s without=${seconds("without", "wallMs")}s`,
+      `units=${(1 + VARIATIONS.length) * 2}/2`,
+      `gathered_ratio=${median(gatheredRatios).toFixed(2)} gathered=${seconds("with", "gatheredMs")}s/${seconds("without", "gatheredMs")}s`,
+      samplingLine(measured.map((round) => round.with.sampling)),
+      ...(measured.length > 1 ? [`rounds=${ratios.map((value) => value.toFixed(2)).join(",")}`] : []),
+    ].join(" ") + "\n"
+  );
 }
 
 /** `sampled=UNITS sampling_ms_per_unit=… sampling_ms_per_frame=… frames_per_unit=…`, over every round. */

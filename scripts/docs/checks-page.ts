@@ -5,8 +5,14 @@ import { cell, githubSlug } from "./markdown.js";
 
 /** What a check's scope means to a reader: where its findings come from, shards and merge included. */
 const JUDGED: Record<Check["scope"], { short: string; long: string }> = {
-  page: { short: "each page × viewport", long: "each page × viewport from its own artifacts (a shard's finding stands after the merge)" },
-  run: { short: "the whole run", long: "the whole run: every page, the API and the spec (again by `merge`, on every shard's pages)" },
+  page: {
+    short: "each page × viewport",
+    long: "each page × viewport from its own artifacts (a shard's finding stands after the merge)",
+  },
+  run: {
+    short: "the whole run",
+    long: "the whole run: every page, the API and the spec (again by `merge`, on every shard's pages)",
+  },
 };
 
 function link(check: Check): string {
@@ -45,6 +51,10 @@ export function checksReference(): string {
     (check) =>
       `| ${link(check)} | ${cell(check.title)} | ${checklistItem(check)} | ${check.family} | ${check.severity} | ${JUDGED[check.scope].short} |`,
   );
-  const table = ["| check | vouches for | checklist item | family | severity | judged on |", "| --- | --- | --- | --- | --- | --- |", ...rows].join("\n");
+  const table = [
+    "| check | vouches for | checklist item | family | severity | judged on |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
   return [table, ...CHECKS.map(section)].join("\n\n");
 }

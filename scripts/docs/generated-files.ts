@@ -22,8 +22,22 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
   {
     file: "docs/checks.md",
     what: "the checks (from their definitions in src/checks/)",
-    derive: (before) => withGeneratedPart(withGeneratedPart(before, "docs/checks.md", "checklist", checklistTable()), "docs/checks.md", "checks", checksReference()),
+    derive: (before) =>
+      withGeneratedPart(
+        withGeneratedPart(before, "docs/checks.md", "checklist", checklistTable()),
+        "docs/checks.md",
+        "checks",
+        checksReference(),
+      ),
   },
-  { file: SPEC_SCHEMA_FILE, what: "the spec's JSON Schema (from src/spec/schema.ts)", derive: () => specJsonSchemaText() },
-  { file: SUMMARY_SCHEMA_FILE, what: "summary.json's JSON Schema (from src/results/summary-schema.ts)", derive: () => summaryJsonSchemaText() },
+  {
+    file: SPEC_SCHEMA_FILE,
+    what: "the spec's JSON Schema (from src/spec/schema.ts)",
+    derive: () => specJsonSchemaText(),
+  },
+  {
+    file: SUMMARY_SCHEMA_FILE,
+    what: "summary.json's JSON Schema (from src/results/summary-schema.ts)",
+    derive: () => summaryJsonSchemaText(),
+  },
 ];

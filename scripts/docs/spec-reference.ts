@@ -43,7 +43,8 @@ function yaml(value: unknown): string {
     const entries = Object.entries(value);
     return entries.length === 0 ? "{}" : `{ ${entries.map(([key, entry]) => `${key}: ${yaml(entry)}`).join(", ")} }`;
   }
-  if (typeof value === "string" && (value === "" || /^[\s\-?:,[\]{}#&*!|>'"%@`]|[:#]\s|\s$/.test(value))) return JSON.stringify(value);
+  if (typeof value === "string" && (value === "" || /^[\s\-?:,[\]{}#&*!|>'"%@`]|[:#]\s|\s$/.test(value)))
+    return JSON.stringify(value);
   return String(value);
 }
 
@@ -102,7 +103,9 @@ function kind(node: Node, type: string | undefined): string {
     case "array":
       return `list of ${plural(node.items ? typeOf(node.items) : "value")}${node.minItems ? ` (at least ${node.minItems})` : ""}`;
     case "object":
-      return typeof node.additionalProperties === "object" ? `mapping: name → ${typeOf(node.additionalProperties)}` : "mapping";
+      return typeof node.additionalProperties === "object"
+        ? `mapping: name → ${typeOf(node.additionalProperties)}`
+        : "mapping";
     case undefined:
       return "any value";
     default:
@@ -113,7 +116,11 @@ function kind(node: Node, type: string | undefined): string {
 /** A default worth a reader's time: none for an empty mapping, whose fields give their own. */
 function defaultOf(node: Node, required: boolean): string {
   if (node.default !== undefined) {
-    const empty = node.default !== null && typeof node.default === "object" && !Array.isArray(node.default) && Object.keys(node.default).length === 0;
+    const empty =
+      node.default !== null &&
+      typeof node.default === "object" &&
+      !Array.isArray(node.default) &&
+      Object.keys(node.default).length === 0;
     return empty ? "" : code(node.default);
   }
   return required ? "required" : "";
@@ -133,10 +140,18 @@ function fieldsBelow(node: Node, path: string, titled: Map<string, Node>): Field
   const keys = Object.keys(node.properties ?? {});
   const names = keys.length === 1 && node.required?.length === 1;
   for (const [key, child] of Object.entries(node.properties ?? {})) {
-    below.push(...fieldsAt(child, path === "" ? key : `${path}.${key}`, !names && (node.required?.includes(key) ?? false), titled));
+    below.push(
+      ...fieldsAt(
+        child,
+        path === "" ? key : `${path}.${key}`,
+        !names && (node.required?.includes(key) ?? false),
+        titled,
+      ),
+    );
   }
   if (node.items) below.push(...fieldsBelow(node.items, `${path}[]`, titled));
-  if (typeof node.additionalProperties === "object") below.push(...fieldsBelow(node.additionalProperties, `${path}.<name>`, titled));
+  if (typeof node.additionalProperties === "object")
+    below.push(...fieldsBelow(node.additionalProperties, `${path}.<name>`, titled));
   for (const option of node.anyOf ?? []) below.push(...fieldsBelow(option, path, titled));
   return below;
 }
@@ -150,7 +165,9 @@ function table(fields: readonly Field[], link: (field: Field) => string = (field
   return [
     "| field | type | default | description |",
     "| --- | --- | --- | --- |",
-    ...fields.map((field) => `| ${link(field)} | ${cell(field.type)} | ${cell(field.default)} | ${cell(field.description)} |`),
+    ...fields.map(
+      (field) => `| ${link(field)} | ${cell(field.type)} | ${cell(field.default)} | ${cell(field.description)} |`,
+    ),
   ].join("\n");
 }
 
@@ -165,10 +182,21 @@ export function specReference(): string {
   const sections = top
     .filter(({ below }) => below.length > 0)
     .map(({ field, below }) => [`### \`${field.path}\``, "", field.description, "", table(below)].join("\n"));
-  const shared = [...titled].map(([title, node]) => [`### ${title}`, "", node.description ?? "", "", table(fieldsBelow({ ...node, title: undefined }, "", new Map()))].join("\n"));
+  const shared = [...titled].map(([title, node]) =>
+    [
+      `### ${title}`,
+      "",
+      node.description ?? "",
+      "",
+      table(fieldsBelow({ ...node, title: undefined }, "", new Map())),
+    ].join("\n"),
+  );
   const topTable = table(
     top.map(({ field }) => field),
-    (field) => (top.find((entry) => entry.field === field)!.below.length > 0 ? `[\`${field.path}\`](#${githubSlug(field.path)})` : `\`${field.path}\``),
+    (field) =>
+      top.find((entry) => entry.field === field)!.below.length > 0
+        ? `[\`${field.path}\`](#${githubSlug(field.path)})`
+        : `\`${field.path}\``,
   );
   return ["### The top level", topTable, ...sections, ...shared].join("\n\n");
 }

@@ -50,7 +50,7 @@ export type ApiAnswer = {
       /** The answer's Date header, when it sent one. */
       date: string | null;
     }
-  | { ok: false; /** Why there was no usable answer, key redacted. */ failure: ApiFailure }
+  | { ok: false /** Why there was no usable answer, key redacted. */; failure: ApiFailure }
 );
 
 /** One request's result, before the retry decision. */
@@ -90,15 +90,35 @@ export class ApiClient {
     const started = this.clock.now();
     const elapsed = () => this.clock.now() - started;
     for (let attempts = 1; ; attempts++) {
-      const attempt = await this.send(url, Math.max(1, Math.min(this.policy.timeoutMs, this.policy.totalTimeoutMs - elapsed())));
-      const done = (failure: ApiFailure): ApiAnswer => ({ url: shownUrl, attempts, durationMs: elapsed(), ok: false, failure });
+      const attempt = await this.send(
+        url,
+        Math.max(1, Math.min(this.policy.timeoutMs, this.policy.totalTimeoutMs - elapsed())),
+      );
+      const done = (failure: ApiFailure): ApiAnswer => ({
+        url: shownUrl,
+        attempts,
+        durationMs: elapsed(),
+        ok: false,
+        failure,
+      });
       if (attempt.kind === "answer" && !isRetryableStatus(attempt.status)) {
         if (attempt.status >= 200 && attempt.status < 300) {
-          return { url: shownUrl, attempts, durationMs: elapsed(), ok: true, status: attempt.status, body: attempt.body, date: attempt.date };
+          return {
+            url: shownUrl,
+            attempts,
+            durationMs: elapsed(),
+            ok: true,
+            status: attempt.status,
+            body: attempt.body,
+            date: attempt.date,
+          };
         }
         return done(this.httpFailure(attempt));
       }
-      const failure = attempt.kind === "answer" ? this.httpFailure(attempt) : { kind: attempt.kind, status: null, detail: this.redact(attempt.detail) };
+      const failure =
+        attempt.kind === "answer"
+          ? this.httpFailure(attempt)
+          : { kind: attempt.kind, status: null, detail: this.redact(attempt.detail) };
       if (attempts >= this.policy.attempts) return done(failure);
       const asked = attempt.kind === "answer" ? retryAfterMs(attempt.retryAfter, this.clock.now()) : null;
       const left = this.policy.totalTimeoutMs - elapsed();
@@ -126,9 +146,16 @@ export class ApiClient {
         signal: controller.signal,
       });
       const body = await response.body.text();
-      return { kind: "answer", status: response.statusCode, body, date: header(response.headers.date) ?? null, retryAfter: header(response.headers["retry-after"]) };
+      return {
+        kind: "answer",
+        status: response.statusCode,
+        body,
+        date: header(response.headers.date) ?? null,
+        retryAfter: header(response.headers["retry-after"]),
+      };
     } catch (error) {
-      if (controller.signal.aborted) return { kind: "timeout", detail: `no complete answer within ${formatDuration(timeoutMs)}` };
+      if (controller.signal.aborted)
+        return { kind: "timeout", detail: `no complete answer within ${formatDuration(timeoutMs)}` };
       return { kind: "network", detail: networkDetail(error) };
     } finally {
       clearTimeout(timer);

@@ -69,7 +69,13 @@ export async function gatherApi(settings: ApiSettings, options: ApiGatherOptions
     artifacts.goals = await projectExchange(client, settings.goalsPath, settings.project, artifacts, goalListSchema);
   }
   if (projects.exchange.data !== null && settings.reportPath) {
-    artifacts.report = await projectExchange(client, settings.reportPath, settings.project, artifacts, reportListSchema);
+    artifacts.report = await projectExchange(
+      client,
+      settings.reportPath,
+      settings.project,
+      artifacts,
+      reportListSchema,
+    );
   }
   return redactDeep(artifacts, key);
 }
@@ -78,11 +84,21 @@ export async function gatherApi(settings: ApiSettings, options: ApiGatherOptions
  * Reads the recent events once, after the browsers finished, when `recentEventsPath` is set and
  * the project list was read; returns the artifacts with them added.
  */
-export async function gatherRecentEvents(settings: ApiSettings, artifacts: ApiArtifacts, options: ApiGatherOptions = {}): Promise<ApiArtifacts> {
+export async function gatherRecentEvents(
+  settings: ApiSettings,
+  artifacts: ApiArtifacts,
+  options: ApiGatherOptions = {},
+): Promise<ApiArtifacts> {
   const key = keyOf(settings, options);
   if (!settings.recentEventsPath || key === "" || !artifacts.projects?.data) return artifacts;
   const client = clientFor(settings, key, options);
-  const recentEvents = await projectExchange(client, settings.recentEventsPath, settings.project, artifacts, recentEventListSchema);
+  const recentEvents = await projectExchange(
+    client,
+    settings.recentEventsPath,
+    settings.project,
+    artifacts,
+    recentEventListSchema,
+  );
   return redactDeep({ ...artifacts, recentEvents }, key);
 }
 
@@ -91,7 +107,13 @@ function keyOf(settings: ApiSettings, options: ApiGatherOptions): string {
 }
 
 function clientFor(settings: ApiSettings, key: string, options: ApiGatherOptions): ApiClient {
-  return new ApiClient({ baseUrl: settings.baseUrl, key, policy: settings.retry, clock: options.clock, random: options.random });
+  return new ApiClient({
+    baseUrl: settings.baseUrl,
+    key,
+    policy: settings.retry,
+    clock: options.clock,
+    random: options.random,
+  });
 }
 
 /** A configured path filled in, or why it cannot be; null when there is nothing to ask about. */
@@ -108,9 +130,22 @@ function projectPath(client: ApiClient, template: string, project: ProjectWanted
   const id = match.element.id;
   if (template.includes("{projectId}") && id === null) {
     const detail = `${template} needs {projectId}, but the service's project element has no id field`;
-    return { failure: { url: client.urlOf(template), attempts: 0, durationMs: 0, status: null, data: null, failure: { kind: "path", status: null, detail } } };
+    return {
+      failure: {
+        url: client.urlOf(template),
+        attempts: 0,
+        durationMs: 0,
+        status: null,
+        data: null,
+        failure: { kind: "path", status: null, detail },
+      },
+    };
   }
-  return { path: template.replaceAll("{project}", encodeURIComponent(project.key)).replaceAll("{projectId}", encodeURIComponent(String(id))) };
+  return {
+    path: template
+      .replaceAll("{project}", encodeURIComponent(project.key))
+      .replaceAll("{projectId}", encodeURIComponent(String(id))),
+  };
 }
 
 /** The exchange with a configured project endpoint, or null when there was nothing to ask. */
@@ -128,14 +163,28 @@ async function projectExchange<T>(
 }
 
 /** One GET, retries included, its body parsed and validated. */
-async function exchange<T>(client: ApiClient, path: string, schema: ListSchema<T>): Promise<{ exchange: ApiExchange<T>; date: number | null }> {
+async function exchange<T>(
+  client: ApiClient,
+  path: string,
+  schema: ListSchema<T>,
+): Promise<{ exchange: ApiExchange<T>; date: number | null }> {
   const answer = await client.get(path);
   const base = { url: answer.url, attempts: answer.attempts, durationMs: answer.durationMs };
-  if (!answer.ok) return { exchange: { ...base, status: answer.failure.status, data: null, failure: answer.failure }, date: null };
+  if (!answer.ok)
+    return { exchange: { ...base, status: answer.failure.status, data: null, failure: answer.failure }, date: null };
   const date = answer.date === null ? Number.NaN : Date.parse(answer.date);
   const parsed = parseList(schema, answer.body);
   const exchanged: ApiExchange<T> = parsed.ok
     ? { ...base, status: answer.status, data: parsed.data, failure: null }
-    : { ...base, status: answer.status, data: null, failure: { kind: "malformed", status: answer.status, detail: `${parsed.problem}; the body was ${client.excerpt(answer.body) || "empty"}` } };
+    : {
+        ...base,
+        status: answer.status,
+        data: null,
+        failure: {
+          kind: "malformed",
+          status: answer.status,
+          detail: `${parsed.problem}; the body was ${client.excerpt(answer.body) || "empty"}`,
+        },
+      };
   return { exchange: exchanged, date: Number.isNaN(date) ? null : date };
 }

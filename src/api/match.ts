@@ -64,13 +64,19 @@ interface Identified {
  * The element that names the environment: one holding the key wins over one holding only the
  * domain (a domain may host several projects); among equals, the first listed. Null when none.
  */
-export function findProject<P extends Identified>(elements: readonly P[], wanted: ProjectWanted): ProjectMatch<P> | null {
+export function findProject<P extends Identified>(
+  elements: readonly P[],
+  wanted: ProjectWanted,
+): ProjectMatch<P> | null {
   const matches = matchingProjects(elements, wanted);
   return matches.find((match) => match.byKey) ?? matches[0] ?? null;
 }
 
 /** Every element that names the key or the domain, with the first field that does. */
-export function matchingProjects<P extends Identified>(elements: readonly P[], wanted: ProjectWanted): ProjectMatch<P>[] {
+export function matchingProjects<P extends Identified>(
+  elements: readonly P[],
+  wanted: ProjectWanted,
+): ProjectMatch<P>[] {
   return elements.flatMap((element, index) => {
     const byKey = element.identifiers.find(({ value }) => value === wanted.key);
     const byDomain = element.identifiers.find(({ value }) => hostOf(value) === wanted.domain);

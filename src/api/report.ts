@@ -21,7 +21,7 @@ const amount = z.union(
       .regex(/^\s*\d+(\.\d+)?\s*%?\s*$/)
       .transform((text) => Number.parseFloat(text)),
   ],
-  { error: "must be a number of at least 0, like 5150 or \"50%\"" },
+  { error: 'must be a number of at least 0, like 5150 or "50%"' },
 );
 
 /** What names an experiment or a variation: its `name`, `key` or `id`, first found wins. */
@@ -42,27 +42,43 @@ function handleOf(element: { name?: string; key?: string; id?: string | number }
 const WARNING_WORD_FIELDS = ["type", "code", "kind", "name", "title", "message"] as const;
 
 const warningSchema = z
-  .union([z.string(), z.looseObject({ type: z.string().optional(), code: z.string().optional(), message: z.string().optional() })], {
-    error: "must be text, or a mapping with type, code or message",
-  })
+  .union(
+    [
+      z.string(),
+      z.looseObject({ type: z.string().optional(), code: z.string().optional(), message: z.string().optional() }),
+    ],
+    {
+      error: "must be text, or a mapping with type, code or message",
+    },
+  )
   .transform((warning) => ({
     /** The warning as the report words it: its text, or an object's `message`, `type` or `code` (else the whole object). */
-    text: typeof warning === "string" ? warning : (warning.message ?? warning.type ?? warning.code ?? JSON.stringify(warning)),
+    text:
+      typeof warning === "string"
+        ? warning
+        : (warning.message ?? warning.type ?? warning.code ?? JSON.stringify(warning)),
     /** Every word it is described with (its text, or an object's type, code, kind, name, title and message), to tell what it is about. */
-    words: typeof warning === "string" ? warning : WARNING_WORD_FIELDS.map((field) => warning[field]).filter((value) => typeof value === "string").join(" "),
+    words:
+      typeof warning === "string"
+        ? warning
+        : WARNING_WORD_FIELDS.map((field) => warning[field])
+            .filter((value) => typeof value === "string")
+            .join(" "),
   }));
 
 /** A warning the service's report shows, normalised. */
 export type ReportWarning = z.infer<typeof warningSchema>;
 
-const variationSchema = z.object({ ...handle, ...aliasFields(VISITOR_FIELDS, amount), ...aliasFields(SPLIT_FIELDS, amount) }).transform((variation) => ({
-  /** Its name (`name`, `key` or `id`), for messages; null when it has none. */
-  name: handleOf(variation),
-  /** Visitors bucketed into it (`visitors`, `users` or `participants`); null when the report does not say. */
-  visitors: firstOf(variation, VISITOR_FIELDS),
-  /** Its planned share of the traffic, as a weight, percentage or fraction (`weight`, `split`, …); null when the report does not say. */
-  weight: firstOf(variation, SPLIT_FIELDS),
-}));
+const variationSchema = z
+  .object({ ...handle, ...aliasFields(VISITOR_FIELDS, amount), ...aliasFields(SPLIT_FIELDS, amount) })
+  .transform((variation) => ({
+    /** Its name (`name`, `key` or `id`), for messages; null when it has none. */
+    name: handleOf(variation),
+    /** Visitors bucketed into it (`visitors`, `users` or `participants`); null when the report does not say. */
+    visitors: firstOf(variation, VISITOR_FIELDS),
+    /** Its planned share of the traffic, as a weight, percentage or fraction (`weight`, `split`, …); null when the report does not say. */
+    weight: firstOf(variation, SPLIT_FIELDS),
+  }));
 
 /** One variation of an experiment in the service's report, normalised. */
 export type ReportVariation = z.infer<typeof variationSchema>;
@@ -99,7 +115,8 @@ export interface ReportFile {
 /** The list under `data`, whichever of the accepted places it stood in. */
 function listUnderData(body: unknown): unknown {
   if (Array.isArray(body)) return { data: body };
-  if (typeof body === "object" && body !== null && !("data" in body) && "experiments" in body) return { ...body, data: body.experiments };
+  if (typeof body === "object" && body !== null && !("data" in body) && "experiments" in body)
+    return { ...body, data: body.experiments };
   return body;
 }
 
@@ -130,5 +147,9 @@ export function readReportFile(file: string | undefined, specFile: string): Repo
   if (parsed.ok) return { file: path, experiments: parsed.data, problem: null };
   const flat = text.replace(/\s+/g, " ").trim();
   const quoted = flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat;
-  return { file: path, experiments: null, problem: `${parsed.problem}; it starts with ${quoted || "nothing (it is empty)"}` };
+  return {
+    file: path,
+    experiments: null,
+    problem: `${parsed.problem}; it starts with ${quoted || "nothing (it is empty)"}`,
+  };
 }

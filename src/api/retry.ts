@@ -41,7 +41,11 @@ export function isRetryableStatus(status: number): boolean {
  * The wait before retry number `retry` (1 for the first retry): a random share of
  * `baseDelayMs · 2^(retry-1)`, capped at `maxDelayMs`, so that many clients never retry in step.
  */
-export function backoffMs(retry: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, random: () => number): number {
+export function backoffMs(
+  retry: number,
+  policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,
+  random: () => number,
+): number {
   const bound = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.floor(random() * bound);
 }

@@ -14,12 +14,18 @@ import { CONDITION_FIELDS, WORKSPACE_FIELDS, type ProjectIdentifier, type Worksp
 export const idValue = z.union([z.string(), z.number()]);
 
 /** `{ field: schema, … }`, each optional: the names one fact may stand under, all of one type. */
-export function aliasFields<const F extends string, S extends z.ZodType>(fields: readonly F[], schema: S): { [K in F]: z.ZodOptional<S> } {
+export function aliasFields<const F extends string, S extends z.ZodType>(
+  fields: readonly F[],
+  schema: S,
+): { [K in F]: z.ZodOptional<S> } {
   return Object.fromEntries(fields.map((field) => [field, schema.optional()])) as { [K in F]: z.ZodOptional<S> };
 }
 
 /** The value of the first of `fields` that the element has; null when it has none. */
-export function firstOf<E extends object, F extends keyof E>(element: E, fields: readonly F[]): NonNullable<E[F]> | null {
+export function firstOf<E extends object, F extends keyof E>(
+  element: E,
+  fields: readonly F[],
+): NonNullable<E[F]> | null {
   for (const field of fields) {
     const value = element[field];
     if (value !== undefined && value !== null) return value;
@@ -96,7 +102,11 @@ function workspaceFields(holder: Record<string, unknown>, prefix: string): Works
   const { workspace, workspaceName, workspaceId } = holder;
   if (typeof workspace === "string") return { id: null, name: workspace, field: `${prefix}workspace` };
   if (isPlainObject(workspace)) {
-    const named = { id: idText(workspace.id), name: typeof workspace.name === "string" ? workspace.name : null, field: `${prefix}workspace` };
+    const named = {
+      id: idText(workspace.id),
+      name: typeof workspace.name === "string" ? workspace.name : null,
+      field: `${prefix}workspace`,
+    };
     if (named.id !== null || named.name !== null) return named;
   }
   const name = typeof workspaceName === "string" ? workspaceName : null;
@@ -118,7 +128,8 @@ const goalSchema = z
     /** The goal's name, as the spec's goals name it; null when it has none. */
     name: goal.name ?? null,
     /** The event its condition counts: the condition itself, or its `equals`, `value` or `event`; null when it names none. */
-    condition: typeof goal.condition === "object" ? firstOf(goal.condition, CONDITION_FIELDS) : (goal.condition ?? null),
+    condition:
+      typeof goal.condition === "object" ? firstOf(goal.condition, CONDITION_FIELDS) : (goal.condition ?? null),
   }));
 
 /** One goal the service lists, normalised. */
@@ -158,7 +169,14 @@ function callKind(kind: string | undefined): "track" | "identify" | null {
 /** Milliseconds since the epoch from an ISO date or a Unix time (seconds or milliseconds); null when unreadable. */
 function timeMs(time: string | number | undefined): number | null {
   // Unix times in seconds stay below 1e11 until the year 5138; in milliseconds they passed it in 1973.
-  const ms = typeof time === "number" ? (time < 1e11 ? time * 1000 : time) : typeof time === "string" ? Date.parse(time) : Number.NaN;
+  const ms =
+    typeof time === "number"
+      ? time < 1e11
+        ? time * 1000
+        : time
+      : typeof time === "string"
+        ? Date.parse(time)
+        : Number.NaN;
   return Number.isNaN(ms) ? null : ms;
 }
 

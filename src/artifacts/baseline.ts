@@ -32,7 +32,10 @@ export function firedCalls(calls: readonly { kind: "track" | "identify" | "page"
 
 /** What fired in `before` but not in `after`. */
 export function firedOnlyIn(before: FiredCalls, after: FiredCalls): FiredCalls {
-  return { identify: before.identify && !after.identify, track: before.track.filter((name) => !after.track.includes(name)) };
+  return {
+    identify: before.identify && !after.identify,
+    track: before.track.filter((name) => !after.track.includes(name)),
+  };
 }
 
 /** True when nothing fired. */

@@ -1,4 +1,12 @@
-import type { ApiArtifacts, ApiRecentEvent, CapturedCall, CollectRequest, Delivery, PageArtifacts, PageReload } from "./types.js";
+import type {
+  ApiArtifacts,
+  ApiRecentEvent,
+  CapturedCall,
+  CollectRequest,
+  Delivery,
+  PageArtifacts,
+  PageReload,
+} from "./types.js";
 import type { AuditSpec } from "../spec/schema.js";
 
 /**
@@ -42,7 +50,9 @@ export function callToken(call: CapturedCall): string | null {
 
 /** Every call with the delivery its collect requests show, ingestion not checked; lost calls and unmatched calls are `dropped`. */
 export function matchDeliveries(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): JudgedCall[] {
-  const unclaimed = requests.flatMap((request, index) => request.events.map((event) => ({ request, index, strings: event.strings })));
+  const unclaimed = requests.flatMap((request, index) =>
+    request.events.map((event) => ({ request, index, strings: event.strings })),
+  );
   const match = (call: CapturedCall): JudgedCall => {
     const token = callToken(call);
     if (call.state === "lost" || token === null) return { ...call, delivery: "dropped", ingested: null, request: null };
@@ -65,13 +75,24 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
  * vouches for one call, pages in order; lost and rejected calls stay as they are. A reload's calls
  * are delivered as its collector answered (the audit intercepts them: the service never sees them).
  */
-export function reconcileDeliveries(pages: readonly PageArtifacts[], ingested: readonly ApiRecentEvent[] | null): JudgedPage[] {
+export function reconcileDeliveries(
+  pages: readonly PageArtifacts[],
+  ingested: readonly ApiRecentEvent[] | null,
+): JudgedPage[] {
   const unclaimed = ingested === null ? null : [...ingested];
   return pages.map((page) => ({
     ...page,
-    reload: page.reload ? { ...page.reload, calls: matchDeliveries(page.reload.calls, page.reload.collect) } : (page.reload ?? null),
+    reload: page.reload
+      ? { ...page.reload, calls: matchDeliveries(page.reload.calls, page.reload.collect) }
+      : (page.reload ?? null),
     calls: matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
-      if (unclaimed === null || call.state === "lost" || call.delivery === "rejected" || call.delivery === "intercepted") return call;
+      if (
+        unclaimed === null ||
+        call.state === "lost" ||
+        call.delivery === "rejected" ||
+        call.delivery === "intercepted"
+      )
+        return call;
       const index = unclaimed.findIndex((event) => event.kind === call.kind && event.name === call.name);
       if (index < 0) return { ...call, delivery: "dropped", ingested: false };
       unclaimed.splice(index, 1);
@@ -117,5 +138,7 @@ function deliveryOf(request: CollectRequest): Delivery {
 export function deliverySettled(calls: readonly CapturedCall[], requests: readonly CollectRequest[]): boolean {
   const inFlight = requests.some((request) => request.status === null && request.failure === null);
   if (inFlight) return false;
-  return matchDeliveries(calls, requests).every((call) => call.state === "lost" || callToken(call) === null || call.request !== null);
+  return matchDeliveries(calls, requests).every(
+    (call) => call.state === "lost" || callToken(call) === null || call.request !== null,
+  );
 }

@@ -25,7 +25,8 @@ export function flickerTimes(flicker: Pick<FlickerFrames, "frames" | "readAtMs">
   const last = frames[frames.length - 1]![2];
   let appliedFrom = frames.length - 1;
   while (appliedFrom > 0 && frames[appliedFrom - 1]![2] === last) appliedFrom--;
-  const duration = (index: number) => Math.max(0, (index + 1 < frames.length ? frames[index + 1]![0] : readAtMs) - frames[index]![0]);
+  const duration = (index: number) =>
+    Math.max(0, (index + 1 < frames.length ? frames[index + 1]![0] : readAtMs) - frames[index]![0]);
   let controlPaintedMs = 0;
   let hiddenMs = 0;
   let hiddenAfterAppliedMs = 0;

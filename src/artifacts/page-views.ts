@@ -24,7 +24,9 @@ export function isPageViewEvent(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): 
 /** The name a page-view event carries (PostHog's `$pageview`, a Segment page's name), else its type (Segment's `page`): what its call's delivery is matched by. */
 export function pageViewName(raw: unknown): string | null {
   if (!isRecord(raw)) return null;
-  const name = [raw.event, raw.event_type, raw.name, raw.type].find((candidate) => typeof candidate === "string" && candidate !== "");
+  const name = [raw.event, raw.event_type, raw.name, raw.type].find(
+    (candidate) => typeof candidate === "string" && candidate !== "",
+  );
   return typeof name === "string" ? name : null;
 }
 

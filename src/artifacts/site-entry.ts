@@ -26,9 +26,11 @@ export type LoginFailure =
 export function loginFailure(outcome: LoginOutcome): LoginFailure | null {
   if (outcome.blockedHost !== null) return { kind: "blocked", host: outcome.blockedHost };
   if (outcome.loadError !== null) return { kind: "load", error: outcome.loadError };
-  if (outcome.documentStatus !== null && outcome.documentStatus >= 400) return { kind: "status", status: outcome.documentStatus };
+  if (outcome.documentStatus !== null && outcome.documentStatus >= 400)
+    return { kind: "status", status: outcome.documentStatus };
   if (outcome.stepError !== null) return { kind: "step", ...outcome.stepError };
-  if (outcome.finalUrl === null || samePath(outcome.finalUrl, outcome.requestedUrl)) return { kind: "stayed", url: outcome.finalUrl ?? outcome.requestedUrl };
+  if (outcome.finalUrl === null || samePath(outcome.finalUrl, outcome.requestedUrl))
+    return { kind: "stayed", url: outcome.finalUrl ?? outcome.requestedUrl };
   return null;
 }
 
@@ -50,7 +52,8 @@ export function keptOut(page: PageArtifacts, auth: AuthSpec | undefined): KeptOu
   const failure = page.access.login === null ? null : loginFailure(page.access.login);
   if (failure !== null) return { kind: "login", failure };
   if (page.access.authRefused) return { kind: "refused" };
-  if (page.documentStatus === 401 || page.documentStatus === 403) return { kind: "status", status: page.documentStatus };
+  if (page.documentStatus === 401 || page.documentStatus === 403)
+    return { kind: "status", status: page.documentStatus };
   const login = auth?.login;
   if (login === undefined || page.access.landedUrl === null) return null;
   const loginUrl = new URL(login.path, page.requestedUrl).href;
@@ -58,6 +61,7 @@ export function keptOut(page: PageArtifacts, auth: AuthSpec | undefined): KeptOu
   if (samePath(page.requestedUrl, loginUrl)) return null;
   const sentBack = [page.access.landedUrl, page.finalUrl].find((url) => url !== null && samePath(url, loginUrl));
   if (sentBack !== undefined) return { kind: "login-page", url: sentBack! };
-  if (login.hosts.includes(new URL(page.access.landedUrl).hostname)) return { kind: "sign-in-host", url: page.access.landedUrl };
+  if (login.hosts.includes(new URL(page.access.landedUrl).hostname))
+    return { kind: "sign-in-host", url: page.access.landedUrl };
   return null;
 }

@@ -58,7 +58,15 @@ export function unopenedPage(
     collect: [],
     errors: [],
     screenshot: null,
-    variation: unit.variation === null ? null : { experiment: unit.variation.experiment, name: unit.variation.name, ...(unit.variation.control ? { control: true as const } : {}), errors: [] },
+    variation:
+      unit.variation === null
+        ? null
+        : {
+            experiment: unit.variation.experiment,
+            name: unit.variation.name,
+            ...(unit.variation.control ? { control: true as const } : {}),
+            errors: [],
+          },
     experimentViews: [],
     durationMs: 0,
     ...(target.spec.consent ? { consent: unopenedConsent(unit.consent ?? "page", target.spec.consent) } : {}),

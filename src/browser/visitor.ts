@@ -25,6 +25,11 @@ export function auditLaunchOptions(executablePath: string | null): LaunchOptions
  */
 export async function presentAsVisitor(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    if (navigator.webdriver) Object.defineProperty(Navigator.prototype, "webdriver", { get: () => false, configurable: true, enumerable: true });
+    if (navigator.webdriver)
+      Object.defineProperty(Navigator.prototype, "webdriver", {
+        get: () => false,
+        configurable: true,
+        enumerable: true,
+      });
   });
 }

@@ -17,7 +17,10 @@ export interface BotFilterCause {
 }
 
 /** Why the SDK may have dropped the page's calls as a bot's; null when nothing the page saw of its browser says so. */
-export function botFilterCause(sdk: Pick<SdkSpec, "preset">, visitor: VisitorSignals | null | undefined): BotFilterCause | null {
+export function botFilterCause(
+  sdk: Pick<SdkSpec, "preset">,
+  visitor: VisitorSignals | null | undefined,
+): BotFilterCause | null {
   if (!visitor) return null;
   if (sdk.preset !== null) {
     const preset = PRESETS[sdk.preset];
@@ -25,7 +28,10 @@ export function botFilterCause(sdk: Pick<SdkSpec, "preset">, visitor: VisitorSig
     if (found === null) return null;
     const setting = preset.botFilter!.setting;
     const keep = setting === null ? "no setting of the SDK keeps them" : `set ${setting} where the audit runs`;
-    return { sign: found.sign, advice: `${preset.vendor} drops the calls of a browser it takes for a bot's, and took the audit's for one (${found.sign}): ${keep}, or ${found.fix}` };
+    return {
+      sign: found.sign,
+      advice: `${preset.vendor} drops the calls of a browser it takes for a bot's, and took the audit's for one (${found.sign}): ${keep}, or ${found.fix}`,
+    };
   }
   const found = automationSign(visitor);
   if (found === null) return null;
@@ -55,5 +61,8 @@ const WEBDRIVER = {
 };
 
 function userAgentSign(part: string, userAgent: string): { sign: string; fix: string } {
-  return { sign: `its user agent \`${userAgent}\` has \`${part}\``, fix: `keep \`${part}\` out of the audit's user agent (its suffix is traffic.userAgentSuffix)` };
+  return {
+    sign: `its user agent \`${userAgent}\` has \`${part}\``,
+    fix: `keep \`${part}\` out of the audit's user agent (its suffix is traffic.userAgentSuffix)`,
+  };
 }

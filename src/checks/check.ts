@@ -111,7 +111,9 @@ export interface Check<Id extends string = CheckId> extends CheckDefinition<Id> 
  * A check from its definition and its judging, whose findings carry the definition's id through
  * the context (`finding(context, …)`), so the id is written once; the id must be one of CHECK_IDS.
  */
-export function defineCheck<const Id extends CheckId>(check: CheckDefinition<Id> & { evaluate(context: CheckContext): Finding[] }): Check<Id> {
+export function defineCheck<const Id extends CheckId>(
+  check: CheckDefinition<Id> & { evaluate(context: CheckContext): Finding[] },
+): Check<Id> {
   const { evaluate, ...definition } = check;
   const id: CheckId = definition.id;
   return { ...definition, evaluate: (context) => evaluate({ ...context, check: id }) };
@@ -204,7 +206,11 @@ export function notConsentedReason(page: PageArtifacts): string | null {
   const consent = page.consent;
   if (consent === undefined || consent.unit !== "page" || consentGiven(consent)) return null;
   if (page.variation === null) return "Not judged: consent was never given on this page (consent.banner says why).";
-  const cause = consent.answerError ?? (consent.bannerAtMs === null ? `its banner was not found within ${consent.timeoutMs} ms` : "its banner was not answered");
+  const cause =
+    consent.answerError ??
+    (consent.bannerAtMs === null
+      ? `its banner was not found within ${consent.timeoutMs} ms`
+      : "its banner was not answered");
   return `Not judged: consent was never given on this preview (${cause}).`;
 }
 

@@ -61,7 +61,13 @@ export function runChecks(context: AuditContext, checks: readonly Check[] = CHEC
         findings = check.evaluate(context);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        findings = [finding(checkContext, "fail", `The check itself failed (${reason}); this is a bug in setup-audit, please report it with the spec.`)];
+        findings = [
+          finding(
+            checkContext,
+            "fail",
+            `The check itself failed (${reason}); this is a bug in setup-audit, please report it with the spec.`,
+          ),
+        ];
       }
     }
     return findings.map((found) => applyOverride(found, context.spec.checks[check.id]));
@@ -71,7 +77,11 @@ export function runChecks(context: AuditContext, checks: readonly Check[] = CHEC
 function applyOverride(found: Finding, override: "off" | "warn" | "fail" | undefined): Finding {
   if (override === undefined) return found;
   if (override === "off") {
-    return { ...found, status: "skip", message: `Turned off by the spec's checks section (would have been ${found.status}: ${found.message})` };
+    return {
+      ...found,
+      status: "skip",
+      message: `Turned off by the spec's checks section (would have been ${found.status}: ${found.message})`,
+    };
   }
   return found.status === "fail" || found.status === "warn" ? { ...found, status: override } : found;
 }

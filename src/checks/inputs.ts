@@ -29,7 +29,8 @@ interface InputRule<Input extends CheckInput> {
 const INPUTS: { [Input in CheckInput]: InputRule<Input> } = {
   api: {
     of: (context) => (context.spec.api ? context.api : null),
-    missing: "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.",
+    missing:
+      "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.",
   },
   reportFile: { of: (context) => context.reportFile ?? null, missing: "Not judged: the report file was not read." },
   // A run is compared with a baseline only when it asks to be (`--baseline`): otherwise nothing is said.

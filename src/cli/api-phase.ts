@@ -11,10 +11,22 @@ import { environmentOf } from "../spec/environment.js";
  */
 
 /** What to ask the service about a spec's environment, whose domain the plan gave; null when the spec has no `api` section. */
-export function apiSettings({ spec, environment, domain }: Pick<AuditTarget, "spec" | "environment" | "domain">): ApiSettings | null {
+export function apiSettings({
+  spec,
+  environment,
+  domain,
+}: Pick<AuditTarget, "spec" | "environment" | "domain">): ApiSettings | null {
   if (!spec.api) return null;
   const { baseUrl, keyEnv, retry, goalsPath, recentEventsPath } = spec.api;
-  return { baseUrl, keyEnv, retry, goalsPath, recentEventsPath, reportPath: spec.report?.path, project: wantedProject(environmentOf(spec, environment), domain) };
+  return {
+    baseUrl,
+    keyEnv,
+    retry,
+    goalsPath,
+    recentEventsPath,
+    reportPath: spec.report?.path,
+    project: wantedProject(environmentOf(spec, environment), domain),
+  };
 }
 
 /** Gathers the API of every target before the browsers start; null for a target without `api`. */
@@ -45,7 +57,10 @@ export async function gatherApiAfterBrowsers(
     const api = before[index] ?? null;
     const settings = apiSettings(target);
     // With traffic.collect: intercept nothing reached the service, so there is nothing to read back.
-    const after = api && settings && target.spec.traffic.collect === "send" ? await gatherRecentEvents(settings, api, options) : api;
+    const after =
+      api && settings && target.spec.traffic.collect === "send"
+        ? await gatherRecentEvents(settings, api, options)
+        : api;
     if (after?.recentEvents) report(progressLine(target, after, { "recent events": after.recentEvents }));
     gathered.push(after);
   }
@@ -53,11 +68,18 @@ export async function gatherApiAfterBrowsers(
 }
 
 /** `API demo-shop › staging  projects 200 · goals 200  2 request(s)  0.1 s`. */
-function progressLine(target: AuditTarget, api: ApiArtifacts, exchanges: Record<string, ApiExchange<unknown> | null>): string {
+function progressLine(
+  target: AuditTarget,
+  api: ApiArtifacts,
+  exchanges: Record<string, ApiExchange<unknown> | null>,
+): string {
   const where = `API ${target.slug} › ${target.environment}`;
   if (!api.keySet) return `${where}  not asked: ${api.keyEnv} is not set\n`;
   const done = Object.entries(exchanges).filter((entry): entry is [string, ApiExchange<unknown>] => entry[1] !== null);
-  const outcomes = done.map(([name, exchange]) => `${name} ${exchange.failure === null ? exchange.status : `failed (${exchange.failure.kind})`}`);
+  const outcomes = done.map(
+    ([name, exchange]) =>
+      `${name} ${exchange.failure === null ? exchange.status : `failed (${exchange.failure.kind})`}`,
+  );
   const requests = done.reduce((sum, [, exchange]) => sum + exchange.attempts, 0);
   const duration = done.reduce((sum, [, exchange]) => sum + exchange.durationMs, 0);
   return `${where}  ${outcomes.join(" · ")}  ${requests} request(s)  ${(duration / 1000).toFixed(1)} s\n`;

@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline } from "../results/baseline-file.js";
+import {
+  baselinesFromSummary,
+  defaultBaselinePath,
+  formatBaselineFile,
+  parseBaselineFile,
+  parseSummaryForBaseline,
+} from "../results/baseline-file.js";
 import { type CallBaseline } from "../artifacts/baseline.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { CliError, EXIT } from "../runner/errors.js";
@@ -24,7 +30,12 @@ export async function baselineCommand(options: BaselineOptions): Promise<number>
   const again = `Run \`setup-audit run --out ${options.out}\` on a good build first, or point --out at the folder such a run wrote.`;
   if (!existsSync(summaryFile)) throw new CliError(EXIT.invalid, `No ${summaryFile} to make a baseline from.`, again);
   const summary = parseSummaryForBaseline(readFileSync(summaryFile, "utf8"));
-  if (!summary.ok) throw new CliError(EXIT.invalid, `${summaryFile} is not a summary setup-audit can read: ${summary.problem}.`, again);
+  if (!summary.ok)
+    throw new CliError(
+      EXIT.invalid,
+      `${summaryFile} is not a summary setup-audit can read: ${summary.problem}.`,
+      again,
+    );
   if (summary.value.verdict === "fail" && !options.force) {
     throw new CliError(
       EXIT.invalid,
@@ -36,15 +47,24 @@ export async function baselineCommand(options: BaselineOptions): Promise<number>
   if (built.length === 0) throw new CliError(EXIT.invalid, `${summaryFile} holds no audited spec.`, again);
 
   const baselines = built.map((baseline) => ({ ...baseline, spec: specKey(baseline.spec) }));
-  const files: [string, CallBaseline[]][] = options.file !== null ? [[options.file, baselines]] : baselines.map((baseline) => [defaultBaselinePath(baseline.spec, baseline.environment), [baseline]]);
-  if (summary.value.verdict === "fail") process.stdout.write("Storing the baseline of a failed run (--force): what it lost is now the norm.\n");
+  const files: [string, CallBaseline[]][] =
+    options.file !== null
+      ? [[options.file, baselines]]
+      : baselines.map((baseline) => [defaultBaselinePath(baseline.spec, baseline.environment), [baseline]]);
+  if (summary.value.verdict === "fail")
+    process.stdout.write("Storing the baseline of a failed run (--force): what it lost is now the norm.\n");
   for (const [file, group] of files) {
     mkdirSync(dirname(resolve(file)), { recursive: true });
     writeFileSync(file, formatBaselineFile(group));
-    for (const baseline of group) process.stdout.write(`Baseline of ${baseline.spec} (${baseline.environment}): ${describeBaseline(baseline)} → ${file}\n`);
+    for (const baseline of group)
+      process.stdout.write(
+        `Baseline of ${baseline.spec} (${baseline.environment}): ${describeBaseline(baseline)} → ${file}\n`,
+      );
   }
   const flag = options.file !== null ? `--baseline ${options.file}` : "--baseline";
-  process.stdout.write(`Commit ${files.length === 1 ? "it" : "them"}; \`setup-audit run ${flag}\` fails when one of these events stops firing.\n`);
+  process.stdout.write(
+    `Commit ${files.length === 1 ? "it" : "them"}; \`setup-audit run ${flag}\` fails when one of these events stops firing.\n`,
+  );
   return EXIT.ok;
 }
 
@@ -61,10 +81,16 @@ export function loadBaselines(targets: readonly AuditTarget[], file: string | nu
     if (!read.has(path)) read.set(path, readBaselines(path, remake));
     const baselines = read.get(path)!;
     // The file beside a spec is that spec's by its place: it still fits when run from another folder.
-    const found = baselines.find((baseline) => baseline.environment === target.environment && (file === null || specKey(baseline.spec) === spec));
+    const found = baselines.find(
+      (baseline) => baseline.environment === target.environment && (file === null || specKey(baseline.spec) === spec),
+    );
     if (!found) {
       const held = baselines.map((baseline) => `${baseline.spec} (${baseline.environment})`).join(", ");
-      throw new CliError(EXIT.invalid, `${path} holds no baseline for ${spec} (${target.environment}), only for ${held}.`, `Make one: ${remake}`);
+      throw new CliError(
+        EXIT.invalid,
+        `${path} holds no baseline for ${spec} (${target.environment}), only for ${held}.`,
+        `Make one: ${remake}`,
+      );
     }
     return found;
   });
@@ -73,7 +99,12 @@ export function loadBaselines(targets: readonly AuditTarget[], file: string | nu
 function readBaselines(path: string, remake: string): CallBaseline[] {
   if (!existsSync(path)) throw new CliError(EXIT.invalid, `No baseline at ${path}.`, `Make one: ${remake}`);
   const parsed = parseBaselineFile(readFileSync(path, "utf8"));
-  if (!parsed.ok) throw new CliError(EXIT.invalid, `${path} is not a valid baseline: ${parsed.problem}.`, `Fix what is named, or make the file again: ${remake}`);
+  if (!parsed.ok)
+    throw new CliError(
+      EXIT.invalid,
+      `${path} is not a valid baseline: ${parsed.problem}.`,
+      `Fix what is named, or make the file again: ${remake}`,
+    );
   return parsed.value.baselines;
 }
 

@@ -1,6 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { appendedHistory, compareRuns, FINDINGS_HISTORY, failuresOnNew, lastRecordedRuns, recordedRuns, type Comparison, type RecordedRun } from "../results/changes.js";
+import {
+  appendedHistory,
+  compareRuns,
+  FINDINGS_HISTORY,
+  failuresOnNew,
+  lastRecordedRuns,
+  recordedRuns,
+  type Comparison,
+  type RecordedRun,
+} from "../results/changes.js";
 import type { RunSummary } from "../results/summary.js";
 import { firstLine } from "../text/wording.js";
 import { usageError } from "../runner/errors.js";
@@ -28,12 +37,19 @@ export const COMPARE_WITH_HISTORY: ChangeOptions = { compareWith: null, failOn: 
  * The change options of the command line. `--compare DIR` is read now, before the run empties
  * an output folder that may be DIR itself.
  */
-export function changeOptionsOf(values: { compare?: string; "fail-on"?: string; "notify-env"?: string }): ChangeOptions {
+export function changeOptionsOf(values: {
+  compare?: string;
+  "fail-on"?: string;
+  "notify-env"?: string;
+}): ChangeOptions {
   const failOn = values["fail-on"] ?? "any";
   if (failOn !== "new" && failOn !== "any") throw usageError(`--fail-on must be new or any, not "${failOn}"`);
   const notifyEnv = values["notify-env"] ?? null;
   if (notifyEnv !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(notifyEnv)) {
-    throw usageError(`--notify-env takes the NAME of the variable that holds the webhook URL, not "${notifyEnv}"`, "Put the URL in a secret variable, e.g. SLACK_WEBHOOK_URL, and pass --notify-env SLACK_WEBHOOK_URL.");
+    throw usageError(
+      `--notify-env takes the NAME of the variable that holds the webhook URL, not "${notifyEnv}"`,
+      "Put the URL in a secret variable, e.g. SLACK_WEBHOOK_URL, and pass --notify-env SLACK_WEBHOOK_URL.",
+    );
   }
   return { compareWith: values.compare === undefined ? null : comparedRunsIn(values.compare), failOn, notifyEnv };
 }
@@ -41,11 +57,18 @@ export function changeOptionsOf(values: { compare?: string; "fail-on"?: string; 
 /** The spec runs recorded in the summary.json of the output folder `dir`. */
 function comparedRunsIn(dir: string): RecordedRun[] {
   const file = join(dir, "summary.json");
-  if (!existsSync(file)) throw usageError(`--compare ${dir}: there is no summary.json in it`, "Point --compare at the output folder (--out) of an earlier run.");
+  if (!existsSync(file))
+    throw usageError(
+      `--compare ${dir}: there is no summary.json in it`,
+      "Point --compare at the output folder (--out) of an earlier run.",
+    );
   try {
     return recordedRuns(JSON.parse(readFileSync(file, "utf8")) as RunSummary);
   } catch (error) {
-    throw usageError(`--compare ${dir}: ${file} is not a summary.json setup-audit wrote (${firstLine(error)})`, "Point --compare at the output folder (--out) of an earlier run.");
+    throw usageError(
+      `--compare ${dir}: ${file} is not a summary.json setup-audit wrote (${firstLine(error)})`,
+      "Point --compare at the output folder (--out) of an earlier run.",
+    );
   }
 }
 
@@ -59,7 +82,12 @@ export function compareAndRecord(outDir: string, summary: RunSummary, options: C
   const comparison = compareRuns(summary, options.compareWith ?? lastRecordedRuns(lines));
   try {
     mkdirSync(dirname(historyFile), { recursive: true });
-    writeFileSync(historyFile, appendedHistory(lines, recordedRuns(summary)).map((line) => `${line}\n`).join(""));
+    writeFileSync(
+      historyFile,
+      appendedHistory(lines, recordedRuns(summary))
+        .map((line) => `${line}\n`)
+        .join(""),
+    );
   } catch (error) {
     process.stderr.write(`setup-audit: could not record this run in ${historyFile}: ${firstLine(error)}\n`);
   }
@@ -70,14 +98,25 @@ export function compareAndRecord(outDir: string, summary: RunSummary, options: C
  * What `--fail-on new` makes of a failed run: whether it still fails, and the line that says why.
  * Spec runs with nothing to compare with fail as with `--fail-on any`, and the line says so.
  */
-export function failOnNewOutcome(summary: RunSummary, comparison: Comparison, strict: boolean): { fails: boolean; line: string } {
+export function failOnNewOutcome(
+  summary: RunSummary,
+  comparison: Comparison,
+  strict: boolean,
+): { fails: boolean; line: string } {
   const failing = failuresOnNew(summary, comparison, strict).length;
   const changed = failuresOnNew(summary, { ...comparison, uncompared: [] }, strict).length;
   const uncompared = comparison.uncompared.map((run) => `${run.spec} (${run.environment})`).join(", ");
   const reasons = [
-    ...(uncompared === "" ? [] : [`nothing to compare ${uncompared} with yet, so ${failing - changed} failed finding(s) there fail the run, as with --fail-on any`]),
+    ...(uncompared === ""
+      ? []
+      : [
+          `nothing to compare ${uncompared} with yet, so ${failing - changed} failed finding(s) there fail the run, as with --fail-on any`,
+        ]),
     ...(changed === 0 ? [] : [`${changed} failed finding(s) new or worse than in the run compared with`]),
   ];
   if (failing > 0) return { fails: true, line: `--fail-on new: ${reasons.join("; ")}.` };
-  return { fails: false, line: "--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0)." };
+  return {
+    fails: false,
+    line: "--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0).",
+  };
 }

@@ -21,10 +21,16 @@ export async function runDemo(options: { out: string }): Promise<number> {
   const spec = relative(process.cwd(), DEMO_SPEC);
   const [loaded] = await loadValidSpecs([spec]);
   const demo = await startDemo("127.0.0.1", { service: 0, demoShop: 0 }).catch((error: unknown) => {
-    throw new CliError(EXIT.couldNotRun, `Could not start the demo shop and the mock service: ${(error as Error).message}`, "Check that this machine lets programs listen on 127.0.0.1, then run the demo again.");
+    throw new CliError(
+      EXIT.couldNotRun,
+      `Could not start the demo shop and the mock service: ${(error as Error).message}`,
+      "Check that this machine lets programs listen on 127.0.0.1, then run the demo again.",
+    );
   });
   try {
-    process.stdout.write(`Started the demo shop at ${demo.urls.demoShop} and the mock service at ${demo.urls.service}, on this machine only, for this run.\n`);
+    process.stdout.write(
+      `Started the demo shop at ${demo.urls.demoShop} and the mock service at ${demo.urls.service}, on this machine only, for this run.\n`,
+    );
     // The mock accepts one key, and the demo audits nothing else: a key set in the shell is for another service.
     if (loaded?.spec.api) process.env[loaded.spec.api.keyEnv] = FIXTURE_API_KEY;
     const code = await runAudit({

@@ -2,7 +2,13 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
 import type { RunSummary } from "../results/summary.js";
 import type { Finding } from "../findings/finding.js";
-import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand, type AnnotationPlace } from "../report/github.js";
+import {
+  findingCommands,
+  jobSummaryMarkdown,
+  maskCommands,
+  workflowCommand,
+  type AnnotationPlace,
+} from "../report/github.js";
 import type { SpecError } from "../spec/errors.js";
 import { entryPathOf, positionOf } from "../spec/locate.js";
 
@@ -29,7 +35,9 @@ export function annotateSpecErrors(errors: readonly SpecError[]): void {
   if (!gitHubOutputs().annotate) return;
   for (const error of errors) {
     const message = error.path === "" ? error.message : `${error.path}: ${error.message}`;
-    process.stdout.write(`${workflowCommand("error", message, { file: error.file, line: error.line, col: error.column, title: "setup-audit: invalid spec" })}\n`);
+    process.stdout.write(
+      `${workflowCommand("error", message, { file: error.file, line: error.line, col: error.column, title: "setup-audit: invalid spec" })}\n`,
+    );
   }
 }
 

@@ -13,7 +13,13 @@ import { trackingPlanOf } from "./tracking-plans.js";
  * Runs `checks` (default: all) on one spec × environment's gathered pages (variations' previews
  * among them), whose calls carry the deliveries the run reconciled once, and its API answers.
  */
-export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiArtifacts | null, baseline: CallBaseline | undefined, checks: readonly Check[] = CHECKS): TargetResult {
+export function judgeTarget(
+  target: AuditTarget,
+  pages: JudgedPage[],
+  api: ApiArtifacts | null,
+  baseline: CallBaseline | undefined,
+  checks: readonly Check[] = CHECKS,
+): TargetResult {
   const reportFile = readReportFile(target.spec.report?.file, target.specFile);
   const context = {
     spec: target.spec,
@@ -31,13 +37,26 @@ export function judgeTarget(target: AuditTarget, pages: JudgedPage[], api: ApiAr
     trackingPlan: trackingPlanOf(target.spec, target.specFile),
   };
   const findings = runChecks(context, checks);
-  return { spec: target.specFile, project: target.spec.project, environment: target.environment, collect: target.spec.traffic.collect, findings, pages, api };
+  return {
+    spec: target.specFile,
+    project: target.spec.project,
+    environment: target.environment,
+    collect: target.spec.traffic.collect,
+    findings,
+    pages,
+    api,
+  };
 }
 
 /**
  * Judges one spec × environment's pages as they were gathered (by this run, or saved by an
  * earlier one): each call's delivery is reconciled once, here, with what the service ingested.
  */
-export function judgeGathered(target: AuditTarget, pages: readonly PageArtifacts[], api: ApiArtifacts | null, baseline: CallBaseline | undefined): TargetResult {
+export function judgeGathered(
+  target: AuditTarget,
+  pages: readonly PageArtifacts[],
+  api: ApiArtifacts | null,
+  baseline: CallBaseline | undefined,
+): TargetResult {
   return judgeTarget(target, reconcileDeliveries(pages, ingestedEvents(api)), api, baseline);
 }

@@ -119,7 +119,9 @@ const COMMANDS: Record<string, Command> = {
     });
     const replayFrom = values["from-artifacts"];
     if (replayFrom !== undefined) {
-      const gathering = ["workers", "shard", "base-url", "trace", "browser-endpoint", "save-artifacts"].filter((flag) => values[flag as keyof typeof values] !== undefined);
+      const gathering = ["workers", "shard", "base-url", "trace", "browser-endpoint", "save-artifacts"].filter(
+        (flag) => values[flag as keyof typeof values] !== undefined,
+      );
       if (gathering.length > 0) {
         throw usageError(
           `--from-artifacts judges artifacts gathered earlier, so --${gathering[0]} (a choice of how to gather) does not apply`,
@@ -127,14 +129,24 @@ const COMMANDS: Record<string, Command> = {
         );
       }
       const { replayAudit } = await import("./replay.js");
-      return replayAudit(replayFrom, { ...selectionOf(positionals, values), ...publishingOf(values), changes: await changesOf(values) });
+      return replayAudit(replayFrom, {
+        ...selectionOf(positionals, values),
+        ...publishingOf(values),
+        changes: await changesOf(values),
+      });
     }
     if (values["save-artifacts"] && values.shard !== undefined) {
-      throw usageError("--save-artifacts keeps a whole run's artifacts, not a shard's", "Save them from a run without --shard.");
+      throw usageError(
+        "--save-artifacts keeps a whole run's artifacts, not a shard's",
+        "Save them from a run without --shard.",
+      );
     }
     const comparing = Object.keys(CHANGE_FLAGS).find((flag) => values[flag as keyof typeof values] !== undefined);
     if (comparing && values.shard !== undefined) {
-      throw usageError(`--${comparing} is for a whole run, not a shard: the merge compares the merged result`, `Give --${comparing} to \`setup-audit merge\`.`);
+      throw usageError(
+        `--${comparing} is for a whole run, not a shard: the merge compares the merged result`,
+        `Give --${comparing} to \`setup-audit merge\`.`,
+      );
     }
     const { runAudit } = await import("./run.js");
     return runAudit({
@@ -162,16 +174,33 @@ const COMMANDS: Record<string, Command> = {
     return mergeShards(positionals, { ...publishingOf(values), changes: await changesOf(values) });
   },
   async baseline(args) {
-    const { values, positionals } = parse(args, { out: { type: "string" }, file: { type: "string" }, force: { type: "boolean" } });
-    if (positionals.length > 0) throw usageError(`baseline takes no spec ("${positionals[0]}"): it reads the summary.json of the run in --out`);
+    const { values, positionals } = parse(args, {
+      out: { type: "string" },
+      file: { type: "string" },
+      force: { type: "boolean" },
+    });
+    if (positionals.length > 0)
+      throw usageError(`baseline takes no spec ("${positionals[0]}"): it reads the summary.json of the run in --out`);
     const { baselineCommand } = await import("./baseline.js");
     return baselineCommand({ out: values.out ?? "reports", file: values.file ?? null, force: Boolean(values.force) });
   },
   async plan(args) {
-    const { values, positionals } = parse(args, { from: { type: "string" }, out: { type: "string" }, force: { type: "boolean" } });
-    if (positionals[0] !== "draft" || positionals.length > 1) throw usageError(`plan takes one subcommand, draft (not ${positionals.length === 0 ? "none" : `"${positionals.join(" ")}"`})`, "Run `setup-audit plan draft` to write a tracking plan from a saved run.");
+    const { values, positionals } = parse(args, {
+      from: { type: "string" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+    });
+    if (positionals[0] !== "draft" || positionals.length > 1)
+      throw usageError(
+        `plan takes one subcommand, draft (not ${positionals.length === 0 ? "none" : `"${positionals.join(" ")}"`})`,
+        "Run `setup-audit plan draft` to write a tracking plan from a saved run.",
+      );
     const { planDraftCommand } = await import("./plan-draft.js");
-    return planDraftCommand({ from: values.from ?? "reports", out: values.out ?? "tracking-plan.yaml", force: Boolean(values.force) });
+    return planDraftCommand({
+      from: values.from ?? "reports",
+      out: values.out ?? "tracking-plan.yaml",
+      force: Boolean(values.force),
+    });
   },
   async validate(args) {
     const { positionals } = parse(args, {});
@@ -180,7 +209,10 @@ const COMMANDS: Record<string, Command> = {
   },
   async schema(args) {
     const { values, positionals } = parse(args, { summary: { type: "boolean" } });
-    if (positionals.length > 0) throw usageError(`schema takes no argument ("${positionals[0]}"): it prints the JSON Schema of every spec, or of summary.json with --summary`);
+    if (positionals.length > 0)
+      throw usageError(
+        `schema takes no argument ("${positionals[0]}"): it prints the JSON Schema of every spec, or of summary.json with --summary`,
+      );
     if (values.summary) {
       const { summaryJsonSchemaText } = await import("../results/summary-schema.js");
       process.stdout.write(summaryJsonSchemaText());
@@ -192,15 +224,25 @@ const COMMANDS: Record<string, Command> = {
   },
   async demo(args) {
     const { values, positionals } = parse(args, { out: { type: "string" } });
-    if (positionals.length > 0) throw usageError(`demo takes no spec ("${positionals[0]}"): it audits the bundled demo shop`);
+    if (positionals.length > 0)
+      throw usageError(`demo takes no spec ("${positionals[0]}"): it audits the bundled demo shop`);
     const { runDemo } = await import("./demo.js");
     return runDemo({ out: values.out ?? "reports" });
   },
   async report(args) {
-    const { values, positionals } = parse(args, { out: { type: "string" }, "single-file": { type: "boolean" }, open: { type: "boolean" } });
-    if (positionals.length > 0) throw usageError(`report takes no spec ("${positionals[0]}"): it reads the results of the last run in --out`);
+    const { values, positionals } = parse(args, {
+      out: { type: "string" },
+      "single-file": { type: "boolean" },
+      open: { type: "boolean" },
+    });
+    if (positionals.length > 0)
+      throw usageError(`report takes no spec ("${positionals[0]}"): it reads the results of the last run in --out`);
     const { reportCommand } = await import("./report.js");
-    return reportCommand({ out: values.out ?? "reports", singleFile: Boolean(values["single-file"]), open: Boolean(values.open) });
+    return reportCommand({
+      out: values.out ?? "reports",
+      singleFile: Boolean(values["single-file"]),
+      open: Boolean(values.open),
+    });
   },
 };
 
@@ -210,7 +252,13 @@ function selectionOf(specs: string[], values: { env?: string; viewport?: string[
 }
 
 /** How a command that judges writes what it found: --out, --strict, --single-file, --open and --baseline [FILE]. */
-function publishingOf(values: { out?: string; strict?: boolean; "single-file"?: boolean; open?: boolean; baseline?: string }) {
+function publishingOf(values: {
+  out?: string;
+  strict?: boolean;
+  "single-file"?: boolean;
+  open?: boolean;
+  baseline?: string;
+}) {
   return {
     out: values.out ?? "reports",
     strict: Boolean(values.strict),
@@ -221,7 +269,11 @@ function publishingOf(values: { out?: string; strict?: boolean; "single-file"?: 
 }
 
 /** The flags with which a whole run or a merge compares itself with an earlier run (docs/ci.md, Changes). */
-const CHANGE_FLAGS = { compare: { type: "string" }, "fail-on": { type: "string" }, "notify-env": { type: "string" } } as const;
+const CHANGE_FLAGS = {
+  compare: { type: "string" },
+  "fail-on": { type: "string" },
+  "notify-env": { type: "string" },
+} as const;
 
 /** --compare, --fail-on and --notify-env, checked; --compare's run read at once. */
 async function changesOf(values: { compare?: string; "fail-on"?: string; "notify-env"?: string }) {
@@ -250,7 +302,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`setup-audit: unexpected error: ${(error as Error)?.stack ?? String(error)}\nThis is a bug in setup-audit: please report it with the command and spec you ran.\n`);
+    process.stderr.write(
+      `setup-audit: unexpected error: ${(error as Error)?.stack ?? String(error)}\nThis is a bug in setup-audit: please report it with the command and spec you ran.\n`,
+    );
     return EXIT.couldNotRun;
   }
 }
@@ -291,13 +345,15 @@ function withOptionalValue(args: readonly string[], flag: string): string[] {
 function positiveInteger(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw usageError(`${flag} must be a whole number of at least 1, not "${text}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw usageError(`${flag} must be a whole number of at least 1, not "${text}"`);
   return value;
 }
 
 function browserEndpoint(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (!URL.canParse(text) || !/^wss?:$/.test(new URL(text).protocol)) throw usageError(`--browser-endpoint must be a ws:// or wss:// URL of a Playwright browser server, not "${text}"`);
+  if (!URL.canParse(text) || !/^wss?:$/.test(new URL(text).protocol))
+    throw usageError(`--browser-endpoint must be a ws:// or wss:// URL of a Playwright browser server, not "${text}"`);
   return text;
 }
 
@@ -312,6 +368,7 @@ function shard(text: string | undefined): string | undefined {
 
 function baseUrl(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw usageError(`--base-url must be an http(s) URL, not "${text}"`);
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
+    throw usageError(`--base-url must be an http(s) URL, not "${text}"`);
   return text;
 }

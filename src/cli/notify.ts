@@ -17,10 +17,17 @@ const POST_POLICY: PostPolicy = { attempts: 3, timeoutMs: 10_000, waitMs: 1_000 
  * (docs/ci.md, Notifications). Never fails the audit: what went wrong is one warning line on stderr,
  * which names the variable and never its value.
  */
-export async function notifyWebhook(summary: RunSummary, variable: string, secrets: readonly string[], env: NodeJS.ProcessEnv = process.env, policy: PostPolicy = POST_POLICY): Promise<void> {
+export async function notifyWebhook(
+  summary: RunSummary,
+  variable: string,
+  secrets: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  policy: PostPolicy = POST_POLICY,
+): Promise<void> {
   if (!deservesMessage(summary)) return;
   const url = env[variable] ?? "";
-  const warn = (why: string) => process.stderr.write(`setup-audit: warning: the changes were not posted to the webhook in ${variable}: ${why}.\n`);
+  const warn = (why: string) =>
+    process.stderr.write(`setup-audit: warning: the changes were not posted to the webhook in ${variable}: ${why}.\n`);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     warn(url === "" ? `${variable} is not set` : `${variable} does not hold an http(s) URL`);
     return;
@@ -38,7 +45,13 @@ async function postWithRetries(url: string, body: string, policy: PostPolicy): P
     if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, policy.waitMs * 2 ** (attempt - 2)));
     const tries = `${attempt} attempt${attempt === 1 ? "" : "s"}`;
     try {
-      const response = await request(url, { method: "POST", headers: { "content-type": "application/json" }, body, headersTimeout: policy.timeoutMs, bodyTimeout: policy.timeoutMs });
+      const response = await request(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        headersTimeout: policy.timeoutMs,
+        bodyTimeout: policy.timeoutMs,
+      });
       await response.body.dump();
       if (response.statusCode < 300) return null;
       why = `it answered HTTP ${response.statusCode} (${tries})`;

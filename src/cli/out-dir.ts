@@ -6,7 +6,17 @@ import { join } from "node:path";
 export const SHARD_FILE = "shard-results.json";
 
 /** What a run writes, and an earlier run's leaves: old results would show up as retries in Allure, old screenshots as current ones. */
-const RUN_OUTPUTS = ["allure-results", "html", "audit-report.html", "screenshots", "traces", "artifacts", "summary.json", "junit.xml", SHARD_FILE];
+const RUN_OUTPUTS = [
+  "allure-results",
+  "html",
+  "audit-report.html",
+  "screenshots",
+  "traces",
+  "artifacts",
+  "summary.json",
+  "junit.xml",
+  SHARD_FILE,
+];
 const STALE_PREFIX = ".stale-";
 
 /**
@@ -17,7 +27,9 @@ const STALE_PREFIX = ".stale-";
  */
 export function prepareOutDir(outDir: string, keep: readonly string[] = []): Promise<void> {
   mkdirSync(outDir, { recursive: true });
-  const stale = readdirSync(outDir).filter((name) => (RUN_OUTPUTS.includes(name) && !keep.includes(name)) || name.startsWith(STALE_PREFIX));
+  const stale = readdirSync(outDir).filter(
+    (name) => (RUN_OUTPUTS.includes(name) && !keep.includes(name)) || name.startsWith(STALE_PREFIX),
+  );
   const aside = mkdtempSync(join(outDir, STALE_PREFIX));
   for (const name of stale) renameSync(join(outDir, name), join(aside, name));
   mkdirSync(join(outDir, "allure-results"));

@@ -25,7 +25,10 @@ export function localPictureBrowser(): PictureBrowserSource {
  * The run's variation pictures; none when they cannot be made (no browser, a broken screenshot),
  * said on stderr: like the rest of the report, they never change the verdict.
  */
-export async function makeVariationPictures(run: PictureSources, source: PictureBrowserSource): Promise<VariationPictures> {
+export async function makeVariationPictures(
+  run: PictureSources,
+  source: PictureBrowserSource,
+): Promise<VariationPictures> {
   let opened: Promise<Page> | undefined;
   try {
     return await variationPictures(run, async (picture) => renderPicture(await (opened ??= openPage(source)), picture));

@@ -19,13 +19,26 @@ export interface PlanDraftOptions {
  * summary.json): the pages as they are, every viewport, calls lost before the SDK existed and page views left out.
  */
 export function planDraftCommand(options: PlanDraftOptions): number {
-  if (existsSync(options.out) && !options.force) throw usageError(`${options.out} exists already, and plan draft keeps it`, "Pass --force to replace it, or --out to write another file.");
+  if (existsSync(options.out) && !options.force)
+    throw usageError(
+      `${options.out} exists already, and plan draft keeps it`,
+      "Pass --force to replace it, or --out to write another file.",
+    );
   const saved = readSavedRun(options.from);
   const calls: DraftCall[] = saved.targets.flatMap((target) =>
-    savedPagesAsTheyAre(options.from, target).flatMap((page) => page.calls.flatMap(({ kind, name, properties, state }) => (state === "lost" || kind === "page" ? [] : [{ kind, name, properties }]))),
+    savedPagesAsTheyAre(options.from, target).flatMap((page) =>
+      page.calls.flatMap(({ kind, name, properties, state }) =>
+        state === "lost" || kind === "page" ? [] : [{ kind, name, properties }],
+      ),
+    ),
   );
   const specs = [...new Set(saved.targets.map((target) => target.specFile))].join(", ");
-  writeFileSync(options.out, draftTrackingPlan(calls, `the run of ${specs} saved in ${options.from} (${saved.startedAt})`));
-  process.stdout.write(`Wrote ${options.out} from ${calls.length} call(s). Confirm the values marked "# check:", then name it in the spec's trackingPlan.file.\n`);
+  writeFileSync(
+    options.out,
+    draftTrackingPlan(calls, `the run of ${specs} saved in ${options.from} (${saved.startedAt})`),
+  );
+  process.stdout.write(
+    `Wrote ${options.out} from ${calls.length} call(s). Confirm the values marked "# check:", then name it in the spec's trackingPlan.file.\n`,
+  );
   return EXIT.ok;
 }

@@ -29,9 +29,18 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
  * Everything after the checks, for a run and for a merge of shards alike: summary.json, the
  * Allure results, the console report and the HTML report. Returns the exit code.
  */
-export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | "targets" | "browserExecutable" | "browserEndpoint">, results: TargetResult[], options: PublishOptions): Promise<number> {
+export async function publishResults(
+  plan: Pick<AuditPlan, "runId" | "outDir" | "targets" | "browserExecutable" | "browserEndpoint">,
+  results: TargetResult[],
+  options: PublishOptions,
+): Promise<number> {
   const { secrets } = options;
-  const summary = buildSummary(results, { startedAt: options.startedAt, durationMs: Date.now() - options.startedAt.getTime(), strict: options.strict, secrets });
+  const summary = buildSummary(results, {
+    startedAt: options.startedAt,
+    durationMs: Date.now() - options.startedAt.getTime(),
+    strict: options.strict,
+    secrets,
+  });
   const comparison = options.changes && compareAndRecord(plan.outDir, summary, options.changes);
   if (comparison) summary.changes = comparison.changes;
   writeFileSync(join(plan.outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
@@ -39,10 +48,15 @@ export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | 
   const targets = plan.targets.map((target, index) => ({ target: reportTarget(target), result: results[index]! }));
   const pictures = await makeVariationPictures({ outDir: plan.outDir, targets }, plan);
   // Like the HTML report built from them, the Allure results are an output: failing to write them never changes the verdict.
-  const allureWritten = await writeAllureResults({ runId: plan.runId, outDir: plan.outDir, targets }, { resultsDir: join(plan.outDir, "allure-results"), secrets, pictures }).then(
+  const allureWritten = await writeAllureResults(
+    { runId: plan.runId, outDir: plan.outDir, targets },
+    { resultsDir: join(plan.outDir, "allure-results"), secrets, pictures },
+  ).then(
     () => true,
     (error: unknown) => {
-      process.stderr.write(`setup-audit: could not write the Allure results in ${join(options.out, "allure-results")}: ${firstLine(error)}\n`);
+      process.stderr.write(
+        `setup-audit: could not write the Allure results in ${join(options.out, "allure-results")}: ${firstLine(error)}\n`,
+      );
       return false;
     },
   );
@@ -56,15 +70,30 @@ export async function publishResults(plan: Pick<AuditPlan, "runId" | "outDir" | 
       process.stderr.write(`setup-audit: could not write GitHub's job summary: ${firstLine(error)}\n`);
     }
   }
-  const [summaryFile, junitFile, allureDir] = ["summary.json", "junit.xml", "allure-results"].map((name) => join(options.out, name));
-  process.stdout.write(`\nWrote ${allureWritten ? `${summaryFile}, ${junitFile} and Allure results in ${allureDir}` : `${summaryFile} and ${junitFile}`}.\n`);
+  const [summaryFile, junitFile, allureDir] = ["summary.json", "junit.xml", "allure-results"].map((name) =>
+    join(options.out, name),
+  );
+  process.stdout.write(
+    `\nWrote ${allureWritten ? `${summaryFile}, ${junitFile} and Allure results in ${allureDir}` : `${summaryFile} and ${junitFile}`}.\n`,
+  );
   // The audit's verdict stands even when its report cannot be built.
-  if (allureWritten) await publishReport(options).catch((error: CliError) => process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`));
-  if (options.changes?.notifyEnv) await import("./notify.js").then(({ notifyWebhook }) => notifyWebhook(summary, options.changes!.notifyEnv!, secrets));
-  const onlyNew = comparison && options.changes?.failOn === "new" && summary.verdict === "fail" ? failOnNewOutcome(summary, comparison, options.strict) : null;
+  if (allureWritten)
+    await publishReport(options).catch((error: CliError) =>
+      process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`),
+    );
+  if (options.changes?.notifyEnv)
+    await import("./notify.js").then(({ notifyWebhook }) =>
+      notifyWebhook(summary, options.changes!.notifyEnv!, secrets),
+    );
+  const onlyNew =
+    comparison && options.changes?.failOn === "new" && summary.verdict === "fail"
+      ? failOnNewOutcome(summary, comparison, options.strict)
+      : null;
   if (onlyNew) process.stdout.write(`${onlyNew.line}\n`);
   if (summary.verdict === "fail" && onlyNew?.fails !== false) {
-    process.stdout.write(`Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`);
+    process.stdout.write(
+      `Next: fix the failed checks above${options.strict ? " and the warnings (--strict)" : ""}, then run the audit again.\n`,
+    );
     return EXIT.failed;
   }
   return EXIT.ok;

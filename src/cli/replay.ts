@@ -10,14 +10,23 @@ import { publishResults, type PublishOptions } from "./publish.js";
 import type { AuditTarget } from "../plan/plan.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import type { TargetResult } from "../results/run-result.js";
-import { readSavedRun, replayedSpecFiles, replayedTargets, savedDirOf, SAVED_DIR, type SavedRun } from "./saved-artifacts.js";
+import {
+  readSavedRun,
+  replayedSpecFiles,
+  replayedTargets,
+  savedDirOf,
+  SAVED_DIR,
+  type SavedRun,
+} from "./saved-artifacts.js";
 import { localPictureBrowser } from "./pictures.js";
 import { restoreScreens } from "./screens.js";
 import { loadValidSpecs } from "./specs.js";
 import type { TargetFilters } from "./targets.js";
 
 /** Options of `setup-audit run --from-artifacts DIR`. */
-export interface ReplayOptions extends Omit<PublishOptions, "startedAt" | "toGitHub" | "secrets">, Pick<TargetFilters, "env" | "pages" | "viewports"> {
+export interface ReplayOptions
+  extends Omit<PublishOptions, "startedAt" | "toGitHub" | "secrets">,
+    Pick<TargetFilters, "env" | "pages" | "viewports"> {
   specs: string[];
   baseline: BaselineChoice;
 }
@@ -35,10 +44,18 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
   maskSecretsInLog(targets.flatMap((target) => credentialsOf(target.spec, process.env)));
   for (const warning of shortSecretWarnings(targets, process.env)) process.stderr.write(`${warning}\n`);
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
-  process.stdout.write(`Judging the artifacts saved in ${dir} (gathered ${saved.startedAt} by setup-audit ${saved.tool}) with the current specs and checks; no page is opened.\n`);
+  process.stdout.write(
+    `Judging the artifacts saved in ${dir} (gathered ${saved.startedAt} by setup-audit ${saved.tool}) with the current specs and checks; no page is opened.\n`,
+  );
   for (const target of targets) {
-    const savedTarget = saved.targets.find((candidate) => resolve(candidate.specFile) === resolve(target.specFile) && candidate.environment === target.environment)!;
-    if (savedTarget.specSha256 !== target.specSha256) process.stdout.write(`${target.specFile} changed since its artifacts were gathered: it is judged as it is now, on what was gathered (a change to what the pages record, such as the sdk section, a journey or consent, needs a new gathering).\n`);
+    const savedTarget = saved.targets.find(
+      (candidate) =>
+        resolve(candidate.specFile) === resolve(target.specFile) && candidate.environment === target.environment,
+    )!;
+    if (savedTarget.specSha256 !== target.specSha256)
+      process.stdout.write(
+        `${target.specFile} changed since its artifacts were gathered: it is judged as it is now, on what was gathered (a change to what the pages record, such as the sdk section, a journey or consent, needs a new gathering).\n`,
+      );
   }
 
   const outDir = resolve(options.out);
@@ -60,13 +77,21 @@ export async function replayAudit(dir: string, options: ReplayOptions): Promise<
  * The saved run in DIR, the specs it is judged with (those named, else those saved) planned
  * again, and what judges them: the checks on each target's saved pages and API answers.
  */
-export async function readReplay(dir: string, options: Pick<ReplayOptions, "specs" | "env" | "pages" | "viewports">): Promise<{ saved: SavedRun; targets: AuditTarget[]; judge: (baselines: readonly (CallBaseline | undefined)[]) => TargetResult[] }> {
+export async function readReplay(
+  dir: string,
+  options: Pick<ReplayOptions, "specs" | "env" | "pages" | "viewports">,
+): Promise<{
+  saved: SavedRun;
+  targets: AuditTarget[];
+  judge: (baselines: readonly (CallBaseline | undefined)[]) => TargetResult[];
+}> {
   const saved = readSavedRun(dir);
   const specs = await loadValidSpecs(replayedSpecFiles(saved, options.specs, dir));
   const replayed = replayedTargets(saved, specs, options, dir);
   return {
     saved,
     targets: replayed.map((entry) => entry.target),
-    judge: (baselines) => replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index])),
+    judge: (baselines) =>
+      replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index])),
   };
 }

@@ -19,7 +19,11 @@ export async function reportCommand(options: ReportOptions): Promise<number> {
   const resultsDir = join(options.out, REPORT_PATHS.results);
   const hasResults = existsSync(resultsDir) && readdirSync(resultsDir).some((name) => name.endsWith("-result.json"));
   if (!hasResults) {
-    throw new CliError(EXIT.invalid, `No audit results in ${resultsDir}.`, `Run \`setup-audit run --out ${options.out}\` first, or point --out at the folder a run wrote.`);
+    throw new CliError(
+      EXIT.invalid,
+      `No audit results in ${resultsDir}.`,
+      `Run \`setup-audit run --out ${options.out}\` first, or point --out at the folder a run wrote.`,
+    );
   }
   await publishReport(options);
   return EXIT.ok;
@@ -35,7 +39,11 @@ export async function publishReport(options: ReportOptions): Promise<ReportBuild
   try {
     build = await buildReport(resolve(options.out), { singleFile });
   } catch (error) {
-    throw new CliError(EXIT.couldNotRun, `Could not build the HTML report: ${(error as Error).message}`, `The results are still in ${join(options.out, REPORT_PATHS.results)}; run \`setup-audit report --out ${options.out}\` again once fixed.`);
+    throw new CliError(
+      EXIT.couldNotRun,
+      `Could not build the HTML report: ${(error as Error).message}`,
+      `The results are still in ${join(options.out, REPORT_PATHS.results)}; run \`setup-audit report --out ${options.out}\` again once fixed.`,
+    );
   }
   // Paths as the user typed --out, like the rest of the CLI's output.
   const htmlDir = join(options.out, REPORT_PATHS.html);
@@ -45,11 +53,15 @@ export async function publishReport(options: ReportOptions): Promise<ReportBuild
       `History: ${build.historyRuns} run(s) in ${join(options.out, REPORT_PATHS.history)} (${history}); keep this file between nightly runs for trends.\n`,
   );
   if (build.singleFile === null) {
-    process.stdout.write(`Shareable file: run \`setup-audit report --out ${options.out} --single-file --open\` to write ${join(options.out, REPORT_PATHS.singleFile)}.\n`);
+    process.stdout.write(
+      `Shareable file: run \`setup-audit report --out ${options.out} --single-file --open\` to write ${join(options.out, REPORT_PATHS.singleFile)}.\n`,
+    );
     return build;
   }
   const megabytes = ((build.singleFileBytes ?? 0) / 1024 / 1024).toFixed(1);
-  process.stdout.write(`Shareable file: ${join(options.out, REPORT_PATHS.singleFile)} (${megabytes} MB) — opens offline in any browser; send it as it is.\n`);
+  process.stdout.write(
+    `Shareable file: ${join(options.out, REPORT_PATHS.singleFile)} (${megabytes} MB) — opens offline in any browser; send it as it is.\n`,
+  );
   if (options.open) process.stdout.write(`${await openOnDesktop(build.singleFile)}\n`);
   return build;
 }
@@ -58,12 +70,19 @@ export async function publishReport(options: ReportOptions): Promise<ReportBuild
  * Opens a file with the desktop's default browser; says so instead when there is no desktop. Never
  * throws: a report that could not be opened is still built.
  */
-export function openOnDesktop(file: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<string> {
+export function openOnDesktop(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string> {
   const opener = desktopOpener(platform, env);
-  if (opener === null) return Promise.resolve(`No desktop to open it on here (no DISPLAY or WAYLAND_DISPLAY): open ${file} in a browser.`);
+  if (opener === null)
+    return Promise.resolve(`No desktop to open it on here (no DISPLAY or WAYLAND_DISPLAY): open ${file} in a browser.`);
   return new Promise((resolveMessage) => {
     const child = spawn(opener.command, [...opener.args, file], { detached: true, stdio: "ignore" });
-    child.on("error", (error) => resolveMessage(`Could not run ${opener.command} (${error.message}): open ${file} in a browser.`));
+    child.on("error", (error) =>
+      resolveMessage(`Could not run ${opener.command} (${error.message}): open ${file} in a browser.`),
+    );
     child.on("spawn", () => {
       child.unref();
       resolveMessage(`Opened ${file} with ${opener.command}.`);

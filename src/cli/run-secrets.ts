@@ -19,12 +19,18 @@ export interface RunSecretLists {
 }
 
 /** The run's secrets, with those of the storage states its logins ended with in `workDir` so far (none without one: a replay, a merge) and those of its specs' `storageState` files. */
-export function runSecretLists(targets: readonly AuditTarget[], env: NodeJS.ProcessEnv, workDir: string | null): RunSecretLists {
+export function runSecretLists(
+  targets: readonly AuditTarget[],
+  env: NodeJS.ProcessEnv,
+  workDir: string | null,
+): RunSecretLists {
   const stateFiles = [
     ...(workDir === null ? [] : loginStateFiles(workDir)),
     ...targets.flatMap((target) => environmentOf(target.spec, target.environment).auth?.storageState ?? []),
   ];
-  const projectKeys = new Set(targets.flatMap((target) => Object.values(target.spec.environments).map((environment) => environment.key)));
+  const projectKeys = new Set(
+    targets.flatMap((target) => Object.values(target.spec.environments).map((environment) => environment.key)),
+  );
   const yielded = [...new Set(stateFiles.flatMap((file) => storedSecrets(readState(file), projectKeys)))];
   return {
     secrets: [...new Set([...runSecrets(targets, env), ...yielded])],
@@ -36,7 +42,11 @@ export function runSecretLists(targets: readonly AuditTarget[], env: NodeJS.Proc
  * The run's secrets as they stand while it gathers, for its progress lines: read again only when a
  * login has ended since (its storage state is a new file), not for every line.
  */
-export function gatheringSecrets(targets: readonly AuditTarget[], env: NodeJS.ProcessEnv, workDir: string): () => readonly string[] {
+export function gatheringSecrets(
+  targets: readonly AuditTarget[],
+  env: NodeJS.ProcessEnv,
+  workDir: string,
+): () => readonly string[] {
   let known: { states: string; secrets: string[] } | null = null;
   return () => {
     const states = loginStateFiles(workDir).join("\n");
@@ -67,9 +77,17 @@ function readState(file: string): StoredState {
 
 /** The warnings a run starts with: one per variable whose secret is too short to hide from the outputs, named, never shown. */
 export function shortSecretWarnings(targets: readonly AuditTarget[], env: NodeJS.ProcessEnv): string[] {
-  const short = targets.flatMap((target) => shortSecretVariables(target.spec, target.environment, env).map((variable) => ({ ...variable, spec: target.specFile })));
+  const short = targets.flatMap((target) =>
+    shortSecretVariables(target.spec, target.environment, env).map((variable) => ({
+      ...variable,
+      spec: target.specFile,
+    })),
+  );
   return [...new Set(short.map((variable) => variable.name))].map((name) => {
-    const where = short.filter((variable) => variable.name === name).map((variable) => `${variable.spec}: ${variable.where}`).join("; ");
+    const where = short
+      .filter((variable) => variable.name === name)
+      .map((variable) => `${variable.spec}: ${variable.where}`)
+      .join("; ");
     return `setup-audit: warning: ${name} holds fewer than ${MIN_SCRUBBED_LENGTH} characters, too few to hide from the outputs without hiding ordinary text: they may show it (${where}). Use a longer secret.`;
   });
 }

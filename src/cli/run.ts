@@ -55,7 +55,11 @@ export async function runAudit(options: RunOptions): Promise<number> {
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
   const browser = options.browserEndpoint ? ({ found: true, executablePath: null } as const) : findBrowser();
   if (!browser.found) {
-    throw new CliError(EXIT.couldNotRun, `No browser to audit with: ${browser.problem}.`, `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
+    throw new CliError(
+      EXIT.couldNotRun,
+      `No browser to audit with: ${browser.problem}.`,
+      `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
+    );
   }
   const outDir = resolve(options.out);
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-"));
@@ -68,7 +72,15 @@ export async function runAudit(options: RunOptions): Promise<number> {
     mkdirSync(join(workDir, "artifacts"));
     // Once per spec × environment, before any browser: pages and workers never call the API.
     const apiBefore = await gatherApiBeforeBrowsers(targets, (line) => process.stdout.write(line));
-    const plan: AuditPlan = { runId: workDir.slice(-6), outDir, workDir, browserExecutable: browser.executablePath, browserEndpoint: options.browserEndpoint ?? null, trace: options.trace, targets };
+    const plan: AuditPlan = {
+      runId: workDir.slice(-6),
+      outDir,
+      workDir,
+      browserExecutable: browser.executablePath,
+      browserEndpoint: options.browserEndpoint ?? null,
+      trace: options.trace,
+      targets,
+    };
     const planFile = join(workDir, "plan.json");
     writeFileSync(planFile, JSON.stringify(plan));
 
@@ -80,25 +92,48 @@ export async function runAudit(options: RunOptions): Promise<number> {
     preloadReportBuilder();
     const outputWriters = Promise.all([import("./publish.js"), import("./shards.js")]);
     const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
-    if (gathered === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
+    if (gathered === EXIT.interrupted)
+      throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
     // Playwright writes a trace.zip per page × viewport into the work folder, which is deleted.
     if (options.trace) keepTraces(workDir, outDir);
 
     const apis = await gatherApiAfterBrowsers(targets, apiBefore, (line) => process.stdout.write(line));
     // What the logins yielded is known now, and goes with the work folder: the run's secrets are read before it.
     const { secrets, credentials } = runSecretLists(targets, process.env, workDir);
-    const gatheredTargets = targets.map((target, index) => ({ target, pages: readArtifacts(workDir, target, Boolean(options.shard)), api: apis[index] ?? null }));
+    const gatheredTargets = targets.map((target, index) => ({
+      target,
+      pages: readArtifacts(workDir, target, Boolean(options.shard)),
+      api: apis[index] ?? null,
+    }));
     if (options.saveArtifacts) {
       // Before the checks: with screenshots on-failure, judging decides which screenshots the output keeps.
-      saveArtifacts(outDir, { startedAt, selection: { pages: options.pages, viewports: options.viewports }, targets: gatheredTargets }, [outDir, workDir], credentials);
+      saveArtifacts(
+        outDir,
+        { startedAt, selection: { pages: options.pages, viewports: options.viewports }, targets: gatheredTargets },
+        [outDir, workDir],
+        credentials,
+      );
     }
-    const results = gatheredTargets.map(({ target, pages, api }, index) => judgeGathered(target, pages.map(({ page }) => page), api, baselines[index]));
+    const results = gatheredTargets.map(({ target, pages, api }, index) =>
+      judgeGathered(
+        target,
+        pages.map(({ page }) => page),
+        api,
+        baselines[index],
+      ),
+    );
     keepFailureScreenshots(targets, results, workDir, outDir);
     const [{ publishResults }, { writeShardResults }] = await outputWriters;
     if (options.shard) writeShardResults(outDir, options.shard, startedAt, targets, results, secrets);
     // Everything the outputs need from the work folder is read or copied by now.
     workDirDeleted = deleteInBackground(workDir);
-    return await publishResults(plan, results, { ...options, startedAt, toGitHub: !options.shard, secrets, changes: options.shard ? null : options.changes });
+    return await publishResults(plan, results, {
+      ...options,
+      startedAt,
+      toGitHub: !options.shard,
+      secrets,
+      changes: options.shard ? null : options.changes,
+    });
   } finally {
     await Promise.all([staleOutputsDeleted, workDirDeleted ?? deleteInBackground(workDir)]);
   }
@@ -113,7 +148,11 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
   for (const baseUrl of new Set(targets.map((target) => target.baseUrl))) {
     const reason = await unreachableReason(baseUrl);
     if (reason !== null) {
-      throw new CliError(EXIT.couldNotRun, `Could not reach ${baseUrl} (${reason}).`, "Start the site, or point the spec (or --base-url) at one that is up.");
+      throw new CliError(
+        EXIT.couldNotRun,
+        `Could not reach ${baseUrl} (${reason}).`,
+        "Start the site, or point the spec (or --base-url) at one that is up.",
+      );
     }
   }
 }

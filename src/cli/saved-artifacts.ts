@@ -85,7 +85,12 @@ export function saveArtifacts(
     version: SAVED_VERSION,
     tool: toolVersion(),
     startedAt: run.startedAt.toISOString(),
-    targets: run.targets.map(({ target: { spec: _spec, ...target }, api }) => ({ ...target, baseUrl: withoutUserInfo(target.baseUrl), selection: run.selection, api: hideSecretsDeep(api, secrets) })),
+    targets: run.targets.map(({ target: { spec: _spec, ...target }, api }) => ({
+      ...target,
+      baseUrl: withoutUserInfo(target.baseUrl),
+      selection: run.selection,
+      api: hideSecretsDeep(api, secrets),
+    })),
   };
   writeFileSync(join(savedDir, RUN_FILE), `${JSON.stringify(saved, null, 2)}\n`);
   for (const { file, page } of run.targets.flatMap((target) => target.pages)) {
@@ -108,14 +113,16 @@ function savedPage(page: PageArtifacts, secrets: readonly string[]): PageArtifac
   const redacted = hideSecretsDeep(page, secrets);
   const calls = redacted.calls.map((call, index): CapturedCall => {
     const gathered = page.calls[index]!;
-    const changed = call.name !== gathered.name || JSON.stringify(call.properties) !== JSON.stringify(gathered.properties);
+    const changed =
+      call.name !== gathered.name || JSON.stringify(call.properties) !== JSON.stringify(gathered.properties);
     return call.kind === "identify" && changed ? { ...call, personalData: personalDataOf(gathered, []) } : call;
   });
   const { login, landedUrl } = redacted.access;
   const access = {
     ...redacted.access,
     landedUrl: landedUrl === null ? null : shareableUrl(landedUrl),
-    login: login === null ? null : { ...login, finalUrl: login.finalUrl === null ? null : shareableUrl(login.finalUrl) },
+    login:
+      login === null ? null : { ...login, finalUrl: login.finalUrl === null ? null : shareableUrl(login.finalUrl) },
   };
   return { ...redacted, calls, access };
 }
@@ -129,14 +136,19 @@ export function savedDirOf(dir: string): string {
 export function readSavedRun(dir: string): SavedRun {
   const file = join(savedDirOf(dir), RUN_FILE);
   const again = `Gather them again: \`setup-audit run … --save-artifacts --out ${dir}\`, then judge them with \`setup-audit run --from-artifacts ${dir}\`.`;
-  if (!existsSync(file)) throw usageError(`${dir} holds no saved artifacts (no ${join(dir, SAVED_DIR, RUN_FILE)})`, again);
+  if (!existsSync(file))
+    throw usageError(`${dir} holds no saved artifacts (no ${join(dir, SAVED_DIR, RUN_FILE)})`, again);
   let saved: SavedRun;
   try {
     saved = JSON.parse(readFileSync(file, "utf8")) as SavedRun;
   } catch (error) {
     throw usageError(`${file} is not the run file of saved artifacts: ${(error as Error).message}`, again);
   }
-  if (saved.version !== SAVED_VERSION) throw usageError(`${file} was saved by setup-audit ${saved.tool ?? "of another version"}, in another format`, again);
+  if (saved.version !== SAVED_VERSION)
+    throw usageError(
+      `${file} was saved by setup-audit ${saved.tool ?? "of another version"}, in another format`,
+      again,
+    );
   return saved;
 }
 
@@ -144,9 +156,13 @@ export function readSavedRun(dir: string): SavedRun {
 export function savedPagesAsTheyAre(dir: string, saved: SavedTarget): PageArtifacts[] {
   return saved.units
     .filter((unit) => unit.variation === null && unit.consent === undefined)
-    .flatMap((unit) => Object.values(unit.artifactFiles).map((file) => ({ unit, path: join(savedDirOf(dir), PAGES_DIR, file) })))
+    .flatMap((unit) =>
+      Object.values(unit.artifactFiles).map((file) => ({ unit, path: join(savedDirOf(dir), PAGES_DIR, file) })),
+    )
     .filter(({ path }) => existsSync(path))
-    .map(({ unit, path }) => ofUnit(JSON.parse(readFileSync(path, "utf8")) as PageArtifacts, { id: unit.id, kind: "page" }));
+    .map(({ unit, path }) =>
+      ofUnit(JSON.parse(readFileSync(path, "utf8")) as PageArtifacts, { id: unit.id, kind: "page" }),
+    );
 }
 
 /** A saved page's artifacts with the unit they were gathered for: artifacts saved before they named their unit get the planned unit whose file they are in. */
@@ -177,10 +193,16 @@ export function replayedSpecFiles(saved: SavedRun, named: readonly string[], dir
  * own. Every unit × viewport of that plan must have been gathered, as the same page or the same
  * variation: otherwise the replay is refused (exit 2), saying what to gather.
  */
-export function replayedTargets(saved: SavedRun, specs: readonly LoadedSpec[], filters: Pick<TargetFilters, "env" | "pages" | "viewports">, dir: string): ReplayedTarget[] {
+export function replayedTargets(
+  saved: SavedRun,
+  specs: readonly LoadedSpec[],
+  filters: Pick<TargetFilters, "env" | "pages" | "viewports">,
+  dir: string,
+): ReplayedTarget[] {
   return specs.flatMap((loaded) => {
     const candidates = saved.targets.filter((target) => resolve(target.specFile) === resolve(loaded.file));
-    const chosen = filters.env === undefined ? candidates : candidates.filter((target) => target.environment === filters.env);
+    const chosen =
+      filters.env === undefined ? candidates : candidates.filter((target) => target.environment === filters.env);
     if (chosen.length === 0) {
       const environments = candidates.map((target) => target.environment).join(", ");
       throw usageError(
@@ -195,7 +217,9 @@ export function replayedTargets(saved: SavedRun, specs: readonly LoadedSpec[], f
         viewports: filters.viewports.length > 0 ? filters.viewports : savedTarget.selection.viewports,
         baseUrl: savedTarget.baseUrl,
       });
-      const pages = target.units.flatMap((unit) => target.viewports.map((viewport) => readSavedPage(dir, savedTarget, unit, viewport)));
+      const pages = target.units.flatMap((unit) =>
+        target.viewports.map((viewport) => readSavedPage(dir, savedTarget, unit, viewport)),
+      );
       return { target, pages, api: savedTarget.api };
     });
   });
@@ -204,11 +228,18 @@ export function replayedTargets(saved: SavedRun, specs: readonly LoadedSpec[], f
 /** A unit's saved artifacts on a viewport; refused (exit 2) when the saved run did not gather it. */
 function readSavedPage(dir: string, saved: SavedTarget, unit: AuditUnit, viewport: string): PageArtifacts {
   const same = saved.units.find((candidate) => candidate.id === unit.id);
-  const matches = same !== undefined && same.page === unit.page && same.variation?.experiment === unit.variation?.experiment && same.variation?.name === unit.variation?.name;
+  const matches =
+    same !== undefined &&
+    same.page === unit.page &&
+    same.variation?.experiment === unit.variation?.experiment &&
+    same.variation?.name === unit.variation?.name;
   const file = matches ? same.artifactFiles[viewport] : undefined;
   const path = file === undefined ? null : join(savedDirOf(dir), PAGES_DIR, file);
   if (path === null || !existsSync(path)) {
-    const what = unit.variation === null ? `page ${unit.page}` : `variation "${unit.variation.name}" of experiment "${unit.variation.experiment}" on page ${unit.page}`;
+    const what =
+      unit.variation === null
+        ? `page ${unit.page}`
+        : `variation "${unit.variation.name}" of experiment "${unit.variation.experiment}" on page ${unit.page}`;
     throw usageError(
       `${saved.specFile} (${saved.environment}) now audits ${what} on ${viewport}, which ${dir}'s saved artifacts do not hold: the spec or the selection changed since they were gathered`,
       `Gather again with this spec: \`setup-audit run ${saved.specFile} --env ${saved.environment} --save-artifacts --out ${dir}\`, or leave it out with --page or --viewport.`,
@@ -217,6 +248,9 @@ function readSavedPage(dir: string, saved: SavedTarget, unit: AuditUnit, viewpor
   try {
     return ofUnit(JSON.parse(readFileSync(path, "utf8")) as PageArtifacts, { id: unit.id, kind: unit.kind });
   } catch (error) {
-    throw usageError(`${path} is not a page of saved artifacts: ${(error as Error).message}`, `Gather again: \`setup-audit run ${saved.specFile} --env ${saved.environment} --save-artifacts --out ${dir}\`.`);
+    throw usageError(
+      `${path} is not a page of saved artifacts: ${(error as Error).message}`,
+      `Gather again: \`setup-audit run ${saved.specFile} --env ${saved.environment} --save-artifacts --out ${dir}\`.`,
+    );
   }
 }

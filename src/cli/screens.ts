@@ -9,13 +9,23 @@ import type { TargetResult } from "../results/run-result.js";
  * in the saved artifacts); only those of a page × viewport with a failed or warning finding are
  * kept, in the output.
  */
-export function keepFailureScreenshots(targets: readonly AuditTarget[], results: readonly TargetResult[], fromDir: string, outDir: string): void {
+export function keepFailureScreenshots(
+  targets: readonly AuditTarget[],
+  results: readonly TargetResult[],
+  fromDir: string,
+  outDir: string,
+): void {
   targets.forEach((target, index) => {
     if (target.spec.screenshots !== "on-failure") return;
     const result = results[index]!;
     for (const page of result.pages) {
       if (page.screenshot === null) continue;
-      const failed = result.findings.some((finding) => finding.page === page.page && finding.viewport === page.viewport && (finding.status === "fail" || finding.status === "warn"));
+      const failed = result.findings.some(
+        (finding) =>
+          finding.page === page.page &&
+          finding.viewport === page.viewport &&
+          (finding.status === "fail" || finding.status === "warn"),
+      );
       if (failed) copyScreen(fromDir, page.screenshot, outDir);
       else page.screenshot = null;
     }
@@ -40,10 +50,16 @@ export function screensOf(page: PageArtifacts, { screenshot }: { screenshot: boo
  * saved artifacts, then the failures' screenshots of `on-failure`. A screen the artifacts lack
  * (left out to keep them small) is left out of the report.
  */
-export function restoreScreens(targets: readonly AuditTarget[], results: readonly TargetResult[], fromDir: string, outDir: string): void {
+export function restoreScreens(
+  targets: readonly AuditTarget[],
+  results: readonly TargetResult[],
+  fromDir: string,
+  outDir: string,
+): void {
   targets.forEach((target, index) => {
     for (const page of results[index]!.pages) {
-      for (const screen of screensOf(page, { screenshot: target.spec.screenshots === "on" })) copyScreen(fromDir, screen, outDir);
+      for (const screen of screensOf(page, { screenshot: target.spec.screenshots === "on" }))
+        copyScreen(fromDir, screen, outDir);
     }
   });
   keepFailureScreenshots(targets, results, fromDir, outDir);

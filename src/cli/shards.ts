@@ -41,7 +41,14 @@ interface ShardResults {
 }
 
 /** Writes a shard's results beside its summary.json, with every personal value masked, the messages scrubbed as summary.json's, and no secret of the run anywhere. */
-export function writeShardResults(outDir: string, shard: string, startedAt: Date, targets: readonly AuditTarget[], results: readonly TargetResult[], secrets: readonly string[]): void {
+export function writeShardResults(
+  outDir: string,
+  shard: string,
+  startedAt: Date,
+  targets: readonly AuditTarget[],
+  results: readonly TargetResult[],
+  secrets: readonly string[],
+): void {
   const shareable: ShardResults = {
     version: SHARD_FILE_VERSION,
     shard,
@@ -57,11 +64,19 @@ export function writeShardResults(outDir: string, shard: string, startedAt: Date
 }
 
 /** `setup-audit merge DIR… --out DIR`: one result from N shards' output folders. */
-export async function mergeShards(dirs: readonly string[], options: Omit<PublishOptions, "startedAt" | "toGitHub" | "secrets"> & { baseline: BaselineChoice }): Promise<number> {
-  if (dirs.length === 0) throw usageError("merge needs the output folders of the shards", "Run `setup-audit merge reports-1 reports-2 --out reports`.");
+export async function mergeShards(
+  dirs: readonly string[],
+  options: Omit<PublishOptions, "startedAt" | "toGitHub" | "secrets"> & { baseline: BaselineChoice },
+): Promise<number> {
+  if (dirs.length === 0)
+    throw usageError(
+      "merge needs the output folders of the shards",
+      "Run `setup-audit merge reports-1 reports-2 --out reports`.",
+    );
   const shards = dirs.map(readShard);
   const first = shards[0]!;
-  const identity = (targets: readonly ShardTarget[]) => JSON.stringify(targets.map(({ specFile, specSha256, environment }) => [specFile, specSha256, environment]));
+  const identity = (targets: readonly ShardTarget[]) =>
+    JSON.stringify(targets.map(({ specFile, specSha256, environment }) => [specFile, specSha256, environment]));
   const stranger = shards.find((shard) => identity(shard.targets) !== identity(first.targets));
   if (stranger) {
     throw usageError(
@@ -70,20 +85,32 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
     );
   }
   // The checks that need the whole run read the spec again: it must be the one the shards audited.
-  const specs = new Map((await loadValidSpecs(first.targets.map((target) => target.specFile))).map((loaded) => [loaded.file, loaded]));
+  const specs = new Map(
+    (await loadValidSpecs(first.targets.map((target) => target.specFile))).map((loaded) => [loaded.file, loaded]),
+  );
   const changed = first.targets.find((target) => specs.get(target.specFile)!.sha256 !== target.specSha256);
   if (changed) {
-    throw usageError(`${changed.specFile} changed since the shards audited it`, "Merge with the spec files the shards ran with (the same commit), or run the shards again.");
+    throw usageError(
+      `${changed.specFile} changed since the shards audited it`,
+      "Merge with the spec files the shards ran with (the same commit), or run the shards again.",
+    );
   }
   const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)!.spec }));
 
   const outDir = resolve(options.out);
   const staleOutputsDeleted = prepareOutDir(outDir);
   for (const dir of dirs) {
-    if (existsSync(join(dir, "screenshots"))) cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
+    if (existsSync(join(dir, "screenshots")))
+      cpSync(join(dir, "screenshots"), join(outDir, "screenshots"), { recursive: true });
   }
   const baselines = options.baseline ? loadBaselines(targets, options.baseline.file) : [];
-  const results = targets.map((target, index) => mergeTarget(target, shards.map((shard) => shard.results[index]!), baselines[index]));
+  const results = targets.map((target, index) =>
+    mergeTarget(
+      target,
+      shards.map((shard) => shard.results[index]!),
+      baselines[index],
+    ),
+  );
   const startedAt = new Date(Math.min(...shards.map((shard) => Date.parse(shard.startedAt))));
   process.stdout.write(`Merged ${shards.length} shard(s): ${shards.map((shard) => shard.shard).join(", ")}.\n`);
   try {
@@ -98,19 +125,37 @@ export async function mergeShards(dirs: readonly string[], options: Omit<Publish
 
 function readShard(dir: string): ShardResults {
   const file = join(dir, SHARD_FILE);
-  if (!existsSync(file)) throw usageError(`${dir} holds no ${SHARD_FILE}`, `Name the --out folders of \`setup-audit run --shard I/N\` runs.`);
+  if (!existsSync(file))
+    throw usageError(
+      `${dir} holds no ${SHARD_FILE}`,
+      `Name the --out folders of \`setup-audit run --shard I/N\` runs.`,
+    );
   const shard = JSON.parse(readFileSync(file, "utf8")) as ShardResults;
-  if (shard.version !== SHARD_FILE_VERSION) throw usageError(`${file} was written by another version of setup-audit`, "Run the shards and the merge with the same version.");
+  if (shard.version !== SHARD_FILE_VERSION)
+    throw usageError(
+      `${file} was written by another version of setup-audit`,
+      "Run the shards and the merge with the same version.",
+    );
   return shard;
 }
 
-function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseline: CallBaseline | undefined): TargetResult {
+function mergeTarget(
+  target: AuditTarget,
+  parts: readonly TargetResult[],
+  baseline: CallBaseline | undefined,
+): TargetResult {
   // Each shard reconciled its calls with the events the service listed to that shard.
   const pages = parts.flatMap((part) => part.pages);
   const api = parts.find((part) => part.api !== null)?.api ?? null;
   const pageChecks = new Set(CHECKS.filter((check) => check.scope === "page").map((check) => check.id));
   const pageFindings = parts.flatMap((part) => part.findings.filter((finding) => pageChecks.has(finding.check)));
-  const merged = judgeTarget(target, pages, api, baseline, CHECKS.filter((check) => check.scope === "run"));
+  const merged = judgeTarget(
+    target,
+    pages,
+    api,
+    baseline,
+    CHECKS.filter((check) => check.scope === "run"),
+  );
   const order = new Map(CHECKS.map((check, index) => [check.id, index]));
   const findings = [...pageFindings, ...merged.findings].sort((a, b) => order.get(a.check)! - order.get(b.check)!);
   return { ...merged, findings };
@@ -124,11 +169,33 @@ function mergeTarget(target: AuditTarget, parts: readonly TargetResult[], baseli
 function shareablePage(page: JudgedPage, allow: readonly string[]): JudgedPage {
   const maskString = (value: string | null) => (value === null ? null : (detectPersonalValue(value)?.masked ?? value));
   const shareableCalls = (calls: readonly JudgedCall[]) =>
-    calls.map((call): JudgedCall => ({ ...call, name: call.kind === "identify" ? null : maskString(call.name), properties: redactPersonalData(call.properties, allow) }));
-  const shareableCollect = (collect: readonly CollectRequest[]) => collect.map((request): CollectRequest => ({ ...request, events: request.events.map(() => ({ raw: null, strings: [] })) }));
-  const reload = page.reload ? { ...page.reload, calls: shareableCalls(page.reload.calls), collect: shareableCollect(page.reload.collect) } : page.reload;
-  const consent = page.consent ? { ...page.consent, requestsBefore: page.consent.requestsBefore.map((request) => ({ ...request, url: redactUrl(request.url) })) } : page.consent;
-  return { ...page, calls: shareableCalls(page.calls), collect: shareableCollect(page.collect), reload, ...(consent ? { consent } : {}) };
+    calls.map(
+      (call): JudgedCall => ({
+        ...call,
+        name: call.kind === "identify" ? null : maskString(call.name),
+        properties: redactPersonalData(call.properties, allow),
+      }),
+    );
+  const shareableCollect = (collect: readonly CollectRequest[]) =>
+    collect.map(
+      (request): CollectRequest => ({ ...request, events: request.events.map(() => ({ raw: null, strings: [] })) }),
+    );
+  const reload = page.reload
+    ? { ...page.reload, calls: shareableCalls(page.reload.calls), collect: shareableCollect(page.reload.collect) }
+    : page.reload;
+  const consent = page.consent
+    ? {
+        ...page.consent,
+        requestsBefore: page.consent.requestsBefore.map((request) => ({ ...request, url: redactUrl(request.url) })),
+      }
+    : page.consent;
+  return {
+    ...page,
+    calls: shareableCalls(page.calls),
+    collect: shareableCollect(page.collect),
+    reload,
+    ...(consent ? { consent } : {}),
+  };
 }
 
 /** The API's answers without the recent events' content (user ids, attributes): the shard already judged the deliveries they vouch for. */

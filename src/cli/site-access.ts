@@ -9,7 +9,12 @@ import { CliError, EXIT } from "../runner/errors.js";
  * a secret is unset or empty, or its storage-state file cannot be read. `validate` needs neither.
  */
 export function requireSiteAccess(targets: readonly AuditTarget[], env: NodeJS.ProcessEnv): void {
-  const missing = targets.flatMap((target) => missingVariables(secretVariables(target.spec, target.environment), env).map((variable) => ({ ...variable, spec: target.specFile })));
+  const missing = targets.flatMap((target) =>
+    missingVariables(secretVariables(target.spec, target.environment), env).map((variable) => ({
+      ...variable,
+      spec: target.specFile,
+    })),
+  );
   if (missing.length > 0) {
     const names = [...new Set(missing.map((variable) => variable.name))];
     const where = missing.map((variable) => `${variable.spec}: ${variable.where}`).join("; ");

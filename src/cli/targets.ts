@@ -23,20 +23,29 @@ export function buildTarget({ file: specFile, spec, sha256 }: LoadedSpec, filter
   const environment = filters.env ?? spec.defaultEnvironment ?? envNames[0]!;
   const env = spec.environments[environment];
   if (!env) {
-    throw usageError(`${specFile} has no environment "${environment}"`, `Use --env with one of: ${envNames.join(", ")}.`);
+    throw usageError(
+      `${specFile} has no environment "${environment}"`,
+      `Use --env with one of: ${envNames.join(", ")}.`,
+    );
   }
   const unknownPages = filters.pages.filter((id) => !spec.pages.some((page) => page.id === id));
   if (unknownPages.length > 0 && unknownPages.length === filters.pages.length) {
     const ids = spec.pages.map((page) => page.id);
     const guess = closestMatch(unknownPages[0]!, ids);
-    throw usageError(`${specFile} has no page ${unknownPages.join(", ")}`, guess ? `Did you mean --page ${guess}?` : `Pages: ${ids.join(", ")}.`);
+    throw usageError(
+      `${specFile} has no page ${unknownPages.join(", ")}`,
+      guess ? `Did you mean --page ${guess}?` : `Pages: ${ids.join(", ")}.`,
+    );
   }
   const viewports = filters.viewports.length > 0 ? filters.viewports : spec.viewports;
   const known = knownViewports();
   for (const viewport of viewports) {
     if (!known.includes(viewport)) {
       const guess = closestMatch(viewport, known);
-      throw usageError(`Unknown viewport "${viewport}"`, guess ? `Did you mean "${guess}"?` : "Use desktop, mobile or a Playwright device name.");
+      throw usageError(
+        `Unknown viewport "${viewport}"`,
+        guess ? `Did you mean "${guess}"?` : "Use desktop, mobile or a Playwright device name.",
+      );
     }
   }
   const baseUrl = filters.baseUrl ?? env.baseUrl;

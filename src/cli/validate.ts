@@ -5,7 +5,9 @@ import { loadValidSpecs } from "./specs.js";
 export async function validateSpecs(files: readonly string[]): Promise<number> {
   const specs = await loadValidSpecs(files);
   for (const { file, spec } of specs) {
-    process.stdout.write(`✓ ${file}: ${spec.project}, ${Object.keys(spec.environments).length} environment(s), ${spec.pages.length} page(s)\n`);
+    process.stdout.write(
+      `✓ ${file}: ${spec.project}, ${Object.keys(spec.environments).length} environment(s), ${spec.pages.length} page(s)\n`,
+    );
   }
   return EXIT.ok;
 }

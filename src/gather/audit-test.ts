@@ -27,16 +27,28 @@ export async function openAuditContext(browser: Browser, options: BrowserContext
 
 /** True when requests to the target's site get a header: the traffic header, or a closed site's own. */
 function tagsRequests(target: AuditTarget): boolean {
-  return target.spec.traffic.header !== false || environmentOf(target.spec, target.environment).auth?.headers !== undefined;
+  return (
+    target.spec.traffic.header !== false || environmentOf(target.spec, target.environment).auth?.headers !== undefined
+  );
 }
 
 /** A gather test: its worker's browser, the tagger that serves every page of it, and what closes its contexts. */
-export const gatherTest = test.extend<object, { browserTagger: SiteRequestTagger | null; closeLater: (context: BrowserContext) => void }>({
+export const gatherTest = test.extend<
+  object,
+  { browserTagger: SiteRequestTagger | null; closeLater: (context: BrowserContext) => void }
+>({
   // A browser the worker launched serves this worker alone: one session tags all its pages.
   browserTagger: [
     async ({ browser }, use) => {
       const tagged = plan.targets.filter(tagsRequests);
-      await use(plan.browserEndpoint === null && tagged.length > 0 ? await SiteRequestTagger.forBrowser(browser, tagged.map((target) => target.domain)) : null);
+      await use(
+        plan.browserEndpoint === null && tagged.length > 0
+          ? await SiteRequestTagger.forBrowser(
+              browser,
+              tagged.map((target) => target.domain),
+            )
+          : null,
+      );
     },
     { scope: "worker" },
   ],

@@ -43,7 +43,9 @@ export class CanaryWatch {
     private readonly isFirstParty: (url: URL) => boolean,
     private readonly isSdkTraffic: (url: string) => boolean,
   ) {
-    this.forms = canaries.flatMap((canary) => canaryForms(canary.value).map((form) => ({ step: canary.step, ...form })));
+    this.forms = canaries.flatMap((canary) =>
+      canaryForms(canary.value).map((form) => ({ step: canary.step, ...form })),
+    );
     if (this.forms.length > 0) context.on("request", (request) => this.pending.push(this.inspect(request)));
   }
 
@@ -66,7 +68,12 @@ export class CanaryWatch {
       const lowered = text.toLowerCase();
       for (const { step, form, text: needle } of this.forms) {
         const found = form === "md5" || form === "sha256" ? lowered.includes(needle) : text.includes(needle);
-        if (found && !this.sightings.some((seen) => seen.step === step && seen.host === url.host && seen.where === where && seen.form === form)) {
+        if (
+          found &&
+          !this.sightings.some(
+            (seen) => seen.step === step && seen.host === url.host && seen.where === where && seen.form === form,
+          )
+        ) {
           this.sightings.push({ step, host: url.host, where, form });
         }
       }

@@ -11,7 +11,11 @@ import type { SdkSpec } from "../spec/schema.js";
  * `sdk.pageEvent`) are page-kind calls. An event sent again under the id its SDK gave it (a retry
  * of one message) is one call.
  */
-export function carriedCalls(requests: readonly CollectRequest[], sdk: Pick<SdkSpec, "track" | "identify" | "page" | "pageEvent">, documentUrl: string): CapturedCall[] {
+export function carriedCalls(
+  requests: readonly CollectRequest[],
+  sdk: Pick<SdkSpec, "track" | "identify" | "page" | "pageEvent">,
+  documentUrl: string,
+): CapturedCall[] {
   const seen = new Set<string>();
   const firstSending = (raw: unknown) => {
     const id = messageIdOf(raw);
@@ -24,9 +28,23 @@ export function carriedCalls(requests: readonly CollectRequest[], sdk: Pick<SdkS
     request.events.flatMap((event): CapturedCall[] => {
       const call = isPageViewEvent(event.raw, sdk) ? pageView(event.raw, sdk) : readEvent(event.raw);
       if (call === null || !firstSending(event.raw)) return [];
-      const method = call.kind === "identify" ? sdk.identify[0]! : call.kind === "page" ? (sdk.page[0] ?? sdk.track[0]!) : sdk.track[0]!;
+      const method =
+        call.kind === "identify"
+          ? sdk.identify[0]!
+          : call.kind === "page"
+            ? (sdk.page[0] ?? sdk.track[0]!)
+            : sdk.track[0]!;
       const url = recordedUrl(event.raw);
-      return [{ ...call, method, atMs: request.atMs, state: "direct", documentUrl: url ?? documentUrl, ...(call.kind === "page" ? { pageUrl: url } : {}) }];
+      return [
+        {
+          ...call,
+          method,
+          atMs: request.atMs,
+          state: "direct",
+          documentUrl: url ?? documentUrl,
+          ...(call.kind === "page" ? { pageUrl: url } : {}),
+        },
+      ];
     }),
   );
 }
@@ -35,7 +53,11 @@ type EventCall = Pick<CapturedCall, "kind" | "name" | "properties">;
 
 function pageView(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): EventCall {
   const record = isRecord(raw) ? raw : {};
-  return { kind: "page", name: pageViewName(raw) ?? sdk.pageEvent, properties: isRecord(record.properties) ? record.properties : null };
+  return {
+    kind: "page",
+    name: pageViewName(raw) ?? sdk.pageEvent,
+    properties: isRecord(record.properties) ? record.properties : null,
+  };
 }
 
 const IDENTIFY_EVENTS = new Set(["$identify", "identify"]);
@@ -47,8 +69,17 @@ function readEvent(raw: unknown): EventCall | null {
   const properties = isRecord(raw.properties) ? raw.properties : null;
   const context = isRecord(raw.context) ? raw.context : null;
   const attributes = firstRecord(raw.traits, context?.traits, raw.$set, properties?.$set, raw.attributes, raw.attrs);
-  const userId = text(raw.userId) ?? text(raw.user_id) ?? text(raw.$distinct_id) ?? text(raw.distinct_id) ?? text(properties?.distinct_id);
-  if (type === "identify" || (event !== null && IDENTIFY_EVENTS.has(event)) || (event === null && attributes !== null)) {
+  const userId =
+    text(raw.userId) ??
+    text(raw.user_id) ??
+    text(raw.$distinct_id) ??
+    text(raw.distinct_id) ??
+    text(properties?.distinct_id);
+  if (
+    type === "identify" ||
+    (event !== null && IDENTIFY_EVENTS.has(event)) ||
+    (event === null && attributes !== null)
+  ) {
     return { kind: "identify", name: userId, properties: attributes };
   }
   // Any other type (Segment's and RudderStack's page, screen, group, alias) is neither kind.

@@ -62,7 +62,13 @@ interface AutoconsentMessage {
 
 /** The consent watch of one page × viewport. */
 export class ConsentWatch {
-  private readonly messages: { type: string; cmp: string | null; result: boolean | null; frame: Frame | null; at: number }[] = [];
+  private readonly messages: {
+    type: string;
+    cmp: string | null;
+    result: boolean | null;
+    frame: Frame | null;
+    at: number;
+  }[] = [];
   private readonly writes: StorageWrite[] = [];
   private readonly requests: RequestSeen[] = [];
   /** The trackers `requests` names: past MAX_REQUESTS, a tracker's first request is still kept. */
@@ -95,7 +101,13 @@ export class ConsentWatch {
   }
 
   /** Installs the watch on a context whose page does not exist yet: the bindings and init scripts, and autoconsent when the rules answer. */
-  static async install(context: BrowserContext, options: ConsentOptions, pageUrl: string, sinceStart: (epochMs: number) => number, changed: Signal): Promise<ConsentWatch> {
+  static async install(
+    context: BrowserContext,
+    options: ConsentOptions,
+    pageUrl: string,
+    sinceStart: (epochMs: number) => number,
+    changed: Signal,
+  ): Promise<ConsentWatch> {
     const watch = new ConsentWatch(context, options, sinceStart, changed, await trackerMatcher(pageUrl));
     await context.exposeBinding(BINDING, (_source, message: CookieMessage) => {
       if (typeof message?.name !== "string" || !Number.isFinite(message.at)) return;
@@ -104,7 +116,9 @@ export class ConsentWatch {
     });
     await context.addInitScript(watchCookies, { binding: BINDING, gpc: options.unit === "gpc" });
     if (watch.answer === "auto") {
-      await context.exposeBinding(AUTOCONSENT_BINDING, ({ frame }, message: AutoconsentMessage) => watch.noteAutoconsent(frame, message));
+      await context.exposeBinding(AUTOCONSENT_BINDING, ({ frame }, message: AutoconsentMessage) =>
+        watch.noteAutoconsent(frame, message),
+      );
       await context.addInitScript({ content: autoconsentScript(pageUrl, options.spec.timeoutMs) });
     }
     return watch;
@@ -124,14 +138,27 @@ export class ConsentWatch {
         return;
       }
       if (tracker !== null) this.trackersLogged.add(tracker.name);
-      this.requests.push({ url, method: request.method(), resourceType: request.resourceType(), atMs: this.sinceStart(Date.now()), ...(tracker === null ? {} : { tracker }) });
+      this.requests.push({
+        url,
+        method: request.method(),
+        resourceType: request.resourceType(),
+        atMs: this.sinceStart(Date.now()),
+        ...(tracker === null ? {} : { tracker }),
+      });
     });
     try {
       this.cdp = await this.context.newCDPSession(page);
-      const where = (storageId: { isLocalStorage: boolean }) => (storageId.isLocalStorage ? "localStorage" : "sessionStorage");
-      this.cdp.on("DOMStorage.domStorageItemAdded", ({ storageId, key }) => this.noteWrite(where(storageId), key, "set"));
-      this.cdp.on("DOMStorage.domStorageItemUpdated", ({ storageId, key }) => this.noteWrite(where(storageId), key, "set"));
-      this.cdp.on("DOMStorage.domStorageItemRemoved", ({ storageId, key }) => this.noteWrite(where(storageId), key, "remove"));
+      const where = (storageId: { isLocalStorage: boolean }) =>
+        storageId.isLocalStorage ? "localStorage" : "sessionStorage";
+      this.cdp.on("DOMStorage.domStorageItemAdded", ({ storageId, key }) =>
+        this.noteWrite(where(storageId), key, "set"),
+      );
+      this.cdp.on("DOMStorage.domStorageItemUpdated", ({ storageId, key }) =>
+        this.noteWrite(where(storageId), key, "set"),
+      );
+      this.cdp.on("DOMStorage.domStorageItemRemoved", ({ storageId, key }) =>
+        this.noteWrite(where(storageId), key, "remove"),
+      );
       await this.cdp.send("DOMStorage.enable");
     } catch {
       // A browser without DevTools sessions (another engine behind a browser server): the snapshots still show what is stored.
@@ -147,7 +174,14 @@ export class ConsentWatch {
    */
   async settle(page: Page, activity: () => number, pageClock: (ms: number) => Promise<unknown>): Promise<void> {
     this.webdriver = await page.evaluate(() => navigator.webdriver).catch(() => null);
-    const quiet = () => this.changed.waitForQuiet(() => true, () => activity() + this.activityCount, this.options.settleMs, this.options.spec.timeoutMs, pageClock);
+    const quiet = () =>
+      this.changed.waitForQuiet(
+        () => true,
+        () => activity() + this.activityCount,
+        this.options.settleMs,
+        this.options.spec.timeoutMs,
+        pageClock,
+      );
     const answer = this.answer;
     if (answer === null) {
       await quiet();
@@ -161,7 +195,10 @@ export class ConsentWatch {
     await quiet();
     this.storedAtAnswer = await this.stored(page);
     this.answeredAt = Date.now();
-    this.answerError = banner === true ? await this.answerWithSteps(page, answer === "auto" ? [] : answer) : await this.answerWithRules(page, banner);
+    this.answerError =
+      banner === true
+        ? await this.answerWithSteps(page, answer === "auto" ? [] : answer)
+        : await this.answerWithRules(page, banner);
   }
 
   /** The unit's artifacts, once its page is done. */
@@ -174,7 +211,10 @@ export class ConsentWatch {
       method: answer === null ? "none" : answer === "auto" ? "auto" : "steps",
       timeoutMs: this.options.spec.timeoutMs,
       bannerAtMs: this.bannerAt === null ? null : this.sinceStart(this.bannerAt),
-      cmp: this.messages.find((message) => message.type === "popupFound")?.cmp ?? this.messages.find((message) => message.type === "cmpDetected")?.cmp ?? null,
+      cmp:
+        this.messages.find((message) => message.type === "popupFound")?.cmp ??
+        this.messages.find((message) => message.type === "cmpDetected")?.cmp ??
+        null,
       answeredAtMs: this.answeredAt === null ? null : this.sinceStart(this.answeredAt),
       answerError: this.answerError,
       webdriver: this.webdriver,
@@ -192,7 +232,13 @@ export class ConsentWatch {
   }
 
   /** A write of the SDK's storage: when the page says (or now), and in which of its tasks when it knows. */
-  private noteWrite(where: StoredName["where"], name: string, op: StorageWrite["op"], at = Date.now(), task: number | null = null): void {
+  private noteWrite(
+    where: StoredName["where"],
+    name: string,
+    op: StorageWrite["op"],
+    at = Date.now(),
+    task: number | null = null,
+  ): void {
     if (!this.matches(name)) return;
     this.writes.push({ where, name, op, atMs: this.sinceStart(at), ...(task === null ? {} : { task }) });
     this.touch();
@@ -200,7 +246,13 @@ export class ConsentWatch {
 
   private noteAutoconsent(frame: Frame, message: AutoconsentMessage): void {
     if (!message || typeof message.type !== "string") return;
-    this.messages.push({ type: message.type, cmp: message.cmp ?? null, result: message.result ?? null, frame, at: Date.now() });
+    this.messages.push({
+      type: message.type,
+      cmp: message.cmp ?? null,
+      result: message.result ?? null,
+      frame,
+      at: Date.now(),
+    });
     this.changed.notify();
   }
 
@@ -209,7 +261,10 @@ export class ConsentWatch {
     const deadline = Date.now() + this.options.spec.timeoutMs;
     let seen = 0;
     for (;;) {
-      const found = await this.changed.waitFor(() => this.messages.filter((message) => message.type === "popupFound").length > seen, Math.max(0, deadline - Date.now()));
+      const found = await this.changed.waitFor(
+        () => this.messages.filter((message) => message.type === "popupFound").length > seen,
+        Math.max(0, deadline - Date.now()),
+      );
       if (!found) return null;
       const popups = this.messages.filter((message) => message.type === "popupFound");
       seen = popups.length;
@@ -248,20 +303,34 @@ export class ConsentWatch {
       );
   }
 
-  private async answerWithRules(page: Page, banner: { frame: Frame; cmp: string; selector: string | null }): Promise<string | null> {
+  private async answerWithRules(
+    page: Page,
+    banner: { frame: Frame; cmp: string; selector: string | null },
+  ): Promise<string | null> {
     const kind = this.options.unit === "reject" ? "optOut" : "optIn";
     const resultType = `${kind}Result`;
     const verb = kind === "optIn" ? "accept" : "refuse";
     const before = this.messages.length;
     try {
-      await banner.frame.evaluate((type) => (window as unknown as { autoconsentReceiveMessage(message: { type: string }): void }).autoconsentReceiveMessage({ type }), kind);
+      await banner.frame.evaluate(
+        (type) =>
+          (
+            window as unknown as { autoconsentReceiveMessage(message: { type: string }): void }
+          ).autoconsentReceiveMessage({ type }),
+        kind,
+      );
     } catch (error) {
       return `the rules for ${banner.cmp} could not ${verb} (${firstLine(error)})`;
     }
-    const answered = await this.changed.waitFor(() => this.messages.slice(before).some((message) => message.type === resultType), ANSWER_TIMEOUT_MS);
+    const answered = await this.changed.waitFor(
+      () => this.messages.slice(before).some((message) => message.type === resultType),
+      ANSWER_TIMEOUT_MS,
+    );
     const result = this.messages.slice(before).find((message) => message.type === resultType);
-    if (!answered || result === undefined) return `the rules for ${banner.cmp} did not ${verb} within ${ANSWER_TIMEOUT_MS / 1000} s`;
-    if (result.result !== true) return `the rules for ${banner.cmp} could not ${verb}: one of their steps found nothing to act on`;
+    if (!answered || result === undefined)
+      return `the rules for ${banner.cmp} did not ${verb} within ${ANSWER_TIMEOUT_MS / 1000} s`;
+    if (result.result !== true)
+      return `the rules for ${banner.cmp} could not ${verb}: one of their steps found nothing to act on`;
     // The rules' clicks are synthetic: the banner gone is what shows the consent manager took them.
     if (banner.selector !== null) {
       const gone = await banner.frame
@@ -272,15 +341,23 @@ export class ConsentWatch {
           () => true,
           () => false,
         );
-      if (!gone) return `the banner of ${banner.cmp} (${banner.selector}) was still shown ${BANNER_GONE_TIMEOUT_MS / 1000} s after its rules answered it`;
+      if (!gone)
+        return `the banner of ${banner.cmp} (${banner.selector}) was still shown ${BANNER_GONE_TIMEOUT_MS / 1000} s after its rules answered it`;
     }
     await page.waitForLoadState("load").catch(() => undefined);
     return null;
   }
 
   private async answerWithSteps(page: Page, steps: readonly Step[]): Promise<string | null> {
-    const failed = await runSteps(page, steps, { baseUrl: page.url(), timeoutMs: this.options.stepTimeoutMs, hasCall: () => false, changed: this.changed });
-    return failed === null ? null : `step ${failed.step + 1} of consent.${this.options.unit === "reject" ? "reject" : "accept"}: ${failed.message}`;
+    const failed = await runSteps(page, steps, {
+      baseUrl: page.url(),
+      timeoutMs: this.options.stepTimeoutMs,
+      hasCall: () => false,
+      changed: this.changed,
+    });
+    return failed === null
+      ? null
+      : `step ${failed.step + 1} of consent.${this.options.unit === "reject" ? "reject" : "accept"}: ${failed.message}`;
   }
 
   /** Every cookie of the context and every storage key of the page's main frame, by name. */
@@ -288,7 +365,8 @@ export class ConsentWatch {
     const cookies = await this.context.cookies().catch(() => []);
     const keys = await page
       .evaluate(() => {
-        const names = (storage: Storage) => Array.from({ length: storage.length }, (_, index) => storage.key(index) ?? "");
+        const names = (storage: Storage) =>
+          Array.from({ length: storage.length }, (_, index) => storage.key(index) ?? "");
         try {
           return { local: names(localStorage), session: names(sessionStorage) };
         } catch {
@@ -335,7 +413,12 @@ interface CookieMessage {
  * Control is on, as browsers that support it do.
  */
 function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void {
-  if (gpc) Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { configurable: true, enumerable: true, get: () => true });
+  if (gpc)
+    Object.defineProperty(Navigator.prototype, "globalPrivacyControl", {
+      configurable: true,
+      enumerable: true,
+      get: () => true,
+    });
   const toHost = (window as unknown as Record<string, (message: CookieMessage) => void>)[binding];
   if (!toHost) return;
   const now = () => performance.timeOrigin + performance.now();
@@ -373,7 +456,12 @@ function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void
         if (name === "") return;
         const after = valueOf(this, name);
         // Only a change is reported: a write the browser refused, or a delete of nothing, stored nothing.
-        const op = after !== undefined && after !== before ? "set" : after === undefined && before !== undefined ? "remove" : null;
+        const op =
+          after !== undefined && after !== before
+            ? "set"
+            : after === undefined && before !== undefined
+              ? "remove"
+              : null;
         if (op === null) return;
         const change = `${op} ${name}`;
         unreported.set(change, (unreported.get(change) ?? 0) + 1);
@@ -383,7 +471,10 @@ function watchCookies({ binding, gpc }: { binding: string; gpc: boolean }): void
   }
   const store = (window as unknown as { cookieStore?: EventTarget }).cookieStore;
   store?.addEventListener("change", (event) => {
-    const { changed = [], deleted = [] } = event as unknown as { changed?: { name: string }[]; deleted?: { name: string }[] };
+    const { changed = [], deleted = [] } = event as unknown as {
+      changed?: { name: string }[];
+      deleted?: { name: string }[];
+    };
     const report = (op: CookieMessage["op"], name: string) => {
       const change = `${op} ${name}`;
       const pending = unreported.get(change) ?? 0;
@@ -409,9 +500,16 @@ function autoconsentLibrary(): { script: string; rules: AutoconsentRule[] } {
   if (library !== null) return library;
   const require = createRequire(import.meta.url);
   // The Playwright build is no export of the package: it sits beside the main entry.
-  const script = readFileSync(join(dirname(require.resolve("@duckduckgo/autoconsent")), "autoconsent.playwright.js"), "utf8");
+  const script = readFileSync(
+    join(dirname(require.resolve("@duckduckgo/autoconsent")), "autoconsent.playwright.js"),
+    "utf8",
+  );
   // The full rules: the compact ones carry no steps to accept.
-  const rules = (JSON.parse(readFileSync(require.resolve("@duckduckgo/autoconsent/rules/rules.json"), "utf8")) as { autoconsent: AutoconsentRule[] }).autoconsent;
+  const rules = (
+    JSON.parse(readFileSync(require.resolve("@duckduckgo/autoconsent/rules/rules.json"), "utf8")) as {
+      autoconsent: AutoconsentRule[];
+    }
+  ).autoconsent;
   library = { script, rules };
   return library;
 }
@@ -438,7 +536,12 @@ function popupSelector(cmp: string): string | null {
 function autoconsentScript(pageUrl: string, timeoutMs: number): string {
   const { script, rules } = autoconsentLibrary();
   // A rule for a consent manager in a frame matches the frame's own URL, which the script tests there.
-  const forPage = rules.filter((rule) => rule.runContext?.urlPattern === undefined || rule.runContext.frame === true || safeTest(rule.runContext.urlPattern, pageUrl));
+  const forPage = rules.filter(
+    (rule) =>
+      rule.runContext?.urlPattern === undefined ||
+      rule.runContext.frame === true ||
+      safeTest(rule.runContext.urlPattern, pageUrl),
+  );
   const config = {
     enabled: true,
     autoAction: null,
@@ -451,7 +554,15 @@ function autoconsentScript(pageUrl: string, timeoutMs: number): string {
     // The rules look again every 500 ms at least, for as long as the banner is waited for.
     detectRetries: Math.ceil(timeoutMs / 500),
     isMainWorld: true,
-    logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
+    logs: {
+      lifecycle: false,
+      rulesteps: false,
+      detectionsteps: false,
+      evals: false,
+      errors: false,
+      messages: false,
+      waits: false,
+    },
   };
   const shim = `(() => {
   const toHost = window.${AUTOCONSENT_BINDING};

@@ -58,19 +58,32 @@ export function flickerSampler({ key, selector, maxMs }: { key: string; selector
   const SIZE = new Set(["width", "height", "inline-size", "block-size", "perspective-origin", "transform-origin"]);
   const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
   const fadedBelowBody = (element: Element) => {
-    for (let parent = element.parentElement; parent !== null && parent !== document.body && parent !== document.documentElement; parent = parent.parentElement) {
+    for (
+      let parent = element.parentElement;
+      parent !== null && parent !== document.body && parent !== document.documentElement;
+      parent = parent.parentElement
+    ) {
       if (getComputedStyle(parent).opacity === "0") return true;
     }
     return false;
   };
   const lookOf = (element: Element): number => {
     // An opacity on html or body is the hidden column, not the target's look.
-    if (!element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).opacity === "0" || fadedBelowBody(element)) return INVISIBLE;
+    if (
+      !element.checkVisibility({ visibilityProperty: true }) ||
+      getComputedStyle(element).opacity === "0" ||
+      fadedBelowBody(element)
+    )
+      return INVISIBLE;
     const animated = new Set(
       element
         .getAnimations()
         .filter((animation) => animation.playState === "running")
-        .flatMap((animation) => (animation.effect instanceof KeyframeEffect ? animation.effect.getKeyframes().flatMap((keyframe) => Object.keys(keyframe).map(kebab)) : [])),
+        .flatMap((animation) =>
+          animation.effect instanceof KeyframeEffect
+            ? animation.effect.getKeyframes().flatMap((keyframe) => Object.keys(keyframe).map(kebab))
+            : [],
+        ),
     );
     const style = getComputedStyle(element);
     const parts = [element.innerHTML];
@@ -111,8 +124,14 @@ export function flickerSampler({ key, selector, maxMs }: { key: string; selector
   const changed = () => {
     dirty = true;
   };
-  new MutationObserver(changed).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  for (const type of ["transitionrun", "transitionend", "animationstart", "animationend", "load"]) document.addEventListener(type, changed, true);
+  new MutationObserver(changed).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+  });
+  for (const type of ["transitionrun", "transitionend", "animationstart", "animationend", "load"])
+    document.addEventListener(type, changed, true);
 }
 
 /** What `flickerSampler` needs for the target `selector`. */
@@ -127,14 +146,28 @@ interface ScreencastFrame {
   /** PNG, base64. */
   data: string;
   /** How its pixels map onto the page: CSS pixels times pageScaleFactor × frame width / deviceWidth, shifted by the scroll and offsetTop. */
-  metadata: { pageScaleFactor: number; deviceWidth: number; offsetTop: number; scrollOffsetX: number; scrollOffsetY: number };
+  metadata: {
+    pageScaleFactor: number;
+    deviceWidth: number;
+    offsetTop: number;
+    scrollOffsetX: number;
+    scrollOffsetY: number;
+  };
 }
 
 /** Chromium's screencast of the page: a frame each time something changed on screen, from before the page loads. */
 export class Screencast {
   private readonly frames: ScreencastFrame[] = [];
   private stopped: Promise<ScreencastFrame[]> | null = null;
-  private readonly onFrame = ({ data, metadata, sessionId }: { data: string; metadata: ScreencastFrame["metadata"] & { timestamp?: number }; sessionId: number }) => {
+  private readonly onFrame = ({
+    data,
+    metadata,
+    sessionId,
+  }: {
+    data: string;
+    metadata: ScreencastFrame["metadata"] & { timestamp?: number };
+    sessionId: number;
+  }) => {
     if (metadata.timestamp !== undefined) this.frames.push({ timestamp: metadata.timestamp, data, metadata });
     this.cdp.send("Page.screencastFrameAck", { sessionId }).catch(() => undefined);
   };
@@ -170,13 +203,24 @@ const FILMSTRIP_MARGIN = 8;
  * frames as `framePath(n)` (absolute path and name relative to the output; none when null).
  * Null when the page could not be read (it navigated away).
  */
-export async function readFlicker(page: Page, screencast: Screencast | null, framePath: ((index: number) => { path: string; name: string }) | null): Promise<FlickerFrames | null> {
+export async function readFlicker(
+  page: Page,
+  screencast: Screencast | null,
+  framePath: ((index: number) => { path: string; name: string }) | null,
+): Promise<FlickerFrames | null> {
   const read = await page
     .evaluate((key) => {
       const state = (window as unknown as Record<symbol, SamplerState | undefined>)[Symbol.for(key)];
       if (state === undefined) return null;
       state.stopped = true;
-      return { frames: state.frames, looks: state.looks, boxes: state.boxes, costMs: state.costMs, readAtMs: performance.now(), timeOrigin: performance.timeOrigin };
+      return {
+        frames: state.frames,
+        looks: state.looks,
+        boxes: state.boxes,
+        costMs: state.costMs,
+        readAtMs: performance.now(),
+        timeOrigin: performance.timeOrigin,
+      };
     }, SAMPLER_KEY)
     .catch(() => null);
   const shot = (await screencast?.stop()) ?? [];
@@ -191,7 +235,9 @@ export async function readFlicker(page: Page, screencast: Screencast | null, fra
   };
   if (framePath === null) return flicker;
   // Frames before the navigation started showed the blank page before it.
-  const onPageClock = shot.map((frame) => ({ ...frame, atMs: frame.timestamp * 1000 - read.timeOrigin })).filter((frame) => frame.atMs >= 0);
+  const onPageClock = shot
+    .map((frame) => ({ ...frame, atMs: frame.timestamp * 1000 - read.timeOrigin }))
+    .filter((frame) => frame.atMs >= 0);
   const chosen = filmstripFrames(onPageClock, flickerTimes(flicker)?.appliedAtMs ?? null);
   const boxes = read.boxes;
   const area = boxes.length === 0 ? null : unionOf(boxes);
@@ -200,7 +246,11 @@ export async function readFlicker(page: Page, screencast: Screencast | null, fra
       const { path, name } = framePath(index);
       const png = Buffer.from(frame.data, "base64");
       await writeFile(path, png);
-      return { atMs: Math.round(frame.atMs), screen: name, crop: area === null ? null : cropOf(area, frame, png.readUInt32BE(16)) };
+      return {
+        atMs: Math.round(frame.atMs),
+        screen: name,
+        crop: area === null ? null : cropOf(area, frame, png.readUInt32BE(16)),
+      };
     }),
   );
   return flicker;
@@ -233,5 +283,10 @@ function cropOf(area: ReturnType<typeof unionOf>, frame: ScreencastFrame, frameW
   const scale = (pageScaleFactor * frameWidth) / deviceWidth;
   const x = Math.max(0, Math.floor((area.left - scrollOffsetX) * scale));
   const y = Math.max(0, Math.floor((area.top - scrollOffsetY) * scale + offsetTop));
-  return { x, y, width: Math.ceil((area.right - area.left) * scale), height: Math.ceil((area.bottom - area.top) * scale) };
+  return {
+    x,
+    y,
+    width: Math.ceil((area.right - area.left) * scale),
+    height: Math.ceil((area.bottom - area.top) * scale),
+  };
 }

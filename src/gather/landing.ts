@@ -12,7 +12,10 @@ export function isAuthRefusal(error: unknown): boolean {
  * The field is looked for only when the site sent the audit to another path: a page asked for may
  * have one of its own (a signup form).
  */
-export async function landingOf(page: Page, requestedUrl: string): Promise<Pick<PageAccess, "landedUrl" | "passwordField">> {
+export async function landingOf(
+  page: Page,
+  requestedUrl: string,
+): Promise<Pick<PageAccess, "landedUrl" | "passwordField">> {
   const landedUrl = page.url();
   if (samePath(landedUrl, requestedUrl)) return { landedUrl, passwordField: false };
   const fields = await page

@@ -26,13 +26,21 @@ export interface LoginKey {
 }
 
 const folderOf = (workDir: string) => join(workDir, LOGIN_FILES.folder);
-const fileName = (key: LoginKey, kind: "outcome" | "state") => `${key.slug}.${key.environment}.${key.viewport}`.replace(/[^\w.@-]+/g, "_") + (kind === "state" ? LOGIN_FILES.stateSuffix : ".outcome.json");
+const fileName = (key: LoginKey, kind: "outcome" | "state") =>
+  `${key.slug}.${key.environment}.${key.viewport}`.replace(/[^\w.@-]+/g, "_") +
+  (kind === "state" ? LOGIN_FILES.stateSuffix : ".outcome.json");
 
 /** Records a login; with `context`, when it got in, its storage state too. */
-export async function saveLogin(workDir: string, key: LoginKey, outcome: LoginOutcome, context: BrowserContext | null): Promise<void> {
+export async function saveLogin(
+  workDir: string,
+  key: LoginKey,
+  outcome: LoginOutcome,
+  context: BrowserContext | null,
+): Promise<void> {
   const folder = folderOf(workDir);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (context !== null) writeFileSync(join(folder, fileName(key, "state")), JSON.stringify(await context.storageState()), { mode: 0o600 });
+  if (context !== null)
+    writeFileSync(join(folder, fileName(key, "state")), JSON.stringify(await context.storageState()), { mode: 0o600 });
   writeFileSync(join(folder, fileName(key, "outcome")), JSON.stringify(outcome), { mode: 0o600 });
 }
 
@@ -41,8 +49,18 @@ export function readLogin(workDir: string, key: LoginKey, requestedUrl: string):
   const outcomeFile = join(folderOf(workDir), fileName(key, "outcome"));
   const stateFile = join(folderOf(workDir), fileName(key, "state"));
   if (!existsSync(outcomeFile)) {
-    const outcome: LoginOutcome = { requestedUrl, documentStatus: null, loadError: "the login's audit crashed or timed out (see the output above)", stepError: null, blockedHost: null, finalUrl: null };
+    const outcome: LoginOutcome = {
+      requestedUrl,
+      documentStatus: null,
+      loadError: "the login's audit crashed or timed out (see the output above)",
+      stepError: null,
+      blockedHost: null,
+      finalUrl: null,
+    };
     return { outcome, storageState: null };
   }
-  return { outcome: JSON.parse(readFileSync(outcomeFile, "utf8")) as LoginOutcome, storageState: existsSync(stateFile) ? stateFile : null };
+  return {
+    outcome: JSON.parse(readFileSync(outcomeFile, "utf8")) as LoginOutcome,
+    storageState: existsSync(stateFile) ? stateFile : null,
+  };
 }

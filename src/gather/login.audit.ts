@@ -32,19 +32,43 @@ for (const target of plan.targets) {
         let context: BrowserContext | null = null;
         let gotIn = false;
         try {
-          context = await openAuditContext(browser, { ...auditContextOptions(viewport, traffic), ...accessContextOptions(credentials, auth.storageState ?? null) });
+          context = await openAuditContext(browser, {
+            ...auditContextOptions(viewport, traffic),
+            ...accessContextOptions(credentials, auth.storageState ?? null),
+          });
           await addSiteCookies(context, credentials);
-          const outcome = await walkLogin(context, { baseUrl: target.baseUrl, siteDomain: tags.domain, login, tags, browserTagger });
+          const outcome = await walkLogin(context, {
+            baseUrl: target.baseUrl,
+            siteDomain: tags.domain,
+            login,
+            tags,
+            browserTagger,
+          });
           gotIn = loginFailure(outcome) === null;
           await saveLogin(plan.workDir, key, outcome, gotIn ? context : null);
         } catch (error) {
           const requestedUrl = new URL(login.path, target.baseUrl).href;
-          await saveLogin(plan.workDir, key, { requestedUrl, documentStatus: null, loadError: `the login could not be walked: ${firstLine(error)}`, stepError: null, blockedHost: null, finalUrl: null }, null);
+          await saveLogin(
+            plan.workDir,
+            key,
+            {
+              requestedUrl,
+              documentStatus: null,
+              loadError: `the login could not be walked: ${firstLine(error)}`,
+              stepError: null,
+              blockedHost: null,
+              finalUrl: null,
+            },
+            null,
+          );
         } finally {
           await context?.close();
         }
         const said = gotIn ? "got in" : "did not get in (page.access says why)";
-        testInfo.annotations.push({ type: `logged in ${viewport}`, description: `${said}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
+        testInfo.annotations.push({
+          type: `logged in ${viewport}`,
+          description: `${said}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+        });
       }),
     );
   });

@@ -34,10 +34,12 @@ export interface LoginOptions {
 export async function walkLogin(context: BrowserContext, options: LoginOptions): Promise<LoginOutcome> {
   const page = await context.newPage();
   options.browserTagger?.tagFor(options.tags);
-  if (options.browserTagger === null && tagsAnything(options.tags)) await SiteRequestTagger.tagPage(await context.newCDPSession(page), options.tags);
+  if (options.browserTagger === null && tagsAnything(options.tags))
+    await SiteRequestTagger.tagPage(await context.newCDPSession(page), options.tags);
   const requestedUrl = new URL(options.login.path, options.baseUrl).href;
   const listed = new Set(options.login.hosts);
-  const letThrough = (url: URL) => !/^https?:$/.test(url.protocol) || isOnDomain(url.href, options.siteDomain) || listed.has(url.hostname);
+  const letThrough = (url: URL) =>
+    !/^https?:$/.test(url.protocol) || isOnDomain(url.href, options.siteDomain) || listed.has(url.hostname);
   let blockedHost: string | null = null;
   await page.route(
     (url) => !letThrough(url),
@@ -51,15 +53,29 @@ export async function walkLogin(context: BrowserContext, options: LoginOptions):
   let documentStatus: number | null = null;
   let loadError: string | null = null;
   try {
-    documentStatus = (await page.goto(requestedUrl, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS }))?.status() ?? null;
+    documentStatus =
+      (await page.goto(requestedUrl, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS }))?.status() ?? null;
   } catch (error) {
     loadError = firstLine(error);
   }
   let stepError: LoginOutcome["stepError"] = null;
   if (loadError === null && (documentStatus === null || documentStatus < 400)) {
-    stepError = await runSteps(page, options.login.steps, { baseUrl: options.baseUrl, timeoutMs: options.stepTimeoutMs ?? 15_000, hasCall: () => false, changed: new Signal() });
+    stepError = await runSteps(page, options.login.steps, {
+      baseUrl: options.baseUrl,
+      timeoutMs: options.stepTimeoutMs ?? 15_000,
+      hasCall: () => false,
+      changed: new Signal(),
+    });
     // A last step that submits the form may leave its navigation under way: where it ends is judged once loaded.
-    if (stepError === null) await page.waitForLoadState("load", { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+    if (stepError === null)
+      await page.waitForLoadState("load", { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
   }
-  return { requestedUrl, documentStatus, loadError, stepError, blockedHost, finalUrl: loadError === null ? page.url() : null };
+  return {
+    requestedUrl,
+    documentStatus,
+    loadError,
+    stepError,
+    blockedHost,
+    finalUrl: loadError === null ? page.url() : null,
+  };
 }

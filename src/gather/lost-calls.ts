@@ -72,7 +72,9 @@ export async function recoverLostCalls(
     }
     return source;
   };
-  const kinds = new Map(watchedMethods(sdk).flatMap(({ path, kind }) => (kind === "init" ? [] : [[path, kind] as const])));
+  const kinds = new Map(
+    watchedMethods(sdk).flatMap(({ path, kind }) => (kind === "init" ? [] : [[path, kind] as const])),
+  );
   const calls: CapturedCall[] = [];
   for (const read of reads) {
     const location = callerLocation(read.stack);

@@ -23,7 +23,10 @@ export function decodeBasicAuth(value: string): { user: string; password: string
  * `authorization` (RudderStack sends `writeKey:`), or anywhere in any other header's value.
  * Each sighting names the header, never its value.
  */
-export function keysInHeaders(headers: Readonly<Record<string, string>>, projectKeys: readonly string[]): KeySighting[] {
+export function keysInHeaders(
+  headers: Readonly<Record<string, string>>,
+  projectKeys: readonly string[],
+): KeySighting[] {
   const sightings: KeySighting[] = [];
   for (const [rawName, value] of Object.entries(headers)) {
     const name = rawName.toLowerCase();
@@ -31,7 +34,8 @@ export function keysInHeaders(headers: Readonly<Record<string, string>>, project
     const basic = name === "authorization" ? decodeBasicAuth(value) : null;
     const texts = basic === null ? [value] : [value, basic.user, basic.password];
     for (const key of projectKeys) {
-      if (key !== "" && texts.some((text) => text.includes(key))) sightings.push({ key, where: "header", detail: name });
+      if (key !== "" && texts.some((text) => text.includes(key)))
+        sightings.push({ key, where: "header", detail: name });
     }
   }
   return sightings;

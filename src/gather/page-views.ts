@@ -1,6 +1,13 @@
 import { callToken } from "../artifacts/delivery.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import { isPageViewEvent, madeAtEpochMs, messageIdOf, pageViewName, recordedUrl, routeOf } from "../artifacts/page-views.js";
+import {
+  isPageViewEvent,
+  madeAtEpochMs,
+  messageIdOf,
+  pageViewName,
+  recordedUrl,
+  routeOf,
+} from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 import type { RouteWatch } from "./routes.js";
 
@@ -25,12 +32,22 @@ export interface PagePlace {
  * name; the events left over are the SDK's own, placed by what their payload says: made when it
  * says, on the route its URL names (else the route current then).
  */
-export function withPageViews(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall[] {
+export function withPageViews(
+  calls: readonly CapturedCall[],
+  collect: readonly CollectRequest[],
+  sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">,
+  place: PagePlace,
+): CapturedCall[] {
   return paired(calls, collect, sdk, place).calls;
 }
 
 /** The calls with their page views, and how many of the page's page-view calls were not sent (yet). */
-function paired(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): { calls: CapturedCall[]; unsent: number } {
+function paired(
+  calls: readonly CapturedCall[],
+  collect: readonly CollectRequest[],
+  sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">,
+  place: PagePlace,
+): { calls: CapturedCall[]; unsent: number } {
   const ids = new Set<string>();
   // A message sent again under the id its SDK gave it (a retry, a queue persisted from an earlier document) is one page view.
   const firstSending = (raw: unknown) => {
@@ -40,7 +57,13 @@ function paired(calls: readonly CapturedCall[], collect: readonly CollectRequest
   const sent: SentPageView[] = collect.flatMap((request) =>
     request.events.flatMap((event) =>
       isPageViewEvent(event.raw, sdk) && firstSending(event.raw)
-        ? [{ raw: event.raw, strings: event.strings, madeAt: place.routes.onPageClock(madeAtEpochMs(event.raw) ?? place.startedAt + request.atMs) }]
+        ? [
+            {
+              raw: event.raw,
+              strings: event.strings,
+              madeAt: place.routes.onPageClock(madeAtEpochMs(event.raw) ?? place.startedAt + request.atMs),
+            },
+          ]
         : [],
     ),
   );
@@ -70,15 +93,19 @@ function takeOwn(sent: SentPageView[], call: CapturedCall, place: PagePlace): Se
   const distance = (view: SentPageView) => Math.abs(view.madeAt - at);
   let nearest = -1;
   for (const [index, view] of sent.entries()) {
-    if (token === null || !view.strings.includes(token) || view.madeAt < visit.from - SLACK_MS || view.madeAt >= until) continue;
+    if (token === null || !view.strings.includes(token) || view.madeAt < visit.from - SLACK_MS || view.madeAt >= until)
+      continue;
     if (nearest < 0 || distance(view) < distance(sent[nearest]!)) nearest = index;
   }
   return nearest < 0 ? null : sent.splice(nearest, 1)[0]!;
 }
 
-
 /** A page view the SDK made on its own, as a call. */
-function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">, place: PagePlace): CapturedCall {
+function ownPageView(
+  view: SentPageView,
+  sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">,
+  place: PagePlace,
+): CapturedCall {
   const url = recordedUrl(view.raw);
   const route = url === null ? place.routes.routeAt(view.madeAt) : routeOf(url);
   return {
@@ -101,10 +128,17 @@ function ownPageView(view: SentPageView, sdk: Pick<SdkSpec, "pageEvent" | "page"
  * and each page-view call of the page's was sent, so that a batching SDK's last ones (PostHog's,
  * queued for 3 s) are waited for as expected calls are.
  */
-export function pageViewsSent(calls: readonly CapturedCall[], collect: readonly CollectRequest[], sdk: Pick<SdkSpec, "pageEvent" | "page" | "track" | "pageViews">, place: PagePlace): boolean {
+export function pageViewsSent(
+  calls: readonly CapturedCall[],
+  collect: readonly CollectRequest[],
+  sdk: Pick<SdkSpec, "pageEvent" | "page" | "track" | "pageViews">,
+  place: PagePlace,
+): boolean {
   if (!sdk.pageViews) return true;
   const { calls: made, unsent } = paired(calls, collect, sdk, place);
   // A page's call whose event has not left yet: what the SDK made beside it is in the same batch.
-  return unsent === 0 && made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount();
+  return (
+    unsent === 0 &&
+    made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount()
+  );
 }
-

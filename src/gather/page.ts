@@ -1,6 +1,16 @@
 import type { BrowserContext, Page } from "playwright";
 import { routeOf } from "../artifacts/page-views.js";
-import type { AppliedVariation, CapturedCall, FlickerFrames, KeySighting, LoginOutcome, PageArtifacts, PageReload, RouteVisit, VisitorSignals } from "../artifacts/types.js";
+import type {
+  AppliedVariation,
+  CapturedCall,
+  FlickerFrames,
+  KeySighting,
+  LoginOutcome,
+  PageArtifacts,
+  PageReload,
+  RouteVisit,
+  VisitorSignals,
+} from "../artifacts/types.js";
 import { deliverySettled } from "../artifacts/delivery.js";
 import { isOnDomain } from "../url/domain.js";
 import { globToRegExpSource } from "../url/glob.js";
@@ -18,7 +28,17 @@ import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
 import { runSteps } from "./steps.js";
-import { applyVariation, settleTargets, targetWatch, VARIATION_SOURCE, variationLine, viewExperiments, waitUntilShown, watchTargetChanges, type VariationCode } from "./variation.js";
+import {
+  applyVariation,
+  settleTargets,
+  targetWatch,
+  VARIATION_SOURCE,
+  variationLine,
+  viewExperiments,
+  waitUntilShown,
+  watchTargetChanges,
+  type VariationCode,
+} from "./variation.js";
 import { Signal } from "./signal.js";
 import { flickerSampler, readFlicker, samplerFor, Screencast } from "./flicker.js";
 import { landingOf, isAuthRefusal } from "./landing.js";
@@ -65,7 +85,12 @@ export interface PageGatherOptions {
   /** The exposures' event names (`experiments[].exposure.event`) of the page's experiments: once done, the page is loaded once more in its context, without a journey, and waited for as long as it takes to fire them again. Absent or empty for no reload. */
   reloadForExposures?: readonly string[];
   /** The variation to preview: its preview link's parameters are added to the URL, its code applied once the SDK is ready. Absent for the page as it is. */
-  variation?: { experiment: string; name: string; query: Readonly<Record<string, string>>; control?: true } & VariationCode;
+  variation?: {
+    experiment: string;
+    name: string;
+    query: Readonly<Record<string, string>>;
+    control?: true;
+  } & VariationCode;
   /** With the spec's `consent` section: the unit's banner is waited for and answered before the SDK and the journey (docs/consent.md). Absent without one. */
   consent?: Omit<ConsentOptions, "stepTimeoutMs" | "settleMs">;
 }
@@ -95,7 +120,12 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type === "sdk-ready") sdkReadyAt ??= message.at;
     if (message.type === "global-assigned") globalAssigned = true;
     if (message.type === "missing-global") missingGlobalReads.push(message);
-    if (message.type === "call") recordedCalls.push({ ...toCall(message, sinceStart, sdk), step: routes.stepAt(message.at), route: routeOf(message.url) });
+    if (message.type === "call")
+      recordedCalls.push({
+        ...toCall(message, sinceStart, sdk),
+        step: routes.stepAt(message.at),
+        route: routeOf(message.url),
+      });
     if (message.type === "blind") callsFromNetwork ??= { reason: message.reason, detail: message.detail };
     // Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it.
     if (message.type === "init") initSightings.push({ key: message.key, where: "init", detail: message.method });
@@ -105,7 +135,13 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
   const stepTimeoutMs = options.stepTimeoutMs ?? 15_000;
   const consent = options.consent
-    ? await ConsentWatch.install(context, { ...options.consent, settleMs: sdk.settleMs, stepTimeoutMs }, new URL(options.page.path, options.baseUrl).href, sinceStart, changed)
+    ? await ConsentWatch.install(
+        context,
+        { ...options.consent, settleMs: sdk.settleMs, stepTimeoutMs },
+        new URL(options.page.path, options.baseUrl).href,
+        sinceStart,
+        changed,
+      )
     : null;
   if (options.flicker) await context.addInitScript(flickerSampler, samplerFor(options.flicker.selector));
   await context.addInitScript(installRecorder, {
@@ -121,20 +157,31 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   const masked = { page, selectors: options.maskedFields ?? [] };
   await consent?.attach(page);
   const network = new NetworkCapture(context, sdk, options.projectKeys, sinceStart, () => changed.notify());
-  const tags: RequestTags = { header: options.traffic.header, domain: options.siteDomain, originHeaders: options.originHeaders ?? null };
+  const tags: RequestTags = {
+    header: options.traffic.header,
+    domain: options.siteDomain,
+    originHeaders: options.originHeaders ?? null,
+  };
   options.browserTagger?.tagFor(tags);
   // Attaching a session to a page costs a round trip to a browser that is busy starting it: one
   // session serves the screenshots, the experiments' target pixels and, in a remote browser, the request headers.
   const tagsInPage = tagsAnything(tags) && options.browserTagger === null;
-  const cdp = tagsInPage || options.screenshot || viewed.length > 0 || options.flicker ? await context.newCDPSession(page) : null;
+  const cdp =
+    tagsInPage || options.screenshot || viewed.length > 0 || options.flicker ? await context.newCDPSession(page) : null;
   if (cdp && tagsInPage) await SiteRequestTagger.tagPage(cdp, tags);
   if (options.traffic.collect === "intercept") await network.intercept(context);
-  const canaries = new CanaryWatch(context, options.canaries, (url) => isOnDomain(url.href, options.siteDomain), (url) => network.isCollectUrl(url) || network.isSdkUrl(url));
+  const canaries = new CanaryWatch(
+    context,
+    options.canaries,
+    (url) => isOnDomain(url.href, options.siteDomain),
+    (url) => network.isCollectUrl(url) || network.isSdkUrl(url),
+  );
   const errors: PageArtifacts["errors"] = [];
   const variationErrors: AppliedVariation["errors"] = [];
   page.on("pageerror", (error) => {
     // What the variation's js throws later (from a timer, a listener) is the variation's, not the page's.
-    if (error.stack?.includes(VARIATION_SOURCE)) variationErrors.push({ message: error.message, line: variationLine(error.stack) });
+    if (error.stack?.includes(VARIATION_SOURCE))
+      variationErrors.push({ message: error.message, line: variationLine(error.stack) });
     else errors.push({ kind: "exception", message: error.message });
   });
   page.on("console", (message) => {
@@ -144,7 +191,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (message.type() === "error" && !network.isCollectUrl(source) && !isFavicon(source)) {
       const text = message.text();
       // Chromium's line for a failed request names no URL; the message's source is the request's.
-      errors.push({ kind: "console", message: text, ...(FAILED_REQUEST.test(text) && source !== "" ? { url: source } : {}) });
+      errors.push({
+        kind: "console",
+        message: text,
+        ...(FAILED_REQUEST.test(text) && source !== "" ? { url: source } : {}),
+      });
     }
   });
   // Every URL the main frame was sent to, redirects included: a redirect's target may fail to
@@ -158,7 +209,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) noteNavigation(request.url());
   });
   page.on("requestfailed", (request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) failedNavigation = { url: request.url(), error: request.failure()?.errorText ?? "failed" };
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+      failedNavigation = { url: request.url(), error: request.failure()?.errorText ?? "failed" };
   });
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame()) noteNavigation(frame.url());
@@ -167,7 +219,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // An SDK at work without its global (an npm install that keeps it in its own scope) shows
   // itself only through the events its collect requests carry.
   const atWorkWithoutGlobal = () => !globalAssigned && network.collect.some((request) => request.events.length > 0);
-  const unwatched = (): PageArtifacts["callsFromNetwork"] => callsFromNetwork ?? (atWorkWithoutGlobal() ? { reason: "no-global", detail: `window.${sdk.global}` } : null);
+  const unwatched = (): PageArtifacts["callsFromNetwork"] =>
+    callsFromNetwork ?? (atWorkWithoutGlobal() ? { reason: "no-global", detail: `window.${sdk.global}` } : null);
   // Calls the page made: watched on the SDK, or read from the collect requests when they could not be.
   const madeCalls = () => (unwatched() === null ? recordedCalls : carriedCalls(network.collect, sdk, page.url()));
   // Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
@@ -180,9 +233,15 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     const expected = options.page.expect;
     // An exposure to fire again after the reload is expected too: a batch that holds it must leave before the reload.
     const tracks = [...(expected?.track ?? []), ...(options.reloadForExposures ?? [])];
-    return tracks.every((name) => made.some((call) => call.kind === "track" && call.name === name)) && (!expected?.identify || made.some((call) => call.kind === "identify"));
+    return (
+      tracks.every((name) => made.some((call) => call.kind === "track" && call.name === name)) &&
+      (!expected?.identify || made.some((call) => call.kind === "identify"))
+    );
   };
-  const requestedUrl = withQueryParam(withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}), options.traffic.queryParam);
+  const requestedUrl = withQueryParam(
+    withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}),
+    options.traffic.queryParam,
+  );
   // The filmstrip starts before the page does, so that its first frame is in.
   const screencast = cdp !== null && options.flicker?.filmstrip ? await Screencast.start(cdp) : null;
   let flicker: FlickerFrames | null = null;
@@ -195,7 +254,10 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     if (documentStatus !== null && documentStatus >= 400) loadError = `the server answered HTTP ${documentStatus}`;
   } catch (error) {
     const failed = failedNavigation as { url: string; error: string } | null;
-    loadError = failed !== null && failed.url !== requestedUrl ? `it redirected to ${failed.url}, which failed (${failed.error})` : firstLine(error);
+    loadError =
+      failed !== null && failed.url !== requestedUrl
+        ? `it redirected to ${failed.url}, which failed (${failed.error})`
+        : firstLine(error);
     authRefused = isAuthRefusal(error);
   }
   const landing = loadError === null ? await landingOf(page, requestedUrl) : { landedUrl: null, passwordField: false };
@@ -212,7 +274,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   if (loadError === null) {
     const pageClock = (ms: number) => page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
     // The banner first: what the page does before it is answered is what consent.before judges.
-    await consent?.settle(page, () => recordedCalls.length + network.collect.length, (ms) => pageClock(ms).catch(() => undefined));
+    await consent?.settle(
+      page,
+      () => recordedCalls.length + network.collect.length,
+      (ms) => pageClock(ms).catch(() => undefined),
+    );
     // A visitor needs longer than the audit to act: a journey starts once the SDK is ready, or
     // once no SDK script is left that could make it so, so that the calls the journey triggers
     // are judged on the page's setup, not on how fast the audit clicks. A stub snippet whose SDK
@@ -220,13 +286,18 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // manager): the SDK is still to come, until the first wait for it ran out.
     let lateSdkWaitedFor = false;
     const sdkMayBecomeReady = () =>
-      network.sdkScripts.length > 0 ? network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400)) : globalAssigned && !lateSdkWaitedFor;
+      network.sdkScripts.length > 0
+        ? network.sdkScripts.some((load) => load.failure === null && (load.status === null || load.status < 400))
+        : globalAssigned && !lateSdkWaitedFor;
     const sdkSettled = () => sdkReadyAt !== null || atWorkWithoutGlobal() || !sdkMayBecomeReady();
     if (options.page.steps.length > 0 || viewed.length > 0) {
       // Nothing of the SDK yet: a quiet window, on both clocks, for a late tag to show itself.
       const sdkSeen = () => network.sdkScripts.length > 0 || globalAssigned;
       if (!sdkSeen()) {
-        const quietWindow = Promise.all([new Promise((resolve) => setTimeout(resolve, sdk.settleMs)), pageClock(sdk.settleMs).catch(() => undefined)]);
+        const quietWindow = Promise.all([
+          new Promise((resolve) => setTimeout(resolve, sdk.settleMs)),
+          pageClock(sdk.settleMs).catch(() => undefined),
+        ]);
         await Promise.race([changed.waitFor(sdkSeen, sdk.deliveryTimeoutMs), quietWindow]);
       }
       await changed.waitFor(sdkSettled, sdk.deliveryTimeoutMs);
@@ -241,13 +312,21 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     // variation's js may wait for its element: what changes the target is waited for (unless the
     // js threw at once), then quiet.
     // A forced control may show what the page showed all along: only its stillness is waited for.
-    const changeExpected = variation !== undefined && variation.control !== true && ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
-    if (viewed.length > 0) await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
+    const changeExpected =
+      variation !== undefined &&
+      variation.control !== true &&
+      ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
+    if (viewed.length > 0)
+      await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
     if (viewed.length > 0) await waitUntilShown(page, sdk.deliveryTimeoutMs);
     // Shown and settled: the frames from the first until now say how the variation arrived, before
     // the audit holds the animations to see the targets.
     if (options.flicker) flicker = await readFlicker(page, screencast, options.flicker.filmstrip);
-    experimentViews = await viewExperiments(page, viewed, viewedAt, { cdp, screen: options.viewScreenshot ?? null, masked });
+    experimentViews = await viewExperiments(page, viewed, viewedAt, {
+      cdp,
+      screen: options.viewScreenshot ?? null,
+      masked,
+    });
     stepError = await runSteps(page, options.page.steps, {
       baseUrl: options.baseUrl,
       timeoutMs: stepTimeoutMs,
@@ -274,7 +353,10 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
       );
     }
     const activity = () => recordedCalls.length + network.collect.length;
-    const settled = () => deliverySettled(madeCalls(), network.collect) && expectedSeen() && pageViewsSent(recordedCalls, network.collect, sdk, place(page));
+    const settled = () =>
+      deliverySettled(madeCalls(), network.collect) &&
+      expectedSeen() &&
+      pageViewsSent(recordedCalls, network.collect, sdk, place(page));
     await changed.waitForQuiet(settled, activity, sdk.settleMs, Math.max(0, deadline - Date.now()), pageClock);
     if ((options.reloadForExposures ?? []).length > 0) {
       // What is read of the page (its tag, the selectors, the screenshot) is read of it, not of its reload.
@@ -311,7 +393,8 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   let sdkFacts = await sdkTag;
   // A page that moved on while its tag was read (before any reload) is read again where it ended.
   const ownNavigations = beforeReloading === null ? navigations : navigations.slice(0, beforeReloading.navigations);
-  if (loadError === null && ownNavigations.length !== navigationsBeforeTagRead) sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
+  if (loadError === null && ownNavigations.length !== navigationsBeforeTagRead)
+    sdkFacts = await readSdkTag(page, sdk, options.projectKeys);
   return {
     spec: options.spec,
     environment: options.environment,
@@ -339,7 +422,14 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     collect: beforeReload(network.collect, reload),
     errors,
     screenshot: await screenshot,
-    variation: options.variation ? { experiment: options.variation.experiment, name: options.variation.name, ...(options.variation.control ? { control: true as const } : {}), errors: variationErrors } : null,
+    variation: options.variation
+      ? {
+          experiment: options.variation.experiment,
+          name: options.variation.name,
+          ...(options.variation.control ? { control: true as const } : {}),
+          errors: variationErrors,
+        }
+      : null,
     experimentViews,
     flicker,
     reload,
@@ -373,7 +463,8 @@ async function reloadPage(
     timeoutMs: number;
   },
 ): Promise<PageReload> {
-  const exposed = (calls: readonly CapturedCall[]) => calls.some((call) => call.kind === "track" && call.name !== null && options.exposures.includes(call.name));
+  const exposed = (calls: readonly CapturedCall[]) =>
+    calls.some((call) => call.kind === "track" && call.name !== null && options.exposures.includes(call.name));
   const firedBefore = exposed(options.calls().filter((call) => call.atMs < options.atMs));
   const since = <T extends { atMs: number }>(items: readonly T[]) => items.filter((item) => item.atMs >= options.atMs);
   let loadError: string | null = null;
@@ -387,9 +478,17 @@ async function reloadPage(
   const deadline = Date.now() + options.timeoutMs;
   if (loadError === null) {
     if (firedBefore) await options.waitFor(() => exposed(since(options.calls())), Math.max(0, deadline - Date.now()));
-    await options.settle(() => deliverySettled(since(options.calls()), since(options.collect())), Math.max(0, deadline - Date.now()));
+    await options.settle(
+      () => deliverySettled(since(options.calls()), since(options.collect())),
+      Math.max(0, deadline - Date.now()),
+    );
   }
-  return { atMs: options.atMs, loadError, calls: since(options.calls()).filter((call) => call.state !== "lost"), collect: since(options.collect()) };
+  return {
+    atMs: options.atMs,
+    loadError,
+    calls: since(options.calls()).filter((call) => call.state !== "lost"),
+    collect: since(options.collect()),
+  };
 }
 
 /** The routes the page showed before its reload: the reload's are its own. */
@@ -428,13 +527,22 @@ function browserName(context: BrowserContext): string | null {
  * The call as the artifacts keep it. identify(id, traits), identify(traits) and people.set(traits):
  * the first object is the attributes; with `traits`, the object at that path in it (a builder's).
  */
-function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart: (at: number) => number, sdk: Pick<SdkSpec, "traits" | "pageEvent">): CapturedCall {
+function toCall(
+  message: Extract<RecorderMessage, { type: "call" }>,
+  sinceStart: (at: number) => number,
+  sdk: Pick<SdkSpec, "traits" | "pageEvent">,
+): CapturedCall {
   const [first, second] = message.args;
   const argument = message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null;
   const named = typeof first === "string" ? first : null;
   // A track named sdk.pageEvent is a page view; a page method's call is named by its first string, else as its SDK names page views.
   const kind = message.kind === "track" && named !== null && named === sdk.pageEvent ? "page" : message.kind;
-  const properties = message.kind === "track" ? (second ?? null) : message.kind === "page" || sdk.traits === null ? argument : propertyAt(argument, sdk.traits);
+  const properties =
+    message.kind === "track"
+      ? (second ?? null)
+      : message.kind === "page" || sdk.traits === null
+        ? argument
+        : propertyAt(argument, sdk.traits);
   return {
     kind,
     method: message.method,
@@ -448,7 +556,13 @@ function toCall(message: Extract<RecorderMessage, { type: "call" }>, sinceStart:
 
 /** The value at a dotted path inside `value`; null when there is none. */
 function propertyAt(value: unknown, path: string): unknown {
-  const found = path.split(".").reduce<unknown>((object, part) => (object !== null && typeof object === "object" ? (object as Record<string, unknown>)[part] : undefined), value);
+  const found = path
+    .split(".")
+    .reduce<unknown>(
+      (object, part) =>
+        object !== null && typeof object === "object" ? (object as Record<string, unknown>)[part] : undefined,
+      value,
+    );
   return found ?? null;
 }
 

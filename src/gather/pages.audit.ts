@@ -14,7 +14,13 @@ import { unopenedPage } from "../artifacts/unopened-page.js";
 import { gatherTest, openAuditContext, plan } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
-import { auditContextOptions, resolveTraffic, type RequestTags, type SiteRequestTagger, type TrafficTags } from "./traffic.js";
+import {
+  auditContextOptions,
+  resolveTraffic,
+  type RequestTags,
+  type SiteRequestTagger,
+  type TrafficTags,
+} from "./traffic.js";
 
 /**
  * One test per unit of the plan (a page as it is, or a variation previewed on it): gather the
@@ -36,7 +42,13 @@ for (const target of plan.targets) {
       const credentials = siteCredentials(auth, target.baseUrl, process.env);
       const site = { traffic, siteDomain: target.domain, originHeaders: originHeaders(credentials), browserTagger };
       const gatherInContext = async (viewport: string) => {
-        const login = auth?.login ? readLogin(plan.workDir, { slug: target.slug, environment: target.environment, viewport }, new URL(auth.login.path, target.baseUrl).href) : null;
+        const login = auth?.login
+          ? readLogin(
+              plan.workDir,
+              { slug: target.slug, environment: target.environment, viewport },
+              new URL(auth.login.path, target.baseUrl).href,
+            )
+          : null;
         // A viewport whose login did not get in has nothing to open: page.access says why.
         if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
         const context = await openAuditContext(browser, {
@@ -65,7 +77,10 @@ for (const target of plan.targets) {
             (gatheredWhat) => ({ ok: true as const, description: `gathered, ${gatheredWhat}` }),
             (error: unknown) => ({ ok: false as const, error, description: `could not gather: ${firstLine(error)}` }),
           );
-          testInfo.annotations.push({ type: `gathered ${viewport}`, description: `${scrubText(outcome.description, secrets)}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s` });
+          testInfo.annotations.push({
+            type: `gathered ${viewport}`,
+            description: `${scrubText(outcome.description, secrets)}  ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+          });
           if (!outcome.ok) throw outcome.error;
         }),
       );
@@ -81,11 +96,18 @@ async function gatherOnViewport(
   target: AuditTarget,
   unit: AuditUnit,
   viewport: string,
-  site: { traffic: TrafficTags; siteDomain: string; originHeaders: RequestTags["originHeaders"]; browserTagger: SiteRequestTagger | null; login: LoginOutcome | null },
+  site: {
+    traffic: TrafficTags;
+    siteDomain: string;
+    originHeaders: RequestTags["originHeaders"];
+    browserTagger: SiteRequestTagger | null;
+    login: LoginOutcome | null;
+  },
 ): Promise<string> {
   const pageSpec = target.spec.pages.find((page) => page.id === unit.page)!;
   const { gathering } = unit;
-  const experimentsNamed = (names: readonly string[]) => target.spec.experiments.filter((experiment) => experiment.page === unit.page && names.includes(experiment.name));
+  const experimentsNamed = (names: readonly string[]) =>
+    target.spec.experiments.filter((experiment) => experiment.page === unit.page && names.includes(experiment.name));
   const pictures = gathering.pictures[viewport]!;
   // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
   const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
@@ -115,8 +137,16 @@ async function gatherOnViewport(
     viewedExperiments: experimentsNamed(gathering.viewed),
     viewScreenshot: kept(plan.outDir, pictures.view),
     variation: gathering.preview ?? undefined,
-    ...(target.spec.consent ? { consent: { spec: target.spec.consent, unit: unit.consent ?? "page", storage: target.spec.sdk.storage } } : {}),
-    flicker: gathering.flicker === null ? undefined : { selector: gathering.flicker.selector, filmstrip: filmstrip === null ? null : (index: number) => kept(plan.outDir, `${filmstrip}${index}.png`)! },
+    ...(target.spec.consent
+      ? { consent: { spec: target.spec.consent, unit: unit.consent ?? "page", storage: target.spec.sdk.storage } }
+      : {}),
+    flicker:
+      gathering.flicker === null
+        ? undefined
+        : {
+            selector: gathering.flicker.selector,
+            filmstrip: filmstrip === null ? null : (index: number) => kept(plan.outDir, `${filmstrip}${index}.png`)!,
+          },
     reloadForExposures: gathering.reloadForExposures,
   });
   writeArtifacts(unit, viewport, artifacts);

@@ -18,7 +18,11 @@ export interface DecodedCollect {
 }
 
 /** Decodes a collect request's body and query string. */
-export function decodeCollectBody(body: Buffer | null, url: string, contentEncoding: string | undefined): DecodedCollect {
+export function decodeCollectBody(
+  body: Buffer | null,
+  url: string,
+  contentEncoding: string | undefined,
+): DecodedCollect {
   const candidates: unknown[] = [];
   let error: string | null = null;
   if (body && body.length > 0) {
@@ -35,7 +39,12 @@ export function decodeCollectBody(body: Buffer | null, url: string, contentEncod
     if (parsed !== undefined) candidates.push(parsed);
   }
   const events = candidates.flatMap(eventsOf);
-  return { events, strings: candidates.flatMap(stringsOf), payloads: candidates, error: events.length > 0 ? null : error };
+  return {
+    events,
+    strings: candidates.flatMap(stringsOf),
+    payloads: candidates,
+    error: events.length > 0 ? null : error,
+  };
 }
 
 function isGzip(body: Buffer, contentEncoding: string | undefined): boolean {
@@ -48,7 +57,9 @@ function parseLoose(text: string): unknown {
   if (json !== undefined) return json;
   if (/^[\w.%-]+=/.test(text)) {
     const fields = [...new URLSearchParams(text).values()];
-    const decoded = fields.map((value) => tryJson(value) ?? tryJson(decodeBase64Text(value))).filter((value) => value !== undefined);
+    const decoded = fields
+      .map((value) => tryJson(value) ?? tryJson(decodeBase64Text(value)))
+      .filter((value) => value !== undefined);
     if (decoded.length > 0) return decoded;
   }
   const base64 = tryJson(decodeBase64Text(text));
@@ -75,7 +86,8 @@ function eventsOf(payload: unknown): DeliveredEvent[] {
   if (Array.isArray(payload)) return payload.flatMap(eventsOf);
   if (payload === null || typeof payload !== "object") return [];
   const batch = Object.values(payload).find(
-    (value) => Array.isArray(value) && value.length > 0 && value.every((item) => item !== null && typeof item === "object"),
+    (value) =>
+      Array.isArray(value) && value.length > 0 && value.every((item) => item !== null && typeof item === "object"),
   );
   if (batch) return (batch as unknown[]).flatMap(eventsOf);
   return [{ strings: stringsOf(payload), raw: payload }];

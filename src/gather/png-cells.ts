@@ -27,7 +27,8 @@ function decodePng(png: Buffer): { width: number; height: number; bpp: number; p
   const data: Buffer[] = [];
   for (let offset = 8; offset + 8 <= png.length; ) {
     const length = png.readUInt32BE(offset);
-    if (png.toString("latin1", offset + 4, offset + 8) === "IDAT") data.push(png.subarray(offset + 8, offset + 8 + length));
+    if (png.toString("latin1", offset + 4, offset + 8) === "IDAT")
+      data.push(png.subarray(offset + 8, offset + 8 + length));
     offset += length + 12;
   }
   const filtered = inflateSync(Buffer.concat(data));
@@ -60,7 +61,11 @@ function predictor(filter: number, left: number, up: number, upLeft: number): nu
 }
 
 /** The cells of a target's PNG, whose clip is `clipWidth` × `clipHeight` CSS pixels; null when the PNG cannot be read here. */
-export function pngCells(png: Buffer, clipWidth: number, clipHeight: number): NonNullable<TargetPixels["cells"]> | null {
+export function pngCells(
+  png: Buffer,
+  clipWidth: number,
+  clipHeight: number,
+): NonNullable<TargetPixels["cells"]> | null {
   const image = decodePng(png);
   if (image === null) return null;
   const columns = Math.ceil(clipWidth / CELL_CSS_PX);

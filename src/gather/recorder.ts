@@ -78,9 +78,17 @@ export function installRecorder(config: RecorderConfig): void {
   const sdkScript = new RegExp(config.scriptPattern);
   const kindOf = new Map(config.methods.map((method) => [method.path, method.kind]));
   // `people` for `people.set`: objects on the way to a watched method are wrapped too.
-  const prefixes = new Set(config.methods.flatMap((method) => method.path.split(".").slice(0, -1).map((_, index, parts) => parts.slice(0, index + 1).join("."))));
+  const prefixes = new Set(
+    config.methods.flatMap((method) =>
+      method.path
+        .split(".")
+        .slice(0, -1)
+        .map((_, index, parts) => parts.slice(0, index + 1).join(".")),
+    ),
+  );
   const trackPaths = config.methods.filter((method) => method.kind === "track").map((method) => method.path);
-  const isObject = (candidate: unknown): candidate is object => candidate !== null && (typeof candidate === "object" || typeof candidate === "function");
+  const isObject = (candidate: unknown): candidate is object =>
+    candidate !== null && (typeof candidate === "object" || typeof candidate === "function");
 
   let value: unknown;
   let proxy: unknown;
@@ -118,7 +126,13 @@ export function installRecorder(config: RecorderConfig): void {
       ownRead = false;
     }
   };
-  const at = (root: unknown, path: string) => path.split(".").reduce<unknown>((object, part) => (isObject(object) ? (object as Record<string, unknown>)[part] : undefined), root);
+  const at = (root: unknown, path: string) =>
+    path
+      .split(".")
+      .reduce<unknown>(
+        (object, part) => (isObject(object) ? (object as Record<string, unknown>)[part] : undefined),
+        root,
+      );
   /** A data property the Proxy invariant forbids replacing: a frozen object's methods. */
   const isLocked = (object: object, property: string) => {
     const descriptor = getDescriptor(object, property);
@@ -145,7 +159,12 @@ export function installRecorder(config: RecorderConfig): void {
       }
     }
     const sdk = currentSdk();
-    return sdkExecuted && isObject(sdk) && !Array.isArray(sdk) && trackPaths.every((path) => typeof at(sdk, path) === "function");
+    return (
+      sdkExecuted &&
+      isObject(sdk) &&
+      !Array.isArray(sdk) &&
+      trackPaths.every((path) => typeof at(sdk, path) === "function")
+    );
   };
   const runningScriptIsSdk = () => {
     const running = document.currentScript as HTMLScriptElement | null;
@@ -154,7 +173,8 @@ export function installRecorder(config: RecorderConfig): void {
   /** Says whether the SDK is ready, telling the gatherer the first time it is; also notes what the recorder cannot see. */
   const checkSdk = () => {
     if (runningScriptIsSdk()) sdkExecuted = true;
-    if (!ownsGlobal() && getDescriptor(window, config.global) !== undefined) noteBlind("redefined", `window.${config.global}`);
+    if (!ownsGlobal() && getDescriptor(window, config.global) !== undefined)
+      noteBlind("redefined", `window.${config.global}`);
     if (!ready && isReady()) {
       ready = true;
       send({ type: "sdk-ready", at: now() });
@@ -207,7 +227,15 @@ export function installRecorder(config: RecorderConfig): void {
         const key = args.find((arg) => typeof arg === "string");
         if (typeof key === "string") send({ type: "init", method: `${config.global}.${path}`, key, at: now() });
       } else {
-        send({ type: "call", kind, method: path, args: cloneArgs(args), state: ready ? "direct" : "queued", at: now(), url: location.href });
+        send({
+          type: "call",
+          kind,
+          method: path,
+          args: cloneArgs(args),
+          state: ready ? "direct" : "queued",
+          at: now(),
+          url: location.href,
+        });
       }
       return member.apply(this === made ? object : this, args);
     };

@@ -114,7 +114,14 @@ function observeRoutes(binding: string): void {
     if (route === current) return;
     const { navigationType, from } = event as EntryChange;
     const traversal = (navigation.currentEntry?.index ?? 0) < from.index ? "back" : "forward";
-    const how = navigationType === "traverse" ? traversal : navigationType === "replace" ? "replace" : navigationType === "push" ? "push" : null;
+    const how =
+      navigationType === "traverse"
+        ? traversal
+        : navigationType === "replace"
+          ? "replace"
+          : navigationType === "push"
+            ? "push"
+            : null;
     if (how === null) return;
     current = route;
     send({ route, how, at: now(), wall: Date.now() });

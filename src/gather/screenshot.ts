@@ -16,10 +16,17 @@ export interface MaskedFields {
  * trips per page; the audit takes its screenshot once the page has loaded and settled anyway.
  * A page with fields to mask is taken by Playwright, whose `mask` covers each of them.
  */
-export async function saveViewportScreenshot(session: CDPSession, path: string, masked: MaskedFields | null = null): Promise<void> {
+export async function saveViewportScreenshot(
+  session: CDPSession,
+  path: string,
+  masked: MaskedFields | null = null,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`)), SCREENSHOT_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`)),
+      SCREENSHOT_TIMEOUT_MS,
+    );
   });
   try {
     const capture = masked !== null && masked.selectors.length > 0 ? captureMasked(masked) : captureViewport(session);
@@ -31,7 +38,12 @@ export async function saveViewportScreenshot(session: CDPSession, path: string, 
 
 /** The viewport in CSS pixels, each of the fields covered by a box. */
 async function captureMasked({ page, selectors }: MaskedFields): Promise<Buffer> {
-  return page.screenshot({ scale: "css", caret: "hide", mask: selectors.map((selector) => page.locator(selector)), timeout: SCREENSHOT_TIMEOUT_MS });
+  return page.screenshot({
+    scale: "css",
+    caret: "hide",
+    mask: selectors.map((selector) => page.locator(selector)),
+    timeout: SCREENSHOT_TIMEOUT_MS,
+  });
 }
 
 async function captureViewport(session: CDPSession): Promise<Buffer> {

@@ -54,7 +54,9 @@ export function namesGlobal(value: string, sdkGlobal: string, onWindow: boolean)
 /** The spec's keys found in a script URL's path or query (decoded or not): `script-url` sightings naming the URL. */
 export function keysInScriptUrl(url: string, projectKeys: readonly string[]): KeySighting[] {
   const decoded = safeDecode(url);
-  return projectKeys.filter((key) => key !== "" && (url.includes(key) || decoded.includes(key))).map((key) => ({ key, where: "script-url", detail: url }));
+  return projectKeys
+    .filter((key) => key !== "" && (url.includes(key) || decoded.includes(key)))
+    .map((key) => ({ key, where: "script-url", detail: url }));
 }
 
 /**
@@ -63,7 +65,11 @@ export function keysInScriptUrl(url: string, projectKeys: readonly string[]): Ke
  * the spec's keys, and a declared key of none of them, appear: in the script's URL (`script-url`)
  * or in an attribute (`script-tag`).
  */
-export function scriptTagFacts(tags: readonly ScriptTagRead[], sdkGlobal: string, projectKeys: readonly string[]): SdkTagFacts {
+export function scriptTagFacts(
+  tags: readonly ScriptTagRead[],
+  sdkGlobal: string,
+  projectKeys: readonly string[],
+): SdkTagFacts {
   let sdkTagKey: string | null = null;
   const sightings: KeySighting[] = [];
   for (const tag of tags) {
@@ -76,7 +82,8 @@ export function scriptTagFacts(tags: readonly ScriptTagRead[], sdkGlobal: string
     sightings.push(...keysInScriptUrl(tag.src, projectKeys));
     for (const key of projectKeys) {
       if (key === "") continue;
-      for (const { name, value } of tag.attributes) if (value.includes(key)) sightings.push({ key, where: "script-tag", detail: name });
+      for (const { name, value } of tag.attributes)
+        if (value.includes(key)) sightings.push({ key, where: "script-tag", detail: name });
     }
   }
   return { sdkTagKey, sightings };
@@ -84,7 +91,8 @@ export function scriptTagFacts(tags: readonly ScriptTagRead[], sdkGlobal: string
 
 /** The key a tag declares, where it declares it: its first key-shaped attribute, then query parameter, whose value is not empty and names no global. */
 function declaredKey(tag: ScriptTagRead, sdkGlobal: string): KeySighting | null {
-  const declares = ({ name, value, onWindow }: TagValue) => value !== "" && isKeyShapedName(name) && !namesGlobal(value, sdkGlobal, onWindow);
+  const declares = ({ name, value, onWindow }: TagValue) =>
+    value !== "" && isKeyShapedName(name) && !namesGlobal(value, sdkGlobal, onWindow);
   const attribute = tag.attributes.find(declares);
   if (attribute !== undefined) return { key: attribute.value, where: "script-tag", detail: attribute.name };
   const parameter = tag.query.find(declares);
@@ -113,7 +121,9 @@ export async function readSdkTag(page: Page, sdk: SdkSpec, projectKeys: readonly
                 const value = tag.getAttribute(name) ?? "";
                 return { name, value, onWindow: onWindow(value) };
               }),
-            query: URL.canParse(tag.src) ? [...new URL(tag.src).searchParams].map(([name, value]) => ({ name, value, onWindow: onWindow(value) })) : [],
+            query: URL.canParse(tag.src)
+              ? [...new URL(tag.src).searchParams].map(([name, value]) => ({ name, value, onWindow: onWindow(value) }))
+              : [],
           }));
         const sdkObject = (window as unknown as Record<string, unknown>)[global];
         const properties: { name: string; value: string }[] = [];
@@ -134,7 +144,8 @@ export async function readSdkTag(page: Page, sdk: SdkSpec, projectKeys: readonly
     .catch(() => ({ tags: [] as ScriptTagRead[], properties: [] as { name: string; value: string }[] }));
   const { sdkTagKey, sightings } = scriptTagFacts(facts.tags, sdk.global, projectKeys);
   for (const key of projectKeys) {
-    for (const { name, value } of facts.properties) if (value === key) sightings.push({ key, where: "sdk-global", detail: `${sdk.global}.${name}` });
+    for (const { name, value } of facts.properties)
+      if (value === key) sightings.push({ key, where: "sdk-global", detail: `${sdk.global}.${name}` });
   }
   return { sdkTagKey, sightings };
 }

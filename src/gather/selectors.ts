@@ -11,26 +11,38 @@ export interface ExperimentTarget {
 export async function matchSelectors(page: Page, experiments: readonly ExperimentTarget[]): Promise<SelectorMatch[]> {
   if (experiments.length === 0) return [];
   return page
-    .evaluate((targets) => {
-      const stableAlternative = (element: Element): string | null => {
-        const candidates: string[] = [];
-        if (element.id && !/\d{4,}/.test(element.id)) candidates.push(`#${CSS.escape(element.id)}`);
-        for (const name of element.getAttributeNames()) {
-          if (name.startsWith("data-")) candidates.push(`[${name}="${CSS.escape(element.getAttribute(name) ?? "")}"]`);
-        }
-        return candidates.find((candidate) => document.querySelectorAll(candidate).length === 1) ?? null;
-      };
-      return targets.map(({ name, selector }) => {
-        let elements: Element[];
-        try {
-          elements = [...document.querySelectorAll(selector)];
-        } catch {
-          return { experiment: name, selector, matched: null, visible: 0, stableAlternative: null };
-        }
-        const visible = elements.filter((element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
-        const first = visible[0];
-        return { experiment: name, selector, matched: elements.length, visible: visible.length, stableAlternative: first ? stableAlternative(first) : null };
-      });
-    }, experiments.map(({ name, selector }) => ({ name, selector })))
+    .evaluate(
+      (targets) => {
+        const stableAlternative = (element: Element): string | null => {
+          const candidates: string[] = [];
+          if (element.id && !/\d{4,}/.test(element.id)) candidates.push(`#${CSS.escape(element.id)}`);
+          for (const name of element.getAttributeNames()) {
+            if (name.startsWith("data-"))
+              candidates.push(`[${name}="${CSS.escape(element.getAttribute(name) ?? "")}"]`);
+          }
+          return candidates.find((candidate) => document.querySelectorAll(candidate).length === 1) ?? null;
+        };
+        return targets.map(({ name, selector }) => {
+          let elements: Element[];
+          try {
+            elements = [...document.querySelectorAll(selector)];
+          } catch {
+            return { experiment: name, selector, matched: null, visible: 0, stableAlternative: null };
+          }
+          const visible = elements.filter((element) =>
+            element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+          );
+          const first = visible[0];
+          return {
+            experiment: name,
+            selector,
+            matched: elements.length,
+            visible: visible.length,
+            stableAlternative: first ? stableAlternative(first) : null,
+          };
+        });
+      },
+      experiments.map(({ name, selector }) => ({ name, selector })),
+    )
     .catch(() => []);
 }

@@ -32,7 +32,13 @@ export class Signal {
    * whose thread runs late (a busy page, a starved renderer on a loaded machine) still gets its
    * quiet window. It settling either way counts as the time passed.
    */
-  async waitForQuiet(condition: () => boolean, activity: () => number, quietMs: number, timeoutMs: number, pageClock?: (ms: number) => Promise<unknown>): Promise<boolean> {
+  async waitForQuiet(
+    condition: () => boolean,
+    activity: () => number,
+    quietMs: number,
+    timeoutMs: number,
+    pageClock?: (ms: number) => Promise<unknown>,
+  ): Promise<boolean> {
     let seen = activity();
     let since = Date.now();
     let wake: ReturnType<typeof setTimeout> | undefined;

@@ -17,19 +17,30 @@ export interface SiteCredentials {
 }
 
 /** The credentials of `auth` on the base URL's origin; null without `auth`. */
-export function siteCredentials(auth: AuthSpec | undefined, baseUrl: string, env: NodeJS.ProcessEnv): SiteCredentials | null {
+export function siteCredentials(
+  auth: AuthSpec | undefined,
+  baseUrl: string,
+  env: NodeJS.ProcessEnv,
+): SiteCredentials | null {
   if (auth === undefined) return null;
   return {
     origin: new URL(baseUrl).origin,
-    basic: auth.basic ? { username: secretValue(auth.basic.usernameEnv, env), password: secretValue(auth.basic.passwordEnv, env) } : null,
-    headers: Object.entries(auth.headers ?? {}).map(([name, variable]) => ({ name, value: secretValue(variable, env) })),
+    basic: auth.basic
+      ? { username: secretValue(auth.basic.usernameEnv, env), password: secretValue(auth.basic.passwordEnv, env) }
+      : null,
+    headers: Object.entries(auth.headers ?? {}).map(([name, variable]) => ({
+      name,
+      value: secretValue(variable, env),
+    })),
     cookies: (auth.cookies ?? []).map((cookie) => ({ name: cookie.name, value: secretValue(cookie.valueEnv, env) })),
   };
 }
 
 /** The closed site's headers as the request tagger sends them: to its origin alone. */
 export function originHeaders(credentials: SiteCredentials | null): RequestTags["originHeaders"] {
-  return credentials === null || credentials.headers.length === 0 ? null : { origin: credentials.origin, headers: credentials.headers };
+  return credentials === null || credentials.headers.length === 0
+    ? null
+    : { origin: credentials.origin, headers: credentials.headers };
 }
 
 /**
@@ -37,7 +48,10 @@ export function originHeaders(credentials: SiteCredentials | null): RequestTags[
  * (Playwright's `httpCredentials` reach every origin without `origin`), and the storage state to
  * start from (a file, or the state a login ended with).
  */
-export function accessContextOptions(credentials: SiteCredentials | null, storageState: BrowserContextOptions["storageState"] | null): BrowserContextOptions {
+export function accessContextOptions(
+  credentials: SiteCredentials | null,
+  storageState: BrowserContextOptions["storageState"] | null,
+): BrowserContextOptions {
   return {
     ...(credentials?.basic ? { httpCredentials: { ...credentials.basic, origin: credentials.origin } } : {}),
     ...(storageState ? { storageState } : {}),
@@ -48,5 +62,14 @@ export function accessContextOptions(credentials: SiteCredentials | null, storag
 export async function addSiteCookies(context: BrowserContext, credentials: SiteCredentials | null): Promise<void> {
   if (credentials === null || credentials.cookies.length === 0) return;
   const { hostname, protocol } = new URL(credentials.origin);
-  await context.addCookies(credentials.cookies.map((cookie) => ({ ...cookie, domain: hostname, path: "/", secure: protocol === "https:", httpOnly: true, sameSite: "Lax" as const })));
+  await context.addCookies(
+    credentials.cookies.map((cookie) => ({
+      ...cookie,
+      domain: hostname,
+      path: "/",
+      secure: protocol === "https:",
+      httpOnly: true,
+      sameSite: "Lax" as const,
+    })),
+  );
 }

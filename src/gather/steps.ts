@@ -21,7 +21,11 @@ export interface StepContext {
 }
 
 /** Walks a journey; returns the first step that failed, or null. */
-export async function runSteps(page: Page, steps: readonly Step[], context: StepContext): Promise<{ step: number; message: string } | null> {
+export async function runSteps(
+  page: Page,
+  steps: readonly Step[],
+  context: StepContext,
+): Promise<{ step: number; message: string } | null> {
   for (const [index, step] of steps.entries()) {
     context.stepStarted?.(index);
     try {
@@ -55,13 +59,18 @@ async function runStep(page: Page, step: Step, context: StepContext): Promise<vo
 }
 
 /** A step through the tab's history or its URL: back, forward, or a wait until the URL matches. */
-async function runHistoryStep(page: Page, step: { back: true } | { forward: true } | { waitForUrl: string }, timeout: number): Promise<void> {
+async function runHistoryStep(
+  page: Page,
+  step: { back: true } | { forward: true } | { waitForUrl: string },
+  timeout: number,
+): Promise<void> {
   if ("waitForUrl" in step) {
     await page.waitForURL(urlStepMatcher(step.waitForUrl), { timeout });
     return;
   }
   const back = "back" in step;
-  if (!(await page.evaluate(historyHasEntry, back))) throw new Error(`there is no history entry to go ${back ? "back" : "forward"} to`);
+  if (!(await page.evaluate(historyHasEntry, back)))
+    throw new Error(`there is no history entry to go ${back ? "back" : "forward"} to`);
   // A single-page app moves within its document; another document is waited for until it commits.
   await (back ? page.goBack({ timeout, waitUntil: "commit" }) : page.goForward({ timeout, waitUntil: "commit" }));
 }

@@ -9,7 +9,13 @@ import type { TrackerSeen } from "../artifacts/types.js";
  */
 
 /** The database's categories that track visitors; CDNs, hosting, tag managers, consent managers, video and content embeds do not by themselves. */
-export const TRACKING_CATEGORIES: ReadonlySet<string> = new Set(["ad", "analytics", "social", "marketing", "customer-success"]);
+export const TRACKING_CATEGORIES: ReadonlySet<string> = new Set([
+  "ad",
+  "analytics",
+  "social",
+  "marketing",
+  "customer-success",
+]);
 
 /** Tells the known tracker a request reaches, or null. */
 export type TrackerMatcher = (url: string) => TrackerSeen | null;

@@ -31,7 +31,8 @@ export interface TrafficTags {
 
 /** The tags of one run: a header's or query parameter's value defaults to the run's id, the suffix to `setup-audit/VERSION`. */
 export function resolveTraffic(traffic: TrafficSpec, runId: string): TrafficTags {
-  const tag = (option: { name: string; value?: string | undefined } | false) => (option === false ? null : { name: option.name, value: option.value ?? runId });
+  const tag = (option: { name: string; value?: string | undefined } | false) =>
+    option === false ? null : { name: option.name, value: option.value ?? runId };
   return {
     userAgentSuffix: traffic.userAgentSuffix ?? `setup-audit/${toolVersion()}`,
     header: tag(traffic.header),
@@ -79,8 +80,12 @@ export interface RequestTags {
 
 /** The headers a request to `url` gets. */
 export function headersFor(tags: RequestTags, url: string): TrafficTag[] {
-  const toOrigin = tags.originHeaders !== null && URL.canParse(url) && new URL(url).origin === tags.originHeaders.origin;
-  return [...(tags.header !== null && isOnDomain(url, tags.domain) ? [tags.header] : []), ...(toOrigin ? tags.originHeaders!.headers : [])];
+  const toOrigin =
+    tags.originHeaders !== null && URL.canParse(url) && new URL(url).origin === tags.originHeaders.origin;
+  return [
+    ...(tags.header !== null && isOnDomain(url, tags.domain) ? [tags.header] : []),
+    ...(toOrigin ? tags.originHeaders!.headers : []),
+  ];
 }
 
 /** True when some request gets a header. */
@@ -108,7 +113,13 @@ export class SiteRequestTagger {
     session.on("Fetch.requestPaused", (event) => {
       // The patterns match more than the domains (`*` spans dots and slashes): the URL decides.
       const added = this.tags === null ? [] : headersFor(this.tags, event.request.url);
-      const headers = added.length === 0 ? undefined : Object.entries({ ...event.request.headers, ...Object.fromEntries(added.map((tag) => [tag.name, tag.value])) }).map(([name, value]) => ({ name, value }));
+      const headers =
+        added.length === 0
+          ? undefined
+          : Object.entries({
+              ...event.request.headers,
+              ...Object.fromEntries(added.map((tag) => [tag.name, tag.value])),
+            }).map(([name, value]) => ({ name, value }));
       // The page may close while a request waits; its request then needs no answer.
       session.send("Fetch.continueRequest", { requestId: event.requestId, headers }).catch(() => undefined);
     });
@@ -135,7 +146,9 @@ export class SiteRequestTagger {
 
   private async pause(domains: readonly string[]): Promise<void> {
     const hosts = [...new Set(domains)].flatMap((domain) => [domain, `*.${domain}`]);
-    const patterns = hosts.flatMap((host) => [`*://${host}/*`, `*://${host}:*`]).map((urlPattern) => ({ urlPattern, requestStage: "Request" as const }));
+    const patterns = hosts
+      .flatMap((host) => [`*://${host}/*`, `*://${host}:*`])
+      .map((urlPattern) => ({ urlPattern, requestStage: "Request" as const }));
     await this.session.send("Fetch.enable", { patterns });
   }
 }
@@ -149,7 +162,11 @@ export async function interceptCollect(context: BrowserContext, isCollectUrl: (u
     (url) => isCollectUrl(url.href),
     async (route) => {
       const request = route.request();
-      const { error } = decodeCollectBody(request.postDataBuffer(), request.url(), request.headers()["content-encoding"]);
+      const { error } = decodeCollectBody(
+        request.postDataBuffer(),
+        request.url(),
+        request.headers()["content-encoding"],
+      );
       const answer = error === null ? { status: "accepted" } : { status: "rejected", error };
       // The page may close while the request waits; its request then needs no answer.
       await route.fulfill({ status: error === null ? 200 : 400, json: answer }).catch(() => undefined);

@@ -22,7 +22,10 @@ export interface VariationCode {
 export const VARIATION_SOURCE = "setup-audit-variation.js";
 
 /** Applies the css, then runs the js; returns what the js threw at once (null when it ran). */
-export async function applyVariation(page: Page, code: VariationCode): Promise<AppliedVariation["errors"][number] | null> {
+export async function applyVariation(
+  page: Page,
+  code: VariationCode,
+): Promise<AppliedVariation["errors"][number] | null> {
   if (code.css !== null) await page.addStyleTag({ content: code.css });
   if (code.js === null) return null;
   const thrown = await page.evaluate(
@@ -32,7 +35,10 @@ export async function applyVariation(page: Page, code: VariationCode): Promise<A
         (0, eval)(`${js}\n//# sourceURL=${source}`);
         return null;
       } catch (error) {
-        return { message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? (error.stack ?? "") : "" };
+        return {
+          message: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? (error.stack ?? "") : "",
+        };
       }
     },
     { js: code.js, source: VARIATION_SOURCE },
@@ -51,17 +57,22 @@ const TARGET_CHANGES_KEY = "setup-audit.targetChanges";
 export function watchTargetChanges({ key, selectors }: { key: string; selectors: readonly string[] }): void {
   const changes: { last: number | null } = { last: null };
   Object.defineProperty(window, Symbol.for(key), { value: changes });
-  const safely = (test: (selector: string) => boolean) => selectors.some((selector) => {
-    try {
-      return test(selector);
-    } catch {
-      return false; // not valid CSS: experiment.selector says so
-    }
-  });
+  const safely = (test: (selector: string) => boolean) =>
+    selectors.some((selector) => {
+      try {
+        return test(selector);
+      } catch {
+        return false; // not valid CSS: experiment.selector says so
+      }
+    });
   const touchesTarget = (record: MutationRecord) => {
     const changed = record.target instanceof Element ? record.target : record.target.parentElement;
     if (changed !== null && safely((selector) => changed.closest(selector) !== null)) return true;
-    return [...record.addedNodes].some((added) => added instanceof Element && safely((selector) => added.matches(selector) || added.querySelector(selector) !== null));
+    return [...record.addedNodes].some(
+      (added) =>
+        added instanceof Element &&
+        safely((selector) => added.matches(selector) || added.querySelector(selector) !== null),
+    );
   };
   const observe = () =>
     new MutationObserver((records) => {
@@ -80,7 +91,10 @@ export function targetWatch(experiments: readonly ExperimentTarget[]): { key: st
  * Waits until the targets have not changed for `quietMs`, and with `changeExpected` (a variation
  * whose js or preview link changes the page) until they changed at all; bounded by `timeoutMs`.
  */
-export async function settleTargets(page: Page, options: { quietMs: number; changeExpected: boolean; timeoutMs: number }): Promise<void> {
+export async function settleTargets(
+  page: Page,
+  options: { quietMs: number; changeExpected: boolean; timeoutMs: number },
+): Promise<void> {
   await page
     .waitForFunction(
       ({ key, quietMs, changeExpected }) => {
@@ -104,11 +118,12 @@ export async function settleTargets(page: Page, options: { quietMs: number; chan
 export async function waitUntilShown(page: Page, timeoutMs: number): Promise<void> {
   await page
     .waitForFunction(
-      () => [document.documentElement, document.body].every((element) => {
-        if (!element) return true;
-        const style = getComputedStyle(element);
-        return style.opacity !== "0" && style.visibility !== "hidden";
-      }),
+      () =>
+        [document.documentElement, document.body].every((element) => {
+          if (!element) return true;
+          const style = getComputedStyle(element);
+          return style.opacity !== "0" && style.visibility !== "hidden";
+        }),
       undefined,
       { timeout: timeoutMs, polling: "raf" },
     )
@@ -141,7 +156,10 @@ export async function viewExperiments(
   options: { cdp: CDPSession | null; screen: { path: string; name: string } | null; masked: MaskedFields },
 ): Promise<ExperimentView[]> {
   if (experiments.length === 0) return [];
-  const held = await page.evaluate(holdAnimations, HELD_ANIMATIONS_KEY).then(() => true, () => false);
+  const held = await page.evaluate(holdAnimations, HELD_ANIMATIONS_KEY).then(
+    () => true,
+    () => false,
+  );
   const seen = await page
     .evaluate(
       async ({ targets }) => {
@@ -155,12 +173,16 @@ export async function viewExperiments(
           } catch {
             return { experiment: name, matched: null, visible: 0, target: null, overflows, clip: null };
           }
-          const visible = elements.filter((element) => element.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+          const visible = elements.filter((element) =>
+            element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+          );
           const first = visible[0];
-          if (!first) return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
+          if (!first)
+            return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
           const computed = getComputedStyle(first);
           const style: Record<string, string> = {};
-          for (let index = 0; index < computed.length; index++) style[computed[index]!] = computed.getPropertyValue(computed[index]!);
+          for (let index = 0; index < computed.length; index++)
+            style[computed[index]!] = computed.getPropertyValue(computed[index]!);
           const rect = first.getBoundingClientRect();
           const round = (value: number) => Math.round(value * 100) / 100;
           // Whole CSS pixels around the box, cut to the first screen: equal boxes give the same clip.
@@ -168,14 +190,21 @@ export async function viewExperiments(
           const top = Math.max(0, Math.floor(rect.y));
           const right = Math.min(document.documentElement.clientWidth, Math.ceil(rect.right));
           const bottom = Math.min(innerHeight, Math.ceil(rect.bottom));
-          const clip = right > left && bottom > top ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top } : null;
+          const clip =
+            right > left && bottom > top
+              ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top }
+              : null;
           return {
             experiment: name,
             matched: elements.length,
             visible: visible.length,
             target: {
-              text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? "")).replace(/\s+/g, " ").trim(),
-              attributes: Object.fromEntries(first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""])),
+              text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? ""))
+                .replace(/\s+/g, " ")
+                .trim(),
+              attributes: Object.fromEntries(
+                first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""]),
+              ),
               style,
               box: { x: round(rect.x), y: round(rect.y), width: round(rect.width), height: round(rect.height) },
             },
@@ -188,11 +217,26 @@ export async function viewExperiments(
     )
     // A page that navigated meanwhile has no target to see: the check says it was not seen.
     .catch(() => []);
-  const pixels = await targetsPixels(options.cdp, seen.map(({ clip, target }) => (target === null ? null : clip)));
-  const views = seen.map(({ clip: _clip, ...view }, index): Omit<ExperimentView, "screen"> => ({ ...view, atMs, target: view.target === null ? null : { ...view.target, pixels: pixels[index] ?? null } }));
+  const pixels = await targetsPixels(
+    options.cdp,
+    seen.map(({ clip, target }) => (target === null ? null : clip)),
+  );
+  const views = seen.map(
+    ({ clip: _clip, ...view }, index): Omit<ExperimentView, "screen"> => ({
+      ...view,
+      atMs,
+      target: view.target === null ? null : { ...view.target, pixels: pixels[index] ?? null },
+    }),
+  );
   if (held) await page.evaluate(releaseAnimations, HELD_ANIMATIONS_KEY).catch(() => undefined);
   const { cdp, screen } = options;
-  const saved = cdp === null || screen === null ? null : await saveViewportScreenshot(cdp, screen.path, options.masked).then(() => screen.name, () => null);
+  const saved =
+    cdp === null || screen === null
+      ? null
+      : await saveViewportScreenshot(cdp, screen.path, options.masked).then(
+          () => screen.name,
+          () => null,
+        );
   return views.map((view) => ({ ...view, screen: saved }));
 }
 
@@ -200,7 +244,10 @@ export async function viewExperiments(
  * Each target's pixels: every one taken, then every one again a moment later (one wait for all the
  * page's targets); null for a target without a clip, or when Chromium could not capture it.
  */
-async function targetsPixels(cdp: CDPSession | null, clips: readonly (TargetPixels["clip"] | null)[]): Promise<(TargetPixels | null)[]> {
+async function targetsPixels(
+  cdp: CDPSession | null,
+  clips: readonly (TargetPixels["clip"] | null)[],
+): Promise<(TargetPixels | null)[]> {
   if (cdp === null || clips.every((clip) => clip === null)) return clips.map(() => null);
   const captureAll = async () => {
     const pngs: (Buffer | null)[] = [];
@@ -209,8 +256,16 @@ async function targetsPixels(cdp: CDPSession | null, clips: readonly (TargetPixe
         clip === null
           ? null
           : await cdp
-              .send("Page.captureScreenshot", { format: "png", clip: { ...clip, scale: 1 }, captureBeyondViewport: false, optimizeForSpeed: true })
-              .then(({ data }) => Buffer.from(data, "base64"), () => null),
+              .send("Page.captureScreenshot", {
+                format: "png",
+                clip: { ...clip, scale: 1 },
+                captureBeyondViewport: false,
+                optimizeForSpeed: true,
+              })
+              .then(
+                ({ data }) => Buffer.from(data, "base64"),
+                () => null,
+              ),
       );
     }
     return pngs;
@@ -222,7 +277,12 @@ async function targetsPixels(cdp: CDPSession | null, clips: readonly (TargetPixe
     const [before, after] = [first[index] ?? null, second[index] ?? null];
     if (clip === null || before === null || after === null) return null;
     const cells = pngCells(before, clip.width, clip.height);
-    return { sha256: createHash("sha256").update(before).digest("hex"), clip, steady: after.equals(before), ...(cells === null ? {} : { cells }) };
+    return {
+      sha256: createHash("sha256").update(before).digest("hex"),
+      clip,
+      steady: after.equals(before),
+      ...(cells === null ? {} : { cells }),
+    };
   });
 }
 
@@ -233,8 +293,14 @@ async function targetsPixels(cdp: CDPSession | null, clips: readonly (TargetPixe
  * the screen shows it.
  */
 async function holdAnimations(key: string): Promise<void> {
-  const running = document.getAnimations().filter((animation) => animation instanceof CSSTransition || animation.playState === "running");
-  const held = running.map((animation) => ({ animation, running: animation.playState === "running", time: animation.currentTime }));
+  const running = document
+    .getAnimations()
+    .filter((animation) => animation instanceof CSSTransition || animation.playState === "running");
+  const held = running.map((animation) => ({
+    animation,
+    running: animation.playState === "running",
+    time: animation.currentTime,
+  }));
   for (const { animation } of held) {
     const endless = animation.effect?.getComputedTiming().iterations === Infinity;
     if (animation instanceof CSSTransition || !endless) animation.finish();
@@ -249,7 +315,13 @@ async function holdAnimations(key: string): Promise<void> {
 
 /** In the page: every animation `holdAnimations` held goes on from where it was. */
 function releaseAnimations(key: string): void {
-  const held = (window as unknown as Record<symbol, { animation: Animation; running: boolean; time: CSSNumberish | null }[] | undefined>)[Symbol.for(key)] ?? [];
+  const held =
+    (
+      window as unknown as Record<
+        symbol,
+        { animation: Animation; running: boolean; time: CSSNumberish | null }[] | undefined
+      >
+    )[Symbol.for(key)] ?? [];
   for (const { animation, running, time } of held) {
     if (animation instanceof CSSTransition) continue;
     animation.currentTime = time;

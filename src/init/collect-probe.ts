@@ -18,7 +18,13 @@ export interface ProbeResult {
  * never receives the probe: the route stays until the caller closes the context, which also
  * catches a call the SDK sends after the probe stopped waiting. Other requests go on as usual.
  */
-export async function probeCollect(context: BrowserContext, page: Page, global: string, methods: readonly string[], timeoutMs: number): Promise<ProbeResult> {
+export async function probeCollect(
+  context: BrowserContext,
+  page: Page,
+  global: string,
+  methods: readonly string[],
+  timeoutMs: number,
+): Promise<ProbeResult> {
   const base = `setup_audit_init_probe_${randomBytes(4).toString("hex")}`;
   // `_1x` is no part of `_10x`: each method's marker is told apart from the others'.
   const markers = methods.map((_, index) => `${base}_${index}x`);
@@ -30,7 +36,13 @@ export async function probeCollect(context: BrowserContext, page: Page, global: 
   const arrived = new Promise<void>((resolve) => (allArrived = resolve));
   await context.route("**/*", async (route: Route) => {
     const request = route.request();
-    const carried = carriedMarkers(request.url(), request.postDataBuffer(), request.headers()["content-encoding"], base, markers);
+    const carried = carriedMarkers(
+      request.url(),
+      request.postDataBuffer(),
+      request.headers()["content-encoding"],
+      base,
+      markers,
+    );
     if (carried.length === 0) return route.fallback();
     urls.push(request.url());
     // Every marker the request carries: one batch may carry them all.
@@ -51,20 +63,36 @@ export async function probeCollect(context: BrowserContext, page: Page, global: 
 }
 
 /** The markers the request's URL or decoded body carries; none when it carries no probe call. */
-function carriedMarkers(url: string, body: Buffer | null, contentEncoding: string | undefined, base: string, markers: readonly string[]): string[] {
+function carriedMarkers(
+  url: string,
+  body: Buffer | null,
+  contentEncoding: string | undefined,
+  base: string,
+  markers: readonly string[],
+): string[] {
   const texts = [url, body?.toString("utf8") ?? "", ...decodeCollectBody(body, url, contentEncoding).strings];
   if (!texts.some((text) => text.includes(base))) return [];
   return markers.filter((marker) => texts.some((text) => text.includes(marker)));
 }
 
 /** What the page runs: each method called with its marker as the event name, the user id and an attribute; returns the markers of the methods that took their call. */
-function callEach({ global, methods, markers }: { global: string; methods: readonly string[]; markers: readonly string[] }): string[] {
+function callEach({
+  global,
+  methods,
+  markers,
+}: {
+  global: string;
+  methods: readonly string[];
+  markers: readonly string[];
+}): string[] {
   return methods.flatMap((path, index) => {
     const marker = markers[index]!;
     const parts = path.split(".");
     let holder: unknown = (window as unknown as Record<string, unknown>)[global];
-    for (const part of parts.slice(0, -1)) holder = holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[part];
-    const method = holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[parts.at(-1)!];
+    for (const part of parts.slice(0, -1))
+      holder = holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[part];
+    const method =
+      holder === null || holder === undefined ? undefined : (holder as Record<string, unknown>)[parts.at(-1)!];
     if (typeof method !== "function") return [];
     try {
       method.call(holder, marker, { setup_audit_probe: marker });

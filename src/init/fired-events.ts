@@ -23,8 +23,12 @@ export interface FiredOnPage {
 export function firedOnEveryViewport(pages: readonly PageArtifacts[], pageId: string): FiredOnPage {
   const units = pages.filter((page) => page.page === pageId);
   const viewports = viewportsOf(pages);
-  if (units.length < viewports.length || units.some((unit) => unit.loadError !== null)) return { track: [], identify: false };
-  const tracked = units.map((unit) => new Set(madeCalls(unit).flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : []))));
+  if (units.length < viewports.length || units.some((unit) => unit.loadError !== null))
+    return { track: [], identify: false };
+  const tracked = units.map(
+    (unit) =>
+      new Set(madeCalls(unit).flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : []))),
+  );
   const track = [...tracked[0]!].filter((name) => tracked.every((names) => names.has(name)));
   return { track, identify: units.every((unit) => madeCalls(unit).some((call) => call.kind === "identify")) };
 }
@@ -32,7 +36,14 @@ export function firedOnEveryViewport(pages: readonly PageArtifacts[], pageId: st
 /** The events some page tracked on each viewport: what a goal needs so that goals.match passes. */
 export function trackedOnEveryViewport(pages: readonly PageArtifacts[]): Set<string> {
   const perViewport = viewportsOf(pages).map(
-    (viewport) => new Set(pages.filter((page) => page.viewport === viewport).flatMap((page) => madeCalls(page).flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : [])))),
+    (viewport) =>
+      new Set(
+        pages
+          .filter((page) => page.viewport === viewport)
+          .flatMap((page) =>
+            madeCalls(page).flatMap((call) => (call.kind === "track" && call.name !== null ? [call.name] : [])),
+          ),
+      ),
   );
   return new Set([...(perViewport[0] ?? [])].filter((name) => perViewport.every((names) => names.has(name))));
 }
@@ -65,6 +76,8 @@ export function attributesSeen(pages: readonly PageArtifacts[]): AttributesSeen 
     }
     return [simple];
   });
-  const required = [...(perUnit[0] ?? [])].filter((key) => !personal.has(key) && perUnit.every((keys) => keys.has(key)));
+  const required = [...(perUnit[0] ?? [])].filter(
+    (key) => !personal.has(key) && perUnit.every((keys) => keys.has(key)),
+  );
   return { required, personal: [...personal].sort(), identifyingUnits: perUnit.length };
 }

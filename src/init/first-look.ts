@@ -52,7 +52,14 @@ export interface FirstLook {
 /** Method names that track an event in SDKs people use, most common first. */
 export const TRACK_LIKE = ["track", "capture", "trackEvent", "logEvent", "sendEvent", "recordEvent", "event"];
 /** Method paths that identify a visitor with attributes in SDKs people use, most common first. */
-export const IDENTIFY_LIKE = ["identify", "identifyUser", "setUser", "setUserProperties", "setUserAttributes", "people.set"];
+export const IDENTIFY_LIKE = [
+  "identify",
+  "identifyUser",
+  "setUser",
+  "setUserProperties",
+  "setUserAttributes",
+  "people.set",
+];
 
 /** A global as the page describes it: its methods, its string properties, and the method whose source names its script. */
 type GlobalShape = ReturnType<typeof describeNewGlobals>[number];
@@ -65,10 +72,16 @@ const NAVIGATION_TIMEOUT_MS = 30_000;
  * Loads `url` in `context` (whose device the caller chose) and reports what the page defined
  * and sent. The page stays open for the caller (a probe, the SDK tag read).
  */
-export async function takeFirstLook(context: BrowserContext, url: string, afterLoad?: (page: Page) => Promise<void>): Promise<{ look: FirstLook; page: Page }> {
+export async function takeFirstLook(
+  context: BrowserContext,
+  url: string,
+  afterLoad?: (page: Page) => Promise<void>,
+): Promise<{ look: FirstLook; page: Page }> {
   const blankUrl = new URL(BLANK_PATH, url).href;
   // A blank page of the same origin has the same secure-context globals as the site's pages.
-  await context.route(blankUrl, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title></title>" }));
+  await context.route(blankUrl, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html><title></title>" }),
+  );
   const page = await context.newPage();
   await page.goto(blankUrl);
   const blankGlobals = await page.evaluate(() => Object.getOwnPropertyNames(window));
@@ -76,7 +89,13 @@ export async function takeFirstLook(context: BrowserContext, url: string, afterL
 
   const requests: RequestSeen[] = [];
   context.on("request", (request) => {
-    requests.push({ url: request.url(), method: request.method(), resourceType: request.resourceType(), headers: request.headers(), body: request.postDataBuffer() });
+    requests.push({
+      url: request.url(),
+      method: request.method(),
+      resourceType: request.resourceType(),
+      headers: request.headers(),
+      body: request.postDataBuffer(),
+    });
   });
   let loadError: string | null = null;
   try {
@@ -85,18 +104,30 @@ export async function takeFirstLook(context: BrowserContext, url: string, afterL
   } catch (error) {
     loadError = firstLine(error);
   }
-  if (loadError !== null) return { look: { url, finalUrl: null, loadError, globals: [], requests, readyPresets: [], inlineScripts: [] }, page };
+  if (loadError !== null)
+    return {
+      look: { url, finalUrl: null, loadError, globals: [], requests, readyPresets: [], inlineScripts: [] },
+      page,
+    };
   // A consent banner, answered, lets the SDK load.
   await afterLoad?.(page);
   // SDKs swap their stub for the real SDK after fetching settings: wait for the network to rest.
   await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
-  const shapes = await page.evaluate(describeNewGlobals, { blank: blankGlobals, preferred: [...TRACK_LIKE, ...IDENTIFY_LIKE] });
+  const shapes = await page.evaluate(describeNewGlobals, {
+    blank: blankGlobals,
+    preferred: [...TRACK_LIKE, ...IDENTIFY_LIKE],
+  });
   const globals = await withDefiningScripts(await context.newCDPSession(page), shapes);
   const readyPresets: PresetName[] = [];
   for (const name of PRESET_NAMES) {
     const preset = PRESETS[name];
     const ready = presetReady(preset, preset.global);
-    if (ready !== null && globals.some((global) => global.name === preset.global) && (await page.evaluate(`Boolean(${ready})`).catch(() => false))) readyPresets.push(name);
+    if (
+      ready !== null &&
+      globals.some((global) => global.name === preset.global) &&
+      (await page.evaluate(`Boolean(${ready})`).catch(() => false))
+    )
+      readyPresets.push(name);
   }
   const inlineScripts = await page.evaluate(() =>
     [...document.scripts]
@@ -105,7 +136,10 @@ export async function takeFirstLook(context: BrowserContext, url: string, afterL
       .map((script) => script.text.slice(0, 100_000)),
   );
   // A copy: requests the caller's probe causes later are not the page's own.
-  return { look: { url, finalUrl: page.url(), loadError, globals, requests: [...requests], readyPresets, inlineScripts }, page };
+  return {
+    look: { url, finalUrl: page.url(), loadError, globals, requests: [...requests], readyPresets, inlineScripts },
+    page,
+  };
 }
 
 /** What the page evaluates: each global the blank page lacks, with its methods and its string properties. */
@@ -119,12 +153,18 @@ function describeNewGlobals({ blank, preferred }: { blank: string[]; preferred: 
       return undefined;
     }
   };
-  const isNative = (value: unknown) => typeof value === "function" && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(value));
+  const isNative = (value: unknown) =>
+    typeof value === "function" && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(value));
   const stops = new Set<unknown>([Object.prototype, Function.prototype, Array.prototype, null]);
   const functionNames = (value: object) => {
     const names = new Set<string>();
-    for (let holder: unknown = value; !stops.has(holder) && holder !== undefined; holder = Object.getPrototypeOf(holder)) {
-      for (const name of Object.getOwnPropertyNames(holder)) if (name !== "constructor" && typeof read(value, name) === "function") names.add(name);
+    for (
+      let holder: unknown = value;
+      !stops.has(holder) && holder !== undefined;
+      holder = Object.getPrototypeOf(holder)
+    ) {
+      for (const name of Object.getOwnPropertyNames(holder))
+        if (name !== "constructor" && typeof read(value, name) === "function") names.add(name);
     }
     return [...names];
   };
@@ -140,15 +180,32 @@ function describeNewGlobals({ blank, preferred }: { blank: string[]; preferred: 
         for (const property of Object.keys(value).slice(0, 200)) {
           const inner = read(value, property);
           if (typeof inner === "string") strings.push({ name: `${name}.${property}`, value: inner });
-          if (inner === null || typeof inner !== "object" || Array.isArray(inner) || inner instanceof Node || inner === value) continue;
+          if (
+            inner === null ||
+            typeof inner !== "object" ||
+            Array.isArray(inner) ||
+            inner instanceof Node ||
+            inner === value
+          )
+            continue;
           methods.push(...functionNames(inner).map((method) => `${property}.${method}`));
           for (const [nested, nestedValue] of Object.entries(inner).slice(0, 200)) {
-            if (typeof nestedValue === "string") strings.push({ name: `${name}.${property}.${nested}`, value: nestedValue });
+            if (typeof nestedValue === "string")
+              strings.push({ name: `${name}.${property}.${nested}`, value: nestedValue });
           }
         }
       }
-      const mainMethod = preferred.find((path) => methods.includes(path)) ?? methods.find((path) => !path.includes(".")) ?? null;
-      return [{ name, type: Array.isArray(value) ? "array" : typeof value, methods: methods.slice(0, 500), strings: strings.slice(0, 500), mainMethod }];
+      const mainMethod =
+        preferred.find((path) => methods.includes(path)) ?? methods.find((path) => !path.includes(".")) ?? null;
+      return [
+        {
+          name,
+          type: Array.isArray(value) ? "array" : typeof value,
+          methods: methods.slice(0, 500),
+          strings: strings.slice(0, 500),
+          mainMethod,
+        },
+      ];
     });
 }
 
@@ -163,7 +220,16 @@ async function withDefiningScripts(cdp: CDPSession, shapes: readonly GlobalShape
   );
   const globals: GlobalSeen[] = [];
   for (const { mainMethod, strings, ...shape } of shapes) {
-    const location = enabled && mainMethod !== null ? await functionLocation(cdp, `window[${JSON.stringify(shape.name)}]${mainMethod.split(".").map((part) => `[${JSON.stringify(part)}]`).join("")}`) : null;
+    const location =
+      enabled && mainMethod !== null
+        ? await functionLocation(
+            cdp,
+            `window[${JSON.stringify(shape.name)}]${mainMethod
+              .split(".")
+              .map((part) => `[${JSON.stringify(part)}]`)
+              .join("")}`,
+          )
+        : null;
     const keyProperties = strings.filter((property) => isKeyShapedName(property.name.split(".").at(-1)!));
     globals.push({ ...shape, keyProperties, definedBy: location === null ? null : scripts.get(location) || null });
   }
@@ -178,7 +244,9 @@ async function functionLocation(cdp: CDPSession, expression: string): Promise<st
     // A bound method leads to its target function, which has the location.
     for (let hop = 0; objectId !== undefined && hop < 4; hop++) {
       const { internalProperties = [] } = await cdp.send("Runtime.getProperties", { objectId, ownProperties: true });
-      const location = internalProperties.find((property) => property.name === "[[FunctionLocation]]")?.value?.value as { scriptId?: string } | undefined;
+      const location = internalProperties.find((property) => property.name === "[[FunctionLocation]]")?.value?.value as
+        | { scriptId?: string }
+        | undefined;
       if (location?.scriptId !== undefined) return location.scriptId;
       objectId = internalProperties.find((property) => property.name === "[[TargetFunction]]")?.value?.objectId;
     }

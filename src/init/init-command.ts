@@ -49,10 +49,16 @@ export interface InitArguments {
 
 /** The options the command line's values ask for; throws a usage error (exit 2) on values that make no sense. */
 export function initOptions(args: InitArguments): InitOptions {
-  if (args.urls.length !== 1) throw usageError("init takes one URL, the page of the site to start from", "Example: setup-audit init https://your-site.example");
-  if ((args.api === undefined) !== (args["key-env"] === undefined)) throw usageError("--api and --key-env go together: the service's API URL and the variable that holds its key");
+  if (args.urls.length !== 1)
+    throw usageError(
+      "init takes one URL, the page of the site to start from",
+      "Example: setup-audit init https://your-site.example",
+    );
+  if ((args.api === undefined) !== (args["key-env"] === undefined))
+    throw usageError("--api and --key-env go together: the service's API URL and the variable that holds its key");
   const environment = args.env ?? "production";
-  if (!/^[\w-]+$/.test(environment)) throw usageError(`--env must be letters, digits, '_' or '-', not "${environment}"`);
+  if (!/^[\w-]+$/.test(environment))
+    throw usageError(`--env must be letters, digits, '_' or '-', not "${environment}"`);
   return {
     url: httpUrl(args.urls[0]!, "init's URL"),
     out: args.out,
@@ -68,12 +74,16 @@ export function initOptions(args: InitArguments): InitOptions {
 /** `--basic-env USER_VAR:PASSWORD_VAR`: two variables' names. Not quoted back when wrong: it may hold the secrets themselves. */
 function basicVariables(text: string): BasicAuthVariables {
   const names = text.match(/^([A-Za-z_][A-Za-z0-9_]*):([A-Za-z_][A-Za-z0-9_]*)$/);
-  if (!names) throw usageError("--basic-env must be the NAMES of two environment variables, USER_VAR:PASSWORD_VAR (like STAGING_USER:STAGING_PASSWORD), never the user name and password themselves");
+  if (!names)
+    throw usageError(
+      "--basic-env must be the NAMES of two environment variables, USER_VAR:PASSWORD_VAR (like STAGING_USER:STAGING_PASSWORD), never the user name and password themselves",
+    );
   return { usernameEnv: names[1]!, passwordEnv: names[2]! };
 }
 
 function httpUrl(text: string, what: string): string {
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw usageError(`${what} must be an http(s) URL, not "${text}"`);
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
+    throw usageError(`${what} must be an http(s) URL, not "${text}"`);
   return text;
 }
 
@@ -83,20 +93,52 @@ function httpUrl(text: string, what: string): string {
  */
 export async function initCommand(options: InitOptions): Promise<number> {
   const file = options.out ?? join("audits", `${new URL(options.url).hostname}.yaml`);
-  if (existsSync(file) && !options.force) throw usageError(`${file} exists already, and init keeps it`, "Pass --force to replace it, or --out to write another file.");
+  if (existsSync(file) && !options.force)
+    throw usageError(
+      `${file} exists already, and init keeps it`,
+      "Pass --force to replace it, or --out to write another file.",
+    );
   if (options.workflow) requireWorkflowWritable(process.cwd(), options.force);
   if (options.api && !process.env[options.api.keyEnv]?.trim()) {
-    throw usageError(`--key-env names ${options.api.keyEnv}, which is not set`, `Set ${options.api.keyEnv} to the service's API key, then run init again.`);
+    throw usageError(
+      `--key-env names ${options.api.keyEnv}, which is not set`,
+      `Set ${options.api.keyEnv} to the service's API key, then run init again.`,
+    );
   }
-  const unset = options.basic ? [options.basic.usernameEnv, options.basic.passwordEnv].filter((name) => !process.env[name]) : [];
-  if (unset.length > 0) throw usageError(`--basic-env names ${unset.join(" and ")}, which ${unset.length === 1 ? "is" : "are"} not set`, "Set them to the site's user name and password, then run init again.");
+  const unset = options.basic
+    ? [options.basic.usernameEnv, options.basic.passwordEnv].filter((name) => !process.env[name])
+    : [];
+  if (unset.length > 0)
+    throw usageError(
+      `--basic-env names ${unset.join(" and ")}, which ${unset.length === 1 ? "is" : "are"} not set`,
+      "Set them to the site's user name and password, then run init again.",
+    );
   const browser = findBrowser();
-  if (!browser.found) throw new CliError(EXIT.couldNotRun, `No browser to look at the site with: ${browser.problem}.`, `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`);
+  if (!browser.found)
+    throw new CliError(
+      EXIT.couldNotRun,
+      `No browser to look at the site with: ${browser.problem}.`,
+      `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
+    );
   const workDir = mkdtempSync(join(tmpdir(), "setup-audit-init-"));
   try {
     const reason = await unreachableReason(options.url);
-    if (reason !== null) throw new CliError(EXIT.couldNotRun, `Could not reach ${options.url} (${reason}).`, "Check the URL and that the site is up, then run init again.");
-    const look = await lookAtSite({ url: options.url, crawl: options.crawl, environment: options.environment, file, browserExecutable: browser.executablePath, resultFile: join(workDir, "look.json"), workDir, basic: options.basic });
+    if (reason !== null)
+      throw new CliError(
+        EXIT.couldNotRun,
+        `Could not reach ${options.url} (${reason}).`,
+        "Check the URL and that the site is up, then run init again.",
+      );
+    const look = await lookAtSite({
+      url: options.url,
+      crawl: options.crawl,
+      environment: options.environment,
+      file,
+      browserExecutable: browser.executablePath,
+      resultFile: join(workDir, "look.json"),
+      workDir,
+      basic: options.basic,
+    });
     return await writeSpec(look, options, file);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
@@ -109,7 +151,12 @@ async function lookAtSite(plan: LookPlan): Promise<Extract<LookResult, { ok: tru
   writeFileSync(planFile, JSON.stringify(plan));
   const code = await runPlaywrightPhase("init", planFile, []);
   if (code === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run init again when ready.");
-  if (!existsSync(plan.resultFile)) throw new CliError(EXIT.couldNotRun, "The look at the site stopped before it was done (see above).", "Run init again; if it stops again, report it with the URL.");
+  if (!existsSync(plan.resultFile))
+    throw new CliError(
+      EXIT.couldNotRun,
+      "The look at the site stopped before it was done (see above).",
+      "Run init again; if it stops again, report it with the URL.",
+    );
   const result = JSON.parse(readFileSync(plan.resultFile, "utf8")) as LookResult;
   if (!result.ok) throw new CliError(result.exitCode, result.message, result.hint);
   return result;
@@ -120,22 +167,40 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
   const key = chooseKey(look.artifacts);
   const service =
     options.api && (await askService({ api: options.api, key: key.installed?.key ?? KEY_PLACEHOLDER, baseUrl }));
-  const draft = draftSpec({ url: options.url, baseUrl, file, schemaPath: schemaPathFrom(file), environment: options.environment, sdk: look.sdk, key, pages: look.pages, artifacts: look.artifacts, service, basic: options.basic, consent: look.consent });
+  const draft = draftSpec({
+    url: options.url,
+    baseUrl,
+    file,
+    schemaPath: schemaPathFrom(file),
+    environment: options.environment,
+    sdk: look.sdk,
+    key,
+    pages: look.pages,
+    artifacts: look.artifacts,
+    service,
+    basic: options.basic,
+    consent: look.consent,
+  });
   const text = specText(draft);
   const parsed = parseSpec(text, file, knownViewports());
-  if (!parsed.ok) throw new Error(`init drafted a spec that does not validate: ${parsed.errors.map(formatSpecError).join("; ")}`);
+  if (!parsed.ok)
+    throw new Error(`init drafted a spec that does not validate: ${parsed.errors.map(formatSpecError).join("; ")}`);
   mkdirSync(dirname(resolve(file)), { recursive: true });
   writeFileSync(file, text);
   const which = look.preset === null ? `window.${parsed.spec.sdk.global}, no preset` : `preset ${look.preset}`;
   process.stdout.write(
-    (look.consent ? `Met the consent banner of ${look.consent.cmp} and accepted it to see the SDK: the spec's consent section audits it.\n` : "") +
+    (look.consent
+      ? `Met the consent banner of ${look.consent.cmp} and accepted it to see the SDK: the spec's consent section audits it.\n`
+      : "") +
       `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
       `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
   );
   if (options.workflow) {
     const keyEnv = options.api?.keyEnv ?? "SERVICE_API_KEY";
     const written = writeWorkflow(process.cwd(), file, options.environment, keyEnv);
-    process.stdout.write(`Wrote ${written}: the audit nightly and on each pull request, environment ${options.environment}; set the ${keyEnv} and SLACK_WEBHOOK_URL secrets (docs/ci.md).\n`);
+    process.stdout.write(
+      `Wrote ${written}: the audit nightly and on each pull request, environment ${options.environment}; set the ${keyEnv} and SLACK_WEBHOOK_URL secrets (docs/ci.md).\n`,
+    );
   }
   const offer = gitignoreOffer(process.cwd());
   if (offer !== null) process.stdout.write(`${offer}\n`);
@@ -144,6 +209,8 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
 
 /** The shipped JSON Schema's path relative to the written spec, as the yaml-language-server line names it. */
 function schemaPathFrom(file: string): string {
-  const path = relative(dirname(resolve(file)), join(PACKAGE_ROOT, SPEC_SCHEMA_FILE)).split(sep).join("/");
+  const path = relative(dirname(resolve(file)), join(PACKAGE_ROOT, SPEC_SCHEMA_FILE))
+    .split(sep)
+    .join("/");
   return path.startsWith(".") ? path : `./${path}`;
 }

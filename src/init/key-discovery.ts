@@ -42,7 +42,10 @@ export interface SdkFootprint {
 /** The first string argument of each `<global>.<init>("…")` call in the page's inline scripts (a snippet's `analytics.load("<key>")`). */
 function initArguments(scripts: readonly string[], sdk: SdkFootprint): string[] {
   if (sdk.init.length === 0) return [];
-  const call = new RegExp(`\\b${escapeRegExp(sdk.global)}\\s*\\.\\s*(?:${sdk.init.map(escapeRegExp).join("|")})\\s*\\(\\s*(['"\`])([^'"\`]*)\\1`, "g");
+  const call = new RegExp(
+    `\\b${escapeRegExp(sdk.global)}\\s*\\.\\s*(?:${sdk.init.map(escapeRegExp).join("|")})\\s*\\(\\s*(['"\`])([^'"\`]*)\\1`,
+    "g",
+  );
   return scripts.flatMap((text) => [...text.matchAll(call)].map((match) => match[2]!));
 }
 
@@ -61,19 +64,24 @@ export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
   }
   for (const global of look.globals) {
     // An SDK's settings name storage keys too (Segment's `anonKey: "ajs_anonymous_id"`): from a property, only a value with a digit.
-    if (global.name === sdk.global || global.type === "string") for (const property of global.keyProperties) if (/\d/.test(property.value)) add(property.value);
+    if (global.name === sdk.global || global.type === "string")
+      for (const property of global.keyProperties) if (/\d/.test(property.value)) add(property.value);
   }
   for (const request of look.requests) {
     if (request.resourceType === "document") continue;
     const url = new URL(request.url);
     for (const [name, value] of url.searchParams) if (isKeyShapedName(name)) add(value, isKeyToken);
-    for (const segment of url.pathname.split("/")) if (isKeyLikeSegment(segment) && sdk.scriptUrls.some((script) => new URL(script).origin === url.origin)) add(segment);
+    for (const segment of url.pathname.split("/"))
+      if (isKeyLikeSegment(segment) && sdk.scriptUrls.some((script) => new URL(script).origin === url.origin))
+        add(segment);
     for (const [name, value] of Object.entries(request.headers)) {
       // A Basic credential's user (RudderStack's write key), or a Bearer or Token credential.
-      if (name === "authorization") add(decodeBasicAuth(value)?.user ?? /^\s*(?:bearer|token)\s+(\S+)\s*$/i.exec(value)?.[1], isKeyToken);
+      if (name === "authorization")
+        add(decodeBasicAuth(value)?.user ?? /^\s*(?:bearer|token)\s+(\S+)\s*$/i.exec(value)?.[1], isKeyToken);
       else if (isKeyShapedName(name)) add(value, isKeyToken);
     }
-    for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads) for (const value of keyShapedValues(payload)) add(value, isKeyToken);
+    for (const payload of decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).payloads)
+      for (const value of keyShapedValues(payload)) add(value, isKeyToken);
   }
   return found;
 }
@@ -81,7 +89,9 @@ export function keyCandidates(look: FirstLook, sdk: SdkFootprint): string[] {
 /** String values under key-shaped names, anywhere in a decoded payload. */
 function keyShapedValues(payload: unknown, depth = 0): string[] {
   if (payload === null || typeof payload !== "object" || depth > 6) return [];
-  return Object.entries(payload).flatMap(([name, value]) => (typeof value === "string" ? (isKeyShapedName(name) ? [value] : []) : keyShapedValues(value, depth + 1)));
+  return Object.entries(payload).flatMap(([name, value]) =>
+    typeof value === "string" ? (isKeyShapedName(name) ? [value] : []) : keyShapedValues(value, depth + 1),
+  );
 }
 
 /** Where a key was seen on one page × viewport. */
@@ -113,7 +123,13 @@ export function chooseKey(pages: readonly PageArtifacts[]): KeyChoice {
   const byKey = new Map<string, KeyPlace[]>();
   const note = (key: string, place: KeyPlace) => byKey.set(key, [...(byKey.get(key) ?? []), place]);
   for (const page of pages) {
-    if (page.sdkTagKey !== null) note(page.sdkTagKey, { page: page.page, viewport: page.viewport, where: "script-tag", detail: "the SDK's script tag" });
+    if (page.sdkTagKey !== null)
+      note(page.sdkTagKey, {
+        page: page.page,
+        viewport: page.viewport,
+        where: "script-tag",
+        detail: "the SDK's script tag",
+      });
     for (const sighting of page.keySightings) {
       // Every init call's first string is reported; a URL or a name given there is no key.
       if (sighting.where === "init" && !isKeyToken(sighting.key)) continue;
@@ -123,9 +139,23 @@ export function chooseKey(pages: readonly PageArtifacts[]): KeyChoice {
   const seen = [...byKey]
     // A value seen only among the SDK global's properties is one of its settings (a storage key's name), not a key it installs.
     .filter(([, places]) => places.some((place) => place.where !== "sdk-global"))
-    .map(([key, places]): KeySeen => ({ key, places, units: [...new Set(places.map((place) => `${place.page} · ${place.viewport}`))] }));
+    .map(
+      ([key, places]): KeySeen => ({
+        key,
+        places,
+        units: [...new Set(places.map((place) => `${place.page} · ${place.viewport}`))],
+      }),
+    );
   const kinds = (entry: KeySeen) => new Set(entry.places.map((place) => place.where)).size;
   // Stable: among equals, the key noted first wins (the SDK's tag, then the order of the first page's sightings).
-  const ranked = seen.map((entry, index) => ({ entry, index })).sort((a, b) => b.entry.units.length - a.entry.units.length || kinds(b.entry) - kinds(a.entry) || a.index - b.index);
-  return { installed: ranked[0]?.entry ?? null, others: ranked.slice(1).map(({ entry }) => entry), loadedUnits: pages.filter((page) => page.loadError === null).length };
+  const ranked = seen
+    .map((entry, index) => ({ entry, index }))
+    .sort(
+      (a, b) => b.entry.units.length - a.entry.units.length || kinds(b.entry) - kinds(a.entry) || a.index - b.index,
+    );
+  return {
+    installed: ranked[0]?.entry ?? null,
+    others: ranked.slice(1).map(({ entry }) => entry),
+    loadedUnits: pages.filter((page) => page.loadError === null).length,
+  };
 }

@@ -8,7 +8,8 @@ export default class LookReporter implements Reporter {
   }
 
   onTestEnd(_test: TestCase, result: TestResult): void {
-    if (result.status !== "passed") process.stderr.write(`The look at the site stopped: ${firstLine(result.error?.message ?? result.status)}\n`);
+    if (result.status !== "passed")
+      process.stderr.write(`The look at the site stopped: ${firstLine(result.error?.message ?? result.status)}\n`);
   }
 
   onError(error: { message?: string }): void {

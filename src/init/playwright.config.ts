@@ -19,5 +19,11 @@ export default defineConfig({
   workers: 1,
   reporter: [["./look-reporter.js"]],
   // A visitor's browser, as the run's: consent managers that hide their banner from automated ones show it, and init answers it.
-  use: { browserName: "chromium", launchOptions: auditLaunchOptions(plan.browserExecutable), trace: "off", screenshot: "off", video: "off" },
+  use: {
+    browserName: "chromium",
+    launchOptions: auditLaunchOptions(plan.browserExecutable),
+    trace: "off",
+    screenshot: "off",
+    video: "off",
+  },
 });

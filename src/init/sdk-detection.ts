@@ -57,7 +57,11 @@ export function matchingPresets(look: FirstLook): PresetFound[] {
     const scriptUrls = scripts.filter(isPresetScript);
     const isPresetCollect = urlMatcher(preset.collect);
     const collectUrls = look.requests
-      .filter((request) => isPresetCollect(request.url) && decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).events.length > 0)
+      .filter(
+        (request) =>
+          isPresetCollect(request.url) &&
+          decodeCollectBody(request.body, request.url, request.headers["content-encoding"]).events.length > 0,
+      )
       .map((request) => request.url);
     // No global of the preset's name at all, yet its collect requests carry events: an npm install without a global.
     if (!look.globals.some((global) => global.name === preset.global) && collectUrls.length > 0) {
@@ -65,7 +69,8 @@ export function matchingPresets(look: FirstLook): PresetFound[] {
     }
     // A snippet's stub (an array with the SDK's methods) stands for the preset while its script
     // is requested: Segment swaps it only once its settings arrive, which may outlast the look.
-    const mayBePreset = (global: GlobalSeen) => isSdkShaped(global) || (global.type === "array" && scriptUrls.length > 0);
+    const mayBePreset = (global: GlobalSeen) =>
+      isSdkShaped(global) || (global.type === "array" && scriptUrls.length > 0);
     return look.globals
       .filter((global) => mayBePreset(global) && preset.track.every((path) => global.methods.includes(path)))
       .flatMap((global) => {
@@ -74,7 +79,11 @@ export function matchingPresets(look: FirstLook): PresetFound[] {
         // A global of another name is the preset's only when the preset's script defines it.
         if (global.name !== preset.global && !definedByPreset) return [];
         if (scriptUrls.length === 0 && !ready && !definedByPreset) return [];
-        const score = (scriptUrls.length > 0 ? 2 : 0) + (ready ? 2 : 0) + (definedByPreset ? 1 : 0) + (global.name === preset.global ? 1 : 0);
+        const score =
+          (scriptUrls.length > 0 ? 2 : 0) +
+          (ready ? 2 : 0) +
+          (definedByPreset ? 1 : 0) +
+          (global.name === preset.global ? 1 : 0);
         return [{ found: { preset: name, global, scriptUrls, ready, collectUrls }, score }];
       });
   });
@@ -88,7 +97,14 @@ export function genericSdks(look: FirstLook): GenericFound[] {
   return look.globals
     .flatMap((global): GenericFound[] => {
       const track = TRACK_LIKE.find((path) => global.methods.includes(path));
-      if (!isSdkShaped(global) || track === undefined || global.definedBy === null || !/^https?:/.test(global.definedBy) || global.definedBy === pageUrl) return [];
+      if (
+        !isSdkShaped(global) ||
+        track === undefined ||
+        global.definedBy === null ||
+        !/^https?:/.test(global.definedBy) ||
+        global.definedBy === pageUrl
+      )
+        return [];
       return [
         {
           global,
@@ -99,7 +115,10 @@ export function genericSdks(look: FirstLook): GenericFound[] {
         },
       ];
     })
-    .sort((a, b) => Number(b.thirdParty) - Number(a.thirdParty) || Number(b.identify !== null) - Number(a.identify !== null));
+    .sort(
+      (a, b) =>
+        Number(b.thirdParty) - Number(a.thirdParty) || Number(b.identify !== null) - Number(a.identify !== null),
+    );
 }
 
 /** The preset the page matches best, and the other SDK-like globals (not defined by the preset's script). */
@@ -107,7 +126,10 @@ export function detectSdk(look: FirstLook): SdkDetection {
   const preset = matchingPresets(look)[0] ?? null;
   const presetGlobal = preset?.global ?? null;
   const generic = genericSdks(look).filter(
-    (candidate) => presetGlobal === null || (candidate.global.name !== presetGlobal.name && (presetGlobal.definedBy === null || candidate.global.definedBy !== presetGlobal.definedBy)),
+    (candidate) =>
+      presetGlobal === null ||
+      (candidate.global.name !== presetGlobal.name &&
+        (presetGlobal.definedBy === null || candidate.global.definedBy !== presetGlobal.definedBy)),
   );
   return { preset, generic };
 }

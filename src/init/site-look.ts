@@ -70,7 +70,10 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 /** How long a generic SDK's probe call may take to leave: long enough for a batching timer. */
 const PROBE_TIMEOUT_MS = 10_000;
 /** Init's traffic: the audit's user agent, no header or query parameter, collect requests sent as they are. */
-const TRAFFIC: TrafficTags = resolveTraffic({ userAgentSuffix: undefined, header: false, queryParam: false, collect: "send" }, "init");
+const TRAFFIC: TrafficTags = resolveTraffic(
+  { userAgentSuffix: undefined, header: false, queryParam: false, collect: "send" },
+  "init",
+);
 /** How init answers a banner: with the rules, as a spec's `accept: auto` does. */
 const ACCEPT: ConsentSpec = { accept: "auto", gpc: false, timeoutMs: 5000 };
 
@@ -78,13 +81,24 @@ const ACCEPT: ConsentSpec = { accept: "auto", gpc: false, timeoutMs: 5000 };
 export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<LookResult> {
   try {
     // Basic credentials go to the URL's origin alone, as a run's go to its base URL's.
-    const access = accessContextOptions(siteCredentials(plan.basic ? { basic: plan.basic } : undefined, plan.url, process.env), null);
+    const access = accessContextOptions(
+      siteCredentials(plan.basic ? { basic: plan.basic } : undefined, plan.url, process.env),
+      null,
+    );
     const { finalUrl, preset, sdkDraft, candidates, consent } = await identifySdk(browser, plan.url, access);
     const sdk = sdkSchema.parse(sdkInput(sdkDraft));
-    const { pages, artifacts } = await gatherPages(browser, { plan, start: new URL(finalUrl), sdk, candidates, access, consent: consent !== null });
+    const { pages, artifacts } = await gatherPages(browser, {
+      plan,
+      start: new URL(finalUrl),
+      sdk,
+      candidates,
+      access,
+      consent: consent !== null,
+    });
     return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts, consent };
   } catch (error) {
-    if (error instanceof CliError) return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
+    if (error instanceof CliError)
+      return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
     throw error;
   }
 }
@@ -94,26 +108,59 @@ async function identifySdk(
   browser: Browser,
   url: string,
   access: BrowserContextOptions,
-): Promise<{ finalUrl: string; preset: PresetName | null; sdkDraft: SdkDraft; candidates: string[]; consent: { cmp: string } | null }> {
+): Promise<{
+  finalUrl: string;
+  preset: PresetName | null;
+  sdkDraft: SdkDraft;
+  candidates: string[];
+  consent: { cmp: string } | null;
+}> {
   // The probe answers its calls through routes, which miss what a service worker fetches.
-  const context = await browser.newContext({ ...auditContextOptions("desktop", TRAFFIC), ...access, serviceWorkers: "block" });
+  const context = await browser.newContext({
+    ...auditContextOptions("desktop", TRAFFIC),
+    ...access,
+    serviceWorkers: "block",
+  });
   try {
     // A banner of a consent manager the rules know is accepted, so that the SDK it holds back loads.
     const startedAt = Date.now();
-    const banner = await ConsentWatch.install(context, { spec: ACCEPT, unit: "page", storage: [], settleMs: 250, stepTimeoutMs: 15_000 }, url, (at) => at - startedAt, new Signal());
-    const { look, page } = await takeFirstLook(context, url, (loaded) => banner.settle(loaded, () => 0, (ms) => new Promise((resolve) => setTimeout(resolve, ms))));
+    const banner = await ConsentWatch.install(
+      context,
+      { spec: ACCEPT, unit: "page", storage: [], settleMs: 250, stepTimeoutMs: 15_000 },
+      url,
+      (at) => at - startedAt,
+      new Signal(),
+    );
+    const { look, page } = await takeFirstLook(context, url, (loaded) =>
+      banner.settle(
+        loaded,
+        () => 0,
+        (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      ),
+    );
     const met = await banner.finish(null);
-    const consent = met.answeredAtMs !== null && met.answerError === null ? { cmp: met.cmp ?? "a consent manager" } : null;
-    if (consent) process.stdout.write(`Met the consent banner of ${consent.cmp} on ${url} and accepted it to see the SDK.\n`);
+    const consent =
+      met.answeredAtMs !== null && met.answerError === null ? { cmp: met.cmp ?? "a consent manager" } : null;
+    if (consent)
+      process.stdout.write(`Met the consent banner of ${consent.cmp} on ${url} and accepted it to see the SDK.\n`);
     if (look.loadError !== null) {
       const closed = isAuthRefusal(look.loadError) || look.loadError.endsWith("HTTP 401");
-      const hint = closed ? "The site asks for HTTP authentication: run init again with --basic-env USER_VAR:PASSWORD_VAR, the variables that hold its user name and password." : "Check the URL and that the site is up, then run init again.";
+      const hint = closed
+        ? "The site asks for HTTP authentication: run init again with --basic-env USER_VAR:PASSWORD_VAR, the variables that hold its user name and password."
+        : "Check the URL and that the site is up, then run init again.";
       throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, hint);
     }
     const detection = detectSdk(look);
     const generic = detection.preset === null ? (detection.generic[0] ?? null) : null;
     const probe: ProbeResult | null =
-      generic && (await probeCollect(context, page, generic.global.name, [generic.track, ...(generic.identify === null ? [] : [generic.identify])], PROBE_TIMEOUT_MS));
+      generic &&
+      (await probeCollect(
+        context,
+        page,
+        generic.global.name,
+        [generic.track, ...(generic.identify === null ? [] : [generic.identify])],
+        PROBE_TIMEOUT_MS,
+      ));
     const firstDraft = draftSdk(detection, probe, []);
     if (firstDraft === null) {
       throw new CliError(
@@ -127,11 +174,25 @@ async function identifySdk(
     const firstSdk = sdkSchema.parse(sdkInput(firstDraft));
     const tag = await readSdkTag(page, firstSdk, []);
     const isSdkScript = urlMatcher(firstSdk.script);
-    const scriptUrls = look.requests.filter((request) => request.resourceType === "script" && isSdkScript(request.url)).map((request) => request.url);
+    const scriptUrls = look.requests
+      .filter((request) => request.resourceType === "script" && isSdkScript(request.url))
+      .map((request) => request.url);
     const scriptKey = detection.preset === null ? null : PRESETS[detection.preset.preset].scriptKey;
-    const candidates = keyCandidates(look, { scriptUrls, global: firstSdk.global, tagKey: tag.sdkTagKey, init: firstSdk.init, scriptKey });
+    const candidates = keyCandidates(look, {
+      scriptUrls,
+      global: firstSdk.global,
+      tagKey: tag.sdkTagKey,
+      init: firstSdk.init,
+      scriptKey,
+    });
     // With the candidates known, a key in the script's path becomes `*` in its glob.
-    return { finalUrl: look.finalUrl!, preset: detection.preset?.preset ?? null, sdkDraft: draftSdk(detection, probe, candidates)!, candidates, consent };
+    return {
+      finalUrl: look.finalUrl!,
+      preset: detection.preset?.preset ?? null,
+      sdkDraft: draftSdk(detection, probe, candidates)!,
+      candidates,
+      consent,
+    };
   } finally {
     await context.close();
   }
@@ -140,12 +201,22 @@ async function identifySdk(
 /** Lists the pages breadth first on desktop, reading each one's links, then gathers the same pages on mobile. */
 async function gatherPages(
   browser: Browser,
-  look: { plan: LookPlan; start: URL; sdk: SdkSpec; candidates: string[]; access: BrowserContextOptions; consent: boolean },
+  look: {
+    plan: LookPlan;
+    start: URL;
+    sdk: SdkSpec;
+    candidates: string[];
+    access: BrowserContextOptions;
+    consent: boolean;
+  },
 ): Promise<{ pages: { id: string; path: string }[]; artifacts: PageArtifacts[] }> {
   const queue = new CrawlQueue(look.start, look.plan.crawl);
   const pages: { id: string; path: string }[] = [];
   const artifacts: PageArtifacts[] = [];
-  const gatherOne = async (page: { id: string; path: string }, viewport: (typeof VIEWPORTS)[number]): Promise<string[]> => {
+  const gatherOne = async (
+    page: { id: string; path: string },
+    viewport: (typeof VIEWPORTS)[number],
+  ): Promise<string[]> => {
     const context = await browser.newContext({ ...auditContextOptions(viewport, TRAFFIC), ...look.access });
     try {
       const gathered = await gatherPage(context, {
@@ -169,9 +240,16 @@ async function gatherPages(
         ...(look.consent ? { consent: { spec: ACCEPT, unit: "page" as const, storage: look.sdk.storage } } : {}),
       });
       artifacts.push(gathered);
-      process.stdout.write(`[${artifacts.length}] ${page.path} · ${viewport}  ${gathered.loadError === null ? `${gathered.calls.length} call(s)` : `did not load: ${gathered.loadError}`}\n`);
+      process.stdout.write(
+        `[${artifacts.length}] ${page.path} · ${viewport}  ${gathered.loadError === null ? `${gathered.calls.length} call(s)` : `did not load: ${gathered.loadError}`}\n`,
+      );
       if (gathered.loadError !== null) return [];
-      return (await context.pages()[0]?.$$eval("a[href]", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href)).catch(() => [])) ?? [];
+      return (
+        (await context
+          .pages()[0]
+          ?.$$eval("a[href]", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href))
+          .catch(() => [])) ?? []
+      );
     } finally {
       await context.close();
     }

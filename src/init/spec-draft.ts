@@ -15,7 +15,6 @@ import { pathGlob, urlsGlob } from "./url-globs.js";
  * what fired, and what the service says about the project. Pure: the spec's text is spec-text's.
  */
 
-
 /** Written when no request carried a probe call: a placeholder the spec's `run` will show wrong. */
 const COLLECT_PLACEHOLDER = "**/collect";
 
@@ -32,7 +31,12 @@ function describeGlobal(found: GenericFound): string {
 export function draftSdk(detection: SdkDetection, probe: ProbeResult | null, keys: readonly string[]): SdkDraft | null {
   const { preset, generic } = detection;
   const others = (skip: number) =>
-    generic.slice(skip).map((other) => `Also on the page: ${describeGlobal(other)}, another SDK; this spec audits only the one below. Audit the other with a spec of its own if it matters.`);
+    generic
+      .slice(skip)
+      .map(
+        (other) =>
+          `Also on the page: ${describeGlobal(other)}, another SDK; this spec audits only the one below. Audit the other with a spec of its own if it matters.`,
+      );
   if (preset !== null) {
     const facts = PRESETS[preset.preset];
     const { global } = preset;
@@ -43,10 +47,23 @@ export function draftSdk(detection: SdkDetection, probe: ProbeResult | null, key
         : `window.${global.name} with ${facts.track.join(", ")}`,
       ...(preset.ready ? ["its ready marker held"] : []),
     ];
-    const fields: SdkDraft["fields"] = [{ name: "preset", value: { value: preset.preset, comment: `${facts.vendor}: ${evidence.join("; ")}` } }];
-    if (global !== null && global.name !== facts.global) fields.push({ name: "global", value: { value: global.name, comment: `the preset's script defines it instead of window.${facts.global}` } });
+    const fields: SdkDraft["fields"] = [
+      { name: "preset", value: { value: preset.preset, comment: `${facts.vendor}: ${evidence.join("; ")}` } },
+    ];
+    if (global !== null && global.name !== facts.global)
+      fields.push({
+        name: "global",
+        value: { value: global.name, comment: `the preset's script defines it instead of window.${facts.global}` },
+      });
     if (preset.scriptUrls.length === 0 && global?.definedBy) {
-      fields.push({ name: "script", value: { value: pathGlob(global.definedBy, keys), check: true, comment: `the preset's script glob matched no script; this one defines window.${global.name}: ${global.definedBy}` } });
+      fields.push({
+        name: "script",
+        value: {
+          value: pathGlob(global.definedBy, keys),
+          check: true,
+          comment: `the preset's script glob matched no script; this one defines window.${global.name}: ${global.definedBy}`,
+        },
+      });
     }
     return { comments: others(0), fields };
   }
@@ -54,28 +71,67 @@ export function draftSdk(detection: SdkDetection, probe: ProbeResult | null, key
   if (chosen === undefined) return null;
   const { global } = chosen;
   const fields: SdkDraft["fields"] = [
-    { name: "script", value: { value: pathGlob(global.definedBy!, keys), check: true, comment: `the script that defines window.${global.name}: ${global.definedBy}` } },
-    { name: "global", value: { value: global.name, comment: `defined by that script${chosen.thirdParty ? ", from another origin than the site" : ""}` } },
-    { name: "track", value: { value: chosen.track, check: true, comment: `the track-like method of window.${global.name}` } },
+    {
+      name: "script",
+      value: {
+        value: pathGlob(global.definedBy!, keys),
+        check: true,
+        comment: `the script that defines window.${global.name}: ${global.definedBy}`,
+      },
+    },
+    {
+      name: "global",
+      value: {
+        value: global.name,
+        comment: `defined by that script${chosen.thirdParty ? ", from another origin than the site" : ""}`,
+      },
+    },
+    {
+      name: "track",
+      value: { value: chosen.track, check: true, comment: `the track-like method of window.${global.name}` },
+    },
     {
       name: "identify",
       value:
         chosen.identify === null
-          ? { value: "identify", check: true, comment: `window.${global.name} has no identify-like method; name the one that sends a visitor's attributes` }
+          ? {
+              value: "identify",
+              check: true,
+              comment: `window.${global.name} has no identify-like method; name the one that sends a visitor's attributes`,
+            }
           : { value: chosen.identify, check: true, comment: `the identify-like method of window.${global.name}` },
     },
   ];
-  if (chosen.init.length > 0) fields.push({ name: "init", value: { value: chosen.init, check: true, comment: "methods whose first string argument may be the key" } });
+  if (chosen.init.length > 0)
+    fields.push({
+      name: "init",
+      value: { value: chosen.init, check: true, comment: "methods whose first string argument may be the key" },
+    });
   fields.push({
     name: "collect",
     value:
       probe !== null && probe.urls.length > 0
-        ? { value: urlsGlob(probe.urls, keys), check: true, comment: `a probe call init made on window.${global.name} went to ${[...new Set(probe.urls)].join(", ")} (answered by init, never sent)` }
-        : { value: COLLECT_PLACEHOLDER, check: true, comment: `no request carried the probe call init made on window.${global.name}: give the URL glob of the requests that deliver its events` },
+        ? {
+            value: urlsGlob(probe.urls, keys),
+            check: true,
+            comment: `a probe call init made on window.${global.name} went to ${[...new Set(probe.urls)].join(", ")} (answered by init, never sent)`,
+          }
+        : {
+            value: COLLECT_PLACEHOLDER,
+            check: true,
+            comment: `no request carried the probe call init made on window.${global.name}: give the URL glob of the requests that deliver its events`,
+          },
   });
   if (probe !== null && probe.delayMs !== null && probe.delayMs > SLOW_DELIVERY_MS) {
     const bound = Math.min(MAX_DELIVERY_TIMEOUT_MS, Math.ceil((probe.delayMs * 2) / 1000) * 1000);
-    fields.push({ name: "deliveryTimeoutMs", value: { value: bound, check: true, comment: `the probe call left after ${probe.delayMs} ms: twice that, for batching` } });
+    fields.push({
+      name: "deliveryTimeoutMs",
+      value: {
+        value: bound,
+        check: true,
+        comment: `the probe call left after ${probe.delayMs} ms: twice that, for batching`,
+      },
+    });
   }
   return { comments: ["No preset matched: every field below was read from the page.", ...others(1)], fields };
 }
@@ -129,11 +185,17 @@ export const KEY_PLACEHOLDER = "YOUR-PROJECT-KEY";
 function keyNote(choice: KeyChoice): Noted<string> {
   const { installed } = choice;
   if (installed === null) {
-    return { value: KEY_PLACEHOLDER, check: true, comment: `no key was seen where sdk.key looks (${Object.values(KEY_PLACES).join(", ")}): write the key the SDK installs` };
+    return {
+      value: KEY_PLACEHOLDER,
+      check: true,
+      comment: `no key was seen where sdk.key looks (${Object.values(KEY_PLACES).join(", ")}): write the key the SDK installs`,
+    };
   }
   const places = [...new Set(installed.places.map((place) => KEY_PLACES[place.where]))].join(", ");
   const comment = `seen on ${installed.units.length} of ${choice.loadedUnits} page × viewport(s), in: ${places}`;
-  return choice.others.length > 0 || installed.units.length < choice.loadedUnits ? { value: installed.key, check: true, comment } : { value: installed.key, comment };
+  return choice.others.length > 0 || installed.units.length < choice.loadedUnits
+    ? { value: installed.key, check: true, comment }
+    : { value: installed.key, comment };
 }
 
 function otherKeyComment(other: KeySeen): string {
@@ -156,8 +218,17 @@ function draftPages(pages: DraftInputs["pages"], artifacts: readonly PageArtifac
     const fired = firedOnEveryViewport(artifacts, id);
     return {
       id,
-      path: failed ? { value: path, check: true, comment: `did not load when init opened it on ${failed.viewport}: ${failed.loadError}` } : { value: path },
-      expect: fired.track.length > 0 || fired.identify ? { value: fired, check: true, comment: "fired on desktop and mobile when init loaded the page" } : null,
+      path: failed
+        ? {
+            value: path,
+            check: true,
+            comment: `did not load when init opened it on ${failed.viewport}: ${failed.loadError}`,
+          }
+        : { value: path },
+      expect:
+        fired.track.length > 0 || fired.identify
+          ? { value: fired, check: true, comment: "fired on desktop and mobile when init loaded the page" }
+          : null,
     };
   });
 }
@@ -172,7 +243,8 @@ function identifyNote(artifacts: readonly PageArtifacts[]): SpecDraft["identify"
         : `sent as simple values by all ${seen.identifyingUnits} identifying page × viewport(s), personal data left out`;
   return {
     required: { value: seen.required, check: true, comment },
-    comments: seen.personal.length > 0 ? [`Personal data seen in identify, never required: ${seen.personal.join(", ")}.`] : [],
+    comments:
+      seen.personal.length > 0 ? [`Personal data seen in identify, never required: ${seen.personal.join(", ")}.`] : [],
   };
 }
 
@@ -188,8 +260,12 @@ function withPageViews(sdk: SdkDraft, artifacts: readonly PageArtifacts[]): SdkD
 export function draftSpec(inputs: DraftInputs): SpecDraft {
   const { service } = inputs;
   const host = new URL(inputs.baseUrl).hostname;
-  const fromService = (value: string | null, what: string): Noted<string> | null => (value === null ? null : { value, comment: `${what}, as the service lists the key's project` });
-  const fill = service === null ? "`setup-audit init URL --api URL --key-env VAR` fills it in" : `the service did not say: ${service.problem ?? "its project element names none"}`;
+  const fromService = (value: string | null, what: string): Noted<string> | null =>
+    value === null ? null : { value, comment: `${what}, as the service lists the key's project` };
+  const fill =
+    service === null
+      ? "`setup-audit init URL --api URL --key-env VAR` fills it in"
+      : `the service did not say: ${service.problem ?? "its project element names none"}`;
   return {
     schemaPath: inputs.schemaPath,
     header: [
@@ -197,12 +273,26 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
       `Values marked "check:" are guesses or placeholders: confirm each, then run \`setup-audit run ${inputs.file}\`.`,
       "init sees what pages do on load: add journeys (steps) and their expect for what they do on a click.",
     ],
-    workspace: fromService(service?.workspace ?? null, "its workspace") ?? { value: "My workspace", check: true, comment: `placeholder: the workspace's name in the service; ${fill}` },
-    project: fromService(service?.project ?? null, "its name") ?? { value: host, check: true, comment: `placeholder: the project's name in the service; ${fill}` },
+    workspace: fromService(service?.workspace ?? null, "its workspace") ?? {
+      value: "My workspace",
+      check: true,
+      comment: `placeholder: the workspace's name in the service; ${fill}`,
+    },
+    project: fromService(service?.project ?? null, "its name") ?? {
+      value: host,
+      check: true,
+      comment: `placeholder: the project's name in the service; ${fill}`,
+    },
     environment: {
       name: inputs.environment,
       key: keyNote(inputs.key),
-      projectKey: service?.projectKey ? { value: service.projectKey, check: true, comment: "the service lists the site's domain under this key, not under the page's" } : null,
+      projectKey: service?.projectKey
+        ? {
+            value: service.projectKey,
+            check: true,
+            comment: "the service lists the site's domain under this key, not under the page's",
+          }
+        : null,
       baseUrl: inputs.baseUrl,
       comments: inputs.key.others.map(otherKeyComment),
       basic: inputs.basic,
@@ -210,8 +300,12 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
     api: service && {
       baseUrl: service.baseUrl,
       keyEnv: service.keyEnv,
-      goalsPath: service.goalsPath === null ? null : { value: service.goalsPath, check: true, comment: "answered during init" },
-      recentEventsPath: service.recentEventsPath === null ? null : { value: service.recentEventsPath, check: true, comment: "answered during init" },
+      goalsPath:
+        service.goalsPath === null ? null : { value: service.goalsPath, check: true, comment: "answered during init" },
+      recentEventsPath:
+        service.recentEventsPath === null
+          ? null
+          : { value: service.recentEventsPath, check: true, comment: "answered during init" },
     },
     sdk: withPageViews(inputs.sdk, inputs.artifacts),
     consent: inputs.consent ?? null,

@@ -49,8 +49,20 @@ export interface SpecDraft {
   header: string[];
   workspace: Noted<string>;
   project: Noted<string>;
-  environment: { name: string; key: Noted<string>; projectKey: Noted<string> | null; baseUrl: string; comments: string[]; basic: BasicAuthVariables | null };
-  api: { baseUrl: string; keyEnv: string; goalsPath: Noted<string> | null; recentEventsPath: Noted<string> | null } | null;
+  environment: {
+    name: string;
+    key: Noted<string>;
+    projectKey: Noted<string> | null;
+    baseUrl: string;
+    comments: string[];
+    basic: BasicAuthVariables | null;
+  };
+  api: {
+    baseUrl: string;
+    keyEnv: string;
+    goalsPath: Noted<string> | null;
+    recentEventsPath: Noted<string> | null;
+  } | null;
   sdk: SdkDraft;
   /** The consent banner init met and accepted to see the SDK; null when it met none. */
   consent: { cmp: string } | null;
@@ -117,7 +129,14 @@ export function specText(draft: SpecDraft): string {
       : []),
   ];
   if (api) {
-    lines.push("api:", line(2, "baseUrl", { value: api.baseUrl }), line(2, "keyEnv", { value: api.keyEnv, comment: "the NAME of the variable that holds the API key, never the key" }));
+    lines.push(
+      "api:",
+      line(2, "baseUrl", { value: api.baseUrl }),
+      line(2, "keyEnv", {
+        value: api.keyEnv,
+        comment: "the NAME of the variable that holds the API key, never the key",
+      }),
+    );
     if (api.goalsPath) lines.push(line(2, "goalsPath", api.goalsPath));
     if (api.recentEventsPath) lines.push(line(2, "recentEventsPath", api.recentEventsPath));
   }
@@ -126,20 +145,31 @@ export function specText(draft: SpecDraft): string {
     lines.push(
       `# The site asks for consent before it tracks: init met the banner of ${draft.consent.cmp} and accepted it to see the SDK.`,
       "consent:",
-      line(2, "accept", { value: "auto", comment: "answered by the rules of common consent managers; a selector or steps override them" }),
-      line(2, "reject", { value: "auto", comment: "check: audits a unit per page that refuses; nothing may be sent or stored after it" }),
+      line(2, "accept", {
+        value: "auto",
+        comment: "answered by the rules of common consent managers; a selector or steps override them",
+      }),
+      line(2, "reject", {
+        value: "auto",
+        comment: "check: audits a unit per page that refuses; nothing may be sent or stored after it",
+      }),
       "  gpc: true  # check: audits a unit per page with Global Privacy Control on; tracking it warns",
     );
   }
   lines.push("viewports: [desktop, mobile]");
   const idle = draft.goals.filter((goal) => !goal.active);
   if (idle.length > 0) {
-    lines.push("# check: goals the service lists whose event did not fire on every viewport when init loaded the pages;");
+    lines.push(
+      "# check: goals the service lists whose event did not fire on every viewport when init loaded the pages;",
+    );
     lines.push("# add the page and journey that fire each, then move it into goals:");
     for (const goal of idle) lines.push(`#   ${goalItem(goal)}  # ${goal.comment}`);
   }
   const active = draft.goals.filter((goal) => goal.active);
-  lines.push(active.length === 0 ? "goals: []" : "goals:", ...active.map((goal) => `  ${goalItem(goal)}${commentOf({ comment: goal.comment })}`));
+  lines.push(
+    active.length === 0 ? "goals: []" : "goals:",
+    ...active.map((goal) => `  ${goalItem(goal)}${commentOf({ comment: goal.comment })}`),
+  );
   lines.push("identify:", ...comments(2, draft.identify.comments), line(2, "required", draft.identify.required));
   lines.push("pages:");
   for (const page of draft.pages) {

@@ -68,7 +68,11 @@ jobs:
 
 /** Refuses (exit 2) to replace an existing workflow without `force`: asked before init looks at the site. */
 export function requireWorkflowWritable(root: string, force: boolean): void {
-  if (existsSync(join(root, WORKFLOW_FILE)) && !force) throw usageError(`${WORKFLOW_FILE} exists already, and init keeps it`, "Pass --force to replace it, or leave --workflow out.");
+  if (existsSync(join(root, WORKFLOW_FILE)) && !force)
+    throw usageError(
+      `${WORKFLOW_FILE} exists already, and init keeps it`,
+      "Pass --force to replace it, or leave --workflow out.",
+    );
 }
 
 /** Writes the workflow into `root`; returns the path written, from the root. */
@@ -82,7 +86,11 @@ export function writeWorkflow(root: string, specFile: string, environment: strin
 /** The line that offers to keep `reports/` out of git, unless the project's .gitignore has it already. */
 export function gitignoreOffer(root: string): string | null {
   const gitignore = join(root, ".gitignore");
-  const lines = existsSync(gitignore) ? readFileSync(gitignore, "utf8").split(/\r?\n/).map((line) => line.trim()) : [];
+  const lines = existsSync(gitignore)
+    ? readFileSync(gitignore, "utf8")
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+    : [];
   if (lines.some((line) => /^\/?reports(?:\/\**)?$/.test(line))) return null;
   return "reports/ holds screenshots and page traffic: keep it out of git with `echo reports/ >> .gitignore`.";
 }

@@ -13,6 +13,7 @@ export const PACKAGE_ROOT = folderWithManifest(dirname(fileURLToPath(import.meta
 function folderWithManifest(folder: string): string {
   if (existsSync(join(folder, "package.json"))) return folder;
   const parent = dirname(folder);
-  if (parent === folder) throw new Error(`setup-audit's package.json is in no folder above ${fileURLToPath(import.meta.url)}`);
+  if (parent === folder)
+    throw new Error(`setup-audit's package.json is in no folder above ${fileURLToPath(import.meta.url)}`);
   return folderWithManifest(parent);
 }

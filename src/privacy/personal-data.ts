@@ -70,24 +70,58 @@ interface KeyRule {
 // Checked in order: `email_address` is an email and `ip_address` an IP before either is an address.
 const KEY_RULES: readonly KeyRule[] = [
   { kind: "email", matches: (tokens, folded) => folded.includes("email") || tokens.includes("mail") },
-  { kind: "ip-address", matches: (tokens, folded) => tokens.some((token) => ["ip", "ipv4", "ipv6", "ipaddress"].includes(token)) || folded.endsWith("ipaddress") },
-  { kind: "phone", matches: (tokens, folded) => folded.includes("phone") || tokens.some((token) => ["mobile", "tel", "cell", "msisdn", "fax"].includes(token)) },
+  {
+    kind: "ip-address",
+    matches: (tokens, folded) =>
+      tokens.some((token) => ["ip", "ipv4", "ipv6", "ipaddress"].includes(token)) || folded.endsWith("ipaddress"),
+  },
+  {
+    kind: "phone",
+    matches: (tokens, folded) =>
+      folded.includes("phone") || tokens.some((token) => ["mobile", "tel", "cell", "msisdn", "fax"].includes(token)),
+  },
   {
     kind: "name",
     matches: (_tokens, folded) =>
       folded === "name" ||
-      ["firstname", "lastname", "fullname", "surname", "forename", "givenname", "familyname", "middlename", "maidenname", "username", "displayname", "nickname", "realname"].some((name) => folded.endsWith(name)),
+      [
+        "firstname",
+        "lastname",
+        "fullname",
+        "surname",
+        "forename",
+        "givenname",
+        "familyname",
+        "middlename",
+        "maidenname",
+        "username",
+        "displayname",
+        "nickname",
+        "realname",
+      ].some((name) => folded.endsWith(name)),
   },
-  { kind: "postcode", matches: (tokens, folded) => /post(al)?code|zipcode/.test(folded) || tokens.includes("zip") || tokens.includes("plz") },
+  {
+    kind: "postcode",
+    matches: (tokens, folded) =>
+      /post(al)?code|zipcode/.test(folded) || tokens.includes("zip") || tokens.includes("plz"),
+  },
   { kind: "birth-date", matches: (tokens, folded) => folded.includes("birth") || tokens.includes("dob") },
   {
     kind: "national-id",
     matches: (tokens, folded) =>
-      tokens.includes("ssn") || tokens.includes("nino") || /socialsecurity|nationalid|passport|taxid|taxnumber|driverslicen[cs]e|driverlicen[cs]e|idcardnumber/.test(folded),
+      tokens.includes("ssn") ||
+      tokens.includes("nino") ||
+      /socialsecurity|nationalid|passport|taxid|taxnumber|driverslicen[cs]e|driverlicen[cs]e|idcardnumber/.test(folded),
   },
   { kind: "card-number", matches: (_tokens, folded) => /(card|cc)(number|num|no)$|creditcard|^cvv|^cvc/.test(folded) },
   { kind: "bank-account", matches: (tokens, folded) => tokens.includes("iban") || folded.includes("bankaccount") },
-  { kind: "address", matches: (tokens, folded) => folded.includes("address") || tokens.some((token) => ["street", "addr", "housenumber"].includes(token)) || folded.includes("streetname") },
+  {
+    kind: "address",
+    matches: (tokens, folded) =>
+      folded.includes("address") ||
+      tokens.some((token) => ["street", "addr", "housenumber"].includes(token)) ||
+      folded.includes("streetname"),
+  },
 ];
 
 /** The kind of personal data a key's name says it holds; null when the name says nothing. */
@@ -122,7 +156,8 @@ function plainMatch(text: string): Omit<ValueMatch, "encoding"> | null {
     const piece = field.trim().replace(/^(?:tel|mailto):/i, "");
     if (isCardNumber(piece)) return { kind: "card-number", masked: maskValue(piece, "card-number") };
     if (isIban(piece)) return { kind: "bank-account", masked: maskValue(piece, "bank-account") };
-    if (isIPv4(piece) || isRoutableLookingIPv6(piece)) return { kind: "ip-address", masked: maskValue(piece, "ip-address") };
+    if (isIPv4(piece) || isRoutableLookingIPv6(piece))
+      return { kind: "ip-address", masked: maskValue(piece, "ip-address") };
     if (isNationalPhone(piece)) return { kind: "phone", masked: maskValue(piece, "phone") };
   }
   return null;
@@ -143,7 +178,8 @@ function isNationalPhone(piece: string): boolean {
 }
 
 // Issuer prefixes of the card networks: a Luhn-valid number with another prefix is an id, not a card.
-const CARD_PREFIX = /^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[68])|35|6(?:011|5|4[4-9]|2)|5[06-9]|6\d)/;
+const CARD_PREFIX =
+  /^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|3(?:0[0-5]|[68])|35|6(?:011|5|4[4-9]|2)|5[06-9]|6\d)/;
 
 function isCardNumber(piece: string): boolean {
   if (!/^\d(?:[ -]?\d){12,18}$/.test(piece)) return false;
@@ -165,7 +201,9 @@ export function passesLuhn(digits: string): boolean {
 function isIban(piece: string): boolean {
   const compact = piece.replace(/ /g, "").toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return false;
-  const rearranged = `${compact.slice(4)}${compact.slice(0, 4)}`.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+  const rearranged = `${compact.slice(4)}${compact.slice(0, 4)}`.replace(/[A-Z]/g, (letter) =>
+    String(letter.charCodeAt(0) - 55),
+  );
   let remainder = 0;
   for (const digit of rearranged) remainder = (remainder * 10 + Number(digit)) % 97;
   return remainder === 1;
@@ -247,23 +285,47 @@ function scan(attributes: unknown, allow: readonly string[]): { hits: PersonalDa
       const json = typeof value === "string" && depth < MAX_DEPTH ? jsonObjectIn(text) : undefined;
       if (json !== undefined) return JSON.stringify(visit(json, path, depth + 1));
       const byValue = detectPersonalValue(text);
-      if (byValue) return found({ key: path || "(attributes)", kind: byValue.kind, by: "value", encoding: byValue.encoding, masked: byValue.masked });
-      if (byKey && carriesData(byKey, text)) return found({ key: path, kind: byKey, by: "key", encoding: "plain", masked: maskValue(text, byKey) });
+      if (byValue)
+        return found({
+          key: path || "(attributes)",
+          kind: byValue.kind,
+          by: "value",
+          encoding: byValue.encoding,
+          masked: byValue.masked,
+        });
+      if (byKey && carriesData(byKey, text))
+        return found({ key: path, kind: byKey, by: "key", encoding: "plain", masked: maskValue(text, byKey) });
       return value;
     }
     if (value === null || typeof value !== "object") return value;
     if (depth >= MAX_DEPTH) return "…";
-    if (byKey && Object.keys(value).length > 0) return found({ key: path, kind: byKey, by: "key", encoding: "plain", masked: Array.isArray(value) ? "[…]" : "{…}" });
-    const entries = Object.entries(value).map(([key, inner]) => [key, visit(inner, path === "" ? key : `${path}.${key}`, depth + 1)] as const);
+    if (byKey && Object.keys(value).length > 0)
+      return found({
+        key: path,
+        kind: byKey,
+        by: "key",
+        encoding: "plain",
+        masked: Array.isArray(value) ? "[…]" : "{…}",
+      });
+    const entries = Object.entries(value).map(
+      ([key, inner]) => [key, visit(inner, path === "" ? key : `${path}.${key}`, depth + 1)] as const,
+    );
     return Array.isArray(value) ? entries.map(([, inner]) => inner) : Object.fromEntries(entries);
   };
   const redacted = visit(attributes, "", 0);
   return { hits, redacted };
 }
 
-
 // Kinds whose values always contain a digit, and kinds whose values always contain a letter.
-const DIGIT_KINDS: ReadonlySet<PersonalDataKind> = new Set(["phone", "postcode", "birth-date", "national-id", "ip-address", "card-number", "bank-account"]);
+const DIGIT_KINDS: ReadonlySet<PersonalDataKind> = new Set([
+  "phone",
+  "postcode",
+  "birth-date",
+  "national-id",
+  "ip-address",
+  "card-number",
+  "bank-account",
+]);
 const LETTER_KINDS: ReadonlySet<PersonalDataKind> = new Set(["email", "name", "address"]);
 
 /**

@@ -19,7 +19,9 @@ const REDACTED = "[redacted]";
  */
 function secretForms(secret: string): string[] {
   const encoded = [0, 1, 2].flatMap((offset) => {
-    const base64 = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)]).toString("base64").replace(/=+$/, "");
+    const base64 = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)])
+      .toString("base64")
+      .replace(/=+$/, "");
     const inner = base64.slice(offset === 0 ? 0 : 4, -4);
     const forms = offset === 0 ? [base64, ...(inner.length >= 8 ? [inner] : [])] : inner.length >= 8 ? [inner] : [];
     return forms.flatMap((form) => [form, form.replaceAll("+", "-").replaceAll("/", "_")]);
@@ -91,7 +93,10 @@ export function maskProperties(properties: unknown, showValue: (key: string, val
   if (properties === null || properties === undefined) return properties ?? null;
   if (typeof properties !== "object" || Array.isArray(properties)) return maskedValue(properties);
   return Object.fromEntries(
-    Object.entries(properties as Record<string, unknown>).map(([key, value]) => [key, showValue(key, value) ? value : maskedValue(value)]),
+    Object.entries(properties as Record<string, unknown>).map(([key, value]) => [
+      key,
+      showValue(key, value) ? value : maskedValue(value),
+    ]),
   );
 }
 

@@ -16,7 +16,6 @@ export interface StoredState {
   origins?: readonly { localStorage?: readonly { value?: unknown }[] }[];
 }
 
-
 /** The token-like strings of a stored value: the value itself, or, when it holds JSON, each string in it. */
 function tokensIn(value: string): string[] {
   const parsed = jsonObjectIn(value);
@@ -33,7 +32,10 @@ function stringsIn(value: unknown): string[] {
 
 /** The secrets a storage state holds: its cookie values and the tokens in its local storage, but the project keys in `keep` (public, and what sdk.key reads). */
 export function storedSecrets(state: StoredState, keep: ReadonlySet<string>): string[] {
-  const values = [...(state.cookies ?? []).map((cookie) => cookie.value), ...(state.origins ?? []).flatMap((origin) => (origin.localStorage ?? []).map((item) => item.value))];
+  const values = [
+    ...(state.cookies ?? []).map((cookie) => cookie.value),
+    ...(state.origins ?? []).flatMap((origin) => (origin.localStorage ?? []).map((item) => item.value)),
+  ];
   const tokens = values.flatMap((value) => (typeof value === "string" ? tokensIn(value) : []));
   return [...new Set(tokens.filter((token) => !keep.has(token)))];
 }

@@ -9,7 +9,12 @@ import type { RuntimeMessage, RuntimeStopStepMessage } from "allure-js-commons/s
 type Status = RuntimeStopStepMessage["data"]["status"];
 
 /** The result's name, labels, parameters and description. */
-export function metadata(data: { displayName?: string; labels?: Label[]; parameters?: Parameter[]; description?: string }): RuntimeMessage {
+export function metadata(data: {
+  displayName?: string;
+  labels?: Label[];
+  parameters?: Parameter[];
+  description?: string;
+}): RuntimeMessage {
   return { type: "metadata", data };
 }
 
@@ -24,7 +29,17 @@ export function logStep(name: string, status: Status): RuntimeMessage[] {
 
 /** An attachment in a step of its own, as allure-playwright shows attachments. */
 export function attachContent(name: string, body: string | Buffer, contentType: string): RuntimeMessage {
-  return { type: "attachment_content", data: { name, content: Buffer.from(body).toString("base64"), encoding: "base64", contentType, wrapInStep: true, timestamp: Date.now() } };
+  return {
+    type: "attachment_content",
+    data: {
+      name,
+      content: Buffer.from(body).toString("base64"),
+      encoding: "base64",
+      contentType,
+      wrapInStep: true,
+      timestamp: Date.now(),
+    },
+  };
 }
 
 /** A file as an attachment in a step of its own; the runtime copies it into the results. */

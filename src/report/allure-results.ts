@@ -43,7 +43,10 @@ export interface AllureContent {
 }
 
 /** A failed result's message is the report's error box; a skipped one says why. */
-export type Outcome = { status: "passed" } | { status: "failed"; message: string } | { status: "skipped"; reason: string };
+export type Outcome =
+  | { status: "passed" }
+  | { status: "failed"; message: string }
+  | { status: "skipped"; reason: string };
 
 /** The name of an experiment's picture of the control and its variations side by side. */
 export const SIDE_BY_SIDE_NAME = "control and variations side by side";
@@ -73,25 +76,57 @@ export function allureEntries(run: RunResult, secrets: readonly string[], pictur
   return viewports.flatMap((viewport) =>
     run.targets
       .filter(({ target }) => target.viewports.includes(viewport))
-      .flatMap(({ target, result }) => [...targetEntries(run, target, result, viewport, { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets }, pictures)]),
+      .flatMap(({ target, result }) => [
+        ...targetEntries(
+          run,
+          target,
+          result,
+          viewport,
+          { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets },
+          pictures,
+        ),
+      ]),
   );
 }
 
-function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResult, viewport: string, redaction: RedactionContext, pictures: VariationPictures): Generator<AllureEntry> {
+function* targetEntries(
+  run: RunResult,
+  target: ReportTarget,
+  result: TargetResult,
+  viewport: string,
+  redaction: RedactionContext,
+  pictures: VariationPictures,
+): Generator<AllureEntry> {
   const first = viewport === target.viewports[0];
-  const entry = (part: string, content: () => AllureContent): AllureEntry => ({ title: pageTitle(target.slug, part), viewport, content });
+  const entry = (part: string, content: () => AllureContent): AllureEntry => ({
+    title: pageTitle(target.slug, part),
+    viewport,
+    content,
+  });
   const labelled = (story: string, displayName: string) => labelResult(run.runId, target, story, displayName);
 
   // Titles other than pages' hold a space, which page ids cannot: they never collide.
-  if (first) yield entry("setup checklist", () => checklistResult(labelled(CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.project} (${target.environment})`), result, redaction.secrets));
+  if (first)
+    yield entry("setup checklist", () =>
+      checklistResult(
+        labelled(CHECKLIST_STORY, `${CHECKLIST_STORY} — ${target.project} (${target.environment})`),
+        result,
+        redaction.secrets,
+      ),
+    );
 
   for (const pageId of target.pages) {
     yield entry(pageId, () => {
-      const page = result.pages.find((candidate) => candidate.page === pageId && candidate.viewport === viewport && isPageAsItIs(candidate));
+      const page = result.pages.find(
+        (candidate) => candidate.page === pageId && candidate.viewport === viewport && isPageAsItIs(candidate),
+      );
       const label = labelled(pageId, `${pageId} · ${viewport}`);
-      if (page === undefined) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
+      if (page === undefined)
+        return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
       // A variation's findings are its experiment's, beside its picture.
-      const findings = result.findings.filter((finding) => finding.page === pageId && finding.viewport === viewport && finding.variation === null);
+      const findings = result.findings.filter(
+        (finding) => finding.page === pageId && finding.viewport === viewport && finding.variation === null,
+      );
       const evidence = pageEvidence(run.outDir, page, redaction);
       return reportFindings(label, findings, redaction, `${pageId} · ${viewport}`, evidence);
     });
@@ -101,28 +136,51 @@ function* targetEntries(run: RunResult, target: ReportTarget, result: TargetResu
     yield entry(`variations of "${experiment.name}"`, () => {
       const label = labelled(experiment.page, `${experiment.name} · variations · ${viewport}`);
       // Every finding on a variation (experiment.variation, and experiment.exposure and experiment.flicker when they judge it).
-      const findings = result.findings.filter((finding) => finding.variation !== null && finding.experiment === experiment.name && finding.viewport === viewport);
-      if (findings.length === 0) return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
+      const findings = result.findings.filter(
+        (finding) =>
+          finding.variation !== null && finding.experiment === experiment.name && finding.viewport === viewport,
+      );
+      if (findings.length === 0)
+        return { outcome: { status: "skipped", reason: "not audited in this run" }, messages: [label] };
       const onViewport = pictures.get(experiment)?.get(viewport);
       const evidence = [
         ...(onViewport?.sideBySide ? [attachContent(SIDE_BY_SIDE_NAME, onViewport.sideBySide, "image/png")] : []),
-        ...[...(onViewport?.filmstrips ?? [])].map(([variation, filmstrip]) => attachContent(`${FILMSTRIP_PREFIX}"${variation}"`, filmstrip, "image/png")),
+        ...[...(onViewport?.filmstrips ?? [])].map(([variation, filmstrip]) =>
+          attachContent(`${FILMSTRIP_PREFIX}"${variation}"`, filmstrip, "image/png"),
+        ),
       ];
       return reportFindings(label, findings, redaction, `${experiment.name} · ${viewport}`, evidence);
     });
   }
 
   // A closed site's login is judged per viewport, before its pages.
-  const loginFindings = result.findings.filter((finding) => finding.page === null && finding.goal === null && finding.viewport === viewport);
-  if (loginFindings.length > 0) yield entry("the login", () => reportFindings(labelled("login", `login · ${viewport}`), loginFindings, redaction, `the login · ${viewport}`));
+  const loginFindings = result.findings.filter(
+    (finding) => finding.page === null && finding.goal === null && finding.viewport === viewport,
+  );
+  if (loginFindings.length > 0)
+    yield entry("the login", () =>
+      reportFindings(labelled("login", `login · ${viewport}`), loginFindings, redaction, `the login · ${viewport}`),
+    );
 
   yield entry("goal checks", () =>
-    reportFindings(labelled("goals", `goals · ${viewport}`), result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport), redaction, `goals · ${viewport}`),
+    reportFindings(
+      labelled("goals", `goals · ${viewport}`),
+      result.findings.filter((finding) => finding.goal !== null && finding.viewport === viewport),
+      redaction,
+      `goals · ${viewport}`,
+    ),
   );
 
   if (first) {
     yield entry("spec-wide checks", () =>
-      reportFindings(labelled("spec-wide checks", "spec-wide checks"), result.findings.filter((finding) => finding.page === null && finding.goal === null && finding.viewport === null), redaction, "the spec"),
+      reportFindings(
+        labelled("spec-wide checks", "spec-wide checks"),
+        result.findings.filter(
+          (finding) => finding.page === null && finding.goal === null && finding.viewport === null,
+        ),
+        redaction,
+        "the spec",
+      ),
     );
   }
 }
@@ -132,11 +190,19 @@ function checklistResult(label: RuntimeMessage, result: TargetResult, secrets: r
   const steps = checklistSteps(result.findings);
   const failed = steps.filter((step) => step.status === "fail");
   return {
-    outcome: failed.length === 0 ? { status: "passed" } : { status: "failed", message: `The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.` },
+    outcome:
+      failed.length === 0
+        ? { status: "passed" }
+        : {
+            status: "failed",
+            message: `The setup cannot be trusted yet: ${failed.map((step) => step.label).join("; ")}. See the failed checks below.`,
+          },
     messages: [
       label,
       metadata({ labels: [{ name: LabelName.SEVERITY, value: "blocker" }], description: CHECKLIST_WHY }),
-      ...steps.flatMap((step) => logStep(`${step.label}: ${step.status} — ${scrubText(step.message, secrets)}`, ALLURE_STATUS[step.status])),
+      ...steps.flatMap((step) =>
+        logStep(`${step.label}: ${step.status} — ${scrubText(step.message, secrets)}`, ALLURE_STATUS[step.status]),
+      ),
     ],
   };
 }
@@ -163,28 +229,51 @@ function labelResult(runId: string, target: ReportTarget, story: string, display
 }
 
 function pageEvidence(outDir: string, page: JudgedPage, redaction: RedactionContext): RuntimeMessage[] {
-  const screenshot = page.screenshot && existsSync(join(outDir, page.screenshot)) ? [attachFile("screenshot", join(outDir, page.screenshot), "image/png")] : [];
-  return [...screenshot, ...pageAttachments(page, redaction).map((attachment) => attachContent(attachment.name, attachment.body, attachment.contentType))];
+  const screenshot =
+    page.screenshot && existsSync(join(outDir, page.screenshot))
+      ? [attachFile("screenshot", join(outDir, page.screenshot), "image/png")]
+      : [];
+  return [
+    ...screenshot,
+    ...pageAttachments(page, redaction).map((attachment) =>
+      attachContent(attachment.name, attachment.body, attachment.contentType),
+    ),
+  ];
 }
 
 /**
  * One step per finding, the severity and families of the failed ones, each check's "why", then
  * the evidence; the result fails when a check failed.
  */
-function reportFindings(label: RuntimeMessage, findings: readonly Finding[], redaction: RedactionContext, where: string, evidence: RuntimeMessage[] = []): AllureContent {
+function reportFindings(
+  label: RuntimeMessage,
+  findings: readonly Finding[],
+  redaction: RedactionContext,
+  where: string,
+  evidence: RuntimeMessage[] = [],
+): AllureContent {
   const severity = severityOf(findings);
-  const labels: Label[] = [...(severity ? [{ name: LabelName.SEVERITY, value: severity }] : []), ...failedFamilies(findings).map((family) => ({ name: FAMILY_LABEL, value: family }))];
+  const labels: Label[] = [
+    ...(severity ? [{ name: LabelName.SEVERITY, value: severity }] : []),
+    ...failedFamilies(findings).map((family) => ({ name: FAMILY_LABEL, value: family })),
+  ];
   const steps = findings.flatMap((finding) => {
     const check = checkOf(finding.check);
     const title = finding.status === "fail" || finding.status === "warn" ? check.failureTitle : check.title;
-    return logStep(`${finding.check}: ${title} — ${scrubText(finding.message, redaction.secrets)}`, ALLURE_STATUS[finding.status]);
+    return logStep(
+      `${finding.check}: ${title} — ${scrubText(finding.message, redaction.secrets)}`,
+      ALLURE_STATUS[finding.status],
+    );
   });
   const failed = findings.filter((finding) => finding.status === "fail");
   return {
     outcome:
       failed.length === 0
         ? { status: "passed" }
-        : { status: "failed", message: `${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}` },
+        : {
+            status: "failed",
+            message: `${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}`,
+          },
     messages: [label, metadata({ labels, description: whyOf(findings) }), ...steps, ...evidence],
   };
 }

@@ -29,7 +29,10 @@ import type { VariationPictures } from "./variation-pictures.js";
  * id) and written. The results are the findings, already judged: no test runs for them. Rejects
  * when a file cannot be written.
  */
-export async function writeAllureResults(run: RunResult, options: { resultsDir: string; secrets: readonly string[]; pictures: VariationPictures }): Promise<void> {
+export async function writeAllureResults(
+  run: RunResult,
+  options: { resultsDir: string; secrets: readonly string[]; pictures: VariationPictures },
+): Promise<void> {
   const runtime = new ReporterRuntime({
     writer: new ResultsWriter(options.resultsDir, options.secrets),
     environmentInfo: environmentInfo(
@@ -42,7 +45,10 @@ export async function writeAllureResults(run: RunResult, options: { resultsDir: 
   const viewports = [...new Set(entries.map((entry) => entry.viewport))];
   for (const entry of entries) {
     const content = entry.content();
-    const uuid = runtime.startTest({ ...filedResult(entry, viewports.indexOf(entry.viewport)), ...ending(content.outcome) });
+    const uuid = runtime.startTest({
+      ...filedResult(entry, viewports.indexOf(entry.viewport)),
+      ...ending(content.outcome),
+    });
     runtime.applyRuntimeMessages(uuid, content.messages);
     runtime.stopTest(uuid);
     runtime.writeTest(uuid);
@@ -85,11 +91,20 @@ function filedResult(entry: AllureEntry, thread: number): Partial<TestResult> {
   };
 }
 
-const STATUS: Record<Outcome["status"], Status> = { passed: Status.PASSED, failed: Status.FAILED, skipped: Status.SKIPPED };
+const STATUS: Record<Outcome["status"], Status> = {
+  passed: Status.PASSED,
+  failed: Status.FAILED,
+  skipped: Status.SKIPPED,
+};
 
 /** How a result ended: its status, and the message of a failed or skipped one. */
 function ending(outcome: Outcome): Pick<TestResult, "status" | "statusDetails" | "stage"> {
-  const details: StatusDetails = outcome.status === "failed" ? { message: stripAnsi(outcome.message) } : outcome.status === "skipped" ? { message: outcome.reason } : {};
+  const details: StatusDetails =
+    outcome.status === "failed"
+      ? { message: stripAnsi(outcome.message) }
+      : outcome.status === "skipped"
+        ? { message: outcome.reason }
+        : {};
   return { status: STATUS[outcome.status], statusDetails: details, stage: Stage.FINISHED };
 }
 

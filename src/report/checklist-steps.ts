@@ -26,7 +26,12 @@ export function checklistSteps(findings: readonly Finding[]): ChecklistStep[] {
   return (Object.keys(CHECKLIST_LABELS) as (keyof Checklist)[]).map((item) => {
     const sources = CHECKLIST_SOURCES[item];
     const feeding = findings.filter((finding) => sources.includes(finding.check));
-    return { item, label: CHECKLIST_LABELS[item], status: checklist[item], message: explain(checklist[item], feeding, sources) };
+    return {
+      item,
+      label: CHECKLIST_LABELS[item],
+      status: checklist[item],
+      message: explain(checklist[item], feeding, sources),
+    };
   });
 }
 

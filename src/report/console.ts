@@ -22,7 +22,9 @@ export function formatConsoleReport(summary: RunSummary): string {
     lines.push("", "Findings:");
     for (const finding of problems) {
       const where = findingPlace(finding);
-      lines.push(`  ${SYMBOL[finding.status]} ${finding.status.toUpperCase()} ${finding.check}${where ? ` [${where}]` : ""}: ${finding.message}`);
+      lines.push(
+        `  ${SYMBOL[finding.status]} ${finding.status.toUpperCase()} ${finding.check}${where ? ` [${where}]` : ""}: ${finding.message}`,
+      );
     }
   }
   if (summary.changes !== null) lines.push("", changesLine(summary.changes));
@@ -43,13 +45,16 @@ export function formatConsoleReport(summary: RunSummary): string {
  */
 export function verdictLine(summary: RunSummary): string {
   const { unchecked, of, reasons } = uncheckedItems(summary);
-  const notChecked = unchecked === 0 ? "" : ` — ${unchecked} of ${of} checklist items not checked: ${reasons.join("; ")}`;
+  const notChecked =
+    unchecked === 0 ? "" : ` — ${unchecked} of ${of} checklist items not checked: ${reasons.join("; ")}`;
   return `${summary.verdict.toUpperCase()}${notChecked} — ${findingCounts(summary)}`;
 }
 
 /** Where a finding is, as the reports name it: `signup · desktop`, `Signup completed · mobile`; "" for a spec-wide one. */
 export function findingPlace(finding: Finding): string {
-  return [finding.page, finding.goal, finding.experiment, finding.variation, finding.viewport].filter(Boolean).join(" · ");
+  return [finding.page, finding.goal, finding.experiment, finding.variation, finding.viewport]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 /** `12 passed, 1 warnings, 2 failed, 3 skipped (8.6 s)`. */

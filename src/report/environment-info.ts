@@ -7,7 +7,11 @@ import type { ReportTarget } from "../results/run-result.js";
  */
 
 /** Environment info entries, name → value; a name is prefixed with the spec's slug when a run has several specs. */
-export function environmentInfo(targets: readonly ReportTarget[], pages: readonly PageArtifacts[], toolVersion: string): Record<string, string> {
+export function environmentInfo(
+  targets: readonly ReportTarget[],
+  pages: readonly PageArtifacts[],
+  toolVersion: string,
+): Record<string, string> {
   const info: Record<string, string> = { "setup-audit": toolVersion, Browser: browsersOf(pages) };
   for (const target of targets) {
     const prefix = targets.length > 1 ? `${target.slug}: ` : "";
@@ -23,5 +27,7 @@ export function environmentInfo(targets: readonly ReportTarget[], pages: readonl
 /** The browsers that opened the pages (shards may have run on several), as Playwright names them. */
 function browsersOf(pages: readonly PageArtifacts[]): string {
   const browsers = [...new Set(pages.flatMap((page) => (page.browser === null ? [] : [page.browser])))];
-  return browsers.length > 0 ? browsers.sort((a, b) => a.localeCompare(b, "en", { numeric: true })).join(", ") : "unknown (no page's audit reported)";
+  return browsers.length > 0
+    ? browsers.sort((a, b) => a.localeCompare(b, "en", { numeric: true })).join(", ")
+    : "unknown (no page's audit reported)";
 }

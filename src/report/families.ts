@@ -9,7 +9,9 @@ export const FAMILY_LABEL = "family";
 
 /** The families of the failed findings, in filing order, each once. */
 export function failedFamilies(findings: readonly Finding[]): Family[] {
-  const failed = new Set(findings.filter((finding) => finding.status === "fail").map((finding) => checkOf(finding.check).family));
+  const failed = new Set(
+    findings.filter((finding) => finding.status === "fail").map((finding) => checkOf(finding.check).family),
+  );
   return FAMILIES.filter((family) => failed.has(family));
 }
 
@@ -18,9 +20,22 @@ export function failedFamilies(findings: readonly Finding[]): Family[] {
  * `checklistStory`), then one per family, matching failed results by their family label.
  */
 export function reportCategories(checklistStory: string): CategoryRule[] {
-  const failedWith = (label: string, value: string): CategoryRule["matchers"] => ({ statuses: ["failed"], labels: { [label]: `^${escapeRegExp(value)}$` } });
+  const failedWith = (label: string, value: string): CategoryRule["matchers"] => ({
+    statuses: ["failed"],
+    labels: { [label]: `^${escapeRegExp(value)}$` },
+  });
   return [
-    { name: "Setup cannot be trusted yet", matchers: failedWith("story", checklistStory), groupByMessage: false, expand: true },
-    ...FAMILIES.map((family) => ({ name: family, matchers: failedWith(FAMILY_LABEL, family), groupByMessage: false, expand: true })),
+    {
+      name: "Setup cannot be trusted yet",
+      matchers: failedWith("story", checklistStory),
+      groupByMessage: false,
+      expand: true,
+    },
+    ...FAMILIES.map((family) => ({
+      name: family,
+      matchers: failedWith(FAMILY_LABEL, family),
+      groupByMessage: false,
+      expand: true,
+    })),
   ];
 }

@@ -24,7 +24,10 @@ export function findingCommands(summary: RunSummary, placeOf: (finding: Finding)
   return problemsOf(summary).map((finding) => {
     const where = findingPlace(finding);
     const title = where === "" ? finding.check : `${finding.check} [${where}]`;
-    return workflowCommand(finding.status === "fail" ? "error" : "warning", finding.message, { ...placeOf(finding), title });
+    return workflowCommand(finding.status === "fail" ? "error" : "warning", finding.message, {
+      ...placeOf(finding),
+      title,
+    });
   });
 }
 
@@ -42,17 +45,37 @@ export function maskCommands(secrets: readonly string[]): string[] {
 /** The job summary: the changes line, the verdict, each spec run's checklist, and every failed and warning finding. */
 export function jobSummaryMarkdown(summary: RunSummary): string {
   const changes = summary.changes === null ? [] : [`**${markdownText(changesLine(summary.changes))}**`, ""];
-  const lines = [...changes, `## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`, "", `${markdownText(verdictLine(summary))}.`];
+  const lines = [
+    ...changes,
+    `## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`,
+    "",
+    `${markdownText(verdictLine(summary))}.`,
+  ];
   for (const run of summary.runs) {
-    lines.push("", `### ${markdownText(run.project)} (${markdownText(run.environment)}, \`${run.spec}\`): ${run.verdict}`, "", "| checklist item | status |", "| --- | --- |");
-    for (const [item, label] of Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][]) lines.push(`| ${label} | ${STATUS_MARK[run.checklist[item]]} |`);
+    lines.push(
+      "",
+      `### ${markdownText(run.project)} (${markdownText(run.environment)}, \`${run.spec}\`): ${run.verdict}`,
+      "",
+      "| checklist item | status |",
+      "| --- | --- |",
+    );
+    for (const [item, label] of Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][])
+      lines.push(`| ${label} | ${STATUS_MARK[run.checklist[item]]} |`);
   }
   const problems = problemsOf(summary);
   if (problems.length > 0) {
-    lines.push("", "### Findings to act on", "", "| status | check | where | what to do |", "| --- | --- | --- | --- |");
+    lines.push(
+      "",
+      "### Findings to act on",
+      "",
+      "| status | check | where | what to do |",
+      "| --- | --- | --- | --- |",
+    );
     for (const finding of problems) {
       const where = [finding.spec, findingPlace(finding)].filter(Boolean).join(" · ");
-      lines.push(`| ${STATUS_MARK[finding.status]} | \`${finding.check}\` | ${markdownText(where)} | ${markdownText(finding.message)} |`);
+      lines.push(
+        `| ${STATUS_MARK[finding.status]} | \`${finding.check}\` | ${markdownText(where)} | ${markdownText(finding.message)} |`,
+      );
     }
   }
   return `${lines.join("\n")}\n`;
@@ -60,7 +83,10 @@ export function jobSummaryMarkdown(summary: RunSummary): string {
 
 /** Failed findings first, then warnings, each in the run's order. */
 function problemsOf(summary: RunSummary): Finding[] {
-  return [...summary.findings.filter((finding) => finding.status === "fail"), ...summary.findings.filter((finding) => finding.status === "warn")];
+  return [
+    ...summary.findings.filter((finding) => finding.status === "fail"),
+    ...summary.findings.filter((finding) => finding.status === "warn"),
+  ];
 }
 
 /** Text in a Markdown table cell: pipes escaped, line breaks flattened. */
@@ -69,7 +95,11 @@ function markdownText(text: string): string {
 }
 
 /** `::level file=…,line=…,col=…,title=…::message`, escaped as GitHub's workflow commands require. */
-export function workflowCommand(level: "error" | "warning", message: string, properties: AnnotationPlace & { title: string }): string {
+export function workflowCommand(
+  level: "error" | "warning",
+  message: string,
+  properties: AnnotationPlace & { title: string },
+): string {
   const fields = Object.entries(properties)
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `${name}=${escapeProperty(String(value))}`);

@@ -9,7 +9,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /** A UUID-shaped id of a results folder: the same results always give the same id. */
 export function resultsReportId(resultsDir: string): string {
-  const results = readdirSync(resultsDir).filter((name) => name.endsWith("-result.json")).sort();
+  const results = readdirSync(resultsDir)
+    .filter((name) => name.endsWith("-result.json"))
+    .sort();
   const hex = createHash("sha256").update(results.join("\n")).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
@@ -17,7 +19,9 @@ export function resultsReportId(resultsDir: string): string {
 /** Removes the entries of `reportId` from the history file; returns how many there were. */
 export function forgetHistoryEntry(historyFile: string, reportId: string): number {
   if (!existsSync(historyFile)) return 0;
-  const lines = readFileSync(historyFile, "utf8").split("\n").filter((line) => line.trim() !== "");
+  const lines = readFileSync(historyFile, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   const kept = lines.filter((line) => entryId(line) !== reportId);
   if (kept.length !== lines.length) writeFileSync(historyFile, kept.map((line) => `${line}\n`).join(""));
   return lines.length - kept.length;

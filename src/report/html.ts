@@ -27,7 +27,17 @@ export const REPORT_PATHS = {
 export const HISTORY_LIMIT = 60;
 
 /** Labels the test runner adds that say nothing about the audit. */
-const HIDDEN_LABELS = ["language", "framework", "package", "titlePath", "host", "thread", "tag", "parentSuite", "_fallbackTestCaseId"];
+const HIDDEN_LABELS = [
+  "language",
+  "framework",
+  "package",
+  "titlePath",
+  "host",
+  "thread",
+  "tag",
+  "parentSuite",
+  "_fallbackTestCaseId",
+];
 
 /** What a build produced. */
 export interface ReportBuild {
@@ -49,7 +59,8 @@ export interface ReportBuild {
 
 /** Allure's report builder and its plugin take over half a second to load: once, on first use or ahead of it. */
 let allureModules: Promise<[typeof import("@allurereport/core"), unknown]> | undefined;
-const loadAllure = () => (allureModules ??= Promise.all([import("@allurereport/core"), import("@allurereport/plugin-awesome")]));
+const loadAllure = () =>
+  (allureModules ??= Promise.all([import("@allurereport/core"), import("@allurereport/plugin-awesome")]));
 
 /** Starts loading the report builder, so that the report need not wait for it: `run` calls it while the browsers work. */
 export function preloadReportBuilder(): void {
@@ -97,7 +108,14 @@ export async function buildReport(outDir: string, options: { singleFile: boolean
   }
 }
 
-async function generate(resultsDir: string, output: string, historyPath: string, reportId: string, name: string, singleFile: boolean): Promise<void> {
+async function generate(
+  resultsDir: string,
+  output: string,
+  historyPath: string,
+  reportId: string,
+  name: string,
+  singleFile: boolean,
+): Promise<void> {
   const [{ AllureReport, resolveConfig }] = await loadAllure();
   const awesome = { reportName: name, reportLanguage: "en", theme: "light", groupBy: ["epic", "feature", "story"] };
   const config = await resolveConfig({
@@ -109,7 +127,9 @@ async function generate(resultsDir: string, output: string, historyPath: string,
     categories: reportCategories(CHECKLIST_STORY),
     plugins: {
       html: { import: "@allurereport/plugin-awesome", options: awesome },
-      ...(singleFile ? { single: { import: "@allurereport/plugin-awesome", options: { ...awesome, singleFile: true } } } : {}),
+      ...(singleFile
+        ? { single: { import: "@allurereport/plugin-awesome", options: { ...awesome, singleFile: true } } }
+        : {}),
       agent: { enabled: false },
     },
   });

@@ -27,7 +27,8 @@ export const REPORT_CSP = [
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 const REMOTE_SRC = /\bsrc\s*=\s*["']?\s*(https?:)?\/\//i;
 const ANALYTICS = /googletagmanager|google-analytics|\bgtag\s*\(/i;
-const REMOTE_REFERENCE = /<(script|link|img|iframe|embed|object|source|audio|video)\b[^>]*\b(src|href|data)\s*=\s*["']?\s*(https?:)?\/\/[^"'\s>]*/i;
+const REMOTE_REFERENCE =
+  /<(script|link|img|iframe|embed|object|source|audio|video)\b[^>]*\b(src|href|data)\s*=\s*["']?\s*(https?:)?\/\/[^"'\s>]*/i;
 
 /** The report's HTML with analytics and every remote script removed and the CSP added; throws if a remote reference survives. */
 export function makeOffline(html: string): string {
@@ -35,12 +36,17 @@ export function makeOffline(html: string): string {
     REMOTE_SRC.test(attributes) || ANALYTICS.test(body) ? "" : script,
   );
   const head = withoutTrackers.match(/<head\b[^>]*>/i);
-  if (!head) throw new Error("The Allure report has no <head>: its template changed, so setup-audit cannot make it safe to share.");
+  if (!head)
+    throw new Error(
+      "The Allure report has no <head>: its template changed, so setup-audit cannot make it safe to share.",
+    );
   const insertAt = head.index! + head[0].length;
   const offline = `${withoutTrackers.slice(0, insertAt)}\n    <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">${withoutTrackers.slice(insertAt)}`;
   const remote = offline.match(REMOTE_REFERENCE);
   if (remote) {
-    throw new Error(`The Allure report still loads from another host (${remote[0].slice(0, 120)}): its template changed, so setup-audit will not write a report that calls out.`);
+    throw new Error(
+      `The Allure report still loads from another host (${remote[0].slice(0, 120)}): its template changed, so setup-audit will not write a report that calls out.`,
+    );
   }
   return offline;
 }

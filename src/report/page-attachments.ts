@@ -27,11 +27,15 @@ export interface RedactionContext extends Pick<ReportTarget, "keys" | "requiredA
 /** The attachments of one page × viewport, in the order the report lists them; its calls with their deliveries, as summary.json reports them. */
 export function pageAttachments(page: JudgedPage, context: RedactionContext): PageAttachment[] {
   const json = (name: string, value: unknown) => jsonAttachment(name, value, context.secrets);
-  const attachments = [json("captured calls", capturedCalls(page.calls, context)), json("SDK and collect network log", networkLog(page, context))];
+  const attachments = [
+    json("captured calls", capturedCalls(page.calls, context)),
+    json("SDK and collect network log", networkLog(page, context)),
+  ];
   if (page.errors.length > 0) {
     attachments.push(json("page errors", pageErrors(page, context)));
   }
-  if (page.consent !== undefined && page.consent.unit === "page") attachments.push(json("before consent", beforeConsent(page, page.consent, context)));
+  if (page.consent !== undefined && page.consent.unit === "page")
+    attachments.push(json("before consent", beforeConsent(page, page.consent, context)));
   return attachments;
 }
 
@@ -54,7 +58,11 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
         ? `accepted at ${consent.answeredAtMs} ms`
         : `could not be accepted: ${scrubText(consent.answerError, context.secrets)}`;
   return {
-    banner: { consentManager: consent.cmp, shownAtMs: consent.bannerAtMs, answeredWith: consent.method === "auto" ? "the rules (auto)" : "the spec's selector or steps" },
+    banner: {
+      consentManager: consent.cmp,
+      shownAtMs: consent.bannerAtMs,
+      answeredWith: consent.method === "auto" ? "the rules (auto)" : "the spec's selector or steps",
+    },
     consent: answer,
     calls: page.calls
       .filter((call) => call.state !== "lost" && call.atMs < until)
@@ -74,7 +82,9 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
     })),
     // The log keeps 200 requests, then only a tracker's first: what it left out is counted.
     requestsLeftOut: consent.requestsLeftOut,
-    storageWritten: consent.writes.filter((write) => write.atMs < until).map((write) => ({ name: write.name, where: write.where, op: write.op, atMs: write.atMs })),
+    storageWritten: consent.writes
+      .filter((write) => write.atMs < until)
+      .map((write) => ({ name: write.name, where: write.where, op: write.op, atMs: write.atMs })),
     storedWhenAnswered: consent.storedAtAnswer.map((item) => ({ name: item.name, where: item.where })),
   };
 }
@@ -110,9 +120,16 @@ function pageErrors(page: JudgedPage, context: RedactionContext) {
 function networkLog(page: JudgedPage, context: RedactionContext) {
   const keys = new Set(context.keys);
   const carried = (request: number) =>
-    page.calls.filter((call) => call.request === request).map((call) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
+    page.calls
+      .filter((call) => call.request === request)
+      .map((call) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
   return {
-    sdkScripts: page.sdkScripts.map((load) => ({ url: redactUrl(load.url, keys), status: load.status, failure: load.failure, atMs: load.atMs })),
+    sdkScripts: page.sdkScripts.map((load) => ({
+      url: redactUrl(load.url, keys),
+      status: load.status,
+      failure: load.failure,
+      atMs: load.atMs,
+    })),
     collect: page.collect.map((request, index) => ({
       method: request.method,
       url: redactUrl(request.url, keys),
@@ -128,5 +145,9 @@ function networkLog(page: JudgedPage, context: RedactionContext) {
 
 /** An attachment of `value`, every string in it (a plan-like property value shown whole, a URL) scrubbed of the run's secrets. */
 function jsonAttachment(name: string, value: unknown, secrets: readonly string[]): PageAttachment {
-  return { name, contentType: "application/json", body: `${JSON.stringify(hideSecretsDeep(value, secrets), null, 2)}\n` };
+  return {
+    name,
+    contentType: "application/json",
+    body: `${JSON.stringify(hideSecretsDeep(value, secrets), null, 2)}\n`,
+  };
 }

@@ -29,7 +29,9 @@ export default class ProgressReporter implements Reporter {
     // A login comes before the pages and is none of them: a line per viewport, outside the count.
     for (const viewport of annotated(test, "logins")) {
       const outcome = result.annotations.find((annotation) => annotation.type === `logged in ${viewport}`)?.description;
-      this.print(`Login ${test.title} · ${viewport}  ${outcome ?? `could not walk it: ${firstLine(result.error?.message)}`}`);
+      this.print(
+        `Login ${test.title} · ${viewport}  ${outcome ?? `could not walk it: ${firstLine(result.error?.message)}`}`,
+      );
     }
     const width = String(this.total).length;
     for (const viewport of annotated(test, "viewports")) {
@@ -37,7 +39,9 @@ export default class ProgressReporter implements Reporter {
       const counter = `[${String(this.done).padStart(width)}/${this.total}]`;
       const outcome = result.annotations.find((annotation) => annotation.type === `gathered ${viewport}`)?.description;
       // A viewport that never finished has no annotation: the test's error and time are its.
-      this.print(`${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`}`);
+      this.print(
+        `${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`}`,
+      );
     }
   }
 

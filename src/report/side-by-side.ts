@@ -92,13 +92,27 @@ type Size = Pick<Box, "width" | "height">;
  * then its whole first screen.
  */
 export function sideBySidePage(columns: readonly SideBySideColumn[], options: SideBySideOptions = {}): PicturePage {
-  if (columns.length === 0) throw new Error("sideBySidePage needs at least one column (the control); it was given none");
+  if (columns.length === 0)
+    throw new Error("sideBySidePage needs at least one column (the control); it was given none");
   const { columnWidth = 360, margin = 16 } = options;
   const sizes = columns.map((column) => pngSize(column.screen, column.label));
   const areas = columns.map((column, i) => cropArea(column.target, sizes[i]!, margin));
   // One zoom for every column, so that the targets compare at their true sizes.
-  const zoom = Math.min(MAX_CROP_ZOOM, ...areas.flatMap((area) => ("from" in area ? [columnWidth / area.from.width] : [])));
-  const crops = areas.map((area): CropSection => ("from" in area ? { kind: "crop", from: area.from, width: Math.max(1, Math.round(area.from.width * zoom)), height: Math.max(1, Math.round(area.from.height * zoom)) } : area));
+  const zoom = Math.min(
+    MAX_CROP_ZOOM,
+    ...areas.flatMap((area) => ("from" in area ? [columnWidth / area.from.width] : [])),
+  );
+  const crops = areas.map(
+    (area): CropSection =>
+      "from" in area
+        ? {
+            kind: "crop",
+            from: area.from,
+            width: Math.max(1, Math.round(area.from.width * zoom)),
+            height: Math.max(1, Math.round(area.from.height * zoom)),
+          }
+        : area,
+  );
   const cropRowHeight = Math.max(...crops.map((crop) => (crop.kind === "crop" ? crop.height : PLACEHOLDER_HEIGHT)));
   const screenHeights = sizes.map((size) => Math.max(1, Math.round((size.height * columnWidth) / size.width)));
   const cropTop = LABEL_ROW_HEIGHT + STATUS_BAND_HEIGHT + SECTION_GAP;
@@ -113,9 +127,16 @@ export function sideBySidePage(columns: readonly SideBySideColumn[], options: Si
     const source = `data:image/png;base64,${column.screen.toString("base64")}`;
     return [
       `<div class="label" dir="auto" style="${place({ x: left, y: 0, width: columnWidth, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeText(column.label)}</div>`,
-      column.status === null ? "" : `<div class="${column.status}" style="${place({ x: left, y: LABEL_ROW_HEIGHT, width: columnWidth, height: STATUS_BAND_HEIGHT })}"></div>`,
+      column.status === null
+        ? ""
+        : `<div class="${column.status}" style="${place({ x: left, y: LABEL_ROW_HEIGHT, width: columnWidth, height: STATUS_BAND_HEIGHT })}"></div>`,
       crop.kind === "crop"
-        ? cropHtml(source, sizes[i]!, crop, { x: left + Math.floor((columnWidth - crop.width) / 2), y: cropTop, width: crop.width, height: crop.height })
+        ? cropHtml(source, sizes[i]!, crop, {
+            x: left + Math.floor((columnWidth - crop.width) / 2),
+            y: cropTop,
+            width: crop.width,
+            height: crop.height,
+          })
         : `<div class="placeholder" style="${place({ x: left, y: cropTop, width: columnWidth, height: cropRowHeight })}; line-height: ${cropRowHeight}px">${escapeText(crop.text)}</div>`,
       `<img alt="" src="${source}" style="${place({ x: left, y: screenTop, width: columnWidth, height: screenHeights[i]! })}">`,
     ];
@@ -132,7 +153,12 @@ function picturePage(elements: readonly string[], width: number, height: number)
 /** The `from` box of a screenshot of `size`, scaled onto `to`: the whole screenshot scaled, in a box that shows that part alone. */
 function cropHtml(source: string, size: Size, crop: Extract<CropSection, { kind: "crop" }>, to: Box): string {
   const [scaleX, scaleY] = [crop.width / crop.from.width, crop.height / crop.from.height];
-  const scaled = { x: -crop.from.x * scaleX, y: -crop.from.y * scaleY, width: size.width * scaleX, height: size.height * scaleY };
+  const scaled = {
+    x: -crop.from.x * scaleX,
+    y: -crop.from.y * scaleY,
+    width: size.width * scaleX,
+    height: size.height * scaleY,
+  };
   return `<div class="crop" style="${place(to)}"><img alt="" src="${source}" style="${place(scaled)}"></div>`;
 }
 
@@ -150,10 +176,16 @@ function escapeText(text: string): string {
  * The target element with `margin` pixels of its page around it, cut to the screenshot. A
  * placeholder when no element matched, or when it lies wholly off the first screen.
  */
-function cropArea(target: Box | null, screen: Size, margin: number): { from: Box } | Extract<CropSection, { kind: "placeholder" }> {
+function cropArea(
+  target: Box | null,
+  screen: Size,
+  margin: number,
+): { from: Box } | Extract<CropSection, { kind: "placeholder" }> {
   if (target === null) return { kind: "placeholder", text: "no element matched" };
-  const onScreen = target.x < screen.width && target.y < screen.height && target.x + target.width > 0 && target.y + target.height > 0;
-  if (!onScreen || target.width <= 0 || target.height <= 0) return { kind: "placeholder", text: "element off the first screen" };
+  const onScreen =
+    target.x < screen.width && target.y < screen.height && target.x + target.width > 0 && target.y + target.height > 0;
+  if (!onScreen || target.width <= 0 || target.height <= 0)
+    return { kind: "placeholder", text: "element off the first screen" };
   // The box comes from CSS pixels times the device scale factor, so its edges may fall between pixels.
   const left = Math.max(0, Math.floor(target.x - margin));
   const top = Math.max(0, Math.floor(target.y - margin));
@@ -192,14 +224,22 @@ const FILMSTRIP_MIN_WIDTH = 120;
  * it settled, left to right, each under its time, all at one zoom (at most 2, and at most 360
  * pixels wide), so that a switch from the control to the variation shows as it happened.
  */
-export function filmstripPage(frames: readonly FilmstripPictureFrame[], options: { frameWidth?: number } = {}): PicturePage {
+export function filmstripPage(
+  frames: readonly FilmstripPictureFrame[],
+  options: { frameWidth?: number } = {},
+): PicturePage {
   if (frames.length === 0) throw new Error("filmstripPage needs at least one frame; it was given none");
   const { frameWidth = 360 } = options;
   const sizes = frames.map((frame) => pngSize(frame.screen, frame.label));
   const areas = frames.map((frame, i) => cropArea(frame.crop, sizes[i]!, 0));
   const froms = areas.map((area, i): Box => ("from" in area ? area.from : { x: 0, y: 0, ...sizes[i]! }));
   const zoom = Math.min(MAX_CROP_ZOOM, ...froms.map((from) => frameWidth / from.width));
-  const crops = froms.map((from) => ({ kind: "crop" as const, from, width: Math.max(1, Math.round(from.width * zoom)), height: Math.max(1, Math.round(from.height * zoom)) }));
+  const crops = froms.map((from) => ({
+    kind: "crop" as const,
+    from,
+    width: Math.max(1, Math.round(from.width * zoom)),
+    height: Math.max(1, Math.round(from.height * zoom)),
+  }));
   const widths = crops.map((crop) => Math.max(FILMSTRIP_MIN_WIDTH, crop.width));
   const top = LABEL_ROW_HEIGHT + SECTION_GAP / 2;
   const width = widths.reduce((sum, each) => sum + each, 0) + (frames.length - 1) * COLUMN_GUTTER;

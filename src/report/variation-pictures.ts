@@ -3,7 +3,13 @@ import { join } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import type { PreviewedExperiment, ReportTarget, TargetResult } from "../results/run-result.js";
-import { filmstripPage, sideBySidePage, type FilmstripPictureFrame, type RenderPicture, type SideBySideColumn } from "./side-by-side.js";
+import {
+  filmstripPage,
+  sideBySidePage,
+  type FilmstripPictureFrame,
+  type RenderPicture,
+  type SideBySideColumn,
+} from "./side-by-side.js";
 
 /**
  * The picture of each experiment on each viewport: the page as it is beside each variation's
@@ -24,7 +30,10 @@ export interface ViewportPictures {
 /** What the pictures are made of: each target's experiments, pages and findings, and the output folder that keeps the first screens. */
 export interface PictureSources {
   outDir: string;
-  targets: ReadonlyArray<{ target: Pick<ReportTarget, "previewed" | "viewports">; result: Pick<TargetResult, "pages" | "findings"> }>;
+  targets: ReadonlyArray<{
+    target: Pick<ReportTarget, "previewed" | "viewports">;
+    result: Pick<TargetResult, "pages" | "findings">;
+  }>;
 }
 
 /**
@@ -42,7 +51,12 @@ export async function variationPictures(run: PictureSources, render: RenderPictu
         const sideBySide = columns === null ? null : await render(sideBySidePage(columns));
         const filmstrips = new Map<string, Buffer>();
         for (const unit of result.pages) {
-          if (unit.page !== experiment.page || unit.viewport !== viewport || unit.variation?.experiment !== experiment.name) continue;
+          if (
+            unit.page !== experiment.page ||
+            unit.viewport !== viewport ||
+            unit.variation?.experiment !== experiment.name
+          )
+            continue;
           const frames = filmstripFramesOf(unit, run.outDir);
           if (frames.length > 0) filmstrips.set(unit.variation.name, await render(filmstripPage(frames)));
         }
@@ -55,12 +69,24 @@ export async function variationPictures(run: PictureSources, render: RenderPictu
 }
 
 /** The control's column and each variation's on `viewport`; null when no variation was judged there or the control's first screen was not kept. */
-function judgedColumns(result: Pick<TargetResult, "pages" | "findings">, outDir: string, experiment: PreviewedExperiment, viewport: string): SideBySideColumn[] | null {
-  const judged = result.findings.filter((finding) => finding.check === "experiment.variation" && finding.experiment === experiment.name && finding.viewport === viewport);
+function judgedColumns(
+  result: Pick<TargetResult, "pages" | "findings">,
+  outDir: string,
+  experiment: PreviewedExperiment,
+  viewport: string,
+): SideBySideColumn[] | null {
+  const judged = result.findings.filter(
+    (finding) =>
+      finding.check === "experiment.variation" &&
+      finding.experiment === experiment.name &&
+      finding.viewport === viewport,
+  );
   if (judged.length === 0) return null;
   const onViewport = result.pages.filter((page) => page.page === experiment.page && page.viewport === viewport);
   // The control forced by the experiment's `control.query`, when there is one, else the page as it is.
-  const control = onViewport.find((page) => page.variation?.experiment === experiment.name && page.variation.control === true) ?? onViewport.find(isPageAsItIs);
+  const control =
+    onViewport.find((page) => page.variation?.experiment === experiment.name && page.variation.control === true) ??
+    onViewport.find(isPageAsItIs);
   const controlColumn = control ? columnOf(control, experiment.name, outDir, "control", null) : null;
   if (controlColumn === null) return null;
   const variations = onViewport.flatMap((unit) => {
@@ -82,11 +108,23 @@ function filmstripFramesOf(unit: PageArtifacts, outDir: string): FilmstripPictur
     const file = join(outDir, frame.screen);
     if (!existsSync(file)) return [];
     const sampled = flicker.frames.filter((row) => row[0] <= frame.atMs).at(-1);
-    return [{ label: `${frame.atMs} ms${sampled?.[1] === 1 ? " · hidden" : ""}`, screen: readFileSync(file), crop: frame.crop }];
+    return [
+      {
+        label: `${frame.atMs} ms${sampled?.[1] === 1 ? " · hidden" : ""}`,
+        screen: readFileSync(file),
+        crop: frame.crop,
+      },
+    ];
   });
 }
 
-function columnOf(page: PageArtifacts, experiment: string, outDir: string, label: string, status: SideBySideColumn["status"]): SideBySideColumn | null {
+function columnOf(
+  page: PageArtifacts,
+  experiment: string,
+  outDir: string,
+  label: string,
+  status: SideBySideColumn["status"],
+): SideBySideColumn | null {
   const view = page.experimentViews.find((candidate) => candidate.experiment === experiment);
   if (!view?.screen || !existsSync(join(outDir, view.screen))) return null;
   // The first screen is saved in CSS pixels, as the target's box is measured.

@@ -17,7 +17,11 @@ const LISTED_FINDINGS = 5;
 /** An incoming-webhook message. */
 export interface WebhookMessage {
   text: string;
-  blocks: { type: "section" | "context"; text?: { type: "mrkdwn"; text: string }; elements?: { type: "mrkdwn"; text: string }[] }[];
+  blocks: {
+    type: "section" | "context";
+    text?: { type: "mrkdwn"; text: string };
+    elements?: { type: "mrkdwn"; text: string }[];
+  }[];
 }
 
 /** Whether a run is worth a message: something changed, or, with nothing to compare with, it failed. */
@@ -26,25 +30,57 @@ export function deservesMessage(summary: Pick<RunSummary, "verdict" | "changes">
 }
 
 /** The message for a run; every line scrubbed of e-mail addresses, user ids and the run's secrets, as every output is. */
-export function webhookMessage(summary: RunSummary, options: { reportUrl: string | null; secrets: readonly string[] }): WebhookMessage {
+export function webhookMessage(
+  summary: RunSummary,
+  options: { reportUrl: string | null; secrets: readonly string[] },
+): WebhookMessage {
   const scrubbed = (lines: readonly string[]) => lines.map((line) => scrubText(line, options.secrets));
-  const head = scrubbed([...(summary.changes === null ? [] : [changesLine(summary.changes)]), `setup-audit ${verdictLine(summary)}`]);
+  const head = scrubbed([
+    ...(summary.changes === null ? [] : [changesLine(summary.changes)]),
+    `setup-audit ${verdictLine(summary)}`,
+  ]);
   const problems = toActOn(summary);
-  const listed = scrubbed(problems.slice(0, LISTED_FINDINGS).map((finding) => `• ${finding.status.toUpperCase()} \`${finding.check}\`${placeOf(finding)}: ${finding.message}`));
+  const listed = scrubbed(
+    problems
+      .slice(0, LISTED_FINDINGS)
+      .map(
+        (finding) => `• ${finding.status.toUpperCase()} \`${finding.check}\`${placeOf(finding)}: ${finding.message}`,
+      ),
+  );
   if (problems.length > LISTED_FINDINGS) listed.push(`…and ${problems.length - LISTED_FINDINGS} more in the report.`);
   const link = options.reportUrl === null ? null : scrubText(options.reportUrl, options.secrets);
-  const blocks: WebhookMessage["blocks"] = [{ type: "section", text: { type: "mrkdwn", text: head.map(escaped).join("\n") } }];
-  if (listed.length > 0) blocks.push({ type: "section", text: { type: "mrkdwn", text: listed.map(escaped).join("\n") } });
+  const blocks: WebhookMessage["blocks"] = [
+    { type: "section", text: { type: "mrkdwn", text: head.map(escaped).join("\n") } },
+  ];
+  if (listed.length > 0)
+    blocks.push({ type: "section", text: { type: "mrkdwn", text: listed.map(escaped).join("\n") } });
   if (link !== null) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: `<${link}|The report>` }] });
   return { text: [...head, ...listed, ...(link === null ? [] : [link])].join("\n"), blocks };
 }
 
 /** The new and worse findings first, then every other failed or warning one, failures before warnings. */
 function toActOn(summary: RunSummary): Finding[] {
-  const keyOf = (finding: Pick<Finding, "check" | "spec" | "page" | "viewport" | "goal" | "experiment" | "variation">) => JSON.stringify([finding.check, finding.spec, finding.page, finding.viewport, finding.goal, finding.experiment, finding.variation]);
+  const keyOf = (
+    finding: Pick<Finding, "check" | "spec" | "page" | "viewport" | "goal" | "experiment" | "variation">,
+  ) =>
+    JSON.stringify([
+      finding.check,
+      finding.spec,
+      finding.page,
+      finding.viewport,
+      finding.goal,
+      finding.experiment,
+      finding.variation,
+    ]);
   const changed = new Set([...(summary.changes?.new ?? []), ...(summary.changes?.worse ?? [])].map(keyOf));
-  const problems = [...summary.findings.filter((finding) => finding.status === "fail"), ...summary.findings.filter((finding) => finding.status === "warn")];
-  return [...problems.filter((finding) => changed.has(keyOf(finding))), ...problems.filter((finding) => !changed.has(keyOf(finding)))];
+  const problems = [
+    ...summary.findings.filter((finding) => finding.status === "fail"),
+    ...summary.findings.filter((finding) => finding.status === "warn"),
+  ];
+  return [
+    ...problems.filter((finding) => changed.has(keyOf(finding))),
+    ...problems.filter((finding) => !changed.has(keyOf(finding))),
+  ];
 }
 
 function placeOf(finding: Finding): string {

@@ -34,7 +34,9 @@ const summarySchema = z.object({
   version: z.literal(1),
   verdict: z.enum(["pass", "fail"]),
   runs: z.array(z.object({ spec: z.string(), project: z.string(), environment: z.string() })),
-  findings: z.array(z.object({ check: z.string(), spec: z.string(), page: z.string().nullable(), viewport: z.string().nullable() })),
+  findings: z.array(
+    z.object({ check: z.string(), spec: z.string(), page: z.string().nullable(), viewport: z.string().nullable() }),
+  ),
   calls: z.array(
     z.object({
       spec: z.string(),
@@ -75,17 +77,29 @@ export function defaultBaselinePath(specFile: string, environment: string): stri
  */
 export function baselinesFromSummary(summary: SummaryForBaseline): CallBaseline[] {
   return summary.runs.map((run) => {
-      const pages: CallBaseline["pages"] = {};
-      for (const finding of summary.findings) {
-        if (finding.check !== "page.load" || finding.spec !== run.spec || finding.page === null || finding.viewport === null) continue;
-        const { page, viewport } = finding;
-        // A variation's calls are the preview's, not the page's; a reload's or a refusal's are not the page's either.
-        const calls = summary.calls.filter(
-          (call) => call.spec === run.spec && call.environment === run.environment && call.page === page && call.viewport === viewport && !call.variation && (call.unit ?? "page") === "page",
-        );
-        (pages[page] ??= {})[viewport] = firedCalls(calls);
-      }
-      return { spec: run.spec, environment: run.environment, project: run.project, pages };
+    const pages: CallBaseline["pages"] = {};
+    for (const finding of summary.findings) {
+      if (
+        finding.check !== "page.load" ||
+        finding.spec !== run.spec ||
+        finding.page === null ||
+        finding.viewport === null
+      )
+        continue;
+      const { page, viewport } = finding;
+      // A variation's calls are the preview's, not the page's; a reload's or a refusal's are not the page's either.
+      const calls = summary.calls.filter(
+        (call) =>
+          call.spec === run.spec &&
+          call.environment === run.environment &&
+          call.page === page &&
+          call.viewport === viewport &&
+          !call.variation &&
+          (call.unit ?? "page") === "page",
+      );
+      (pages[page] ??= {})[viewport] = firedCalls(calls);
+    }
+    return { spec: run.spec, environment: run.environment, project: run.project, pages };
   });
 }
 
@@ -96,7 +110,11 @@ export function baselinesFromSummary(summary: SummaryForBaseline): CallBaseline[
  */
 export function formatBaselineFile(baselines: readonly CallBaseline[]): string {
   const byName = <T>(record: Record<string, T>, map: (value: T) => unknown) =>
-    Object.fromEntries(Object.keys(record).sort().map((key) => [key, map(record[key]!)]));
+    Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, map(record[key]!)]),
+    );
   const sorted = [...baselines]
     // Code-unit order, not the locale's: the file must not change with the machine that wrote it.
     .sort((a, b) => compareText(a.spec, b.spec) || compareText(a.environment, b.environment))
@@ -104,7 +122,9 @@ export function formatBaselineFile(baselines: readonly CallBaseline[]): string {
       spec: baseline.spec,
       environment: baseline.environment,
       project: baseline.project,
-      pages: byName(baseline.pages, (viewports) => byName(viewports, (fired) => ({ identify: fired.identify, track: [...new Set(fired.track)].sort() }))),
+      pages: byName(baseline.pages, (viewports) =>
+        byName(viewports, (fired) => ({ identify: fired.identify, track: [...new Set(fired.track)].sort() })),
+      ),
     }));
   return `${JSON.stringify({ version: 1, baselines: sorted }, null, 2)}\n`;
 }

@@ -39,7 +39,14 @@ export function recordedRuns(summary: Pick<RunSummary, "startedAt" | "runs" | "f
     for (const finding of summary.findings.filter((candidate) => candidate.spec === run.spec)) {
       (findings[finding.status] ??= []).push(compactKey(finding));
     }
-    return { startedAt: summary.startedAt, spec: run.spec, environment: run.environment, verdict: run.verdict, checklist: run.checklist, findings };
+    return {
+      startedAt: summary.startedAt,
+      spec: run.spec,
+      environment: run.environment,
+      verdict: run.verdict,
+      checklist: run.checklist,
+      findings,
+    };
   });
 }
 
@@ -52,9 +59,18 @@ export interface Comparison {
 }
 
 /** Compares a run with the recorded runs of the same spec × environment (the last one of each wins). */
-export function compareRuns(summary: Pick<RunSummary, "runs" | "findings">, previous: readonly RecordedRun[]): Comparison {
+export function compareRuns(
+  summary: Pick<RunSummary, "runs" | "findings">,
+  previous: readonly RecordedRun[],
+): Comparison {
   const lastOf = new Map(previous.map((run) => [targetKey(run), run]));
-  const changes: Changes = { comparedWith: { startedAt: "", verdict: "pass" }, new: [], worse: [], resolved: [], persisting: 0 };
+  const changes: Changes = {
+    comparedWith: { startedAt: "", verdict: "pass" },
+    new: [],
+    worse: [],
+    resolved: [],
+    persisting: 0,
+  };
   const uncompared: SpecRun[] = [];
   for (const run of summary.runs) {
     const then = lastOf.get(targetKey(run));
@@ -106,11 +122,18 @@ export function utcMinute(iso: string): string {
  * The findings that fail a run under `--fail-on new`: new or worse ones whose status fails the run
  * (`fail`, or `warn` when strict), and every failing finding of a spec run with nothing to compare with.
  */
-export function failuresOnNew(summary: Pick<RunSummary, "findings">, comparison: Comparison, strict: boolean): (Finding | ChangedFinding)[] {
+export function failuresOnNew(
+  summary: Pick<RunSummary, "findings">,
+  comparison: Comparison,
+  strict: boolean,
+): (Finding | ChangedFinding)[] {
   const fails = (status: Status) => status === "fail" || (strict && status === "warn");
   const uncompared = new Set(comparison.uncompared.map((run) => run.spec));
   const changed = comparison.changes === null ? [] : [...comparison.changes.new, ...comparison.changes.worse];
-  return [...changed.filter((finding) => fails(finding.status)), ...summary.findings.filter((finding) => uncompared.has(finding.spec) && fails(finding.status))];
+  return [
+    ...changed.filter((finding) => fails(finding.status)),
+    ...summary.findings.filter((finding) => uncompared.has(finding.spec) && fails(finding.status)),
+  ];
 }
 
 /**
@@ -161,7 +184,13 @@ export function lastRecordedRuns(lines: readonly string[]): RecordedRun[] {
 function parseRecordedRun(line: string): RecordedRun | null {
   try {
     const run = JSON.parse(line) as Partial<RecordedRun> | null;
-    return run && typeof run.spec === "string" && typeof run.environment === "string" && typeof run.startedAt === "string" && typeof run.findings === "object" ? (run as RecordedRun) : null;
+    return run &&
+      typeof run.spec === "string" &&
+      typeof run.environment === "string" &&
+      typeof run.startedAt === "string" &&
+      typeof run.findings === "object"
+      ? (run as RecordedRun)
+      : null;
   } catch {
     // A damaged line (a write cut short) is no run to compare with.
     return null;
@@ -173,7 +202,14 @@ function targetKey(run: Pick<SpecRun, "spec" | "environment">): string {
 }
 
 function compactKey(finding: Finding): CompactKey {
-  const key: CompactKey = [finding.check, finding.page, finding.viewport, finding.goal, finding.experiment, finding.variation];
+  const key: CompactKey = [
+    finding.check,
+    finding.page,
+    finding.viewport,
+    finding.goal,
+    finding.experiment,
+    finding.variation,
+  ];
   while (key.length > 1 && key[key.length - 1] === null) key.pop();
   return key;
 }
@@ -208,5 +244,14 @@ function currentFindings(findings: readonly Finding[], run: SpecRun): Map<string
 }
 
 function keyFields(finding: Finding, environment: string): Omit<ChangedFinding, "status"> {
-  return { check: finding.check, spec: finding.spec, environment, page: finding.page, viewport: finding.viewport, goal: finding.goal, experiment: finding.experiment, variation: finding.variation };
+  return {
+    check: finding.check,
+    spec: finding.spec,
+    environment,
+    page: finding.page,
+    viewport: finding.viewport,
+    goal: finding.goal,
+    experiment: finding.experiment,
+    variation: finding.variation,
+  };
 }

@@ -34,13 +34,22 @@ export function rollUpChecklist(findings: readonly Finding[]): Checklist {
  * The checklist items a run did not check (status `skip`), out of how many, and why: the first
  * sentence of each skipped finding that fed one, once each. A pass with these is no full pass.
  */
-export function uncheckedItems(summary: Pick<RunSummary, "runs" | "findings">): { unchecked: number; of: number; reasons: string[] } {
+export function uncheckedItems(summary: Pick<RunSummary, "runs" | "findings">): {
+  unchecked: number;
+  of: number;
+  reasons: string[];
+} {
   const reasons = new Set<string>();
   let unchecked = 0;
   for (const run of summary.runs) {
-    for (const item of (Object.keys(CHECKLIST_SOURCES) as (keyof Checklist)[]).filter((name) => run.checklist[name] === "skip")) {
+    for (const item of (Object.keys(CHECKLIST_SOURCES) as (keyof Checklist)[]).filter(
+      (name) => run.checklist[name] === "skip",
+    )) {
       unchecked++;
-      const fed = summary.findings.filter((finding) => finding.spec === run.spec && finding.status === "skip" && CHECKLIST_SOURCES[item].includes(finding.check));
+      const fed = summary.findings.filter(
+        (finding) =>
+          finding.spec === run.spec && finding.status === "skip" && CHECKLIST_SOURCES[item].includes(finding.check),
+      );
       if (fed.length === 0) reasons.add("no check ran for it");
       for (const finding of fed) reasons.add(firstSentence(finding.message));
     }

@@ -57,7 +57,13 @@ export function reportTarget({ spec, ...target }: AuditTarget): ReportTarget {
     keys: Object.values(spec.environments).map((env) => env.key),
     requiredAttributes: [...spec.identify.required],
     // One per experiment that has planned variations, in spec order.
-    previewed: [...new Map(target.units.flatMap(({ page, variation }) => (variation === null ? [] : [[variation.experiment, { name: variation.experiment, page }] as const]))).values()],
+    previewed: [
+      ...new Map(
+        target.units.flatMap(({ page, variation }) =>
+          variation === null ? [] : [[variation.experiment, { name: variation.experiment, page }] as const],
+        ),
+      ).values(),
+    ],
   };
 }
 
@@ -72,11 +78,17 @@ export interface RunResult {
 }
 
 /** Builds summary.json from every target's results. */
-export function buildSummary(results: readonly TargetResult[], options: { startedAt: Date; durationMs: number; strict: boolean; secrets: readonly string[] }): RunSummary {
+export function buildSummary(
+  results: readonly TargetResult[],
+  options: { startedAt: Date; durationMs: number; strict: boolean; secrets: readonly string[] },
+): RunSummary {
   // summary.json, the console, JUnit and GitHub's outputs all show these messages: scrubbed once
   // here as in the shareable report (e-mail addresses, user ids, the run's secrets), and every
   // other string of the summary of the run's secrets.
-  const findings = scrubbedFindings(results.flatMap((result) => result.findings), options.secrets);
+  const findings = scrubbedFindings(
+    results.flatMap((result) => result.findings),
+    options.secrets,
+  );
   const runs: SpecRun[] = results.map((result) => ({
     spec: result.spec,
     project: result.project,
@@ -101,7 +113,11 @@ export function buildSummary(results: readonly TargetResult[], options: { starte
 
 /** Findings whose messages show no e-mail address, user id or secret, and whose evidence shows no secret, as every shared output shows them. */
 export function scrubbedFindings(findings: readonly Finding[], secrets: readonly string[]): Finding[] {
-  return findings.map((finding) => ({ ...finding, message: scrubText(finding.message, secrets), evidence: hideSecretsDeep(finding.evidence, secrets) }));
+  return findings.map((finding) => ({
+    ...finding,
+    message: scrubText(finding.message, secrets),
+    evidence: hideSecretsDeep(finding.evidence, secrets),
+  }));
 }
 
 /**
@@ -110,23 +126,28 @@ export function scrubbedFindings(findings: readonly Finding[], secrets: readonly
  */
 export function callRecords(target: Pick<TargetResult, "spec" | "environment" | "pages">): CallRecord[] {
   return target.pages.flatMap((page) => {
-    const record = (unit: CallRecord["unit"]) => (call: JudgedCall): CallRecord => ({
-      spec: target.spec,
-      environment: target.environment,
-      kind: call.kind,
-      // An identify call's first argument is a user id: never copied into a shareable file.
-      name: call.kind === "identify" ? null : call.name,
-      page: page.page,
-      viewport: page.viewport,
-      experiment: page.variation?.experiment ?? null,
-      variation: page.variation?.name ?? null,
-      unit,
-      atMs: call.atMs,
-      beforeSdk: call.state !== "direct",
-      step: call.step ?? null,
-      route: call.route ?? routeOf(call.documentUrl),
-      delivery: call.delivery,
-    });
-    return [...page.calls.map(record(page.consent?.unit ?? "page")), ...(page.reload?.calls ?? []).map(record("reload"))];
+    const record =
+      (unit: CallRecord["unit"]) =>
+      (call: JudgedCall): CallRecord => ({
+        spec: target.spec,
+        environment: target.environment,
+        kind: call.kind,
+        // An identify call's first argument is a user id: never copied into a shareable file.
+        name: call.kind === "identify" ? null : call.name,
+        page: page.page,
+        viewport: page.viewport,
+        experiment: page.variation?.experiment ?? null,
+        variation: page.variation?.name ?? null,
+        unit,
+        atMs: call.atMs,
+        beforeSdk: call.state !== "direct",
+        step: call.step ?? null,
+        route: call.route ?? routeOf(call.documentUrl),
+        delivery: call.delivery,
+      });
+    return [
+      ...page.calls.map(record(page.consent?.unit ?? "page")),
+      ...(page.reload?.calls ?? []).map(record("reload")),
+    ];
   });
 }

@@ -5,7 +5,9 @@ import type { RunSummary } from "./summary.js";
 /** Where the generated JSON Schema of summary.json ships, relative to the package root. */
 export const SUMMARY_SCHEMA_FILE = "audits/summary.schema.json";
 
-const status = z.enum(["pass", "warn", "fail", "skip"]).describe("`skip`: the check did not apply, or the spec turned it off.");
+const status = z
+  .enum(["pass", "warn", "fail", "skip"])
+  .describe("`skip`: the check did not apply, or the spec turned it off.");
 const verdict = z.enum(["pass", "fail"]);
 const nullableName = (what: string) => z.string().nullable().describe(what);
 // A string to zod (the check list cannot be read while this module loads: the checks import the
@@ -22,9 +24,13 @@ const finding = z
     viewport: nullableName("`desktop` or `mobile`; null on a finding that judges no one viewport."),
     goal: nullableName("The goal's name, on goals.match; null on every other finding."),
     experiment: nullableName("The experiment's name, on experiment.* findings; null on every other finding."),
-    variation: nullableName("The variation the finding judges (experiment.variation, .exposure, .flicker), by its name; null on every other finding."),
+    variation: nullableName(
+      "The variation the finding judges (experiment.variation, .exposure, .flicker), by its name; null on every other finding.",
+    ),
     message: z.string().describe("One sentence a person can act on."),
-    evidence: z.record(z.string(), z.unknown()).describe("Plain data that backs the message; never a raw secret or personal value."),
+    evidence: z
+      .record(z.string(), z.unknown())
+      .describe("Plain data that backs the message; never a raw secret or personal value."),
   })
   .strict()
   .describe("One judgement of one check, on one page × viewport, goal, experiment or spec.");
@@ -33,20 +39,34 @@ const call = z
   .object({
     spec: z.string().describe("The spec whose page made the call."),
     environment: z.string().describe("The environment whose page made the call."),
-    kind: z.enum(["track", "identify", "page"]).describe("`page` for a page view: an `sdk.page` call or a track named `sdk.pageEvent`, the page's or the SDK's own."),
-    name: nullableName("The event's name (a track or a page view), as recorded; null for an identify, and when it could not be recovered."),
+    kind: z
+      .enum(["track", "identify", "page"])
+      .describe(
+        "`page` for a page view: an `sdk.page` call or a track named `sdk.pageEvent`, the page's or the SDK's own.",
+      ),
+    name: nullableName(
+      "The event's name (a track or a page view), as recorded; null for an identify, and when it could not be recovered.",
+    ),
     page: z.string(),
     viewport: z.string(),
     experiment: nullableName("The experiment whose preview made the call; null for the page as it is."),
     variation: nullableName("The variation whose preview made the call; null for the page as it is."),
     unit: z
       .enum(["page", "reload", "reject", "gpc"])
-      .describe("The page (or a variation's preview) as loaded, its reload for experiment.exposure, or a consent unit that refused (`reject`) or had Global Privacy Control on (`gpc`)."),
+      .describe(
+        "The page (or a variation's preview) as loaded, its reload for experiment.exposure, or a consent unit that refused (`reject`) or had Global Privacy Control on (`gpc`).",
+      ),
     atMs: z.number().describe("When the page made the call, in milliseconds on the page's clock."),
     beforeSdk: z.boolean().describe("True for a call lost before the SDK existed."),
-    step: z.number().int().nullable().describe("The 0-based index of the journey step during which the call was made; null before the first step."),
+    step: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The 0-based index of the journey step during which the call was made; null before the first step."),
     route: z.string().describe("The path and query current when the call was made."),
-    delivery: z.enum(["accepted", "rejected", "dropped", "intercepted"]).describe("What happened to the call: docs/checks.md, events.delivered."),
+    delivery: z
+      .enum(["accepted", "rejected", "dropped", "intercepted"])
+      .describe("What happened to the call: docs/checks.md, events.delivered."),
   })
   .strict()
   .describe("One call the page made to the SDK.");
@@ -68,7 +88,11 @@ const specRun = z
     project: z.string(),
     environment: z.string(),
     verdict,
-    collect: z.enum(["send", "intercept"]).describe("`send`: collect requests went to the service; `intercept`: the audit answered them inside the browser."),
+    collect: z
+      .enum(["send", "intercept"])
+      .describe(
+        "`send`: collect requests went to the service; `intercept`: the audit answered them inside the browser.",
+      ),
     checklist,
   })
   .strict()
@@ -87,14 +111,21 @@ const changedFinding = z
     status: status.describe("The finding's status in this run."),
   })
   .strict()
-  .describe("A finding's key (check, spec, environment, page, viewport, goal, experiment, variation) and its status now.");
+  .describe(
+    "A finding's key (check, spec, environment, page, viewport, goal, experiment, variation) and its status now.",
+  );
 
 const changes = z
   .object({
     comparedWith: z
-      .object({ startedAt: z.string().describe("ISO-8601: when the run compared with started."), verdict: verdict.describe("That run's verdict.") })
+      .object({
+        startedAt: z.string().describe("ISO-8601: when the run compared with started."),
+        verdict: verdict.describe("That run's verdict."),
+      })
       .strict()
-      .describe("The run compared with: the last of the same spec × environment in the history, or the one `--compare DIR` holds."),
+      .describe(
+        "The run compared with: the last of the same spec × environment in the history, or the one `--compare DIR` holds.",
+      ),
     new: z.array(changedFinding).describe("Warn or fail now; pass then, or absent from that run."),
     worse: z.array(changedFinding).describe("Warn then, fail now."),
     resolved: z.array(changedFinding).describe("Warn or fail then, pass now."),
@@ -102,7 +133,9 @@ const changes = z
   })
   .strict()
   .nullable()
-  .describe("What changed since the run compared with; null when there is nothing to compare with. A key skipped in either run, or not audited now, counts in none.");
+  .describe(
+    "What changed since the run compared with; null when there is nothing to compare with. A key skipped in either run, or not audited now, counts in none.",
+  );
 
 const runSummary = z
   .object({
@@ -128,7 +161,8 @@ export function summaryJsonSchema(): Record<string, unknown> {
   return {
     $schema: generated.$schema,
     title: "setup-audit summary.json",
-    description: "What a setup-audit run found: the verdict, each spec run's checklist, every finding and every captured call.",
+    description:
+      "What a setup-audit run found: the verdict, each spec run's checklist, every finding and every captured call.",
     ...generated,
   };
 }
@@ -139,9 +173,13 @@ function withCheckIds(node: unknown): unknown {
   if (node === null || typeof node !== "object") return node;
   return Object.fromEntries(
     Object.entries(node).map(([key, value]) => {
-      if (key !== "properties" || value === null || typeof value !== "object" || !("check" in value)) return [key, withCheckIds(value)];
+      if (key !== "properties" || value === null || typeof value !== "object" || !("check" in value))
+        return [key, withCheckIds(value)];
       const properties = withCheckIds(value) as Record<string, unknown>;
-      return [key, { ...properties, check: { type: "string", enum: [...CHECK_IDS], description: CHECK_ID_DESCRIPTION } }];
+      return [
+        key,
+        { ...properties, check: { type: "string", enum: [...CHECK_IDS], description: CHECK_ID_DESCRIPTION } },
+      ];
     }),
   );
 }

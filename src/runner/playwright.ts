@@ -16,7 +16,11 @@ const PHASE_CONFIGS = {
 } as const;
 
 /** Runs the audit's gathering (or init's look) in Playwright's test runner; resolves to its exit code. */
-export function runPlaywrightPhase(phase: keyof typeof PHASE_CONFIGS, planFile: string, extraArgs: readonly string[]): Promise<number> {
+export function runPlaywrightPhase(
+  phase: keyof typeof PHASE_CONFIGS,
+  planFile: string,
+  extraArgs: readonly string[],
+): Promise<number> {
   const cli = require.resolve("@playwright/test/cli");
   const args = [cli, "test", "--config", PHASE_CONFIGS[phase], ...extraArgs];
   return new Promise((resolve, reject) => {

@@ -5,7 +5,20 @@ import { auditSpecSchema } from "./schema.js";
 export const SPEC_SCHEMA_FILE = "audits/spec.schema.json";
 
 /** The formats JSON Schema defines; zod also writes its own (`starts_with`), which its `pattern` already says. */
-const STANDARD_FORMATS = new Set(["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uri-reference", "uuid", "regex"]);
+const STANDARD_FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri-reference",
+  "uuid",
+  "regex",
+]);
 
 /**
  * The spec's JSON Schema, generated from the zod schema `validate` uses, for editors to complete

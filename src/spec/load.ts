@@ -27,8 +27,7 @@ export type SpecLoadResult = ({ ok: true } & LoadedSpec) | SpecLoadFailure;
 
 type SpecLoadFailure = { ok: false; file: string; errors: SpecError[] };
 
-const EMPTY_SPEC =
-  "the spec is empty: it needs at least workspace, project, environments, sdk and pages";
+const EMPTY_SPEC = "the spec is empty: it needs at least workspace, project, environments, sdk and pages";
 
 function syntaxError(file: string, doc: Document, lineCounter: LineCounter, error: YAMLError): SpecError {
   const { line, col } = lineCounter.linePos(error.pos[0]);
@@ -96,7 +95,8 @@ export function parseSpec(
  */
 function resolveStorageStates(spec: AuditSpec, file: string): void {
   for (const environment of Object.values(spec.environments)) {
-    if (environment.auth?.storageState !== undefined) environment.auth.storageState = resolve(dirname(file), environment.auth.storageState);
+    if (environment.auth?.storageState !== undefined)
+      environment.auth.storageState = resolve(dirname(file), environment.auth.storageState);
   }
 }
 
@@ -112,10 +112,14 @@ function readVariationCode(spec: AuditSpec, readCode: (path: string) => string):
         try {
           source.code = readCode(source.file);
         } catch (error) {
-          problems.push({ path, message: `${readFailure(error, `the variation's ${kind} file "${source.file}"`)} (paths are relative to the spec's folder)` });
+          problems.push({
+            path,
+            message: `${readFailure(error, `the variation's ${kind} file "${source.file}"`)} (paths are relative to the spec's folder)`,
+          });
           continue;
         }
-        if (source.code.trim() === "") problems.push({ path, message: `the variation's ${kind} file "${source.file}" is empty` });
+        if (source.code.trim() === "")
+          problems.push({ path, message: `the variation's ${kind} file "${source.file}" is empty` });
       }
     });
   });

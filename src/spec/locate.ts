@@ -1,4 +1,16 @@
-import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, visit, type Document, type LineCounter, type Node, type Pair } from "yaml";
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  visit,
+  type Document,
+  type LineCounter,
+  type Node,
+  type Pair,
+} from "yaml";
 import type { SpecProblem } from "./problems.js";
 
 /** A 1-based place in the spec text. */
@@ -61,7 +73,8 @@ function startOf(found: Found): number | undefined {
 /** Where a problem must be shown: at its key, or at its value, or at the nearest node that exists. */
 export function locateProblem(doc: Document, lineCounter: LineCounter, problem: SpecProblem): Position {
   const holder = nearest(doc, problem.path);
-  const keyNode = problem.key === undefined || holder === undefined ? undefined : findPair(holder.node, problem.key)?.key;
+  const keyNode =
+    problem.key === undefined || holder === undefined ? undefined : findPair(holder.node, problem.key)?.key;
   const offset = isScalar(keyNode) && keyNode.range ? keyNode.range[0] : holder && startOf(holder);
   if (offset === undefined) return { line: 1, column: 1 };
   const { line, col } = lineCounter.linePos(offset);
@@ -69,7 +82,11 @@ export function locateProblem(doc: Document, lineCounter: LineCounter, problem: 
 }
 
 /** Where the entry at `path` is written (at its key for a block mapping or list); undefined when the text has no such entry. */
-export function positionOf(doc: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): Position | undefined {
+export function positionOf(
+  doc: Document,
+  lineCounter: LineCounter,
+  path: readonly PropertyKey[],
+): Position | undefined {
   let found: Found | undefined = doc.contents === null ? undefined : { node: doc.contents };
   for (const segment of path) found = found && child(doc, found, segment);
   const offset = found && startOf(found);
@@ -82,13 +99,23 @@ export function positionOf(doc: Document, lineCounter: LineCounter, path: readon
  * The spec entry a finding is about, as a path into the spec's data: its experiment, else its
  * goal, else its page (an experiment's findings name its page too); undefined when none is listed.
  */
-export function entryPathOf(data: unknown, about: { page: string | null; goal: string | null; experiment: string | null }): PropertyKey[] | undefined {
+export function entryPathOf(
+  data: unknown,
+  about: { page: string | null; goal: string | null; experiment: string | null },
+): PropertyKey[] | undefined {
   const indexIn = (section: string, field: string, value: string | null) => {
     const list = data !== null && typeof data === "object" ? (data as Record<string, unknown>)[section] : undefined;
-    const index = value === null || !Array.isArray(list) ? -1 : list.findIndex((entry) => (entry as Record<string, unknown> | null)?.[field] === value);
+    const index =
+      value === null || !Array.isArray(list)
+        ? -1
+        : list.findIndex((entry) => (entry as Record<string, unknown> | null)?.[field] === value);
     return index === -1 ? undefined : [section, index];
   };
-  return indexIn("experiments", "name", about.experiment) ?? indexIn("goals", "name", about.goal) ?? indexIn("pages", "id", about.page);
+  return (
+    indexIn("experiments", "name", about.experiment) ??
+    indexIn("goals", "name", about.goal) ??
+    indexIn("pages", "id", about.page)
+  );
 }
 
 /** The key at `offset` and the key path of the mapping that holds it, for errors yaml gives by offset. */

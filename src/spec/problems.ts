@@ -54,11 +54,18 @@ function unknownKey(parent: PropertyKey[], key: string, allowed: readonly string
   if (looksLikeApiKey(parent, key)) return { path: parent, key, message: `unknown key "${key}" — ${NO_KEY_IN_SPEC}` };
   // `password:` where `passwordEnv:` belongs is a secret written into the spec.
   const variableKey = `${key}Env`;
-  if (allowed.includes(variableKey)) return { path: parent, key, meant: variableKey, message: `unknown key "${key}" — never put a secret in the spec: put it in an environment variable and name that variable in ${variableKey}` };
+  if (allowed.includes(variableKey))
+    return {
+      path: parent,
+      key,
+      meant: variableKey,
+      message: `unknown key "${key}" — never put a secret in the spec: put it in an environment variable and name that variable in ${variableKey}`,
+    };
   const isCheckId = parent.length === 1 && parent[0] === "checks";
   const what = isCheckId ? "check id" : "key";
   const meant = closestMatch(key, allowed);
-  if (meant !== undefined) return { path: parent, key, meant, message: `unknown ${what} "${key}" — did you mean "${meant}"?` };
+  if (meant !== undefined)
+    return { path: parent, key, meant, message: `unknown ${what} "${key}" — did you mean "${meant}"?` };
   const listed = isCheckId ? "known ids" : "allowed keys";
   return { path: parent, key, message: `unknown ${what} "${key}" — ${listed}: ${allowed.join(", ")}` };
 }
@@ -67,29 +74,39 @@ function unknownKey(parent: PropertyKey[], key: string, allowed: readonly string
 function unionProblems(issue: z.core.$ZodIssueInvalidUnion, context: IssueContext): SpecProblem[] {
   const fitting = issue.errors.filter(
     (optionIssues) =>
-      !optionIssues.some((inner) => inner.path.length === 0 && (inner.code === "unrecognized_keys" || inner.code === "invalid_type")),
+      !optionIssues.some(
+        (inner) => inner.path.length === 0 && (inner.code === "unrecognized_keys" || inner.code === "invalid_type"),
+      ),
   );
   if (fitting.length === 1) {
     return fitting[0]!.flatMap((inner) => problemsFor({ ...inner, path: [...issue.path, ...inner.path] }, context));
   }
   const value = valueAt(context.data, issue.path);
   const keys = allowedKeys(schemasAt(context.schema, issue.path));
-  if (keys.length === 0) return [{ path: issue.path, message: `matches none of the allowed forms: ${describeValue(value)}` }];
+  if (keys.length === 0)
+    return [{ path: issue.path, message: `matches none of the allowed forms: ${describeValue(value)}` }];
   if (isMapping(value)) {
     const unknown = Object.keys(value).filter((key) => !keys.includes(key));
     if (unknown.length > 0) return unknown.map((key) => unknownKey(issue.path, key, keys));
     return [{ path: issue.path, message: `must have exactly one of the keys ${quoteList(keys)}` }];
   }
-  return [{ path: issue.path, message: `must be a mapping with one of the keys ${quoteList(keys)}, not ${describeValue(value)}` }];
+  return [
+    {
+      path: issue.path,
+      message: `must be a mapping with one of the keys ${quoteList(keys)}, not ${describeValue(value)}`,
+    },
+  ];
 }
 
 /** What else fills a mapping's required fields, by the mapping's path. */
 const OTHER_WAYS: Record<string, (names: readonly string[]) => string> = {
-  '["sdk"]': (names) => `: give ${names.length === 1 ? "it" : "them"}, or name a vendor in sdk.preset (${PRESET_NAMES.join(" | ")}) to fill ${names.length === 1 ? "it" : "them"}`,
+  '["sdk"]': (names) =>
+    `: give ${names.length === 1 ? "it" : "them"}, or name a vendor in sdk.preset (${PRESET_NAMES.join(" | ")}) to fill ${names.length === 1 ? "it" : "them"}`,
 };
 
 function missingMessage(path: readonly PropertyKey[], names: readonly string[]): string {
-  const missing = names.length === 1 ? `missing required field "${names[0]}"` : `missing required fields ${quoteList(names)}`;
+  const missing =
+    names.length === 1 ? `missing required field "${names[0]}"` : `missing required fields ${quoteList(names)}`;
   return missing + (OTHER_WAYS[JSON.stringify(path)]?.(names) ?? "");
 }
 
@@ -132,7 +149,9 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], context:
   for (const problem of problems) {
     if (problem.missing === undefined) continue;
     // "pgaes: did you mean pages?" already says what "missing pages" would: say it once.
-    const unexplained = problem.missing.filter((name) => !problems.some((other) => other.meant === name && samePath(other, problem)));
+    const unexplained = problem.missing.filter(
+      (name) => !problems.some((other) => other.meant === name && samePath(other, problem)),
+    );
     const where = JSON.stringify(problem.path);
     const names = [...(missingByPath.get(where)?.missing ?? []), ...unexplained];
     missingByPath.set(where, { path: problem.path, missing: names, message: missingMessage(problem.path, names) });

@@ -44,7 +44,10 @@ function childSchemas(schema: Schema, segment: PropertyKey): Schema[] {
 
 /** The schemas that may describe the value at `path`: several when the path crosses a union. */
 export function schemasAt(root: Schema, path: readonly PropertyKey[]): Schema[] {
-  return path.reduce<Schema[]>((schemas, segment) => schemas.flatMap((schema) => childSchemas(schema, segment)), [root]);
+  return path.reduce<Schema[]>(
+    (schemas, segment) => schemas.flatMap((schema) => childSchemas(schema, segment)),
+    [root],
+  );
 }
 
 // The key names a record's key schema lists; zod's partialRecord wraps them in a union.

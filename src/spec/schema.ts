@@ -18,7 +18,10 @@ const sitePath = z
   .string()
   .regex(/^\/(?!\/)/, { error: "must be a path on the site that starts with a single '/', like /signup", abort: true })
   // URL parsers read `/\\host` (or a tab after the slash) as `//host`: such a path would leave the site.
-  .refine((path) => new URL(path, "http://site.invalid").host === "site.invalid", "must be a path on the site, not a way to another host");
+  .refine(
+    (path) => new URL(path, "http://site.invalid").host === "site.invalid",
+    "must be a path on the site, not a way to another host",
+  );
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL, like http://127.0.0.1:47412" });
 
@@ -35,7 +38,10 @@ const variableName = (what: string, example: string) => {
 };
 
 /** A token of HTTP's grammar: a header's or a cookie's name. */
-const httpToken = (what: string, example: string) => z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: `must be ${what} (letters, digits and - only, like ${example})` });
+const httpToken = (what: string, example: string) =>
+  z
+    .string()
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: `must be ${what} (letters, digits and - only, like ${example})` });
 
 /** What a journey types: a value written in the spec, or a secret from the environment variable it names. */
 const fillSchema = z
@@ -44,11 +50,19 @@ const fillSchema = z
     value: z.string().optional().describe("The text typed, as written: no secret, since it shows in the spec."),
     valueEnv: variableName("the text to type", "STAGING_PASSWORD")
       .optional()
-      .describe("The NAME of the environment variable that holds the text typed (a password), instead of value: the text never shows in the spec or any output."),
-    canary: z.boolean().optional().describe("The value is a canary: identify.pii fails when it turns up in a request to another host than the environment's domain, or to the SDK or its collector."),
+      .describe(
+        "The NAME of the environment variable that holds the text typed (a password), instead of value: the text never shows in the spec or any output.",
+      ),
+    canary: z
+      .boolean()
+      .optional()
+      .describe(
+        "The value is a canary: identify.pii fails when it turns up in a request to another host than the environment's domain, or to the SDK or its collector.",
+      ),
   })
   .refine((fill) => (fill.value === undefined) !== (fill.valueEnv === undefined), {
-    message: "needs value (the text typed, as written) or valueEnv (the NAME of the variable that holds it, for a secret), one of them",
+    message:
+      "needs value (the text typed, as written) or valueEnv (the NAME of the variable that holds it, for a secret), one of them",
     ...nothingElseWrong,
   });
 
@@ -57,21 +71,46 @@ const stepSchema = z
   .union([
     z.strictObject({ fill: fillSchema.describe("Types a value into a field.") }),
     z.strictObject({ click: z.string().min(1).describe("Clicks the element this selector matches.") }),
-    z.strictObject({ waitForEvent: z.string().min(1).describe("Waits until the page makes a call with this event name (a call lost before the SDK existed does not count).") }),
-    z.strictObject({ waitFor: z.string().min(1).describe("Waits until the element this selector matches is visible.") }),
-    z.strictObject({ goto: sitePath.describe("Goes to this path of the site.") }),
-    z.strictObject({ back: z.literal(true).describe("Goes back one entry in the tab's history, as the browser's back button does (true).") }),
-    z.strictObject({ forward: z.literal(true).describe("Goes forward one entry in the tab's history, as the browser's forward button does (true).") }),
     z.strictObject({
-      waitForUrl: glob.describe("Waits until the tab's URL matches this glob: against its path, or the whole URL when the glob has a scheme; a query or fragment after the match is allowed."),
+      waitForEvent: z
+        .string()
+        .min(1)
+        .describe(
+          "Waits until the page makes a call with this event name (a call lost before the SDK existed does not count).",
+        ),
+    }),
+    z.strictObject({
+      waitFor: z.string().min(1).describe("Waits until the element this selector matches is visible."),
+    }),
+    z.strictObject({ goto: sitePath.describe("Goes to this path of the site.") }),
+    z.strictObject({
+      back: z
+        .literal(true)
+        .describe("Goes back one entry in the tab's history, as the browser's back button does (true)."),
+    }),
+    z.strictObject({
+      forward: z
+        .literal(true)
+        .describe("Goes forward one entry in the tab's history, as the browser's forward button does (true)."),
+    }),
+    z.strictObject({
+      waitForUrl: glob.describe(
+        "Waits until the tab's URL matches this glob: against its path, or the whole URL when the glob has a scheme; a query or fragment after the match is allowed.",
+      ),
     }),
   ])
-  .meta({ title: "Journey step", description: "One step of a journey, a mapping with one key: fill, click, waitFor, waitForEvent, goto, back, forward or waitForUrl." });
+  .meta({
+    title: "Journey step",
+    description:
+      "One step of a journey, a mapping with one key: fill, click, waitFor, waitForEvent, goto, back, forward or waitForUrl.",
+  });
 
 /** A host the login may pass through: a name alone, without scheme, port or path. */
 const hostName = z
   .string()
-  .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, { error: "must be a host name, like sso.example.test (no scheme, port or path)" })
+  .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, {
+    error: "must be a host name, like sso.example.test (no scheme, port or path)",
+  })
   .transform((host) => host.toLowerCase());
 
 /** Headers the browser writes itself: a value of the spec's own would break the site's session or routing. */
@@ -82,24 +121,38 @@ const authSchema = z
   .strictObject({
     basic: z
       .strictObject({
-        usernameEnv: variableName("the user name", "STAGING_USER").describe("The NAME of the environment variable that holds the user name."),
-        passwordEnv: variableName("the password", "STAGING_PASSWORD").describe("The NAME of the environment variable that holds the password."),
+        usernameEnv: variableName("the user name", "STAGING_USER").describe(
+          "The NAME of the environment variable that holds the user name.",
+        ),
+        passwordEnv: variableName("the password", "STAGING_PASSWORD").describe(
+          "The NAME of the environment variable that holds the password.",
+        ),
       })
       .optional()
       .describe("HTTP Basic credentials, given when the base URL's origin asks for them, and to no other origin."),
     headers: z
       .record(
-        httpToken("an HTTP header name", "X-Preview-Token").refine((name) => !BROWSER_HEADERS.has(name.toLowerCase()), "is a header the browser writes itself: use auth.cookies for cookies"),
+        httpToken("an HTTP header name", "X-Preview-Token").refine(
+          (name) => !BROWSER_HEADERS.has(name.toLowerCase()),
+          "is a header the browser writes itself: use auth.cookies for cookies",
+        ),
         variableName("the header's value", "PREVIEW_TOKEN"),
       )
-      .refine((headers) => Object.keys(headers).length > 0, "names no header: give Header-Name: VARIABLE_NAME pairs, or leave headers out")
+      .refine(
+        (headers) => Object.keys(headers).length > 0,
+        "names no header: give Header-Name: VARIABLE_NAME pairs, or leave headers out",
+      )
       .optional()
-      .describe("Headers on every request to the base URL's origin and no other: the header's name → the NAME of the environment variable that holds its value. Cookie and Host are the browser's own."),
+      .describe(
+        "Headers on every request to the base URL's origin and no other: the header's name → the NAME of the environment variable that holds its value. Cookie and Host are the browser's own.",
+      ),
     cookies: z
       .array(
         z.strictObject({
           name: httpToken("a cookie name", "preview").describe("The cookie's name."),
-          valueEnv: variableName("the cookie's value", "PREVIEW_COOKIE").describe("The NAME of the environment variable that holds the cookie's value."),
+          valueEnv: variableName("the cookie's value", "PREVIEW_COOKIE").describe(
+            "The NAME of the environment variable that holds the cookie's value.",
+          ),
         }),
       )
       .min(1)
@@ -109,38 +162,71 @@ const authSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("A Playwright storage-state file (a signed-in browser's cookies and local storage), relative to the spec: every page, and the login, starts from it. It holds a session: keep it out of version control."),
+      .describe(
+        "A Playwright storage-state file (a signed-in browser's cookies and local storage), relative to the spec: every page, and the login, starts from it. It holds a session: keep it out of version control.",
+      ),
     login: z
       .strictObject({
-        path: sitePath.describe("The login page's path: where the login starts; a page the site sends back there was kept out."),
+        path: sitePath.describe(
+          "The login page's path: where the login starts; a page the site sends back there was kept out.",
+        ),
         hosts: z
           .array(hostName)
           .default([])
-          .describe("Other hosts the login may pass through (a single sign-on provider); it is stopped before any other host off the environment's domain."),
+          .describe(
+            "Other hosts the login may pass through (a single sign-on provider); it is stopped before any other host off the environment's domain.",
+          ),
         steps: z
           .array(stepSchema)
           .min(1, "needs at least one step: fill the form, submit it, and waitFor what only a signed-in page shows")
-          .refine((steps) => steps.every((step) => !("waitForEvent" in step)), "waits for elements (waitFor), not for SDK calls (waitForEvent): the login is no audited page")
-          .describe("The login's steps, a page's journey steps but for waitForEvent; end them with a waitFor of what only a signed-in page shows."),
+          .refine(
+            (steps) => steps.every((step) => !("waitForEvent" in step)),
+            "waits for elements (waitFor), not for SDK calls (waitForEvent): the login is no audited page",
+          )
+          .describe(
+            "The login's steps, a page's journey steps but for waitForEvent; end them with a waitFor of what only a signed-in page shows.",
+          ),
       })
       .optional()
-      .describe("A journey walked once per viewport before that viewport's pages; the storage state it ends with starts each of them. It got in when every step worked and it ended off the login's path."),
+      .describe(
+        "A journey walked once per viewport before that viewport's pages; the storage state it ends with starts each of them. It got in when every step worked and it ended off the login's path.",
+      ),
   })
   .refine((auth) => Object.values(auth).some((way) => way !== undefined), {
-    message: "names no way in: give basic, headers, cookies, storageState or login (see the README's Closed sites), or leave auth out",
+    message:
+      "names no way in: give basic, headers, cookies, storageState or login (see the README's Closed sites), or leave auth out",
     ...nothingElseWrong,
   });
 
 const environmentSchema = z.strictObject({
-  key: z.string().min(1).describe("The project key this environment's pages must install (sdk.key); no other environment of the spec may have the same one."),
+  key: z
+    .string()
+    .min(1)
+    .describe(
+      "The project key this environment's pages must install (sdk.key); no other environment of the spec may have the same one.",
+    ),
   projectKey: z
     .string()
     .min(1)
     .optional()
-    .describe("The service's project key, for the api.* checks and the {project} placeholder, when the key the pages install is another vendor's SDK's; default: key."),
-  baseUrl: httpUrl.describe("Where the pages are: each page's path is read from here. It must be on the environment's domain."),
-  domain: z.string().min(1).optional().describe("The domain every audited URL must stay on, its subdomains included, whatever the port; default: the base URL's host."),
-  auth: authSchema.optional().describe("How the audit gets into a closed site: basic, headers, cookies, storageState and login, alone or together. Every secret comes from an environment variable the spec names."),
+    .describe(
+      "The service's project key, for the api.* checks and the {project} placeholder, when the key the pages install is another vendor's SDK's; default: key.",
+    ),
+  baseUrl: httpUrl.describe(
+    "Where the pages are: each page's path is read from here. It must be on the environment's domain.",
+  ),
+  domain: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The domain every audited URL must stay on, its subdomains included, whatever the port; default: the base URL's host.",
+    ),
+  auth: authSchema
+    .optional()
+    .describe(
+      "How the audit gets into a closed site: basic, headers, cookies, storageState and login, alone or together. Every secret comes from an environment variable the spec names.",
+    ),
 });
 
 /** A path under api.baseUrl, with `{project}` (the environment's key) and `{projectId}` as the only placeholders. */
@@ -154,40 +240,92 @@ const apiPath = z
 
 /** Overrides of the API client's retry policy; its defaults (src/api/retry.ts) are in the descriptions. */
 const apiRetrySchema = z.strictObject({
-  attempts: z.number().int().min(1).max(10).optional().describe("Requests per endpoint at most, the first included; default 4."),
-  baseDelayMs: z.number().int().min(0).max(60_000).optional().describe("Bound of the first wait, in milliseconds; it doubles for each retry; default 500."),
-  maxDelayMs: z.number().int().min(0).max(300_000).optional().describe("Cap on a wait's bound, in milliseconds; each wait is drawn at random below its bound (full jitter); default 8000."),
-  totalTimeoutMs: z.number().int().positive().max(600_000).optional().describe("Budget per endpoint, requests and waits together, in milliseconds; default 30000."),
-  timeoutMs: z.number().int().positive().max(300_000).optional().describe("Bound on one request, its body included, in milliseconds; default 10000."),
+  attempts: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("Requests per endpoint at most, the first included; default 4."),
+  baseDelayMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .optional()
+    .describe("Bound of the first wait, in milliseconds; it doubles for each retry; default 500."),
+  maxDelayMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(300_000)
+    .optional()
+    .describe(
+      "Cap on a wait's bound, in milliseconds; each wait is drawn at random below its bound (full jitter); default 8000.",
+    ),
+  totalTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(600_000)
+    .optional()
+    .describe("Budget per endpoint, requests and waits together, in milliseconds; default 30000."),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(300_000)
+    .optional()
+    .describe("Bound on one request, its body included, in milliseconds; default 10000."),
 });
 
 const apiSchema = z.strictObject({
   baseUrl: httpUrl.describe("The API's base URL; a path prefix is kept (https://example.test/service)."),
-  keyEnv: variableName("the key", "SERVICE_API_KEY").describe("The NAME of the environment variable that holds the API key, never the key itself."),
-  goalsPath: apiPath.optional().describe("The path of the project's goals under baseUrl, with {project} (the environment's key) and {projectId} (the listed project's id); enables api.goals."),
-  recentEventsPath: apiPath.optional().describe("The path of the project's recent events under baseUrl, placeholders as goalsPath; enables the ingestion check of events.delivered."),
+  keyEnv: variableName("the key", "SERVICE_API_KEY").describe(
+    "The NAME of the environment variable that holds the API key, never the key itself.",
+  ),
+  goalsPath: apiPath
+    .optional()
+    .describe(
+      "The path of the project's goals under baseUrl, with {project} (the environment's key) and {projectId} (the listed project's id); enables api.goals.",
+    ),
+  recentEventsPath: apiPath
+    .optional()
+    .describe(
+      "The path of the project's recent events under baseUrl, placeholders as goalsPath; enables the ingestion check of events.delivered.",
+    ),
   retry: apiRetrySchema.optional().describe("Overrides of the API client's retry policy."),
 });
 
 /** Settings of the sample-ratio-mismatch test on the report's visitor counts (docs/report-warnings.md). */
 const srmSchema = z.strictObject({
   alpha: z.number().gt(0).lt(1).default(0.001).describe("The significance level: a p-value below it is a mismatch."),
-  minimumVisitors: z.number().int().min(1).default(100).describe("The visitors each variation must expect (the total × its planned share) before the test judges."),
+  minimumVisitors: z
+    .number()
+    .int()
+    .min(1)
+    .default(100)
+    .describe("The visitors each variation must expect (the total × its planned share) before the test judges."),
 });
 
-
 /** A misspelled key ("fiel: …") already says what is wrong: the either/or rule would only repeat it. */
-const keysAreKnown = { when: (payload: { issues: readonly { code?: string }[] }) => payload.issues.every((issue) => issue.code !== "unrecognized_keys") };
+const keysAreKnown = {
+  when: (payload: { issues: readonly { code?: string }[] }) =>
+    payload.issues.every((issue) => issue.code !== "unrecognized_keys"),
+};
 
 /** Where the service's report data comes from — an API path or an exported JSON file — and how SRM is judged. */
 const reportSchema = z
   .strictObject({
-    path: apiPath.optional().describe("A path of the report data under api.baseUrl, placeholders as api.goalsPath; needs the api section."),
+    path: apiPath
+      .optional()
+      .describe("A path of the report data under api.baseUrl, placeholders as api.goalsPath; needs the api section."),
     file: z.string().min(1).optional().describe("An exported JSON file of the report data, relative to the spec."),
     srm: srmSchema.prefault({}).describe("The sample-ratio-mismatch test on the visitor counts."),
   })
   .refine((report) => report.path !== undefined || report.file !== undefined, {
-    message: "needs path (an API path, like /v1/projects/{project}/report) or file (an exported JSON file, relative to the spec)",
+    message:
+      "needs path (an API path, like /v1/projects/{project}/report) or file (an exported JSON file, relative to the spec)",
     ...keysAreKnown,
   })
   .refine((report) => report.path === undefined || report.file === undefined, {
@@ -196,7 +334,10 @@ const reportSchema = z
   });
 
 /** A name, or a dotted path of names through nested objects; `example` is what the error shows. */
-const dottedPath = (what: string, example: string) => z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, `must be a ${what} or a dotted path to one, like ${example}`);
+const dottedPath = (what: string, example: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/, `must be a ${what} or a dotted path to one, like ${example}`);
 
 /** A method on the SDK global: a name, or a dotted path for nested objects (`people.set`). */
 const methodPath = dottedPath("method name", "track or people.set");
@@ -205,7 +346,10 @@ const methodPath = dottedPath("method name", "track or people.set");
 const propertyPath = dottedPath("property name", "_properties.$set");
 
 /** One method path or several, always read as a list. */
-const methodPaths = (minimum: number) => z.union([methodPath, z.array(methodPath).min(minimum)]).transform((paths) => (typeof paths === "string" ? [paths] : paths));
+const methodPaths = (minimum: number) =>
+  z
+    .union([methodPath, z.array(methodPath).min(minimum)])
+    .transform((paths) => (typeof paths === "string" ? [paths] : paths));
 
 const REQUIRED_SDK_FIELDS = ["script", "global", "track", "identify", "collect"] as const;
 
@@ -221,24 +365,42 @@ export const sdkSchema = z
       .enum(PRESET_NAMES)
       .nullable()
       .optional()
-      .describe("A vendor whose defaults fill every field not given (src/spec/presets.ts); a field given beside it wins."),
+      .describe(
+        "A vendor whose defaults fill every field not given (src/spec/presets.ts); a field given beside it wins.",
+      ),
     script: glob.optional().describe("URL glob of the SDK's script."),
-    global: z.string().regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier").optional().describe("The window global the SDK defines."),
-    track: methodPaths(1).optional().describe("Method path(s) of track-kind calls on the global: a name or a list, dotted for nested objects."),
-    identify: methodPaths(1).optional().describe("Method path(s) of identify-kind calls ([identify, people.set]); their object arguments are the visitor's attributes."),
+    global: z
+      .string()
+      .regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier")
+      .optional()
+      .describe("The window global the SDK defines."),
+    track: methodPaths(1)
+      .optional()
+      .describe("Method path(s) of track-kind calls on the global: a name or a list, dotted for nested objects."),
+    identify: methodPaths(1)
+      .optional()
+      .describe(
+        "Method path(s) of identify-kind calls ([identify, people.set]); their object arguments are the visitor's attributes.",
+      ),
     init: methodPaths(0)
       .optional()
-      .describe("Method path(s) whose first string argument is the key the page installs (mixpanel.init(token)), where sdk.key looks too; default: none, or the preset's."),
+      .describe(
+        "Method path(s) whose first string argument is the key the page installs (mixpanel.init(token)), where sdk.key looks too; default: none, or the preset's.",
+      ),
     traits: propertyPath
       .nullable()
       .optional()
-      .describe("Where an identify-kind call's argument keeps its attributes when it is a builder, not a plain object (Amplitude's _properties.$set); null: the argument itself."),
+      .describe(
+        "Where an identify-kind call's argument keeps its attributes when it is a builder, not a plain object (Amplitude's _properties.$set); null: the argument itself.",
+      ),
     ready: z
       .string()
       .min(1)
       .nullable()
       .optional()
-      .describe("A JavaScript expression, true once the SDK is ready; without it, the global is ready once the SDK's script has run, it is no array and it has its track method(s)."),
+      .describe(
+        "A JavaScript expression, true once the SDK is ready; without it, the global is ready once the SDK's script has run, it is no array and it has its track method(s).",
+      ),
     collect: glob.optional().describe("URL glob of the requests that deliver events."),
     deliveryTimeoutMs: z
       .number()
@@ -246,21 +408,35 @@ export const sdkSchema = z
       .positive()
       .max(MAX_DELIVERY_TIMEOUT_MS)
       .optional()
-      .describe(`Bound on waiting for readiness and batched delivery, in milliseconds; default ${DEFAULT_DELIVERY_TIMEOUT_MS}, or the preset's.`),
-    settleMs: z.number().int().min(0).max(10_000).optional().describe("The quiet window (no new call or collect request) that ends a page, in milliseconds; default 250."),
+      .describe(
+        `Bound on waiting for readiness and batched delivery, in milliseconds; default ${DEFAULT_DELIVERY_TIMEOUT_MS}, or the preset's.`,
+      ),
+    settleMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .optional()
+      .describe("The quiet window (no new call or collect request) that ends a page, in milliseconds; default 250."),
     page: methodPaths(0)
       .optional()
-      .describe("Method path(s) on the global whose calls are page views (Segment's page); default: none, or the preset's."),
+      .describe(
+        "Method path(s) on the global whose calls are page views (Segment's page); default: none, or the preset's.",
+      ),
     pageEvent: z
       .string()
       .min(1)
       .nullable()
       .optional()
-      .describe("A track name that means a page view (PostHog's $pageview): such a track is a page view, not a track; default: none, or the preset's."),
+      .describe(
+        "A track name that means a page view (PostHog's $pageview): such a track is a page view, not a track; default: none, or the preset's.",
+      ),
     pageViews: z
       .boolean()
       .optional()
-      .describe("The site sends one page view per route, on loads and on client-side route changes: events.pageviews judges each route the journey visits (docs/single-page-apps.md). Default false."),
+      .describe(
+        "The site sends one page view per route, on loads and on client-side route changes: events.pageviews judges each route the journey visits (docs/single-page-apps.md). Default false.",
+      ),
     storage: z
       .array(glob)
       .optional()
@@ -273,7 +449,14 @@ export const sdkSchema = z
     const missing = REQUIRED_SDK_FIELDS.filter((field) => sdk[field] === undefined && preset === undefined);
     if (missing.length > 0) {
       // Reported as zod's own missing fields, so that a misspelled key's did-you-mean speaks for them.
-      for (const field of missing) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: [field], message: "is required" });
+      for (const field of missing)
+        ctx.addIssue({
+          code: "invalid_type",
+          expected: "string",
+          input: undefined,
+          path: [field],
+          message: "is required",
+        });
       return z.NEVER;
     }
     const global = sdk.global ?? preset!.global;
@@ -297,7 +480,9 @@ export const sdkSchema = z
   });
 
 /** One line of printable ASCII: a line break would end an HTTP header early. */
-const headerText = z.string().regex(/^[\x20-\x7e]*$/, { error: "must be printable ASCII on one line (letters, digits, punctuation, spaces)" });
+const headerText = z
+  .string()
+  .regex(/^[\x20-\x7e]*$/, { error: "must be printable ASCII on one line (letters, digits, punctuation, spaces)" });
 
 /** `false`, or a mapping: an optional tag's two forms. */
 const tagOrFalse = <T extends z.ZodType>(mapping: T, example: string) =>
@@ -305,7 +490,11 @@ const tagOrFalse = <T extends z.ZodType>(mapping: T, example: string) =>
 
 /** How audit traffic identifies itself, and whether its collect requests reach the service (docs/audit-traffic.md). */
 const trafficSchema = z.strictObject({
-  userAgentSuffix: headerText.optional().describe('Appended, after a space, to the device\'s own user agent; default setup-audit/ and this version, "" for none.'),
+  userAgentSuffix: headerText
+    .optional()
+    .describe(
+      'Appended, after a space, to the device\'s own user agent; default setup-audit/ and this version, "" for none.',
+    ),
   header: tagOrFalse(
     z.strictObject({
       name: httpToken("an HTTP header name", "X-Setup-Audit").default("X-Setup-Audit").describe("The header's name."),
@@ -314,7 +503,9 @@ const trafficSchema = z.strictObject({
     "{ name: X-Setup-Audit }",
   )
     .default({ name: "X-Setup-Audit" })
-    .describe("A header on every request the page sends to the environment's domain (never to other hosts), or false for none."),
+    .describe(
+      "A header on every request the page sends to the environment's domain (never to other hosts), or false for none.",
+    ),
   queryParam: tagOrFalse(
     z.strictObject({
       name: z
@@ -327,11 +518,15 @@ const trafficSchema = z.strictObject({
     "{ name: setup_audit }",
   )
     .default(false)
-    .describe("A query parameter added to each audited page's own URL (not to goto steps), or false for none; {} adds setup_audit=RUN_ID."),
+    .describe(
+      "A query parameter added to each audited page's own URL (not to goto steps), or false for none; {} adds setup_audit=RUN_ID.",
+    ),
   collect: z
     .enum(["send", "intercept"])
     .default("send")
-    .describe("send: collect requests reach the service; intercept: they are answered inside the browser and never reach it (their calls are intercepted)."),
+    .describe(
+      "send: collect requests reach the service; intercept: they are answered inside the browser and never reach it (their calls are intercepted).",
+    ),
 });
 
 const goalSchema = z.strictObject({
@@ -344,32 +539,53 @@ const goalSchema = z.strictObject({
  * `{ file, code }`; the loader reads a file's code (null until then).
  */
 const variationCode = z.union([
-  z.string().min(1).transform((code) => ({ file: null, code })),
-  z.strictObject({ file: z.string().min(1).describe("A file relative to the spec, read when the spec is loaded.") }).transform(({ file }) => ({ file, code: null as string | null })),
+  z
+    .string()
+    .min(1)
+    .transform((code) => ({ file: null, code })),
+  z
+    .strictObject({ file: z.string().min(1).describe("A file relative to the spec, read when the spec is loaded.") })
+    .transform(({ file }) => ({ file, code: null as string | null })),
 ]);
 
 /** The parameters of a link that forces a variation (or the control): name → value, one at least. */
 const previewQuery = z
   .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]).transform(String))
-  .refine((query) => Object.keys(query).length > 0, "has no parameters: name the preview link's parameters, or leave query out");
+  .refine(
+    (query) => Object.keys(query).length > 0,
+    "has no parameters: name the preview link's parameters, or leave query out",
+  );
 
 const variationSchema = z
   .strictObject({
     name: z
       .string()
       .min(1)
-      .refine((name) => name.trim().toLowerCase() !== "control", "\"control\" is the page as it is: give the variation a name of its own")
+      .refine(
+        (name) => name.trim().toLowerCase() !== "control",
+        '"control" is the page as it is: give the variation a name of its own',
+      )
       .describe("The variation's name: unique within the experiment, and not control (the page as it is)."),
-    js: variationCode.optional().describe("Code run in the page once its SDK is ready, as the service's preview runs it: inline, or { file } relative to the spec."),
-    css: variationCode.optional().describe("A style sheet added to the page once its SDK is ready: inline, or { file } relative to the spec."),
+    js: variationCode
+      .optional()
+      .describe(
+        "Code run in the page once its SDK is ready, as the service's preview runs it: inline, or { file } relative to the spec.",
+      ),
+    css: variationCode
+      .optional()
+      .describe("A style sheet added to the page once its SDK is ready: inline, or { file } relative to the spec."),
     query: previewQuery
       .optional()
-      .describe("The parameters of the service's preview link that force this variation, added to the page's URL: name → value."),
+      .describe(
+        "The parameters of the service's preview link that force this variation, added to the page's URL: name → value.",
+      ),
     id: z
       .union([z.string().min(1), z.number()])
       .transform(String)
       .optional()
-      .describe("The value the exposure's `variationProperty` names this variation by (experiment.exposure); default: its 1-based position in the list, as a string."),
+      .describe(
+        "The value the exposure's `variationProperty` names this variation by (experiment.exposure); default: its 1-based position in the list, as a string.",
+      ),
   })
   .refine((variation) => variation.js !== undefined || variation.css !== undefined || variation.query !== undefined, {
     message: "needs js, css or query: a variation with none of them is the control",
@@ -377,48 +593,85 @@ const variationSchema = z
 
 const experimentSchema = z
   .strictObject({
-    name: z.string().min(1).describe("The experiment's name: experiment.name fails a vague one (\"test 2\", \"Copy of …\")."),
+    name: z
+      .string()
+      .min(1)
+      .describe('The experiment\'s name: experiment.name fails a vague one ("test 2", "Copy of …").'),
     page: z.string().min(1).describe("The id of the page the experiment runs on."),
-    selector: z.string().min(1).describe("The CSS selector of the element the experiment changes: it must match exactly one visible element on every viewport."),
-    goals: z.array(z.string().min(1)).default([]).describe("The names of the goals the experiment measures, each one of the spec's goals."),
+    selector: z
+      .string()
+      .min(1)
+      .describe(
+        "The CSS selector of the element the experiment changes: it must match exactly one visible element on every viewport.",
+      ),
+    goals: z
+      .array(z.string().min(1))
+      .default([])
+      .describe("The names of the goals the experiment measures, each one of the spec's goals."),
     variations: z
       .array(variationSchema)
       .default([])
-      .describe("The variations to preview, each on every viewport beside the page as it is (the control), with js, css or query, one at least."),
+      .describe(
+        "The variations to preview, each on every viewport beside the page as it is (the control), with js, css or query, one at least.",
+      ),
     control: z
-      .strictObject({ query: previewQuery.describe("The parameters that force the control, added to the page's URL: name → value.") })
+      .strictObject({
+        query: previewQuery.describe("The parameters that force the control, added to the page's URL: name → value."),
+      })
       .optional()
-      .describe("How to force the control, for a site that buckets the unforced page at random: the control the variations are compared with is then the page forced so. Without it, the unforced page is the control."),
+      .describe(
+        "How to force the control, for a site that buckets the unforced page at random: the control the variations are compared with is then the page forced so. Without it, the unforced page is the control.",
+      ),
     exposure: z
       .strictObject({
         event: z.string().min(1).describe("The track call's name (its first argument)."),
         properties: z
           .record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]))
           .default({})
-          .describe("Properties the exposure carries, each equal to this value: they tell this experiment's exposure from another's."),
-        variationProperty: z.string().min(1).describe("The property that names the variation shown: a variation's `id`."),
+          .describe(
+            "Properties the exposure carries, each equal to this value: they tell this experiment's exposure from another's.",
+          ),
+        variationProperty: z
+          .string()
+          .min(1)
+          .describe("The property that names the variation shown: a variation's `id`."),
       })
       .optional()
-      .describe("The call that tells the service which variation a visitor saw: experiment.exposure checks it fires once, before the goal's event, naming the same variation again after a reload."),
+      .describe(
+        "The call that tells the service which variation a visitor saw: experiment.exposure checks it fires once, before the goal's event, naming the same variation again after a reload.",
+      ),
   })
   .superRefine((experiment, ctx) => {
     const names = new Set<string>();
     experiment.variations.forEach((variation, index) => {
-      if (names.has(variation.name)) ctx.addIssue({ code: "custom", path: ["variations", index, "name"], message: `"${variation.name}" is the name of another variation of this experiment` });
+      if (names.has(variation.name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["variations", index, "name"],
+          message: `"${variation.name}" is the name of another variation of this experiment`,
+        });
       names.add(variation.name);
     });
   });
 
 const pageSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9][\w.-]*$/, "must be a short id of letters, digits, '.', '_' or '-'").describe("A short id that names the page in findings, reports and --page; unique in the spec."),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9][\w.-]*$/, "must be a short id of letters, digits, '.', '_' or '-'")
+    .describe("A short id that names the page in findings, reports and --page; unique in the spec."),
   path: sitePath.describe("The page's path on the environment's base URL, with its query if any."),
   steps: z
     .array(stepSchema)
     .default([])
-    .describe("The page's journey, walked once its SDK is ready (or cannot become so); loading the page's path comes first by itself."),
+    .describe(
+      "The page's journey, walked once its SDK is ready (or cannot become so); loading the page's path comes first by itself.",
+    ),
   expect: z
     .strictObject({
-      track: z.array(z.string().min(1)).default([]).describe("Events the page must track on every viewport (events.expected)."),
+      track: z
+        .array(z.string().min(1))
+        .default([])
+        .describe("Events the page must track on every viewport (events.expected)."),
       identify: z.boolean().default(false).describe("Whether the page must identify the visitor on every viewport."),
     })
     .optional()
@@ -436,7 +689,10 @@ const consentAnswer = (what: string, example: string) =>
   z
     .union([
       z.literal("auto"),
-      z.string().min(1).transform((selector) => [{ click: selector }]),
+      z
+        .string()
+        .min(1)
+        .transform((selector) => [{ click: selector }]),
       z
         .array(stepSchema)
         .min(1, `needs at least one step: click the button that ${what}`)
@@ -444,9 +700,14 @@ const consentAnswer = (what: string, example: string) =>
           (steps) => steps.every((step) => "click" in step || "fill" in step || "waitFor" in step),
           "acts on the banner (click, fill, waitFor), never waitForEvent, goto, back, forward or waitForUrl: the page's journey comes after consent",
         )
-        .refine((steps) => steps.every((step) => !("fill" in step && step.fill.canary === true)), "types no canary: canaries are typed in the page's journey, whose traffic is searched for them"),
+        .refine(
+          (steps) => steps.every((step) => !("fill" in step && step.fill.canary === true)),
+          "types no canary: canaries are typed in the page's journey, whose traffic is searched for them",
+        ),
     ])
-    .describe(`auto: a library of consent managers' rules finds the banner and ${what}; or a selector clicked (${example}), or steps (click, fill, waitFor), whose first element's being visible means the banner is there.`);
+    .describe(
+      `auto: a library of consent managers' rules finds the banner and ${what}; or a selector clicked (${example}), or steps (click, fill, waitFor), whose first element's being visible means the banner is there.`,
+    );
 
 /** The `consent` section: the site asks before it tracks (docs/consent.md). */
 const consentSchema = z.strictObject({
@@ -457,11 +718,15 @@ const consentSchema = z.strictObject({
     ),
   reject: consentAnswer("refuses", '"#cc-main .cm__btn[data-role=necessary]"')
     .optional()
-    .describe("How consent is refused: auto, a selector or steps. Adds a reject unit per page × viewport, which refuses, walks the journey and is judged by consent.reject alone."),
+    .describe(
+      "How consent is refused: auto, a selector or steps. Adds a reject unit per page × viewport, which refuses, walks the journey and is judged by consent.reject alone.",
+    ),
   gpc: z
     .boolean()
     .default(false)
-    .describe("Adds a GPC unit per page × viewport: Global Privacy Control on (Sec-GPC: 1 and navigator.globalPrivacyControl), nothing answered; consent.reject warns when it is tracked."),
+    .describe(
+      "Adds a GPC unit per page × viewport: Global Privacy Control on (Sec-GPC: 1 and navigator.globalPrivacyControl), nothing answered; consent.reject warns when it is tracked.",
+    ),
   timeoutMs: z
     .number()
     .int()
@@ -481,61 +746,105 @@ const trackingPlanSchema = z.strictObject({
   file: z
     .string()
     .min(1)
-    .describe("The plan, relative to the spec's folder: setup-audit's format (YAML or JSON), a Segment Protocols export (JSON), or a RudderStack rudder-cli catalog folder."),
-  format: z.enum(TRACKING_PLAN_FORMATS).default("auto").describe("The plan's format; auto (default) tells them apart by their shape."),
-  unplanned: severityOverride.default("warn").describe("What a track whose name the plan lacks gives in plan.events: warn (default), fail, or off (a skip)."),
+    .describe(
+      "The plan, relative to the spec's folder: setup-audit's format (YAML or JSON), a Segment Protocols export (JSON), or a RudderStack rudder-cli catalog folder.",
+    ),
+  format: z
+    .enum(TRACKING_PLAN_FORMATS)
+    .default("auto")
+    .describe("The plan's format; auto (default) tells them apart by their shape."),
+  unplanned: severityOverride
+    .default("warn")
+    .describe("What a track whose name the plan lacks gives in plan.events: warn (default), fail, or off (a skip)."),
 });
-
 
 export const auditSpecSchema = z
   .strictObject({
-    workspace: z.string().min(1).describe("The workspace the project must belong to in the service (api.workspace compares it by name or id)."),
+    workspace: z
+      .string()
+      .min(1)
+      .describe("The workspace the project must belong to in the service (api.workspace compares it by name or id)."),
     project: z.string().min(1).describe("The project's name, as the console, summary.json and the report show it."),
     environments: z
       .record(z.string().regex(/^[\w-]+$/, "environment names are letters, digits, '_' or '-'"), environmentSchema)
       .refine((envs) => Object.keys(envs).length > 0, "needs at least one environment")
-      .describe("The environments, by name (letters, digits, '_' or '-'): staging, production, each a project of the service with a key of its own."),
-    defaultEnvironment: z.string().optional().describe("The environment that run audits without --env; required when there are several."),
-    api: apiSchema.optional().describe("The service's HTTP API, read once per spec × environment to cross-check the project, its workspace and goals and its ingested events; without it the api.* checks skip."),
+      .describe(
+        "The environments, by name (letters, digits, '_' or '-'): staging, production, each a project of the service with a key of its own.",
+      ),
+    defaultEnvironment: z
+      .string()
+      .optional()
+      .describe("The environment that run audits without --env; required when there are several."),
+    api: apiSchema
+      .optional()
+      .describe(
+        "The service's HTTP API, read once per spec × environment to cross-check the project, its workspace and goals and its ingested events; without it the api.* checks skip.",
+      ),
     report: reportSchema
       .optional()
-      .describe("Where the service's report data comes from (path or file, one of them) and how the SRM test judges it; report.warnings skips without it."),
-    sdk: sdkSchema.describe("The SDK the pages must load: a preset, the fields it fills, or both. Without a preset, script, global, track, identify and collect are required."),
+      .describe(
+        "Where the service's report data comes from (path or file, one of them) and how the SRM test judges it; report.warnings skips without it.",
+      ),
+    sdk: sdkSchema.describe(
+      "The SDK the pages must load: a preset, the fields it fills, or both. Without a preset, script, global, track, identify and collect are required.",
+    ),
     consent: consentSchema
       .optional()
       .describe(
         "The site asks before it tracks: each page × viewport is judged before consent (consent.before), then consent is given and the audit goes on; reject and gpc add units judged by consent.reject. Without it there is no consent step at all.",
       ),
-    traffic: trafficSchema.prefault({}).describe("How audit traffic says what it is, and whether its collect requests reach the service."),
+    traffic: trafficSchema
+      .prefault({})
+      .describe("How audit traffic says what it is, and whether its collect requests reach the service."),
     viewports: z
       .array(z.string().min(1))
       .min(1)
       .default(["desktop", "mobile"])
       .describe("The viewports every page is audited on: desktop, mobile or a Playwright device name (iPhone 13)."),
-    screenshots: z.enum(["on", "off", "on-failure"]).default("on").describe("A screenshot per page × viewport: always, never, or only where a check failed or warned."),
-    goals: z.array(goalSchema).default([]).describe("The project's goals, each counting the events whose name equals its condition exactly."),
-    experiments: z.array(experimentSchema).default([]).describe("The experiments to check before launch: their names, goals, selector and variations."),
+    screenshots: z
+      .enum(["on", "off", "on-failure"])
+      .default("on")
+      .describe("A screenshot per page × viewport: always, never, or only where a check failed or warned."),
+    goals: z
+      .array(goalSchema)
+      .default([])
+      .describe("The project's goals, each counting the events whose name equals its condition exactly."),
+    experiments: z
+      .array(experimentSchema)
+      .default([])
+      .describe("The experiments to check before launch: their names, goals, selector and variations."),
     identify: z
       .strictObject({
         required: z
           .array(z.string().min(1))
           .default([])
-          .describe("The attributes each identifying page × viewport must send (identify.attributes); null counts as missing."),
+          .describe(
+            "The attributes each identifying page × viewport must send (identify.attributes); null counts as missing.",
+          ),
         allowPersonalData: z
           .array(z.string().min(1))
           .default([])
-          .describe("Attribute keys (a top-level key or a dotted path) exempt from both of identify.pii's detectors, by key name and by value."),
+          .describe(
+            "Attribute keys (a top-level key or a dotted path) exempt from both of identify.pii's detectors, by key name and by value.",
+          ),
       })
       .default({ required: [], allowPersonalData: [] })
       .describe("What identify calls must send, and what personal data they may."),
     trackingPlan: trackingPlanSchema
       .optional()
-      .describe("The tracking plan the calls' properties and identify attributes are judged against (plan.properties, plan.events, plan.coverage); without it the plan.* checks give no finding."),
-    pages: z.array(pageSchema).min(1, "needs at least one page").describe("The pages to audit, each on every viewport."),
+      .describe(
+        "The tracking plan the calls' properties and identify attributes are judged against (plan.properties, plan.events, plan.coverage); without it the plan.* checks give no finding.",
+      ),
+    pages: z
+      .array(pageSchema)
+      .min(1, "needs at least one page")
+      .describe("The pages to audit, each on every viewport."),
     checks: z
       .partialRecord(z.enum(CHECK_IDS), severityOverride)
       .default({})
-      .describe("Severity overrides by check id: off (its findings are kept as skip), warn or fail (the status of its failing findings)."),
+      .describe(
+        "Severity overrides by check id: off (its findings are kept as skip), warn or fail (the status of its failing findings).",
+      ),
   })
   .superRefine((spec, ctx) => {
     const envNames = Object.keys(spec.environments);
@@ -579,7 +888,8 @@ export const auditSpecSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["report", "path"],
-        message: "needs the api section (baseUrl, keyEnv) to ask the service; or point report.file at an exported JSON file instead",
+        message:
+          "needs the api section (baseUrl, keyEnv) to ask the service; or point report.file at an exported JSON file instead",
       });
     }
     const pageIds = new Set<string>();

@@ -105,7 +105,8 @@ function invalidValue(issue: z.core.$ZodRawIssue<z.core.$ZodIssueInvalidValue>):
 export const plainErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case "invalid_type":
-      if (issue.expected === "int" && typeof issue.input === "number") return `must be a whole number, not ${issue.input}`;
+      if (issue.expected === "int" && typeof issue.input === "number")
+        return `must be a whole number, not ${issue.input}`;
       return `must be ${expectedWords(issue.expected)}, not ${describeValue(issue.input)}`;
     case "too_small":
       return tooSmall(issue);

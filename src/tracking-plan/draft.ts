@@ -41,12 +41,18 @@ function keyLines(key: string, values: readonly unknown[], total: number): Draft
   if (types.length > 1) checks.push(`sent as ${types.join(" and ")}: keep the type the plan means`);
   if (sent.length < total) checks.push(`sent by ${ofCalls(sent.length, total)}: not required`);
   const distinct = [...new Set(sent.map((value) => JSON.stringify(value)))];
-  const enumerable = types.length === 1 && types[0] === "string" && sent.every(isPlanLike) && distinct.length <= MAX_ENUM_VALUES;
+  const enumerable =
+    types.length === 1 && types[0] === "string" && sent.every(isPlanLike) && distinct.length <= MAX_ENUM_VALUES;
   if (enumerable) checks.push(`the value${distinct.length === 1 ? "" : "s"} seen; add the others it may take`);
   else if (types.includes("object") || types.includes("array")) checks.push("nested: its own keys are not drafted");
   const type = types.length === 0 ? "" : `type: ${types.length === 1 ? types[0] : `[${types.join(", ")}]`}`;
   const schema = enumerable ? `enum: [${distinct.join(", ")}]` : type;
-  return [{ text: `${name}: { ${schema} }`.replace("{  }", "{}"), ...(checks.length > 0 ? { check: checks.join("; ") } : {}) }];
+  return [
+    {
+      text: `${name}: { ${schema} }`.replace("{  }", "{}"),
+      ...(checks.length > 0 ? { check: checks.join("; ") } : {}),
+    },
+  ];
 }
 
 /** The JSON Schema lines of the objects a group of calls sent: required keys are those every call sent. */
@@ -56,7 +62,18 @@ function objectLines(objects: readonly Record<string, unknown>[]): DraftLine[] {
   return [
     { text: "type: object" },
     ...(required.length > 0 ? [{ text: `required: [${required.map((key) => JSON.stringify(key)).join(", ")}]` }] : []),
-    ...(keys.length > 0 ? [{ text: "properties:" }, ...keys.flatMap((key) => keyLines(key, objects.map((object) => object[key]), objects.length).map((line) => ({ ...line, text: `  ${line.text}` })))] : []),
+    ...(keys.length > 0
+      ? [
+          { text: "properties:" },
+          ...keys.flatMap((key) =>
+            keyLines(
+              key,
+              objects.map((object) => object[key]),
+              objects.length,
+            ).map((line) => ({ ...line, text: `  ${line.text}` })),
+          ),
+        ]
+      : []),
     { text: "additionalProperties: false", check: "only the keys seen are allowed" },
   ];
 }
@@ -72,16 +89,26 @@ function render(lines: readonly DraftLine[], indent: string): string[] {
  * name close to another's).
  */
 export function draftTrackingPlan(calls: readonly DraftCall[], source: string): string {
-  const tracks = calls.filter((call): call is DraftCall & { name: string } => call.kind === "track" && call.name !== null);
+  const tracks = calls.filter(
+    (call): call is DraftCall & { name: string } => call.kind === "track" && call.name !== null,
+  );
   const names = [...new Set(tracks.map((call) => call.name))].sort();
   const identifies = calls.filter((call) => call.kind === "identify");
-  const lines = [`# A tracking plan drafted by setup-audit plan draft from ${source}.`, "# Confirm what each \"# check:\" says before you trust it.", "events:"];
+  const lines = [
+    `# A tracking plan drafted by setup-audit plan draft from ${source}.`,
+    '# Confirm what each "# check:" says before you trust it.',
+    "events:",
+  ];
   for (const name of names) {
     const close = closestMatch(name, names);
-    lines.push(`  ${JSON.stringify(name)}:${close === undefined ? "" : `  # check: close to ${JSON.stringify(close)}: one event under two names?`}`, "    properties:");
+    lines.push(
+      `  ${JSON.stringify(name)}:${close === undefined ? "" : `  # check: close to ${JSON.stringify(close)}: one event under two names?`}`,
+      "    properties:",
+    );
     lines.push(...render(objectLines(objectsOf(tracks.filter((call) => call.name === name))), "      "));
   }
   if (names.length === 0) lines[lines.length - 1] = "events: {}  # check: the run made no track call";
-  if (identifies.length > 0) lines.push("identify:", "  traits:", ...render(objectLines(objectsOf(identifies)), "    "));
+  if (identifies.length > 0)
+    lines.push("identify:", "  traits:", ...render(objectLines(objectsOf(identifies)), "    "));
   return `${lines.join("\n")}\n`;
 }

@@ -30,12 +30,20 @@ export function loadTrackingPlan(path: string, format: TrackingPlanFormat | "aut
   const errorAt = (problem: PlanProblem): SpecError => {
     const file = parsed.get(problem.file);
     const { line, column } = file ? locateProblem(file.doc, file.lineCounter, problem) : { line: 1, column: 1 };
-    return { file: problem.file, line, column, path: formatPath(problem.key === undefined ? problem.path : [...problem.path, problem.key]), message: problem.message };
+    return {
+      file: problem.file,
+      line,
+      column,
+      path: formatPath(problem.key === undefined ? problem.path : [...problem.path, problem.key]),
+      message: problem.message,
+    };
   };
   try {
     const source = readSource(path, format, parsed);
     const compiled = compileSource(source);
-    return compiled.errors.length > 0 ? { ok: false, errors: compiled.errors.map(errorAt) } : { ok: true, plan: compiled.plan(path) };
+    return compiled.errors.length > 0
+      ? { ok: false, errors: compiled.errors.map(errorAt) }
+      : { ok: true, plan: compiled.plan(path) };
   } catch (error) {
     if (error instanceof PlanShapeError) return { ok: false, errors: [errorAt(error.problem)] };
     if (error instanceof PlanTextError) return { ok: false, errors: [error.error] };
@@ -55,20 +63,41 @@ function readSource(path: string, format: TrackingPlanFormat | "auto", parsed: M
   try {
     folder = statSync(path).isDirectory();
   } catch {
-    throw new PlanTextError({ file: path, line: 1, column: 1, path: "", message: "cannot read the tracking plan: no such file or folder (trackingPlan.file is relative to the spec's folder)" });
+    throw new PlanTextError({
+      file: path,
+      line: 1,
+      column: 1,
+      path: "",
+      message:
+        "cannot read the tracking plan: no such file or folder (trackingPlan.file is relative to the spec's folder)",
+    });
   }
   if (folder) {
-    if (format !== "auto" && format !== "rudderstack") throw new PlanShapeError({ file: path, path: [], message: `is a folder, which only a RudderStack catalog is (format: ${format} is a file)` });
-    return readRudderCatalog(yamlFilesIn(path).map((file) => ({ file, data: parseFile(file, parsed) })), path);
+    if (format !== "auto" && format !== "rudderstack")
+      throw new PlanShapeError({
+        file: path,
+        path: [],
+        message: `is a folder, which only a RudderStack catalog is (format: ${format} is a file)`,
+      });
+    return readRudderCatalog(
+      yamlFilesIn(path).map((file) => ({ file, data: parseFile(file, parsed) })),
+      path,
+    );
   }
   const data = parseFile(path, parsed);
   if (format === "setup-audit" || (format === "auto" && isOwnPlan(data))) return readOwnPlan(data, path);
   if (format === "segment" || (format === "auto" && isSegmentExport(data))) return readSegmentExport(data, path);
-  if (format === "rudderstack") throw new PlanShapeError({ file: path, path: [], message: "a RudderStack catalog is a folder of YAML files: name the folder" });
+  if (format === "rudderstack")
+    throw new PlanShapeError({
+      file: path,
+      path: [],
+      message: "a RudderStack catalog is a folder of YAML files: name the folder",
+    });
   throw new PlanShapeError({
     file: path,
     path: [],
-    message: "is not a tracking plan: expected events (setup-audit's format), rules (a Segment Protocols export), or a folder (a RudderStack rudder-cli catalog)",
+    message:
+      "is not a tracking plan: expected events (setup-audit's format), rules (a Segment Protocols export), or a folder (a RudderStack rudder-cli catalog)",
   });
 }
 
@@ -84,7 +113,13 @@ function parseFile(file: string, parsed: Map<string, ParsedFile>): unknown {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new PlanTextError({ file, line: 1, column: 1, path: "", message: `cannot read the tracking plan: ${error instanceof Error ? error.message : String(error)}` });
+    throw new PlanTextError({
+      file,
+      line: 1,
+      column: 1,
+      path: "",
+      message: `cannot read the tracking plan: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -107,15 +142,26 @@ function compileSource(source: PlanSource): { errors: PlanProblem[]; plan: (path
     } catch (error) {
       const what = entry.name === null ? "the identify schema" : `the schema of "${entry.name}"`;
       // Placed at the keyword at fault when the meta-schema names it, else at the schema.
-      const inside = error instanceof InvalidSchemaError && error.pointer !== "" ? error.pointer.slice(1).split("/") : [];
-      const why = error instanceof InvalidSchemaError ? `${inside.length === 0 ? "it" : `\`${inside.join(".")}\``} ${error.reason}` : error instanceof Error ? error.message : String(error);
-      errors.push({ file: entry.file, path: [...entry.path, ...inside], message: `${what} is not a valid JSON Schema: ${why}` });
+      const inside =
+        error instanceof InvalidSchemaError && error.pointer !== "" ? error.pointer.slice(1).split("/") : [];
+      const why =
+        error instanceof InvalidSchemaError
+          ? `${inside.length === 0 ? "it" : `\`${inside.join(".")}\``} ${error.reason}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      errors.push({
+        file: entry.file,
+        path: [...entry.path, ...inside],
+        message: `${what} is not a valid JSON Schema: ${why}`,
+      });
       return null;
     }
   };
   const events = new Map(source.events.map((entry) => [entry.name!, compile(entry)]));
   const identify = source.identify === null ? null : compile(source.identify);
-  const validate = (validator: ReturnType<typeof compile>, data: unknown) => (validator === null || validator(data) ? [] : violationsOf(validator.errors ?? [], data));
+  const validate = (validator: ReturnType<typeof compile>, data: unknown) =>
+    validator === null || validator(data) ? [] : violationsOf(validator.errors ?? [], data);
   return {
     errors,
     plan: (path) => ({

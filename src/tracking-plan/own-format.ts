@@ -16,21 +16,39 @@ export function readOwnPlan(data: unknown, file: string): PlanSource {
   const fail = (path: PropertyKey[], message: string, key?: string): never => {
     throw new PlanShapeError({ file, path, message, ...(key === undefined ? {} : { key }) });
   };
-  if (!isRecord(data) || !isRecord(data.events)) return fail([], "a tracking plan in setup-audit's format needs `events`, a mapping of event names");
-  for (const key of Object.keys(data)) if (!PLAN_KEYS.includes(key)) fail([], `unknown key "${key}": a plan has events and identify`, key);
+  if (!isRecord(data) || !isRecord(data.events))
+    return fail([], "a tracking plan in setup-audit's format needs `events`, a mapping of event names");
+  for (const key of Object.keys(data))
+    if (!PLAN_KEYS.includes(key)) fail([], `unknown key "${key}": a plan has events and identify`, key);
   const events = Object.entries(data.events).map(([name, event]): PlanEntry => {
-    if (!isRecord(event)) return fail(["events", name], `must be a mapping with properties (a JSON Schema), like { properties: { type: object } }`);
-    for (const key of Object.keys(event)) if (!EVENT_KEYS.includes(key)) fail(["events", name], `unknown key "${key}": an event has properties and description`, key);
+    if (!isRecord(event))
+      return fail(
+        ["events", name],
+        `must be a mapping with properties (a JSON Schema), like { properties: { type: object } }`,
+      );
+    for (const key of Object.keys(event))
+      if (!EVENT_KEYS.includes(key))
+        fail(["events", name], `unknown key "${key}": an event has properties and description`, key);
     const schema = event.properties ?? {};
-    if (!isSchema(schema)) fail(["events", name, "properties"], "must be a JSON Schema: a mapping like { type: object, required: [order_id] }");
+    if (!isSchema(schema))
+      fail(
+        ["events", name, "properties"],
+        "must be a JSON Schema: a mapping like { type: object, required: [order_id] }",
+      );
     return { name, schema: schema as PlanEntry["schema"], file, path: ["events", name, "properties"] };
   });
   return { format: "setup-audit", events, identify: identifyEntry(data.identify, file, fail) };
 }
 
-function identifyEntry(identify: unknown, file: string, fail: (path: PropertyKey[], message: string, key?: string) => never): PlanEntry | null {
+function identifyEntry(
+  identify: unknown,
+  file: string,
+  fail: (path: PropertyKey[], message: string, key?: string) => never,
+): PlanEntry | null {
   if (identify === undefined || identify === null) return null;
-  if (!isRecord(identify) || !isSchema(identify.traits)) return fail(["identify"], "must be a mapping with traits, the JSON Schema of identify-kind attributes");
-  for (const key of Object.keys(identify)) if (key !== "traits") fail(["identify"], `unknown key "${key}": identify has traits`, key);
+  if (!isRecord(identify) || !isSchema(identify.traits))
+    return fail(["identify"], "must be a mapping with traits, the JSON Schema of identify-kind attributes");
+  for (const key of Object.keys(identify))
+    if (key !== "traits") fail(["identify"], `unknown key "${key}": identify has traits`, key);
   return { name: null, schema: identify.traits, file, path: ["identify", "traits"] };
 }

@@ -7,7 +7,8 @@ const RULE_HOLDERS = [[], ["data"], ["tracking_plan"], ["trackingPlan"]] as cons
 function rulesOf(data: unknown): { rules: unknown; path: string[] } | null {
   for (const holderPath of RULE_HOLDERS) {
     const holder = holderPath.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), data);
-    if (isRecord(holder) && (Array.isArray(holder.rules) || isRecord(holder.rules))) return { rules: holder.rules, path: [...holderPath, "rules"] };
+    if (isRecord(holder) && (Array.isArray(holder.rules) || isRecord(holder.rules)))
+      return { rules: holder.rules, path: [...holderPath, "rules"] };
   }
   return null;
 }
@@ -35,20 +36,35 @@ export function readSegmentExport(data: unknown, file: string): PlanSource {
   if (!Array.isArray(events)) return fail(["events"], "must be a list of events, each with name and rules");
   const entries = events.map((event: unknown, index): PlanEntry => {
     const schema: unknown = isRecord(event) ? (event.rules ?? {}) : undefined;
-    if (!isRecord(event) || typeof event.name !== "string" || !isSchema(schema)) return fail(["events", index], "must have name (text) and rules (a JSON Schema)");
-    return { name: event.name, schema: inner(schema, "properties"), file, path: [...found.path, "events", index, "rules"] };
+    if (!isRecord(event) || typeof event.name !== "string" || !isSchema(schema))
+      return fail(["events", index], "must have name (text) and rules (a JSON Schema)");
+    return {
+      name: event.name,
+      schema: inner(schema, "properties"),
+      file,
+      path: [...found.path, "events", index, "rules"],
+    };
   });
   const identify = rules.identify;
-  if (identify !== undefined && identify !== null && !isSchema(identify)) fail(["identify"], "must be a JSON Schema whose properties.traits are the identify traits");
-  const identifyEntry = isSchema(identify) ? { name: null, schema: inner(identify, "traits"), file, path: [...found.path, "identify"] } : null;
+  if (identify !== undefined && identify !== null && !isSchema(identify))
+    fail(["identify"], "must be a JSON Schema whose properties.traits are the identify traits");
+  const identifyEntry = isSchema(identify)
+    ? { name: null, schema: inner(identify, "traits"), file, path: [...found.path, "identify"] }
+    : null;
   return { format: "segment", events: entries, identify: identifyEntry };
 }
 
-function publicApiRules(rules: unknown[], path: string[], file: string, fail: (path: PropertyKey[], message: string) => never): PlanSource {
+function publicApiRules(
+  rules: unknown[],
+  path: string[],
+  file: string,
+  fail: (path: PropertyKey[], message: string) => never,
+): PlanSource {
   const events: PlanEntry[] = [];
   let identify: PlanEntry | null = null;
   rules.forEach((rule, index) => {
-    if (!isRecord(rule) || typeof rule.type !== "string") return fail([index], "must have type (TRACK, IDENTIFY, …) and jsonSchema");
+    if (!isRecord(rule) || typeof rule.type !== "string")
+      return fail([index], "must have type (TRACK, IDENTIFY, …) and jsonSchema");
     const type = rule.type.toUpperCase();
     if (type !== "TRACK" && type !== "IDENTIFY") return;
     const schema: unknown = rule.jsonSchema ?? {};
@@ -58,7 +74,8 @@ function publicApiRules(rules: unknown[], path: string[], file: string, fail: (p
       identify = { name: null, schema: inner(schema, "traits"), file, path: schemaPath };
       return;
     }
-    if (typeof rule.key !== "string" || rule.key === "") return fail([index, "key"], "a TRACK rule needs key, the event's name");
+    if (typeof rule.key !== "string" || rule.key === "")
+      return fail([index, "key"], "a TRACK rule needs key, the event's name");
     events.push({ name: rule.key, schema: inner(schema, "properties"), file, path: schemaPath });
   });
   return { format: "segment", events, identify };
@@ -73,6 +90,10 @@ function inner(schema: JsonSchema, key: string): JsonSchema {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const found = properties[key];
   if (!isRecord(found)) return typeof found === "boolean" ? found : {};
-  const kept = Object.fromEntries(["$schema", "definitions", "$defs"].filter((field) => schema[field] !== undefined).map((field) => [field, schema[field]]));
+  const kept = Object.fromEntries(
+    ["$schema", "definitions", "$defs"]
+      .filter((field) => schema[field] !== undefined)
+      .map((field) => [field, schema[field]]),
+  );
   return { ...kept, ...found };
 }

@@ -13,7 +13,11 @@ export function valueAt(data: unknown, pointer: string): unknown {
     .slice(1)
     .split("/")
     .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined), data);
+    .reduce<unknown>(
+      (value, key) =>
+        value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined,
+      data,
+    );
 }
 
 /** A value's JSON type, as a plan's `type` names them; `missing` when there is none. */
@@ -72,9 +76,20 @@ function expectedOf(error: ErrorObject): string {
 export function violationsOf(errors: readonly ErrorObject[], data: unknown): PlanViolation[] {
   return errors.map((error) => {
     const params = error.params as Record<string, unknown>;
-    const own = error.keyword === "required" ? params.missingProperty : error.keyword === "additionalProperties" ? params.additionalProperty : undefined;
+    const own =
+      error.keyword === "required"
+        ? params.missingProperty
+        : error.keyword === "additionalProperties"
+          ? params.additionalProperty
+          : undefined;
     const pointer = typeof own === "string" ? `${error.instancePath}/${pointerSegment(own)}` : error.instancePath;
     const value = valueAt(data, pointer);
-    return { pointer, rule: error.keyword, expected: expectedOf(error), type: jsonType(value), ...(value === undefined ? {} : { value }) };
+    return {
+      pointer,
+      rule: error.keyword,
+      expected: expectedOf(error),
+      type: jsonType(value),
+      ...(value === undefined ? {} : { value }),
+    };
   });
 }

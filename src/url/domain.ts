@@ -8,7 +8,11 @@
 export function environmentDomain(env: { baseUrl: string; domain?: string | undefined }): string {
   const domain = env.domain ?? new URL(env.baseUrl).hostname;
   // `.example.test` and `*.example.test` are common ways to write "this domain and below".
-  return domain.trim().toLowerCase().replace(/^\*?\./, "").replace(/\.$/, "");
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^\*?\./, "")
+    .replace(/\.$/, "");
 }
 
 /** True when the URL's host is `domain` itself or one of its subdomains. */

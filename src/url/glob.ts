@@ -14,14 +14,18 @@ export function globBraceProblem(glob: string): string | undefined {
   let open = -1;
   for (let index = 0; index < glob.length; index++) {
     if (glob[index] === "{") {
-      if (open !== -1) return `"{" at character ${index + 1} opens a group inside the one opened at character ${open + 1}: groups do not nest, write one {a,b} with every choice in it`;
+      if (open !== -1)
+        return `"{" at character ${index + 1} opens a group inside the one opened at character ${open + 1}: groups do not nest, write one {a,b} with every choice in it`;
       open = index;
     } else if (glob[index] === "}") {
-      if (open === -1) return `"}" at character ${index + 1} closes no group: remove it, or open the group with "{" ({a,b} matches a or b)`;
+      if (open === -1)
+        return `"}" at character ${index + 1} closes no group: remove it, or open the group with "{" ({a,b} matches a or b)`;
       open = -1;
     }
   }
-  return open === -1 ? undefined : `"{" at character ${open + 1} is never closed: close the group with "}" ({a,b} matches a or b), or remove it`;
+  return open === -1
+    ? undefined
+    : `"{" at character ${open + 1} is never closed: close the group with "}" ({a,b} matches a or b), or remove it`;
 }
 
 /** The regular expression source of a glob, not anchored; a glob whose braces do not balance is refused (the spec loader says why first). */

@@ -21,13 +21,19 @@ let script: Scripted[] = [];
 let received: IncomingHttpHeaders[] = [];
 
 test.beforeAll(async () => {
-  server = await listen((request, response) => {
-    received.push(request.headers);
-    // The last answer repeats once the script runs out.
-    const next = script.length > 1 ? script.shift()! : script[0]!;
-    if (next.hang) return;
-    response.writeHead(next.status, { "content-type": "application/json", ...next.headers }).end(next.body ?? '{"data": []}');
-  }, "127.0.0.1", 0);
+  server = await listen(
+    (request, response) => {
+      received.push(request.headers);
+      // The last answer repeats once the script runs out.
+      const next = script.length > 1 ? script.shift()! : script[0]!;
+      if (next.hang) return;
+      response
+        .writeHead(next.status, { "content-type": "application/json", ...next.headers })
+        .end(next.body ?? '{"data": []}');
+    },
+    "127.0.0.1",
+    0,
+  );
 });
 
 test.afterAll(() => closeServer(server.server));
@@ -51,15 +57,28 @@ function fakeClock(startMs = Date.parse("2030-01-01T10:00:00Z")): Clock & { wait
   };
 }
 
-function clientWith(clock: Clock, policy: ConstructorParameters<typeof ApiClient>[0]["policy"] = {}, random = () => 0.5) {
+function clientWith(
+  clock: Clock,
+  policy: ConstructorParameters<typeof ApiClient>[0]["policy"] = {},
+  random = () => 0.5,
+) {
   return new ApiClient({ baseUrl: `${server.origin}/prefix/`, key: KEY, policy, clock, random });
 }
 
 test("a 2xx answer is returned at once, the key sent in its header under the base URL's prefix", async () => {
   script = [{ status: 200, body: '{"data": [1]}', headers: { date: "Tue, 01 Jan 2030 10:00:00 GMT" } }];
   const answer = await clientWith(fakeClock()).get("/v1/projects");
-  expect(answer).toMatchObject({ ok: true, status: 200, body: '{"data": [1]}', date: "Tue, 01 Jan 2030 10:00:00 GMT", attempts: 1, url: `${server.origin}/prefix/v1/projects` });
-  expect(received.map((headers) => [headers["x-service-api-key"], headers["user-agent"]])).toEqual([[KEY, "setup-audit"]]);
+  expect(answer).toMatchObject({
+    ok: true,
+    status: 200,
+    body: '{"data": [1]}',
+    date: "Tue, 01 Jan 2030 10:00:00 GMT",
+    attempts: 1,
+    url: `${server.origin}/prefix/v1/projects`,
+  });
+  expect(received.map((headers) => [headers["x-service-api-key"], headers["user-agent"]])).toEqual([
+    [KEY, "setup-audit"],
+  ]);
 });
 
 test("503 then 200: one retry after a jittered wait of half the base delay", async () => {
@@ -74,7 +93,11 @@ test("503 then 200: one retry after a jittered wait of half the base delay", asy
 test("waits double up to the cap, and the attempts are bounded", async () => {
   script = [{ status: 500 }];
   const clock = fakeClock();
-  const answer = await clientWith(clock, { attempts: 6, baseDelayMs: 1000, maxDelayMs: 3000, totalTimeoutMs: 60_000 }, () => 0.999_999).get("/v1/projects");
+  const answer = await clientWith(
+    clock,
+    { attempts: 6, baseDelayMs: 1000, maxDelayMs: 3000, totalTimeoutMs: 60_000 },
+    () => 0.999_999,
+  ).get("/v1/projects");
   expect(answer).toMatchObject({ ok: false, attempts: 6, failure: { kind: "http", status: 500 } });
   expect(clock.waits).toEqual([999, 1999, 2999, 2999, 2999]);
   expect(received).toHaveLength(6);
@@ -102,7 +125,13 @@ test("a Retry-After longer than the budget left stops at once and says so", asyn
   expect(answer).toMatchObject({
     ok: false,
     attempts: 1,
-    failure: { kind: "retry-after", status: 429, detail: expect.stringContaining("the service asked to wait 120 s (Retry-After), more than the 30 s left of the 30 s budget") },
+    failure: {
+      kind: "retry-after",
+      status: 429,
+      detail: expect.stringContaining(
+        "the service asked to wait 120 s (Retry-After), more than the 30 s left of the 30 s budget",
+      ),
+    },
   });
   expect(clock.waits).toEqual([]);
 });
@@ -112,7 +141,11 @@ for (const status of [400, 401, 403, 404]) {
     script = [{ status, body: '{"error": "no"}' }];
     const clock = fakeClock();
     const answer = await clientWith(clock).get("/v1/projects");
-    expect(answer).toMatchObject({ ok: false, attempts: 1, failure: { kind: "http", status, detail: `HTTP ${status} with body {"error": "no"}` } });
+    expect(answer).toMatchObject({
+      ok: false,
+      attempts: 1,
+      failure: { kind: "http", status, detail: `HTTP ${status} with body {"error": "no"}` },
+    });
     expect(clock.waits).toEqual([]);
     expect(received).toHaveLength(1);
   });
@@ -132,7 +165,11 @@ test("a request with no answer times out, and is retried like a network error", 
   const clock = fakeClock();
   const started = Date.now();
   const answer = await clientWith(clock, { timeoutMs: 150, attempts: 2 }).get("/v1/projects");
-  expect(answer).toMatchObject({ ok: false, attempts: 2, failure: { kind: "timeout", status: null, detail: "no complete answer within 150 ms" } });
+  expect(answer).toMatchObject({
+    ok: false,
+    attempts: 2,
+    failure: { kind: "timeout", status: null, detail: "no complete answer within 150 ms" },
+  });
   expect(clock.waits).toEqual([250]);
   expect(Date.now() - started).toBeGreaterThanOrEqual(300);
 });

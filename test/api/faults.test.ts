@@ -33,10 +33,14 @@ let apiRequests: string[] = [];
 
 test.beforeAll(async () => {
   const handler = createServiceHandler();
-  service = await listen((request, response) => {
-    if (request.url?.includes("/v1/projects")) apiRequests.push(request.url);
-    handler(request, response);
-  }, "127.0.0.1", 0);
+  service = await listen(
+    (request, response) => {
+      if (request.url?.includes("/v1/projects")) apiRequests.push(request.url);
+      handler(request, response);
+    },
+    "127.0.0.1",
+    0,
+  );
 });
 
 test.afterAll(() => closeServer(service.server));
@@ -60,11 +64,18 @@ function expectJitteredWaits(waits: number[], caps: number[]) {
 /** HTTP requests sent per endpoint, retries included, as each exchange counted them. */
 function attemptsOf(artifacts: ApiArtifacts) {
   const { projects, goals, recentEvents, report } = artifacts;
-  return { projects: projects?.attempts ?? 0, goals: goals?.attempts ?? 0, recentEvents: recentEvents?.attempts ?? 0, report: report?.attempts ?? 0 };
+  return {
+    projects: projects?.attempts ?? 0,
+    goals: goals?.attempts ?? 0,
+    recentEvents: recentEvents?.attempts ?? 0,
+    report: report?.attempts ?? 0,
+  };
 }
 
 function specAt(baseUrl: string, api: Record<string, unknown> = {}) {
-  return specWith({ api: { baseUrl, keyEnv: "AUDIT_TEST_KEY", goalsPath: "/v1/projects/{project}/goals", retry: RETRY, ...api } });
+  return specWith({
+    api: { baseUrl, keyEnv: "AUDIT_TEST_KEY", goalsPath: "/v1/projects/{project}/goals", retry: RETRY, ...api },
+  });
 }
 
 /** What the CLI asks the service about the spec's staging environment. */
@@ -102,7 +113,12 @@ test("normal: every API check passes with one request per endpoint", async () =>
 test("401: api.auth fails at the first answer, the echoed key redacted; nothing else is asked", async () => {
   const key = "sk_fault_401_Zq8unusual";
   const run = await audit("/faults/401", {}, key);
-  expect(run.status).toEqual({ "api.auth": "fail", "api.project": "skip", "api.workspace": "skip", "api.goals": "skip" });
+  expect(run.status).toEqual({
+    "api.auth": "fail",
+    "api.project": "skip",
+    "api.workspace": "skip",
+    "api.goals": "skip",
+  });
   expect(run.message("api.auth")).toBe(
     `The service rejected the key in AUDIT_TEST_KEY (GET ${service.origin}/faults/401/v1/projects: HTTP 401 with body {"error":"invalid api key","received":"[redacted]"}). ` +
       'Set AUDIT_TEST_KEY to a valid API key of workspace "Acme Marketing".',
@@ -115,7 +131,9 @@ test("401: api.auth fails at the first answer, the echoed key redacted; nothing 
 test("403: api.auth fails without a retry", async () => {
   const run = await audit("/faults/403");
   expect(run.status["api.auth"]).toBe("fail");
-  expect(run.message("api.auth")).toContain("The service knows the key in AUDIT_TEST_KEY but refused it the project list");
+  expect(run.message("api.auth")).toContain(
+    "The service knows the key in AUDIT_TEST_KEY but refused it the project list",
+  );
   expect(run.message("api.auth")).toContain('Use a key with access to workspace "Acme Marketing".');
   expect(apiRequests).toHaveLength(1);
   expect(run.waits).toEqual([]);
@@ -134,7 +152,9 @@ test("429 with a Retry-After longer than the budget: one request, then a finding
   const run = await audit("/faults/429-120");
   expect(run.status).toEqual(PROJECT_FAILED);
   expect(run.message("api.project")).toContain("it is rate limited — HTTP 429");
-  expect(run.message("api.project")).toMatch(/the service asked to wait 120 s \(Retry-After\), more than the [\d.]+ s left of the 8 s budget\. Run the audit later, or raise api\.retry\.totalTimeoutMs\.$/);
+  expect(run.message("api.project")).toMatch(
+    /the service asked to wait 120 s \(Retry-After\), more than the [\d.]+ s left of the 8 s budget\. Run the audit later, or raise api\.retry\.totalTimeoutMs\.$/,
+  );
   expect(apiRequests).toHaveLength(1);
   expect(run.waits).toEqual([]);
 });
@@ -142,7 +162,9 @@ test("429 with a Retry-After longer than the budget: one request, then a finding
 test("503 every time: four attempts with jittered waits, then a finding", async () => {
   const run = await audit("/faults/503");
   expect(run.status).toEqual(PROJECT_FAILED);
-  expect(run.message("api.project")).toMatch(/HTTP 503 with body \{"error":"service unavailable"\}, after 4 attempts in \d+ ms\. The service is having trouble: run the audit later\.$/);
+  expect(run.message("api.project")).toMatch(
+    /HTTP 503 with body \{"error":"service unavailable"\}, after 4 attempts in \d+ ms\. The service is having trouble: run the audit later\.$/,
+  );
   expect(apiRequests).toHaveLength(4);
   expectJitteredWaits(run.waits, [100, 200, 400]);
 });
@@ -169,28 +191,38 @@ test("slower than the timeout: each attempt is cut off, four in all, within the 
 test("malformed JSON: the key was accepted, the project list fails with a quote of the body", async () => {
   const run = await audit("/faults/malformed");
   expect(run.status).toEqual({ ...PROJECT_FAILED, "api.auth": "pass" });
-  expect(run.message("api.project")).toMatch(/it answered HTTP 200, but the body could not be understood: the body is not JSON \(.+\); the body was \{"data": \[\{"key": "prj_demo_staging", "name": "Demo sh\./);
+  expect(run.message("api.project")).toMatch(
+    /it answered HTTP 200, but the body could not be understood: the body is not JSON \(.+\); the body was \{"data": \[\{"key": "prj_demo_staging", "name": "Demo sh\./,
+  );
   expect(apiRequests).toHaveLength(1);
 });
 
 test("valid JSON of another shape: the finding names the missing field", async () => {
   const run = await audit("/faults/no-data");
   expect(run.status["api.project"]).toBe("fail");
-  expect(run.message("api.project")).toContain("the body could not be understood: data must be a list, not missing; the body was {\"projects\":[");
+  expect(run.message("api.project")).toContain(
+    'the body could not be understood: data must be a list, not missing; the body was {"projects":[',
+  );
   expect(apiRequests).toHaveLength(1);
 });
 
 test("renamed fields and a nested workspace still match", async () => {
   const run = await audit("/faults/renamed");
   expect(run.status).toEqual(ALL_PASS);
-  expect(run.message("api.project")).toBe("The service lists the project: project prj_demo_staging has projectKey `prj_demo_staging`.");
-  expect(run.findings.find((found: Finding) => found.check === "api.workspace")!.evidence).toMatchObject({ field: "settings.workspace" });
+  expect(run.message("api.project")).toBe(
+    "The service lists the project: project prj_demo_staging has projectKey `prj_demo_staging`.",
+  );
+  expect(run.findings.find((found: Finding) => found.check === "api.workspace")!.evidence).toMatchObject({
+    field: "settings.workspace",
+  });
 });
 
 test("{projectId} with elements that carry no id: api.goals fails without sending a request", async () => {
   const run = await audit("/faults/renamed", { goalsPath: "/v1/projects/{projectId}/goals" });
   expect(run.status["api.goals"]).toBe("fail");
-  expect(run.message("api.goals")).toContain("/v1/projects/{projectId}/goals needs {projectId}, but the service's project element has no id field. Use {project}");
+  expect(run.message("api.goals")).toContain(
+    "/v1/projects/{projectId}/goals needs {projectId}, but the service's project element has no id field. Use {project}",
+  );
   expect(apiRequests).toEqual(["/faults/renamed/v1/projects"]);
 });
 
@@ -210,7 +242,12 @@ test("the API down: bounded attempts, then a finding that says what to check", a
   const clock = recordingClock();
   const artifacts = await gatherApi(settingsOf(spec), { env: { AUDIT_TEST_KEY: FIXTURE_API_KEY }, clock });
   const [finding] = apiProject.evaluate(contextOf([], spec, artifacts));
-  expect(finding).toMatchObject({ status: "fail", message: expect.stringMatching(/ECONNREFUSED.*after 4 attempts in \d+ ms\. Check api\.baseUrl and that the service is up/) });
+  expect(finding).toMatchObject({
+    status: "fail",
+    message: expect.stringMatching(
+      /ECONNREFUSED.*after 4 attempts in \d+ ms\. Check api\.baseUrl and that the service is up/,
+    ),
+  });
   expect(attemptsOf(artifacts).projects).toBe(4);
   expectJitteredWaits(clock.waits, [100, 200, 400]);
 });
@@ -227,7 +264,11 @@ test("recent events are read once, after the run started, from the service's own
   const env = { AUDIT_TEST_KEY: FIXTURE_API_KEY };
   const before = await gatherApi(settingsOf(spec), { env });
   const event = { kind: "track", name: `fault_test_${test.info().testId}`, properties: {} };
-  await fetch(`${service.origin}/v1/collect`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ key: "prj_demo_staging", events: [event] }) });
+  await fetch(`${service.origin}/v1/collect`, {
+    method: "POST",
+    headers: { "content-type": "text/plain" },
+    body: JSON.stringify({ key: "prj_demo_staging", events: [event] }),
+  });
   const after: ApiArtifacts = await gatherRecentEvents(settingsOf(spec), before, { env });
   expect(attemptsOf(after)).toEqual({ projects: 1, goals: 1, recentEvents: 1, report: 0 });
   expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/events");
@@ -236,33 +277,57 @@ test("recent events are read once, after the run started, from the service's own
 });
 
 test.describe("report data (report.path)", () => {
-  const withReport = (baseUrl: string, path: string) => ({ ...specAt(baseUrl), report: { path, srm: { alpha: 0.001, minimumVisitors: 100 } } });
+  const withReport = (baseUrl: string, path: string) => ({
+    ...specAt(baseUrl),
+    report: { path, srm: { alpha: 0.001, minimumVisitors: 100 } },
+  });
   const env = { AUDIT_TEST_KEY: FIXTURE_API_KEY };
 
   test("is read once, with the goals, its requests counted", async () => {
     const artifacts = await gatherApi(settingsOf(withReport(service.origin, "/v1/projects/{project}/report")), { env });
-    expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
+    expect(apiRequests).toEqual([
+      "/v1/projects",
+      "/v1/projects/prj_demo_staging/goals",
+      "/v1/projects/prj_demo_staging/report",
+    ]);
     expect(attemptsOf(artifacts)).toEqual({ projects: 1, goals: 1, recentEvents: 0, report: 1 });
-    expect(artifacts.report).toMatchObject({ url: `${service.origin}/v1/projects/prj_demo_staging/report`, status: 200, failure: null });
+    expect(artifacts.report).toMatchObject({
+      url: `${service.origin}/v1/projects/prj_demo_staging/report`,
+      status: 200,
+      failure: null,
+    });
     expect(artifacts.report!.data!.map((experiment) => experiment.name)).toEqual(["Pricing CTA copy, short vs long"]);
   });
 
   test("fills {project} with the environment's projectKey when the page's SDK key is a vendor's", async () => {
     const spec = withReport(service.origin, "/v1/projects/{project}/report");
-    spec.environments.staging = { ...spec.environments.staging!, key: "wk_segment_staging", projectKey: "prj_demo_staging" };
+    spec.environments.staging = {
+      ...spec.environments.staging!,
+      key: "wk_segment_staging",
+      projectKey: "prj_demo_staging",
+    };
     await gatherApi(settingsOf(spec), { env });
-    expect(apiRequests).toEqual(["/v1/projects", "/v1/projects/prj_demo_staging/goals", "/v1/projects/prj_demo_staging/report"]);
+    expect(apiRequests).toEqual([
+      "/v1/projects",
+      "/v1/projects/prj_demo_staging/goals",
+      "/v1/projects/prj_demo_staging/report",
+    ]);
   });
 
   test("fills in {projectId}; an unknown endpoint is a failed exchange, not retried", async () => {
-    const artifacts = await gatherApi(settingsOf(withReport(service.origin, "/v1/projects/{projectId}/reports")), { env });
+    const artifacts = await gatherApi(settingsOf(withReport(service.origin, "/v1/projects/{projectId}/reports")), {
+      env,
+    });
     expect(apiRequests.at(-1)).toBe("/v1/projects/p_1001/reports");
     expect(artifacts.report).toMatchObject({ status: 404, data: null, failure: { kind: "http", status: 404 } });
     expect(attemptsOf(artifacts).report).toBe(1);
   });
 
   test("is not asked when the project list could not be read", async () => {
-    const artifacts = await gatherApi(settingsOf(withReport(`${service.origin}/faults/malformed`, "/v1/projects/{project}/report")), { env });
+    const artifacts = await gatherApi(
+      settingsOf(withReport(`${service.origin}/faults/malformed`, "/v1/projects/{project}/report")),
+      { env },
+    );
     expect(apiRequests).toEqual(["/faults/malformed/v1/projects"]);
     expect(artifacts.report).toBeNull();
   });

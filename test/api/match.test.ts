@@ -26,12 +26,18 @@ test.describe("project matching", () => {
   }
 
   test("an element holding the key wins over an earlier one holding only the domain", () => {
-    const match = findProject(projects([{ key: "prj_other", domain: "shop.example.test" }, { projectKey: "prj_demo_staging" }]), wanted);
+    const match = findProject(
+      projects([{ key: "prj_other", domain: "shop.example.test" }, { projectKey: "prj_demo_staging" }]),
+      wanted,
+    );
     expect(match).toMatchObject({ index: 1, field: "projectKey", byKey: true });
   });
 
   test("a domain match is marked as such", () => {
-    expect(findProject(projects([{ domain: "shop.example.test:8443" }]), wanted)).toMatchObject({ index: 0, byKey: false });
+    expect(findProject(projects([{ domain: "shop.example.test:8443" }]), wanted)).toMatchObject({
+      index: 0,
+      byKey: false,
+    });
   });
 
   test("no element, no match; a numeric id compares as text", () => {
@@ -40,6 +46,11 @@ test.describe("project matching", () => {
   });
 
   test("hosts are read from bare names, ports and URLs", () => {
-    expect(["Example.com.", "example.com:8080", "https://example.com/x", "example.com/path"].map(hostOf)).toEqual(["example.com", "example.com", "example.com", "example.com"]);
+    expect(["Example.com.", "example.com:8080", "https://example.com/x", "example.com/path"].map(hostOf)).toEqual([
+      "example.com",
+      "example.com",
+      "example.com",
+      "example.com",
+    ]);
   });
 });

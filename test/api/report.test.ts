@@ -20,7 +20,12 @@ const onlyVariation = (variation: Record<string, unknown>) => onlyExperiment({ v
 
 test.describe("report data", () => {
   test("allows unknown fields and reads counts and splits given as text", () => {
-    const body = { data: [{ name: "A", owner: "growth", variations: [{ name: "x", visitors: "5150", weight: "50%", colour: "red" }] }], page: 1 };
+    const body = {
+      data: [
+        { name: "A", owner: "growth", variations: [{ name: "x", visitors: "5150", weight: "50%", colour: "red" }] },
+      ],
+      page: 1,
+    };
     expect(parseReport(JSON.stringify(body))).toEqual({
       ok: true,
       data: [{ name: "A", warnings: [], variations: [{ name: "x", visitors: 5150, weight: 50 }] }],
@@ -29,7 +34,16 @@ test.describe("report data", () => {
 
   test("may stand under data, under experiments, or alone", () => {
     const experiments = [{ name: "A", warnings: ["Bot traffic", { type: "srm", severity: "high" }] }];
-    const normalised = [{ name: "A", warnings: [{ text: "Bot traffic", words: "Bot traffic" }, { text: "srm", words: "srm" }], variations: [] }];
+    const normalised = [
+      {
+        name: "A",
+        warnings: [
+          { text: "Bot traffic", words: "Bot traffic" },
+          { text: "srm", words: "srm" },
+        ],
+        variations: [],
+      },
+    ];
     for (const body of [{ data: experiments }, { experiments }, experiments]) {
       expect(parseReport(JSON.stringify(body))).toEqual({ ok: true, data: normalised });
     }
@@ -45,7 +59,9 @@ test.describe("report data", () => {
   });
 
   test("variations may be listed as variants", () => {
-    expect(onlyExperiment({ variants: [{ name: "x", users: 3 }] }).variations).toEqual([{ name: "x", visitors: 3, weight: null }]);
+    expect(onlyExperiment({ variants: [{ name: "x", users: 3 }] }).variations).toEqual([
+      { name: "x", visitors: 3, weight: null },
+    ]);
   });
 
   for (const field of ["visitors", "users", "participants"]) {
@@ -61,15 +77,23 @@ test.describe("report data", () => {
   }
 
   test("the first field given wins, and a variation without one says so", () => {
-    expect(onlyVariation({ participants: 3, visitors: 1, users: 2, percentage: 4, split: 5 })).toEqual({ name: null, visitors: 1, weight: 5 });
+    expect(onlyVariation({ participants: 3, visitors: 1, users: 2, percentage: 4, split: 5 })).toEqual({
+      name: null,
+      visitors: 1,
+      weight: 5,
+    });
     expect(onlyVariation({ name: "x" })).toEqual({ name: "x", visitors: null, weight: null });
   });
 
   test("a warning keeps its wording, and every word that tells what it is about", () => {
     const warningsOf = (warnings: unknown[]) => onlyExperiment({ warnings }).warnings;
     expect(warningsOf(["Bot traffic"])).toEqual([{ text: "Bot traffic", words: "Bot traffic" }]);
-    expect(warningsOf([{ code: "events_dropped", message: "Payload too large" }])).toEqual([{ text: "Payload too large", words: "events_dropped Payload too large" }]);
-    expect(warningsOf([{ kind: "srm", title: "Split off", name: "n", type: "t" }])).toEqual([{ text: "t", words: "t srm n Split off" }]);
+    expect(warningsOf([{ code: "events_dropped", message: "Payload too large" }])).toEqual([
+      { text: "Payload too large", words: "events_dropped Payload too large" },
+    ]);
+    expect(warningsOf([{ kind: "srm", title: "Split off", name: "n", type: "t" }])).toEqual([
+      { text: "t", words: "t srm n Split off" },
+    ]);
     expect(warningsOf([{ code: "c" }, { title: "Crawlers" }])).toEqual([
       { text: "c", words: "c" },
       { text: '{"title":"Crawlers"}', words: "Crawlers" },
@@ -89,10 +113,13 @@ test.describe("report data", () => {
       ok: false,
       problem:
         'data[0].key must be text, not a number (5); data[0].variants[0].users must be a number of at least 0, like 5150 or "50%"; ' +
-        'data[0].variants[1].allocation must be at least 0',
+        "data[0].variants[1].allocation must be at least 0",
     });
     expect(parseReport('{"report": {}}')).toEqual({ ok: false, problem: "data must be a list, not missing" });
-    expect(parseReport("<html>")).toEqual({ ok: false, problem: expect.stringMatching(/^the body is not JSON \(.+\)$/) });
+    expect(parseReport("<html>")).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/^the body is not JSON \(.+\)$/),
+    });
   });
 });
 
@@ -108,17 +135,25 @@ test.describe("report.file", () => {
 
   test("is read relative to the spec file", () => {
     writeFileSync(join(dir, "export.json"), JSON.stringify({ experiments: [{ name: "A" }] }));
-    expect(readReportFile("export.json", specFile)).toEqual({ file: join(dir, "export.json"), experiments: [{ name: "A", warnings: [], variations: [] }], problem: null });
+    expect(readReportFile("export.json", specFile)).toEqual({
+      file: join(dir, "export.json"),
+      experiments: [{ name: "A", warnings: [], variations: [] }],
+      problem: null,
+    });
   });
 
   test("a missing file or one that cannot be understood is a problem, quoting its start", () => {
     expect(readReportFile("nowhere.json", specFile)).toEqual({
       file: join(dir, "nowhere.json"),
       experiments: null,
-      problem: expect.stringMatching(/^it could not be read \(ENOENT: no such file or directory, open '.*nowhere\.json'\)$/),
+      problem: expect.stringMatching(
+        /^it could not be read \(ENOENT: no such file or directory, open '.*nowhere\.json'\)$/,
+      ),
     });
     writeFileSync(join(dir, "wrong.json"), '{\n  "data": {"name": "A"}\n}');
-    expect(readReportFile("wrong.json", specFile)?.problem).toBe('data must be a list, not a mapping; it starts with { "data": {"name": "A"} }');
+    expect(readReportFile("wrong.json", specFile)?.problem).toBe(
+      'data must be a list, not a mapping; it starts with { "data": {"name": "A"} }',
+    );
   });
 
   test("is not read when the spec names none", () => {

@@ -2,16 +2,26 @@ import { expect, test } from "@playwright/test";
 import { backoffMs, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs } from "../../src/api/retry.js";
 
 test("the defaults are those of the contract", () => {
-  expect(DEFAULT_RETRY_POLICY).toEqual({ attempts: 4, baseDelayMs: 500, maxDelayMs: 8000, totalTimeoutMs: 30_000, timeoutMs: 10_000 });
+  expect(DEFAULT_RETRY_POLICY).toEqual({
+    attempts: 4,
+    baseDelayMs: 500,
+    maxDelayMs: 8000,
+    totalTimeoutMs: 30_000,
+    timeoutMs: 10_000,
+  });
 });
 
 test("only 429 and 5xx are retried", () => {
-  expect([200, 400, 401, 403, 404, 409, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([429, 500, 502, 503, 504]);
+  expect([200, 400, 401, 403, 404, 409, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([
+    429, 500, 502, 503, 504,
+  ]);
 });
 
 test("backoff doubles from the base, is capped, and is a random share of its bound (full jitter)", () => {
   const policy = { baseDelayMs: 500, maxDelayMs: 8000 };
-  expect([1, 2, 3, 4, 5, 6].map((retry) => backoffMs(retry, policy, () => 0.999_999))).toEqual([499, 999, 1999, 3999, 7999, 7999]);
+  expect([1, 2, 3, 4, 5, 6].map((retry) => backoffMs(retry, policy, () => 0.999_999))).toEqual([
+    499, 999, 1999, 3999, 7999, 7999,
+  ]);
   expect(backoffMs(3, policy, () => 0.5)).toBe(1000);
   expect(backoffMs(3, policy, () => 0)).toBe(0);
 });

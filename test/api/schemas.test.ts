@@ -13,7 +13,10 @@ function onlyElement<T>(schema: z.ZodType<{ data: T[] }>, element: unknown): T {
 }
 
 test("unknown fields are allowed and missing ones tolerated", () => {
-  const parsed = parseList(projectListSchema, JSON.stringify({ data: [{ key: "k", plan: "pro", nested: { a: 1 } }, {}], next: null }));
+  const parsed = parseList(
+    projectListSchema,
+    JSON.stringify({ data: [{ key: "k", plan: "pro", nested: { a: 1 } }, {}], next: null }),
+  );
   expect(parsed).toEqual({
     ok: true,
     data: [
@@ -30,7 +33,10 @@ test("a body that is not JSON says so", () => {
 });
 
 test("a body of another shape names each field at fault", () => {
-  expect(parseList(projectListSchema, JSON.stringify({ projects: [] }))).toEqual({ ok: false, problem: "data must be a list, not missing" });
+  expect(parseList(projectListSchema, JSON.stringify({ projects: [] }))).toEqual({
+    ok: false,
+    problem: "data must be a list, not missing",
+  });
   expect(parseList(projectListSchema, JSON.stringify({ data: ["p_1", { domains: "shop.test" }] }))).toEqual({
     ok: false,
     problem: 'data[0] must be a mapping, not text ("p_1"); data[1].domains must be a list, not text ("shop.test")',
@@ -38,11 +44,15 @@ test("a body of another shape names each field at fault", () => {
 });
 
 test("a problem names the field as the service spelled it, whichever alias it used", () => {
-  expect(parseList(projectListSchema, JSON.stringify({ data: [{ projectKey: 5 }, { workspaceName: ["Acme"] }] }))).toEqual({
+  expect(
+    parseList(projectListSchema, JSON.stringify({ data: [{ projectKey: 5 }, { workspaceName: ["Acme"] }] })),
+  ).toEqual({
     ok: false,
     problem: "data[0].projectKey must be text, not a number (5); data[1].workspaceName must be text, not a list",
   });
-  expect(parseList(recentEventListSchema, JSON.stringify({ data: [{ type: "track", event: 7, received_at: false }] }))).toEqual({
+  expect(
+    parseList(recentEventListSchema, JSON.stringify({ data: [{ type: "track", event: 7, received_at: false }] })),
+  ).toEqual({
     ok: false,
     problem: "data[0].event must be text, not a number (7); data[0].received_at must be text, not false",
   });
@@ -55,7 +65,15 @@ test("more than three problems are counted, not all listed", () => {
 
 test.describe("a project element", () => {
   test("carries every identifying value with the field it stood in, in the order matching tries them", () => {
-    const element = { name: "Demo", url: "https://shop.example.test/app", domains: ["a.test", "b.test"], domain: "shop.example.test", id: 42, projectKey: "prj_b", key: "prj_a" };
+    const element = {
+      name: "Demo",
+      url: "https://shop.example.test/app",
+      domains: ["a.test", "b.test"],
+      domain: "shop.example.test",
+      id: 42,
+      projectKey: "prj_b",
+      key: "prj_a",
+    };
     expect(onlyElement(projectListSchema, element)).toEqual({
       id: "42",
       name: "Demo",
@@ -86,13 +104,25 @@ test.describe("the workspace", () => {
   test("is read from workspace (a name or { id, name }), workspaceName or workspaceId", () => {
     expect(workspaceOf({ workspace: "Acme" })).toEqual({ id: null, name: "Acme", field: "workspace" });
     expect(workspaceOf({ workspace: { id: 7, name: "Acme" } })).toEqual({ id: "7", name: "Acme", field: "workspace" });
-    expect(workspaceOf({ workspaceName: "Acme", workspaceId: "ws_1" })).toEqual({ id: "ws_1", name: "Acme", field: "workspaceName" });
+    expect(workspaceOf({ workspaceName: "Acme", workspaceId: "ws_1" })).toEqual({
+      id: "ws_1",
+      name: "Acme",
+      field: "workspaceName",
+    });
     expect(workspaceOf({ workspaceId: "ws_1" })).toEqual({ id: "ws_1", name: null, field: "workspaceId" });
   });
 
   test("is found nested one level down, named by the service's field path", () => {
-    expect(workspaceOf({ key: "k", settings: { timezone: "UTC", workspace: { name: "Acme" } } })).toEqual({ id: null, name: "Acme", field: "settings.workspace" });
-    expect(workspaceOf({ owner: { workspaceName: "Acme" } })).toEqual({ id: null, name: "Acme", field: "owner.workspaceName" });
+    expect(workspaceOf({ key: "k", settings: { timezone: "UTC", workspace: { name: "Acme" } } })).toEqual({
+      id: null,
+      name: "Acme",
+      field: "settings.workspace",
+    });
+    expect(workspaceOf({ owner: { workspaceName: "Acme" } })).toEqual({
+      id: null,
+      name: "Acme",
+      field: "owner.workspaceName",
+    });
   });
 
   test("is null when the element names none", () => {
@@ -104,7 +134,10 @@ test.describe("a goal", () => {
   const conditionOf = (goal: Record<string, unknown>) => onlyElement(goalListSchema, goal).condition;
 
   test("counts the event its condition names: the string itself, or an object's equals, value or event", () => {
-    expect(onlyElement(goalListSchema, { name: "a", condition: "signup_success" })).toEqual({ name: "a", condition: "signup_success" });
+    expect(onlyElement(goalListSchema, { name: "a", condition: "signup_success" })).toEqual({
+      name: "a",
+      condition: "signup_success",
+    });
     expect(conditionOf({ condition: { type: "event", equals: "a" } })).toBe("a");
     expect(conditionOf({ condition: { value: "b" } })).toBe("b");
     expect(conditionOf({ condition: { event: "c" } })).toBe("c");
@@ -125,8 +158,16 @@ test.describe("a recent event", () => {
       name: "signup_success",
       receivedAtMs: Date.parse("2030-01-01T10:00:00.000Z"),
     });
-    expect(eventOf({ type: "track", event: "x", received_at: "2030-01-01T10:00:00.000Z" })).toEqual({ kind: "track", name: "x", receivedAtMs: Date.parse("2030-01-01T10:00:00.000Z") });
-    expect(eventOf({ kind: "identify", userId: "u_1", timestamp: "2030-01-01T10:00:00.000Z" })).toEqual({ kind: "identify", name: "u_1", receivedAtMs: Date.parse("2030-01-01T10:00:00.000Z") });
+    expect(eventOf({ type: "track", event: "x", received_at: "2030-01-01T10:00:00.000Z" })).toEqual({
+      kind: "track",
+      name: "x",
+      receivedAtMs: Date.parse("2030-01-01T10:00:00.000Z"),
+    });
+    expect(eventOf({ kind: "identify", userId: "u_1", timestamp: "2030-01-01T10:00:00.000Z" })).toEqual({
+      kind: "identify",
+      name: "u_1",
+      receivedAtMs: Date.parse("2030-01-01T10:00:00.000Z"),
+    });
     expect(eventOf({ type: "identify", user_id: 42 })).toEqual({ kind: "identify", name: "42", receivedAtMs: null });
   });
 

@@ -8,7 +8,10 @@ import { formatSpecError, parseSpec } from "../../src/spec/load.js";
 const demo = readFileSync(new URL("../../audits/demo-shop.yaml", import.meta.url), "utf8");
 
 function withApiLines(lines: string): string {
-  return demo.replace("  recentEventsPath: /v1/projects/{project}/events\n", `  recentEventsPath: /v1/projects/{project}/events\n${lines}`);
+  return demo.replace(
+    "  recentEventsPath: /v1/projects/{project}/events\n",
+    `  recentEventsPath: /v1/projects/{project}/events\n${lines}`,
+  );
 }
 
 test("the demo spec's api section is valid and needs no retry section", () => {
@@ -22,7 +25,11 @@ test("the demo spec's api section is valid and needs no retry section", () => {
 });
 
 test("retry overrides are read as given", () => {
-  const result = parseSpec(withApiLines("  retry: { attempts: 2, totalTimeoutMs: 5000 }\n"), "demo.yaml", knownViewports());
+  const result = parseSpec(
+    withApiLines("  retry: { attempts: 2, totalTimeoutMs: 5000 }\n"),
+    "demo.yaml",
+    knownViewports(),
+  );
   expect(result.ok && result.spec.api?.retry).toEqual({ attempts: 2, totalTimeoutMs: 5000 });
 });
 
@@ -31,13 +38,22 @@ test("a retry override out of bounds, or misspelled, is a spec error", () => {
   expect(result.ok).toBe(false);
   const errors = result.ok ? [] : result.errors.map(formatSpecError);
   expect(errors).toEqual(
-    expect.arrayContaining([expect.stringMatching(/^demo\.yaml:\d+:\d+ api\.retry\.attempts: must be at least 1$/), expect.stringContaining('unknown key "baseDelay" — did you mean "baseDelayMs"?')]),
+    expect.arrayContaining([
+      expect.stringMatching(/^demo\.yaml:\d+:\d+ api\.retry\.attempts: must be at least 1$/),
+      expect.stringContaining('unknown key "baseDelay" — did you mean "baseDelayMs"?'),
+    ]),
   );
 });
 
 test("a path may use only {project} and {projectId}", () => {
-  const result = parseSpec(demo.replace("/v1/projects/{project}/goals", "/v1/projects/{projectKey}/goals"), "demo.yaml", knownViewports());
+  const result = parseSpec(
+    demo.replace("/v1/projects/{project}/goals", "/v1/projects/{projectKey}/goals"),
+    "demo.yaml",
+    knownViewports(),
+  );
   expect(result.ok ? [] : result.errors.map(formatSpecError)).toEqual([
-    expect.stringMatching(/^demo\.yaml:\d+:\d+ api\.goalsPath: may only use the placeholders \{project\} \(the environment's key\) and \{projectId\} \(the listed project's id\)$/),
+    expect.stringMatching(
+      /^demo\.yaml:\d+:\d+ api\.goalsPath: may only use the placeholders \{project\} \(the environment's key\) and \{projectId\} \(the listed project's id\)$/,
+    ),
   ]);
 });

@@ -1,5 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { deliverySettled, matchDeliveries, reconcileDeliveries, type JudgedPage } from "../../src/artifacts/delivery.js";
+import {
+  deliverySettled,
+  matchDeliveries,
+  reconcileDeliveries,
+  type JudgedPage,
+} from "../../src/artifacts/delivery.js";
 import { callWith, collectOf, pageWith } from "../support/artifacts.js";
 
 test("each event carries one call, in order", () => {
@@ -46,17 +51,28 @@ test("delivery is settled once every deliverable call has an answered request", 
 test("a call the audit answered inside the browser (traffic.collect: intercept) is intercepted; a refused one rejected", () => {
   const answered = callWith({ name: "answered" });
   const refused = callWith({ name: "refused" });
-  const deliveries = matchDeliveries([answered, refused], [{ ...collectOf([answered], 200), intercepted: true }, { ...collectOf([refused], 400), intercepted: true }]);
+  const deliveries = matchDeliveries(
+    [answered, refused],
+    [
+      { ...collectOf([answered], 200), intercepted: true },
+      { ...collectOf([refused], 400), intercepted: true },
+    ],
+  );
   expect(deliveries.map((match) => match.delivery)).toEqual(["intercepted", "rejected"]);
 });
 
 test("a variation's preview, whose requests the audit answers, never claims the events the service ingested: those vouch for the page's own calls", () => {
   const call = callWith({ name: "cta_clicked" });
   const asIs = pageWith({ calls: [call], collect: [collectOf([call])] });
-  const previewed = { ...asIs, collect: [{ ...collectOf([call]), intercepted: true }], variation: { experiment: "CTA wording", name: "Long copy", errors: [] } };
+  const previewed = {
+    ...asIs,
+    collect: [{ ...collectOf([call]), intercepted: true }],
+    variation: { experiment: "CTA wording", name: "Long copy", errors: [] },
+  };
   const ingested = [{ kind: "track" as const, name: "cta_clicked", receivedAtMs: null }];
   const [forPreview, forPage] = reconcileDeliveries([previewed, asIs], ingested);
-  const judgement = (page: JudgedPage | undefined) => page?.calls.map(({ delivery, ingested, request }) => ({ delivery, ingested, request }));
+  const judgement = (page: JudgedPage | undefined) =>
+    page?.calls.map(({ delivery, ingested, request }) => ({ delivery, ingested, request }));
   expect(judgement(forPreview)).toEqual([{ delivery: "intercepted", ingested: null, request: 0 }]);
   expect(judgement(forPage)).toEqual([{ delivery: "accepted", ingested: true, request: 0 }]);
 });

@@ -16,7 +16,10 @@ const BASELINE: CallBaseline = {
   project: "Demo shop",
   pages: {
     home: { desktop: { identify: false, track: [] }, mobile: { identify: false, track: [] } },
-    signup: { desktop: { identify: true, track: ["signup_success"] }, mobile: { identify: true, track: ["signup_success"] } },
+    signup: {
+      desktop: { identify: true, track: ["signup_success"] },
+      mobile: { identify: true, track: ["signup_success"] },
+    },
   },
 };
 
@@ -28,11 +31,14 @@ function judge(pages: PageArtifacts[], baseline: CallBaseline | null = BASELINE,
 }
 
 /** `home · desktop pass, signup · mobile fail`: every finding's place and status, in order. */
-const statusesOf = (findings: ReturnType<typeof judge>) => findings.map((found) => `${found.page} · ${found.viewport} ${found.status}`).join(", ");
+const statusesOf = (findings: ReturnType<typeof judge>) =>
+  findings.map((found) => `${found.page} · ${found.viewport} ${found.status}`).join(", ");
 
 test("an unchanged run passes on every page × viewport", () => {
   const findings = judge(GOOD_RUN);
-  expect(statusesOf(findings)).toBe("home · desktop pass, home · mobile pass, signup · desktop pass, signup · mobile pass");
+  expect(statusesOf(findings)).toBe(
+    "home · desktop pass, home · mobile pass, signup · desktop pass, signup · mobile pass",
+  );
   expect(findings[0]?.message).toBe("Nothing fired on home · desktop, as in the baseline.");
   expect(findings[3]?.message).toBe("`signup_success` and `identify` fired on signup · mobile, as in the baseline.");
   expect(findings[3]?.check).toBe("baseline.calls");
@@ -40,7 +46,9 @@ test("an unchanged run passes on every page × viewport", () => {
 
 test("an event that no longer fires fails its page × viewport, named, with what to do", () => {
   const findings = judge([home("desktop"), home("mobile"), signup("desktop"), signup("mobile", [identify])]);
-  expect(statusesOf(findings)).toBe("home · desktop pass, home · mobile pass, signup · desktop pass, signup · mobile fail");
+  expect(statusesOf(findings)).toBe(
+    "home · desktop pass, home · mobile pass, signup · desktop pass, signup · mobile fail",
+  );
   expect(findings[3]?.message).toBe(
     "`signup_success` fired on signup · mobile in the baseline but not in this run — a regression; fix the page, or refresh the baseline with `setup-audit baseline` if the change is intended.",
   );
@@ -62,18 +70,34 @@ test("a viewport that fires nothing any more fails, naming everything it lost", 
 
 test("a page that fires nothing any more fails on every viewport", () => {
   const findings = judge([home("desktop"), home("mobile"), signup("desktop", []), signup("mobile", [])]);
-  expect(statusesOf(findings)).toBe("home · desktop pass, home · mobile pass, signup · desktop fail, signup · mobile fail");
+  expect(statusesOf(findings)).toBe(
+    "home · desktop pass, home · mobile pass, signup · desktop fail, signup · mobile fail",
+  );
 });
 
 test("a renamed event fails for the lost name and names the new one", () => {
-  const findings = judge([home("desktop"), home("mobile"), signup("desktop"), signup("mobile", [identify, callWith({ name: "signupSuccess" })])]);
+  const findings = judge([
+    home("desktop"),
+    home("mobile"),
+    signup("desktop"),
+    signup("mobile", [identify, callWith({ name: "signupSuccess" })]),
+  ]);
   expect(findings[3]?.status).toBe("fail");
-  expect(findings[3]?.message).toMatch(/^`signup_success` fired on signup · mobile in the baseline but not in this run — .* New here: `signupSuccess`\.$/);
+  expect(findings[3]?.message).toMatch(
+    /^`signup_success` fired on signup · mobile in the baseline but not in this run — .* New here: `signupSuccess`\.$/,
+  );
 });
 
 test("a new event is a warning that says how to take it into the baseline", () => {
-  const findings = judge([home("desktop"), pageWith({ page: "home", viewport: "mobile", calls: [callWith({ name: "banner_seen" })] }), signup("desktop"), signup("mobile")]);
-  expect(statusesOf(findings)).toBe("home · desktop pass, home · mobile warn, signup · desktop pass, signup · mobile pass");
+  const findings = judge([
+    home("desktop"),
+    pageWith({ page: "home", viewport: "mobile", calls: [callWith({ name: "banner_seen" })] }),
+    signup("desktop"),
+    signup("mobile"),
+  ]);
+  expect(statusesOf(findings)).toBe(
+    "home · desktop pass, home · mobile warn, signup · desktop pass, signup · mobile pass",
+  );
   expect(findings[1]?.message).toBe(
     "`banner_seen` fired on home · mobile, but not in the baseline — new; if it is intended, refresh the baseline with `setup-audit baseline` so that losing it later fails the audit.",
   );
@@ -88,13 +112,23 @@ test("a page × viewport the baseline does not know is a warning", () => {
 });
 
 test("a page that did not load is not compared: page.load reports it", () => {
-  const findings = judge([home("desktop"), home("mobile"), signup("desktop"), pageWith({ page: "signup", viewport: "mobile", loadError: "net::ERR_CONNECTION_REFUSED" })]);
-  expect(findings[3]).toMatchObject({ status: "skip", message: "Not compared with the baseline: the page did not load (page.load says why)." });
+  const findings = judge([
+    home("desktop"),
+    home("mobile"),
+    signup("desktop"),
+    pageWith({ page: "signup", viewport: "mobile", loadError: "net::ERR_CONNECTION_REFUSED" }),
+  ]);
+  expect(findings[3]).toMatchObject({
+    status: "skip",
+    message: "Not compared with the baseline: the page did not load (page.load says why).",
+  });
 });
 
 test("a page × viewport narrowed out of this run (--page, --viewport, --shard) is skipped, not failed", () => {
   const findings = judge([signup("desktop")]);
-  expect(statusesOf(findings)).toBe("signup · desktop pass, home · desktop skip, home · mobile skip, signup · mobile skip");
+  expect(statusesOf(findings)).toBe(
+    "signup · desktop pass, home · desktop skip, home · mobile skip, signup · mobile skip",
+  );
   expect(findings[1]?.message).toBe("Not audited in this run; nothing fired on home · desktop in the baseline either.");
   expect(findings[3]?.message).toBe(
     "Not audited in this run (narrowed with --page, --viewport or --shard), so what fired on signup · mobile in the baseline (`signup_success` and `identify`) was not compared.",
@@ -104,7 +138,9 @@ test("a page × viewport narrowed out of this run (--page, --viewport, --shard) 
 test("a page or viewport gone from the spec fails when events fired there in the baseline", () => {
   const spec = specWith({ pages: [{ id: "home", path: "/" }], viewports: ["desktop"] });
   const findings = judge([home("desktop")], BASELINE, spec);
-  expect(statusesOf(findings)).toBe("home · desktop pass, home · mobile skip, signup · desktop fail, signup · mobile fail");
+  expect(statusesOf(findings)).toBe(
+    "home · desktop pass, home · mobile skip, signup · desktop fail, signup · mobile fail",
+  );
   expect(findings[2]?.message).toBe(
     '`signup_success` and `identify` fired on signup · desktop in the baseline, but this run did not audit it: the spec has no page "signup" — restore it in the spec, or refresh the baseline with `setup-audit baseline` if the change is intended.',
   );

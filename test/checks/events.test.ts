@@ -13,17 +13,26 @@ test.describe("events.expected", () => {
   });
 
   test("fails on a missing event and names the near miss", () => {
-    const [finding] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith({ name: "Signup Success" }), identify] })]));
+    const [finding] = eventsExpected.evaluate(
+      contextOf([signup({ calls: [callWith({ name: "Signup Success" }), identify] })]),
+    );
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toContain("did you mean `Signup Success`");
   });
 
   test("a call lost before the SDK existed satisfies nothing: the near miss the page did make is named", () => {
-    const calls = [callWith({ state: "lost" }), callWith({ name: "Signup Success" }), identify, callWith({ kind: "identify", state: "lost" })];
+    const calls = [
+      callWith({ state: "lost" }),
+      callWith({ name: "Signup Success" }),
+      identify,
+      callWith({ kind: "identify", state: "lost" }),
+    ];
     const [finding] = eventsExpected.evaluate(contextOf([signup({ calls })]));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toContain("`signup_success` did not fire (did you mean `Signup Success`, which did?)");
-    const [onlyLostIdentify] = eventsExpected.evaluate(contextOf([signup({ calls: [callWith(), callWith({ kind: "identify", state: "lost" })] })]));
+    const [onlyLostIdentify] = eventsExpected.evaluate(
+      contextOf([signup({ calls: [callWith(), callWith({ kind: "identify", state: "lost" })] })]),
+    );
     expect(onlyLostIdentify?.message).toContain("no identify call was made");
   });
 
@@ -35,9 +44,15 @@ test.describe("events.expected", () => {
 
   test("judges each viewport on its own", () => {
     const findings = eventsExpected.evaluate(
-      contextOf([signup({ calls: [callWith(), identify] }), signup({ viewport: "mobile", mobile: true, calls: [identify] })]),
+      contextOf([
+        signup({ calls: [callWith(), identify] }),
+        signup({ viewport: "mobile", mobile: true, calls: [identify] }),
+      ]),
     );
-    expect(findings.map((finding) => [finding.viewport, finding.status])).toEqual([["desktop", "pass"], ["mobile", "fail"]]);
+    expect(findings.map((finding) => [finding.viewport, finding.status])).toEqual([
+      ["desktop", "pass"],
+      ["mobile", "fail"],
+    ]);
   });
 
   test("skips a page with no expectations", () => {
@@ -68,7 +83,9 @@ test.describe("events.delivered", () => {
 
   test("fails on a request that was aborted", () => {
     const calls = [callWith({ name: "cta_clicked" })];
-    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls, collect: [collectOf(calls, null, "net::ERR_ABORTED")] })]));
+    const [finding] = eventsDelivered.evaluate(
+      contextOf([pageWith({ calls, collect: [collectOf(calls, null, "net::ERR_ABORTED")] })]),
+    );
     expect(finding?.message).toContain("net::ERR_ABORTED");
   });
 
@@ -79,14 +96,17 @@ test.describe("events.delivered", () => {
 });
 
 test.describe("events.delivered when an SDK's bot filter dropped the calls", () => {
-  const DESKTOP_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/159.0.8154.6 Safari/537.36";
+  const DESKTOP_UA =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/159.0.8154.6 Safari/537.36";
   const visitor = { webdriver: false, userAgent: `${DESKTOP_UA} setup-audit/0.1.0` };
   const posthog = specWith({ sdk: { preset: "posthog" } });
   const calls = [callWith({ method: "capture" }), identify];
   const FLUSH = "Let the SDK flush before the page navigates away (or use its beacon transport).";
 
   test("PostHog's filter reads navigator.webdriver: the finding says the calls were dropped as a bot's and names the setting", () => {
-    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })], posthog));
+    const [finding] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })], posthog),
+    );
     expect(finding).toMatchObject({ status: "fail", evidence: { botFilter: "navigator.webdriver was true" } });
     expect(finding?.message).toContain(
       "PostHog (posthog-js) drops the calls of a browser it takes for a bot's, and took the audit's for one (navigator.webdriver was true): set `opt_out_useragent_filter: true` in `posthog.init` where the audit runs",
@@ -95,23 +115,42 @@ test.describe("events.delivered when an SDK's bot filter dropped the calls", () 
   });
 
   test("PostHog's filter reads the user agent: a suffix with `bot/` is named, and how to keep it out", () => {
-    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, userAgent: `${DESKTOP_UA} qa-bot/2` } })], posthog));
-    expect(finding?.message).toContain(`(its user agent \`${DESKTOP_UA} qa-bot/2\` has \`bot/\`): set \`opt_out_useragent_filter: true\``);
-    expect(finding?.message).toContain("keep `bot/` out of the audit's user agent (its suffix is traffic.userAgentSuffix)");
+    const [finding] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, visitor: { ...visitor, userAgent: `${DESKTOP_UA} qa-bot/2` } })], posthog),
+    );
+    expect(finding?.message).toContain(
+      `(its user agent \`${DESKTOP_UA} qa-bot/2\` has \`bot/\`): set \`opt_out_useragent_filter: true\``,
+    );
+    expect(finding?.message).toContain(
+      "keep `bot/` out of the audit's user agent (its suffix is traffic.userAgentSuffix)",
+    );
   });
 
   test("Mixpanel's crawler list has no setting that keeps the calls, and the finding says so", () => {
-    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, userAgent: `${DESKTOP_UA} Chrome-Lighthouse` } })], specWith({ sdk: { preset: "mixpanel" } })));
-    expect(finding?.message).toContain("Mixpanel (mixpanel-browser) drops the calls of a browser it takes for a bot's, and took the audit's for one (its user agent");
-    expect(finding?.message).toContain("has `chrome-lighthouse`): no setting of the SDK keeps them, or keep `chrome-lighthouse` out of");
+    const [finding] = eventsDelivered.evaluate(
+      contextOf(
+        [signup({ calls, visitor: { ...visitor, userAgent: `${DESKTOP_UA} Chrome-Lighthouse` } })],
+        specWith({ sdk: { preset: "mixpanel" } }),
+      ),
+    );
+    expect(finding?.message).toContain(
+      "Mixpanel (mixpanel-browser) drops the calls of a browser it takes for a bot's, and took the audit's for one (its user agent",
+    );
+    expect(finding?.message).toContain(
+      "has `chrome-lighthouse`): no setting of the SDK keeps them, or keep `chrome-lighthouse` out of",
+    );
   });
 
   test("without a preset, navigator.webdriver or a headless user agent is named as what bot filters read", () => {
     const headless = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36`;
-    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { webdriver: false, userAgent: headless } })]));
+    const [finding] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, visitor: { webdriver: false, userAgent: headless } })]),
+    );
     expect(finding?.message).toContain("The page's browser looked automated (its user agent");
     expect(finding?.message).toContain("has `HeadlessChrome`), and SDKs with a bot filter drop such calls");
-    const [automated] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })]));
+    const [automated] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })]),
+    );
     expect(automated?.evidence).toMatchObject({ botFilter: "navigator.webdriver was true" });
   });
 
@@ -127,27 +166,46 @@ test.describe("events.delivered when an SDK's bot filter dropped the calls", () 
       expect(finding?.message).toContain(FLUSH);
       expect(finding?.evidence).not.toHaveProperty("botFilter");
     }
-    const [segment] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: { ...visitor, webdriver: true } })], specWith({ sdk: { preset: "segment" } })));
+    const [segment] = eventsDelivered.evaluate(
+      contextOf(
+        [signup({ calls, visitor: { ...visitor, webdriver: true } })],
+        specWith({ sdk: { preset: "segment" } }),
+      ),
+    );
     expect(segment?.message).toContain(FLUSH);
   });
 });
 
 test.describe("events.delivered with traffic.collect: intercept", () => {
-  const intercepted = (calls: Parameters<typeof collectOf>[0], status: number) => ({ ...collectOf(calls, status), intercepted: true });
-  const unreadable = { ...intercepted([], 400), decodeError: "the body could not be decoded: neither JSON, form-encoded JSON nor base64 JSON" };
+  const intercepted = (calls: Parameters<typeof collectOf>[0], status: number) => ({
+    ...collectOf(calls, status),
+    intercepted: true,
+  });
+  const unreadable = {
+    ...intercepted([], 400),
+    decodeError: "the body could not be decoded: neither JSON, form-encoded JSON nor base64 JSON",
+  };
 
   test("passes on calls the audit answered inside the browser, saying nothing was sent", () => {
     const calls = [callWith(), identify];
     const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, collect: [intercepted(calls, 200)] })]));
     expect(finding).toMatchObject({
       status: "pass",
-      message: "All 2 call(s) were delivered and accepted by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service.",
-      evidence: { deliveries: [expect.objectContaining({ delivery: "intercepted" }), expect.objectContaining({ delivery: "intercepted" })] },
+      message:
+        "All 2 call(s) were delivered and accepted by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service.",
+      evidence: {
+        deliveries: [
+          expect.objectContaining({ delivery: "intercepted" }),
+          expect.objectContaining({ delivery: "intercepted" }),
+        ],
+      },
     });
   });
 
   test("fails on a body the audit could not decode, with the reason and what to do", () => {
-    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ name: "cta_clicked" })], collect: [unreadable] })]));
+    const [finding] = eventsDelivered.evaluate(
+      contextOf([pageWith({ calls: [callWith({ name: "cta_clicked" })], collect: [unreadable] })]),
+    );
     expect(finding).toMatchObject({
       status: "fail",
       message:
@@ -165,7 +223,10 @@ test.describe("events.delivered with traffic.collect: intercept", () => {
     const calls = [callWith(), identify];
     const spec = specWithApi({ recentEventsPath: "/v1/projects/{project}/events" });
     const [finding] = eventsDelivered.evaluate(
-      contextOf([signup({ calls, collect: [intercepted(calls, 200)] })], { ...spec, traffic: { ...spec.traffic, collect: "intercept" } }),
+      contextOf([signup({ calls, collect: [intercepted(calls, 200)] })], {
+        ...spec,
+        traffic: { ...spec.traffic, collect: "intercept" },
+      }),
     );
     expect(finding?.status).toBe("pass");
   });

@@ -17,7 +17,9 @@ test.describe("goals.match", () => {
   });
 
   test("fails on a near miss and names the event that fired", () => {
-    const [finding] = goalsMatch.evaluate(contextOf([pageWith({ page: "near-miss", calls: [callWith({ name: "Signup Success" })] })]));
+    const [finding] = goalsMatch.evaluate(
+      contextOf([pageWith({ page: "near-miss", calls: [callWith({ name: "Signup Success" })] })]),
+    );
     expect(finding).toMatchObject({ status: "fail", goal: "Signup completed", page: null });
     expect(finding?.message).toContain("`Signup Success` (on near-miss) — did you mean it?");
     expect(finding?.evidence.nearMisses).toEqual(["Signup Success"]);

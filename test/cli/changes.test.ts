@@ -8,10 +8,42 @@ import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 import { scratchDir } from "../support/scratch.js";
 
-const found = (status: Status, page: string): Finding => ({ check: "page.load", status, spec: "audits/shop.yaml", page, viewport: "mobile", goal: null, experiment: null, variation: null, message: "", evidence: {} });
+const found = (status: Status, page: string): Finding => ({
+  check: "page.load",
+  status,
+  spec: "audits/shop.yaml",
+  page,
+  viewport: "mobile",
+  goal: null,
+  experiment: null,
+  variation: null,
+  message: "",
+  evidence: {},
+});
 const summaryOf = (findings: Finding[], startedAt: string): RunSummary => ({
-  version: 1, verdict: findings.some((finding) => finding.status === "fail") ? "fail" : "pass", startedAt, durationMs: 0, calls: [], findings, changes: null,
-  runs: [{ spec: "audits/shop.yaml", project: "Shop", environment: "staging", verdict: "fail", collect: "send", checklist: { workspace: "pass", projectKeyOrDomain: "pass", goalEventMatch: "pass", mobileAndDesktop: "fail", noWarnings: "pass" } }],
+  version: 1,
+  verdict: findings.some((finding) => finding.status === "fail") ? "fail" : "pass",
+  startedAt,
+  durationMs: 0,
+  calls: [],
+  findings,
+  changes: null,
+  runs: [
+    {
+      spec: "audits/shop.yaml",
+      project: "Shop",
+      environment: "staging",
+      verdict: "fail",
+      collect: "send",
+      checklist: {
+        workspace: "pass",
+        projectKeyOrDomain: "pass",
+        goalEventMatch: "pass",
+        mobileAndDesktop: "fail",
+        noWarnings: "pass",
+      },
+    },
+  ],
 });
 
 function usageErrorOf(run: () => unknown): CliError {
@@ -25,9 +57,17 @@ function usageErrorOf(run: () => unknown): CliError {
 
 test("each run is compared with the last one in OUT's history, then recorded for the next", () => {
   const out = scratchDir("changes");
-  const first = compareAndRecord(out, summaryOf([found("fail", "home"), found("pass", "cart")], "2026-11-26T03:00:00.000Z"), COMPARE_WITH_HISTORY);
+  const first = compareAndRecord(
+    out,
+    summaryOf([found("fail", "home"), found("pass", "cart")], "2026-11-26T03:00:00.000Z"),
+    COMPARE_WITH_HISTORY,
+  );
   expect(first.changes).toBeNull();
-  const second = compareAndRecord(out, summaryOf([found("pass", "home"), found("fail", "cart")], "2026-11-27T03:00:00.000Z"), COMPARE_WITH_HISTORY);
+  const second = compareAndRecord(
+    out,
+    summaryOf([found("pass", "home"), found("fail", "cart")], "2026-11-27T03:00:00.000Z"),
+    COMPARE_WITH_HISTORY,
+  );
   expect(second.changes!.comparedWith.startedAt).toBe("2026-11-26T03:00:00.000Z");
   expect(second.changes!.new.map((finding) => finding.page)).toEqual(["cart"]);
   expect(second.changes!.resolved.map((finding) => finding.page)).toEqual(["home"]);
@@ -36,13 +76,22 @@ test("each run is compared with the last one in OUT's history, then recorded for
 
 test("--compare DIR compares with the summary.json DIR holds, read when the options are", () => {
   const earlier = scratchDir("compare");
-  writeFileSync(join(earlier, "summary.json"), JSON.stringify(summaryOf([found("fail", "cart")], "2026-11-20T03:00:00.000Z")));
+  writeFileSync(
+    join(earlier, "summary.json"),
+    JSON.stringify(summaryOf([found("fail", "cart")], "2026-11-20T03:00:00.000Z")),
+  );
   const options = changeOptionsOf({ compare: earlier, "fail-on": "new" });
   writeFileSync(join(earlier, "summary.json"), "overwritten later, as when DIR is also --out");
   const out = scratchDir("changes");
   compareAndRecord(out, summaryOf([found("pass", "cart")], "2026-11-26T03:00:00.000Z"), COMPARE_WITH_HISTORY);
   const compared = compareAndRecord(out, summaryOf([found("fail", "cart")], "2026-11-27T03:00:00.000Z"), options);
-  expect(compared.changes).toEqual({ comparedWith: { startedAt: "2026-11-20T03:00:00.000Z", verdict: "fail" }, new: [], worse: [], resolved: [], persisting: 1 });
+  expect(compared.changes).toEqual({
+    comparedWith: { startedAt: "2026-11-20T03:00:00.000Z", verdict: "fail" },
+    new: [],
+    worse: [],
+    resolved: [],
+    persisting: 1,
+  });
 });
 
 test("a bad --compare, --fail-on or --notify-env is a usage error (exit 2) that says what to give", () => {
@@ -51,7 +100,10 @@ test("a bad --compare, --fail-on or --notify-env is a usage error (exit 2) that 
   writeFileSync(join(broken, "summary.json"), "{ cut short");
   for (const [values, message] of [
     [{ compare: empty }, `--compare ${empty}: there is no summary.json in it`],
-    [{ compare: broken }, `--compare ${broken}: ${join(broken, "summary.json")} is not a summary.json setup-audit wrote`],
+    [
+      { compare: broken },
+      `--compare ${broken}: ${join(broken, "summary.json")} is not a summary.json setup-audit wrote`,
+    ],
     [{ "fail-on": "old" }, '--fail-on must be new or any, not "old"'],
     [{ "notify-env": "https://hooks.slack.com/services/x" }, "--notify-env takes the NAME of the variable"],
   ] as const) {
@@ -66,9 +118,18 @@ test("--fail-on new: old failures alone pass, a new one fails, and nothing to co
   const out = scratchDir("changes");
   const firstRun = summaryOf([found("fail", "home")], "2026-11-26T03:00:00.000Z");
   const nothing = failOnNewOutcome(firstRun, compareAndRecord(out, firstRun, COMPARE_WITH_HISTORY), false);
-  expect(nothing).toEqual({ fails: true, line: "--fail-on new: nothing to compare audits/shop.yaml (staging) with yet, so 1 failed finding(s) there fail the run, as with --fail-on any." });
+  expect(nothing).toEqual({
+    fails: true,
+    line: "--fail-on new: nothing to compare audits/shop.yaml (staging) with yet, so 1 failed finding(s) there fail the run, as with --fail-on any.",
+  });
   const old = summaryOf([found("fail", "home")], "2026-11-27T03:00:00.000Z");
-  expect(failOnNewOutcome(old, compareAndRecord(out, old, COMPARE_WITH_HISTORY), false)).toEqual({ fails: false, line: "--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0)." });
+  expect(failOnNewOutcome(old, compareAndRecord(out, old, COMPARE_WITH_HISTORY), false)).toEqual({
+    fails: false,
+    line: "--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0).",
+  });
   const fresh = summaryOf([found("fail", "home"), found("fail", "cart")], "2026-11-28T03:00:00.000Z");
-  expect(failOnNewOutcome(fresh, compareAndRecord(out, fresh, COMPARE_WITH_HISTORY), false)).toEqual({ fails: true, line: "--fail-on new: 1 failed finding(s) new or worse than in the run compared with." });
+  expect(failOnNewOutcome(fresh, compareAndRecord(out, fresh, COMPARE_WITH_HISTORY), false)).toEqual({
+    fails: true,
+    line: "--fail-on new: 1 failed finding(s) new or worse than in the run compared with.",
+  });
 });

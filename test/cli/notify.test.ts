@@ -5,10 +5,42 @@ import { ciRunUrl, notifyWebhook } from "../../src/cli/notify.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 
-const failed: Finding = { check: "page.load", status: "fail", spec: "audits/shop.yaml", page: "home", viewport: "mobile", goal: null, experiment: null, variation: null, message: "The page did not load.", evidence: {} };
+const failed: Finding = {
+  check: "page.load",
+  status: "fail",
+  spec: "audits/shop.yaml",
+  page: "home",
+  viewport: "mobile",
+  goal: null,
+  experiment: null,
+  variation: null,
+  message: "The page did not load.",
+  evidence: {},
+};
 const summary = (changes: RunSummary["changes"]): RunSummary => ({
-  version: 1, verdict: "fail", startedAt: "2026-11-28T03:00:00.000Z", durationMs: 1_000, calls: [], findings: [failed], changes,
-  runs: [{ spec: "audits/shop.yaml", project: "Shop", environment: "staging", verdict: "fail", collect: "send", checklist: { workspace: "pass", projectKeyOrDomain: "pass", goalEventMatch: "pass", mobileAndDesktop: "fail", noWarnings: "pass" } }],
+  version: 1,
+  verdict: "fail",
+  startedAt: "2026-11-28T03:00:00.000Z",
+  durationMs: 1_000,
+  calls: [],
+  findings: [failed],
+  changes,
+  runs: [
+    {
+      spec: "audits/shop.yaml",
+      project: "Shop",
+      environment: "staging",
+      verdict: "fail",
+      collect: "send",
+      checklist: {
+        workspace: "pass",
+        projectKeyOrDomain: "pass",
+        goalEventMatch: "pass",
+        mobileAndDesktop: "fail",
+        noWarnings: "pass",
+      },
+    },
+  ],
 });
 const FAST = { attempts: 3, timeoutMs: 2_000, waitMs: 10 };
 
@@ -25,7 +57,11 @@ async function webhook(statuses: number[]): Promise<{ url: string; bodies: unkno
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/services/T0/B0/hook-secret-token`, bodies, server };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/services/T0/B0/hook-secret-token`,
+    bodies,
+    server,
+  };
 }
 
 /** What notifyWebhook printed on stdout and stderr. */
@@ -46,7 +82,12 @@ async function printedBy(run: () => Promise<void>): Promise<{ stdout: string; st
 test("a failed run with nothing to compare with posts one message, with the CI run's link and without the webhook's URL", async () => {
   const hook = await webhook([200]);
   try {
-    const env = { HOOK: hook.url, GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop", GITHUB_RUN_ID: "42" };
+    const env = {
+      HOOK: hook.url,
+      GITHUB_SERVER_URL: "https://github.com",
+      GITHUB_REPOSITORY: "acme/shop",
+      GITHUB_RUN_ID: "42",
+    };
     const printed = await printedBy(() => notifyWebhook(summary(null), "HOOK", [], env, FAST));
     expect(hook.bodies).toHaveLength(1);
     const body = hook.bodies[0] as { text: string; blocks: unknown[] };
@@ -64,7 +105,13 @@ test("a failed run with nothing to compare with posts one message, with the CI r
 test("nothing changed: no post", async () => {
   const hook = await webhook([200]);
   try {
-    const unchanged = summary({ comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" }, new: [], worse: [], resolved: [], persisting: 1 });
+    const unchanged = summary({
+      comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },
+      new: [],
+      worse: [],
+      resolved: [],
+      persisting: 1,
+    });
     const printed = await printedBy(() => notifyWebhook(unchanged, "HOOK", [], { HOOK: hook.url }, FAST));
     expect(hook.bodies).toHaveLength(0);
     expect(printed).toEqual({ stdout: "", stderr: "" });
@@ -78,29 +125,45 @@ test("a server error is retried up to the bound; a refusal is not; either way a 
   const down = await webhook([500]);
   const refusing = await webhook([404]);
   try {
-    expect((await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: flaky.url }, FAST))).stderr).toBe("");
+    expect((await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: flaky.url }, FAST))).stderr).toBe(
+      "",
+    );
     expect(flaky.bodies).toHaveLength(2);
     const downPrinted = await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: down.url }, FAST));
     expect(down.bodies).toHaveLength(3);
-    expect(downPrinted.stderr).toBe("setup-audit: warning: the changes were not posted to the webhook in HOOK: it answered HTTP 500 (3 attempts).\n");
+    expect(downPrinted.stderr).toBe(
+      "setup-audit: warning: the changes were not posted to the webhook in HOOK: it answered HTTP 500 (3 attempts).\n",
+    );
     const refused = await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: refusing.url }, FAST));
     expect(refusing.bodies).toHaveLength(1);
-    expect(refused.stderr).toBe("setup-audit: warning: the changes were not posted to the webhook in HOOK: it answered HTTP 404 (1 attempt).\n");
+    expect(refused.stderr).toBe(
+      "setup-audit: warning: the changes were not posted to the webhook in HOOK: it answered HTTP 404 (1 attempt).\n",
+    );
   } finally {
     for (const hook of [flaky, down, refusing]) hook.server.close();
   }
   const closed = down.url;
   const unreachable = await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: closed }, FAST));
-  expect(unreachable.stderr).toMatch(/^setup-audit: warning: the changes were not posted to the webhook in HOOK: \w+ \(3 attempts\)\.\n$/);
+  expect(unreachable.stderr).toMatch(
+    /^setup-audit: warning: the changes were not posted to the webhook in HOOK: \w+ \(3 attempts\)\.\n$/,
+  );
   expect(unreachable.stderr).not.toContain("hook-secret-token");
 });
 
 test("an unset or non-URL variable is a warning line, not a failure", async () => {
-  expect((await printedBy(() => notifyWebhook(summary(null), "HOOK", [], {}, FAST))).stderr).toBe("setup-audit: warning: the changes were not posted to the webhook in HOOK: HOOK is not set.\n");
-  expect((await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: "hooks.slack.com/x" }, FAST))).stderr).toBe("setup-audit: warning: the changes were not posted to the webhook in HOOK: HOOK does not hold an http(s) URL.\n");
+  expect((await printedBy(() => notifyWebhook(summary(null), "HOOK", [], {}, FAST))).stderr).toBe(
+    "setup-audit: warning: the changes were not posted to the webhook in HOOK: HOOK is not set.\n",
+  );
+  expect(
+    (await printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: "hooks.slack.com/x" }, FAST))).stderr,
+  ).toBe(
+    "setup-audit: warning: the changes were not posted to the webhook in HOOK: HOOK does not hold an http(s) URL.\n",
+  );
 });
 
 test("the CI run's page comes from GitHub's variables, all three or none", () => {
-  expect(ciRunUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop", GITHUB_RUN_ID: "7" })).toBe("https://github.com/acme/shop/actions/runs/7");
+  expect(
+    ciRunUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop", GITHUB_RUN_ID: "7" }),
+  ).toBe("https://github.com/acme/shop/actions/runs/7");
   expect(ciRunUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop" })).toBeNull();
 });

@@ -9,7 +9,15 @@ test("an earlier run's outputs are gone at once and deleted in the background; t
   for (const folder of ["allure-results", "html", "screenshots", "traces", "history"]) mkdirSync(join(out, folder));
   writeFileSync(join(out, "allure-results", "old-result.json"), "{}");
   writeFileSync(join(out, "html", "index.html"), "<html>");
-  for (const file of ["summary.json", "junit.xml", "audit-report.html", "shard-results.json", "notes.txt", join("history", "history.jsonl")]) writeFileSync(join(out, file), "old");
+  for (const file of [
+    "summary.json",
+    "junit.xml",
+    "audit-report.html",
+    "shard-results.json",
+    "notes.txt",
+    join("history", "history.jsonl"),
+  ])
+    writeFileSync(join(out, file), "old");
   // Left by a run that was killed while it deleted.
   mkdirSync(join(out, ".stale-abc123"));
   writeFileSync(join(out, ".stale-abc123", "summary.json"), "older");

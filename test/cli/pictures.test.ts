@@ -26,11 +26,47 @@ function run({ previewed }: { previewed: boolean }): PictureSources {
     screen.data.fill(200);
     writeFileSync(join(outDir, "views", file), PNG.sync.write(screen));
     const target = { text: "Start", attributes: {}, style: {}, box: { x: 40, y: 40, width: 200, height: 44 } };
-    return pageWith({ page: "pricing", variation, experimentViews: [{ experiment: EXPERIMENT.name, atMs: 300, matched: 1, visible: 1, target, overflows: false, screen: `views/${file}` }] });
+    return pageWith({
+      page: "pricing",
+      variation,
+      experimentViews: [
+        {
+          experiment: EXPERIMENT.name,
+          atMs: 300,
+          matched: 1,
+          visible: 1,
+          target,
+          overflows: false,
+          screen: `views/${file}`,
+        },
+      ],
+    });
   };
-  const judged: Finding = { check: "experiment.variation", status: "pass", spec: "audits/demo.yaml", page: "pricing", viewport: "desktop", goal: null, experiment: EXPERIMENT.name, variation: "Long copy", message: "Previews well.", evidence: {} };
-  const pages = [unit("control.png", null), unit("long.png", { experiment: EXPERIMENT.name, name: "Long copy", errors: [] })];
-  return { outDir, targets: [{ target: { previewed: previewed ? [EXPERIMENT] : [], viewports: ["desktop"] }, result: { pages: reconcileDeliveries(pages, null), findings: [judged] } }] };
+  const judged: Finding = {
+    check: "experiment.variation",
+    status: "pass",
+    spec: "audits/demo.yaml",
+    page: "pricing",
+    viewport: "desktop",
+    goal: null,
+    experiment: EXPERIMENT.name,
+    variation: "Long copy",
+    message: "Previews well.",
+    evidence: {},
+  };
+  const pages = [
+    unit("control.png", null),
+    unit("long.png", { experiment: EXPERIMENT.name, name: "Long copy", errors: [] }),
+  ];
+  return {
+    outDir,
+    targets: [
+      {
+        target: { previewed: previewed ? [EXPERIMENT] : [], viewports: ["desktop"] },
+        result: { pages: reconcileDeliveries(pages, null), findings: [judged] },
+      },
+    ],
+  };
 }
 
 /** What `make` wrote on stderr while it ran. */
@@ -45,7 +81,8 @@ async function stderrOf<T>(make: () => Promise<T>): Promise<{ value: T; stderr: 
   }
 }
 
-const pictureOf = (pictures: Awaited<ReturnType<typeof makeVariationPictures>>, sources: PictureSources) => pictures.get(sources.targets[0]!.target.previewed[0]!)?.get("desktop")?.sideBySide;
+const pictureOf = (pictures: Awaited<ReturnType<typeof makeVariationPictures>>, sources: PictureSources) =>
+  pictures.get(sources.targets[0]!.target.previewed[0]!)?.get("desktop")?.sideBySide;
 
 test("a run without variations starts no browser: none is needed, even one that does not exist", async () => {
   const { value: pictures, stderr } = await stderrOf(() => makeVariationPictures(run({ previewed: false }), MISSING));
@@ -62,7 +99,10 @@ test("the pictures are rendered in a browser launched as the run's, or on the ru
   const server = await chromium.launchServer({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
   try {
     const remote = run({ previewed: true });
-    const served = pictureOf(await makeVariationPictures(remote, { browserExecutable: null, browserEndpoint: server.wsEndpoint() }), remote);
+    const served = pictureOf(
+      await makeVariationPictures(remote, { browserExecutable: null, browserEndpoint: server.wsEndpoint() }),
+      remote,
+    );
     expect(served?.equals(launched!)).toBe(true);
   } finally {
     await server.close();
@@ -86,13 +126,23 @@ test("a variation's filmstrip is rendered beside the side-by-side picture: its f
   const [variation] = sources.targets[0]!.result.pages.filter((page) => page.variation !== null);
   const crop = { x: 32, y: 32, width: 216, height: 60 };
   variation!.flicker = {
-    frames: [[40, 1, -1], [90, 0, 0], [500, 0, 1]],
+    frames: [
+      [40, 1, -1],
+      [90, 0, 0],
+      [500, 0, 1],
+    ],
     signatures: ["a".repeat(40), "b".repeat(40)],
     readAtMs: 900,
     costMs: 3,
-    filmstrip: [40, 90, 500].map((atMs, index) => ({ atMs, screen: `views/${frame(`film${index}.png`, 100 + index * 50)}`, crop })),
+    filmstrip: [40, 90, 500].map((atMs, index) => ({
+      atMs,
+      screen: `views/${frame(`film${index}.png`, 100 + index * 50)}`,
+      crop,
+    })),
   };
-  const pictures = (await makeVariationPictures(sources, LOCAL)).get(sources.targets[0]!.target.previewed[0]!)?.get("desktop");
+  const pictures = (await makeVariationPictures(sources, LOCAL))
+    .get(sources.targets[0]!.target.previewed[0]!)
+    ?.get("desktop");
   expect(pictures?.sideBySide).toBeTruthy();
   const filmstrip = PNG.sync.read(pictures!.filmstrips.get("Long copy")!);
   // Three crops of 216 pixels at the zoom of at most 2 (432 > 360: the zoom is 360 / 216), two gutters between them.

@@ -13,9 +13,37 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
   const out = scratchDir("publish");
   // A file where the results folder should be: the results cannot be written into it.
   writeFileSync(join(out, "allure-results"), "not a folder");
-  const target: AuditTarget = planTarget({ specFile: "audits/shop.yaml", slug: "shop", spec: specWith(), specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: [], viewports: ["desktop"] });
-  const failed = { check: "page.load", status: "fail", spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "Did not load.", evidence: {} } as const;
-  const result: TargetResult = { spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", collect: "send", findings: [failed], pages: [], api: null };
+  const target: AuditTarget = planTarget({
+    specFile: "audits/shop.yaml",
+    slug: "shop",
+    spec: specWith(),
+    specSha256: "0".repeat(64),
+    environment: "staging",
+    baseUrl: "http://127.0.0.1:47412",
+    pages: [],
+    viewports: ["desktop"],
+  });
+  const failed = {
+    check: "page.load",
+    status: "fail",
+    spec: "audits/shop.yaml",
+    page: null,
+    viewport: null,
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "Did not load.",
+    evidence: {},
+  } as const;
+  const result: TargetResult = {
+    spec: "audits/shop.yaml",
+    project: "Demo shop",
+    environment: "staging",
+    collect: "send",
+    findings: [failed],
+    pages: [],
+    api: null,
+  };
 
   const printed = { stdout: "", stderr: "" };
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
@@ -23,7 +51,20 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
   process.stderr.write = ((text: string) => ((printed.stderr += text), true)) as typeof process.stderr.write;
   let code: number;
   try {
-    code = await publishResults({ runId: "abc123", outDir: out, targets: [target], browserExecutable: null, browserEndpoint: null }, [result], { startedAt: new Date(), strict: false, out, toGitHub: false, singleFile: false, open: false, secrets: [], changes: null });
+    code = await publishResults(
+      { runId: "abc123", outDir: out, targets: [target], browserExecutable: null, browserEndpoint: null },
+      [result],
+      {
+        startedAt: new Date(),
+        strict: false,
+        out,
+        toGitHub: false,
+        singleFile: false,
+        open: false,
+        secrets: [],
+        changes: null,
+      },
+    );
   } finally {
     Object.assign(process.stdout, { write: writes.stdout });
     Object.assign(process.stderr, { write: writes.stderr });
@@ -31,7 +72,9 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
 
   expect(code).toBe(EXIT.failed);
   expect(existsSync(join(out, "summary.json"))).toBe(true);
-  expect(printed.stderr).toMatch(new RegExp(`^setup-audit: could not write the Allure results in ${out}/allure-results: .+\\n$`));
+  expect(printed.stderr).toMatch(
+    new RegExp(`^setup-audit: could not write the Allure results in ${out}/allure-results: .+\\n$`),
+  );
   expect(printed.stdout).toContain(`\nWrote ${join(out, "summary.json")} and ${join(out, "junit.xml")}.\n`);
   expect(printed.stdout).toContain("Next: fix the failed checks above, then run the audit again.\n");
 });

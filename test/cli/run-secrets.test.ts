@@ -15,9 +15,25 @@ function closedTarget(stateFile: string): AuditTarget {
     storageState: stateFile,
     login: { path: "/login", steps: [{ fill: { selector: "#pin", valueEnv: "LOGIN_PIN" } }, { click: "#go" }] },
   };
-  const journey = [{ fill: { selector: "#email", value: "qa@example.test" } }, { fill: { selector: "#code", valueEnv: "INVITE_CODE" } }];
-  const spec = specWith({ environments: { staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412", auth } }, defaultEnvironment: "staging", pages: [{ id: "signup", path: "/signup", steps: journey }] });
-  return planTarget({ specFile: "audits/closed.yaml", slug: "closed", spec, specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["signup"], viewports: ["desktop"] });
+  const journey = [
+    { fill: { selector: "#email", value: "qa@example.test" } },
+    { fill: { selector: "#code", valueEnv: "INVITE_CODE" } },
+  ];
+  const spec = specWith({
+    environments: { staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412", auth } },
+    defaultEnvironment: "staging",
+    pages: [{ id: "signup", path: "/signup", steps: journey }],
+  });
+  return planTarget({
+    specFile: "audits/closed.yaml",
+    slug: "closed",
+    spec,
+    specSha256: "0".repeat(64),
+    environment: "staging",
+    baseUrl: "http://127.0.0.1:47412",
+    pages: ["signup"],
+    viewports: ["desktop"],
+  });
 }
 
 const ENV = { STAGING_USER: "qa-user", STAGING_PASSWORD: "pa55-word-9", LOGIN_PIN: "417", INVITE_CODE: "invite-77aa" };
@@ -28,20 +44,57 @@ test("a run's secrets are its variables' values, its journeys' typed values and 
   writeFileSync(stateFile, JSON.stringify({ cookies: [{ name: "sid", value: "sess_from_the_file_01" }], origins: [] }));
   const target = closedTarget(stateFile);
   const workDir = scratchDir("run-secrets-work");
-  const context = { storageState: async () => ({ cookies: [{ name: "members_session", value: "sess_from_the_login_2", domain: "127.0.0.1", path: "/" }], origins: [{ origin: "http://127.0.0.1:47412", localStorage: [{ name: "key", value: "prj_demo_staging" }] }] }) };
-  const outcome = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/account" };
+  const context = {
+    storageState: async () => ({
+      cookies: [{ name: "members_session", value: "sess_from_the_login_2", domain: "127.0.0.1", path: "/" }],
+      origins: [{ origin: "http://127.0.0.1:47412", localStorage: [{ name: "key", value: "prj_demo_staging" }] }],
+    }),
+  };
+  const outcome = {
+    requestedUrl: "http://127.0.0.1:47412/login",
+    documentStatus: 200,
+    loadError: null,
+    stepError: null,
+    blockedHost: null,
+    finalUrl: "http://127.0.0.1:47412/account",
+  };
   await saveLogin(workDir, { slug: "closed", environment: "staging", viewport: "desktop" }, outcome, context as never);
 
   const lists = runSecretLists([target], ENV, workDir);
-  expect(lists.secrets.sort()).toEqual(["417", "invite-77aa", "pa55-word-9", "qa-user", "qa-user:pa55-word-9", "qa@example.test", "sess_from_the_file_01", "sess_from_the_login_2"].sort());
-  expect(lists.credentials.sort()).toEqual(["417", "invite-77aa", "pa55-word-9", "qa-user", "qa-user:pa55-word-9", "sess_from_the_file_01", "sess_from_the_login_2"].sort());
+  expect(lists.secrets.sort()).toEqual(
+    [
+      "417",
+      "invite-77aa",
+      "pa55-word-9",
+      "qa-user",
+      "qa-user:pa55-word-9",
+      "qa@example.test",
+      "sess_from_the_file_01",
+      "sess_from_the_login_2",
+    ].sort(),
+  );
+  expect(lists.credentials.sort()).toEqual(
+    [
+      "417",
+      "invite-77aa",
+      "pa55-word-9",
+      "qa-user",
+      "qa-user:pa55-word-9",
+      "sess_from_the_file_01",
+      "sess_from_the_login_2",
+    ].sort(),
+  );
   // Without the work folder (a replay, a merge), the storage-state file's alone.
   expect(runSecretLists([target], ENV, null).secrets).not.toContain("sess_from_the_login_2");
   expect(runSecretLists([target], ENV, null).secrets).toContain("sess_from_the_file_01");
   // A storage-state file that is gone, or no JSON object, yields nothing.
   writeFileSync(stateFile, "{ not json");
   expect(runSecretLists([target], ENV, null).secrets.filter((secret) => secret.startsWith("sess_"))).toEqual([]);
-  expect(runSecretLists([closedTarget(join(dir, "missing.json"))], ENV, null).secrets.filter((secret) => secret.startsWith("sess_"))).toEqual([]);
+  expect(
+    runSecretLists([closedTarget(join(dir, "missing.json"))], ENV, null).secrets.filter((secret) =>
+      secret.startsWith("sess_"),
+    ),
+  ).toEqual([]);
 });
 
 test("while a run gathers, its progress lines hide a login's session from the line after the login ended", async () => {
@@ -52,8 +105,20 @@ test("while a run gathers, its progress lines hide a login's session from the li
   expect(before).not.toContain("sess_from_the_login_3");
   // The same list while no login has ended since: the states are not read for every line.
   expect(secrets()).toBe(before);
-  const context = { storageState: async () => ({ cookies: [{ name: "members_session", value: "sess_from_the_login_3", domain: "127.0.0.1", path: "/" }], origins: [] }) };
-  const outcome = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/account" };
+  const context = {
+    storageState: async () => ({
+      cookies: [{ name: "members_session", value: "sess_from_the_login_3", domain: "127.0.0.1", path: "/" }],
+      origins: [],
+    }),
+  };
+  const outcome = {
+    requestedUrl: "http://127.0.0.1:47412/login",
+    documentStatus: 200,
+    loadError: null,
+    stepError: null,
+    blockedHost: null,
+    finalUrl: "http://127.0.0.1:47412/account",
+  };
   await saveLogin(workDir, { slug: "closed", environment: "staging", viewport: "desktop" }, outcome, context as never);
   expect(secrets()).toContain("sess_from_the_login_3");
 });

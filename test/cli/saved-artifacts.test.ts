@@ -19,7 +19,13 @@ const ENV = { SERVICE_API_KEY: "key_0123456789abcdef", QA_USER: "tester@corp.exa
 
 function closedSpec(overrides: Record<string, unknown> = {}): AuditSpec {
   return specWith({
-    environments: { staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412", auth: { basic: { usernameEnv: "QA_USER", passwordEnv: "QA_PASSWORD" } } } },
+    environments: {
+      staging: {
+        key: "prj_demo_staging",
+        baseUrl: "http://127.0.0.1:47412",
+        auth: { basic: { usernameEnv: "QA_USER", passwordEnv: "QA_PASSWORD" } },
+      },
+    },
     api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" },
     viewports: ["desktop"],
     ...overrides,
@@ -27,27 +33,54 @@ function closedSpec(overrides: Record<string, unknown> = {}): AuditSpec {
 }
 
 const loaded = (spec: AuditSpec) => ({ file: "audits/closed.yaml", spec, sha256: "sha" });
-const targetOf = (spec: AuditSpec) => buildTarget(loaded(spec), { env: undefined, viewports: [], pages: [], baseUrl: undefined });
+const targetOf = (spec: AuditSpec) =>
+  buildTarget(loaded(spec), { env: undefined, viewports: [], pages: [], baseUrl: undefined });
 
 /** The signup page as gathered: the visitor identified by the user name, the key in a collect URL, the password in a console error. */
 function gatheredSignup() {
-  const identify = callWith({ kind: "identify", method: "identify", name: ENV.QA_USER, properties: { plan: "pro", contact: ENV.QA_USER } });
+  const identify = callWith({
+    kind: "identify",
+    method: "identify",
+    name: ENV.QA_USER,
+    properties: { plan: "pro", contact: ENV.QA_USER },
+  });
   const collect = { ...collectOf([identify]), url: `http://127.0.0.1:47411/v1/collect?api_key=${ENV.SERVICE_API_KEY}` };
-  return pageWith({ spec: "audits/closed.yaml", page: "signup", calls: [identify], collect: [collect], errors: [{ kind: "console", message: `login as ${ENV.QA_USER}:${ENV.QA_PASSWORD}` }] });
+  return pageWith({
+    spec: "audits/closed.yaml",
+    page: "signup",
+    calls: [identify],
+    collect: [collect],
+    errors: [{ kind: "console", message: `login as ${ENV.QA_USER}:${ENV.QA_PASSWORD}` }],
+  });
 }
 
 function saved(spec: AuditSpec): { dir: string; pages: ReturnType<typeof gatheredSignup>[] } {
   const dir = scratchDir("saved-artifacts");
   const pages = [pageWith({ spec: "audits/closed.yaml" }), gatheredSignup()];
   const target = targetOf(spec);
-  const gathered = pages.map((page) => ({ file: target.units.find((unit) => unit.page === page.page)!.artifactFiles[page.viewport]!, page }));
-  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: apiWith() }] }, [dir], runSecretLists([target], ENV, null).credentials);
+  const gathered = pages.map((page) => ({
+    file: target.units.find((unit) => unit.page === page.page)!.artifactFiles[page.viewport]!,
+    page,
+  }));
+  saveArtifacts(
+    dir,
+    {
+      startedAt: new Date(0),
+      selection: { pages: [], viewports: [] },
+      targets: [{ target, pages: gathered, api: apiWith() }],
+    },
+    [dir],
+    runSecretLists([target], ENV, null).credentials,
+  );
   return { dir, pages };
 }
 
 test("the saved artifacts hold every page, with the API key and a closed site's secrets redacted in every file", () => {
   const { dir } = saved(closedSpec());
-  const files = [join(dir, "artifacts", "run.json"), ...readdirSync(join(dir, "artifacts", "pages")).map((name) => join(dir, "artifacts", "pages", name))];
+  const files = [
+    join(dir, "artifacts", "run.json"),
+    ...readdirSync(join(dir, "artifacts", "pages")).map((name) => join(dir, "artifacts", "pages", name)),
+  ];
   expect(files).toHaveLength(3);
   const text = files.map((file) => readFileSync(file, "utf8")).join("\n");
   for (const secret of Object.values(ENV)) expect(text).not.toContain(secret);
@@ -57,7 +90,12 @@ test("the saved artifacts hold every page, with the API key and a closed site's 
 test("a replay judges identify.pii as the run did, though the user name it sent was redacted; allowPersonalData as the spec says now", () => {
   for (const spec of [closedSpec(), closedSpec({ identify: { required: [], allowPersonalData: ["contact"] } })]) {
     const { dir, pages } = saved(closedSpec());
-    const [replayed] = replayedTargets(readSavedRun(dir), [loaded(spec)], { env: undefined, pages: [], viewports: [] }, dir);
+    const [replayed] = replayedTargets(
+      readSavedRun(dir),
+      [loaded(spec)],
+      { env: undefined, pages: [], viewports: [] },
+      dir,
+    );
     const pii = (findings: Finding[]) => findings.filter((finding) => finding.check === "identify.pii");
     const asRun = pii(judgeGathered(targetOf(spec), pages, apiWith(), undefined).findings);
     expect(asRun.map((finding) => finding.status)).toEqual(["skip", "fail"]);
@@ -68,7 +106,13 @@ test("a replay judges identify.pii as the run did, though the user name it sent 
 
 test("a spec that now audits a page the saved run did not gather is refused, naming it and what to do", () => {
   const { dir } = saved(closedSpec());
-  const grown = closedSpec({ pages: [{ id: "home", path: "/" }, { id: "signup", path: "/signup" }, { id: "pricing", path: "/pricing" }] });
+  const grown = closedSpec({
+    pages: [
+      { id: "home", path: "/" },
+      { id: "signup", path: "/signup" },
+      { id: "pricing", path: "/pricing" },
+    ],
+  });
   let refused: unknown;
   try {
     replayedTargets(readSavedRun(dir), [loaded(grown)], { env: undefined, pages: [], viewports: [] }, dir);
@@ -78,19 +122,40 @@ test("a spec that now audits a page the saved run did not gather is refused, nam
   expect(refused).toBeInstanceOf(CliError);
   expect((refused as CliError).exitCode).toBe(2);
   expect((refused as CliError).message).toContain("audits/closed.yaml (staging) now audits page pricing on desktop");
-  expect((refused as CliError).hint).toContain(`setup-audit run audits/closed.yaml --env staging --save-artifacts --out ${dir}`);
+  expect((refused as CliError).hint).toContain(
+    `setup-audit run audits/closed.yaml --env staging --save-artifacts --out ${dir}`,
+  );
 });
 
 test("a refusal's and a GPC unit's artifacts are saved in files of their own and replayed as those units, the page's beside them", () => {
   const spec = closedSpec({ consent: { accept: "auto", reject: "auto", gpc: true, timeoutMs: 5000 } });
   const target = targetOf(spec);
   const consentOf = (unit: "page" | "reject" | "gpc") => ({ unit }) as PageArtifacts["consent"];
-  const gathered = target.units.map((unit) => ({ file: unit.artifactFiles.desktop!, page: pageWith({ spec: "audits/closed.yaml", page: unit.page, consent: consentOf(unit.consent ?? "page") }) }));
+  const gathered = target.units.map((unit) => ({
+    file: unit.artifactFiles.desktop!,
+    page: pageWith({ spec: "audits/closed.yaml", page: unit.page, consent: consentOf(unit.consent ?? "page") }),
+  }));
   const dir = scratchDir("saved-artifacts");
-  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: gathered, api: null }] }, [dir], runSecretLists([target], ENV, null).credentials);
+  saveArtifacts(
+    dir,
+    {
+      startedAt: new Date(0),
+      selection: { pages: [], viewports: [] },
+      targets: [{ target, pages: gathered, api: null }],
+    },
+    [dir],
+    runSecretLists([target], ENV, null).credentials,
+  );
   expect(readdirSync(join(dir, "artifacts", "pages"))).toHaveLength(target.units.length);
-  const [replayed] = replayedTargets(readSavedRun(dir), [loaded(spec)], { env: undefined, pages: [], viewports: [] }, dir);
-  expect(replayed!.pages.map((page) => `${page.page} ${page.consent?.unit}`)).toEqual(target.units.map((unit) => `${unit.page} ${unit.consent ?? "page"}`));
+  const [replayed] = replayedTargets(
+    readSavedRun(dir),
+    [loaded(spec)],
+    { env: undefined, pages: [], viewports: [] },
+    dir,
+  );
+  expect(replayed!.pages.map((page) => `${page.page} ${page.consent?.unit}`)).toEqual(
+    target.units.map((unit) => `${unit.page} ${unit.consent ?? "page"}`),
+  );
 });
 
 test("a filmstrip's frames are saved with the artifacts, and a replay gives them back to the output", () => {
@@ -100,9 +165,24 @@ test("a filmstrip's frames are saved with the artifacts, and a replay gives them
   const frame = "screenshots/closed/views/home.desktop.e0v0.film0.png";
   mkdirSync(join(runDir, "screenshots/closed/views"), { recursive: true });
   writeFileSync(join(runDir, frame), "png");
-  const flicker = { frames: [], signatures: [], readAtMs: 0, costMs: 0, filmstrip: [{ atMs: 16, screen: frame, crop: null }] };
+  const flicker = {
+    frames: [],
+    signatures: [],
+    readAtMs: 0,
+    costMs: 0,
+    filmstrip: [{ atMs: 16, screen: frame, crop: null }],
+  };
   const home = pageWith({ spec: "audits/closed.yaml", page: "home", flicker });
-  saveArtifacts(runDir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [runDir], runSecretLists([target], ENV, null).credentials);
+  saveArtifacts(
+    runDir,
+    {
+      startedAt: new Date(0),
+      selection: { pages: [], viewports: [] },
+      targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }],
+    },
+    [runDir],
+    runSecretLists([target], ENV, null).credentials,
+  );
   expect(existsSync(join(runDir, "artifacts", frame))).toBe(true);
   const outDir = scratchDir("replayed");
   restoreScreens([target], [{ pages: [home] } as unknown as TargetResult], join(runDir, "artifacts"), outDir);
@@ -112,11 +192,36 @@ test("a filmstrip's frames are saved with the artifacts, and a replay gives them
 test("a login's end and a page's landing are saved without query and fragment, and a base URL without its user name and password", () => {
   const spec = closedSpec();
   const target = { ...targetOf(spec), baseUrl: "http://qa:pa55@127.0.0.1:47412" };
-  const login = { requestedUrl: "http://127.0.0.1:47412/login", documentStatus: 200, loadError: null, stepError: null, blockedHost: null, finalUrl: "http://127.0.0.1:47412/callback?code=tok_123#access_token=tok_456" };
-  const home = pageWith({ spec: "audits/closed.yaml", page: "home", access: { login, landedUrl: "http://127.0.0.1:47412/?session=tok_789", passwordField: false, authRefused: false } });
+  const login = {
+    requestedUrl: "http://127.0.0.1:47412/login",
+    documentStatus: 200,
+    loadError: null,
+    stepError: null,
+    blockedHost: null,
+    finalUrl: "http://127.0.0.1:47412/callback?code=tok_123#access_token=tok_456",
+  };
+  const home = pageWith({
+    spec: "audits/closed.yaml",
+    page: "home",
+    access: { login, landedUrl: "http://127.0.0.1:47412/?session=tok_789", passwordField: false, authRefused: false },
+  });
   const dir = scratchDir("saved-artifacts");
-  saveArtifacts(dir, { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }] }, [dir], runSecretLists([target], ENV, null).credentials);
-  const text = [join(dir, "artifacts", "run.json"), join(dir, "artifacts", "pages", target.units[0]!.artifactFiles.desktop!)].map((file) => readFileSync(file, "utf8")).join("\n");
+  saveArtifacts(
+    dir,
+    {
+      startedAt: new Date(0),
+      selection: { pages: [], viewports: [] },
+      targets: [{ target, pages: [{ file: target.units[0]!.artifactFiles.desktop!, page: home }], api: null }],
+    },
+    [dir],
+    runSecretLists([target], ENV, null).credentials,
+  );
+  const text = [
+    join(dir, "artifacts", "run.json"),
+    join(dir, "artifacts", "pages", target.units[0]!.artifactFiles.desktop!),
+  ]
+    .map((file) => readFileSync(file, "utf8"))
+    .join("\n");
   expect(text).not.toMatch(/tok_|pa55/);
   expect(text).toContain('"finalUrl": "http://127.0.0.1:47412/callback"');
   expect(readSavedRun(dir).targets[0]!.baseUrl).toBe("http://127.0.0.1:47412/");

@@ -27,9 +27,18 @@ test("the demo shop passes every API check, with one request per endpoint and de
 
   const summary = readSummary(out);
   const spec = "audits/demo-shop.yaml";
-  expect(API_CHECK_IDS.map((check) => specFinding(summary, spec, check).status)).toEqual(["pass", "pass", "pass", "pass"]);
-  expect(specFinding(summary, spec, "api.goals").message).toBe('Every goal exists in the service with the spec\'s event as its condition ("Signup completed" = `signup_success`).');
-  const delivered = summary.findings.filter((finding) => finding.check === "events.delivered" && finding.page === "signup");
+  expect(API_CHECK_IDS.map((check) => specFinding(summary, spec, check).status)).toEqual([
+    "pass",
+    "pass",
+    "pass",
+    "pass",
+  ]);
+  expect(specFinding(summary, spec, "api.goals").message).toBe(
+    'Every goal exists in the service with the spec\'s event as its condition ("Signup completed" = `signup_success`).',
+  );
+  const delivered = summary.findings.filter(
+    (finding) => finding.check === "events.delivered" && finding.page === "signup",
+  );
   expect(delivered.map((finding) => [finding.viewport, finding.status, finding.message])).toEqual(
     expect.arrayContaining([
       ["desktop", "pass", "All 2 call(s) were delivered and accepted and listed by the service as ingested."],
@@ -48,7 +57,8 @@ test("a wrong workspace, a goal condition that differs and a rejected key each f
 
   expect(specFinding(summary, mismatch, "api.workspace")).toMatchObject({
     status: "fail",
-    message: 'Project "Demo shop (staging)" belongs to workspace "Acme Marketing", id ws_1 in the service, not "Acme Sales". Fix the spec\'s workspace, or move the project to the right workspace.',
+    message:
+      'Project "Demo shop (staging)" belongs to workspace "Acme Marketing", id ws_1 in the service, not "Acme Sales". Fix the spec\'s workspace, or move the project to the right workspace.',
   });
   expect(specFinding(summary, mismatch, "api.goals")).toMatchObject({
     status: "fail",
@@ -57,13 +67,19 @@ test("a wrong workspace, a goal condition that differs and a rejected key each f
       "Make each goal's condition in the service equal the event the page sends, exactly, or fix the spec's goals.",
   });
   expect(specFinding(summary, mismatch, "api.project").status).toBe("pass");
-  expect(summary.runs.find((specRun) => specRun.spec === mismatch)?.checklist).toMatchObject({ workspace: "fail", goalEventMatch: "fail" });
+  expect(summary.runs.find((specRun) => specRun.spec === mismatch)?.checklist).toMatchObject({
+    workspace: "fail",
+    goalEventMatch: "fail",
+  });
 
   expect(specFinding(summary, rejected, "api.auth")).toMatchObject({
     status: "fail",
-    message: 'The service rejected the key in AUDIT_REJECTED_KEY (GET http://127.0.0.1:47411/v1/projects: HTTP 401 with body {"error":"invalid api key"}). Set AUDIT_REJECTED_KEY to a valid API key of workspace "Acme Marketing".',
+    message:
+      'The service rejected the key in AUDIT_REJECTED_KEY (GET http://127.0.0.1:47411/v1/projects: HTTP 401 with body {"error":"invalid api key"}). Set AUDIT_REJECTED_KEY to a valid API key of workspace "Acme Marketing".',
   });
-  expect(["api.project", "api.workspace", "api.goals"].map((check) => specFinding(summary, rejected, check).status)).toEqual(["skip", "skip", "skip"]);
+  expect(
+    ["api.project", "api.workspace", "api.goals"].map((check) => specFinding(summary, rejected, check).status),
+  ).toEqual(["skip", "skip", "skip"]);
   expect(run.stdout).toContain("✗ FAIL api.auth: The service rejected the key in AUDIT_REJECTED_KEY");
 });
 
@@ -76,10 +92,18 @@ test("with the API down, the pages are still audited and the run exits 1, not 3"
   const summary = readSummary(out);
   expect(specFinding(summary, spec, "api.project")).toMatchObject({
     status: "fail",
-    message: expect.stringMatching(/^Could not read the project list \(GET http:\/\/127\.0\.0\.1:9\/v1\/projects\): .*ECONNREFUSED.*, after 4 attempts in [\d.]+ m?s\. Check api\.baseUrl and that the service is up, then run the audit again\.$/),
+    message: expect.stringMatching(
+      /^Could not read the project list \(GET http:\/\/127\.0\.0\.1:9\/v1\/projects\): .*ECONNREFUSED.*, after 4 attempts in [\d.]+ m?s\. Check api\.baseUrl and that the service is up, then run the audit again\.$/,
+    ),
   });
-  expect(["api.auth", "api.workspace", "api.goals"].map((check) => specFinding(summary, spec, check).status)).toEqual(["skip", "skip", "skip"]);
-  expect(summary.findings.find((finding) => finding.check === "page.load" && finding.page === "home")?.status).toBe("pass");
+  expect(["api.auth", "api.workspace", "api.goals"].map((check) => specFinding(summary, spec, check).status)).toEqual([
+    "skip",
+    "skip",
+    "skip",
+  ]);
+  expect(summary.findings.find((finding) => finding.check === "page.load" && finding.page === "home")?.status).toBe(
+    "pass",
+  );
 });
 
 test("the API key appears in no file the run wrote and in none of its output", async ({}, testInfo) => {
@@ -91,10 +115,19 @@ test("the API key appears in no file the run wrote and in none of its output", a
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const summary = readSummary(out);
   // The key was used: accepted by one spec's API, refused (and echoed back) by the other's.
-  expect(API_CHECK_IDS.map((check) => specFinding(summary, accepted, check).status)).toEqual(["pass", "pass", "pass", "pass"]);
-  expect(specFinding(summary, echoed, "api.auth").message).toContain('{"error":"invalid api key","received":"[redacted]"}');
+  expect(API_CHECK_IDS.map((check) => specFinding(summary, accepted, check).status)).toEqual([
+    "pass",
+    "pass",
+    "pass",
+    "pass",
+  ]);
+  expect(specFinding(summary, echoed, "api.auth").message).toContain(
+    '{"error":"invalid api key","received":"[redacted]"}',
+  );
 
-  const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const files = readdirSync(out, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
   expect(files.length).toBeGreaterThan(3);
   const leaks = [key, encodeURIComponent(key), Buffer.from(key).toString("base64")].flatMap((form) => [
     ...files.filter((file) => readFileSync(file).includes(form)),

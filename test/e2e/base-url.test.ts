@@ -63,13 +63,21 @@ test("--base-url on a subdomain: the gatherer's own site and page.domain are bot
     ].join("\n"),
   );
   const out = testInfo.outputPath("out");
-  const run = await runCli(["run", spec, "--base-url", `http://www.localhost:${port}`, "--out", out], { NODE_OPTIONS: LOCALHOST_SUBDOMAINS });
+  const run = await runCli(["run", spec, "--base-url", `http://www.localhost:${port}`, "--out", out], {
+    NODE_OPTIONS: LOCALHOST_SUBDOMAINS,
+  });
   expect(run.stderr).toBe("");
   const summary = readSummary(out);
   const where = { page: "home", viewport: "desktop" };
-  expect(findingOf(summary, "page.load", where)).toMatchObject({ status: "pass", message: expect.stringContaining(`http://www.localhost:${port}/`) });
+  expect(findingOf(summary, "page.load", where)).toMatchObject({
+    status: "pass",
+    message: expect.stringContaining(`http://www.localhost:${port}/`),
+  });
   expect(findingOf(summary, "page.domain", where)).toMatchObject({ status: "pass", evidence: { domain: "localhost" } });
   // The canary value went to the site's own backend, which a signup form is meant to do.
-  expect(findingOf(summary, "identify.pii", where)).toMatchObject({ status: "pass", message: "The canary value of step 1 left in no request." });
+  expect(findingOf(summary, "identify.pii", where)).toMatchObject({
+    status: "pass",
+    message: "The canary value of step 1 left in no request.",
+  });
   expect(received.get("/save")?.["x-setup-audit"]).toBeDefined();
 });

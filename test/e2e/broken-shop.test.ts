@@ -72,7 +72,9 @@ test("a call lost when the page navigates away is dropped", () => {
     const delivered = findingOf(summary, "events.delivered", { page: "navigate-away", viewport });
     expect(delivered.status).toBe("fail");
     expect(delivered.message).toContain('track("cta_clicked") was never delivered');
-    const call = summary.calls.find((candidate) => candidate.page === "navigate-away" && candidate.viewport === viewport);
+    const call = summary.calls.find(
+      (candidate) => candidate.page === "navigate-away" && candidate.viewport === viewport,
+    );
     expect(call).toMatchObject({ name: "cta_clicked", beforeSdk: false, delivery: "dropped" });
   }
 });
@@ -98,9 +100,13 @@ test("calls made in the SDK's ready callback on a page without expect are waited
     const accepted = summary.calls.find((call) => call.page === "ready-callback" && call.viewport === viewport);
     expect(accepted).toMatchObject({ kind: "track", name: "offers_ready", beforeSdk: false, delivery: "accepted" });
     expect(findingOf(summary, "events.delivered", { page: "ready-callback", viewport }).status).toBe("pass");
-    const rejected = summary.calls.find((call) => call.page === "ready-callback-rejected" && call.viewport === viewport);
+    const rejected = summary.calls.find(
+      (call) => call.page === "ready-callback-rejected" && call.viewport === viewport,
+    );
     expect(rejected).toMatchObject({ name: "coupon_ready", delivery: "rejected" });
-    expect(findingOf(summary, "events.delivered", { page: "ready-callback-rejected", viewport }).message).toContain('track("coupon_ready") was rejected by the collector (HTTP 400)');
+    expect(findingOf(summary, "events.delivered", { page: "ready-callback-rejected", viewport }).message).toContain(
+      'track("coupon_ready") was rejected by the collector (HTTP 400)',
+    );
   }
 });
 
@@ -120,39 +126,58 @@ test("a redirect to a dead host on another domain fails page.domain and page.loa
     expect(domain.message).toContain("for http://localhost:47410/landing");
     const load = findingOf(summary, "page.load", { page: "offsite-dead", viewport });
     expect(load.status).toBe("fail");
-    expect(load.message).toContain("it redirected to http://localhost:47410/landing, which failed (net::ERR_CONNECTION_REFUSED)");
+    expect(load.message).toContain(
+      "it redirected to http://localhost:47410/landing, which failed (net::ERR_CONNECTION_REFUSED)",
+    );
   }
 });
 
 test("each faulty variation fails (or warns, for overflow) on its viewport, naming why, and passes where it is sound", () => {
-  const variation = (name: string, viewport: string) => findingOf(summary, "experiment.variation", { page: "cta-variations", viewport, variation: name });
+  const variation = (name: string, viewport: string) =>
+    findingOf(summary, "experiment.variation", { page: "cta-variations", viewport, variation: name });
   for (const viewport of viewports) {
     for (const name of ["Throws on mobile", "Rewritten markup", "Wide banner", "No visible change"]) {
       expect(variation(name, viewport).experiment).toBe("CTA button wording");
     }
-    expect(variation("Rewritten markup", viewport).message).toContain("the journey no longer fires `cta_clicked`, which the control fires");
+    expect(variation("Rewritten markup", viewport).message).toContain(
+      "the journey no longer fires `cta_clicked`, which the control fires",
+    );
     expect(variation("No visible change", viewport).message).toContain("it changes nothing visible in the target");
     // Only the variation's own finding judges it: the page as it is passes everything.
     expect(findingOf(summary, "events.expected", { page: "cta-variations", viewport }).status).toBe("pass");
     expect(findingOf(summary, "experiment.selector", { page: "cta-variations", viewport }).status).toBe("pass");
   }
-  expect(variation("Throws on mobile", "mobile").message).toContain("its js throws \"Cannot set properties of null (setting 'textContent')\" at line 2");
+  expect(variation("Throws on mobile", "mobile").message).toContain(
+    "its js throws \"Cannot set properties of null (setting 'textContent')\" at line 2",
+  );
   expect(variation("Throws on mobile", "desktop").status).toBe("pass");
-  expect(variation("Wide banner", "mobile").message).toContain("it makes the page wider than the viewport, which the control is not");
+  expect(variation("Wide banner", "mobile").message).toContain(
+    "it makes the page wider than the viewport, which the control is not",
+  );
   expect(variation("Wide banner", "desktop").status).toBe("pass");
   // The preview's calls are listed with their variation; the faulty markup's journey made none.
   const previewCalls = summary.calls.filter((call) => call.variation !== null);
-  expect(previewCalls.every((call) => call.page === "cta-variations" && call.experiment === "CTA button wording")).toBe(true);
+  expect(previewCalls.every((call) => call.page === "cta-variations" && call.experiment === "CTA button wording")).toBe(
+    true,
+  );
   // A preview never reaches the service: the audit answers its collect requests.
   expect(new Set(previewCalls.map((call) => call.delivery))).toEqual(new Set(["intercepted"]));
   expect(previewCalls.filter((call) => call.variation === "Rewritten markup")).toEqual([]);
-  expect(previewCalls.filter((call) => call.variation === "Throws on mobile" && call.name === "cta_clicked").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
+  expect(
+    previewCalls
+      .filter((call) => call.variation === "Throws on mobile" && call.name === "cta_clicked")
+      .map((call) => call.viewport)
+      .sort(),
+  ).toEqual(["desktop", "mobile"]);
 });
 
 test("nothing but the planted faults is reported", () => {
   const reported = summary.findings
     .filter((finding) => finding.status === "fail" || finding.status === "warn")
-    .map((finding) => `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}${finding.variation === null ? "" : ` ${finding.variation}`}`)
+    .map(
+      (finding) =>
+        `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}${finding.variation === null ? "" : ` ${finding.variation}`}`,
+    )
     .sort();
   const planted = viewports.flatMap((viewport) => [
     `sdk.order fail early-call ${viewport}`,
@@ -169,10 +194,18 @@ test("nothing but the planted faults is reported", () => {
     `experiment.variation fail cta-variations ${viewport} Rewritten markup`,
     `experiment.variation fail cta-variations ${viewport} No visible change`,
   ]);
-  const mobileOnly = ["events.expected fail desktop-only mobile", "experiment.variation fail cta-variations mobile Throws on mobile", "experiment.variation warn cta-variations mobile Wide banner"];
+  const mobileOnly = [
+    "events.expected fail desktop-only mobile",
+    "experiment.variation fail cta-variations mobile Throws on mobile",
+    "experiment.variation warn cta-variations mobile Wide banner",
+  ];
   expect(reported).toEqual([...planted, ...mobileOnly].sort());
 });
 
 test("the checklist shows the goal mismatch and the dropped events", () => {
-  expect(summary.runs[0]?.checklist).toMatchObject({ goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "fail" });
+  expect(summary.runs[0]?.checklist).toMatchObject({
+    goalEventMatch: "fail",
+    mobileAndDesktop: "pass",
+    noWarnings: "fail",
+  });
 });

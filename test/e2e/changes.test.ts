@@ -46,13 +46,24 @@ function breaking(page: string, event: string): string {
 /** Judges the saved artifacts with `specText` into the one output folder. */
 async function audit(specText: string, flags: string[] = []) {
   writeFileSync(spec, specText);
-  const env = { SETUP_AUDIT_BROWSER: nowhere, PLAYWRIGHT_BROWSERS_PATH: nowhere, HOOK_URL: hookUrl, GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop", GITHUB_RUN_ID: "42" };
+  const env = {
+    SETUP_AUDIT_BROWSER: nowhere,
+    PLAYWRIGHT_BROWSERS_PATH: nowhere,
+    HOOK_URL: hookUrl,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_REPOSITORY: "acme/shop",
+    GITHUB_RUN_ID: "42",
+  };
   const postsBefore = posts.length;
-  const run = await runCli(["run", spec, "--from-artifacts", saved, "--out", out, "--notify-env", "HOOK_URL", ...flags], env);
+  const run = await runCli(
+    ["run", spec, "--from-artifacts", saved, "--out", out, "--notify-env", "HOOK_URL", ...flags],
+    env,
+  );
   return { ...run, summary: readSummary(out), posted: posts.slice(postsBefore) };
 }
 
-const keys = (list: readonly ChangedFinding[]) => list.map((finding) => `${finding.check} ${finding.page} ${finding.viewport} ${finding.status}`).sort();
+const keys = (list: readonly ChangedFinding[]) =>
+  list.map((finding) => `${finding.check} ${finding.page} ${finding.viewport} ${finding.status}`).sort();
 
 test.beforeAll(async () => {
   cpSync(join(GOLDEN_DIR, "artifacts"), join(saved, "artifacts"), { recursive: true });
@@ -78,13 +89,25 @@ test("run 2 lists exactly the page fixed and the page broken since run 1; --fail
   expect(second.code, second.stdout + second.stderr).toBe(1);
   const changes = second.summary.changes!;
   expect(changes.comparedWith).toEqual({ startedAt: first.summary.startedAt, verdict: "fail" });
-  expect(keys(changes.new)).toEqual(["events.expected rejected-call desktop fail", "events.expected rejected-call mobile fail"]);
-  expect(keys(changes.resolved)).toEqual(["events.expected queued-call desktop pass", "events.expected queued-call mobile pass"]);
+  expect(keys(changes.new)).toEqual([
+    "events.expected rejected-call desktop fail",
+    "events.expected rejected-call mobile fail",
+  ]);
+  expect(keys(changes.resolved)).toEqual([
+    "events.expected queued-call desktop pass",
+    "events.expected queued-call mobile pass",
+  ]);
   expect(changes.worse).toEqual([]);
-  const problems = (summary: typeof first.summary) => summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length;
+  const problems = (summary: typeof first.summary) =>
+    summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length;
   expect(changes.persisting).toBe(problems(first.summary) - 2);
   expect(changes.new.every((finding) => finding.spec === spec && finding.environment === "staging")).toBe(true);
-  expect(second.stdout).toMatch(new RegExp(`^Since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: 2 new, 0 worse, 2 resolved, ${changes.persisting} still failing$`, "m"));
+  expect(second.stdout).toMatch(
+    new RegExp(
+      `^Since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: 2 new, 0 worse, 2 resolved, ${changes.persisting} still failing$`,
+      "m",
+    ),
+  );
   expect(second.stdout).toContain("--fail-on new: 2 failed finding(s) new or worse than in the run compared with.");
   expect(second.posted).toHaveLength(1);
   const message = JSON.parse(second.posted[0]!) as { text: string; blocks: { type: string }[] };
@@ -96,22 +119,53 @@ test("run 2 lists exactly the page fixed and the page broken since run 1; --fail
   const third = await audit(breaking("rejected-call", "coupon_applied"), ["--fail-on", "new"]);
   expect(third.code, third.stdout + third.stderr).toBe(0);
   expect(third.summary.verdict).toBe("fail");
-  expect(third.summary.changes).toMatchObject({ new: [], worse: [], resolved: [], persisting: problems(third.summary) });
-  expect(third.stdout).toContain("--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0).");
+  expect(third.summary.changes).toMatchObject({
+    new: [],
+    worse: [],
+    resolved: [],
+    persisting: problems(third.summary),
+  });
+  expect(third.stdout).toContain(
+    "--fail-on new: no failure is new or worse than in the run compared with; the failures above are older, so the run passes (exit 0).",
+  );
   expect(third.posted).toEqual([]);
   expect(third.stderr).not.toContain("warning");
 
   for (const body of posts) expect(body).not.toContain("hook-token");
   for (const run of [first, second, third]) expect(run.stdout + run.stderr).not.toContain("hook-token");
-  expect(readFileSync(join(out, "history", "findings.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
+  expect(
+    readFileSync(join(out, "history", "findings.jsonl"), "utf8")
+      .trim()
+      .split("\n"),
+  ).toHaveLength(3);
 });
 
 test("a shard is not compared (the merge is: it compares the merged result with the last merge), and refuses the flags that compare", async ({}, testInfo) => {
   const shardOut = testInfo.outputPath("shard");
-  const refused = await runCli(["run", e2eSpec("broken-shop.yaml"), "--page", "early-call", "--shard", "1/1", "--fail-on", "new", "--out", shardOut]);
+  const refused = await runCli([
+    "run",
+    e2eSpec("broken-shop.yaml"),
+    "--page",
+    "early-call",
+    "--shard",
+    "1/1",
+    "--fail-on",
+    "new",
+    "--out",
+    shardOut,
+  ]);
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain("--fail-on is for a whole run, not a shard: the merge compares the merged result");
-  const shard = await runCli(["run", e2eSpec("broken-shop.yaml"), "--page", "early-call", "--shard", "1/1", "--out", shardOut]);
+  const shard = await runCli([
+    "run",
+    e2eSpec("broken-shop.yaml"),
+    "--page",
+    "early-call",
+    "--shard",
+    "1/1",
+    "--out",
+    shardOut,
+  ]);
   expect(shard.code, shard.stdout + shard.stderr).toBe(1);
   expect(existsSync(join(shardOut, "history", "findings.jsonl"))).toBe(false);
 
@@ -124,6 +178,8 @@ test("a shard is not compared (the merge is: it compares the merged result with 
   expect(again.code, again.stdout + again.stderr).toBe(0);
   const changes = readSummary(merged).changes!;
   expect(changes).toMatchObject({ new: [], worse: [], resolved: [] });
-  expect(changes.persisting).toBe(readSummary(merged).findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length);
+  expect(changes.persisting).toBe(
+    readSummary(merged).findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length,
+  );
   expect(changes.persisting).toBeGreaterThan(0);
 });

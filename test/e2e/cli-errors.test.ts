@@ -4,7 +4,12 @@ import { expect, test } from "@playwright/test";
 import { runCli, runCommand } from "./cli.js";
 
 test("validate exits 2 and names file:line:col for each invalid spec", async () => {
-  const run = await runCli(["validate", "test/spec/specs/syntax-error.yaml", "test/spec/specs/misspelled-key.yaml", "test/spec/specs/wrong-type.yaml"]);
+  const run = await runCli([
+    "validate",
+    "test/spec/specs/syntax-error.yaml",
+    "test/spec/specs/misspelled-key.yaml",
+    "test/spec/specs/wrong-type.yaml",
+  ]);
   expect(run.code).toBe(2);
   for (const file of ["syntax-error", "misspelled-key", "wrong-type"]) {
     expect(run.stderr).toMatch(new RegExp(`test/spec/specs/${file}\\.yaml:\\d+:\\d+ `));
@@ -28,7 +33,9 @@ test("bad flags exit 2 with a hint", async () => {
   const run = await runCli(["run", "--shard", "3/2"]);
   expect(run.code).toBe(2);
   expect(run.stderr).toContain("--shard must look like 1/3");
-  expect((await runCli(["run", "--env", "nowhere", "audits/demo-shop.yaml"])).stderr).toContain("Use --env with one of: staging, production");
+  expect((await runCli(["run", "--env", "nowhere", "audits/demo-shop.yaml"])).stderr).toContain(
+    "Use --env with one of: staging, production",
+  );
 });
 
 test("demo takes no spec: exit 2 with what it does", async () => {
@@ -38,7 +45,9 @@ test("demo takes no spec: exit 2 with what it does", async () => {
 });
 
 test("--version prints the version of package.json", async () => {
-  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as {
+    version: string;
+  };
   expect(await runCli(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
 });
 
@@ -58,7 +67,14 @@ test("a missing browser exits 3 with one line on how to get one", async () => {
 });
 
 test("an unreachable site exits 3", async ({}, testInfo) => {
-  const run = await runCli(["run", "audits/demo-shop.yaml", "--base-url", "http://127.0.0.1:9", "--out", testInfo.outputPath("out")]);
+  const run = await runCli([
+    "run",
+    "audits/demo-shop.yaml",
+    "--base-url",
+    "http://127.0.0.1:9",
+    "--out",
+    testInfo.outputPath("out"),
+  ]);
   expect(run.code).toBe(3);
   expect(run.stderr).toContain("Could not reach http://127.0.0.1:9");
 });

@@ -21,11 +21,18 @@ export interface CliRun {
  * not annotate its job with the findings of its fixtures.
  */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return runCommand(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...args], { cwd: ROOT, env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "", ...env } });
+  return runCommand(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "", ...env },
+  });
 }
 
 /** Runs a command as a child process in `cwd` with exactly the environment `env`; resolves when it ends. */
-export function runCommand(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -44,7 +51,9 @@ export function readSummary(outDir: string): RunSummary {
 
 /** The environment info of the Allure results a run wrote into `outDir` (`environment.properties`, unescaped). */
 export function readEnvironmentInfo(outDir: string): Record<string, string> {
-  const lines = readFileSync(join(outDir, "allure-results", "environment.properties"), "utf8").split("\n").filter((line) => line !== "");
+  const lines = readFileSync(join(outDir, "allure-results", "environment.properties"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
   const unescape = (text: string) => text.replace(/\\(.)/g, "$1");
   return Object.fromEntries(
     lines.map((line) => {
@@ -55,7 +64,11 @@ export function readEnvironmentInfo(outDir: string): Record<string, string> {
 }
 
 /** The one finding of `check` on a page × viewport (or goal × viewport). */
-export function findingOf(summary: RunSummary, check: string, where: { page?: string; goal?: string; viewport?: string | null; variation?: string }) {
+export function findingOf(
+  summary: RunSummary,
+  check: string,
+  where: { page?: string; goal?: string; viewport?: string | null; variation?: string },
+) {
   const found = summary.findings.filter(
     (finding) =>
       finding.check === check &&
@@ -64,7 +77,8 @@ export function findingOf(summary: RunSummary, check: string, where: { page?: st
       (where.viewport === undefined || finding.viewport === where.viewport) &&
       (where.variation === undefined || finding.variation === where.variation),
   );
-  if (found.length !== 1) throw new Error(`expected one ${check} finding for ${JSON.stringify(where)}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`expected one ${check} finding for ${JSON.stringify(where)}, found ${found.length}`);
   return found[0]!;
 }
 

@@ -58,7 +58,11 @@ function filesUnder(dir: string): { path: string; text: string }[] {
 /** Where any secret (the closed sites' and `others`) shows, in any shape, in what the run printed or wrote into `out`. */
 function leaks(run: CliRun, out: string, others: readonly string[] = []): string[] {
   const places = [{ path: "stdout", text: run.stdout }, { path: "stderr", text: run.stderr }, ...filesUnder(out)];
-  return [...SECRETS, ...others].flatMap((secret) => secretShapes(secret).flatMap((shape) => places.filter((place) => place.text.includes(shape)).map((place) => `${place.path}: ${JSON.stringify(shape)}`)));
+  return [...SECRETS, ...others].flatMap((secret) =>
+    secretShapes(secret).flatMap((shape) =>
+      places.filter((place) => place.text.includes(shape)).map((place) => `${place.path}: ${JSON.stringify(shape)}`),
+    ),
+  );
 }
 
 /** The findings of one spec of the run. */
@@ -70,7 +74,9 @@ function findingsOf(summary: RunSummary, spec: string): Finding[] {
 function savedPages(out: string, spec: string, page: string): PageArtifacts[] {
   const dir = join(out, "artifacts", "pages");
   const pages = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as PageArtifacts);
-  return pages.filter((saved) => saved.spec === spec && saved.page === page).sort((a, b) => a.viewport.localeCompare(b.viewport));
+  return pages
+    .filter((saved) => saved.spec === spec && saved.page === page)
+    .sort((a, b) => a.viewport.localeCompare(b.viewport));
 }
 
 /** The colour Playwright's `mask` paints a field with. */
@@ -121,22 +127,46 @@ function expectCouponMasked(picture: string, { typed, box }: TypedCoupon): void 
   const masked = pixelsIn(pictured, box);
   const unmasked = pixelsIn(typed, box);
   expect(masked.length, picture).toBeGreaterThan(100);
-  expect(masked.filter((pixel) => pixel.join() !== MASK.join()), picture).toEqual([]);
+  expect(
+    masked.filter((pixel) => pixel.join() !== MASK.join()),
+    picture,
+  ).toEqual([]);
   // The typed code's pixels: dark glyphs on the field, which the mask hides.
   expect(unmasked.filter((pixel) => Math.max(...pixel) < 128).length, picture).toBeGreaterThan(20);
 }
 
 const outDir = (name: string) => scratchDir(`closed-sites-${name}`);
 
-const SPECS = ["closed-basic.yaml", "closed-token-header.yaml", "closed-token-cookie.yaml", "closed-members.yaml"].map(e2eSpec);
+const SPECS = ["closed-basic.yaml", "closed-token-header.yaml", "closed-token-cookie.yaml", "closed-members.yaml"].map(
+  e2eSpec,
+);
 
 /** A spec that starts from a storage state saved from a signed-in browser, beside it in `dir`. */
 function storageStateSpec(dir: string): string {
-  const state = { cookies: [{ name: "members_session", value: sessionFor(user), domain: "localhost", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] };
+  const state = {
+    cookies: [
+      {
+        name: "members_session",
+        value: sessionFor(user),
+        domain: "localhost",
+        path: "/",
+        expires: -1,
+        httpOnly: true,
+        secure: false,
+        sameSite: "Lax",
+      },
+    ],
+    origins: [],
+  };
   writeFileSync(join(dir, "signed-in.json"), JSON.stringify(state));
   const members = readFileSync(e2eSpec("closed-members.yaml"), "utf8");
   const file = join(dir, "closed-state.yaml");
-  writeFileSync(file, members.replace(/ {6}login:[\s\S]*?(?=sdk:)/, "      storageState: signed-in.json\n").replace("project: Closed staging, login form", "project: Closed staging, storage state"));
+  writeFileSync(
+    file,
+    members
+      .replace(/ {6}login:[\s\S]*?(?=sdk:)/, "      storageState: signed-in.json\n")
+      .replace("project: Closed staging, login form", "project: Closed staging, storage state"),
+  );
   return file;
 }
 
@@ -154,20 +184,35 @@ test("each closed site passes with its auth on both viewports; no output shows a
   // Every page × viewport was let in and judged: its events fired and were delivered.
   for (const spec of specs) {
     const findings = findingsOf(summary, spec);
-    const pages = [...new Set(findings.filter((finding) => finding.check === "page.access" && finding.page !== null).map((finding) => finding.page))];
+    const pages = [
+      ...new Set(
+        findings
+          .filter((finding) => finding.check === "page.access" && finding.page !== null)
+          .map((finding) => finding.page),
+      ),
+    ];
     expect(pages.length, spec).toBeGreaterThan(0);
     for (const check of ["page.access", "page.load", "sdk.present", "events.expected", "events.delivered"]) {
       const judged = findings.filter((finding) => finding.check === check && finding.page !== null);
-      expect(judged.map((finding) => [finding.page, finding.viewport, finding.status]).sort(), `${spec} ${check}`).toEqual(pages.flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "pass"])).sort());
+      expect(
+        judged.map((finding) => [finding.page, finding.viewport, finding.status]).sort(),
+        `${spec} ${check}`,
+      ).toEqual(pages.flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "pass"])).sort());
     }
   }
   // The login ran once per viewport and got in.
-  const logins = findingsOf(summary, e2eSpec("closed-members.yaml")).filter((finding) => finding.check === "page.access" && finding.page === null);
-  expect(logins.map((finding) => [finding.viewport, finding.status])).toEqual(VIEWPORTS.map((viewport) => [viewport, "pass"]));
+  const logins = findingsOf(summary, e2eSpec("closed-members.yaml")).filter(
+    (finding) => finding.check === "page.access" && finding.page === null,
+  );
+  expect(logins.map((finding) => [finding.viewport, finding.status])).toEqual(
+    VIEWPORTS.map((viewport) => [viewport, "pass"]),
+  );
   expect(run.stdout.match(/^Login closed-members › login · \w+ {2}got in/gm)).toHaveLength(2);
 
   // The debug page logs the token and Basic auth's pair: its error is reported, the secrets hidden.
-  const debugErrors = findingsOf(summary, e2eSpec("closed-token-header.yaml")).filter((finding) => finding.check === "page.errors" && finding.page === "debug");
+  const debugErrors = findingsOf(summary, e2eSpec("closed-token-header.yaml")).filter(
+    (finding) => finding.check === "page.errors" && finding.page === "debug",
+  );
   expect(debugErrors.map((finding) => finding.status)).toEqual(["warn", "warn"]);
   expect(debugErrors[0]!.message).toContain("debug: preview token «redacted», «redacted», «redacted»");
 
@@ -178,12 +223,18 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(filesUnder(join(out, "artifacts")).some((file) => file.text.includes("redacted"))).toBe(true);
   expect(leaks(run, out)).toEqual([]);
   // The session the login ended with went with the run's work folder.
-  const workFolders = readdirSync(tmpdir()).filter((name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")));
-  const kept = workFolders.flatMap((name) => filesUnder(join(tmpdir(), name, "logins")).filter((file) => file.text.includes(sessionFor(user))));
+  const workFolders = readdirSync(tmpdir()).filter(
+    (name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")),
+  );
+  const kept = workFolders.flatMap((name) =>
+    filesUnder(join(tmpdir(), name, "logins")).filter((file) => file.text.includes(sessionFor(user))),
+  );
   expect(kept).toEqual([]);
 
   // The other origin saw every page reach it, under both its names, and never a secret.
-  const { received } = (await (await fetch(`http://127.0.0.1:${FIXTURE_PORTS.elsewhere}/__fixture/received`)).json()) as { received: ElsewhereRequest[] };
+  const { received } = (await (
+    await fetch(`http://127.0.0.1:${FIXTURE_PORTS.elsewhere}/__fixture/received`)
+  ).json()) as { received: ElsewhereRequest[] };
   const otherHost = `127.0.0.1:${FIXTURE_PORTS.elsewhere}`;
   const otherPort = `localhost:${FIXTURE_PORTS.elsewhere}`;
   for (const from of ["Basic home", "Token home", "Token pricing", "Account"]) {
@@ -202,16 +253,24 @@ test("every picture of a field typed from a variable masks it on both viewports:
   const spec = e2eSpec("closed-coupon.yaml");
   const run = await runCli(["run", spec, "--out", out, "--single-file", "--save-artifacts"], SECRETS_ENV);
   expect(run.code, run.stderr + run.stdout).toBe(0);
-  expect(findingsOf(readSummary(out), spec).filter((finding) => finding.check === "events.expected").map((finding) => [finding.page, finding.viewport, finding.status]).sort()).toEqual(
-    ["coupon", "welcome"].flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "pass"])).sort(),
-  );
+  expect(
+    findingsOf(readSummary(out), spec)
+      .filter((finding) => finding.check === "events.expected")
+      .map((finding) => [finding.page, finding.viewport, finding.status])
+      .sort(),
+  ).toEqual(["coupon", "welcome"].flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "pass"])).sort());
   // The session a redirect carried in its URL, and the coupon code sent as a property, were gathered and redacted where saved.
   for (const saved of savedPages(out, spec, "welcome")) {
     expect(saved.finalUrl, saved.viewport).toBe(`${SITE}/members/account?ticket=«redacted»`);
-    expect(saved.navigations.some((navigation) => JSON.stringify(navigation).includes("ticket=«redacted»")), saved.viewport).toBe(true);
+    expect(
+      saved.navigations.some((navigation) => JSON.stringify(navigation).includes("ticket=«redacted»")),
+      saved.viewport,
+    ).toBe(true);
   }
   // The page as it is and its variation, on each viewport.
-  const applied = savedPages(out, spec, "coupon").map((saved) => saved.calls.find((call) => call.name === "coupon_applied")?.properties);
+  const applied = savedPages(out, spec, "coupon").map(
+    (saved) => saved.calls.find((call) => call.name === "coupon_applied")?.properties,
+  );
   expect(applied).toEqual([1, 2, 3, 4].map(() => ({ code: "«redacted»" })));
   const folder = join(out, "screenshots", "closed-coupon", "staging");
   const pictures = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".png"));
@@ -219,21 +278,44 @@ test("every picture of a field typed from a variable masks it on both viewports:
   for (const viewport of VIEWPORTS) {
     const ofViewport = pictures.filter((name) => basename(name).startsWith(`coupon.${viewport}.`)).sort();
     // The screenshot, the page's first screen and the variation's.
-    expect(ofViewport.map((name) => name.replace(/^(views\/coupon\.\w+)\.[^.]+\.png$/, "$1.VARIATION.png")).sort(), viewport).toEqual([`coupon.${viewport}.png`, `views/coupon.${viewport}.VARIATION.png`, `views/coupon.${viewport}.png`].sort());
+    expect(
+      ofViewport.map((name) => name.replace(/^(views\/coupon\.\w+)\.[^.]+\.png$/, "$1.VARIATION.png")).sort(),
+      viewport,
+    ).toEqual(
+      [`coupon.${viewport}.png`, `views/coupon.${viewport}.VARIATION.png`, `views/coupon.${viewport}.png`].sort(),
+    );
     for (const name of ofViewport) expectCouponMasked(join(folder, name), typed.get(viewport)!);
   }
   // The side-by-side picture of each viewport is made of those screens, scaled to its columns: the mask's colour is in it (a page pictured without a mask has none).
   const resultsDir = join(out, "allure-results");
-  const results = readdirSync(resultsDir).filter((name) => name.endsWith("-result.json")).map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as { name: string; steps: { attachments: { name: string; source: string }[] }[]; attachments: { name: string; source: string }[] });
+  const results = readdirSync(resultsDir)
+    .filter((name) => name.endsWith("-result.json"))
+    .map(
+      (name) =>
+        JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as {
+          name: string;
+          steps: { attachments: { name: string; source: string }[] }[];
+          attachments: { name: string; source: string }[];
+        },
+    );
   for (const viewport of VIEWPORTS) {
     const result = results.find((candidate) => candidate.name === `Coupon heading colour · variations · ${viewport}`)!;
-    const sideBySide = [...result.attachments, ...result.steps.flatMap((step) => step.attachments)].filter((attachment) => attachment.name === "control and variations side by side");
+    const sideBySide = [...result.attachments, ...result.steps.flatMap((step) => step.attachments)].filter(
+      (attachment) => attachment.name === "control and variations side by side",
+    );
     expect(sideBySide, viewport).toHaveLength(1);
     const png = PNG.sync.read(readFileSync(join(resultsDir, sideBySide[0]!.source)));
-    const masked = pixelsIn(png, { x: 0, y: 0, width: png.width, height: png.height }).filter((pixel) => pixel.join() === MASK.join()).length;
+    const masked = pixelsIn(png, { x: 0, y: 0, width: png.width, height: png.height }).filter(
+      (pixel) => pixel.join() === MASK.join(),
+    ).length;
     expect(masked, viewport).toBeGreaterThan(200);
     const unmasked = typed.get(viewport)!.typed;
-    expect(pixelsIn(unmasked, { x: 0, y: 0, width: unmasked.width, height: unmasked.height }).filter((pixel) => pixel.join() === MASK.join()), viewport).toEqual([]);
+    expect(
+      pixelsIn(unmasked, { x: 0, y: 0, width: unmasked.width, height: unmasked.height }).filter(
+        (pixel) => pixel.join() === MASK.join(),
+      ),
+      viewport,
+    ).toEqual([]);
   }
   expect(leaks(run, out)).toEqual([]);
 });
@@ -241,29 +323,53 @@ test("every picture of a field typed from a variable masks it on both viewports:
 test("a wrong password keeps the audit out: the login fails on each viewport and its pages skip, each Basic-auth page fails, exit 1", async () => {
   const out = outDir("wrong");
   const wrong = "not-the-Password-1";
-  const run = await runCli(["run", e2eSpec("closed-members.yaml"), e2eSpec("closed-basic.yaml"), e2eSpec("closed-coupon.yaml"), "--out", out], { ...SECRETS_ENV, CLOSED_PASSWORD: wrong, CLOSED_COUPON: "x9" });
+  const run = await runCli(
+    ["run", e2eSpec("closed-members.yaml"), e2eSpec("closed-basic.yaml"), e2eSpec("closed-coupon.yaml"), "--out", out],
+    { ...SECRETS_ENV, CLOSED_PASSWORD: wrong, CLOSED_COUPON: "x9" },
+  );
   expect(run.code, run.stderr + run.stdout).toBe(1);
   // A secret too short to hide is named at the start, where the spec names it; its value never.
-  expect(run.stderr).toContain(`setup-audit: warning: CLOSED_COUPON holds fewer than 4 characters, too few to hide from the outputs without hiding ordinary text: they may show it (${e2eSpec("closed-coupon.yaml")}: pages[1].steps[0].fill.valueEnv). Use a longer secret.`);
+  expect(run.stderr).toContain(
+    `setup-audit: warning: CLOSED_COUPON holds fewer than 4 characters, too few to hide from the outputs without hiding ordinary text: they may show it (${e2eSpec("closed-coupon.yaml")}: pages[1].steps[0].fill.valueEnv). Use a longer secret.`,
+  );
   const summary = readSummary(out);
 
   const members = findingsOf(summary, e2eSpec("closed-members.yaml"));
   const logins = members.filter((finding) => finding.check === "page.access" && finding.page === null);
-  expect(logins.map((finding) => [finding.viewport, finding.status])).toEqual(VIEWPORTS.map((viewport) => [viewport, "fail"]));
+  expect(logins.map((finding) => [finding.viewport, finding.status])).toEqual(
+    VIEWPORTS.map((viewport) => [viewport, "fail"]),
+  );
   for (const login of logins) {
-    expect(login.message).toContain(`The login did not get in on ${login.viewport}: step 4 failed (waitFor "#account-menu" failed`);
-    expect(login.message).toContain("Check the steps' selectors against the login form, and that CLOSED_USER and CLOSED_PASSWORD hold valid credentials for staging.");
+    expect(login.message).toContain(
+      `The login did not get in on ${login.viewport}: step 4 failed (waitFor "#account-menu" failed`,
+    );
+    expect(login.message).toContain(
+      "Check the steps' selectors against the login form, and that CLOSED_USER and CLOSED_PASSWORD hold valid credentials for staging.",
+    );
   }
   // Every other finding of its pages is a skip that says why.
   const pageFindings = members.filter((finding) => finding.page !== null);
   expect(pageFindings.length).toBeGreaterThan(20);
-  for (const finding of pageFindings) expect([finding.check, finding.status, finding.message]).toEqual([finding.check, "skip", expect.stringMatching(/the login did not get in|kept the audit out/)]);
+  for (const finding of pageFindings)
+    expect([finding.check, finding.status, finding.message]).toEqual([
+      finding.check,
+      "skip",
+      expect.stringMatching(/the login did not get in|kept the audit out/),
+    ]);
 
   const basic = findingsOf(summary, e2eSpec("closed-basic.yaml"));
   const access = basic.filter((finding) => finding.check === "page.access");
-  expect(access.map((finding) => [finding.page, finding.viewport, finding.status]).sort()).toEqual(["home", "pricing"].flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "fail"])).sort());
-  expect(access[0]!.message).toContain("answered HTTP 401. Check that the secrets of environments.staging.auth (CLOSED_USER and CLOSED_PASSWORD) are current for staging");
-  expect(basic.filter((finding) => finding.page !== null && finding.check !== "page.access").every((finding) => finding.status === "skip" && finding.message.includes("kept the audit out"))).toBe(true);
+  expect(access.map((finding) => [finding.page, finding.viewport, finding.status]).sort()).toEqual(
+    ["home", "pricing"].flatMap((page) => VIEWPORTS.map((viewport) => [page, viewport, "fail"])).sort(),
+  );
+  expect(access[0]!.message).toContain(
+    "answered HTTP 401. Check that the secrets of environments.staging.auth (CLOSED_USER and CLOSED_PASSWORD) are current for staging",
+  );
+  expect(
+    basic
+      .filter((finding) => finding.page !== null && finding.check !== "page.access")
+      .every((finding) => finding.status === "skip" && finding.message.includes("kept the audit out")),
+  ).toBe(true);
 
   expect(leaks(run, out, [wrong, `${user}:${wrong}`])).toEqual([]);
 });
@@ -272,7 +378,9 @@ test("without auth, each closed site keeps the audit out in its own way: refused
   const out = outDir("none");
   const run = await runCli(["run", e2eSpec("closed-no-auth.yaml"), "--out", out, "--viewport", "desktop"]);
   expect(run.code, run.stderr + run.stdout).toBe(1);
-  const access = findingsOf(readSummary(out), e2eSpec("closed-no-auth.yaml")).filter((finding) => finding.check === "page.access");
+  const access = findingsOf(readSummary(out), e2eSpec("closed-no-auth.yaml")).filter(
+    (finding) => finding.check === "page.access",
+  );
   expect(access.map((finding) => [finding.page, finding.status])).toEqual([
     ["basic", "fail"],
     ["token", "fail"],
@@ -280,18 +388,28 @@ test("without auth, each closed site keeps the audit out in its own way: refused
   ]);
   expect(access[0]!.message).toContain("it asks for HTTP authentication, and the audit had no credentials for it");
   expect(access[1]!.message).toContain("it answered HTTP 403. If the site is closed, add environments.staging.auth");
-  expect(access[2]!.message).toContain(`was redirected to ${SITE}/members/login, which shows a password field: it looks like a login wall`);
+  expect(access[2]!.message).toContain(
+    `was redirected to ${SITE}/members/login, which shows a password field: it looks like a login wall`,
+  );
 });
 
 test.describe("the spec names variables, never secrets", () => {
   test("a literal secret where a variable's name belongs exits 2 at its file:line:col, never echoing it", async () => {
     const dir = outDir("literal");
     const file = join(dir, "literal.yaml");
-    writeFileSync(file, readFileSync(e2eSpec("closed-basic.yaml"), "utf8").replace("passwordEnv: CLOSED_PASSWORD", `passwordEnv: "${password}"`));
+    writeFileSync(
+      file,
+      readFileSync(e2eSpec("closed-basic.yaml"), "utf8").replace(
+        "passwordEnv: CLOSED_PASSWORD",
+        `passwordEnv: "${password}"`,
+      ),
+    );
     for (const command of ["validate", "run"]) {
       const run = await runCli([command, file, "--out", dir].slice(0, command === "run" ? 4 : 2));
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toContain(`${file}:10:55 environments.staging.auth.basic.passwordEnv: must be the NAME of an environment variable that holds the password (like STAGING_PASSWORD), never the password itself`);
+      expect(run.stderr).toContain(
+        `${file}:10:55 environments.staging.auth.basic.passwordEnv: must be the NAME of an environment variable that holds the password (like STAGING_PASSWORD), never the password itself`,
+      );
       expect(run.stdout + run.stderr).not.toContain(password);
     }
   });
@@ -299,9 +417,14 @@ test.describe("the spec names variables, never secrets", () => {
   test("validate needs no variable set; run exits 2 naming the unset or empty one, where the spec names it, and what to do", async () => {
     const env = { CLOSED_USER: "", CLOSED_PASSWORD: "", CLOSED_TOKEN: "" };
     expect((await runCli(["validate", e2eSpec("closed-members.yaml")], env)).code).toBe(0);
-    const run = await runCli(["run", e2eSpec("closed-members.yaml"), "--out", outDir("unset")], { ...env, CLOSED_USER: user });
+    const run = await runCli(["run", e2eSpec("closed-members.yaml"), "--out", outDir("unset")], {
+      ...env,
+      CLOSED_USER: user,
+    });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`CLOSED_PASSWORD is not set, or empty: the spec names it for its secrets (${e2eSpec("closed-members.yaml")}: environments.staging.auth.login.steps[1].fill.valueEnv).`);
+    expect(run.stderr).toContain(
+      `CLOSED_PASSWORD is not set, or empty: the spec names it for its secrets (${e2eSpec("closed-members.yaml")}: environments.staging.auth.login.steps[1].fill.valueEnv).`,
+    );
     expect(run.stderr).toContain("Set it to the secret in the run's environment");
     expect(run.stdout).not.toContain("Auditing");
   });
@@ -310,7 +433,10 @@ test.describe("the spec names variables, never secrets", () => {
 test("init --basic-env gets into a Basic-auth site and writes the auth section with the variables' names; its spec passes", async () => {
   const dir = outDir("init");
   const file = join(dir, "basic.yaml");
-  const init = await runCli(["init", `${SITE}/basic/`, "--basic-env", "CLOSED_USER:CLOSED_PASSWORD", "--env", "staging", "--out", file], SECRETS_ENV);
+  const init = await runCli(
+    ["init", `${SITE}/basic/`, "--basic-env", "CLOSED_USER:CLOSED_PASSWORD", "--env", "staging", "--out", file],
+    SECRETS_ENV,
+  );
   expect(init.code, init.stderr + init.stdout).toBe(0);
   const text = readFileSync(file, "utf8");
   expect(text).toContain("    auth:\n      basic: { usernameEnv: CLOSED_USER, passwordEnv: CLOSED_PASSWORD }");
@@ -320,12 +446,21 @@ test("init --basic-env gets into a Basic-auth site and writes the auth section w
   const run = await runCli(["run", file, "--out", join(dir, "out")], SECRETS_ENV);
   expect(run.code, run.stderr + run.stdout).toBe(0);
   const access = readSummary(join(dir, "out")).findings.filter((finding) => finding.check === "page.access");
-  expect(access.map((finding) => [finding.viewport, finding.status])).toEqual(VIEWPORTS.map((viewport) => [viewport, "pass"]));
+  expect(access.map((finding) => [finding.viewport, finding.status])).toEqual(
+    VIEWPORTS.map((viewport) => [viewport, "pass"]),
+  );
 
   const refused = await runCli(["init", `${SITE}/basic/`, "--out", join(dir, "refused.yaml")]);
   expect(refused.code).toBe(3);
   expect(refused.stderr).toContain("run init again with --basic-env USER_VAR:PASSWORD_VAR");
-  const literal = await runCli(["init", `${SITE}/basic/`, "--basic-env", `${user}:${password}`, "--out", join(dir, "literal.yaml")]);
+  const literal = await runCli([
+    "init",
+    `${SITE}/basic/`,
+    "--basic-env",
+    `${user}:${password}`,
+    "--out",
+    join(dir, "literal.yaml"),
+  ]);
   expect(literal.code).toBe(2);
   expect(literal.stderr).not.toContain(password);
 });

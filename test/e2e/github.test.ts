@@ -9,25 +9,45 @@ const onePage = ["--page", "early-call"];
 
 test("in GitHub Actions a run writes the job summary and annotates each failed check on its spec", async ({}, testInfo) => {
   const summaryFile = testInfo.outputPath("step-summary.md");
-  const run = await runCli(["run", brokenShop, ...onePage, "--out", testInfo.outputPath("out")], { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summaryFile });
+  const run = await runCli(["run", brokenShop, ...onePage, "--out", testInfo.outputPath("out")], {
+    GITHUB_ACTIONS: "true",
+    GITHUB_STEP_SUMMARY: summaryFile,
+  });
   expect(run.code, run.stderr).toBe(1);
 
   const markdown = readFileSync(summaryFile, "utf8");
   expect(markdown).toContain("## setup-audit: ❌ FAIL");
   expect(markdown).toMatch(/### Broken shop \(staging, `test\/e2e\/specs\/broken-shop\.yaml`\): fail/);
   expect(markdown).toContain("| Goals and events match |");
-  expect(markdown).toMatch(/\| ❌ fail \| `sdk\.order` \| test\/e2e\/specs\/broken-shop\.yaml · early-call · desktop \| .+ \|/);
+  expect(markdown).toMatch(
+    /\| ❌ fail \| `sdk\.order` \| test\/e2e\/specs\/broken-shop\.yaml · early-call · desktop \| .+ \|/,
+  );
 
   // Annotated at the page's entry in the spec: the line of `- id: early-call`.
-  const line = readFileSync(brokenShop, "utf8").split("\n").findIndex((text) => text.includes("id: early-call")) + 1;
-  expect(run.stdout).toMatch(new RegExp(`^::error file=test/e2e/specs/broken-shop\\.yaml,line=${line},col=\\d+,title=sdk\\.order \\[early-call · desktop\\]::.+$`, "m"));
-  expect(run.stdout).toMatch(new RegExp(`^::error file=test/e2e/specs/broken-shop\\.yaml,line=${line},col=\\d+,title=sdk\\.order \\[early-call · mobile\\]::.+$`, "m"));
+  const line =
+    readFileSync(brokenShop, "utf8")
+      .split("\n")
+      .findIndex((text) => text.includes("id: early-call")) + 1;
+  expect(run.stdout).toMatch(
+    new RegExp(
+      `^::error file=test/e2e/specs/broken-shop\\.yaml,line=${line},col=\\d+,title=sdk\\.order \\[early-call · desktop\\]::.+$`,
+      "m",
+    ),
+  );
+  expect(run.stdout).toMatch(
+    new RegExp(
+      `^::error file=test/e2e/specs/broken-shop\\.yaml,line=${line},col=\\d+,title=sdk\\.order \\[early-call · mobile\\]::.+$`,
+      "m",
+    ),
+  );
 });
 
 test("a job summary that cannot be written is said on stderr and leaves the verdict and the report as they are", async ({}, testInfo) => {
   const folder = testInfo.outputPath("a-folder");
   mkdirSync(folder, { recursive: true });
-  const run = await runCli(["run", brokenShop, ...onePage, "--out", testInfo.outputPath("out")], { GITHUB_STEP_SUMMARY: folder });
+  const run = await runCli(["run", brokenShop, ...onePage, "--out", testInfo.outputPath("out")], {
+    GITHUB_STEP_SUMMARY: folder,
+  });
   expect(run.code, run.stderr).toBe(1);
   expect(run.stderr).toMatch(/^setup-audit: could not write GitHub's job summary: .*EISDIR/m);
   expect(run.stdout).toContain("Verdict: FAIL");
@@ -37,7 +57,10 @@ test("a job summary that cannot be written is said on stderr and leaves the verd
 test("a shard leaves the summary and the check annotations to the merge", async ({}, testInfo) => {
   const summaryFile = testInfo.outputPath("step-summary.md");
   const env = { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summaryFile };
-  const shard = await runCli(["run", brokenShop, ...onePage, "--shard", "1/1", "--out", testInfo.outputPath("shard")], env);
+  const shard = await runCli(
+    ["run", brokenShop, ...onePage, "--shard", "1/1", "--out", testInfo.outputPath("shard")],
+    env,
+  );
   expect(shard.code, shard.stderr).toBe(1);
   expect(existsSync(summaryFile)).toBe(false);
   expect(shard.stdout).not.toMatch(/^::error /m);
@@ -45,14 +68,21 @@ test("a shard leaves the summary and the check annotations to the merge", async 
   const merged = await runCli(["merge", testInfo.outputPath("shard"), "--out", testInfo.outputPath("merged")], env);
   expect(merged.code, merged.stderr).toBe(1);
   expect(readFileSync(summaryFile, "utf8")).toContain("## setup-audit: ❌ FAIL");
-  expect(merged.stdout).toMatch(/^::error file=test\/e2e\/specs\/broken-shop\.yaml,line=\d+,col=\d+,title=sdk\.order \[early-call · desktop\]::/m);
+  expect(merged.stdout).toMatch(
+    /^::error file=test\/e2e\/specs\/broken-shop\.yaml,line=\d+,col=\d+,title=sdk\.order \[early-call · desktop\]::/m,
+  );
 });
 
 test("in GitHub Actions an invalid spec is annotated at its file, line and column", async () => {
   const run = await runCli(["validate", "test/spec/specs/misspelled-key.yaml"], { GITHUB_ACTIONS: "true" });
   expect(run.code).toBe(2);
   const [, line, col] = run.stderr.match(/test\/spec\/specs\/misspelled-key\.yaml:(\d+):(\d+) /)!;
-  expect(run.stdout).toMatch(new RegExp(`^::error file=test/spec/specs/misspelled-key\\.yaml,line=${line},col=${col},title=setup-audit%3A invalid spec::.*did you mean`, "m"));
+  expect(run.stdout).toMatch(
+    new RegExp(
+      `^::error file=test/spec/specs/misspelled-key\\.yaml,line=${line},col=${col},title=setup-audit%3A invalid spec::.*did you mean`,
+      "m",
+    ),
+  );
   // Outside GitHub Actions, no workflow command.
   expect((await runCli(["validate", "test/spec/specs/misspelled-key.yaml"])).stdout).not.toContain("::error");
 });
@@ -65,7 +95,11 @@ test("in GitHub Actions a closed site's credentials are masked in the job's log 
   const lines = run.stdout.split("\n");
   const masks = lines.filter((line) => line.startsWith("::add-mask::"));
   const pair = `${user}:${password}`;
-  expect(masks).toEqual(expect.arrayContaining([user, password, pair, Buffer.from(pair).toString("base64")].map((form) => `::add-mask::${form}`)));
+  expect(masks).toEqual(
+    expect.arrayContaining(
+      [user, password, pair, Buffer.from(pair).toString("base64")].map((form) => `::add-mask::${form}`),
+    ),
+  );
   // Masks come first: GitHub hides a value only in what is printed after its mask.
   expect(lines.slice(0, masks.length)).toEqual(masks);
   expect(lines.slice(masks.length).filter((line) => line.includes(password))).toEqual([]);

@@ -25,7 +25,14 @@ test.beforeAll(async ({}, testInfo) => {
 
 test("each planted exposure fault, and nothing else, is reported on both viewports", () => {
   const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
-  expect(reported.map((finding) => `${finding.check} ${finding.status} ${finding.page} ${finding.variation ?? "as it is"} ${finding.viewport}`).sort()).toEqual(
+  expect(
+    reported
+      .map(
+        (finding) =>
+          `${finding.check} ${finding.status} ${finding.page} ${finding.variation ?? "as it is"} ${finding.viewport}`,
+      )
+      .sort(),
+  ).toEqual(
     VIEWPORTS.flatMap((viewport) => [
       `experiment.exposure fail exposure-twice as it is ${viewport}`,
       `experiment.exposure fail exposure-twice ${FOR_VISITOR} ${viewport}`,
@@ -41,12 +48,23 @@ test("each planted exposure fault, and nothing else, is reported on both viewpor
 
 test("each fault says what happened", () => {
   for (const viewport of VIEWPORTS) {
-    const asIs = (page: string) => summary.findings.find((finding) => finding.check === "experiment.exposure" && finding.page === page && finding.viewport === viewport && finding.variation === null)!;
+    const asIs = (page: string) =>
+      summary.findings.find(
+        (finding) =>
+          finding.check === "experiment.exposure" &&
+          finding.page === page &&
+          finding.viewport === viewport &&
+          finding.variation === null,
+      )!;
     expect(asIs("exposure-twice").message).toContain('it fired 2 times on one page ("cta-long", "cta-long")');
     expect(asIs("exposure-never").message).toContain("it did not fire");
     expect(asIs("exposure-after-goal").message).toContain("it came after the goal's event `pricing_viewed`");
-    expect(asIs("exposure-rebucketed").message).toContain('it named another variation after a reload in the same browser ("cta-long", then "control")');
-    expect(findingOf(summary, "experiment.exposure", { page: "exposure-wrong", viewport, variation: FOR_VISITOR }).message).toContain('it named "1" instead of the variation\'s id "cta-long"');
+    expect(asIs("exposure-rebucketed").message).toContain(
+      'it named another variation after a reload in the same browser ("cta-long", then "control")',
+    );
+    expect(
+      findingOf(summary, "experiment.exposure", { page: "exposure-wrong", viewport, variation: FOR_VISITOR }).message,
+    ).toContain('it named "1" instead of the variation\'s id "cta-long"');
   }
 });
 
@@ -62,11 +80,24 @@ test("the correct page passes every check on both viewports; GrowthBook's forced
     ]);
     expect(exposure[0]!.evidence).toMatchObject({ fired: 1, variations: ["cta-long"], afterReload: ["cta-long"] });
     expect(exposure[2]!.message).toContain("sent no `Experiment Viewed` for the forced preview");
-    for (const check of ["page.load", "page.errors", "sdk.present", "sdk.order", "events.expected", "events.delivered"]) {
+    for (const check of [
+      "page.load",
+      "page.errors",
+      "sdk.present",
+      "sdk.order",
+      "events.expected",
+      "events.delivered",
+    ]) {
       expect(findingOf(summary, check, { page: "exposure", viewport }).status, `${check} on ${viewport}`).toBe("pass");
     }
     // The reload's exposure is listed as the reload unit's, answered by the audit: the reload is no visit.
-    const exposures = summary.calls.filter((call) => call.page === "exposure" && call.viewport === viewport && call.variation === null && call.name === "Experiment Viewed");
+    const exposures = summary.calls.filter(
+      (call) =>
+        call.page === "exposure" &&
+        call.viewport === viewport &&
+        call.variation === null &&
+        call.name === "Experiment Viewed",
+    );
     expect(exposures.map((call) => [call.unit, call.delivery])).toEqual([
       ["page", "accepted"],
       ["reload", "intercepted"],

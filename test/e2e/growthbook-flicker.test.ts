@@ -24,7 +24,14 @@ test.beforeAll(async ({}, testInfo) => {
 
 test("each planted flicker fault, and nothing else, is reported on both viewports", () => {
   const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
-  expect(reported.map((finding) => `${finding.check} ${finding.status} ${finding.page} ${finding.experiment} · ${finding.variation} ${finding.viewport}`).sort()).toEqual(
+  expect(
+    reported
+      .map(
+        (finding) =>
+          `${finding.check} ${finding.status} ${finding.page} ${finding.experiment} · ${finding.variation} ${finding.viewport}`,
+      )
+      .sort(),
+  ).toEqual(
     VIEWPORTS.flatMap((viewport) => [
       `experiment.flicker fail late CTA copy with the SDK loaded late · Long copy ${viewport}`,
       `experiment.flicker fail anti-flicker-timeout CTA copy past the anti-flicker timeout · Long copy ${viewport}`,
@@ -35,7 +42,8 @@ test("each planted flicker fault, and nothing else, is reported on both viewport
 
 test("the evidence says what each page did: the control painted, the page hidden, and hidden after the variation", () => {
   for (const viewport of VIEWPORTS) {
-    const flicker = (page: string) => findingOf(summary, "experiment.flicker", { page, viewport, variation: "Long copy" });
+    const flicker = (page: string) =>
+      findingOf(summary, "experiment.flicker", { page, viewport, variation: "Long copy" });
     // The tag is inserted 500 ms after load: the control shows until then.
     expect(flicker("late").evidence).toMatchObject({ controlPaintedMs: expect.any(Number), hiddenMs: 0 });
     expect(flicker("late").evidence.controlPaintedMs).toBeGreaterThan(400);
@@ -44,7 +52,10 @@ test("the evidence says what each page did: the control painted, the page hidden
     expect(flicker("anti-flicker-timeout").evidence.controlPaintedMs).toBeGreaterThan(100);
     expect(flicker("anti-flicker-timeout").message).toContain("The anti-flicker timeout ran out");
     // The payload comes in time: hidden until then, no control frame.
-    expect(flicker("anti-flicker")).toMatchObject({ status: "pass", evidence: { controlPaintedMs: 0, hiddenAfterAppliedMs: 0 } });
+    expect(flicker("anti-flicker")).toMatchObject({
+      status: "pass",
+      evidence: { controlPaintedMs: 0, hiddenAfterAppliedMs: 0 },
+    });
     expect(flicker("anti-flicker").evidence.hiddenMs).toBeGreaterThan(0);
     // A snippet on its own 3.5 s timer: hidden long after the variation is in place.
     expect(flicker("hidden-after").evidence).toMatchObject({ controlPaintedMs: 0 });
@@ -57,10 +68,20 @@ test("the page with GrowthBook in <head> passes every check on both viewports, i
   for (const viewport of VIEWPORTS) {
     const findings = summary.findings.filter((finding) => finding.page === "head" && finding.viewport === viewport);
     expect(findings.filter((finding) => finding.status !== "pass" && finding.status !== "skip")).toEqual([]);
-    for (const check of ["page.load", "page.errors", "sdk.present", "sdk.order", "events.expected", "events.delivered", "experiment.selector"]) {
+    for (const check of [
+      "page.load",
+      "page.errors",
+      "sdk.present",
+      "sdk.order",
+      "events.expected",
+      "events.delivered",
+      "experiment.selector",
+    ]) {
       expect(findingOf(summary, check, { page: "head", viewport }).status, `${check} on ${viewport}`).toBe("pass");
     }
-    expect(findingOf(summary, "experiment.variation", { page: "head", viewport, variation: "Long copy" }).status).toBe("pass");
+    expect(findingOf(summary, "experiment.variation", { page: "head", viewport, variation: "Long copy" }).status).toBe(
+      "pass",
+    );
     const flicker = findingOf(summary, "experiment.flicker", { page: "head", viewport, variation: "Long copy" });
     expect(flicker).toMatchObject({ status: "pass", evidence: { controlPaintedMs: 0, hiddenMs: 0 } });
     expect((flicker.evidence.filmstrip as unknown[]).length).toBeGreaterThan(0);

@@ -47,7 +47,9 @@ test("every planted fault is reported, and nothing else", () => {
 
 test("the staging page that installs the production key names where the key was seen", () => {
   const finding = findingOf(summary, "sdk.key", { page: "production-key", viewport: "mobile" });
-  expect(finding.message).toContain('`prj_broken_prod` (environment "production"\'s key) is in the SDK\'s script tag (data-project-key)');
+  expect(finding.message).toContain(
+    "`prj_broken_prod` (environment \"production\"'s key) is in the SDK's script tag (data-project-key)",
+  );
 });
 
 test("an image answered 404 is named by its URL, its query value hidden, on both viewports", () => {
@@ -61,16 +63,24 @@ test("an image answered 404 is named by its URL, its query value hidden, on both
 });
 
 test("a redirect off the domain names the URL it reached", () => {
-  expect(findingOf(summary, "page.domain", { page: "offsite", viewport: "desktop" }).message).toContain("http://localhost:47413/thanks");
+  expect(findingOf(summary, "page.domain", { page: "offsite", viewport: "desktop" }).message).toContain(
+    "http://localhost:47413/thanks",
+  );
 });
 
 test("identify attributes: the nested key and the missing key are named", () => {
-  expect(findingOf(summary, "identify.attributes", { page: "identify-nested", viewport: "desktop" }).message).toContain("`company` is a nested object");
-  expect(findingOf(summary, "identify.attributes", { page: "identify-missing", viewport: "desktop" }).message).toContain("`account_type` is missing");
+  expect(findingOf(summary, "identify.attributes", { page: "identify-nested", viewport: "desktop" }).message).toContain(
+    "`company` is a nested object",
+  );
+  expect(
+    findingOf(summary, "identify.attributes", { page: "identify-missing", viewport: "desktop" }).message,
+  ).toContain("`account_type` is missing");
 });
 
 test("personal data is reported by key, kind and masked value; the canary by host and form", () => {
-  expect(findingOf(summary, "identify.pii", { page: "identify-email", viewport: "mobile" }).message).toContain("`contact` holds an email address (j***@e***.org)");
+  expect(findingOf(summary, "identify.pii", { page: "identify-email", viewport: "mobile" }).message).toContain(
+    "`contact` holds an email address (j***@e***.org)",
+  );
   const canary = findingOf(summary, "identify.pii", { page: "canary-leak", viewport: "mobile" }).message;
   expect(canary).toContain("127.0.0.1:47411");
   expect(canary).toContain("sha256");
@@ -78,7 +88,12 @@ test("personal data is reported by key, kind and masked value; the canary by hos
 
 test("experiment selectors: hidden on mobile, several matches, and a fragile class with a stabler suggestion", () => {
   const finding = (experiment: string, viewport: string) =>
-    summary.findings.find((candidate) => candidate.check === "experiment.selector" && candidate.experiment === experiment && candidate.viewport === viewport)!;
+    summary.findings.find(
+      (candidate) =>
+        candidate.check === "experiment.selector" &&
+        candidate.experiment === experiment &&
+        candidate.viewport === viewport,
+    )!;
   expect(finding("Hero CTA wording, benefit vs feature", "desktop").status).toBe("pass");
   expect(finding("Hero CTA wording, benefit vs feature", "mobile").message).toContain("no visible element on mobile");
   expect(finding("Plan cards order, price vs popularity", "desktop").message).toContain("matches 3 visible elements");
@@ -87,20 +102,31 @@ test("experiment selectors: hidden on mobile, several matches, and a fragile cla
 
 test("vague names and missing goals are named, with a did-you-mean", () => {
   expect(findingOf(summary, "experiment.name", { viewport: null }).message).toContain('"test 2"');
-  expect(findingOf(summary, "experiment.goals", { viewport: null }).message).toContain('did you mean "Signup completed"');
+  expect(findingOf(summary, "experiment.goals", { viewport: null }).message).toContain(
+    'did you mean "Signup completed"',
+  );
 });
 
 test("no file the run wrote, and nothing it printed, holds a planted personal value", () => {
   const files = readdirSync(out, { recursive: true, encoding: "utf8" }).map((name) => join(out, name));
-  const texts = [run.stdout, run.stderr, ...files.filter((file) => !file.endsWith(".png")).flatMap((file) => {
-    try {
-      return [readFileSync(file, "latin1")];
-    } catch {
-      return [];
-    }
-  })];
+  const texts = [
+    run.stdout,
+    run.stderr,
+    ...files
+      .filter((file) => !file.endsWith(".png"))
+      .flatMap((file) => {
+        try {
+          return [readFileSync(file, "latin1")];
+        } catch {
+          return [];
+        }
+      }),
+  ];
   expect(files.length).toBeGreaterThan(10);
   for (const value of PLANTED_PERSONAL_VALUES) {
-    expect(texts.filter((text) => text.includes(value)), value).toEqual([]);
+    expect(
+      texts.filter((text) => text.includes(value)),
+      value,
+    ).toEqual([]);
   }
 });

@@ -16,13 +16,25 @@ const BIN = join(import.meta.dirname, "../../bin/setup-audit.js");
 test("init --workflow writes .github/workflows/setup-audit.yml for the spec and environment it wrote, and offers the .gitignore line", async () => {
   const project = scratchDir("init-workflow-project");
   const env = { ...process.env, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "" };
-  const init = await runCommand(process.execPath, [BIN, "init", `http://127.0.0.1:${FIXTURE_PORTS.demoShop}/`, "--env", "staging", "--workflow"], { cwd: project, env });
+  const init = await runCommand(
+    process.execPath,
+    [BIN, "init", `http://127.0.0.1:${FIXTURE_PORTS.demoShop}/`, "--env", "staging", "--workflow"],
+    { cwd: project, env },
+  );
   expect(init.code, init.stdout + init.stderr).toBe(0);
-  expect(readFileSync(join(project, ".github/workflows/setup-audit.yml"), "utf8")).toBe(workflowText("audits/127.0.0.1.yaml", "staging"));
-  expect(init.stdout).toContain("Wrote .github/workflows/setup-audit.yml: the audit nightly and on each pull request, environment staging;");
+  expect(readFileSync(join(project, ".github/workflows/setup-audit.yml"), "utf8")).toBe(
+    workflowText("audits/127.0.0.1.yaml", "staging"),
+  );
+  expect(init.stdout).toContain(
+    "Wrote .github/workflows/setup-audit.yml: the audit nightly and on each pull request, environment staging;",
+  );
   expect(init.stdout).toContain("`echo reports/ >> .gitignore`");
 
-  const again = await runCommand(process.execPath, [BIN, "init", `http://127.0.0.1:${FIXTURE_PORTS.demoShop}/`, "--out", "audits/other.yaml", "--workflow"], { cwd: project, env });
+  const again = await runCommand(
+    process.execPath,
+    [BIN, "init", `http://127.0.0.1:${FIXTURE_PORTS.demoShop}/`, "--out", "audits/other.yaml", "--workflow"],
+    { cwd: project, env },
+  );
   expect(again.code).toBe(2);
   expect(again.stderr).toContain(".github/workflows/setup-audit.yml exists already, and init keeps it");
 });

@@ -36,9 +36,17 @@ test("the demo shop: --crawl 5 lists its pages, the service's own SDK gets every
   expect(resolve(dirname(file), schemaPath!)).toBe(join(ROOT, "audits/spec.schema.json"));
   expect(spec.pages.map((page) => page.path)).toEqual(["/", "/pricing", "/signup"]);
   expect(spec.environments).toEqual({ production: { key: "prj_demo_staging", baseUrl: DEMO_SHOP } });
-  expect(spec.sdk).toMatchObject({ preset: null, script: "**/sdk/v1/sdk.js", global: "expsvc", track: ["track"], identify: ["identify"], collect: "**/v1/collect" });
+  expect(spec.sdk).toMatchObject({
+    preset: null,
+    script: "**/sdk/v1/sdk.js",
+    global: "expsvc",
+    track: ["track"],
+    identify: ["identify"],
+    collect: "**/v1/collect",
+  });
   expect(text).not.toMatch(/^\s*preset:/m);
-  for (const field of ["script", "track", "identify", "collect"]) expect(text).toMatch(new RegExp(`^  ${field}: .*# check: `, "m"));
+  for (const field of ["script", "track", "identify", "collect"])
+    expect(text).toMatch(new RegExp(`^  ${field}: .*# check: `, "m"));
   expect(text).toMatch(/^workspace: .*# check: placeholder/m);
   expect(text).not.toMatch(/^api:/m);
 
@@ -55,7 +63,12 @@ test("the demo shop with --api: workspace, project and the api section come from
   expect(init.code, init.stdout + init.stderr).toBe(0);
   const { text, spec } = writtenSpec(file);
   expect(spec).toMatchObject({ workspace: "Acme Marketing", project: "Demo shop (staging)" });
-  expect(spec.api).toEqual({ baseUrl: SERVICE, keyEnv: "SERVICE_API_KEY", goalsPath: "/v1/projects/{project}/goals", recentEventsPath: "/v1/projects/{project}/events" });
+  expect(spec.api).toEqual({
+    baseUrl: SERVICE,
+    keyEnv: "SERVICE_API_KEY",
+    goalsPath: "/v1/projects/{project}/goals",
+    recentEventsPath: "/v1/projects/{project}/events",
+  });
   // The service's goal fires only after the signup journey, which init does not walk: it is offered as a comment.
   expect(spec.goals).toEqual([]);
   expect(text).toMatch(/^# {3}- \{ name: "Signup completed", event: signup_success \}/m);
@@ -64,7 +77,11 @@ test("the demo shop with --api: workspace, project and the api section come from
   const run = await runCli(["run", file, "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const findings = readSummary(out).findings;
-  expect(findings.filter((finding) => finding.check === "api.workspace" || finding.check === "api.project").map((finding) => finding.status)).toEqual(["pass", "pass"]);
+  expect(
+    findings
+      .filter((finding) => finding.check === "api.workspace" || finding.check === "api.project")
+      .map((finding) => finding.status),
+  ).toEqual(["pass", "pass"]);
 });
 
 test("the broken shop: the spec's run fails on the faults pages plant on load, and on nothing else", async ({}, testInfo) => {
@@ -77,21 +94,38 @@ test("the broken shop: the spec's run fails on the faults pages plant on load, a
     expect(init.code, init.stdout + init.stderr).toBe(0);
     const { text, spec } = writtenSpec(file);
     expect(spec.environments.production?.key).toBe("prj_broken_staging");
-    expect(text).toContain("# check: another key, prj_broken_prod, is on production-key · desktop, production-key · mobile");
+    expect(text).toContain(
+      "# check: another key, prj_broken_prod, is on production-key · desktop, production-key · mobile",
+    );
     expect(spec.identify.required).toEqual(["plan", "account_type"]);
-    expect(spec.pages.find((page) => page.id === "queued-call")?.expect).toEqual({ track: ["hero_seen"], identify: false });
+    expect(spec.pages.find((page) => page.id === "queued-call")?.expect).toEqual({
+      track: ["hero_seen"],
+      identify: false,
+    });
 
     const out = testInfo.outputPath("out");
     const run = await runCli(["run", file, "--out", out]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    const failed = new Set(readSummary(out).findings.filter((finding) => finding.status === "fail").map((finding) => `${finding.check} ${finding.page} ${finding.viewport}`));
+    const failed = new Set(
+      readSummary(out)
+        .findings.filter((finding) => finding.status === "fail")
+        .map((finding) => `${finding.check} ${finding.page} ${finding.viewport}`),
+    );
     for (const viewport of ["desktop", "mobile"]) {
       // A call lost before the SDK existed, another environment's key, personal data sent on load.
       expect(failed).toContain(`sdk.order early-call ${viewport}`);
       expect(failed).toContain(`sdk.key production-key ${viewport}`);
       expect(failed).toContain(`identify.pii identify-email ${viewport}`);
     }
-    const planted = ["sdk.order early-call", "sdk.key production-key", "identify.pii identify-email", "events.delivered rejected-call", "events.delivered ready-callback-rejected", "page.load offsite-dead", "page.domain offsite-dead"];
+    const planted = [
+      "sdk.order early-call",
+      "sdk.key production-key",
+      "identify.pii identify-email",
+      "events.delivered rejected-call",
+      "events.delivered ready-callback-rejected",
+      "page.load offsite-dead",
+      "page.domain offsite-dead",
+    ];
     expect([...failed].filter((finding) => !planted.some((fault) => finding.startsWith(`${fault} `)))).toEqual([]);
   } finally {
     await fixtures.close();
@@ -105,7 +139,12 @@ for (const vendor of VENDORS) {
     const files = [];
     for (const install of installs) {
       const file = testInfo.outputPath(`${vendor}-${install}.yaml`);
-      const init = await runCli(["init", `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/${install}/correct`, "--out", file]);
+      const init = await runCli([
+        "init",
+        `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/${install}/correct`,
+        "--out",
+        file,
+      ]);
       expect(init.code, init.stdout + init.stderr).toBe(0);
       expect(init.stdout, install).toContain(`preset ${preset}, key ${KEYS[vendor].staging}`);
       const { text, spec } = writtenSpec(file);
@@ -119,22 +158,36 @@ for (const vendor of VENDORS) {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const present = readSummary(out).findings.filter((finding) => finding.check === "sdk.present");
     // An npm install without a global is judged from the network, and sdk.present warns saying so.
-    const expected = installs.flatMap((install) => ["desktop", "mobile"].map(() => (install === "npm-module" ? "warn" : "pass")));
+    const expected = installs.flatMap((install) =>
+      ["desktop", "mobile"].map(() => (install === "npm-module" ? "warn" : "pass")),
+    );
     expect(present.map((finding) => finding.status)).toEqual(expected);
   });
 }
 
-for (const [manager, cmp] of [["vcc", "cookieconsent3"], ["klaro", "Klaro"]] as const) {
+for (const [manager, cmp] of [
+  ["vcc", "cookieconsent3"],
+  ["klaro", "Klaro"],
+] as const) {
   test(`a site behind ${manager}'s consent banner: init says it met the banner, accepts it to see the SDK, writes the consent section, and the spec's run passes`, async ({}, testInfo) => {
     test.setTimeout(300_000);
     const file = testInfo.outputPath(`consent-${manager}.yaml`);
-    const init = await runCli(["init", `http://127.0.0.1:${FIXTURE_PORTS.consent}/consent/${manager}/segment`, "--out", file]);
+    const init = await runCli([
+      "init",
+      `http://127.0.0.1:${FIXTURE_PORTS.consent}/consent/${manager}/segment`,
+      "--out",
+      file,
+    ]);
     expect(init.code, init.stdout + init.stderr).toBe(0);
-    expect(init.stdout).toContain(`Met the consent banner of ${cmp} and accepted it to see the SDK: the spec's consent section audits it.`);
+    expect(init.stdout).toContain(
+      `Met the consent banner of ${cmp} and accepted it to see the SDK: the spec's consent section audits it.`,
+    );
     expect(init.stdout).toContain(`preset segment, key ${KEYS.segment.staging}`);
     const { text, spec } = writtenSpec(file);
     expect(spec.consent).toEqual({ accept: "auto", reject: "auto", gpc: true, timeoutMs: 5000 });
-    expect(text).toContain(`# The site asks for consent before it tracks: init met the banner of ${cmp} and accepted it to see the SDK.`);
+    expect(text).toContain(
+      `# The site asks for consent before it tracks: init met the banner of ${cmp} and accepted it to see the SDK.`,
+    );
     const out = testInfo.outputPath("out");
     const run = await runCli(["run", file, "--out", out]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -147,7 +200,9 @@ test("an unreachable URL exits 3 with what to do, and writes nothing", async ({}
   const file = testInfo.outputPath("nowhere.yaml");
   const init = await runCli(["init", "http://127.0.0.1:9/", "--out", file]);
   expect(init.code).toBe(3);
-  expect(init.stderr).toMatch(/^setup-audit: Could not reach http:\/\/127\.0\.0\.1:9\/ \(\w+\)\.\nCheck the URL and that the site is up, then run init again\.\n$/);
+  expect(init.stderr).toMatch(
+    /^setup-audit: Could not reach http:\/\/127\.0\.0\.1:9\/ \(\w+\)\.\nCheck the URL and that the site is up, then run init again\.\n$/,
+  );
   expect(existsSync(file)).toBe(false);
 });
 

@@ -36,7 +36,9 @@ test.beforeAll(async () => {
 
 test("without a click, the first screen shows the verdict, the five checklist items, the changes line and every failed check's id; nothing calls out; one click opens the Allure report", async ({}, testInfo) => {
   expect(summary.changes?.new.length).toBeGreaterThan(0);
-  const failed = [...new Set(summary.findings.filter((finding) => finding.status === "fail").map((finding) => finding.check))];
+  const failed = [
+    ...new Set(summary.findings.filter((finding) => finding.status === "fail").map((finding) => finding.check)),
+  ];
   expect(failed.length).toBeGreaterThan(3);
 
   const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
@@ -50,16 +52,29 @@ test("without a click, the first screen shows the verdict, the five checklist it
     await expect(page.getByText(verdictLine(summary), { exact: true })).toBeInViewport();
     expect(verdictLine(summary)).toMatch(/^FAIL — 1 of 5 checklist items not checked: the spec has no api section/);
     await expect(page.getByText(`${changesLine(summary.changes!)}.`, { exact: true })).toBeInViewport();
-    const checklist = page.getByRole("region", { name: "Setup checklist of Broken shop (staging)" }).getByRole("listitem");
-    await expect(checklist).toHaveText(Object.values(CHECKLIST_LABELS).map((label, index) => `${["not checked", "fail", "fail", "pass", "fail"][index]} ${label}`));
+    const checklist = page
+      .getByRole("region", { name: "Setup checklist of Broken shop (staging)" })
+      .getByRole("listitem");
+    await expect(checklist).toHaveText(
+      Object.values(CHECKLIST_LABELS).map(
+        (label, index) => `${["not checked", "fail", "fail", "pass", "fail"][index]} ${label}`,
+      ),
+    );
     for (const item of await checklist.all()) await expect(item).toBeInViewport();
     const failedLine = page.getByText(/^Failed checks:/);
     await expect(failedLine).toBeInViewport();
     await expect(failedLine.locator("code")).toHaveText(failed);
 
     const accessibility = await new AxeBuilder({ page }).analyze();
-    const serious = accessibility.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)).toEqual([]);
+    const serious = accessibility.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(
+      serious.map(
+        (violation) =>
+          `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+      ),
+    ).toEqual([]);
 
     await page.getByRole("button", { name: "Open the detailed report (Allure)", exact: true }).click();
     await expect(page.getByText("Setup audit: Broken shop (staging)").first()).toBeVisible();

@@ -8,11 +8,14 @@ import { e2eSpec, readSummary, runCli } from "./cli.js";
  * from an exported JSON file beside the spec. One page per spec keeps the browsers short.
  */
 
-const SRM_CAUSES = "some visitors are lost or miscounted in one variation, so its results cannot be trusted — look for a variation that redirects, loads slower or breaks on one viewport.";
+const SRM_CAUSES =
+  "some visitors are lost or miscounted in one variation, so its results cannot be trusted — look for a variation that redirects, loads slower or breaks on one viewport.";
 
 /** The report.warnings findings of `spec`, as [status, experiment, message]. */
 function reportFindings(summary: RunSummary, spec: string) {
-  return summary.findings.filter((finding) => finding.spec === spec && finding.check === "report.warnings").map((finding) => [finding.status, finding.experiment, finding.message]);
+  return summary.findings
+    .filter((finding) => finding.spec === spec && finding.check === "report.warnings")
+    .map((finding) => [finding.status, finding.experiment, finding.message]);
 }
 
 test("the broken shop's report fails on its SRM, its bot traffic and its dropped events, each named; an exported file is judged too", async ({}, testInfo) => {
@@ -44,11 +47,22 @@ test("the broken shop's report fails on its SRM, its bot traffic and its dropped
         "events were lost and never counted, so conversions are missing — this is not bot filtering; check events.delivered on the audited pages and the events' payloads.",
     ],
   ]);
-  expect(summary.runs.find((specRun) => specRun.spec === broken)?.checklist).toMatchObject({ noWarnings: "fail", workspace: "pass" });
-  expect(run.stdout).toContain('✗ FAIL report.warnings [Signup headline, benefit vs urgency]: Experiment "Signup headline, benefit vs urgency": the service flags bot traffic');
+  expect(summary.runs.find((specRun) => specRun.spec === broken)?.checklist).toMatchObject({
+    noWarnings: "fail",
+    workspace: "pass",
+  });
+  expect(run.stdout).toContain(
+    '✗ FAIL report.warnings [Signup headline, benefit vs urgency]: Experiment "Signup headline, benefit vs urgency": the service flags bot traffic',
+  );
 
   expect(reportFindings(summary, exported)).toEqual([
-    ["pass", "Pricing CTA copy, short vs long", expect.stringContaining("the service reports no warning, and the visitors match the planned split (observed Short copy 4980, Long copy 5020;")],
+    [
+      "pass",
+      "Pricing CTA copy, short vs long",
+      expect.stringContaining(
+        "the service reports no warning, and the visitors match the planned split (observed Short copy 4980, Long copy 5020;",
+      ),
+    ],
     [
       "fail",
       "Free-trial banner, 90/10 holdout",

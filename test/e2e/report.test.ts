@@ -37,10 +37,12 @@ function textsUnder(dir: string): { file: string; text: string }[] {
     .filter((file) => statSync(file).isFile() && !file.endsWith(".png"))
     .flatMap((file) => {
       const text = readFileSync(file, "utf8");
-      const embedded = [...text.matchAll(/\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)].filter(([, name]) => !name!.endsWith(".png")).map(([, name, base64]) => ({
-        file: `${file} → ${name}`,
-        text: Buffer.from(base64!, "base64").toString("utf8"),
-      }));
+      const embedded = [...text.matchAll(/\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)]
+        .filter(([, name]) => !name!.endsWith(".png"))
+        .map(([, name, base64]) => ({
+          file: `${file} → ${name}`,
+          text: Buffer.from(base64!, "base64").toString("utf8"),
+        }));
       return [{ file, text }, ...embedded];
     });
 }
@@ -61,7 +63,10 @@ test("the single-file report of a broken-shop run opens offline on its overview,
   // The run already recorded itself; building its report again replaces that entry.
   expect(report.stdout).toContain("History: 1 run(s)");
   expect(report.stdout).toContain("(this run's entry replaced)");
-  testInfo.annotations.push({ type: "single-file report", description: `${statSync(singleFile).size} bytes; \`report --single-file\` took ${buildMs} ms` });
+  testInfo.annotations.push({
+    type: "single-file report",
+    description: `${statSync(singleFile).size} bytes; \`report --single-file\` took ${buildMs} ms`,
+  });
 
   await test.step("opened offline, it shows the checklist and the planted failures and calls no host", async () => {
     const { browser, page, outside } = await openOffline(singleFile);
@@ -75,21 +80,41 @@ test("the single-file report of a broken-shop run opens offline on its overview,
       await page.screenshot({ path: testInfo.outputPath("report.png") });
 
       await allure.getByText("Setup checklist — Broken shop (staging)").click();
-      await expect(allure.getByText(/^Goals and events match: fail — \d+ failed: .*goals\.match \[Signup completed · desktop\]/)).toBeVisible();
-      await expect(allure.getByText(/^No bot\/SRM or dropped-event warning: fail — .*events\.delivered \[navigate-away · (desktop|mobile)\]/)).toBeVisible();
+      await expect(
+        allure.getByText(/^Goals and events match: fail — \d+ failed: .*goals\.match \[Signup completed · desktop\]/),
+      ).toBeVisible();
+      await expect(
+        allure.getByText(
+          /^No bot\/SRM or dropped-event warning: fail — .*events\.delivered \[navigate-away · (desktop|mobile)\]/,
+        ),
+      ).toBeVisible();
       await page.screenshot({ path: testInfo.outputPath("checklist.png") });
       await page.goBack();
 
       await allure.getByText("early-call · desktop", { exact: true }).click();
-      await expect(allure.getByText(/^sdk\.order: Calls run before the SDK has loaded — 1 call\(s\) ran before `expsvc` existed/)).toBeVisible();
+      await expect(
+        allure.getByText(/^sdk\.order: Calls run before the SDK has loaded — 1 call\(s\) ran before `expsvc` existed/),
+      ).toBeVisible();
       await page.goBack();
 
       await allure.getByText("goals · desktop", { exact: true }).click();
-      await expect(allure.getByText(/^goals\.match: .* — Goal "Signup completed" expects `signup_success`, but the pages fire `Signup Success`/)).toBeVisible();
+      await expect(
+        allure.getByText(
+          /^goals\.match: .* — Goal "Signup completed" expects `signup_success`, but the pages fire `Signup Success`/,
+        ),
+      ).toBeVisible();
       await page.goBack();
 
-      await allure.getByText(/^Categories/).first().click();
-      for (const category of ["Setup cannot be trusted yet", "SDK installation and load order", "Goal/event mismatch", "Delivery"]) {
+      await allure
+        .getByText(/^Categories/)
+        .first()
+        .click();
+      for (const category of [
+        "Setup cannot be trusted yet",
+        "SDK installation and load order",
+        "Goal/event mismatch",
+        "Delivery",
+      ]) {
         await expect(allure.getByText(category, { exact: true }).first()).toBeVisible();
       }
       expect(outside).toEqual([]);
@@ -104,8 +129,12 @@ test("the single-file report of a broken-shop run opens offline on its overview,
     expect(summary.calls.some((call) => call.kind === "identify")).toBe(true);
     const texts = textsUnder(out);
     expect(texts.some(({ file }) => file.includes("audit-report.html → data/attachments/"))).toBe(true);
-    expect(texts.filter(({ text }) => text.includes(API_KEY) || text.includes(TYPED_EMAIL)).map(({ file }) => file)).toEqual([]);
-    const reportParts = texts.filter(({ file }) => !file.endsWith("summary.json") && !/\/html\/app-[\w]+\.js/.test(file));
+    expect(
+      texts.filter(({ text }) => text.includes(API_KEY) || text.includes(TYPED_EMAIL)).map(({ file }) => file),
+    ).toEqual([]);
+    const reportParts = texts.filter(
+      ({ file }) => !file.endsWith("summary.json") && !/\/html\/app-[\w]+\.js/.test(file),
+    );
     expect(reportParts.filter(({ text }) => USER_ID.test(text)).map(({ file }) => file)).toEqual([]);
   });
 });
@@ -124,14 +153,23 @@ test("two consecutive runs give a report whose history shows both; rebuilding it
   const rebuilt = await runCli(["report", "--out", out, "--open"], { DISPLAY: "", WAYLAND_DISPLAY: "" });
   expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
   expect(rebuilt.stdout).toContain("History: 2 run(s)");
-  expect(rebuilt.stdout).toContain(`No desktop to open it on here (no DISPLAY or WAYLAND_DISPLAY): open ${join(out, "audit-report.html")} in a browser.`);
-  expect(readFileSync(join(out, "history", "history.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+  expect(rebuilt.stdout).toContain(
+    `No desktop to open it on here (no DISPLAY or WAYLAND_DISPLAY): open ${join(out, "audit-report.html")} in a browser.`,
+  );
+  expect(
+    readFileSync(join(out, "history", "history.jsonl"), "utf8")
+      .trim()
+      .split("\n"),
+  ).toHaveLength(2);
 
   const { browser, page, outside } = await openOffline(join(out, "audit-report.html"));
   try {
     await page.getByRole("button", { name: OPEN_ALLURE, exact: true }).click();
     await page.getByText("Setup checklist — Broken shop (staging)").click();
-    await page.getByText(/^History/).first().click();
+    await page
+      .getByText(/^History/)
+      .first()
+      .click();
     // The report is the second run; its history lists the first.
     await expect(page.getByText(/^\d{1,2}\/\d{1,2}\/\d{4} at \d{1,2}:\d{2}:\d{2}$/)).toHaveCount(1);
     await page.screenshot({ path: testInfo.outputPath("history.png") });
@@ -145,6 +183,8 @@ test("report without results says which run to do first", async ({}, testInfo) =
   const out = testInfo.outputPath("empty");
   const report = await runCli(["report", "--out", out]);
   expect(report.code).toBe(2);
-  expect(report.stderr).toBe(`setup-audit: No audit results in ${join(out, "allure-results")}.\nRun \`setup-audit run --out ${out}\` first, or point --out at the folder a run wrote.\n`);
+  expect(report.stderr).toBe(
+    `setup-audit: No audit results in ${join(out, "allure-results")}.\nRun \`setup-audit run --out ${out}\` first, or point --out at the folder a run wrote.\n`,
+  );
   expect(existsSync(out)).toBe(false);
 });

@@ -13,10 +13,28 @@ const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file
 
 /** What a finding says, without the wording that carries timings. */
 const verdicts = (summary: RunSummary) =>
-  summary.findings.map((finding) => [finding.spec, finding.check, finding.status, finding.page, finding.viewport, finding.goal, finding.experiment, finding.variation].join(" | ")).sort();
+  summary.findings
+    .map((finding) =>
+      [
+        finding.spec,
+        finding.check,
+        finding.status,
+        finding.page,
+        finding.viewport,
+        finding.goal,
+        finding.experiment,
+        finding.variation,
+      ].join(" | "),
+    )
+    .sort();
 
 /** Where each call was made and what became of it, without its timing. */
-const deliveries = (summary: RunSummary) => summary.calls.map((call) => [call.spec, call.page, call.viewport, call.variation, call.kind, call.name, call.delivery].join(" | ")).sort();
+const deliveries = (summary: RunSummary) =>
+  summary.calls
+    .map((call) =>
+      [call.spec, call.page, call.viewport, call.variation, call.kind, call.name, call.delivery].join(" | "),
+    )
+    .sort();
 
 test("two shards merged give the same findings and exit code as one run", async ({}, testInfo) => {
   // Three audits of two specs, one after another: on a machine that runs other tests beside it they outlast the e2e limit.
@@ -39,7 +57,8 @@ test("two shards merged give the same findings and exit code as one run", async 
   expect(deliveries(mergedSummary)).toEqual(deliveries(wholeSummary));
   // The shops identify visitors as u_<hex>: no shard file keeps such a user id (calls, payloads, listed events).
   expect(wholeSummary.calls.filter((call) => call.kind === "identify").length).toBeGreaterThan(0);
-  for (const shard of ["shard-1", "shard-2"]) expect(readFileSync(join(dir(shard), "shard-results.json"), "utf8")).not.toMatch(/"u_[0-9a-f]{8,}"/);
+  for (const shard of ["shard-1", "shard-2"])
+    expect(readFileSync(join(dir(shard), "shard-results.json"), "utf8")).not.toMatch(/"u_[0-9a-f]{8,}"/);
   // Each shard audited only part of the pages: its own goal and viewport findings were partial.
   expect(readSummary(dir("shard-1")).findings.length).toBeLessThan(wholeSummary.findings.length);
   expect(readFileSync(join(dir("merged"), "junit.xml"), "utf8")).toContain('<testsuite name="Broken shop (staging');
@@ -55,7 +74,16 @@ test("two shards merged give the same findings and exit code as one run", async 
 test("merge refuses a shard file another version of setup-audit wrote", async ({}, testInfo) => {
   const out = testInfo.outputPath("old-shard");
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "shard-results.json"), JSON.stringify({ version: SHARD_FILE_VERSION - 1, shard: "1/1", startedAt: new Date().toISOString(), targets: [], results: [] }));
+  writeFileSync(
+    join(out, "shard-results.json"),
+    JSON.stringify({
+      version: SHARD_FILE_VERSION - 1,
+      shard: "1/1",
+      startedAt: new Date().toISOString(),
+      targets: [],
+      results: [],
+    }),
+  );
   const run = await runCli(["merge", out, "--out", testInfo.outputPath("merged")]);
   expect(run.code).toBe(2);
   expect(run.stderr).toContain("shard-results.json was written by another version of setup-audit");
@@ -65,8 +93,25 @@ test("merge refuses shards whose spec file has changed since they ran", async ({
   const shardDirs = ["1/2", "2/2"].map((shard, index) => {
     const out = testInfo.outputPath(`shard-${index + 1}`);
     mkdirSync(out, { recursive: true });
-    const target = { specFile: "audits/demo-shop.yaml", slug: "demo-shop", specSha256: "0".repeat(64), environment: "staging", baseUrl: "http://127.0.0.1:47412", pages: ["home"], viewports: ["desktop"] };
-    writeFileSync(join(out, "shard-results.json"), JSON.stringify({ version: SHARD_FILE_VERSION, shard, startedAt: new Date().toISOString(), targets: [target], results: [] }));
+    const target = {
+      specFile: "audits/demo-shop.yaml",
+      slug: "demo-shop",
+      specSha256: "0".repeat(64),
+      environment: "staging",
+      baseUrl: "http://127.0.0.1:47412",
+      pages: ["home"],
+      viewports: ["desktop"],
+    };
+    writeFileSync(
+      join(out, "shard-results.json"),
+      JSON.stringify({
+        version: SHARD_FILE_VERSION,
+        shard,
+        startedAt: new Date().toISOString(),
+        targets: [target],
+        results: [],
+      }),
+    );
     return out;
   });
   const run = await runCli(["merge", ...shardDirs, "--out", testInfo.outputPath("merged")]);
@@ -81,15 +126,27 @@ test("merge refuses folders that hold no shard results", async ({}, testInfo) =>
 });
 
 test("an audit runs its browsers on a Playwright browser server", async ({}, testInfo) => {
-  const server = await chromium.launchServer({ executablePath: testBrowserPath(), args: LAUNCH_ARGS, host: "127.0.0.1" });
+  const server = await chromium.launchServer({
+    executablePath: testBrowserPath(),
+    args: LAUNCH_ARGS,
+    host: "127.0.0.1",
+  });
   try {
     const out = join(testInfo.project.outputDir, "remote-run");
-    const run = await runCli(["run", "audits/demo-shop.yaml", "--page", "signup", "--browser-endpoint", server.wsEndpoint(), "--out", out], {
-      SETUP_AUDIT_BROWSER: "/nonexistent/no-local-browser-needed",
-    });
+    const run = await runCli(
+      ["run", "audits/demo-shop.yaml", "--page", "signup", "--browser-endpoint", server.wsEndpoint(), "--out", out],
+      {
+        SETUP_AUDIT_BROWSER: "/nonexistent/no-local-browser-needed",
+      },
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const summary = readSummary(out);
-    expect(summary.calls.filter((call) => call.name === "signup_success").map((call) => call.viewport).sort()).toEqual(["desktop", "mobile"]);
+    expect(
+      summary.calls
+        .filter((call) => call.name === "signup_success")
+        .map((call) => call.viewport)
+        .sort(),
+    ).toEqual(["desktop", "mobile"]);
     // The browser the report names is the server's, which no local executable could have told.
     const remote = await chromium.connect(server.wsEndpoint());
     const version = remote.version();

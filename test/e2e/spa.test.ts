@@ -18,9 +18,26 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 const specOf = (vendor: (typeof VENDORS)[number]) => `spa-${vendor}.yaml`;
 /** Each fault: the check that fails, and the routes its message names, in order, as `route how: problem`. */
 const FAULTS = {
-  double: { check: "events.pageviews", told: ["pricing (after a route change) got 2 page views", "about (after a route change) got 2 page views", "pricing (after back) got 2 page views", "about (after forward) got 2 page views"] },
-  "no-back": { check: "events.pageviews", told: ["pricing (after back) got no page view", "about (after forward) got no page view"] },
-  "bound-twice": { check: "events.duplicate", told: ['"Plan Selected" was made 2 times with equal properties during step 3 on /spa/', '"Plan Selected" was made 2 times with equal properties during step 4 on /spa/'] },
+  double: {
+    check: "events.pageviews",
+    told: [
+      "pricing (after a route change) got 2 page views",
+      "about (after a route change) got 2 page views",
+      "pricing (after back) got 2 page views",
+      "about (after forward) got 2 page views",
+    ],
+  },
+  "no-back": {
+    check: "events.pageviews",
+    told: ["pricing (after back) got no page view", "about (after forward) got no page view"],
+  },
+  "bound-twice": {
+    check: "events.duplicate",
+    told: [
+      '"Plan Selected" was made 2 times with equal properties during step 3 on /spa/',
+      '"Plan Selected" was made 2 times with equal properties during step 4 on /spa/',
+    ],
+  },
 } as const;
 
 let summary: RunSummary;
@@ -28,13 +45,22 @@ let summary: RunSummary;
 test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(600_000);
   const out = join(testInfo.project.outputDir, "spa-run");
-  const run = await runCli(["run", ...VENDORS.map((vendor) => e2eSpec(specOf(vendor))), "--out", out, "--workers", "4"]);
+  const run = await runCli([
+    "run",
+    ...VENDORS.map((vendor) => e2eSpec(specOf(vendor))),
+    "--out",
+    out,
+    "--workers",
+    "4",
+  ]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   summary = readSummary(out);
 });
 
 function findingsOf(vendor: (typeof VENDORS)[number], page: string, viewport: string): Finding[] {
-  return summary.findings.filter((finding) => finding.spec.endsWith(specOf(vendor)) && finding.page === page && finding.viewport === viewport);
+  return summary.findings.filter(
+    (finding) => finding.spec.endsWith(specOf(vendor)) && finding.page === page && finding.viewport === viewport,
+  );
 }
 
 for (const vendor of VENDORS) {
@@ -42,11 +68,21 @@ for (const vendor of VENDORS) {
     test("the correct app: one page view per route on load, links, back and forward, one track per click, and no check fails", () => {
       for (const viewport of VIEWPORTS) {
         const findings = findingsOf(vendor, "correct", viewport);
-        expect(findings.filter((finding) => finding.status === "fail").map((finding) => `${finding.check}: ${finding.message}`)).toEqual([]);
+        expect(
+          findings
+            .filter((finding) => finding.status === "fail")
+            .map((finding) => `${finding.check}: ${finding.message}`),
+        ).toEqual([]);
         const pageviews = findings.find((finding) => finding.check === "events.pageviews")!;
         expect(pageviews.status).toBe("pass");
         const routes = pageviews.evidence.routes as { route: string; how: string; pageViews: unknown[] }[];
-        expect(routes.map(({ route, how, pageViews }) => [route.replace(`/spa/${vendor}/correct/`, "/"), how, pageViews.length])).toEqual([
+        expect(
+          routes.map(({ route, how, pageViews }) => [
+            route.replace(`/spa/${vendor}/correct/`, "/"),
+            how,
+            pageViews.length,
+          ]),
+        ).toEqual([
           ["/", "load", 1],
           ["/pricing", "push", 1],
           ["/about", "push", 1],
@@ -55,12 +91,22 @@ for (const vendor of VENDORS) {
         ]);
         // The same click in two steps: one track in each, and no duplicate.
         expect(findings.find((finding) => finding.check === "events.duplicate")?.status).toBe("pass");
-        const calls = summary.calls.filter((call) => call.spec.endsWith(specOf(vendor)) && call.page === "correct" && call.viewport === viewport);
-        expect(calls.filter((call) => call.kind === "track").map((call) => [call.name, call.step, call.route, call.delivery])).toEqual([
+        const calls = summary.calls.filter(
+          (call) => call.spec.endsWith(specOf(vendor)) && call.page === "correct" && call.viewport === viewport,
+        );
+        expect(
+          calls
+            .filter((call) => call.kind === "track")
+            .map((call) => [call.name, call.step, call.route, call.delivery]),
+        ).toEqual([
           ["Plan Selected", 2, `/spa/${vendor}/correct/pricing`, "accepted"],
           ["Plan Selected", 3, `/spa/${vendor}/correct/pricing`, "accepted"],
         ]);
-        expect(calls.filter((call) => call.kind === "page").map((call) => call.route.replace(`/spa/${vendor}/correct/`, "/"))).toEqual(["/", "/pricing", "/about", "/pricing", "/about"]);
+        expect(
+          calls
+            .filter((call) => call.kind === "page")
+            .map((call) => call.route.replace(`/spa/${vendor}/correct/`, "/")),
+        ).toEqual(["/", "/pricing", "/about", "/pricing", "/about"]);
       }
     });
 
@@ -70,7 +116,8 @@ for (const vendor of VENDORS) {
           const failing = findingsOf(vendor, fault, viewport).filter((finding) => finding.status === "fail");
           expect(failing.map((finding) => finding.check)).toEqual([check]);
           const message = failing[0]!.message;
-          for (const sentence of told) expect(message).toContain(sentence.startsWith('"') ? sentence : `/spa/${vendor}/${fault}/${sentence}`);
+          for (const sentence of told)
+            expect(message).toContain(sentence.startsWith('"') ? sentence : `/spa/${vendor}/${fault}/${sentence}`);
           expect(JSON.stringify(failing[0]!.evidence)).toContain(`/spa/${vendor}/${fault}/pricing`);
         }
       });
@@ -80,8 +127,14 @@ for (const vendor of VENDORS) {
       // Segment's page() in beforeEach is made while the route left is current; PostHog's in afterEach names the route left.
       const told =
         vendor === "segment"
-          ? ["/spa/segment/previous/ (loaded) got 2 page views", "/spa/segment/previous/about (after a route change) got no page view"]
-          : ["/spa/posthog/previous/pricing (after a route change) got a page view whose URL names /spa/posthog/previous/", "/spa/posthog/previous/about (after a route change) got a page view whose URL names /spa/posthog/previous/pricing"];
+          ? [
+              "/spa/segment/previous/ (loaded) got 2 page views",
+              "/spa/segment/previous/about (after a route change) got no page view",
+            ]
+          : [
+              "/spa/posthog/previous/pricing (after a route change) got a page view whose URL names /spa/posthog/previous/",
+              "/spa/posthog/previous/about (after a route change) got a page view whose URL names /spa/posthog/previous/pricing",
+            ];
       for (const viewport of VIEWPORTS) {
         const failing = findingsOf(vendor, "previous", viewport).filter((finding) => finding.status === "fail");
         expect(failing.map((finding) => finding.check)).toEqual(["events.pageviews"]);

@@ -7,6 +7,8 @@ test("--trace keeps a Playwright trace per page × viewport in OUT/traces", asyn
   const out = join(testInfo.project.outputDir, "trace-run");
   const run = await runCli(["run", "audits/demo-shop.yaml", "--page", "signup", "--trace", "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
-  const traces = readdirSync(join(out, "traces"), { recursive: true }).map(String).filter((file) => file.endsWith("trace.zip"));
+  const traces = readdirSync(join(out, "traces"), { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith("trace.zip"));
   expect(traces).toHaveLength(2);
 });

@@ -20,7 +20,9 @@ test("intercept mode audits the demo shop's signup without sending the service a
   expect(run.stdout).not.toContain("recent events");
 
   const summary = readSummary(out);
-  expect(summary.runs).toEqual([expect.objectContaining({ spec: "test/e2e/specs/traffic-intercept.yaml", verdict: "pass", collect: "intercept" })]);
+  expect(summary.runs).toEqual([
+    expect.objectContaining({ spec: "test/e2e/specs/traffic-intercept.yaml", verdict: "pass", collect: "intercept" }),
+  ]);
   expect(summary.calls.map((call) => [call.viewport, call.kind, call.delivery])).toEqual(
     expect.arrayContaining([
       ["desktop", "identify", "intercepted"],
@@ -32,15 +34,20 @@ test("intercept mode audits the demo shop's signup without sending the service a
   expect(summary.calls).toHaveLength(4);
   expect(findingOf(summary, "events.delivered", { page: "signup", viewport: "mobile" })).toMatchObject({
     status: "pass",
-    message: "All 2 call(s) were delivered and accepted by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service.",
+    message:
+      "All 2 call(s) were delivered and accepted by the audit inside the browser (traffic.collect: intercept); nothing was sent to the service.",
   });
 
   // The run's traffic was tagged where it went (the shop) and never reached the collector.
   const shop = await fixtureJson<{ received: ShopRequest[] }>(FIXTURE_PORTS.demoShop, "/__fixture/received");
   const tagged = shop.received.filter((request) => request.headers["user-agent"]?.endsWith(SUFFIX));
-  expect(tagged.map((request) => `${request.method} ${request.path}`)).toEqual(expect.arrayContaining(["GET /signup", "POST /api/signup"]));
+  expect(tagged.map((request) => `${request.method} ${request.path}`)).toEqual(
+    expect.arrayContaining(["GET /signup", "POST /api/signup"]),
+  );
   // Every request of the run carries the same run id in the header.
-  expect([...new Set(tagged.map((request) => request.headers["x-setup-audit"]))]).toEqual([expect.stringMatching(/^\w+$/)]);
+  expect([...new Set(tagged.map((request) => request.headers["x-setup-audit"]))]).toEqual([
+    expect.stringMatching(/^\w+$/),
+  ]);
   const collector = await fixtureJson<{ received: CollectorRecord[] }>(FIXTURE_PORTS.service, "/__fixture/collector");
   expect(collector.received.filter((record) => record.userAgent?.endsWith(SUFFIX))).toEqual([]);
 });

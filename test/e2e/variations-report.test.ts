@@ -58,7 +58,9 @@ test.beforeAll(async ({}, testInfo) => {
 
 /** The `image/png` attachments of a result, wherever Allure put them (its own or its steps'). */
 function pngAttachments(result: AllureResult): Attachment[] {
-  return [...result.attachments, ...result.steps.flatMap((step) => step.attachments)].filter((attachment) => attachment.type === "image/png");
+  return [...result.attachments, ...result.steps.flatMap((step) => step.attachments)].filter(
+    (attachment) => attachment.type === "image/png",
+  );
 }
 
 /** A PNG's width and height, read from its header. */
@@ -68,11 +70,17 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 }
 
 test("summary.json: each variation previews well on each viewport, with its experiment, variation and viewport", () => {
-  expect(summary.findings.filter((finding) => finding.check === "experiment.variation")).toHaveLength(VARIATIONS.length * VIEWPORTS.length);
+  expect(summary.findings.filter((finding) => finding.check === "experiment.variation")).toHaveLength(
+    VARIATIONS.length * VIEWPORTS.length,
+  );
   for (const variation of VARIATIONS) {
     for (const viewport of VIEWPORTS) {
       const finding = findingOf(summary, "experiment.variation", { page: "pricing", viewport, variation });
-      expect(finding, `${variation} on ${viewport}`).toMatchObject({ status: "pass", experiment: EXPERIMENT, goal: null });
+      expect(finding, `${variation} on ${viewport}`).toMatchObject({
+        status: "pass",
+        experiment: EXPERIMENT,
+        goal: null,
+      });
     }
   }
 });
@@ -85,12 +93,21 @@ test("allure-results: one variations result per viewport, its steps the variatio
     expect(result.status, viewport).toBe("passed");
     expect(result.labels, viewport).toEqual(expect.arrayContaining([{ name: "story", value: "pricing" }]));
     const findingSteps = result.steps.filter((step) => step.name.startsWith("experiment.variation:"));
-    expect(findingSteps.map((step) => step.status), viewport).toEqual(VARIATIONS.map(() => "passed"));
+    expect(
+      findingSteps.map((step) => step.status),
+      viewport,
+    ).toEqual(VARIATIONS.map(() => "passed"));
     for (const variation of VARIATIONS) {
-      expect(findingSteps.filter((step) => step.name.includes(`Variation "${variation}" of "${EXPERIMENT}" on ${viewport}`)), `${variation} on ${viewport}`).toHaveLength(1);
+      expect(
+        findingSteps.filter((step) => step.name.includes(`Variation "${variation}" of "${EXPERIMENT}" on ${viewport}`)),
+        `${variation} on ${viewport}`,
+      ).toHaveLength(1);
     }
     const pictures = pngAttachments(result);
-    expect(pictures.map((attachment) => attachment.name), viewport).toEqual([PICTURE, FILMSTRIP]);
+    expect(
+      pictures.map((attachment) => attachment.name),
+      viewport,
+    ).toEqual([PICTURE, FILMSTRIP]);
   }
 });
 
@@ -121,7 +138,9 @@ async function openResult(page: Page, file: string, name: string, path: readonly
   await expect(page.getByTestId("test-result-info-title")).toHaveText(name);
 }
 
-test("the single-file report, opened offline, shows the control beside the variations and the preview link's filmstrip on desktop and mobile, and calls no host", async ({ browser }, testInfo) => {
+test("the single-file report, opened offline, shows the control beside the variations and the preview link's filmstrip on desktop and mobile, and calls no host", async ({
+  browser,
+}, testInfo) => {
   const singleFile = join(out, "audit-report.html");
   expect(runOutput).toContain(`Shareable file: ${singleFile} (`);
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
@@ -132,7 +151,10 @@ test("the single-file report, opened offline, shows the control beside the varia
     // The overview shows each viewport's picture and filmstrip inline, before any click.
     await expect(page.getByRole("heading", { name: "Experiments: the control and its variations" })).toBeVisible();
     await expect(page.locator("#sa-overview img")).toHaveCount(VIEWPORTS.length * 2);
-    await expect(page.locator("#sa-overview img").first()).toHaveAttribute("alt", `${resultName(VIEWPORTS[0]!)}: ${PICTURE}`);
+    await expect(page.locator("#sa-overview img").first()).toHaveAttribute(
+      "alt",
+      `${resultName(VIEWPORTS[0]!)}: ${PICTURE}`,
+    );
 
     for (const viewport of VIEWPORTS) {
       await test.step(`the variations on ${viewport}`, async () => {
@@ -143,7 +165,11 @@ test("the single-file report, opened offline, shows the control beside the varia
 
         await openResult(page, singleFile, resultName(viewport), [label("epic"), label("feature"), label("story")]);
         for (const variation of VARIATIONS) {
-          await expect(page.getByTestId("test-result-step-title").filter({ hasText: `Variation "${variation}" of "${EXPERIMENT}" on ${viewport} previews well` })).toHaveCount(1);
+          await expect(
+            page
+              .getByTestId("test-result-step-title")
+              .filter({ hasText: `Variation "${variation}" of "${EXPERIMENT}" on ${viewport} previews well` }),
+          ).toHaveCount(1);
         }
         const picture = page.getByTestId("test-result-attachment").filter({ hasText: PICTURE });
         await picture.getByTestId("test-result-attachment-header").click();
@@ -152,13 +178,21 @@ test("the single-file report, opened offline, shows the control beside the varia
         // The report shows the result's own attachment, from inside the file.
         await expect(image).toHaveAttribute("alt", attachment.source);
         await expect(image).toHaveAttribute("src", /^(data|blob):/);
-        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-        const shown = await image.evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+        await expect
+          .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+          .toBe(true);
+        const shown = await image.evaluate((img: HTMLImageElement) => ({
+          width: img.naturalWidth,
+          height: img.naturalHeight,
+        }));
         expect(shown).toEqual(expected);
 
         // Three columns of equal width with a gutter between each: the gutters are blank, every column is drawn on.
         const columnWidth = (shown.width - (COLUMNS - 1) * COLUMN_GUTTER) / COLUMNS;
-        expect(Number.isInteger(columnWidth) && columnWidth >= 300, `${shown.width} px wide is not ${COLUMNS} columns of 300 px or more`).toBe(true);
+        expect(
+          Number.isInteger(columnWidth) && columnWidth >= 300,
+          `${shown.width} px wide is not ${COLUMNS} columns of 300 px or more`,
+        ).toBe(true);
         const columns = await image.evaluate(
           (img: HTMLImageElement, { columns, columnWidth, gutter }) => {
             const canvas = document.createElement("canvas");
@@ -169,12 +203,15 @@ test("the single-file report, opened offline, shows the control beside the varia
             const inked = (left: number, width: number) => {
               const pixels = context.getImageData(left, 0, width, canvas.height).data;
               let count = 0;
-              for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 250 || pixels[i + 1]! < 250 || pixels[i + 2]! < 250) count++;
+              for (let i = 0; i < pixels.length; i += 4)
+                if (pixels[i]! < 250 || pixels[i + 1]! < 250 || pixels[i + 2]! < 250) count++;
               return count;
             };
             return {
               columns: Array.from({ length: columns }, (_, i) => inked(i * (columnWidth + gutter), columnWidth) > 0),
-              gutters: Array.from({ length: columns - 1 }, (_, i) => inked(i * (columnWidth + gutter) + columnWidth, gutter)),
+              gutters: Array.from({ length: columns - 1 }, (_, i) =>
+                inked(i * (columnWidth + gutter) + columnWidth, gutter),
+              ),
             };
           },
           { columns: COLUMNS, columnWidth, gutter: COLUMN_GUTTER },
@@ -187,8 +224,12 @@ test("the single-file report, opened offline, shows the control beside the varia
         const frames = filmstrip.getByTestId("image-attachment-content").locator("img");
         await expect(frames).toHaveAttribute("alt", filmstripAttachment.source);
         await expect(frames).toHaveAttribute("src", /^(data|blob):/);
-        await expect.poll(() => frames.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-        expect(await frames.evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }))).toEqual(pngSize(readFileSync(join(out, "allure-results", filmstripAttachment.source))));
+        await expect
+          .poll(() => frames.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+          .toBe(true);
+        expect(
+          await frames.evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight })),
+        ).toEqual(pngSize(readFileSync(join(out, "allure-results", filmstripAttachment.source))));
         await page.screenshot({ path: testInfo.outputPath(`variations-${viewport}.png`), fullPage: true });
       });
     }

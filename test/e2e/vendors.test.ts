@@ -3,7 +3,16 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { stringify } from "yaml";
 import { VENDOR_SPECS, vendorSpec, type SpecStyle } from "../../fixtures/vendors/audit-specs.js";
-import { DEFAULTS_INSTALL, DEFAULTS_VENDORS, KEYS, LATE_INSTALL, NEAR_MISS_EVENT, SDKS, VENDORS, type FixtureVendor } from "../../fixtures/vendors/manifest.js";
+import {
+  DEFAULTS_INSTALL,
+  DEFAULTS_VENDORS,
+  KEYS,
+  LATE_INSTALL,
+  NEAR_MISS_EVENT,
+  SDKS,
+  VENDORS,
+  type FixtureVendor,
+} from "../../fixtures/vendors/manifest.js";
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
@@ -35,7 +44,10 @@ test.beforeAll(async ({}, testInfo) => {
   mkdirSync(dir, { recursive: true });
   const files = VENDOR_SPECS.map(([vendor, style]) => {
     const file = join(dir, specFile(vendor, style));
-    writeFileSync(file, stringify(vendorSpec(vendor, style, origin, vendor === "hostile" ? VIEWPORTS.preset : VIEWPORTS[style])));
+    writeFileSync(
+      file,
+      stringify(vendorSpec(vendor, style, origin, vendor === "hostile" ? VIEWPORTS.preset : VIEWPORTS[style])),
+    );
     return file;
   });
   const out = join(testInfo.project.outputDir, "vendors-run", "out");
@@ -51,7 +63,9 @@ function findingsOf(vendor: FixtureVendor, style: SpecStyle, page: string): Find
 }
 
 function one(vendor: FixtureVendor, style: SpecStyle, page: string, check: string, viewport: string): Finding {
-  const found = findingsOf(vendor, style, page).filter((finding) => finding.check === check && finding.viewport === viewport);
+  const found = findingsOf(vendor, style, page).filter(
+    (finding) => finding.check === check && finding.viewport === viewport,
+  );
   expect(found, `${check} on ${vendor}/${style}/${page}/${viewport}`).toHaveLength(1);
   return found[0]!;
 }
@@ -62,17 +76,31 @@ for (const vendor of VENDORS) {
       const viewports = VIEWPORTS[style];
       const installs = SDKS[vendor].installs;
       test("correct pages, every install (the snippet inserted once the page is idle after load too, and with the vendor's defaults where it has that page) and both viewports: no check fails, the track and the identify are accepted", () => {
-        for (const install of [...installs, LATE_INSTALL, ...(DEFAULTS_VENDORS.includes(vendor) ? [DEFAULTS_INSTALL] : [])]) {
+        for (const install of [
+          ...installs,
+          LATE_INSTALL,
+          ...(DEFAULTS_VENDORS.includes(vendor) ? [DEFAULTS_INSTALL] : []),
+        ]) {
           const page = `${install}-correct`;
           const findings = findingsOf(vendor, style, page);
           expect(findings.length).toBeGreaterThan(0);
-          expect(findings.filter((finding) => finding.status === "fail").map((finding) => `${finding.check} ${finding.viewport}: ${finding.message}`)).toEqual([]);
+          expect(
+            findings
+              .filter((finding) => finding.status === "fail")
+              .map((finding) => `${finding.check} ${finding.viewport}: ${finding.message}`),
+          ).toEqual([]);
           for (const viewport of viewports) {
             expect(one(vendor, style, page, "sdk.key", viewport).status).toBe("pass");
             expect(one(vendor, style, page, "events.expected", viewport).status).toBe("pass");
-            const calls = summary.calls.filter((call) => call.spec.endsWith(specFile(vendor, style)) && call.page === page && call.viewport === viewport);
-            expect(calls.filter((call) => call.kind === "track").map((call) => [call.name, call.delivery])).toEqual([["signup_success", "accepted"]]);
-            expect(calls.filter((call) => call.kind === "identify").map((call) => call.delivery)).toEqual(calls.filter((call) => call.kind === "identify").map(() => "accepted"));
+            const calls = summary.calls.filter(
+              (call) => call.spec.endsWith(specFile(vendor, style)) && call.page === page && call.viewport === viewport,
+            );
+            expect(calls.filter((call) => call.kind === "track").map((call) => [call.name, call.delivery])).toEqual([
+              ["signup_success", "accepted"],
+            ]);
+            expect(calls.filter((call) => call.kind === "identify").map((call) => call.delivery)).toEqual(
+              calls.filter((call) => call.kind === "identify").map(() => "accepted"),
+            );
             expect(calls.some((call) => call.kind === "identify")).toBe(true);
           }
         }
@@ -89,7 +117,9 @@ for (const vendor of VENDORS) {
             const pii = one(vendor, style, page, "identify.pii", viewport);
             expect(pii.status).toBe("fail");
             expect(pii.message).toMatch(/email address.*phone number/);
-            expect(one(vendor, style, page, "identify.attributes", viewport).message).toContain("`address` is a nested object");
+            expect(one(vendor, style, page, "identify.attributes", viewport).message).toContain(
+              "`address` is a nested object",
+            );
           }
         }
       });
@@ -115,7 +145,10 @@ test("hostile SDKs (a frozen API, a locked global) keep working, their calls are
       expect(order.message).toContain("judged from what the collect requests carried");
       expect(one("hostile", "fields", variant, "events.expected", viewport).status).toBe("pass");
       expect(one("hostile", "fields", variant, "page.errors", viewport).status).toBe("pass");
-      const calls = summary.calls.filter((call) => call.spec.endsWith(specFile("hostile", "fields")) && call.page === variant && call.viewport === viewport);
+      const calls = summary.calls.filter(
+        (call) =>
+          call.spec.endsWith(specFile("hostile", "fields")) && call.page === variant && call.viewport === viewport,
+      );
       expect(calls.map((call) => [call.kind, call.delivery])).toEqual([
         ["identify", "accepted"],
         ["track", "accepted"],
@@ -125,10 +158,15 @@ test("hostile SDKs (a frozen API, a locked global) keep working, their calls are
 });
 
 test("no correct page is blamed for the browser's favicon request; RudderStack v1.1's own deprecation notice is the only page error", () => {
-  const correct = summary.findings.filter((finding) => finding.check === "page.errors" && /correct$/.test(finding.page ?? ""));
+  const correct = summary.findings.filter(
+    (finding) => finding.check === "page.errors" && /correct$/.test(finding.page ?? ""),
+  );
   expect(correct.length).toBeGreaterThan(0);
   for (const finding of correct) {
-    if (/\/rudderstack-(preset|fields)\.yaml$/.test(finding.spec)) expect(finding.message).toMatch(/^1 error\(s\), first: console "This RudderStack JavaScript SDK package is deprecated/);
+    if (/\/rudderstack-(preset|fields)\.yaml$/.test(finding.spec))
+      expect(finding.message).toMatch(
+        /^1 error\(s\), first: console "This RudderStack JavaScript SDK package is deprecated/,
+      );
     else expect(finding.status, `${finding.spec} ${finding.page} ${finding.viewport}: ${finding.message}`).toBe("pass");
   }
 });
@@ -150,13 +188,20 @@ test("Amplitude's identify, an Identify builder, is judged by the attributes it 
       const attributes = one("amplitude", style, "snippet-correct", "identify.attributes", viewport);
       expect(attributes.status).toBe("pass");
       expect(attributes.message).toContain("`plan`, `account_type`");
-      const calls = summary.calls.filter((call) => call.spec.endsWith(specFile("amplitude", style)) && call.page === "snippet-correct" && call.viewport === viewport);
+      const calls = summary.calls.filter(
+        (call) =>
+          call.spec.endsWith(specFile("amplitude", style)) &&
+          call.page === "snippet-correct" &&
+          call.viewport === viewport,
+      );
       expect(calls.filter((call) => call.kind !== "page").map((call) => [call.kind, call.delivery])).toEqual([
         ["identify", "accepted"],
         ["track", "accepted"],
       ]);
       // The SDK's own "[Amplitude] Page Viewed" is a page view where the spec names it (the preset's sdk.pageEvent).
-      expect(calls.filter((call) => call.kind === "page").map((call) => [call.name, call.delivery])).toEqual(style === "preset" ? [["[Amplitude] Page Viewed", "accepted"]] : []);
+      expect(calls.filter((call) => call.kind === "page").map((call) => [call.name, call.delivery])).toEqual(
+        style === "preset" ? [["[Amplitude] Page Viewed", "accepted"]] : [],
+      );
     }
   }
 });

@@ -17,21 +17,37 @@ test.beforeAll(async ({}, testInfo) => {
 
 for (const viewport of ["desktop", "mobile"]) {
   test(`on ${viewport}, a letter-spacing-only variation passes, moved or not, and one that changes nothing visible, or only moves the button, fails`, () => {
-    const variation = (name: string) => findingOf(summary, "experiment.variation", { page: "plans", viewport, variation: name });
+    const variation = (name: string) =>
+      findingOf(summary, "experiment.variation", { page: "plans", viewport, variation: name });
     expect(variation("Letter spacing only")).toMatchObject({ status: "pass", experiment: "Plan button spacing" });
-    expect(variation("Letter spacing only").evidence).toMatchObject({ shownBy: ["pixels"], styleDiff: expect.arrayContaining(["letter-spacing"]) });
+    expect(variation("Letter spacing only").evidence).toMatchObject({
+      shownBy: ["pixels"],
+      styleDiff: expect.arrayContaining(["letter-spacing"]),
+    });
     for (const name of ["Same text rewritten", "Cursor only"]) {
       expect(variation(name).status, name).toBe("fail");
-      expect(variation(name).message, name).toContain("it changes nothing visible in the target: its text, box and pixels are the control's");
+      expect(variation(name).message, name).toContain(
+        "it changes nothing visible in the target: its text, box and pixels are the control's",
+      );
     }
-    expect(variation("Moved and spaced")).toMatchObject({ status: "pass", evidence: { shownBy: ["pixels"], moved: { dx: 0, dy: 40 } } });
-    expect(variation("Moved only")).toMatchObject({ status: "fail", evidence: { shownBy: [], moved: { dx: 0, dy: 40 }, styleDiff: expect.arrayContaining(["position", "top"]) } });
+    expect(variation("Moved and spaced")).toMatchObject({
+      status: "pass",
+      evidence: { shownBy: ["pixels"], moved: { dx: 0, dy: 40 } },
+    });
+    expect(variation("Moved only")).toMatchObject({
+      status: "fail",
+      evidence: { shownBy: [], moved: { dx: 0, dy: 40 }, styleDiff: expect.arrayContaining(["position", "top"]) },
+    });
     expect(variation("Moved only").message).toContain(
       "it changes nothing visible in the target, it only moves it 40 px down: its text, size and pixels are the control's. Change what the target shows (its text, its style), not only where it is.",
     );
     const failed = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
     expect(failed.map((finding) => `${finding.check} ${finding.viewport} ${finding.variation}`).sort()).toEqual(
-      ["desktop", "mobile"].flatMap((each) => ["Cursor only", "Same text rewritten", "Moved only"].map((name) => `experiment.variation ${each} ${name}`)).sort(),
+      ["desktop", "mobile"]
+        .flatMap((each) =>
+          ["Cursor only", "Same text rewritten", "Moved only"].map((name) => `experiment.variation ${each} ${name}`),
+        )
+        .sort(),
     );
   });
 }

@@ -41,7 +41,14 @@ function consentSpec(): Record<string, unknown> {
     consent: { accept: "auto" },
     viewports: VIEWPORTS,
     goals: [{ name: "Signup completed", event: "signup_success" }],
-    pages: [{ id: "vcc-posthog", path: "/consent/vcc/posthog", steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }], expect: { track: ["signup_success"], identify: true } }],
+    pages: [
+      {
+        id: "vcc-posthog",
+        path: "/consent/vcc/posthog",
+        steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }],
+        expect: { track: ["signup_success"], identify: true },
+      },
+    ],
   };
 }
 
@@ -61,23 +68,41 @@ function writeSpec(dir: string, name: string, spec: Record<string, unknown>): st
 function savedPages(out: string, spec: string, page: string): PageArtifacts[] {
   const dir = join(out, "artifacts", "pages");
   const pages = readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as PageArtifacts);
-  return pages.filter((saved) => isSpec(saved.spec, spec) && saved.page === page).sort((a, b) => a.viewport.localeCompare(b.viewport));
+  return pages
+    .filter((saved) => isSpec(saved.spec, spec) && saved.page === page)
+    .sort((a, b) => a.viewport.localeCompare(b.viewport));
 }
 
 /** On both viewports: events.delivered passes, and the page saw a visitor's browser with the audit's tag. */
 function expectVisitor(summary: RunSummary, out: string, page: string, spec: string): void {
-  const delivered = summary.findings.filter((finding) => finding.check === "events.delivered" && finding.page === page && isSpec(finding.spec, spec));
-  expect(delivered.map((finding) => [finding.viewport, finding.status, finding.message]).sort()).toEqual(VIEWPORTS.map((viewport) => [viewport, "pass", expect.stringMatching(/^All \d+ call\(s\) were delivered and accepted/)]));
-  const calls = summary.calls.filter((call) => call.page === page && isSpec(call.spec, spec) && (call.name === "signup_success" || call.kind === "identify"));
+  const delivered = summary.findings.filter(
+    (finding) => finding.check === "events.delivered" && finding.page === page && isSpec(finding.spec, spec),
+  );
+  expect(delivered.map((finding) => [finding.viewport, finding.status, finding.message]).sort()).toEqual(
+    VIEWPORTS.map((viewport) => [
+      viewport,
+      "pass",
+      expect.stringMatching(/^All \d+ call\(s\) were delivered and accepted/),
+    ]),
+  );
+  const calls = summary.calls.filter(
+    (call) =>
+      call.page === page && isSpec(call.spec, spec) && (call.name === "signup_success" || call.kind === "identify"),
+  );
   expect(calls.map((call) => [call.viewport, call.kind, call.delivery]).sort()).toEqual(
-    VIEWPORTS.flatMap((viewport) => [[viewport, "identify", "accepted"], [viewport, "track", "accepted"]]),
+    VIEWPORTS.flatMap((viewport) => [
+      [viewport, "identify", "accepted"],
+      [viewport, "track", "accepted"],
+    ]),
   );
   const saved = savedPages(out, spec, page);
   expect(saved.map((artifacts) => artifacts.viewport)).toEqual(VIEWPORTS);
   for (const artifacts of saved) {
     expect(artifacts.visitor?.webdriver, artifacts.viewport).toBe(false);
     expect(artifacts.visitor?.userAgent, artifacts.viewport).not.toMatch(/headless/i);
-    expect(artifacts.visitor?.userAgent, artifacts.viewport).toMatch(new RegExp(`Chrome/[\\d.]+ (Mobile )?Safari/537\\.36 ${SUFFIX.replaceAll(".", "\\.")}$`));
+    expect(artifacts.visitor?.userAgent, artifacts.viewport).toMatch(
+      new RegExp(`Chrome/[\\d.]+ (Mobile )?Safari/537\\.36 ${SUFFIX.replaceAll(".", "\\.")}$`),
+    );
   }
 }
 
@@ -88,29 +113,57 @@ test("without and with consent, PostHog's defaults pass on both viewports and th
     defaults: writeSpec(join(dir, "specs"), "posthog-defaults.yaml", defaultsSpec()),
     consent: writeSpec(join(dir, "specs"), "posthog-consent.yaml", consentSpec()),
     // The same page, audited with a suffix that PostHog's list of bots' user agents has (`bot/`).
-    botSuffix: writeSpec(join(dir, "specs"), "posthog-bot-suffix.yaml", { ...defaultsSpec(), traffic: { userAgentSuffix: "qa-bot/1" } }),
+    botSuffix: writeSpec(join(dir, "specs"), "posthog-bot-suffix.yaml", {
+      ...defaultsSpec(),
+      traffic: { userAgentSuffix: "qa-bot/1" },
+    }),
   };
   const out = join(dir, "out");
   const run = await runCli(["run", specs.defaults, specs.consent, specs.botSuffix, "--save-artifacts", "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const summary = readSummary(out);
-  const failed = summary.findings.filter((finding) => finding.status === "fail").map((finding) => `${finding.spec.split("/").at(-1)} ${finding.check} ${finding.page} ${finding.viewport}`);
-  expect(failed.sort()).toEqual(VIEWPORTS.map((viewport) => `posthog-bot-suffix.yaml events.delivered ${DEFAULTS_PAGE} ${viewport}`));
-  const correct = { ...summary, findings: summary.findings.filter((finding) => !isSpec(finding.spec, specs.botSuffix)), calls: summary.calls.filter((call) => !isSpec(call.spec, specs.botSuffix)) };
+  const failed = summary.findings
+    .filter((finding) => finding.status === "fail")
+    .map((finding) => `${finding.spec.split("/").at(-1)} ${finding.check} ${finding.page} ${finding.viewport}`);
+  expect(failed.sort()).toEqual(
+    VIEWPORTS.map((viewport) => `posthog-bot-suffix.yaml events.delivered ${DEFAULTS_PAGE} ${viewport}`),
+  );
+  const correct = {
+    ...summary,
+    findings: summary.findings.filter((finding) => !isSpec(finding.spec, specs.botSuffix)),
+    calls: summary.calls.filter((call) => !isSpec(call.spec, specs.botSuffix)),
+  };
   expectVisitor(correct, out, DEFAULTS_PAGE, specs.defaults);
   expectVisitor(correct, out, "vcc-posthog", specs.consent);
-  expect(correct.findings.filter((finding) => finding.check === "page.errors" && finding.status !== "pass")).toEqual([]);
-  expect(correct.findings.filter((finding) => finding.check === "consent.banner" && finding.status === "pass").map((finding) => finding.viewport).sort()).toEqual(VIEWPORTS);
-  for (const finding of summary.findings.filter((finding) => isSpec(finding.spec, specs.botSuffix) && finding.check === "events.delivered")) {
+  expect(correct.findings.filter((finding) => finding.check === "page.errors" && finding.status !== "pass")).toEqual(
+    [],
+  );
+  expect(
+    correct.findings
+      .filter((finding) => finding.check === "consent.banner" && finding.status === "pass")
+      .map((finding) => finding.viewport)
+      .sort(),
+  ).toEqual(VIEWPORTS);
+  for (const finding of summary.findings.filter(
+    (finding) => isSpec(finding.spec, specs.botSuffix) && finding.check === "events.delivered",
+  )) {
     expect(finding.message).toContain("was never delivered");
-    expect(finding.message).toContain("PostHog (posthog-js) drops the calls of a browser it takes for a bot's, and took the audit's for one (its user agent");
-    expect(finding.message).toContain("qa-bot/1` has `bot/`): set `opt_out_useragent_filter: true` in `posthog.init` where the audit runs, or keep `bot/` out of the audit's user agent");
+    expect(finding.message).toContain(
+      "PostHog (posthog-js) drops the calls of a browser it takes for a bot's, and took the audit's for one (its user agent",
+    );
+    expect(finding.message).toContain(
+      "qa-bot/1` has `bot/`): set `opt_out_useragent_filter: true` in `posthog.init` where the audit runs, or keep `bot/` out of the audit's user agent",
+    );
   }
 });
 
 test("on a browser server launched as an automated one, the audit's contexts still present a visitor's browser, and PostHog's defaults pass", async ({}, testInfo) => {
   test.setTimeout(300_000);
-  const server = await chromium.launchServer({ executablePath: testBrowserPath(), args: LAUNCH_ARGS, host: "127.0.0.1" });
+  const server = await chromium.launchServer({
+    executablePath: testBrowserPath(),
+    args: LAUNCH_ARGS,
+    host: "127.0.0.1",
+  });
   try {
     // The server's own pages say they are automated: only what the audit sets per context makes them a visitor's.
     const probe = await chromium.connect(server.wsEndpoint());
@@ -119,10 +172,13 @@ test("on a browser server launched as an automated one, the audit's contexts sti
     await probe.close();
     const dir = join(testInfo.project.outputDir, "visitor-remote-run");
     const out = join(dir, "out");
-      const spec = writeSpec(join(dir, "specs"), "posthog-defaults.yaml", defaultsSpec());
-    const run = await runCli(["run", spec, "--browser-endpoint", server.wsEndpoint(), "--save-artifacts", "--out", out], {
-      SETUP_AUDIT_BROWSER: "/nonexistent/no-local-browser-needed",
-    });
+    const spec = writeSpec(join(dir, "specs"), "posthog-defaults.yaml", defaultsSpec());
+    const run = await runCli(
+      ["run", spec, "--browser-endpoint", server.wsEndpoint(), "--save-artifacts", "--out", out],
+      {
+        SETUP_AUDIT_BROWSER: "/nonexistent/no-local-browser-needed",
+      },
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expectVisitor(readSummary(out), out, DEFAULTS_PAGE, spec);
   } finally {

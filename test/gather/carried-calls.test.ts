@@ -13,7 +13,13 @@ const request = (...raws: unknown[]): CollectRequest => ({
   intercepted: false,
 });
 const sdk = { track: ["capture"], identify: ["identify", "people.set"], page: ["page"], pageEvent: "$pageview" };
-const read = (...raws: unknown[]) => carriedCalls([request(...raws)], sdk, "http://127.0.0.1:1/").map(({ kind, method, name, properties }) => ({ kind, method, name, properties }));
+const read = (...raws: unknown[]) =>
+  carriedCalls([request(...raws)], sdk, "http://127.0.0.1:1/").map(({ kind, method, name, properties }) => ({
+    kind,
+    method,
+    name,
+    properties,
+  }));
 
 test("reads Segment's and RudderStack's track and identify, and their page views as page-kind calls", () => {
   expect(
@@ -32,13 +38,26 @@ test("reads Segment's and RudderStack's track and identify, and their page views
 });
 
 test("reads a track named sdk.pageEvent as a page view, at the URL its payload records", () => {
-  const [call] = carriedCalls([request({ event: "$pageview", properties: { $current_url: "http://127.0.0.1:1/app/pricing?plan=pro" } })], sdk, "http://127.0.0.1:1/app");
-  expect(call).toMatchObject({ kind: "page", method: "page", name: "$pageview", documentUrl: "http://127.0.0.1:1/app/pricing?plan=pro" });
+  const [call] = carriedCalls(
+    [request({ event: "$pageview", properties: { $current_url: "http://127.0.0.1:1/app/pricing?plan=pro" } })],
+    sdk,
+    "http://127.0.0.1:1/app",
+  );
+  expect(call).toMatchObject({
+    kind: "page",
+    method: "page",
+    name: "$pageview",
+    documentUrl: "http://127.0.0.1:1/app/pricing?plan=pro",
+  });
 });
 
 test("an event sent again under its message id is a retry of one call; another id is another call", () => {
   const track = (messageId: string) => ({ type: "track", event: "cta_clicked", messageId });
-  expect(carriedCalls([request(track("m-1")), request(track("m-1"), track("m-2"))], sdk, "http://127.0.0.1:1/").map((call) => call.name)).toEqual(["cta_clicked", "cta_clicked"]);
+  expect(
+    carriedCalls([request(track("m-1")), request(track("m-1"), track("m-2"))], sdk, "http://127.0.0.1:1/").map(
+      (call) => call.name,
+    ),
+  ).toEqual(["cta_clicked", "cta_clicked"]);
 });
 
 test("reads PostHog's $identify with $set and Mixpanel's engage $set as identify calls", () => {
@@ -56,7 +75,15 @@ test("reads PostHog's $identify with $set and Mixpanel's engage $set as identify
 });
 
 test("reads generic kind/name/attributes events, and nothing from payloads that name no event", () => {
-  expect(read({ kind: "track", name: "hero_seen" }, { kind: "identify", userId: "u1", attributes: { plan: "pro" } }, { hello: "world" }, "text", null)).toEqual([
+  expect(
+    read(
+      { kind: "track", name: "hero_seen" },
+      { kind: "identify", userId: "u1", attributes: { plan: "pro" } },
+      { hello: "world" },
+      "text",
+      null,
+    ),
+  ).toEqual([
     { kind: "track", method: "capture", name: "hero_seen", properties: null },
     { kind: "identify", method: "identify", name: "u1", properties: { plan: "pro" } },
   ]);

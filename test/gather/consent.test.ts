@@ -14,10 +14,17 @@ import { test as withFixtures } from "../support/browser.js";
 const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
   gatherConsent: async ({ visitorBrowser, browser, fixtures }, use) => {
     await use(async (path, unit, consent = {}, { automated = false } = {}) => {
-      const context = await (automated ? browser : visitorBrowser).newContext({ ...devices["Desktop Chrome"], ...gpcContextOptions(unit) });
+      const context = await (automated ? browser : visitorBrowser).newContext({
+        ...devices["Desktop Chrome"],
+        ...gpcContextOptions(unit),
+      });
       try {
         const spec = specWith({ sdk: { preset: "segment" } });
-        const page: PageSpec = { id: "signup", path, steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }] };
+        const page: PageSpec = {
+          id: "signup",
+          path,
+          steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }],
+        };
         return await gatherPage(context, {
           spec: "audits/consent.yaml",
           environment: "staging",
@@ -34,7 +41,11 @@ const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
           traffic: resolveTraffic(spec.traffic, "test-run"),
           browserTagger: null,
           screenshot: null,
-          consent: { spec: { accept: "auto", gpc: false, timeoutMs: 4000, ...consent }, unit, storage: spec.sdk.storage },
+          consent: {
+            spec: { accept: "auto", gpc: false, timeoutMs: 4000, ...consent },
+            unit,
+            storage: spec.sdk.storage,
+          },
         });
       } finally {
         await context.close();
@@ -43,12 +54,19 @@ const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
   },
 });
 
-type GatherConsent = (path: string, unit: ConsentUnitKind, consent?: Partial<ConsentSpec>, options?: { automated?: boolean }) => Promise<PageArtifacts>;
+type GatherConsent = (
+  path: string,
+  unit: ConsentUnitKind,
+  consent?: Partial<ConsentSpec>,
+  options?: { automated?: boolean },
+) => Promise<PageArtifacts>;
 
 const SDK_NAMES = /^(ajs_|persisted-queue)/;
 
 for (const manager of ["vcc", "klaro"] as const) {
-  test(`${manager}: the rules find the banner, nothing is stored or sent before it is accepted, and the journey tracks after`, async ({ gatherConsent }) => {
+  test(`${manager}: the rules find the banner, nothing is stored or sent before it is accepted, and the journey tracks after`, async ({
+    gatherConsent,
+  }) => {
     const artifacts = await gatherConsent(`/consent/${manager}/segment`, "page");
     const consent = artifacts.consent!;
     expect(consent).toMatchObject({ unit: "page", method: "auto", answerError: null, webdriver: false });
@@ -65,8 +83,12 @@ for (const manager of ["vcc", "klaro"] as const) {
     expect(consent.writes.map((write) => write.name)).toContain("ajs_anonymous_id");
   });
 
-  test(`${manager}: refused with the spec's selector, the SDK never loads and the journey's waitForEvent does not fail`, async ({ gatherConsent }) => {
-    const artifacts = await gatherConsent(`/consent/${manager}/segment`, "reject", { reject: [{ click: REJECT_SELECTOR }] });
+  test(`${manager}: refused with the spec's selector, the SDK never loads and the journey's waitForEvent does not fail`, async ({
+    gatherConsent,
+  }) => {
+    const artifacts = await gatherConsent(`/consent/${manager}/segment`, "reject", {
+      reject: [{ click: REJECT_SELECTOR }],
+    });
     const consent = artifacts.consent!;
     expect(consent).toMatchObject({ unit: "reject", method: "steps", answerError: null });
     expect(consent.answeredAtMs).not.toBeNull();
@@ -77,29 +99,43 @@ for (const manager of ["vcc", "klaro"] as const) {
   });
 }
 
-test("accepted with the spec's selector on vanilla-cookieconsent: the banner is there once the selector is visible", async ({ gatherConsent }) => {
+test("accepted with the spec's selector on vanilla-cookieconsent: the banner is there once the selector is visible", async ({
+  gatherConsent,
+}) => {
   const artifacts = await gatherConsent("/consent/vcc/segment", "page", { accept: [{ click: ACCEPT_SELECTOR }] });
   expect(artifacts.consent).toMatchObject({ method: "steps", answerError: null, cmp: null });
   expect(artifacts.calls.map((call) => call.name)).toContain("signup_success");
 });
 
-test("a cookie written before consent is in the write log with its time, even where the consent manager deletes it at once", async ({ gatherConsent }) => {
+test("a cookie written before consent is in the write log with its time, even where the consent manager deletes it at once", async ({
+  gatherConsent,
+}) => {
   const artifacts = await gatherConsent("/consent/klaro/segment?fault=cookie", "page");
   const consent = artifacts.consent!;
   // The page's script writes it, and Klaro deletes it in a task of its own: no probe, whatever the times.
-  const before = consent.writes.filter((write) => write.atMs < consent.answeredAtMs! && write.where === "cookie" && write.name === "ajs_anonymous_id");
+  const before = consent.writes.filter(
+    (write) => write.atMs < consent.answeredAtMs! && write.where === "cookie" && write.name === "ajs_anonymous_id",
+  );
   const written = before.find((write) => write.op === "set");
   expect(written?.task).toBeDefined();
   expect(before.filter((write) => write.op === "remove" && write.task === written?.task)).toEqual([]);
   expect(consent.storedAtAnswer.map((stored) => stored.name)).not.toContain("ajs_anonymous_id");
 });
 
-test("a script's cookie writes carry the page's time and task: a probe is one task, a later deletion another, and a write that changed nothing is not logged", async ({ browser }) => {
+test("a script's cookie writes carry the page's time and task: a probe is one task, a later deletion another, and a write that changed nothing is not logged", async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   try {
     const startedAt = Date.now();
     const consent: ConsentSpec = { accept: [], gpc: false, timeoutMs: 1000 };
-    const watch = await ConsentWatch.install(context, { spec: consent, unit: "page", storage: ["ajs_*"], settleMs: 100, stepTimeoutMs: 1000 }, "http://cookies.test/", (at) => Math.round(at - startedAt), new Signal());
+    const watch = await ConsentWatch.install(
+      context,
+      { spec: consent, unit: "page", storage: ["ajs_*"], settleMs: 100, stepTimeoutMs: 1000 },
+      "http://cookies.test/",
+      (at) => Math.round(at - startedAt),
+      new Signal(),
+    );
     await context.route("http://cookies.test/", (route) =>
       route.fulfill({
         contentType: "text/html",
@@ -123,7 +159,12 @@ test("a script's cookie writes carry the page's time and task: a probe is one ta
     const logged = writes.map(({ name, op, task }) => ({ name, op, task }));
     const [probeSet, probeRemove, idSet, idRemove] = logged;
     expect(logged).toHaveLength(4);
-    expect([probeSet, probeRemove, idSet, idRemove].map((write) => `${write?.op} ${write?.name}`)).toEqual(["set ajs_probe", "remove ajs_probe", "set ajs_anonymous_id", "remove ajs_anonymous_id"]);
+    expect([probeSet, probeRemove, idSet, idRemove].map((write) => `${write?.op} ${write?.name}`)).toEqual([
+      "set ajs_probe",
+      "remove ajs_probe",
+      "set ajs_anonymous_id",
+      "remove ajs_anonymous_id",
+    ]);
     expect(probeRemove?.task).toBe(probeSet?.task);
     expect(idSet?.task).toBe(probeSet?.task);
     expect(idRemove?.task).toBeGreaterThan(idSet!.task!);
@@ -132,13 +173,21 @@ test("a script's cookie writes carry the page's time and task: a probe is one ta
   }
 });
 
-test("the request log before consent names known trackers, keeps 200 requests and then only each tracker's first, and counts what it left out", async ({ browser }) => {
+test("the request log before consent names known trackers, keeps 200 requests and then only each tracker's first, and counts what it left out", async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const context = await browser.newContext();
   try {
     const startedAt = Date.now();
     const consent: ConsentSpec = { accept: [], gpc: false, timeoutMs: 1000 };
-    const watch = await ConsentWatch.install(context, { spec: consent, unit: "page", storage: [], settleMs: 100, stepTimeoutMs: 1000 }, "http://shop.test/", (at) => Math.round(at - startedAt), new Signal());
+    const watch = await ConsentWatch.install(
+      context,
+      { spec: consent, unit: "page", storage: [], settleMs: 100, stepTimeoutMs: 1000 },
+      "http://shop.test/",
+      (at) => Math.round(at - startedAt),
+      new Signal(),
+    );
     // Every request is answered here, the trackers' too: nothing leaves the machine.
     await context.route("**/*", (route) =>
       route.request().url() === "http://shop.test/"
@@ -161,9 +210,20 @@ test("the request log before consent names known trackers, keeps 200 requests an
     const { requestsBefore, requestsLeftOut } = await watch.finish(page);
     // The first 200: Facebook's pixel, then the page's own polls; past them, Google Analytics' first request alone.
     expect(requestsBefore).toHaveLength(201);
-    expect(requestsBefore[0]).toMatchObject({ url: "https://www.facebook.com/tr?id=1&ev=PageView", tracker: { name: "Facebook", category: "social" } });
-    expect(requestsBefore.slice(1, 200).every((request) => request.tracker === undefined && new URL(request.url).pathname === "/poll")).toBe(true);
-    expect(requestsBefore[200]).toMatchObject({ url: "https://region1.google-analytics.com/g/collect?v=2", method: "POST", tracker: { name: "Google Analytics", category: "analytics" } });
+    expect(requestsBefore[0]).toMatchObject({
+      url: "https://www.facebook.com/tr?id=1&ev=PageView",
+      tracker: { name: "Facebook", category: "social" },
+    });
+    expect(
+      requestsBefore
+        .slice(1, 200)
+        .every((request) => request.tracker === undefined && new URL(request.url).pathname === "/poll"),
+    ).toBe(true);
+    expect(requestsBefore[200]).toMatchObject({
+      url: "https://region1.google-analytics.com/g/collect?v=2",
+      method: "POST",
+      tracker: { name: "Google Analytics", category: "analytics" },
+    });
     // 5 polls and Facebook's second request.
     expect(requestsLeftOut).toBe(6);
   } finally {
@@ -171,15 +231,21 @@ test("the request log before consent names known trackers, keeps 200 requests an
   }
 });
 
-test("an ungated SDK sends before the banner is answered; its requests before consent are listed", async ({ gatherConsent }) => {
+test("an ungated SDK sends before the banner is answered; its requests before consent are listed", async ({
+  gatherConsent,
+}) => {
   const artifacts = await gatherConsent("/consent/vcc/segment?fault=ungated", "page");
   const consent = artifacts.consent!;
   expect(artifacts.collect.filter((request) => request.atMs < consent.answeredAtMs!).length).toBeGreaterThan(0);
-  expect(consent.requestsBefore.map((request) => new URL(request.url).pathname)).toEqual(expect.arrayContaining(["/api/segment/v1/p"]));
+  expect(consent.requestsBefore.map((request) => new URL(request.url).pathname)).toEqual(
+    expect.arrayContaining(["/api/segment/v1/p"]),
+  );
   expect(consent.storedAtAnswer.map((stored) => stored.name)).toContain("ajs_anonymous_id");
 });
 
-test("with GPC on, a correct page shows no banner and tracks nothing; one that takes GPC for consent tracks", async ({ gatherConsent }) => {
+test("with GPC on, a correct page shows no banner and tracks nothing; one that takes GPC for consent tracks", async ({
+  gatherConsent,
+}) => {
   const honoured = await gatherConsent("/consent/vcc/segment", "gpc");
   expect(honoured.consent).toMatchObject({ unit: "gpc", method: "none", answeredAtMs: null });
   expect(honoured.collect).toEqual([]);
@@ -188,7 +254,9 @@ test("with GPC on, a correct page shows no banner and tracks nothing; one that t
   expect(tracked.calls.map((call) => call.name)).toContain("signup_success");
 });
 
-test("no banner: a page without a consent manager, and one that hides its banner from an automated browser", async ({ gatherConsent }) => {
+test("no banner: a page without a consent manager, and one that hides its banner from an automated browser", async ({
+  gatherConsent,
+}) => {
   // Neither SDK ever loads: each page waits out its SDK's bound and its journey's waitForEvent.
   test.setTimeout(90_000);
   const none = await gatherConsent("/consent/none/segment", "page", { timeoutMs: 1500 });

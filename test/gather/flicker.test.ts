@@ -33,14 +33,23 @@ const serve = (html: string) => async (context: BrowserContext) => {
 const experiment = { name: "Plan button copy", selector: "#cta" };
 const variation = { experiment: experiment.name, name: "Long copy", query: { plant: "1" }, js: null, css: null };
 
-test("a variation applied by a timer after the first frame: the control painted is the recorded delay within one frame plus 20 ms, and the filmstrip shows the switch", async ({ gather }) => {
+test("a variation applied by a timer after the first frame: the control painted is the recorded delay within one frame plus 20 ms, and the filmstrip shows the switch", async ({
+  gather,
+}) => {
   const folder = scratchDir("flicker");
   try {
     let recorded: number | undefined;
     const artifacts = await gather(
       "broken",
       { path: "/fixed-cta" },
-      { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: (index) => ({ path: join(folder, `film${index}.png`), name: `film${index}.png` }) } },
+      {
+        viewedExperiments: [experiment],
+        variation,
+        flicker: {
+          selector: "#cta",
+          filmstrip: (index) => ({ path: join(folder, `film${index}.png`), name: `film${index}.png` }),
+        },
+      },
       {
         prepare: async (context) => {
           await context.exposeBinding("__plantedDelay", (_source, delay: number) => void (recorded = delay));
@@ -55,13 +64,17 @@ test("a variation applied by a timer after the first frame: the control painted 
     const switchIndex = flicker!.frames.findIndex((row) => row[0] >= times.appliedAtMs);
     const frameGap = flicker!.frames[switchIndex]![0] - flicker!.frames[switchIndex - 1]![0];
     expect(recorded).toBeGreaterThanOrEqual(PLANTED_MS);
-    expect(Math.abs(times.controlPaintedMs - recorded!), `measured ${times.controlPaintedMs} ms, recorded ${recorded} ms, frame ${frameGap} ms`).toBeLessThanOrEqual(frameGap + 20);
+    expect(
+      Math.abs(times.controlPaintedMs - recorded!),
+      `measured ${times.controlPaintedMs} ms, recorded ${recorded} ms, frame ${frameGap} ms`,
+    ).toBeLessThanOrEqual(frameGap + 20);
     expect(times.hiddenMs).toBe(0);
     expect(flicker!.signatures).toHaveLength(2);
     expect(flicker!.filmstrip.length).toBeGreaterThanOrEqual(2);
     expect(flicker!.filmstrip.some((frame) => frame.atMs < times.appliedAtMs)).toBe(true);
     expect(flicker!.filmstrip.at(-1)!.atMs).toBeGreaterThanOrEqual(times.appliedAtMs);
-    for (const frame of flicker!.filmstrip) expect(readFileSync(join(folder, frame.screen)).subarray(1, 4).toString()).toBe("PNG");
+    for (const frame of flicker!.filmstrip)
+      expect(readFileSync(join(folder, frame.screen)).subarray(1, 4).toString()).toBe("PNG");
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -72,7 +85,11 @@ test("a variation applied by a timer after the first frame: the control painted 
  * first and the browser paints what it has, as it does when a slow network or a busy CPU makes
  * it yield there. Resolves to the server's origin.
  */
-async function pausedAfter(html: string, splitAfter: string, pauseMs: number): Promise<{ origin: string; server: Server }> {
+async function pausedAfter(
+  html: string,
+  splitAfter: string,
+  pauseMs: number,
+): Promise<{ origin: string; server: Server }> {
   const at = html.indexOf(splitAfter) + splitAfter.length;
   const server = createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
@@ -85,13 +102,30 @@ async function pausedAfter(html: string, splitAfter: string, pauseMs: number): P
   return { origin: `http://127.0.0.1:${port}`, server };
 }
 
-test("the demo shop's preview link is applied before any frame paints its target, even when the parser stops right after the target", async ({ gather, fixtures }) => {
+test("the demo shop's preview link is applied before any frame paints its target, even when the parser stops right after the target", async ({
+  gather,
+  fixtures,
+}) => {
   const previewed = `${fixtures.urls.demoShop}/pricing?exp_preview=cta-long`;
   const html = await (await fetch(previewed)).text();
-  const { origin, server } = await pausedAfter(html, 'Start your free trial</a></p>', PLANTED_MS);
+  const { origin, server } = await pausedAfter(html, "Start your free trial</a></p>", PLANTED_MS);
   try {
-    const preview = { experiment: "Pricing CTA copy, short vs long", name: "Preview link", query: { exp_preview: "cta-long" }, js: null, css: null };
-    const artifacts = await gather("demo", { path: `${origin}/pricing` }, { viewedExperiments: [{ name: preview.experiment, selector: "#cta-primary" }], variation: preview, flicker: { selector: "#cta-primary", filmstrip: null } });
+    const preview = {
+      experiment: "Pricing CTA copy, short vs long",
+      name: "Preview link",
+      query: { exp_preview: "cta-long" },
+      js: null,
+      css: null,
+    };
+    const artifacts = await gather(
+      "demo",
+      { path: `${origin}/pricing` },
+      {
+        viewedExperiments: [{ name: preview.experiment, selector: "#cta-primary" }],
+        variation: preview,
+        flicker: { selector: "#cta-primary", filmstrip: null },
+      },
+    );
     const flicker = artifacts.flicker!;
     // Frames were painted while the rest of the document was held back; none showed the control's copy.
     expect(flicker.frames.length).toBeGreaterThan(1);
@@ -102,7 +136,9 @@ test("the demo shop's preview link is applied before any frame paints its target
   }
 });
 
-test("a target whose content stays (a banner pushes it down, its glyphs change width, it pulses) shows one look: no control is painted", async ({ gather }) => {
+test("a target whose content stays (a banner pushes it down, its glyphs change width, it pulses) shows one look: no control is painted", async ({
+  gather,
+}) => {
   const moving = `<style>@keyframes pulse { from { transform: scale(1) } to { transform: scale(1.05) } } #cta { animation: pulse 300ms infinite alternate }</style><script>
   setTimeout(function () {
     var banner = document.createElement("div");
@@ -112,7 +148,12 @@ test("a target whose content stays (a banner pushes it down, its glyphs change w
     document.getElementById("cta").style.width = "260px";
   }, 300);
 </script>`;
-  const artifacts = await gather("broken", { path: "/fixed-cta" }, { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } }, { prepare: serve(page(moving)) });
+  const artifacts = await gather(
+    "broken",
+    { path: "/fixed-cta" },
+    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+    { prepare: serve(page(moving)) },
+  );
   const times = flickerTimes(artifacts.flicker!)!;
   expect(artifacts.flicker!.signatures).toHaveLength(1);
   expect(times.controlPaintedMs).toBe(0);

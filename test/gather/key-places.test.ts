@@ -1,7 +1,14 @@
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { decodeBasicAuth, keysInHeaders, NetworkCapture } from "../../src/gather/network.js";
-import { isKeyShapedName, keysInScriptUrl, namesGlobal, readSdkTag, scriptTagFacts, type ScriptTagRead } from "../../src/gather/sdk-tag.js";
+import {
+  isKeyShapedName,
+  keysInScriptUrl,
+  namesGlobal,
+  readSdkTag,
+  scriptTagFacts,
+  type ScriptTagRead,
+} from "../../src/gather/sdk-tag.js";
 import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
@@ -12,13 +19,33 @@ const basicOf = (user: string, password = "") => `Basic ${Buffer.from(`${user}:$
 
 test.describe("key-shaped names", () => {
   test("a word of the name ending in key or token is key-shaped", () => {
-    for (const name of ["data-project-key", "data-key", "data-write-key", "data-writekey", "apiKey", "api_key", "key", "data-token", "accessToken", "data-global-segment-analytics-key"]) {
+    for (const name of [
+      "data-project-key",
+      "data-key",
+      "data-write-key",
+      "data-writekey",
+      "apiKey",
+      "api_key",
+      "key",
+      "data-token",
+      "accessToken",
+      "data-global-segment-analytics-key",
+    ]) {
       expect(isKeyShapedName(name), name).toBe(true);
     }
   });
 
   test("other names are not, even when they contain the letters", () => {
-    for (const name of ["src", "async", "type", "data-keyboard", "integrity", "nonce", "data-write", "data-tokenizer"]) {
+    for (const name of [
+      "src",
+      "async",
+      "type",
+      "data-keyboard",
+      "integrity",
+      "nonce",
+      "data-write",
+      "data-tokenizer",
+    ]) {
       expect(isKeyShapedName(name), name).toBe(false);
     }
   });
@@ -74,7 +101,10 @@ test.describe("the script tag's facts", () => {
   });
 
   test("an attribute naming the SDK's global is no key even before the global exists", () => {
-    const tag = { ...segmentTag, attributes: [{ name: "data-global-segment-analytics-key", value: "analytics", onWindow: false }] };
+    const tag = {
+      ...segmentTag,
+      attributes: [{ name: "data-global-segment-analytics-key", value: "analytics", onWindow: false }],
+    };
     expect(scriptTagFacts([tag], "analytics", KEYS).sdkTagKey).toBeNull();
   });
 
@@ -104,20 +134,36 @@ test.describe("the script tag's facts", () => {
         { name: "key", value: "wkStaging1a2b3c", onWindow: false },
       ],
     };
-    expect(scriptTagFacts([tag], "expsvc", KEYS)).toEqual({ sdkTagKey: "wkStaging1a2b3c", sightings: [{ key: "wkStaging1a2b3c", where: "script-url", detail: src }] });
+    expect(scriptTagFacts([tag], "expsvc", KEYS)).toEqual({
+      sdkTagKey: "wkStaging1a2b3c",
+      sightings: [{ key: "wkStaging1a2b3c", where: "script-url", detail: src }],
+    });
   });
 
   test("a key in an attribute that is not key-shaped is still a sighting, but not the tag's key", () => {
-    const tag: ScriptTagRead = { src: "http://127.0.0.1:47411/sdk/v1/sdk.js", attributes: [{ name: "data-config", value: '{"project":"wkProd9z8y7x"}', onWindow: false }], query: [] };
-    expect(scriptTagFacts([tag], "expsvc", KEYS)).toEqual({ sdkTagKey: null, sightings: [{ key: "wkProd9z8y7x", where: "script-tag", detail: "data-config" }] });
+    const tag: ScriptTagRead = {
+      src: "http://127.0.0.1:47411/sdk/v1/sdk.js",
+      attributes: [{ name: "data-config", value: '{"project":"wkProd9z8y7x"}', onWindow: false }],
+      query: [],
+    };
+    expect(scriptTagFacts([tag], "expsvc", KEYS)).toEqual({
+      sdkTagKey: null,
+      sightings: [{ key: "wkProd9z8y7x", where: "script-tag", detail: "data-config" }],
+    });
   });
 });
 
 test.describe("Basic authorization", () => {
   test("decodes RudderStack's `writeKey:` into user and empty password", () => {
     expect(decodeBasicAuth(basicOf("wkStaging1a2b3c"))).toEqual({ user: "wkStaging1a2b3c", password: "" });
-    expect(decodeBasicAuth(`basic  ${Buffer.from("user:pa:ss").toString("base64")} `)).toEqual({ user: "user", password: "pa:ss" });
-    expect(decodeBasicAuth(`Basic ${Buffer.from("no-colon").toString("base64")}`)).toEqual({ user: "no-colon", password: "" });
+    expect(decodeBasicAuth(`basic  ${Buffer.from("user:pa:ss").toString("base64")} `)).toEqual({
+      user: "user",
+      password: "pa:ss",
+    });
+    expect(decodeBasicAuth(`Basic ${Buffer.from("no-colon").toString("base64")}`)).toEqual({
+      user: "no-colon",
+      password: "",
+    });
   });
 
   test("is null for other schemes and for text that is no base64", () => {
@@ -129,12 +175,19 @@ test.describe("Basic authorization", () => {
 
 test.describe("keys in collect headers", () => {
   test("a key in the decoded user or password of a Basic authorization is a header sighting naming the header", () => {
-    expect(keysInHeaders({ Authorization: basicOf("wkStaging1a2b3c") }, KEYS)).toEqual([{ key: "wkStaging1a2b3c", where: "header", detail: "authorization" }]);
-    expect(keysInHeaders({ authorization: basicOf("someone", "wkProd9z8y7x") }, KEYS)).toEqual([{ key: "wkProd9z8y7x", where: "header", detail: "authorization" }]);
+    expect(keysInHeaders({ Authorization: basicOf("wkStaging1a2b3c") }, KEYS)).toEqual([
+      { key: "wkStaging1a2b3c", where: "header", detail: "authorization" },
+    ]);
+    expect(keysInHeaders({ authorization: basicOf("someone", "wkProd9z8y7x") }, KEYS)).toEqual([
+      { key: "wkProd9z8y7x", where: "header", detail: "authorization" },
+    ]);
   });
 
   test("a key anywhere in another header's value, or in a non-Basic authorization, is a sighting naming the header, never its value", () => {
-    const sightings = keysInHeaders({ "x-write-key": "wkProd9z8y7x", authorization: "Bearer wkStaging1a2b3c", "content-type": "application/json" }, KEYS);
+    const sightings = keysInHeaders(
+      { "x-write-key": "wkProd9z8y7x", authorization: "Bearer wkStaging1a2b3c", "content-type": "application/json" },
+      KEYS,
+    );
     expect(sightings).toEqual([
       { key: "wkProd9z8y7x", where: "header", detail: "x-write-key" },
       { key: "wkStaging1a2b3c", where: "header", detail: "authorization" },
@@ -177,30 +230,55 @@ test.describe("in a browser", () => {
       const page = await context.newPage();
       await page.goto(`${SITE}/`);
       const facts = await readSdkTag(page, specWith({ sdk: { preset: "segment" } }).sdk, KEYS);
-      expect(facts).toEqual({ sdkTagKey: null, sightings: [{ key: "wkStaging1a2b3c", where: "script-url", detail: `${CDN}/analytics.js/v1/wkStaging1a2b3c/analytics.min.js` }] });
+      expect(facts).toEqual({
+        sdkTagKey: null,
+        sightings: [
+          {
+            key: "wkStaging1a2b3c",
+            where: "script-url",
+            detail: `${CDN}/analytics.js/v1/wkStaging1a2b3c/analytics.min.js`,
+          },
+        ],
+      });
     } finally {
       await context.close();
     }
   });
 
-  test("an attribute naming a window global is skipped; the next key-shaped attribute is the tag's key", async ({ browser }) => {
+  test("an attribute naming a window global is skipped; the next key-shaped attribute is the tag's key", async ({
+    browser,
+  }) => {
     const context = await browser.newContext();
     try {
-      await serve(context, `<!doctype html><script>window.dataLayer = [];</script><script async src="${CDN}/sdk/v1/sdk.js" data-api-key="dataLayer" data-project-key="wkProd9z8y7x"></script>`);
+      await serve(
+        context,
+        `<!doctype html><script>window.dataLayer = [];</script><script async src="${CDN}/sdk/v1/sdk.js" data-api-key="dataLayer" data-project-key="wkProd9z8y7x"></script>`,
+      );
       const page = await context.newPage();
       await page.goto(`${SITE}/`);
       const facts = await readSdkTag(page, specWith().sdk, KEYS);
-      expect(facts).toEqual({ sdkTagKey: "wkProd9z8y7x", sightings: [{ key: "wkProd9z8y7x", where: "script-tag", detail: "data-project-key" }] });
+      expect(facts).toEqual({
+        sdkTagKey: "wkProd9z8y7x",
+        sightings: [{ key: "wkProd9z8y7x", where: "script-tag", detail: "data-project-key" }],
+      });
     } finally {
       await context.close();
     }
   });
 
-  test("network capture sees the key in the SDK script's URL and in a RudderStack-style Basic header", async ({ browser }) => {
+  test("network capture sees the key in the SDK script's URL and in a RudderStack-style Basic header", async ({
+    browser,
+  }) => {
     const context = await browser.newContext();
     try {
       const sdk = specWith({ sdk: { preset: "rudderstack", script: "**/rudder-analytics*.js" } }).sdk;
-      const capture = new NetworkCapture(context, sdk, KEYS, () => 0, () => undefined);
+      const capture = new NetworkCapture(
+        context,
+        sdk,
+        KEYS,
+        () => 0,
+        () => undefined,
+      );
       await serve(
         context,
         `<!doctype html><script src="${CDN}/wkProd9z8y7x/rudder-analytics.min.js"></script><script>
@@ -224,18 +302,31 @@ test.describe("in a browser", () => {
   test("settled() returns within its bound while a collect request is still unanswered", async ({ browser }) => {
     const context = await browser.newContext();
     try {
-      const capture = new NetworkCapture(context, specWith().sdk, KEYS, () => 0, () => undefined);
+      const capture = new NetworkCapture(
+        context,
+        specWith().sdk,
+        KEYS,
+        () => 0,
+        () => undefined,
+      );
       let requested!: () => void;
       const seen = new Promise<void>((resolve) => (requested = resolve));
       await context.route("**/*", async (route) => {
         const url = route.request().url();
-        if (url === `${SITE}/`) return route.fulfill({ contentType: "text/html", body: "<!doctype html><title>hung</title>" });
+        if (url === `${SITE}/`)
+          return route.fulfill({ contentType: "text/html", body: "<!doctype html><title>hung</title>" });
         requested();
         // The collector never answers.
       });
       const page = await context.newPage();
       await page.goto(`${SITE}/`);
-      void page.evaluate((url) => void fetch(url, { method: "POST", headers: { authorization: "Bearer wkStaging1a2b3c" }, body: "{}" }).catch(() => undefined), `${SITE}/v1/collect`);
+      void page.evaluate(
+        (url) =>
+          void fetch(url, { method: "POST", headers: { authorization: "Bearer wkStaging1a2b3c" }, body: "{}" }).catch(
+            () => undefined,
+          ),
+        `${SITE}/v1/collect`,
+      );
       await seen;
       await expect.poll(() => capture.collect.length).toBe(1);
       const started = Date.now();
@@ -249,7 +340,9 @@ test.describe("in a browser", () => {
   });
 });
 
-test("a snippet that queues its init call in its stub, out of the recorder's reach, shows the key as its init call, although the SDK takes the call out before replacing the stub", async ({ gather }) => {
+test("a snippet that queues its init call in its stub, out of the recorder's reach, shows the key as its init call, although the SDK takes the call out before replacing the stub", async ({
+  gather,
+}) => {
   // RudderStack v1.1's snippet: `rudderanalytics = window.rudderanalytics = []`, then `load` pushed
   // through its own reference; the SDK splices the queued load out, then replaces the global.
   const queuedInit = async (context: BrowserContext) => {

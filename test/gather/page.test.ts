@@ -5,15 +5,24 @@ import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
 /** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
-test("a journey's calls are recorded as direct, with the SDK ready first and every call accepted", async ({ gather }) => {
+test("a journey's calls are recorded as direct, with the SDK ready first and every call accepted", async ({
+  gather,
+}) => {
   const artifacts = await gather("demo", {
     path: "/signup",
-    steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }],
+    steps: [
+      { fill: { selector: "#email", value: "qa@example.test" } },
+      { click: "#submit" },
+      { waitForEvent: "signup_success" },
+    ],
   });
   expect(artifacts.loadError).toBeNull();
   expect(artifacts.stepError).toBeNull();
   expect(artifacts.sdkReadyAtMs).not.toBeNull();
-  expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([["identify", "direct"], ["track", "direct"]]);
+  expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([
+    ["identify", "direct"],
+    ["track", "direct"],
+  ]);
   expect(artifacts.calls[1]).toMatchObject({ name: "signup_success", properties: { plan: "pro" } });
   expect(artifacts.collect.map((request) => request.status)).toContain(202);
   expect(artifacts.sdkTagKey).toBe("prj_demo_staging");
@@ -24,11 +33,16 @@ test("a journey's calls are recorded as direct, with the SDK ready first and eve
 
 test("a call before the global exists is recorded as lost, with its name read from the source", async ({ gather }) => {
   const artifacts = await gather("broken", { path: "/early-call" });
-  expect(artifacts.calls).toEqual([expect.objectContaining({ kind: "track", name: "page_viewed_early", state: "lost" })]);
+  expect(artifacts.calls).toEqual([
+    expect.objectContaining({ kind: "track", name: "page_viewed_early", state: "lost" }),
+  ]);
   expect(artifacts.errors[0]?.kind).toBe("exception");
 });
 
-test("the stub snippet's read of the missing global is no lost call: the page's source is not fetched again", async ({ gather, fixtures }) => {
+test("the stub snippet's read of the missing global is no lost call: the page's source is not fetched again", async ({
+  gather,
+  fixtures,
+}) => {
   const documentRequests = async (path: string) => {
     const response = await fetch(`${fixtures.urls.demoShop}/__fixture/received`);
     const { received } = (await response.json()) as { received: { path: string }[] };
@@ -43,10 +57,14 @@ test("the stub snippet's read of the missing global is no lost call: the page's 
 test("a call on the stub snippet is recorded as queued and its delivery is waited for", async ({ gather }) => {
   const artifacts = await gather("broken", { path: "/queued-call", expect: { track: ["hero_seen"], identify: false } });
   expect(artifacts.calls).toEqual([expect.objectContaining({ name: "hero_seen", state: "queued" })]);
-  expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toContain("hero_seen");
+  expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toContain(
+    "hero_seen",
+  );
 });
 
-test("a journey starts once the SDK is ready, however long its init takes: the call the first click makes is direct", async ({ gather }) => {
+test("a journey starts once the SDK is ready, however long its init takes: the call the first click makes is direct", async ({
+  gather,
+}) => {
   const slowSdkInit = async (context: BrowserContext) => {
     await context.route("**/sdk/v1/sdk.js*", async (route) => {
       const response = await route.fetch();
@@ -54,13 +72,20 @@ test("a journey starts once the SDK is ready, however long its init takes: the c
       await route.fulfill({ response, body: source });
     });
   };
-  const artifacts = await gather("broken", { path: "/navigate-away", steps: [{ click: "#go" }] }, {}, { prepare: slowSdkInit });
+  const artifacts = await gather(
+    "broken",
+    { path: "/navigate-away", steps: [{ click: "#go" }] },
+    {},
+    { prepare: slowSdkInit },
+  );
   expect(artifacts.sdkReadyAtMs).toBeGreaterThanOrEqual(1000);
   expect(artifacts.calls).toEqual([expect.objectContaining({ name: "cta_clicked", state: "direct" })]);
   expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(artifacts.sdkReadyAtMs!);
 });
 
-test("a call the page makes from a timer is waited for when its thread is too busy to run it in time: the quiet window runs on the page's clock too", async ({ gather }) => {
+test("a call the page makes from a timer is waited for when its thread is too busy to run it in time: the quiet window runs on the page's clock too", async ({
+  gather,
+}) => {
   // At the SDK's ready callback the page sets a 150 ms timer that tracks, then keeps its thread
   // busy for 600 ms, as a starved renderer on a loaded machine would: the timer fires late.
   const busyAfterReady = async (context: BrowserContext) => {
@@ -70,7 +95,10 @@ test("a call the page makes from a timer is waited for when its thread is too bu
         stub.push([
           "ready",
           () => {
-            setTimeout(() => (window as unknown as { expsvc: { track: (name: string) => void } }).expsvc.track("late_timer"), 150);
+            setTimeout(
+              () => (window as unknown as { expsvc: { track: (name: string) => void } }).expsvc.track("late_timer"),
+              150,
+            );
             const end = Date.now() + 600;
             while (Date.now() < end);
           },
@@ -82,11 +110,15 @@ test("a call the page makes from a timer is waited for when its thread is too bu
   expect(artifacts.calls.map((call) => call.name).sort()).toEqual(["late_timer", "product_viewed"]);
   // Both were delivered before the page was closed.
   expect(artifacts.collect.map((request) => request.status)).toContain(202);
-  expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toEqual(expect.arrayContaining(["late_timer", "product_viewed"]));
+  expect(artifacts.collect.flatMap((request) => request.events.flatMap((event) => event.strings))).toEqual(
+    expect.arrayContaining(["late_timer", "product_viewed"]),
+  );
 });
 
 for (const path of ["/newsletter-sdk-when-idle", "/newsletter-snippet-when-idle"]) {
-  test(`a journey waits for an SDK that is loaded once the page is idle after load (${path}): the first click's call is direct`, async ({ gather }) => {
+  test(`a journey waits for an SDK that is loaded once the page is idle after load (${path}): the first click's call is direct`, async ({
+    gather,
+  }) => {
     const artifacts = await gather("demo", { path, steps: [{ click: "#subscribe" }] });
     expect(artifacts.stepError).toBeNull();
     expect(artifacts.sdkReadyAtMs).not.toBeNull();
@@ -99,27 +131,46 @@ for (const path of ["/newsletter-sdk-when-idle", "/newsletter-snippet-when-idle"
 async function signupWithoutSdkTag(context: BrowserContext): Promise<void> {
   await context.route("**/signup", async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, body: (await response.text()).replace(/<script async src="[^"]+"[^>]*><\/script>/, "") });
+    await route.fulfill({
+      response,
+      body: (await response.text()).replace(/<script async src="[^"]+"[^>]*><\/script>/, ""),
+    });
   });
 }
 
-test("a stub snippet whose SDK script never comes holds the journey for deliveryTimeoutMs, then the queued calls until the page's deadline", async ({ gather }) => {
+test("a stub snippet whose SDK script never comes holds the journey for deliveryTimeoutMs, then the queued calls until the page's deadline", async ({
+  gather,
+}) => {
   // Two waits of deliveryTimeoutMs: once before the journey, then the queued calls' delivery until the same deadline's end.
   // A third (a wait per queued call) would add 8 s more, a gap that a loaded machine's slower pages do not close.
   const sdk = { ...specWith().sdk, deliveryTimeoutMs: 8000 };
-  const steps = [{ fill: { selector: "#email", value: "qa@example.test" } }, { click: "#submit" }, { waitForEvent: "signup_success" }];
+  const steps = [
+    { fill: { selector: "#email", value: "qa@example.test" } },
+    { click: "#submit" },
+    { waitForEvent: "signup_success" },
+  ];
   const artifacts = await gather("demo", { path: "/signup", steps }, { sdk }, { prepare: signupWithoutSdkTag });
   expect(artifacts.sdkReadyAtMs).toBeNull();
-  expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([["identify", "queued"], ["track", "queued"]]);
+  expect(artifacts.calls.map((call) => [call.kind, call.state])).toEqual([
+    ["identify", "queued"],
+    ["track", "queued"],
+  ]);
   expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(sdk.deliveryTimeoutMs);
   expect(artifacts.durationMs).toBeGreaterThanOrEqual(2 * sdk.deliveryTimeoutMs);
   expect(artifacts.durationMs).toBeLessThan(3 * sdk.deliveryTimeoutMs);
 });
 
-test("a stub snippet whose SDK script never comes is waited for once: after a journey that calls nothing, the page ends with its quiet window", async ({ gather }) => {
+test("a stub snippet whose SDK script never comes is waited for once: after a journey that calls nothing, the page ends with its quiet window", async ({
+  gather,
+}) => {
   // Long enough that a second wait for the SDK (2 × 8 s) stands far apart from one (8 s and the page's own work, slower on a loaded machine).
   const sdk = { ...specWith().sdk, deliveryTimeoutMs: 8000 };
-  const artifacts = await gather("demo", { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }] }, { sdk }, { prepare: signupWithoutSdkTag });
+  const artifacts = await gather(
+    "demo",
+    { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }] },
+    { sdk },
+    { prepare: signupWithoutSdkTag },
+  );
   expect(artifacts.sdkReadyAtMs).toBeNull();
   expect(artifacts.calls).toEqual([]);
   expect(artifacts.durationMs).toBeGreaterThanOrEqual(sdk.deliveryTimeoutMs);
@@ -133,7 +184,10 @@ test("a journey on a page whose SDK script fails does not wait for the SDK", asy
     "broken",
     { path: "/navigate-away", steps: [{ click: "#go" }] },
     { sdk },
-    { prepare: async (context) => void (await context.route("**/sdk/v1/sdk.js*", (route) => route.fulfill({ status: 404 }))) },
+    {
+      prepare: async (context) =>
+        void (await context.route("**/sdk/v1/sdk.js*", (route) => route.fulfill({ status: 404 }))),
+    },
   );
   expect(artifacts.sdkReadyAtMs).toBeNull();
   expect(artifacts.calls).toEqual([expect.objectContaining({ name: "cta_clicked", state: "queued" })]);
@@ -147,19 +201,27 @@ test("goto and waitFor steps walk to another page", async ({ gather }) => {
 });
 
 test("a failing step is recorded with its index and reason", async ({ gather }) => {
-  const artifacts = await gather("demo", { path: "/", steps: [{ waitFor: "#does-not-exist" }] }, { stepTimeoutMs: 500 });
+  const artifacts = await gather(
+    "demo",
+    { path: "/", steps: [{ waitFor: "#does-not-exist" }] },
+    { stepTimeoutMs: 500 },
+  );
   expect(artifacts.stepError).toMatchObject({ step: 0 });
   expect(artifacts.stepError?.message).toContain('waitFor "#does-not-exist" failed');
 });
 
 test("experiment selectors are counted, visible matches only", async ({ gather }) => {
-  const artifacts = await gather("demo", { path: "/pricing" }, {
-    experiments: [
-      { name: "CTA", selector: "#cta-primary" },
-      { name: "Broken", selector: "div[" },
-      { name: "Nothing", selector: "#nope" },
-    ],
-  });
+  const artifacts = await gather(
+    "demo",
+    { path: "/pricing" },
+    {
+      experiments: [
+        { name: "CTA", selector: "#cta-primary" },
+        { name: "Broken", selector: "div[" },
+        { name: "Nothing", selector: "#nope" },
+      ],
+    },
+  );
   expect(artifacts.selectors).toEqual([
     expect.objectContaining({ experiment: "CTA", matched: 1, visible: 1, stableAlternative: "#cta-primary" }),
     expect.objectContaining({ experiment: "Broken", matched: null, visible: 0 }),
@@ -170,7 +232,14 @@ test("experiment selectors are counted, visible matches only", async ({ gather }
 test("a canary sent only to the site's own backend is not a sighting", async ({ gather }) => {
   const artifacts = await gather(
     "demo",
-    { path: "/signup", steps: [{ fill: { selector: "#email", value: "canary@example.test", canary: true } }, { click: "#submit" }, { waitForEvent: "signup_success" }] },
+    {
+      path: "/signup",
+      steps: [
+        { fill: { selector: "#email", value: "canary@example.test", canary: true } },
+        { click: "#submit" },
+        { waitForEvent: "signup_success" },
+      ],
+    },
     { canaries: [{ step: 0, value: "canary@example.test" }] },
   );
   expect(artifacts.canarySightings).toEqual([]);
@@ -189,27 +258,49 @@ test("the screenshot shows the viewport in CSS pixels, on a phone too", async ({
   };
   for (const device of ["Desktop Chrome", "Pixel 7"]) {
     const path = testInfo.outputPath(`${device}.png`);
-    const artifacts = await gather("demo", { path: "/pricing" }, { screenshot: { path, name: "pricing.png" } }, { device: devices[device] });
+    const artifacts = await gather(
+      "demo",
+      { path: "/pricing" },
+      { screenshot: { path, name: "pricing.png" } },
+      { device: devices[device] },
+    );
     expect(artifacts.screenshot).toBe("pricing.png");
     expect(pngSize(path)).toEqual(devices[device]!.viewport);
   }
 });
 
-test("the screenshot and the view screen mask the fields a step types a secret into: a box of the mask's colour where the field is, and none without", async ({ gather }, testInfo) => {
+test("the screenshot and the view screen mask the fields a step types a secret into: a box of the mask's colour where the field is, and none without", async ({
+  gather,
+}, testInfo) => {
   const magentaPixels = (path: string) => {
     const png = PNG.sync.read(readFileSync(path));
     let count = 0;
-    for (let at = 0; at < png.data.length; at += 4) if (png.data[at] === 0xff && png.data[at + 1] === 0x00 && png.data[at + 2] === 0xff) count++;
+    for (let at = 0; at < png.data.length; at += 4)
+      if (png.data[at] === 0xff && png.data[at + 1] === 0x00 && png.data[at + 2] === 0xff) count++;
     return count;
   };
   const picture = (name: string) => ({ path: testInfo.outputPath(name), name });
   const journey = { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa-secret@example.test" } }] };
   const viewed = { viewedExperiments: [{ name: "headline", selector: "h1" }] };
-  const masked = await gather("demo", journey, { ...viewed, maskedFields: ["#email"], screenshot: picture("masked.png"), viewScreenshot: picture("masked-view.png") });
-  expect([masked.stepError, masked.screenshot, masked.experimentViews[0]?.screen]).toEqual([null, "masked.png", "masked-view.png"]);
-  const plain = await gather("demo", journey, { ...viewed, screenshot: picture("plain.png"), viewScreenshot: picture("plain-view.png") });
+  const masked = await gather("demo", journey, {
+    ...viewed,
+    maskedFields: ["#email"],
+    screenshot: picture("masked.png"),
+    viewScreenshot: picture("masked-view.png"),
+  });
+  expect([masked.stepError, masked.screenshot, masked.experimentViews[0]?.screen]).toEqual([
+    null,
+    "masked.png",
+    "masked-view.png",
+  ]);
+  const plain = await gather("demo", journey, {
+    ...viewed,
+    screenshot: picture("plain.png"),
+    viewScreenshot: picture("plain-view.png"),
+  });
   expect([plain.screenshot, plain.experimentViews[0]?.screen]).toEqual(["plain.png", "plain-view.png"]);
   // A text field's box: some hundreds of pixels at least.
-  for (const name of ["masked.png", "masked-view.png"]) expect(magentaPixels(testInfo.outputPath(name)), name).toBeGreaterThan(500);
+  for (const name of ["masked.png", "masked-view.png"])
+    expect(magentaPixels(testInfo.outputPath(name)), name).toBeGreaterThan(500);
   for (const name of ["plain.png", "plain-view.png"]) expect(magentaPixels(testInfo.outputPath(name)), name).toBe(0);
 });

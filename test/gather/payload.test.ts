@@ -3,22 +3,37 @@ import { expect, test } from "@playwright/test";
 import { decodeCollectBody } from "../../src/gather/payload.js";
 
 const url = "https://collect.example.test/v1/collect";
-const batch = { key: "prj_1", events: [{ kind: "track", name: "signup_success" }, { kind: "identify", userId: "u_1" }] };
+const batch = {
+  key: "prj_1",
+  events: [
+    { kind: "track", name: "signup_success" },
+    { kind: "identify", userId: "u_1" },
+  ],
+};
 
 test("reads a JSON batch inside an envelope", () => {
   const { events, error } = decodeCollectBody(Buffer.from(JSON.stringify(batch)), url, undefined);
   expect(error).toBeNull();
-  expect(events.map((event) => event.strings)).toEqual([["track", "signup_success"], ["identify", "u_1"]]);
+  expect(events.map((event) => event.strings)).toEqual([
+    ["track", "signup_success"],
+    ["identify", "u_1"],
+  ]);
 });
 
 test("keeps the payload as decoded, its envelope included", () => {
   const pixel = `${url}?d=${encodeURIComponent(JSON.stringify({ token: "t_1" }))}`;
-  expect(decodeCollectBody(Buffer.from(JSON.stringify(batch)), pixel, undefined).payloads).toEqual([batch, { token: "t_1" }]);
+  expect(decodeCollectBody(Buffer.from(JSON.stringify(batch)), pixel, undefined).payloads).toEqual([
+    batch,
+    { token: "t_1" },
+  ]);
 });
 
 test("reads a bare array and a single event", () => {
   expect(decodeCollectBody(Buffer.from(JSON.stringify(batch.events)), url, undefined).events).toHaveLength(2);
-  expect(decodeCollectBody(Buffer.from(JSON.stringify({ event: "x", props: { a: "b" } })), url, undefined).events[0]?.strings).toEqual(["x", "b"]);
+  expect(
+    decodeCollectBody(Buffer.from(JSON.stringify({ event: "x", props: { a: "b" } })), url, undefined).events[0]
+      ?.strings,
+  ).toEqual(["x", "b"]);
 });
 
 test("reads gzip, with or without a content-encoding header", () => {

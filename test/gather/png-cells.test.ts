@@ -3,7 +3,12 @@ import { PNG } from "pngjs";
 import { pngCells } from "../../src/gather/png-cells.js";
 
 /** A PNG of `width` × `height` device pixels, each pixel's RGBA from `colour`, with the row filter pngjs picks (`filterType: -1`: per row, every kind). */
-function png(width: number, height: number, colour: (x: number, y: number) => [number, number, number], colorType: 2 | 6 = 6): Buffer {
+function png(
+  width: number,
+  height: number,
+  colour: (x: number, y: number) => [number, number, number],
+  colorType: 2 | 6 = 6,
+): Buffer {
   const image = new PNG({ width, height });
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -21,7 +26,15 @@ test("each 8 CSS px cell holds the mean colour of its pixels, row by row, whatev
   const image = png(16, 8, (x, y) => (x < 8 ? [x * 16, y * 16, 100] : y < 4 ? [0, 0, 0] : [255, 255, 255]));
   expect(pngCells(image, 16, 8)).toEqual({ columns: 2, rows: 1, means: expect.any(String) });
   expect(meansOf(pngCells(image, 16, 8))).toEqual([56, 56, 100, 128, 128, 128]);
-  expect(meansOf(pngCells(png(16, 8, (x, y) => (x < 8 ? [x * 16, y * 16, 100] : [9, 9, 9]), 2), 16, 8))).toEqual([56, 56, 100, 9, 9, 9]);
+  expect(
+    meansOf(
+      pngCells(
+        png(16, 8, (x, y) => (x < 8 ? [x * 16, y * 16, 100] : [9, 9, 9]), 2),
+        16,
+        8,
+      ),
+    ),
+  ).toEqual([56, 56, 100, 9, 9, 9]);
 });
 
 test("on a phone the cells are 8 CSS px of the clip, whatever the device pixels per CSS pixel; a last partial cell counts", () => {

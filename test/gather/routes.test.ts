@@ -6,7 +6,9 @@ import { test } from "../support/browser.js";
 const APP = "http://routes.test/app/";
 const PAGE = `<!doctype html><title>app</title><a id="far" href="/other">another document</a>`;
 
-test("the load, pushState, back and forward are route changes; replaceState renames the visit; a fragment alone is none", async ({ browser }) => {
+test("the load, pushState, back and forward are route changes; replaceState renames the visit; a fragment alone is none", async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   await context.route("http://routes.test/**", (route) => route.fulfill({ contentType: "text/html", body: PAGE }));
   const watch = await RouteWatch.install(context);

@@ -37,7 +37,9 @@ document.getElementById("go").addEventListener("click", function () {
 /** Serves the page and its SDK, and stands in for the collector: what it received is returned, event by event. */
 async function serve(context: BrowserContext, sdkSource: string): Promise<string[]> {
   const received: string[] = [];
-  await context.route("**/hostile/sdk/v1/sdk.js", (route) => route.fulfill({ contentType: "application/javascript", body: sdkSource }));
+  await context.route("**/hostile/sdk/v1/sdk.js", (route) =>
+    route.fulfill({ contentType: "application/javascript", body: sdkSource }),
+  );
   await context.route("**/hostile-page", (route) => route.fulfill({ contentType: "text/html", body: PAGE }));
   await context.route("**/hostile/v1/collect", async (route) => {
     const { events } = route.request().postDataJSON() as { events: { kind: string; name?: string; userId?: string }[] };
@@ -49,13 +51,24 @@ async function serve(context: BrowserContext, sdkSource: string): Promise<string
 
 for (const [variant, install, reason, detail] of [
   ["frozen", "window.expsvc = Object.freeze(sdk);", "frozen", "expsvc.track"],
-  ["locked", 'Object.defineProperty(window, "expsvc", { configurable: false, enumerable: true, writable: false, value: sdk });', "redefined", "window.expsvc"],
+  [
+    "locked",
+    'Object.defineProperty(window, "expsvc", { configurable: false, enumerable: true, writable: false, value: sdk });',
+    "redefined",
+    "window.expsvc",
+  ],
 ] as const) {
-  test(`an SDK whose ${variant === "frozen" ? "API object is frozen" : "global is locked by defineProperty"} works as without the audit, and its calls are read from the network`, async ({ gather }) => {
+  test(`an SDK whose ${variant === "frozen" ? "API object is frozen" : "global is locked by defineProperty"} works as without the audit, and its calls are read from the network`, async ({
+    gather,
+  }) => {
     let received: string[] = [];
     const artifacts = await gather(
       "broken",
-      { path: "/hostile-page", steps: [{ click: "#go" }, { waitForEvent: "signup_success" }], expect: { track: ["signup_success"], identify: true } },
+      {
+        path: "/hostile-page",
+        steps: [{ click: "#go" }, { waitForEvent: "signup_success" }],
+        expect: { track: ["signup_success"], identify: true },
+      },
       {},
       { prepare: async (context) => void (received = await serve(context, hostileSdk(install))) },
     );
@@ -64,13 +77,18 @@ for (const [variant, install, reason, detail] of [
     expect(artifacts.stepError).toBeNull();
     expect(artifacts.sdkReadyAtMs).not.toBeNull();
     expect(artifacts.callsFromNetwork).toEqual({ reason, detail });
-    expect(artifacts.calls.map((call) => `${call.kind} ${call.name}`)).toEqual(["identify user-123", "track signup_success"]);
+    expect(artifacts.calls.map((call) => `${call.kind} ${call.name}`)).toEqual([
+      "identify user-123",
+      "track signup_success",
+    ]);
     expect(artifacts.calls[0]!.properties).toEqual({ plan: "pro", account_type: "business" });
     expect(artifacts.collect.map((request) => request.status)).toEqual([202, 202]);
   });
 }
 
-test("the recorder keeps the page's invariants: one function per method, `this` and return values are the SDK's", async ({ gather }) => {
+test("the recorder keeps the page's invariants: one function per method, `this` and return values are the SDK's", async ({
+  gather,
+}) => {
   let context: BrowserContext | undefined;
   await gather(
     "broken",
@@ -86,7 +104,9 @@ test("the recorder keeps the page's invariants: one function per method, `this` 
   expect(await context!.pages()[0]!.textContent("#result")).toBe("true|true|tracked signup_success");
 });
 
-test("an SDK that assigns an empty object and fills its methods in afterwards is ready once its script has run: the journey does not wait", async ({ gather }) => {
+test("an SDK that assigns an empty object and fills its methods in afterwards is ready once its script has run: the journey does not wait", async ({
+  gather,
+}) => {
   const fillsLater = "window.expsvc = {}; window.expsvc.track = sdk.track; window.expsvc.identify = sdk.identify;";
   const artifacts = await gather(
     "broken",
@@ -96,7 +116,10 @@ test("an SDK that assigns an empty object and fills its methods in afterwards is
   );
   expect(artifacts.sdkReadyAtMs).not.toBeNull();
   expect(artifacts.callsFromNetwork).toBeNull();
-  expect(artifacts.calls.map((call) => [call.name, call.state])).toEqual([["user-123", "direct"], ["signup_success", "direct"]]);
+  expect(artifacts.calls.map((call) => [call.name, call.state])).toEqual([
+    ["user-123", "direct"],
+    ["signup_success", "direct"],
+  ]);
   expect(artifacts.calls[0]!.atMs).toBeLessThan(4000);
 });
 
@@ -106,7 +129,9 @@ test("the browser's own favicon request is not the page's error", async ({ gathe
   expect(artifacts.errors).toEqual([]);
 });
 
-test("an SDK that assigns its global again with the value it read gets one record per call, each delivered, and does not hold the page", async ({ gather }) => {
+test("an SDK that assigns its global again with the value it read gets one record per call, each delivered, and does not hold the page", async ({
+  gather,
+}) => {
   // Amplitude's bundle does this: `window.amplitude = Object.assign(window.amplitude || {}, sdk)`.
   const reassigns = "window.expsvc = sdk; window.expsvc = window.expsvc;";
   let received: string[] = [];

@@ -12,7 +12,15 @@ test("quiet needs the window on both clocks: the wait ends only once the page's 
   const signal = new Signal();
   const { clock, waits } = handClock();
   let ended = false;
-  const quiet = signal.waitForQuiet(() => true, () => 0, 50, 2_000, clock).then((met) => (ended = met));
+  const quiet = signal
+    .waitForQuiet(
+      () => true,
+      () => 0,
+      50,
+      2_000,
+      clock,
+    )
+    .then((met) => (ended = met));
   await new Promise((resolve) => setTimeout(resolve, 150));
   expect(ended).toBe(false);
   expect(waits.map((wait) => wait.ms)).toEqual([50]);
@@ -25,7 +33,15 @@ test("activity starts the page's clock again, and a page clock that fails (the p
   const { clock, waits } = handClock();
   let calls = 0;
   let ended = false;
-  const quiet = signal.waitForQuiet(() => true, () => calls, 50, 2_000, clock).then((met) => (ended = met));
+  const quiet = signal
+    .waitForQuiet(
+      () => true,
+      () => calls,
+      50,
+      2_000,
+      clock,
+    )
+    .then((met) => (ended = met));
   calls = 1;
   signal.notify();
   expect(waits).toHaveLength(2);
@@ -39,5 +55,13 @@ test("activity starts the page's clock again, and a page clock that fails (the p
 
 test("a page clock that never passes is bounded by the timeout", async () => {
   const { clock } = handClock();
-  expect(await new Signal().waitForQuiet(() => true, () => 0, 20, 200, clock)).toBe(false);
+  expect(
+    await new Signal().waitForQuiet(
+      () => true,
+      () => 0,
+      20,
+      200,
+      clock,
+    ),
+  ).toBe(false);
 });

@@ -17,8 +17,14 @@ test("a closed site's credentials are read from their variables and bound to the
     headers: [{ name: "X-Preview-Token", value: "tok-1" }],
     cookies: [{ name: "preview", value: "cookie-1" }],
   });
-  expect(accessContextOptions(credentials, "/tmp/state.json")).toEqual({ httpCredentials: { username: "qa", password: "pw-1", origin: "https://staging.shop.test:8443" }, storageState: "/tmp/state.json" });
-  expect(originHeaders(credentials)).toEqual({ origin: "https://staging.shop.test:8443", headers: [{ name: "X-Preview-Token", value: "tok-1" }] });
+  expect(accessContextOptions(credentials, "/tmp/state.json")).toEqual({
+    httpCredentials: { username: "qa", password: "pw-1", origin: "https://staging.shop.test:8443" },
+    storageState: "/tmp/state.json",
+  });
+  expect(originHeaders(credentials)).toEqual({
+    origin: "https://staging.shop.test:8443",
+    headers: [{ name: "X-Preview-Token", value: "tok-1" }],
+  });
   expect(siteCredentials(undefined, "https://shop.test", ENV)).toBeNull();
   expect(accessContextOptions(null, null)).toEqual({});
 });

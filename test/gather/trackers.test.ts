@@ -6,11 +6,20 @@ const SHOP = "https://shop.example.com/signup";
 
 test("a request to a known advertising, analytics or social tracker is named with its category", async () => {
   const trackerOf = await trackerMatcher(SHOP);
-  expect(trackerOf("https://www.facebook.com/tr?id=1234567890&ev=PageView&noscript=1")).toEqual({ name: "Facebook", category: "social" });
+  expect(trackerOf("https://www.facebook.com/tr?id=1234567890&ev=PageView&noscript=1")).toEqual({
+    name: "Facebook",
+    category: "social",
+  });
   expect(trackerOf("https://connect.facebook.net/en_US/fbevents.js")).toEqual({ name: "Facebook", category: "social" });
-  expect(trackerOf("https://region1.google-analytics.com/g/collect?v=2&tid=G-1")).toEqual({ name: "Google Analytics", category: "analytics" });
+  expect(trackerOf("https://region1.google-analytics.com/g/collect?v=2&tid=G-1")).toEqual({
+    name: "Google Analytics",
+    category: "analytics",
+  });
   expect(trackerOf("https://bat.bing.com/action/0?ti=1")).toEqual({ name: "Bing Ads", category: "ad" });
-  expect(trackerOf("https://cdn.segment.com/analytics.js/v1/wk1/analytics.min.js")).toEqual({ name: "Segment", category: "analytics" });
+  expect(trackerOf("https://cdn.segment.com/analytics.js/v1/wk1/analytics.min.js")).toEqual({
+    name: "Segment",
+    category: "analytics",
+  });
 });
 
 test("CDNs, tag managers, consent managers, the page's own hosts and URLs without a host are no tracker", async () => {
@@ -30,6 +39,8 @@ test("CDNs, tag managers, consent managers, the page's own hosts and URLs withou
 });
 
 test("a tracker of the page's own company is first-party: no third party", async () => {
-  expect((await trackerMatcher("https://www.facebook.com/business"))("https://connect.facebook.net/en_US/fbevents.js")).toBeNull();
+  expect(
+    (await trackerMatcher("https://www.facebook.com/business"))("https://connect.facebook.net/en_US/fbevents.js"),
+  ).toBeNull();
   expect((await trackerMatcher(SHOP))("https://connect.facebook.net/en_US/fbevents.js")).not.toBeNull();
 });

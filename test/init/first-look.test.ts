@@ -9,7 +9,10 @@ import { test } from "../support/browser.js";
 
 /** The first look and the collect probe in a real Chromium, on the bundled sites. */
 
-test("the demo shop defines expsvc from the service's script, after its stub; the probe finds the collector and never reaches it", async ({ browser, fixtures }) => {
+test("the demo shop defines expsvc from the service's script, after its stub; the probe finds the collector and never reaches it", async ({
+  browser,
+  fixtures,
+}) => {
   const context = await browser.newContext(devices["Desktop Chrome"]);
   try {
     const { look, page } = await takeFirstLook(context, `${fixtures.urls.demoShop}/`);
@@ -24,14 +27,20 @@ test("the demo shop defines expsvc from the service's script, after its stub; th
     const probe = await probeCollect(context, page, "expsvc", ["track", "identify"], 5000);
     expect(probe.urls).toEqual([`${fixtures.urls.service}/v1/collect`]);
     expect(probe.delayMs).not.toBeNull();
-    const events = await (await fetch(`${fixtures.urls.service}/v1/projects/prj_demo_staging/events`, { headers: { "x-service-api-key": FIXTURE_API_KEY } })).json();
+    const events = await (
+      await fetch(`${fixtures.urls.service}/v1/projects/prj_demo_staging/events`, {
+        headers: { "x-service-api-key": FIXTURE_API_KEY },
+      })
+    ).json();
     expect(JSON.stringify(events)).not.toContain("setup_audit_init_probe");
   } finally {
     await context.close();
   }
 });
 
-test("the probe waits for every method's call, also one the SDK batches for seconds, and none of them reaches the collector", async ({ browser }) => {
+test("the probe waits for every method's call, also one the SDK batches for seconds, and none of them reaches the collector", async ({
+  browser,
+}) => {
   const context = await browser.newContext(devices["Desktop Chrome"]);
   const reachedCollector: string[] = [];
   try {
@@ -71,7 +80,9 @@ test("the probe waits for every method's call, also one the SDK batches for seco
   }
 });
 
-test("one batch that carries every method's marker ends the probe, and a later flush carrying one again does not stretch its delay; a missing method is not waited for", async ({ browser }) => {
+test("one batch that carries every method's marker ends the probe, and a later flush carrying one again does not stretch its delay; a missing method is not waited for", async ({
+  browser,
+}) => {
   const context = await browser.newContext(devices["Desktop Chrome"]);
   try {
     // An SDK that batches the identify and the track into one request after 300 ms, as Mixpanel
@@ -100,7 +111,10 @@ test("one batch that carries every method's marker ends the probe, and a later f
   }
 });
 
-test("Segment's snippet page matches the segment preset, its key in the script's URL", async ({ browser, fixtures }) => {
+test("Segment's snippet page matches the segment preset, its key in the script's URL", async ({
+  browser,
+  fixtures,
+}) => {
   const context = await browser.newContext(devices["Desktop Chrome"]);
   try {
     const { look } = await takeFirstLook(context, `${fixtures.urls.vendors}/segment/snippet/correct`);

@@ -16,7 +16,8 @@ test.beforeAll(async () => {
 
 test.afterAll(() => closeServer(service.server));
 
-const ask = (key: string, baseUrl: string, apiBase = service.origin) => askService({ api: { baseUrl: apiBase, keyEnv: KEY_ENV }, key, baseUrl });
+const ask = (key: string, baseUrl: string, apiBase = service.origin) =>
+  askService({ api: { baseUrl: apiBase, keyEnv: KEY_ENV }, key, baseUrl });
 
 test("the project the key names gives the workspace, the project's name, its goals and the paths that answered", async () => {
   expect(await ask("prj_demo_staging", "http://127.0.0.1:47412")).toEqual({
@@ -34,11 +35,19 @@ test("the project the key names gives the workspace, the project's name, its goa
 
 test("a vendor's key beside the service: the project listed under the site's domain gives its own key as projectKey", async () => {
   const facts = await ask("HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2", "https://shop.example.test");
-  expect(facts).toMatchObject({ workspace: "Acme Marketing", project: "Demo shop (production)", projectKey: "prj_demo_prod", goalsPath: USUAL_PATHS.goalsPath, problem: null });
+  expect(facts).toMatchObject({
+    workspace: "Acme Marketing",
+    project: "Demo shop (production)",
+    projectKey: "prj_demo_prod",
+    goalsPath: USUAL_PATHS.goalsPath,
+    problem: null,
+  });
 });
 
 test("a project the service does not list, or a refused key, is a problem said in words, the key never in them", async () => {
-  expect((await ask("prj_unknown", "https://unknown.example.test")).problem).toBe("no project in its list names the key prj_unknown or the domain unknown.example.test");
+  expect((await ask("prj_unknown", "https://unknown.example.test")).problem).toBe(
+    "no project in its list names the key prj_unknown or the domain unknown.example.test",
+  );
   const refused = await ask("prj_demo_staging", "http://127.0.0.1:47412", `${service.origin}/faults/401`);
   expect(refused).toMatchObject({ workspace: null, project: null, goals: null, goalsPath: null });
   expect(refused.problem).toContain("HTTP 401");

@@ -12,17 +12,31 @@ import { globalWith, lookWith, requestWith } from "../support/first-look.js";
 
 /** The spec init writes: it validates, says where each value came from, and marks every guess `# check:`. */
 
-const SERVICE_SDK = globalWith({ name: "expsvc", methods: ["track", "identify", "ready"], definedBy: "https://svc.example.test/sdk/v1/sdk.js" });
+const SERVICE_SDK = globalWith({
+  name: "expsvc",
+  methods: ["track", "identify", "ready"],
+  definedBy: "https://svc.example.test/sdk/v1/sdk.js",
+});
 const SEGMENT_SCRIPT = "https://cdn.segment.com/analytics.js/v1/wk_seg_1/analytics.min.js";
-const genericSdk = draftSdk(detectSdk(lookWith({ globals: [SERVICE_SDK] })), { urls: ["https://svc.example.test/v1/collect"], delayMs: 120 }, [])!;
+const genericSdk = draftSdk(
+  detectSdk(lookWith({ globals: [SERVICE_SDK] })),
+  { urls: ["https://svc.example.test/v1/collect"], delayMs: 120 },
+  [],
+)!;
 const installed: KeyChoice = {
-  installed: { key: "prj_site_1", places: [{ page: "home", viewport: "desktop", where: "script-tag", detail: "data-project-key" }], units: ["home · desktop", "home · mobile"] },
+  installed: {
+    key: "prj_site_1",
+    places: [{ page: "home", viewport: "desktop", where: "script-tag", detail: "data-project-key" }],
+    units: ["home · desktop", "home · mobile"],
+  },
   others: [],
   loadedUnits: 2,
 };
 
 function unitsOf(page: string, path: string, overrides: Partial<PageArtifacts> = {}): PageArtifacts[] {
-  return ["desktop", "mobile"].map((viewport) => pageWith({ page, viewport, requestedUrl: `https://shop.example.test${path}`, ...overrides }));
+  return ["desktop", "mobile"].map((viewport) =>
+    pageWith({ page, viewport, requestedUrl: `https://shop.example.test${path}`, ...overrides }),
+  );
 }
 
 function inputs(overrides: Partial<DraftInputs> = {}): DraftInputs {
@@ -42,7 +56,11 @@ function inputs(overrides: Partial<DraftInputs> = {}): DraftInputs {
   };
 }
 
-function written(overrides: Partial<DraftInputs> = {}): { text: string; spec: AuditSpec; line: (start: string) => string } {
+function written(overrides: Partial<DraftInputs> = {}): {
+  text: string;
+  spec: AuditSpec;
+  line: (start: string) => string;
+} {
   const text = specText(draftSpec(inputs(overrides)));
   const parsed = parseSpec(text, "audits/shop.example.test.yaml", knownViewports());
   if (!parsed.ok) throw new Error(`the drafted spec does not validate: ${JSON.stringify(parsed.errors)}\n${text}`);
@@ -60,27 +78,48 @@ test("the first line points editors at the JSON Schema; the environment holds th
 
 test("a Basic-auth site's environment gets the auth section with the variables' names (--basic-env)", () => {
   const { spec, line } = written({ basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" } });
-  expect(spec.environments.production!.auth).toEqual({ basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" } });
+  expect(spec.environments.production!.auth).toEqual({
+    basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" },
+  });
   expect(line("basic:")).toContain("# the NAMES of the variables that hold them, never the secrets");
 });
 
 test("a generic SDK gets every field, each guess marked check", () => {
   const { spec, line } = written();
-  expect(spec.sdk).toMatchObject({ preset: null, script: "**/sdk/v1/sdk.js", global: "expsvc", track: ["track"], identify: ["identify"], collect: "**/v1/collect" });
+  expect(spec.sdk).toMatchObject({
+    preset: null,
+    script: "**/sdk/v1/sdk.js",
+    global: "expsvc",
+    track: ["track"],
+    identify: ["identify"],
+    collect: "**/v1/collect",
+  });
   for (const field of ["script:", "track:", "identify:", "collect:"]) expect(line(field), field).toContain("# check:");
   expect(line("collect:")).toContain("https://svc.example.test/v1/collect");
 });
 
 test("a generic SDK whose probe call left nothing gets a collect placeholder; a slow one a longer delivery bound", () => {
   const silent = draftSdk(detectSdk(lookWith({ globals: [SERVICE_SDK] })), { urls: [], delayMs: null }, [])!;
-  expect(written({ sdk: silent }).line("collect:")).toMatch(/^ {2}collect: "\*\*\/collect" {2}# check: no request carried the probe call/);
-  const slow = draftSdk(detectSdk(lookWith({ globals: [SERVICE_SDK] })), { urls: ["https://svc.example.test/v1/collect"], delayMs: 4200 }, [])!;
+  expect(written({ sdk: silent }).line("collect:")).toMatch(
+    /^ {2}collect: "\*\*\/collect" {2}# check: no request carried the probe call/,
+  );
+  const slow = draftSdk(
+    detectSdk(lookWith({ globals: [SERVICE_SDK] })),
+    { urls: ["https://svc.example.test/v1/collect"], delayMs: 4200 },
+    [],
+  )!;
   expect(written({ sdk: slow }).spec.sdk.deliveryTimeoutMs).toBe(9000);
 });
 
 test("a preset is one line; another SDK on the page is named in a comment", () => {
   const segment = globalWith({ name: "analytics", methods: ["track", "identify"], definedBy: SEGMENT_SCRIPT });
-  const sdk = draftSdk(detectSdk(lookWith({ globals: [segment, SERVICE_SDK], requests: [requestWith(SEGMENT_SCRIPT)], readyPresets: ["segment"] })), null, ["wk_seg_1"])!;
+  const sdk = draftSdk(
+    detectSdk(
+      lookWith({ globals: [segment, SERVICE_SDK], requests: [requestWith(SEGMENT_SCRIPT)], readyPresets: ["segment"] }),
+    ),
+    null,
+    ["wk_seg_1"],
+  )!;
   const { text, spec, line } = written({ sdk });
   expect(spec.sdk).toMatchObject({ preset: "segment", global: "analytics", track: ["track"] });
   expect(text).not.toMatch(/^ {2}(script|global|collect):/m);
@@ -89,7 +128,11 @@ test("a preset is one line; another SDK on the page is named in a comment", () =
 });
 
 test("a preset whose script glob matched no script gets the script that defines its global, marked check", () => {
-  const selfHosted = globalWith({ name: "mixpanel", methods: ["track", "identify", "people.set"], definedBy: "https://shop.example.test/js/mp.8f3a2b1c9d.js" });
+  const selfHosted = globalWith({
+    name: "mixpanel",
+    methods: ["track", "identify", "people.set"],
+    definedBy: "https://shop.example.test/js/mp.8f3a2b1c9d.js",
+  });
   const sdk = draftSdk(detectSdk(lookWith({ globals: [selfHosted], readyPresets: ["mixpanel"] })), null, [])!;
   const { spec, line } = written({ sdk });
   expect(spec.sdk).toMatchObject({ preset: "mixpanel", script: "**/js/mp.*.js" });
@@ -118,35 +161,62 @@ test("with --api, the service's workspace, project and endpoints are written; a 
     recentEventsPath: null,
     problem: null,
   };
-  const { text, spec } = written({ service, artifacts: unitsOf("home", "/", { calls: [callWith({ name: "offer_seen" })] }) });
+  const { text, spec } = written({
+    service,
+    artifacts: unitsOf("home", "/", { calls: [callWith({ name: "offer_seen" })] }),
+  });
   expect(spec.workspace).toBe("Acme Marketing");
   expect(spec.project).toBe("Shop (production)");
   expect(spec.environments.production?.projectKey).toBe("prj_service_9");
-  expect(spec.api).toMatchObject({ baseUrl: "https://api.example.test", keyEnv: "SERVICE_API_KEY", goalsPath: "/v1/projects/{project}/goals" });
+  expect(spec.api).toMatchObject({
+    baseUrl: "https://api.example.test",
+    keyEnv: "SERVICE_API_KEY",
+    goalsPath: "/v1/projects/{project}/goals",
+  });
   expect(spec.api?.recentEventsPath).toBeUndefined();
   expect(spec.goals).toEqual([{ name: "Offer seen", event: "offer_seen" }]);
   expect(text).toMatch(/^# {3}- \{ name: "Signup completed", event: signup_success \}/m);
 });
 
 test("a service that could not say leaves the placeholders, saying why", () => {
-  const service: ServiceFacts = { baseUrl: "https://api.example.test", keyEnv: "K", workspace: null, project: null, projectKey: null, goals: null, goalsPath: null, recentEventsPath: null, problem: "no project in its list names the key" };
+  const service: ServiceFacts = {
+    baseUrl: "https://api.example.test",
+    keyEnv: "K",
+    workspace: null,
+    project: null,
+    projectKey: null,
+    goals: null,
+    goalsPath: null,
+    recentEventsPath: null,
+    problem: "no project in its list names the key",
+  };
   const { spec, line } = written({ service });
   expect(spec.api).toEqual(expect.objectContaining({ baseUrl: "https://api.example.test", keyEnv: "K" }));
   expect(line("workspace:")).toContain("no project in its list names the key");
 });
 
 test("other keys seen are named for a check; without any key a placeholder says where init looked", () => {
-  const withOther: KeyChoice = { ...installed, others: [{ key: "prj_prod_2", places: [], units: ["promo · desktop"] }] };
+  const withOther: KeyChoice = {
+    ...installed,
+    others: [{ key: "prj_prod_2", places: [], units: ["promo · desktop"] }],
+  };
   const { text, line } = written({ key: withOther });
   expect(text).toContain("# check: another key, prj_prod_2, is on promo · desktop");
   expect(line("key:")).toContain("# check:");
   const none = written({ key: { installed: null, others: [], loadedUnits: 2 } });
   expect(none.spec.environments.production?.key).toBe("YOUR-PROJECT-KEY");
-  expect(none.line("key:")).toContain("# check: no key was seen where sdk.key looks (the SDK's script URL, the SDK's script tag, the SDK's init call, the SDK global, a collect request, a collect request's header)");
+  expect(none.line("key:")).toContain(
+    "# check: no key was seen where sdk.key looks (the SDK's script URL, the SDK's script tag, the SDK's init call, the SDK global, a collect request, a collect request's header)",
+  );
 });
 
 test("pages expect what fired on both viewports; a page that did not load says so; identify.required leaves personal data out", () => {
-  const identify = callWith({ kind: "identify", method: "identify", name: "u_1", properties: { plan: "pro", contact: "jane.doe@example.org" } });
+  const identify = callWith({
+    kind: "identify",
+    method: "identify",
+    name: "u_1",
+    properties: { plan: "pro", contact: "jane.doe@example.org" },
+  });
   const artifacts = [
     ...unitsOf("home", "/"),
     ...unitsOf("account", "/account?tab=1", { calls: [callWith({ name: "account_seen" }), identify] }),
@@ -158,13 +228,18 @@ test("pages expect what fired on both viewports; a page that did not load says s
     { id: "account-tab-1", path: "/account?tab=1" },
     { id: "gone", path: "/gone" },
   ];
-  const { text, spec, line } = written({ pages, artifacts: artifacts.map((unit) => (unit.page === "account" ? { ...unit, page: "account-tab-1" } : unit)) });
+  const { text, spec, line } = written({
+    pages,
+    artifacts: artifacts.map((unit) => (unit.page === "account" ? { ...unit, page: "account-tab-1" } : unit)),
+  });
   expect(spec.pages).toEqual([
     { id: "home", path: "/", steps: [] },
     { id: "account-tab-1", path: "/account?tab=1", steps: [], expect: { track: ["account_seen"], identify: true } },
     { id: "gone", path: "/gone", steps: [] },
   ]);
-  expect(line("path: /gone")).toContain("# check: did not load when init opened it on desktop: the server answered HTTP 500");
+  expect(line("path: /gone")).toContain(
+    "# check: did not load when init opened it on desktop: the server answered HTTP 500",
+  );
   expect(line("expect:")).toContain("# check:");
   expect(spec.identify.required).toEqual(["plan"]);
   expect(text).toContain("# Personal data seen in identify, never required: contact.");
@@ -181,6 +256,8 @@ test("a site that sent page views gets sdk.pageViews, marked check; one that sen
   const pageView = callWith({ kind: "page", method: "page", name: null, properties: null });
   const sending = written({ artifacts: unitsOf("home", "/", { calls: [pageView] }) });
   expect(sending.spec.sdk.pageViews).toBe(true);
-  expect(sending.line("pageViews:")).toBe("  pageViews: true  # check: page views were sent on 2 of 2 page × viewport(s): one per route is judged (events.pageviews)");
+  expect(sending.line("pageViews:")).toBe(
+    "  pageViews: true  # check: page views were sent on 2 of 2 page × viewport(s): one per route is judged (events.pageviews)",
+  );
   expect(written().spec.sdk.pageViews).toBe(false);
 });

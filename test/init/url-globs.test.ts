@@ -6,7 +6,9 @@ import { pathGlob, urlsGlob } from "../../src/init/url-globs.js";
 
 test("a script URL becomes its path under any host", () => {
   expect(pathGlob("http://127.0.0.1:47411/sdk/v1/sdk.js")).toBe("**/sdk/v1/sdk.js");
-  expect(urlMatcher(pathGlob("http://127.0.0.1:47411/sdk/v1/sdk.js"))("https://cdn.example.test/sdk/v1/sdk.js?v=3")).toBe(true);
+  expect(
+    urlMatcher(pathGlob("http://127.0.0.1:47411/sdk/v1/sdk.js"))("https://cdn.example.test/sdk/v1/sdk.js?v=3"),
+  ).toBe(true);
 });
 
 test("an encoded path stays encoded, as the glob is matched against the URL as requested", () => {
@@ -16,14 +18,22 @@ test("an encoded path stays encoded, as the glob is matched against the URL as r
 });
 
 test("the key, content hashes and versions in a path become *", () => {
-  expect(pathGlob("https://cdn.example.test/analytics.js/v1/wk_staging_1/analytics.min.js", ["wk_staging_1"])).toBe("**/analytics.js/v1/*/analytics.min.js");
-  expect(pathGlob("https://cdn.example.test/v1/HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2/analytics.min.js")).toBe("**/v1/*/analytics.min.js");
+  expect(pathGlob("https://cdn.example.test/analytics.js/v1/wk_staging_1/analytics.min.js", ["wk_staging_1"])).toBe(
+    "**/analytics.js/v1/*/analytics.min.js",
+  );
+  expect(pathGlob("https://cdn.example.test/v1/HFbafRl2KfWk7bTOoPX6WvY8AxSgNTG2/analytics.min.js")).toBe(
+    "**/v1/*/analytics.min.js",
+  );
   expect(pathGlob("https://example.test/assets/app.3f9a1c2b.js")).toBe("**/assets/app.*.js");
   expect(pathGlob("https://example.test/sdk/2.4.1/sdk.js")).toBe("**/sdk/*/sdk.js");
 });
 
 test("several collect URLs become one glob that matches each", () => {
-  const urls = ["https://api.example.test/track/?verbose=1", "https://api.example.test/engage/?verbose=1", "https://api.example.test/track/"];
+  const urls = [
+    "https://api.example.test/track/?verbose=1",
+    "https://api.example.test/engage/?verbose=1",
+    "https://api.example.test/track/",
+  ];
   const glob = urlsGlob(urls);
   expect(glob).toBe("**{/track/,/engage/}");
   for (const url of urls) expect(urlMatcher(glob)(url)).toBe(true);

@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse } from "yaml";
 import { initOptions } from "../../src/init/init-command.js";
-import { ACTION_REPOSITORY, gitignoreOffer, requireWorkflowWritable, WORKFLOW_FILE, workflowText, writeWorkflow } from "../../src/init/workflow.js";
+import {
+  ACTION_REPOSITORY,
+  gitignoreOffer,
+  requireWorkflowWritable,
+  WORKFLOW_FILE,
+  workflowText,
+  writeWorkflow,
+} from "../../src/init/workflow.js";
 import { scratchDir } from "../support/scratch.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -16,7 +23,10 @@ interface Step {
   with?: Record<string, string>;
   env?: Record<string, string>;
 }
-type Workflow = { on: { schedule: { cron: string }[]; pull_request: unknown }; jobs: Record<string, { "runs-on": string; steps: Step[] }> };
+type Workflow = {
+  on: { schedule: { cron: string }[]; pull_request: unknown };
+  jobs: Record<string, { "runs-on": string; steps: Step[] }>;
+};
 
 test("the workflow runs nightly and on pull requests, checks out, installs, restores the history, audits with the action and saves the history", () => {
   const workflow = parse(workflowText("audits/shop.example.yaml", "staging")) as Workflow;
@@ -24,9 +34,21 @@ test("the workflow runs nightly and on pull requests, checks out, installs, rest
   expect("pull_request" in workflow.on).toBe(true);
   const job = workflow.jobs.audit!;
   expect(job["runs-on"]).toBe("ubuntu-latest");
-  expect(job.steps.map((step) => step.uses ?? step.run)).toEqual(["actions/checkout@v4", "actions/setup-node@v4", "npm ci", "actions/cache/restore@v4", `${ACTION_REPOSITORY}@v1`, "actions/cache/save@v4"]);
+  expect(job.steps.map((step) => step.uses ?? step.run)).toEqual([
+    "actions/checkout@v4",
+    "actions/setup-node@v4",
+    "npm ci",
+    "actions/cache/restore@v4",
+    `${ACTION_REPOSITORY}@v1`,
+    "actions/cache/save@v4",
+  ]);
   const audit = job.steps[4]!;
-  expect(audit.with).toEqual({ specs: "audits/shop.example.yaml", environment: "staging", "fail-on": "new", "notify-env": "SLACK_WEBHOOK_URL" });
+  expect(audit.with).toEqual({
+    specs: "audits/shop.example.yaml",
+    environment: "staging",
+    "fail-on": "new",
+    "notify-env": "SLACK_WEBHOOK_URL",
+  });
   expect(Object.keys(audit.env!)).toEqual(["SERVICE_API_KEY", "SLACK_WEBHOOK_URL"]);
   // The history folder of the default output folder, restored before the audit and saved even after a failed one.
   for (const step of [job.steps[3]!, job.steps[5]!]) expect(step.with!.path).toBe("reports/history");
@@ -55,7 +77,9 @@ test("init --workflow writes the file, and keeps an existing one unless forced",
   const root = scratchDir("init-workflow");
   expect(() => requireWorkflowWritable(root, false)).not.toThrow();
   expect(writeWorkflow(root, "audits\\shop.yaml", "production")).toBe(WORKFLOW_FILE);
-  expect(readFileSync(join(root, ".github/workflows/setup-audit.yml"), "utf8")).toBe(workflowText("audits/shop.yaml", "production"));
+  expect(readFileSync(join(root, ".github/workflows/setup-audit.yml"), "utf8")).toBe(
+    workflowText("audits/shop.yaml", "production"),
+  );
   expect(() => requireWorkflowWritable(root, false)).toThrow(/setup-audit\.yml exists already/);
   expect(() => requireWorkflowWritable(root, true)).not.toThrow();
 });

@@ -6,19 +6,54 @@ const spec = specWith({
   environments: { staging: { key: "prj_demo_staging", baseUrl: "https://shop.example.test" } },
   pages: [
     { id: "home", path: "/" },
-    { id: "signup", path: "/signup", steps: [{ click: "#start" }, { fill: { selector: "#email", value: "qa@example.test", canary: true } }, { fill: { selector: "#name", value: "QA" } }] },
+    {
+      id: "signup",
+      path: "/signup",
+      steps: [
+        { click: "#start" },
+        { fill: { selector: "#email", value: "qa@example.test", canary: true } },
+        { fill: { selector: "#name", value: "QA" } },
+      ],
+    },
   ],
   experiments: [
-    { name: "Hero copy, short vs long", page: "home", selector: "#hero", goals: [], variations: [{ name: "Long/copy", js: "void 0" }] },
-    { name: "Signup form, one step", page: "signup", selector: "#form", goals: [], variations: [{ name: "One step", js: "void 0" }] },
+    {
+      name: "Hero copy, short vs long",
+      page: "home",
+      selector: "#hero",
+      goals: [],
+      variations: [{ name: "Long/copy", js: "void 0" }],
+    },
+    {
+      name: "Signup form, one step",
+      page: "signup",
+      selector: "#form",
+      goals: [],
+      variations: [{ name: "One step", js: "void 0" }],
+    },
   ],
 });
-const fields = { specFile: "audits/shop.yaml", slug: "shop", spec, specSha256: "0".repeat(64), environment: "staging", viewports: ["desktop", "mobile"] };
+const fields = {
+  specFile: "audits/shop.yaml",
+  slug: "shop",
+  spec,
+  specSha256: "0".repeat(64),
+  environment: "staging",
+  viewports: ["desktop", "mobile"],
+};
 
 test("the plan lists each audited page, then each variation of the experiments on them, with its title, files and canaries", () => {
   const target = planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] });
   expect(target.units.map(({ gathering: _gathering, ...unit }) => unit)).toEqual([
-    { id: "home", title: "shop › home", kind: "page", page: "home", variation: null, canaries: [], artifactFiles: { desktop: "shop.staging.home.desktop.json", mobile: "shop.staging.home.mobile.json" } },
+    {
+      id: "home",
+      title: "shop › home",
+      kind: "page",
+      page: "home",
+      variation: null,
+      canaries: [],
+      artifactFiles: { desktop: "shop.staging.home.desktop.json", mobile: "shop.staging.home.mobile.json" },
+    },
     {
       id: "signup",
       title: "shop › signup",
@@ -44,30 +79,48 @@ test("the plan lists each audited page, then each variation of the experiments o
       page: "signup",
       variation: { experiment: "Signup form, one step", name: "One step", id: "e1v0" },
       canaries: [],
-      artifactFiles: { desktop: "shop.staging.signup.desktop.e1v0.json", mobile: "shop.staging.signup.mobile.e1v0.json" },
+      artifactFiles: {
+        desktop: "shop.staging.signup.desktop.e1v0.json",
+        mobile: "shop.staging.signup.mobile.e1v0.json",
+      },
     },
   ]);
 });
 
 test("a page left out of the run takes its experiments' variations with it", () => {
-  expect(planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["signup"] }).units.map((unit) => unit.id)).toEqual(["signup", "signup.e1v0"]);
+  expect(
+    planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["signup"] }).units.map((unit) => unit.id),
+  ).toEqual(["signup", "signup.e1v0"]);
 });
 
 test("the domain is the environment's, even when the pages are opened on a subdomain (--base-url)", () => {
-  expect(planTarget({ ...fields, baseUrl: "https://www.shop.example.test", pages: ["home"] }).domain).toBe("shop.example.test");
+  expect(planTarget({ ...fields, baseUrl: "https://www.shop.example.test", pages: ["home"] }).domain).toBe(
+    "shop.example.test",
+  );
 });
 
 test("with consent, each page gets a reject unit and a GPC unit after the previews; without it, none", () => {
-  const withConsent = { ...fields, spec: { ...spec, consent: { accept: "auto" as const, reject: "auto" as const, gpc: true, timeoutMs: 5000 } } };
+  const withConsent = {
+    ...fields,
+    spec: { ...spec, consent: { accept: "auto" as const, reject: "auto" as const, gpc: true, timeoutMs: 5000 } },
+  };
   const units = planTarget({ ...withConsent, baseUrl: "https://shop.example.test", pages: ["home", "signup"] }).units;
-  expect(units.filter((unit) => unit.consent !== undefined).map((unit) => [unit.id, unit.title, unit.consent, unit.artifactFiles.mobile])).toEqual([
+  expect(
+    units
+      .filter((unit) => unit.consent !== undefined)
+      .map((unit) => [unit.id, unit.title, unit.consent, unit.artifactFiles.mobile]),
+  ).toEqual([
     ["home.reject", "shop › home · consent refused", "reject", "shop.staging.home.mobile.reject.json"],
     ["signup.reject", "shop › signup · consent refused", "reject", "shop.staging.signup.mobile.reject.json"],
     ["home.gpc", "shop › home · Global Privacy Control", "gpc", "shop.staging.home.mobile.gpc.json"],
     ["signup.gpc", "shop › signup · Global Privacy Control", "gpc", "shop.staging.signup.mobile.gpc.json"],
   ]);
   expect(units.slice(0, 4).every((unit) => unit.consent === undefined)).toBe(true);
-  expect(planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] }).units.some((unit) => unit.consent !== undefined)).toBe(false);
+  expect(
+    planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] }).units.some(
+      (unit) => unit.consent !== undefined,
+    ),
+  ).toBe(false);
 });
 
 test("an experiment's control forced by query is previewed as a unit of its own, named control, before its variations", () => {
@@ -75,19 +128,41 @@ test("an experiment's control forced by query is previewed as a unit of its own,
   const units = planTarget({ ...fields, spec: forced, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
   expect(units.map((unit) => [unit.id, unit.title, unit.variation])).toEqual([
     ["home", "shop › home", null],
-    ["home.e0c", "shop › home · Hero copy, short vs long · control", { experiment: "Hero copy, short vs long", name: "control", id: "e0c", control: true }],
-    ["home.e0v0", "shop › home · Hero copy, short vs long · Long/copy", { experiment: "Hero copy, short vs long", name: "Long/copy", id: "e0v0" }],
+    [
+      "home.e0c",
+      "shop › home · Hero copy, short vs long · control",
+      { experiment: "Hero copy, short vs long", name: "control", id: "e0c", control: true },
+    ],
+    [
+      "home.e0v0",
+      "shop › home · Hero copy, short vs long · Long/copy",
+      { experiment: "Hero copy, short vs long", name: "Long/copy", id: "e0v0" },
+    ],
   ]);
 });
 
 test("each unit carries what its gathering watches, applies and keeps, decided once by the plan", () => {
   const siteApplied = { name: "Short", query: { hero: "short" } };
   const experiments = [
-    { ...spec.experiments[0]!, exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation" }, control: { query: { hero: "long" } }, variations: [...spec.experiments[0]!.variations, siteApplied] },
+    {
+      ...spec.experiments[0]!,
+      exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation" },
+      control: { query: { hero: "long" } },
+      variations: [...spec.experiments[0]!.variations, siteApplied],
+    },
     spec.experiments[1]!,
   ];
-  const withConsent = { ...spec, experiments, consent: { accept: "auto" as const, reject: "auto" as const, gpc: false, timeoutMs: 5000 } };
-  const units = planTarget({ ...fields, spec: withConsent, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
+  const withConsent = {
+    ...spec,
+    experiments,
+    consent: { accept: "auto" as const, reject: "auto" as const, gpc: false, timeoutMs: 5000 },
+  };
+  const units = planTarget({
+    ...fields,
+    spec: withConsent,
+    baseUrl: "https://shop.example.test",
+    pages: ["home"],
+  }).units;
   const views = "screenshots/shop/staging/views";
   expect(units.map((unit) => [unit.id, unit.kind, unit.gathering])).toEqual([
     [
@@ -100,8 +175,16 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
         flicker: null,
         reloadForExposures: ["Experiment Viewed"],
         pictures: {
-          desktop: { screenshot: "screenshots/shop/staging/home.desktop.png", view: `${views}/home.desktop.png`, filmstrip: null },
-          mobile: { screenshot: "screenshots/shop/staging/home.mobile.png", view: `${views}/home.mobile.png`, filmstrip: null },
+          desktop: {
+            screenshot: "screenshots/shop/staging/home.desktop.png",
+            view: `${views}/home.desktop.png`,
+            filmstrip: null,
+          },
+          mobile: {
+            screenshot: "screenshots/shop/staging/home.mobile.png",
+            view: `${views}/home.mobile.png`,
+            filmstrip: null,
+          },
         },
       },
     ],
@@ -111,7 +194,14 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
       {
         selectorsOf: [],
         viewed: ["Hero copy, short vs long"],
-        preview: { experiment: "Hero copy, short vs long", name: "control", query: { hero: "long" }, css: null, js: null, control: true },
+        preview: {
+          experiment: "Hero copy, short vs long",
+          name: "control",
+          query: { hero: "long" },
+          css: null,
+          js: null,
+          control: true,
+        },
         flicker: null,
         reloadForExposures: [],
         pictures: {
@@ -141,12 +231,26 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
       {
         selectorsOf: [],
         viewed: ["Hero copy, short vs long"],
-        preview: { experiment: "Hero copy, short vs long", name: "Short", query: { hero: "short" }, css: null, js: null },
+        preview: {
+          experiment: "Hero copy, short vs long",
+          name: "Short",
+          query: { hero: "short" },
+          css: null,
+          js: null,
+        },
         flicker: { selector: "#hero" },
         reloadForExposures: [],
         pictures: {
-          desktop: { screenshot: null, view: `${views}/home.desktop.e0v1.png`, filmstrip: `${views}/home.desktop.e0v1.film` },
-          mobile: { screenshot: null, view: `${views}/home.mobile.e0v1.png`, filmstrip: `${views}/home.mobile.e0v1.film` },
+          desktop: {
+            screenshot: null,
+            view: `${views}/home.desktop.e0v1.png`,
+            filmstrip: `${views}/home.desktop.e0v1.film`,
+          },
+          mobile: {
+            screenshot: null,
+            view: `${views}/home.mobile.e0v1.png`,
+            filmstrip: `${views}/home.mobile.e0v1.film`,
+          },
         },
       },
     ],
@@ -159,10 +263,22 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
         preview: null,
         flicker: null,
         reloadForExposures: [],
-        pictures: { desktop: { screenshot: null, view: null, filmstrip: null }, mobile: { screenshot: null, view: null, filmstrip: null } },
+        pictures: {
+          desktop: { screenshot: null, view: null, filmstrip: null },
+          mobile: { screenshot: null, view: null, filmstrip: null },
+        },
       },
     ],
   ]);
-  const off = planTarget({ ...fields, spec: { ...withConsent, screenshots: "off" as const }, baseUrl: "https://shop.example.test", pages: ["home"] }).units;
-  expect(off.flatMap((unit) => Object.values(unit.gathering.pictures)).every((kept) => kept.screenshot === null && kept.view === null && kept.filmstrip === null)).toBe(true);
+  const off = planTarget({
+    ...fields,
+    spec: { ...withConsent, screenshots: "off" as const },
+    baseUrl: "https://shop.example.test",
+    pages: ["home"],
+  }).units;
+  expect(
+    off
+      .flatMap((unit) => Object.values(unit.gathering.pictures))
+      .every((kept) => kept.screenshot === null && kept.view === null && kept.filmstrip === null),
+  ).toBe(true);
 });

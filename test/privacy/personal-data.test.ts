@@ -202,7 +202,16 @@ test.describe("findPersonalData", () => {
   });
 
   test("a telling key name with a value that cannot be personal is left alone", () => {
-    expect(findPersonalData({ email_verified: true, email_count: 3, email_opt_in: "yes", mobile: "ios", is_mobile: true, phone: "" })).toEqual([]);
+    expect(
+      findPersonalData({
+        email_verified: true,
+        email_count: 3,
+        email_opt_in: "yes",
+        mobile: "ios",
+        is_mobile: true,
+        phone: "",
+      }),
+    ).toEqual([]);
   });
 
   test("a telling key name over a non-empty object is reported once, masked", () => {
@@ -225,7 +234,16 @@ test.describe("findPersonalData", () => {
   });
 
   test("plain segment attributes carry nothing", () => {
-    expect(findPersonalData({ plan: "enterprise", account_type: "business", seats: 12, trial: false, signup_date: "2024-03-15", order: "ORD-2024-000123" })).toEqual([]);
+    expect(
+      findPersonalData({
+        plan: "enterprise",
+        account_type: "business",
+        seats: 12,
+        trial: false,
+        signup_date: "2024-03-15",
+        order: "ORD-2024-000123",
+      }),
+    ).toEqual([]);
   });
 });
 

@@ -1,6 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { secretsOf } from "../../src/privacy/redact.js";
-import { missingVariables, secretFields, secretVariables, shortSecretVariables, typedText } from "../../src/privacy/secrets.js";
+import {
+  missingVariables,
+  secretFields,
+  secretVariables,
+  shortSecretVariables,
+  typedText,
+} from "../../src/privacy/secrets.js";
 import { specWith } from "../support/artifacts.js";
 
 const spec = specWith({
@@ -12,13 +18,33 @@ const spec = specWith({
         basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" },
         headers: { "X-Preview-Token": "PREVIEW_TOKEN" },
         cookies: [{ name: "preview", valueEnv: "PREVIEW_COOKIE" }],
-        login: { path: "/login", steps: [{ fill: { selector: "#user", valueEnv: "STAGING_USER" } }, { fill: { selector: "#password", valueEnv: "LOGIN_PASSWORD" } }, { click: "#go" }] },
+        login: {
+          path: "/login",
+          steps: [
+            { fill: { selector: "#user", valueEnv: "STAGING_USER" } },
+            { fill: { selector: "#password", valueEnv: "LOGIN_PASSWORD" } },
+            { click: "#go" },
+          ],
+        },
       },
     },
-    production: { key: "prj_demo_prod", baseUrl: "https://shop.example.test", auth: { headers: { "X-Preview-Token": "PROD_TOKEN" } } },
+    production: {
+      key: "prj_demo_prod",
+      baseUrl: "https://shop.example.test",
+      auth: { headers: { "X-Preview-Token": "PROD_TOKEN" } },
+    },
   },
   defaultEnvironment: "staging",
-  pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }, { fill: { selector: "#code", valueEnv: "INVITE_CODE" } }] }],
+  pages: [
+    {
+      id: "signup",
+      path: "/signup",
+      steps: [
+        { fill: { selector: "#email", value: "qa@example.test" } },
+        { fill: { selector: "#code", valueEnv: "INVITE_CODE" } },
+      ],
+    },
+  ],
 });
 
 test("a run of an environment needs the variables of its auth and of every journey, each named where the spec names it", () => {
@@ -36,7 +62,13 @@ test("a run of an environment needs the variables of its auth and of every journ
 });
 
 test("a variable unset or empty is missing, each once", () => {
-  const missing = missingVariables(secretVariables(spec, "staging"), { STAGING_PASSWORD: "x", PREVIEW_TOKEN: "", PREVIEW_COOKIE: "c", LOGIN_PASSWORD: "p", INVITE_CODE: "i" });
+  const missing = missingVariables(secretVariables(spec, "staging"), {
+    STAGING_PASSWORD: "x",
+    PREVIEW_TOKEN: "",
+    PREVIEW_COOKIE: "c",
+    LOGIN_PASSWORD: "p",
+    INVITE_CODE: "i",
+  });
   expect(missing).toEqual([
     { name: "STAGING_USER", where: "environments.staging.auth.basic.usernameEnv" },
     { name: "PREVIEW_TOKEN", where: "environments.staging.auth.headers.X-Preview-Token" },
@@ -50,10 +82,19 @@ test("a fill types its value as written, or its variable's", () => {
 });
 
 test("consent steps that type a secret need its variable and have it scrubbed, like a journey's; they type no canary", () => {
-  const withConsent = specWith({ consent: { accept: [{ fill: { selector: "#age", valueEnv: "CMP_PIN" } }, { click: "#ok" }], reject: [{ fill: { selector: "#note", value: "no-thanks-42" } }, { click: "#no" }] } });
-  expect(secretVariables(withConsent, "staging")).toEqual([{ name: "CMP_PIN", where: "consent.accept[0].fill.valueEnv" }]);
+  const withConsent = specWith({
+    consent: {
+      accept: [{ fill: { selector: "#age", valueEnv: "CMP_PIN" } }, { click: "#ok" }],
+      reject: [{ fill: { selector: "#note", value: "no-thanks-42" } }, { click: "#no" }],
+    },
+  });
+  expect(secretVariables(withConsent, "staging")).toEqual([
+    { name: "CMP_PIN", where: "consent.accept[0].fill.valueEnv" },
+  ]);
   expect(secretsOf(withConsent, { CMP_PIN: "4711-pin" })).toEqual(expect.arrayContaining(["4711-pin", "no-thanks-42"]));
-  expect(() => specWith({ consent: { accept: [{ fill: { selector: "#x", value: "canary-1", canary: true } }] } })).toThrow(/types no canary/);
+  expect(() =>
+    specWith({ consent: { accept: [{ fill: { selector: "#x", value: "canary-1", canary: true } }] } }),
+  ).toThrow(/types no canary/);
 });
 
 test("the fields a journey types a secret or a canary into are masked in pictures; a literal value's field is not", () => {
@@ -70,7 +111,13 @@ test("the fields a journey types a secret or a canary into are masked in picture
 
 test("a variable set to fewer than 4 characters is short, the API key's included, each once; an unset one is not", () => {
   const withApi = { ...spec, api: { ...spec.api, keyEnv: "SERVICE_API_KEY" } } as typeof spec;
-  const env = { SERVICE_API_KEY: "k1", STAGING_USER: "ab", STAGING_PASSWORD: "long-enough", PREVIEW_TOKEN: "", INVITE_CODE: "abcd" };
+  const env = {
+    SERVICE_API_KEY: "k1",
+    STAGING_USER: "ab",
+    STAGING_PASSWORD: "long-enough",
+    PREVIEW_TOKEN: "",
+    INVITE_CODE: "abcd",
+  };
   expect(shortSecretVariables(withApi, "staging", env)).toEqual([
     { name: "SERVICE_API_KEY", where: "api.keyEnv" },
     { name: "STAGING_USER", where: "environments.staging.auth.basic.usernameEnv" },

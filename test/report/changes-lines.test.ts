@@ -6,28 +6,94 @@ import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 
 const found = (check: Finding["check"], status: Status, message = "Judged."): Finding => ({
-  check, status, spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message, evidence: {},
+  check,
+  status,
+  spec: "audits/shop.yaml",
+  page: null,
+  viewport: null,
+  goal: null,
+  experiment: null,
+  variation: null,
+  message,
+  evidence: {},
 });
-const NO_API = "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
+const NO_API =
+  "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";
 
 function summaryOf(findings: Finding[], changes: RunSummary["changes"] = null): RunSummary {
   return {
-    version: 1, verdict: "pass", startedAt: "2026-11-28T03:00:00.000Z", durationMs: 2_000, calls: [], findings, changes,
-    runs: [{ spec: "audits/shop.yaml", project: "Shop", environment: "staging", verdict: "pass", collect: "send", checklist: { workspace: "skip", projectKeyOrDomain: "skip", goalEventMatch: "pass", mobileAndDesktop: "pass", noWarnings: "pass" } }],
+    version: 1,
+    verdict: "pass",
+    startedAt: "2026-11-28T03:00:00.000Z",
+    durationMs: 2_000,
+    calls: [],
+    findings,
+    changes,
+    runs: [
+      {
+        spec: "audits/shop.yaml",
+        project: "Shop",
+        environment: "staging",
+        verdict: "pass",
+        collect: "send",
+        checklist: {
+          workspace: "skip",
+          projectKeyOrDomain: "skip",
+          goalEventMatch: "pass",
+          mobileAndDesktop: "pass",
+          noWarnings: "pass",
+        },
+      },
+    ],
   };
 }
-const skippedApi = [found("api.auth", "skip", NO_API), found("api.project", "skip", NO_API), found("api.workspace", "skip", NO_API), found("viewports.coverage", "pass")];
-const changes: RunSummary["changes"] = { comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" }, new: [], worse: [], resolved: [{ check: "page.load", spec: "audits/shop.yaml", environment: "staging", page: "home", viewport: "mobile", goal: null, experiment: null, variation: null, status: "pass" }], persisting: 0 };
+const skippedApi = [
+  found("api.auth", "skip", NO_API),
+  found("api.project", "skip", NO_API),
+  found("api.workspace", "skip", NO_API),
+  found("viewports.coverage", "pass"),
+];
+const changes: RunSummary["changes"] = {
+  comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },
+  new: [],
+  worse: [],
+  resolved: [
+    {
+      check: "page.load",
+      spec: "audits/shop.yaml",
+      environment: "staging",
+      page: "home",
+      viewport: "mobile",
+      goal: null,
+      experiment: null,
+      variation: null,
+      status: "pass",
+    },
+  ],
+  persisting: 0,
+};
 
 test("a pass with checklist items skipped says in the verdict line how many and why, once per reason", () => {
-  expect(uncheckedItems(summaryOf(skippedApi))).toEqual({ unchecked: 2, of: 5, reasons: ["the spec has no api section, so the service API is not cross-checked"] });
-  expect(verdictLine(summaryOf(skippedApi))).toBe("PASS — 2 of 5 checklist items not checked: the spec has no api section, so the service API is not cross-checked — 1 passed, 0 warnings, 0 failed, 3 skipped (2.0 s)");
+  expect(uncheckedItems(summaryOf(skippedApi))).toEqual({
+    unchecked: 2,
+    of: 5,
+    reasons: ["the spec has no api section, so the service API is not cross-checked"],
+  });
+  expect(verdictLine(summaryOf(skippedApi))).toBe(
+    "PASS — 2 of 5 checklist items not checked: the spec has no api section, so the service API is not cross-checked — 1 passed, 0 warnings, 0 failed, 3 skipped (2.0 s)",
+  );
 });
 
 test("an item no check fed is not checked either, and a full pass says nothing more", () => {
   expect(uncheckedItems(summaryOf([found("viewports.coverage", "pass")])).reasons).toEqual(["no check ran for it"]);
   const full = summaryOf([found("viewports.coverage", "pass")]);
-  full.runs[0]!.checklist = { workspace: "pass", projectKeyOrDomain: "pass", goalEventMatch: "pass", mobileAndDesktop: "pass", noWarnings: "pass" };
+  full.runs[0]!.checklist = {
+    workspace: "pass",
+    projectKeyOrDomain: "pass",
+    goalEventMatch: "pass",
+    mobileAndDesktop: "pass",
+    noWarnings: "pass",
+  };
   expect(verdictLine(full)).toBe("PASS — 1 passed, 0 warnings, 0 failed, 0 skipped (2.0 s)");
 });
 

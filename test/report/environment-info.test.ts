@@ -19,7 +19,9 @@ const target = (slug: string, specSha256: string): ReportTarget =>
   );
 
 test("the environment info names the tool, the browser that opened the pages and the spec's digest as it was read for the run", () => {
-  expect(environmentInfo([target("demo", "a".repeat(64))], [pageWith(), pageWith({ viewport: "mobile" })], "0.1.0")).toEqual({
+  expect(
+    environmentInfo([target("demo", "a".repeat(64))], [pageWith(), pageWith({ viewport: "mobile" })], "0.1.0"),
+  ).toEqual({
     "setup-audit": "0.1.0",
     Browser: "Chromium 156.0.7339.80",
     "Spec file": "audits/demo.yaml",
@@ -36,5 +38,7 @@ test("several specs are told apart by their slug; shards' browsers are all named
   expect(info.Browser).toBe("Chromium 156.0.7339.80, Chromium 1000.0.1.2");
   expect(info["shop: Spec sha256"]).toBe("b".repeat(64));
   expect(info["blog: Spec sha256"]).toBe("c".repeat(64));
-  expect(environmentInfo([target("shop", "b".repeat(64))], [pageWith({ browser: null })], "0.1.0").Browser).toBe("unknown (no page's audit reported)");
+  expect(environmentInfo([target("shop", "b".repeat(64))], [pageWith({ browser: null })], "0.1.0").Browser).toBe(
+    "unknown (no page's audit reported)",
+  );
 });

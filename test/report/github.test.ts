@@ -4,7 +4,17 @@ import type { Finding } from "../../src/findings/finding.js";
 import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand } from "../../src/report/github.js";
 
 const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding => ({
-  check: "events.expected", status, spec: "audits/shop.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {}, ...where,
+  check: "events.expected",
+  status,
+  spec: "audits/shop.yaml",
+  page: null,
+  viewport: null,
+  goal: null,
+  experiment: null,
+  variation: null,
+  message: "",
+  evidence: {},
+  ...where,
 });
 
 const summaryOf = (findings: Finding[], verdict: RunSummary["verdict"] = "fail"): RunSummary => ({
@@ -19,7 +29,13 @@ const summaryOf = (findings: Finding[], verdict: RunSummary["verdict"] = "fail")
       environment: "staging",
       verdict,
       collect: "send",
-      checklist: { workspace: "pass", projectKeyOrDomain: "pass", goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "warn" },
+      checklist: {
+        workspace: "pass",
+        projectKeyOrDomain: "pass",
+        goalEventMatch: "fail",
+        mobileAndDesktop: "pass",
+        noWarnings: "warn",
+      },
     },
   ],
   findings,
@@ -28,9 +44,13 @@ const summaryOf = (findings: Finding[], verdict: RunSummary["verdict"] = "fail")
 });
 
 test("a workflow command escapes its message and properties as GitHub requires", () => {
-  expect(workflowCommand("error", "100% lost\nsee below", { file: "audits/a,b.yaml", line: 3, title: "page.load [home: x]" })).toBe(
-    "::error file=audits/a%2Cb.yaml,line=3,title=page.load [home%3A x]::100%25 lost%0Asee below",
-  );
+  expect(
+    workflowCommand("error", "100% lost\nsee below", {
+      file: "audits/a,b.yaml",
+      line: 3,
+      title: "page.load [home: x]",
+    }),
+  ).toBe("::error file=audits/a%2Cb.yaml,line=3,title=page.load [home%3A x]::100%25 lost%0Asee below");
 });
 
 test("failed findings become errors and warnings become warnings, on the spec at the place given; passes are not annotated", () => {
@@ -39,7 +59,9 @@ test("failed findings become errors and warnings become warnings, on the spec at
     found("warn", { check: "events.delivered", page: "signup", viewport: "mobile", message: "a call was dropped" }),
     found("fail", { page: "signup", viewport: "desktop", message: "`signup_success` never fired" }),
   ];
-  const commands = findingCommands(summaryOf(findings), (finding) => (finding.page === "signup" ? { file: finding.spec, line: 40, col: 5 } : { file: finding.spec }));
+  const commands = findingCommands(summaryOf(findings), (finding) =>
+    finding.page === "signup" ? { file: finding.spec, line: 40, col: 5 } : { file: finding.spec },
+  );
   expect(commands).toEqual([
     "::error file=audits/shop.yaml,line=40,col=5,title=events.expected [signup · desktop]::`signup_success` never fired",
     "::warning file=audits/shop.yaml,line=40,col=5,title=events.delivered [signup · mobile]::a call was dropped",
@@ -60,7 +82,9 @@ test("the job summary gives the verdict, each run's checklist and every finding 
   expect(markdown).toContain("| Goals and events match | ❌ fail |");
   expect(markdown).toContain("| No bot/SRM or dropped-event warning | ⚠️ warn |");
   // Failures first, then warnings; a pipe in a message does not break the table.
-  expect(markdown).toMatch(/\| ❌ fail \| `events.expected` \| audits\/shop.yaml · signup · desktop \| `signup_success` never fired \\\| see the spec \|\n\| ⚠️ warn \| `report.warnings` \| audits\/shop.yaml · CTA \| bots \|/);
+  expect(markdown).toMatch(
+    /\| ❌ fail \| `events.expected` \| audits\/shop.yaml · signup · desktop \| `signup_success` never fired \\\| see the spec \|\n\| ⚠️ warn \| `report.warnings` \| audits\/shop.yaml · CTA \| bots \|/,
+  );
   expect(markdown).not.toContain("fine");
 });
 
@@ -70,7 +94,6 @@ test("a passing run's summary has no findings table", () => {
   expect(markdown).not.toContain("Findings to act on");
 });
 
-
 test("each secret is masked as it is and in base64, a line at a time, each form once", () => {
   expect(maskCommands(["s3cret-token", "qa-user:hunter2-pass", "s3cret-token"])).toEqual([
     "::add-mask::s3cret-token",
@@ -79,6 +102,10 @@ test("each secret is masked as it is and in base64, a line at a time, each form 
     `::add-mask::${Buffer.from("qa-user:hunter2-pass").toString("base64")}`,
   ]);
   const pem = "-----BEGIN KEY-----\nAbCdEf123\n-----END KEY-----";
-  expect(maskCommands([pem]).slice(0, 3)).toEqual(["::add-mask::-----BEGIN KEY-----", "::add-mask::AbCdEf123", "::add-mask::-----END KEY-----"]);
+  expect(maskCommands([pem]).slice(0, 3)).toEqual([
+    "::add-mask::-----BEGIN KEY-----",
+    "::add-mask::AbCdEf123",
+    "::add-mask::-----END KEY-----",
+  ]);
   expect(maskCommands([])).toEqual([]);
 });

@@ -13,9 +13,23 @@ function writeRun(outDir: string, status: "passed" | "failed"): void {
   for (const page of ["home", "signup"]) {
     const uuid = randomUUID();
     const result = {
-      uuid, historyId: `demo-${page}`, testCaseId: `demo-${page}`, name: `${page} · desktop`, fullName: `demo › ${page}`,
-      status, stage: "finished", start: 1_000, stop: 1_100, steps: [], attachments: [], parameters: [],
-      labels: [{ name: "epic", value: "Acme Marketing" }, { name: "feature", value: "Demo shop" }, { name: "story", value: page }],
+      uuid,
+      historyId: `demo-${page}`,
+      testCaseId: `demo-${page}`,
+      name: `${page} · desktop`,
+      fullName: `demo › ${page}`,
+      status,
+      stage: "finished",
+      start: 1_000,
+      stop: 1_100,
+      steps: [],
+      attachments: [],
+      parameters: [],
+      labels: [
+        { name: "epic", value: "Acme Marketing" },
+        { name: "feature", value: "Demo shop" },
+        { name: "story", value: page },
+      ],
     };
     writeFileSync(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
   }

@@ -41,18 +41,28 @@ test("the analytics tag and its loader are cut out; the report's own scripts sta
 
 test("a Content-Security-Policy right after <head> forbids loading from any other host", () => {
   const offline = makeOffline(ALLURE_PAGE);
-  expect(offline).toContain(`<head>\n    <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">\n    <meta charset="utf-8">`);
+  expect(offline).toContain(
+    `<head>\n    <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">\n    <meta charset="utf-8">`,
+  );
   expect(REPORT_CSP).toMatch(/^default-src 'none'; /);
   expect(REPORT_CSP).not.toMatch(/https?:|\*/);
 });
 
 test("any script from another host is removed, whatever it is", () => {
-  const page = ALLURE_PAGE.replace("</body>", '<script src="//cdn.example.com/x.js"></script><script defer src=\'http://cdn.example.com/y.js\'></script></body>');
+  const page = ALLURE_PAGE.replace(
+    "</body>",
+    "<script src=\"//cdn.example.com/x.js\"></script><script defer src='http://cdn.example.com/y.js'></script></body>",
+  );
   expect(makeOffline(page)).not.toContain("cdn.example.com");
 });
 
 test("a remote stylesheet, font or image that survives makes the build fail instead of shipping", () => {
-  const withFont = ALLURE_PAGE.replace("</head>", '<link rel="preload" href="https://fonts.example.com/a.woff" as="font"></head>');
-  expect(() => makeOffline(withFont)).toThrow(/still loads from another host \(<link rel="preload" href="https:\/\/fonts\.example\.com/);
+  const withFont = ALLURE_PAGE.replace(
+    "</head>",
+    '<link rel="preload" href="https://fonts.example.com/a.woff" as="font"></head>',
+  );
+  expect(() => makeOffline(withFont)).toThrow(
+    /still loads from another host \(<link rel="preload" href="https:\/\/fonts\.example\.com/,
+  );
   expect(() => makeOffline("<html><body></body></html>")).toThrow(/has no <head>/);
 });

@@ -9,16 +9,43 @@ import { overviewParts, withOverview, type OverviewSources } from "../../src/rep
 import { readOverviewSources } from "../../src/report/overview/sources.js";
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
-  check: "page.load", status, spec: "audits/shop.yaml", page: "home", viewport: "desktop", goal: null, experiment: null, variation: null, message: "Loaded.", evidence: {}, ...where,
+  check: "page.load",
+  status,
+  spec: "audits/shop.yaml",
+  page: "home",
+  viewport: "desktop",
+  goal: null,
+  experiment: null,
+  variation: null,
+  message: "Loaded.",
+  evidence: {},
+  ...where,
 });
 
-const checklistOf = (status: Status, changed: Partial<Checklist> = {}): Checklist => ({ workspace: status, projectKeyOrDomain: status, goalEventMatch: status, mobileAndDesktop: status, noWarnings: status, ...changed });
+const checklistOf = (status: Status, changed: Partial<Checklist> = {}): Checklist => ({
+  workspace: status,
+  projectKeyOrDomain: status,
+  goalEventMatch: status,
+  mobileAndDesktop: status,
+  noWarnings: status,
+  ...changed,
+});
 
 const runOf = (checklist: Checklist, where: Partial<SpecRun> = {}): SpecRun => ({
-  spec: "audits/shop.yaml", project: "Demo shop", environment: "staging", verdict: Object.values(checklist).includes("fail") ? "fail" : "pass", collect: "send", checklist, ...where,
+  spec: "audits/shop.yaml",
+  project: "Demo shop",
+  environment: "staging",
+  verdict: Object.values(checklist).includes("fail") ? "fail" : "pass",
+  collect: "send",
+  checklist,
+  ...where,
 });
 
-const summaryOf = (findings: Finding[], runs: SpecRun[] = [runOf(checklistOf("pass"))], changes: RunSummary["changes"] = null): RunSummary => ({
+const summaryOf = (
+  findings: Finding[],
+  runs: SpecRun[] = [runOf(checklistOf("pass"))],
+  changes: RunSummary["changes"] = null,
+): RunSummary => ({
   version: 1,
   verdict: findings.some((finding) => finding.status === "fail") ? "fail" : "pass",
   startedAt: "2026-11-28T08:12:11.126Z",
@@ -29,7 +56,15 @@ const summaryOf = (findings: Finding[], runs: SpecRun[] = [runOf(checklistOf("pa
   changes,
 });
 
-const recorded = (startedAt: string, checklist: Checklist, where: Partial<RecordedRun> = {}): RecordedRun => ({ startedAt, spec: "audits/shop.yaml", environment: "staging", verdict: "pass", checklist, findings: {}, ...where });
+const recorded = (startedAt: string, checklist: Checklist, where: Partial<RecordedRun> = {}): RecordedRun => ({
+  startedAt,
+  spec: "audits/shop.yaml",
+  environment: "staging",
+  verdict: "pass",
+  checklist,
+  findings: {},
+  ...where,
+});
 
 /** The overview's page as HTML. */
 function overviewOf(summary: RunSummary, more: Partial<OverviewSources> = {}): string {
@@ -39,7 +74,13 @@ function overviewOf(summary: RunSummary, more: Partial<OverviewSources> = {}): s
 /** The overview's text, tags dropped and entities read, spaces collapsed. */
 function textOf(html: string): string {
   const text = html.replace(/<script>[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ");
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 }
 
 /** The text of the section under the heading `heading`, up to the next one. */
@@ -57,7 +98,9 @@ test("a pass shows the verdict, the five checklist items with their status, no f
   expect(text).toContain("PASS — 2 passed, 0 warnings, 0 failed, 0 skipped (25.8 s)");
   expect(text).toContain("Demo shop (staging) pass");
   expect(text).toContain("Spec audits/shop.yaml · environment staging");
-  const items = [...html.matchAll(/<li><span class="sa-status sa-(\w+)">[^<]*<\/span> ([^<]+)<\/li>/g)].map(([, status, label]) => [status, label]);
+  const items = [...html.matchAll(/<li><span class="sa-status sa-(\w+)">[^<]*<\/span> ([^<]+)<\/li>/g)].map(
+    ([, status, label]) => [status, label],
+  );
   expect(items).toEqual([
     ["pass", "Correct workspace"],
     ["pass", "Correct project key or domain"],
@@ -73,8 +116,17 @@ test("a failed run names every failed check's id with its count first, and group
   const summary = summaryOf(
     [
       found("warn", { check: "page.errors", message: "A script error." }),
-      found("fail", { check: "sdk.order", page: "cart", message: "1 call ran before `expsvc` existed. Load the SDK first." }),
-      found("fail", { check: "sdk.order", page: "cart", viewport: "mobile", message: "1 call ran before `expsvc` existed. Load the SDK first." }),
+      found("fail", {
+        check: "sdk.order",
+        page: "cart",
+        message: "1 call ran before `expsvc` existed. Load the SDK first.",
+      }),
+      found("fail", {
+        check: "sdk.order",
+        page: "cart",
+        viewport: "mobile",
+        message: "1 call ran before `expsvc` existed. Load the SDK first.",
+      }),
       found("fail", { check: "page.load", page: "checkout", message: "The page did not load." }),
       found("pass"),
     ],
@@ -85,11 +137,11 @@ test("a failed run names every failed check's id with its count first, and group
   expect(textOf(html)).toContain("Failed checks: sdk.order (2), page.load (1).");
   const actOn = sectionText(html, "Findings to act on");
   // Registry order among the failures (page.load before sdk.order), then the check that only warns.
-  expect([...actOn.matchAll(/(fail|warn) [^.]*? (page\.load|sdk\.order|page\.errors) (\d+) finding\(s\)/g)].map(([, status, id, count]) => `${status} ${id} ${count}`)).toEqual([
-    "fail page.load 1",
-    "fail sdk.order 2",
-    "warn page.errors 1",
-  ]);
+  expect(
+    [...actOn.matchAll(/(fail|warn) [^.]*? (page\.load|sdk\.order|page\.errors) (\d+) finding\(s\)/g)].map(
+      ([, status, id, count]) => `${status} ${id} ${count}`,
+    ),
+  ).toEqual(["fail page.load 1", "fail sdk.order 2", "warn page.errors 1"]);
   expect(actOn).toContain("cart · desktop; cart · mobile 1 call ran before expsvc existed. Load the SDK first.");
   expect(actOn.match(/1 call ran before/g)).toHaveLength(1);
   expect(actOn).toContain("Why it matters:");
@@ -98,24 +150,56 @@ test("a failed run names every failed check's id with its count first, and group
 
 test("a pass with checklist items not checked says so in the verdict line, and shows them as not checked", () => {
   const summary = summaryOf(
-    [found("pass"), found("skip", { check: "api.auth", page: null, viewport: null, message: "The spec has no api section. Add one." })],
+    [
+      found("pass"),
+      found("skip", {
+        check: "api.auth",
+        page: null,
+        viewport: null,
+        message: "The spec has no api section. Add one.",
+      }),
+    ],
     [runOf(checklistOf("pass", { workspace: "skip" }))],
   );
   const text = textOf(overviewOf(summary));
-  expect(text).toContain("PASS — 1 of 5 checklist items not checked: the spec has no api section — 1 passed, 0 warnings, 0 failed, 1 skipped (25.8 s)");
+  expect(text).toContain(
+    "PASS — 1 of 5 checklist items not checked: the spec has no api section — 1 passed, 0 warnings, 0 failed, 1 skipped (25.8 s)",
+  );
   expect(text).toContain("not checked Correct workspace");
 });
 
 test("the changes line says what changed since the run compared with, or that there was nothing to compare with", () => {
-  const changed = { check: "sdk.order", spec: "audits/shop.yaml", environment: "staging", page: "cart", viewport: "desktop", goal: null, experiment: null, variation: null, status: "fail" } as const;
-  const changes = { comparedWith: { startedAt: "2026-11-27T03:00:41.000Z", verdict: "pass" as const }, new: [changed], worse: [], resolved: [], persisting: 2 };
-  expect(textOf(overviewOf(summaryOf([found("fail")], undefined, changes)))).toContain("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 2 still failing.");
-  expect(textOf(overviewOf(summaryOf([found("fail")])))).toContain("Changes: no earlier run of these specs in this output folder's history to compare with.");
+  const changed = {
+    check: "sdk.order",
+    spec: "audits/shop.yaml",
+    environment: "staging",
+    page: "cart",
+    viewport: "desktop",
+    goal: null,
+    experiment: null,
+    variation: null,
+    status: "fail",
+  } as const;
+  const changes = {
+    comparedWith: { startedAt: "2026-11-27T03:00:41.000Z", verdict: "pass" as const },
+    new: [changed],
+    worse: [],
+    resolved: [],
+    persisting: 2,
+  };
+  expect(textOf(overviewOf(summaryOf([found("fail")], undefined, changes)))).toContain(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 2 still failing.",
+  );
+  expect(textOf(overviewOf(summaryOf([found("fail")])))).toContain(
+    "Changes: no earlier run of these specs in this output folder's history to compare with.",
+  );
 });
 
 test("without history the trend says none is kept; with it, one cell per run and item, oldest first, each titled with its run and status", () => {
   const summary = summaryOf([found("pass")]);
-  expect(sectionText(overviewOf(summary), "The checklist over the kept runs")).toContain("Demo shop (staging): no run kept in the history yet");
+  expect(sectionText(overviewOf(summary), "The checklist over the kept runs")).toContain(
+    "Demo shop (staging): no run kept in the history yet",
+  );
   const history = [
     recorded("2026-11-26T03:00:00.000Z", checklistOf("fail")),
     recorded("2026-11-27T03:00:00.000Z", checklistOf("pass", { noWarnings: "warn" })),
@@ -126,22 +210,45 @@ test("without history the trend says none is kept; with it, one cell per run and
   const svg = html.match(/<svg class="sa-trend-svg"[\s\S]*?<\/svg>/)![0];
   const titles = [...svg.matchAll(/<title>([^<]+)<\/title>/g)].map(([, title]) => title);
   expect(titles).toHaveLength(15);
-  expect(titles.slice(0, 3)).toEqual(["2026-11-26 03:00 UTC: Correct workspace fail", "2026-11-27 03:00 UTC: Correct workspace pass", "2026-11-28 08:12 UTC: Correct workspace pass"]);
+  expect(titles.slice(0, 3)).toEqual([
+    "2026-11-26 03:00 UTC: Correct workspace fail",
+    "2026-11-27 03:00 UTC: Correct workspace pass",
+    "2026-11-28 08:12 UTC: Correct workspace pass",
+  ]);
   expect(titles[13]).toBe("2026-11-27 03:00 UTC: No bot/SRM or dropped-event warning warn");
-  expect(svg).toContain('role="img" aria-label="Demo shop (staging), checklist over 3 run(s); last run: Correct workspace pass,');
+  expect(svg).toContain(
+    'role="img" aria-label="Demo shop (staging), checklist over 3 run(s); last run: Correct workspace pass,',
+  );
   expect(textOf(html)).toContain("Demo shop (staging): 3 run(s), 2026-11-26 03:00 UTC to 2026-11-28 08:12 UTC");
 });
 
 test("with several specs, each spec × environment gets its checklist, its grid and its trend, and a finding names its spec", () => {
   const findings = [
     found("pass"),
-    found("fail", { spec: "audits/blog.yaml", check: "sdk.present", page: "post", viewport: "mobile", message: "No SDK." }),
+    found("fail", {
+      spec: "audits/blog.yaml",
+      check: "sdk.present",
+      page: "post",
+      viewport: "mobile",
+      message: "No SDK.",
+    }),
     found("pass", { spec: "audits/blog.yaml", page: "post", viewport: "desktop" }),
   ];
-  const runs = [runOf(checklistOf("pass")), runOf(checklistOf("pass", { projectKeyOrDomain: "fail" }), { spec: "audits/blog.yaml", project: "Blog", environment: "production" })];
+  const runs = [
+    runOf(checklistOf("pass")),
+    runOf(checklistOf("pass", { projectKeyOrDomain: "fail" }), {
+      spec: "audits/blog.yaml",
+      project: "Blog",
+      environment: "production",
+    }),
+  ];
   const html = overviewOf(summaryOf(findings, runs));
   const text = textOf(html);
-  expect([...text.matchAll(/(\S+ \(\w+\)) (pass|fail) Spec (\S+) · environment (\w+)/g)].map(([, title, verdict, spec, environment]) => [title, verdict, spec, environment])).toEqual([
+  expect(
+    [...text.matchAll(/(\S+ \(\w+\)) (pass|fail) Spec (\S+) · environment (\w+)/g)].map(
+      ([, title, verdict, spec, environment]) => [title, verdict, spec, environment],
+    ),
+  ).toEqual([
     ["shop (staging)", "pass", "audits/shop.yaml", "staging"],
     ["Blog (production)", "fail", "audits/blog.yaml", "production"],
   ]);
@@ -149,8 +256,12 @@ test("with several specs, each spec × environment gets its checklist, its grid 
   expect(text).toContain("audits/blog.yaml · post · mobile No SDK.");
   const grid = sectionText(html, "Pages × viewports");
   expect(grid).toContain("Demo shop (staging): the worst status of each page × viewport page desktop home pass Blog");
-  expect(grid).toContain("Blog (production): the worst status of each page × viewport page mobile desktop post fail pass");
-  expect(sectionText(html, "The checklist over the kept runs")).toContain("Blog (production): no run kept in the history yet");
+  expect(grid).toContain(
+    "Blog (production): the worst status of each page × viewport page mobile desktop post fail pass",
+  );
+  expect(sectionText(html, "The checklist over the kept runs")).toContain(
+    "Blog (production): no run kept in the history yet",
+  );
 });
 
 test("the grid shows each page × viewport's worst status, its variations' findings included, and a viewport a page was not audited on", () => {
@@ -159,19 +270,39 @@ test("the grid shows each page × viewport's worst status, its variations' findi
       found("pass"),
       found("warn", { check: "page.errors" }),
       found("skip", { page: "pricing", check: "sdk.order" }),
-      found("fail", { page: "pricing", viewport: "mobile", check: "experiment.variation", experiment: "CTA", variation: "Long" }),
+      found("fail", {
+        page: "pricing",
+        viewport: "mobile",
+        check: "experiment.variation",
+        experiment: "CTA",
+        variation: "Long",
+      }),
       found("pass", { page: "pricing", viewport: "mobile" }),
     ]),
   );
-  expect(sectionText(html, "Pages × viewports")).toContain("page desktop mobile home warn not audited pricing not checked fail");
+  expect(sectionText(html, "Pages × viewports")).toContain(
+    "page desktop mobile home warn not audited pricing not checked fail",
+  );
 });
 
 test("tracking-plan coverage lists the planned events fired and never fired, and counts the calls judged; nothing without a plan", () => {
-  const coverage = found("fail", { check: "plan.coverage", page: null, viewport: null, message: "1 of 3 planned events fired on no audited page × viewport: Refund.", evidence: { seen: ["Order Completed", "Cart Viewed"], unseen: ["Refund"], planned: 3 } });
-  const judged = [found("pass", { check: "plan.properties" }), found("fail", { check: "plan.properties", viewport: "mobile" }), found("skip", { check: "plan.events", page: "about" })];
+  const coverage = found("fail", {
+    check: "plan.coverage",
+    page: null,
+    viewport: null,
+    message: "1 of 3 planned events fired on no audited page × viewport: Refund.",
+    evidence: { seen: ["Order Completed", "Cart Viewed"], unseen: ["Refund"], planned: 3 },
+  });
+  const judged = [
+    found("pass", { check: "plan.properties" }),
+    found("fail", { check: "plan.properties", viewport: "mobile" }),
+    found("skip", { check: "plan.events", page: "about" }),
+  ];
   const html = overviewOf(summaryOf([coverage, ...judged]));
   const section = sectionText(html, "Tracking-plan coverage");
-  expect(section).toContain("fail Demo shop (staging) 2 of 3 planned events fired on an audited page. Fired Order Completed , Cart Viewed Never fired Refund");
+  expect(section).toContain(
+    "fail Demo shop (staging) 2 of 3 planned events fired on an audited page. Fired Order Completed , Cart Viewed Never fired Refund",
+  );
   expect(section).toContain("Calls judged against the plan, per page × viewport: 1 pass, 0 warn, 1 fail, 1 skip.");
   expect(overviewOf(summaryOf([found("pass")]))).not.toContain("Tracking-plan coverage");
 });
@@ -181,26 +312,54 @@ test("what happened before consent lists each page × viewport's consent finding
     summaryOf([
       found("pass", { check: "consent.banner", message: "The banner showed at 300 ms." }),
       found("pass", { check: "consent.banner", viewport: "mobile", message: "The banner showed at 310 ms." }),
-      found("fail", { check: "consent.before", message: "Before consent was given, / sent 2 request(s) to 1 known tracker(s)." }),
+      found("fail", {
+        check: "consent.before",
+        message: "Before consent was given, / sent 2 request(s) to 1 known tracker(s).",
+      }),
       found("pass", { check: "consent.before", viewport: "mobile", message: "Nothing was sent." }),
       found("pass", { check: "consent.reject", message: "Refused: nothing sent.", evidence: { unit: "reject" } }),
     ]),
   );
-  const rows = [...sectionText(html, "What happened before consent").matchAll(/(home · \w+) (consent\.\w+)( \(reject\))? (pass|fail)/g)].map(([, where, check, unit, status]) => `${where} ${check}${unit ?? ""} ${status}`);
-  expect(rows).toEqual(["home · desktop consent.banner pass", "home · desktop consent.before fail", "home · desktop consent.reject (reject) pass", "home · mobile consent.banner pass", "home · mobile consent.before pass"]);
+  const rows = [
+    ...sectionText(html, "What happened before consent").matchAll(
+      /(home · \w+) (consent\.\w+)( \(reject\))? (pass|fail)/g,
+    ),
+  ].map(([, where, check, unit, status]) => `${where} ${check}${unit ?? ""} ${status}`);
+  expect(rows).toEqual([
+    "home · desktop consent.banner pass",
+    "home · desktop consent.before fail",
+    "home · desktop consent.reject (reject) pass",
+    "home · mobile consent.banner pass",
+    "home · mobile consent.before pass",
+  ]);
   expect(overviewOf(summaryOf([found("pass")]))).not.toContain("before consent");
 });
 
 test("a message's code spans show as code; an odd backtick leaves the message as text", () => {
-  const html = overviewOf(summaryOf([found("fail", { message: "Use `track` not `trak`." }), found("fail", { check: "sdk.order", message: "A ` alone <b>." })]));
+  const html = overviewOf(
+    summaryOf([
+      found("fail", { message: "Use `track` not `trak`." }),
+      found("fail", { check: "sdk.order", message: "A ` alone <b>." }),
+    ]),
+  );
   expect(html).toContain("<p>Use <code>track</code> not <code>trak</code>.</p>");
   expect(html).toContain("<p>A ` alone &lt;b&gt;.</p>");
 });
 
 test("the experiments' pictures are inline PNGs with their captions; nothing without pictures", () => {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-  const html = overviewOf(summaryOf([found("pass")]), { pictures: [{ title: "CTA · variations · desktop", target: "Demo shop (staging)", images: [{ caption: "control and variations side by side", png }] }] });
-  expect(html).toContain('<img src="data:image/png;base64,iVBORw==" alt="CTA · variations · desktop: control and variations side by side">');
+  const html = overviewOf(summaryOf([found("pass")]), {
+    pictures: [
+      {
+        title: "CTA · variations · desktop",
+        target: "Demo shop (staging)",
+        images: [{ caption: "control and variations side by side", png }],
+      },
+    ],
+  });
+  expect(html).toContain(
+    '<img src="data:image/png;base64,iVBORw==" alt="CTA · variations · desktop: control and variations side by side">',
+  );
   expect(textOf(html)).toContain("CTA · variations · desktop — Demo shop (staging)");
   expect(overviewOf(summaryOf([found("pass")]))).not.toContain("<img");
 });
@@ -209,17 +368,29 @@ test("every captured string is escaped: a hostile message, page id, project, eve
   const hostile = `"><img src=x onerror=alert(1)><script>alert('x')</script>&`;
   const findings = [
     found("fail", { page: hostile, message: `Fired ${hostile} on https://shop.test/?q=${hostile}` }),
-    found("fail", { check: "plan.coverage", page: null, viewport: null, spec: hostile, message: hostile, evidence: { seen: [hostile], unseen: [hostile] } }),
+    found("fail", {
+      check: "plan.coverage",
+      page: null,
+      viewport: null,
+      spec: hostile,
+      message: hostile,
+      evidence: { seen: [hostile], unseen: [hostile] },
+    }),
     found("fail", { check: "consent.before", viewport: "mobile", message: hostile, evidence: { unit: hostile } }),
   ];
-  const runs = [runOf(checklistOf("fail"), { project: hostile, environment: hostile }), runOf(checklistOf("fail"), { spec: hostile, project: hostile })];
+  const runs = [
+    runOf(checklistOf("fail"), { project: hostile, environment: hostile }),
+    runOf(checklistOf("fail"), { spec: hostile, project: hostile }),
+  ];
   const history = [recorded("2026-11-28T08:12:11.126Z", checklistOf("fail"), { environment: hostile })];
   const pictures = [{ title: hostile, target: hostile, images: [{ caption: hostile, png: Buffer.from("x") }] }];
   const html = overviewOf(summaryOf(findings, runs), { history, pictures });
   expect(html).not.toContain("<img src=x");
   expect(html).not.toContain("<script>alert");
   expect(html).not.toContain(`"><img`);
-  expect(html).toContain("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;");
+  expect(html).toContain(
+    "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;",
+  );
   // The only script is the overview's own, the only images the pictures.
   expect(html.match(/<script/g)).toHaveLength(1);
   expect(html.match(/<img /g)).toHaveLength(1);
@@ -228,7 +399,9 @@ test("every captured string is escaped: a hostile message, page id, project, eve
 
 test("the overview goes first in the report's body, its style at the end of the head; a page without them is refused", () => {
   const parts = { head: "<style>s</style>", body: "<main>o</main>" };
-  expect(withOverview('<html><head><title>r</title></head><body class="x"><div id="app"></div></body></html>', parts)).toBe(
+  expect(
+    withOverview('<html><head><title>r</title></head><body class="x"><div id="app"></div></body></html>', parts),
+  ).toBe(
     '<html><head><title>r</title><style>s</style>\n</head><body class="x">\n<main>o</main>\n<div id="app"></div></body></html>',
   );
   expect(() => withOverview("<html><div></div></html>", parts)).toThrow("The Allure report has no <head> and <body>");
@@ -242,17 +415,49 @@ test("the sources are summary.json, the history of findings and the pictures the
   expect(readOverviewSources(out, results)).toBeNull();
   const summary = summaryOf([found("pass")]);
   writeFileSync(join(out, "summary.json"), JSON.stringify(summary));
-  writeFileSync(join(out, "history", "findings.jsonl"), `${JSON.stringify(recorded("2026-11-27T03:00:00.000Z", checklistOf("pass")))}\nnot json\n${JSON.stringify(recorded("2026-11-28T08:12:11.126Z", checklistOf("pass")))}\n`);
+  writeFileSync(
+    join(out, "history", "findings.jsonl"),
+    `${JSON.stringify(recorded("2026-11-27T03:00:00.000Z", checklistOf("pass")))}\nnot json\n${JSON.stringify(recorded("2026-11-28T08:12:11.126Z", checklistOf("pass")))}\n`,
+  );
   const picture = (name: string, source: string) => ({ name, attachments: [{ name, source, type: "image/png" }] });
-  const result = (name: string, steps: object[]) => ({ name, labels: [{ name: "feature", value: "Demo shop" }], parameters: [{ name: "environment", value: "staging" }], steps });
-  writeFileSync(join(results, "b-result.json"), JSON.stringify(result("CTA · variations · mobile", [picture("control and variations side by side", "p1.png"), picture('filmstrip of "Long"', "p2.png")])));
-  writeFileSync(join(results, "a-result.json"), JSON.stringify(result("CTA · variations · desktop", [picture("control and variations side by side", "gone.png")])));
-  writeFileSync(join(results, "c-result.json"), JSON.stringify(result("home · desktop", [picture("screenshot", "p3.png")])));
+  const result = (name: string, steps: object[]) => ({
+    name,
+    labels: [{ name: "feature", value: "Demo shop" }],
+    parameters: [{ name: "environment", value: "staging" }],
+    steps,
+  });
+  writeFileSync(
+    join(results, "b-result.json"),
+    JSON.stringify(
+      result("CTA · variations · mobile", [
+        picture("control and variations side by side", "p1.png"),
+        picture('filmstrip of "Long"', "p2.png"),
+      ]),
+    ),
+  );
+  writeFileSync(
+    join(results, "a-result.json"),
+    JSON.stringify(result("CTA · variations · desktop", [picture("control and variations side by side", "gone.png")])),
+  );
+  writeFileSync(
+    join(results, "c-result.json"),
+    JSON.stringify(result("home · desktop", [picture("screenshot", "p3.png")])),
+  );
   for (const name of ["p1.png", "p2.png", "p3.png"]) writeFileSync(join(results, name), name);
   const sources = readOverviewSources(out, results)!;
   expect(sources.summary).toEqual(summary);
   expect(sources.history.map((run) => run.startedAt)).toEqual(["2026-11-27T03:00:00.000Z", "2026-11-28T08:12:11.126Z"]);
-  expect(sources.pictures.map(({ title, target, images }) => [title, target, images.map(({ caption, png }) => `${caption}: ${png.toString()}`)])).toEqual([
-    ["CTA · variations · mobile", "Demo shop (staging)", ["control and variations side by side: p1.png", 'filmstrip of "Long": p2.png']],
+  expect(
+    sources.pictures.map(({ title, target, images }) => [
+      title,
+      target,
+      images.map(({ caption, png }) => `${caption}: ${png.toString()}`),
+    ]),
+  ).toEqual([
+    [
+      "CTA · variations · mobile",
+      "Demo shop (staging)",
+      ["control and variations side by side: p1.png", 'filmstrip of "Long": p2.png'],
+    ],
   ]);
 });

@@ -15,7 +15,10 @@ function printed(act: () => void): string {
   return lines.join("");
 }
 
-const pageTest = { title: "shop › signup", annotations: [{ type: "viewports", description: "desktop mobile" }] } as unknown as TestCase;
+const pageTest = {
+  title: "shop › signup",
+  annotations: [{ type: "viewports", description: "desktop mobile" }],
+} as unknown as TestCase;
 const suite = { allTests: () => [pageTest] } as unknown as Suite;
 
 test("one line per page × viewport, each with what it gathered and its own time", () => {
@@ -41,7 +44,9 @@ test("a viewport that never finished shows the test's error and time; the other 
   } as unknown as TestResult;
   const output = printed(() => (reporter.onBegin({} as FullConfig, suite), reporter.onTestEnd(pageTest, result)));
   expect(output).toContain("[1/2] shop › signup · desktop  gathered, 1 call(s)  1.1 s\n");
-  expect(output).toContain("[2/2] shop › signup · mobile  could not gather: Test timeout of 180000ms exceeded.  180.0 s\n");
+  expect(output).toContain(
+    "[2/2] shop › signup · mobile  could not gather: Test timeout of 180000ms exceeded.  180.0 s\n",
+  );
 });
 
 test("every line hides the run's secrets, an error's text included, in each of their forms", () => {
@@ -50,10 +55,17 @@ test("every line hides the run's secrets, an error's text included, in each of t
   const result = {
     duration: 1200,
     error: { message: `page.goto: net::ERR_ABORTED at http://localhost/?t=${encodeURIComponent(secret)}` },
-    annotations: [{ type: "gathered desktop", description: `gathered, 1 call(s); could not load: ${Buffer.from(secret).toString("base64")}  1.1 s` }],
+    annotations: [
+      {
+        type: "gathered desktop",
+        description: `gathered, 1 call(s); could not load: ${Buffer.from(secret).toString("base64")}  1.1 s`,
+      },
+    ],
   } as unknown as TestResult;
   const output = printed(() => (reporter.onBegin({} as FullConfig, suite), reporter.onTestEnd(pageTest, result)));
   expect(output).toContain("desktop  gathered, 1 call(s); could not load: «redacted»==  1.1 s\n");
-  expect(output).toContain("mobile  could not gather: page.goto: net::ERR_ABORTED at http://localhost/?t=«redacted»  1.2 s\n");
+  expect(output).toContain(
+    "mobile  could not gather: page.goto: net::ERR_ABORTED at http://localhost/?t=«redacted»  1.2 s\n",
+  );
   expect(output).not.toContain("tok_9f3c");
 });

@@ -1,7 +1,13 @@
 import { expect } from "@playwright/test";
 import { PNG } from "pngjs";
 import { renderPicture } from "../../src/cli/pictures.js";
-import { COLUMN_GUTTER, sideBySidePage, type Box, type SideBySideColumn, type SideBySideOptions } from "../../src/report/side-by-side.js";
+import {
+  COLUMN_GUTTER,
+  sideBySidePage,
+  type Box,
+  type SideBySideColumn,
+  type SideBySideOptions,
+} from "../../src/report/side-by-side.js";
 import { test as browserTest } from "../support/browser.js";
 
 /** An opaque colour: red, green, blue, 0–255 each. */
@@ -30,10 +36,12 @@ const DESKTOP_TARGET: Box = { x: 320, y: 200, width: 640, height: 240 };
 
 /** A screenshot of a page in one colour, with the target element in another when there is one. */
 function screenshot(size: { width: number; height: number }, target?: { box: Box; colour: Colour }): Buffer {
-  const rowOf = (colourAt: (x: number) => Colour) => Buffer.concat(Array.from({ length: size.width }, (_, x) => Buffer.from([...COLOURS[colourAt(x)], 255])));
+  const rowOf = (colourAt: (x: number) => Colour) =>
+    Buffer.concat(Array.from({ length: size.width }, (_, x) => Buffer.from([...COLOURS[colourAt(x)], 255])));
   const plain = rowOf(() => "page");
   const box = target?.box;
-  const crossing = box === undefined ? plain : rowOf((x) => (x >= box.x && x < box.x + box.width ? target!.colour : "page"));
+  const crossing =
+    box === undefined ? plain : rowOf((x) => (x >= box.x && x < box.x + box.width ? target!.colour : "page"));
   const image = new PNG(size);
   for (let y = 0; y < size.height; y++) {
     const inside = box !== undefined && y >= box.y && y < box.y + box.height;
@@ -42,7 +50,13 @@ function screenshot(size: { width: number; height: number }, target?: { box: Box
   return PNG.sync.write(image);
 }
 
-function column(label: string, status: SideBySideColumn["status"], colour: Colour, size = DESKTOP, box = DESKTOP_TARGET): SideBySideColumn {
+function column(
+  label: string,
+  status: SideBySideColumn["status"],
+  colour: Colour,
+  size = DESKTOP,
+  box = DESKTOP_TARGET,
+): SideBySideColumn {
   return { label, status, screen: screenshot(size, { box, colour }), target: box };
 }
 
@@ -80,7 +94,9 @@ function pixelsOtherThan(image: PNG, box: Box, colour: Rgb): number {
 }
 
 /** Tests with `compose`: the picture of some columns as the browser renders it, decoded. */
-const test = browserTest.extend<{ compose: (columns: readonly SideBySideColumn[], options?: SideBySideOptions) => Promise<PNG> }>({
+const test = browserTest.extend<{
+  compose: (columns: readonly SideBySideColumn[], options?: SideBySideOptions) => Promise<PNG>;
+}>({
   compose: async ({ browser }, use) => {
     const page = await browser.newPage();
     await use(async (columns, options) => PNG.sync.read(await renderPicture(page, sideBySidePage(columns, options))));
@@ -88,25 +104,89 @@ const test = browserTest.extend<{ compose: (columns: readonly SideBySideColumn[]
   },
 });
 
-test("columns keep their order, each as wide as asked with a gutter between, under a band of its verdict's colour", async ({ compose }) => {
-  const columns = [column("control", null, "navy"), column("bigger button", "pass", "purple"), column("no button", "warn", "teal"), column("red button", "fail", "orange")];
+test("columns keep their order, each as wide as asked with a gutter between, under a band of its verdict's colour", async ({
+  compose,
+}) => {
+  const columns = [
+    column("control", null, "navy"),
+    column("bigger button", "pass", "purple"),
+    column("no button", "warn", "teal"),
+    column("red button", "fail", "orange"),
+  ];
   const image = await compose(columns);
   expect(image.width).toBe(4 * COLUMN_WIDTH + 3 * COLUMN_GUTTER);
   // The crop (the element with its margin of page), a gap, then the first screen (page, element, page).
-  expect(colours(runsDown(image, centreOf(0)))).toEqual(["white", "page", "navy", "page", "white", "page", "navy", "page"]);
-  expect(colours(runsDown(image, centreOf(1)))).toEqual(["white", "pass", "white", "page", "purple", "page", "white", "page", "purple", "page"]);
-  expect(colours(runsDown(image, centreOf(2)))).toEqual(["white", "warn", "white", "page", "teal", "page", "white", "page", "teal", "page"]);
-  expect(colours(runsDown(image, centreOf(3)))).toEqual(["white", "fail", "white", "page", "orange", "page", "white", "page", "orange", "page"]);
+  expect(colours(runsDown(image, centreOf(0)))).toEqual([
+    "white",
+    "page",
+    "navy",
+    "page",
+    "white",
+    "page",
+    "navy",
+    "page",
+  ]);
+  expect(colours(runsDown(image, centreOf(1)))).toEqual([
+    "white",
+    "pass",
+    "white",
+    "page",
+    "purple",
+    "page",
+    "white",
+    "page",
+    "purple",
+    "page",
+  ]);
+  expect(colours(runsDown(image, centreOf(2)))).toEqual([
+    "white",
+    "warn",
+    "white",
+    "page",
+    "teal",
+    "page",
+    "white",
+    "page",
+    "teal",
+    "page",
+  ]);
+  expect(colours(runsDown(image, centreOf(3)))).toEqual([
+    "white",
+    "fail",
+    "white",
+    "page",
+    "orange",
+    "page",
+    "white",
+    "page",
+    "orange",
+    "page",
+  ]);
   expect(colours(runsDown(image, COLUMN_WIDTH + COLUMN_GUTTER / 2))).toEqual(["white"]);
 });
 
 test("a column width of its own sets the image's width", async ({ compose }) => {
-  const image = await compose([column("control", null, "navy"), column("bigger button", "pass", "purple")], { columnWidth: 200 });
+  const image = await compose([column("control", null, "navy"), column("bigger button", "pass", "purple")], {
+    columnWidth: 200,
+  });
   expect(image.width).toBe(2 * 200 + COLUMN_GUTTER);
-  expect(colours(runsDown(image, centreOf(1, 200)))).toEqual(["white", "pass", "white", "page", "purple", "page", "white", "page", "purple", "page"]);
+  expect(colours(runsDown(image, centreOf(1, 200)))).toEqual([
+    "white",
+    "pass",
+    "white",
+    "page",
+    "purple",
+    "page",
+    "white",
+    "page",
+    "purple",
+    "page",
+  ]);
 });
 
-test("a variation whose element matched nothing, or lies below the first screen, shows a grey placeholder with text as tall as the crop row", async ({ compose }) => {
+test("a variation whose element matched nothing, or lies below the first screen, shows a grey placeholder with text as tall as the crop row", async ({
+  compose,
+}) => {
   const unmatched = { label: "no element", status: "warn", screen: screenshot(DESKTOP), target: null } as const;
   const below = column("below the fold", "fail", "teal", DESKTOP, { x: 100, y: 900, width: 200, height: 50 });
   const image = await compose([column("control", null, "navy"), unmatched, below]);
@@ -116,12 +196,19 @@ test("a variation whose element matched nothing, or lies below the first screen,
     expect(colours(runs).slice(2)).toEqual(["white", "placeholder", "white", "page"]);
     // Its placeholder fills the crop row the control's crop sets: from the crop's top to the gap under it.
     expect([runs[3]!.top, runs[4]!.top]).toEqual([control[1]!.top, control[4]!.top]);
-    const placeholder = { x: index * (COLUMN_WIDTH + COLUMN_GUTTER), y: runs[3]!.top, width: COLUMN_WIDTH, height: runs[4]!.top - runs[3]!.top };
+    const placeholder = {
+      x: index * (COLUMN_WIDTH + COLUMN_GUTTER),
+      y: runs[3]!.top,
+      width: COLUMN_WIDTH,
+      height: runs[4]!.top - runs[3]!.top,
+    };
     expect(pixelsOtherThan(image, placeholder, COLOURS.placeholder)).toBeGreaterThan(0);
   }
 });
 
-test("an element partly outside the screenshot is cropped to it, and a small crop is enlarged twice at most", async ({ compose }) => {
+test("an element partly outside the screenshot is cropped to it, and a small crop is enlarged twice at most", async ({
+  compose,
+}) => {
   const small = { width: 400, height: 300 };
   // The element overhangs the bottom right corner: 50 × 50 pixels of it show, 16 of margin above and to the left.
   const image = await compose([column("control", null, "navy", small, { x: 350, y: 250, width: 200, height: 200 })]);
@@ -134,7 +221,9 @@ test("an element partly outside the screenshot is cropped to it, and a small cro
   expect(runs[3]!.top - runs[1]!.top).toBe(2 * 66);
 });
 
-test("every column's crop is drawn at one zoom, so a shorter button looks shorter beside a longer one", async ({ compose }) => {
+test("every column's crop is drawn at one zoom, so a shorter button looks shorter beside a longer one", async ({
+  compose,
+}) => {
   const small = { width: 400, height: 300 };
   const short = column("control", null, "navy", small, { x: 50, y: 50, width: 100, height: 40 });
   const long = column("longer button", "pass", "purple", small, { x: 50, y: 50, width: 300, height: 40 });
@@ -145,7 +234,10 @@ test("every column's crop is drawn at one zoom, so a shorter button looks shorte
     const y = runs.find((run) => run.colour === colour)!.top + 2;
     const left = index * (COLUMN_WIDTH + COLUMN_GUTTER);
     const row = Array.from({ length: COLUMN_WIDTH }, (_, x) => pixel(image, left + x, y));
-    return { element: row.filter((value) => isColour(value, COLOURS[colour])).length, crop: row.filter((value) => !isColour(value, COLOURS.white)).length };
+    return {
+      element: row.filter((value) => isColour(value, COLOURS[colour])).length,
+      crop: row.filter((value) => !isColour(value, COLOURS.white)).length,
+    };
   };
   // The longer crop (332 px with its margin) sets the zoom, 360 / 332: the control's alone would have been enlarged twice.
   const zoom = COLUMN_WIDTH / 332;
@@ -156,13 +248,26 @@ test("every column's crop is drawn at one zoom, so a shorter button looks shorte
   expect(Math.abs(shorter.element - 100 * zoom)).toBeLessThan(1.5);
 });
 
-test("a desktop and a phone screenshot line up: crops in one row, first screens in the next, each as tall as its tallest", async ({ compose }) => {
+test("a desktop and a phone screenshot line up: crops in one row, first screens in the next, each as tall as its tallest", async ({
+  compose,
+}) => {
   const phone = column("bigger button", "pass", "purple", MOBILE, { x: 40, y: 600, width: 1000, height: 400 });
   const image = await compose([column("control", null, "navy"), phone]);
   const desktop = runsDown(image, centreOf(0));
   const mobile = runsDown(image, centreOf(1));
   expect(colours(desktop)).toEqual(["white", "page", "navy", "page", "white", "page", "navy", "page", "white"]);
-  expect(colours(mobile)).toEqual(["white", "pass", "white", "page", "purple", "page", "white", "page", "purple", "page"]);
+  expect(colours(mobile)).toEqual([
+    "white",
+    "pass",
+    "white",
+    "page",
+    "purple",
+    "page",
+    "white",
+    "page",
+    "purple",
+    "page",
+  ]);
   expect(mobile[3]!.top).toBe(desktop[1]!.top);
   expect(mobile[7]!.top).toBe(desktop[5]!.top);
   // The phone's first screen, scaled to the column, is the tallest: 2400 × 360 / 1080 pixels; the desktop's ends above it.
@@ -175,22 +280,32 @@ test("a label too long for its column is cut there, leaving the gutter white", a
   const image = await compose([long, column("control", null, "navy")]);
   let rightmostText = -1;
   for (let y = 0; y < 30; y++) {
-    for (let x = 0; x < COLUMN_WIDTH + COLUMN_GUTTER; x++) if (!isColour(pixel(image, x, y), COLOURS.white)) rightmostText = Math.max(rightmostText, x);
+    for (let x = 0; x < COLUMN_WIDTH + COLUMN_GUTTER; x++)
+      if (!isColour(pixel(image, x, y), COLOURS.white)) rightmostText = Math.max(rightmostText, x);
   }
   expect(rightmostText).toBeLessThan(COLUMN_WIDTH);
   expect(rightmostText).toBeGreaterThan(COLUMN_WIDTH - 24);
 });
 
-test("a label is drawn in its own script: one labelled 'Größe 中文' differs from one labelled 'Gr??e ??'", async ({ compose }) => {
+test("a label is drawn in its own script: one labelled 'Größe 中文' differs from one labelled 'Gr??e ??'", async ({
+  compose,
+}) => {
   const labelRow = (image: PNG) => image.data.subarray(0, 30 * image.width * 4);
   const labelled = async (label: string) => compose([column(label, null, "navy")]);
   const [script, substituted] = [await labelled("Größe 中文"), await labelled("Gr??e ??")];
   expect(labelRow(script).equals(labelRow(substituted))).toBe(false);
   // Part by part, each script's letters are drawn as themselves: the Latin with its diacritics, the Han, right to left the Arabic.
-  for (const [text, asQuestionMarks] of [["Größe", "Gr??e"], ["中文", "??"], ["مرحبا", "?????"]] as const) {
+  for (const [text, asQuestionMarks] of [
+    ["Größe", "Gr??e"],
+    ["中文", "??"],
+    ["مرحبا", "?????"],
+  ] as const) {
     const [drawn, substitute] = [await labelled(text), await labelled(asQuestionMarks)];
     expect(labelRow(drawn).equals(labelRow(substitute)), text).toBe(false);
-    expect(pixelsOtherThan(drawn, { x: 0, y: 0, width: COLUMN_WIDTH, height: 30 }, COLOURS.white), text).toBeGreaterThan(0);
+    expect(
+      pixelsOtherThan(drawn, { x: 0, y: 0, width: COLUMN_WIDTH, height: 30 }, COLOURS.white),
+      text,
+    ).toBeGreaterThan(0);
   }
 });
 

@@ -4,37 +4,80 @@ import type { ChangedFinding, Changes, RunSummary } from "../../src/results/summ
 import type { Finding, Status } from "../../src/findings/finding.js";
 
 const found = (status: Status, page: string, message = `${page} is broken`): Finding => ({
-  check: "events.expected", status, spec: "audits/shop.yaml", page, viewport: "mobile", goal: null, experiment: null, variation: null, message, evidence: {},
+  check: "events.expected",
+  status,
+  spec: "audits/shop.yaml",
+  page,
+  viewport: "mobile",
+  goal: null,
+  experiment: null,
+  variation: null,
+  message,
+  evidence: {},
 });
 const changed = (finding: Finding): ChangedFinding => {
   const { message: _message, evidence: _evidence, ...key } = finding;
   return { ...key, environment: "staging" };
 };
-const checklist = { workspace: "pass", projectKeyOrDomain: "pass", goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "pass" } as const;
+const checklist = {
+  workspace: "pass",
+  projectKeyOrDomain: "pass",
+  goalEventMatch: "fail",
+  mobileAndDesktop: "pass",
+  noWarnings: "pass",
+} as const;
 
 function summaryOf(findings: Finding[], changes: Changes | null): RunSummary {
   const verdict = findings.some((finding) => finding.status === "fail") ? "fail" : "pass";
-  return { version: 1, verdict, startedAt: "2026-11-28T03:00:00.000Z", durationMs: 4_000, runs: [{ spec: "audits/shop.yaml", project: "Shop", environment: "staging", verdict, collect: "send", checklist }], findings, calls: [], changes };
+  return {
+    version: 1,
+    verdict,
+    startedAt: "2026-11-28T03:00:00.000Z",
+    durationMs: 4_000,
+    runs: [{ spec: "audits/shop.yaml", project: "Shop", environment: "staging", verdict, collect: "send", checklist }],
+    findings,
+    calls: [],
+    changes,
+  };
 }
-const changesOf = (parts: Partial<Changes>): Changes => ({ comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" }, new: [], worse: [], resolved: [], persisting: 0, ...parts });
+const changesOf = (parts: Partial<Changes>): Changes => ({
+  comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },
+  new: [],
+  worse: [],
+  resolved: [],
+  persisting: 0,
+  ...parts,
+});
 
 test("a message is due when something changed, or, with nothing to compare with, when the run failed", () => {
   const old = found("fail", "old");
   expect(deservesMessage(summaryOf([old], changesOf({ persisting: 1 })))).toBe(false);
   expect(deservesMessage(summaryOf([old], changesOf({ new: [changed(old)] })))).toBe(true);
   expect(deservesMessage(summaryOf([old], changesOf({ worse: [changed(old)] })))).toBe(true);
-  expect(deservesMessage(summaryOf([found("pass", "old")], changesOf({ resolved: [changed(found("pass", "old"))] })))).toBe(true);
+  expect(
+    deservesMessage(summaryOf([found("pass", "old")], changesOf({ resolved: [changed(found("pass", "old"))] }))),
+  ).toBe(true);
   expect(deservesMessage(summaryOf([old], null))).toBe(true);
   expect(deservesMessage(summaryOf([found("pass", "old")], null))).toBe(false);
 });
 
 test("the message starts with the changes line and the verdict, then the new findings first, then five at most, then the report's link", () => {
-  const findings = [...["a", "b", "c", "d", "e"].map((page) => found("fail", page)), found("warn", "w"), found("fail", "fresh")];
-  const message = webhookMessage(summaryOf(findings, changesOf({ new: [changed(findings[6]!)], persisting: 6 })), { reportUrl: "https://github.com/acme/shop/actions/runs/42", secrets: [] });
+  const findings = [
+    ...["a", "b", "c", "d", "e"].map((page) => found("fail", page)),
+    found("warn", "w"),
+    found("fail", "fresh"),
+  ];
+  const message = webhookMessage(summaryOf(findings, changesOf({ new: [changed(findings[6]!)], persisting: 6 })), {
+    reportUrl: "https://github.com/acme/shop/actions/runs/42",
+    secrets: [],
+  });
   const lines = message.text.split("\n");
   expect(lines[0]).toBe("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 6 still failing");
   expect(lines[1]).toMatch(/^setup-audit FAIL — 0 passed, 1 warnings, 6 failed, 0 skipped/);
-  expect(lines.slice(2, 4)).toEqual(["• FAIL `events.expected` [fresh · mobile]: fresh is broken", "• FAIL `events.expected` [a · mobile]: a is broken"]);
+  expect(lines.slice(2, 4)).toEqual([
+    "• FAIL `events.expected` [fresh · mobile]: fresh is broken",
+    "• FAIL `events.expected` [a · mobile]: a is broken",
+  ]);
   expect(lines[7]).toBe("…and 2 more in the report.");
   expect(lines[8]).toBe("https://github.com/acme/shop/actions/runs/42");
   expect(message.blocks.map((block) => block.type)).toEqual(["section", "section", "context"]);
@@ -54,7 +97,10 @@ test("without a link from CI the message has no link, and mrkdwn's control chara
 test("every line is scrubbed of the run's secrets and of e-mail addresses", () => {
   const secret = "hook-token-123456";
   const finding = found("fail", "login", `The page sent ${secret} and qa@example.test to a third party`);
-  const message = webhookMessage(summaryOf([finding], null), { reportUrl: `https://ci.example.test/runs/1?t=${secret}`, secrets: [secret] });
+  const message = webhookMessage(summaryOf([finding], null), {
+    reportUrl: `https://ci.example.test/runs/1?t=${secret}`,
+    secrets: [secret],
+  });
   const all = JSON.stringify(message);
   expect(all).not.toContain(secret);
   expect(all).not.toContain("qa@example.test");

@@ -1,6 +1,12 @@
 import { expect, test } from "@playwright/test";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
-import { baselinesFromSummary, defaultBaselinePath, formatBaselineFile, parseBaselineFile, parseSummaryForBaseline } from "../../src/results/baseline-file.js";
+import {
+  baselinesFromSummary,
+  defaultBaselinePath,
+  formatBaselineFile,
+  parseBaselineFile,
+  parseSummaryForBaseline,
+} from "../../src/results/baseline-file.js";
 import { type CallBaseline } from "../../src/artifacts/baseline.js";
 import { runChecks } from "../../src/checks/index.js";
 import { buildSummary, type TargetResult } from "../../src/results/run-result.js";
@@ -11,31 +17,52 @@ const signup = (viewport: string) =>
   pageWith({
     page: "signup",
     viewport,
-    calls: [callWith({ kind: "identify", name: "user-8812", properties: { plan: "platinum_tier" } }), callWith(), callWith({ atMs: 700 }), callWith({ name: "cta_click" })],
+    calls: [
+      callWith({ kind: "identify", name: "user-8812", properties: { plan: "platinum_tier" } }),
+      callWith(),
+      callWith({ atMs: 700 }),
+      callWith({ name: "cta_click" }),
+    ],
   });
 
 /** A real summary.json of these pages, as `run` builds it. */
 function summaryOf(targets: { spec: string; pages: PageArtifacts[] }[]): RunSummary {
   const results: TargetResult[] = targets.map(({ spec, pages }) => {
     const context = { ...contextOf(pages), specFile: spec };
-    return { spec, project: "Demo shop", environment: "staging", collect: "send", findings: runChecks(context), pages: [...context.pages], api: null };
+    return {
+      spec,
+      project: "Demo shop",
+      environment: "staging",
+      collect: "send",
+      findings: runChecks(context),
+      pages: [...context.pages],
+      api: null,
+    };
   });
-  return buildSummary(results, { startedAt: new Date("2030-01-01T10:00:00Z"), durationMs: 1000, strict: false, secrets: [] });
+  return buildSummary(results, {
+    startedAt: new Date("2030-01-01T10:00:00Z"),
+    durationMs: 1000,
+    strict: false,
+    secrets: [],
+  });
 }
 
 test("a baseline lists what fired on every audited page × viewport: track names, identify as a kind, pages that fired nothing", () => {
   const summary = summaryOf([{ spec: "audits/demo.yaml", pages: [pageWith(), signup("desktop"), signup("mobile")] }]);
   const built = baselinesFromSummary(summary);
   expect(built).toEqual([
-      {
-        spec: "audits/demo.yaml",
-        environment: "staging",
-        project: "Demo shop",
-        pages: {
-          home: { desktop: { identify: false, track: [] } },
-          signup: { desktop: { identify: true, track: ["cta_click", "signup_success"] }, mobile: { identify: true, track: ["cta_click", "signup_success"] } },
+    {
+      spec: "audits/demo.yaml",
+      environment: "staging",
+      project: "Demo shop",
+      pages: {
+        home: { desktop: { identify: false, track: [] } },
+        signup: {
+          desktop: { identify: true, track: ["cta_click", "signup_success"] },
+          mobile: { identify: true, track: ["cta_click", "signup_success"] },
         },
       },
+    },
   ]);
   // An identify's user id and every attribute or property stay out of the file.
   const text = formatBaselineFile(built);
@@ -71,7 +98,13 @@ test("the file is sorted, pretty and has no timestamp, so an unchanged run write
     spec,
     environment: "staging",
     project: "Shop",
-    pages: { signup: { mobile: { identify: true, track: ["b_event", "a_event", "a_event"] }, desktop: { identify: false, track: [] } }, home: { mobile: { identify: false, track: [] } } },
+    pages: {
+      signup: {
+        mobile: { identify: true, track: ["b_event", "a_event", "a_event"] },
+        desktop: { identify: false, track: [] },
+      },
+      home: { mobile: { identify: false, track: [] } },
+    },
   });
   const text = formatBaselineFile([baseline("audits/z.yaml"), baseline("audits/a.yaml")]);
   expect(text).toBe(formatBaselineFile([baseline("audits/a.yaml"), baseline("audits/z.yaml")]));
@@ -87,23 +120,46 @@ test("the file is sorted, pretty and has no timestamp, so an unchanged run write
 });
 
 test("a baseline file that is not one says where and what is wrong", () => {
-  expect(parseBaselineFile("{ nope")).toMatchObject({ ok: false, problem: expect.stringMatching(/^the file is not JSON \(/) });
-  expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [] }))).toEqual({ ok: false, problem: "baselines needs at least 1 item" });
-  const entry = { spec: "audits/a.yaml", environment: "staging", project: "Shop", pages: { home: { desktop: { identify: "yes", track: [] } } } };
+  expect(parseBaselineFile("{ nope")).toMatchObject({
+    ok: false,
+    problem: expect.stringMatching(/^the file is not JSON \(/),
+  });
+  expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [] }))).toEqual({
+    ok: false,
+    problem: "baselines needs at least 1 item",
+  });
+  const entry = {
+    spec: "audits/a.yaml",
+    environment: "staging",
+    project: "Shop",
+    pages: { home: { desktop: { identify: "yes", track: [] } } },
+  };
   expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [entry] }))).toEqual({
     ok: false,
     problem: 'baselines[0].pages.home.desktop.identify must be true or false, not text ("yes")',
   });
   const typo = { ...entry, pages: { home: { desktop: { identify: true, track: [], tracks: [] } } } };
-  expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [typo] }))).toMatchObject({ ok: false, problem: expect.stringContaining("baselines[0].pages.home.desktop") });
-  expect(parseBaselineFile(JSON.stringify({ version: 2, baselines: [entry] }))).toMatchObject({ ok: false, problem: expect.stringMatching(/^version /) });
+  expect(parseBaselineFile(JSON.stringify({ version: 1, baselines: [typo] }))).toMatchObject({
+    ok: false,
+    problem: expect.stringContaining("baselines[0].pages.home.desktop"),
+  });
+  expect(parseBaselineFile(JSON.stringify({ version: 2, baselines: [entry] }))).toMatchObject({
+    ok: false,
+    problem: expect.stringMatching(/^version /),
+  });
 });
 
 test("a summary is read leniently: unknown fields are fine, a missing verdict is not", () => {
   const summary = summaryOf([{ spec: "audits/demo.yaml", pages: [pageWith()] }]);
-  expect(parseSummaryForBaseline(JSON.stringify({ ...summary, junit: "junit.xml" }))).toMatchObject({ ok: true, value: { verdict: summary.verdict, runs: [{ spec: "audits/demo.yaml" }] } });
+  expect(parseSummaryForBaseline(JSON.stringify({ ...summary, junit: "junit.xml" }))).toMatchObject({
+    ok: true,
+    value: { verdict: summary.verdict, runs: [{ spec: "audits/demo.yaml" }] },
+  });
   const { verdict: _verdict, ...noVerdict } = summary;
-  expect(parseSummaryForBaseline(JSON.stringify(noVerdict))).toMatchObject({ ok: false, problem: expect.stringMatching(/^verdict /) });
+  expect(parseSummaryForBaseline(JSON.stringify(noVerdict))).toMatchObject({
+    ok: false,
+    problem: expect.stringMatching(/^verdict /),
+  });
 });
 
 test("the default baseline lives beside its spec, named by spec and environment", () => {
@@ -112,17 +168,45 @@ test("the default baseline lives beside its spec, named by spec and environment"
 });
 
 test("a variation's preview is not the page: its calls stay out of the baseline, and summary.json names its experiment and variation", () => {
-  const previewed = { ...signup("desktop"), calls: [callWith({ name: "variant_seen" })], variation: { experiment: "Signup copy", name: "Short form", errors: [] } };
+  const previewed = {
+    ...signup("desktop"),
+    calls: [callWith({ name: "variant_seen" })],
+    variation: { experiment: "Signup copy", name: "Short form", errors: [] },
+  };
   const summary = summaryOf([{ spec: "audits/demo.yaml", pages: [signup("desktop"), previewed] }]);
-  expect(summary.calls.filter((call) => call.variation !== null)).toEqual([expect.objectContaining({ name: "variant_seen", page: "signup", experiment: "Signup copy", variation: "Short form" })]);
+  expect(summary.calls.filter((call) => call.variation !== null)).toEqual([
+    expect.objectContaining({
+      name: "variant_seen",
+      page: "signup",
+      experiment: "Signup copy",
+      variation: "Short form",
+    }),
+  ]);
   expect(summary.calls.filter((call) => call.variation === null).every((call) => call.experiment === null)).toBe(true);
-  expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({ desktop: { identify: true, track: ["cta_click", "signup_success"] } });
+  expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({
+    desktop: { identify: true, track: ["cta_click", "signup_success"] },
+  });
 });
 
 test("a reload's calls and a refused consent unit's are not the page's: they stay out of the baseline", () => {
-  const reloaded = { ...signup("desktop"), reload: { atMs: 5000, loadError: null, calls: [callWith({ name: "exposure_again" })], collect: [] } };
-  const refused = { ...signup("mobile"), calls: [callWith({ name: "tracked_after_refusal" })], consent: { unit: "reject" as const } as PageArtifacts["consent"] };
+  const reloaded = {
+    ...signup("desktop"),
+    reload: { atMs: 5000, loadError: null, calls: [callWith({ name: "exposure_again" })], collect: [] },
+  };
+  const refused = {
+    ...signup("mobile"),
+    calls: [callWith({ name: "tracked_after_refusal" })],
+    consent: { unit: "reject" as const } as PageArtifacts["consent"],
+  };
   const summary = summaryOf([{ spec: "audits/demo.yaml", pages: [reloaded, refused] }]);
-  expect(summary.calls.map((call) => [call.name, call.unit])).toEqual(expect.arrayContaining([["exposure_again", "reload"], ["tracked_after_refusal", "reject"]]));
-  expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({ desktop: { identify: true, track: ["cta_click", "signup_success"] }, mobile: { identify: false, track: [] } });
+  expect(summary.calls.map((call) => [call.name, call.unit])).toEqual(
+    expect.arrayContaining([
+      ["exposure_again", "reload"],
+      ["tracked_after_refusal", "reject"],
+    ]),
+  );
+  expect(baselinesFromSummary(summary)[0]!.pages.signup).toEqual({
+    desktop: { identify: true, track: ["cta_click", "signup_success"] },
+    mobile: { identify: false, track: [] },
+  });
 });

@@ -1,23 +1,59 @@
 import { expect, test } from "@playwright/test";
-import { appendedHistory, changeKind, changesLine, compareRuns, failuresOnNew, hasChanges, KEPT_RUNS, lastRecordedRuns, recordedChecklists, recordedRuns } from "../../src/results/changes.js";
+import {
+  appendedHistory,
+  changeKind,
+  changesLine,
+  compareRuns,
+  failuresOnNew,
+  hasChanges,
+  KEPT_RUNS,
+  lastRecordedRuns,
+  recordedChecklists,
+  recordedRuns,
+} from "../../src/results/changes.js";
 import type { RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 
 const SPEC = "audits/shop.yaml";
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
-  check: "events.expected", status, spec: SPEC, page: "home", viewport: "mobile", goal: null, experiment: null, variation: null, message: "", evidence: {}, ...where,
+  check: "events.expected",
+  status,
+  spec: SPEC,
+  page: "home",
+  viewport: "mobile",
+  goal: null,
+  experiment: null,
+  variation: null,
+  message: "",
+  evidence: {},
+  ...where,
 });
 
 const specRun = (spec = SPEC, environment = "staging", verdict: SpecRun["verdict"] = "fail"): SpecRun => ({
-  spec, project: "Shop", environment, verdict, collect: "send",
-  checklist: { workspace: "pass", projectKeyOrDomain: "pass", goalEventMatch: "fail", mobileAndDesktop: "pass", noWarnings: "pass" },
+  spec,
+  project: "Shop",
+  environment,
+  verdict,
+  collect: "send",
+  checklist: {
+    workspace: "pass",
+    projectKeyOrDomain: "pass",
+    goalEventMatch: "fail",
+    mobileAndDesktop: "pass",
+    noWarnings: "pass",
+  },
 });
 
-const summaryOf = (findings: Finding[], startedAt = "2026-11-27T03:00:12.345Z", runs = [specRun()]): Pick<RunSummary, "startedAt" | "runs" | "findings"> => ({ startedAt, runs, findings });
+const summaryOf = (
+  findings: Finding[],
+  startedAt = "2026-11-27T03:00:12.345Z",
+  runs = [specRun()],
+): Pick<RunSummary, "startedAt" | "runs" | "findings"> => ({ startedAt, runs, findings });
 
 /** The keys a changes list names, as `check page viewport status`. */
-const keys = (list: readonly { check: string; page: string | null; viewport: string | null; status: Status }[]) => list.map((item) => `${item.check} ${item.page} ${item.viewport} ${item.status}`);
+const keys = (list: readonly { check: string; page: string | null; viewport: string | null; status: Status }[]) =>
+  list.map((item) => `${item.check} ${item.page} ${item.viewport} ${item.status}`);
 
 test("each definition: new from pass or absent, worse from warn to fail, resolved to pass, persisting when warn or fail in both and not worse", () => {
   expect(changeKind("pass", "fail")).toBe("new");
@@ -34,7 +70,14 @@ test("each definition: new from pass or absent, worse from warn to fail, resolve
 });
 
 test("a key skipped in either run counts in none", () => {
-  for (const [before, now] of [["skip", "fail"], ["fail", "skip"], ["skip", "pass"], ["warn", "skip"], [null, "skip"]] as const) expect(changeKind(before, now), `${before} → ${now}`).toBeNull();
+  for (const [before, now] of [
+    ["skip", "fail"],
+    ["fail", "skip"],
+    ["skip", "pass"],
+    ["warn", "skip"],
+    [null, "skip"],
+  ] as const)
+    expect(changeKind(before, now), `${before} → ${now}`).toBeNull();
 });
 
 test("a run compared with its recorded predecessor lists each key once, with the spec, environment and status now", () => {
@@ -49,15 +92,18 @@ test("a run compared with its recorded predecessor lists each key once, with the
       found("fail", { check: "goals.match", page: null, viewport: "desktop", goal: "Signup" }),
     ]),
   );
-  const now = summaryOf([
-    found("fail", { page: "signup" }),
-    found("pass", { page: "home" }),
-    found("fail", { page: "cart" }),
-    found("warn", { page: "checkout" }),
-    found("fail", { page: "search" }),
-    found("warn", { page: "added" }),
-    found("fail", { check: "goals.match", page: null, viewport: "desktop", goal: "Signup" }),
-  ], "2026-11-28T03:00:00.000Z");
+  const now = summaryOf(
+    [
+      found("fail", { page: "signup" }),
+      found("pass", { page: "home" }),
+      found("fail", { page: "cart" }),
+      found("warn", { page: "checkout" }),
+      found("fail", { page: "search" }),
+      found("warn", { page: "added" }),
+      found("fail", { check: "goals.match", page: null, viewport: "desktop", goal: "Signup" }),
+    ],
+    "2026-11-28T03:00:00.000Z",
+  );
   const { changes, uncompared } = compareRuns(now, then);
   expect(uncompared).toEqual([]);
   expect(keys(changes!.new)).toEqual(["events.expected signup mobile fail", "events.expected added mobile warn"]);
@@ -66,13 +112,26 @@ test("a run compared with its recorded predecessor lists each key once, with the
   // checkout (warn in both) and the goal (fail in both); search was skipped then, removed is not audited now.
   expect(changes!.persisting).toBe(2);
   expect(changes!.comparedWith).toEqual({ startedAt: "2026-11-27T03:00:12.345Z", verdict: "fail" });
-  expect(changes!.new[0]).toEqual({ check: "events.expected", spec: SPEC, environment: "staging", page: "signup", viewport: "mobile", goal: null, experiment: null, variation: null, status: "fail" });
+  expect(changes!.new[0]).toEqual({
+    check: "events.expected",
+    spec: SPEC,
+    environment: "staging",
+    page: "signup",
+    viewport: "mobile",
+    goal: null,
+    experiment: null,
+    variation: null,
+    status: "fail",
+  });
   expect(hasChanges(changes!)).toBe(true);
 });
 
 test("keys differ by every field: the same check on another viewport, experiment or variation is another finding", () => {
   const then = recordedRuns(summaryOf([found("fail", { experiment: "CTA", variation: "A" })]));
-  const now = summaryOf([found("fail", { experiment: "CTA", variation: "B" }), found("fail", { experiment: "CTA", variation: "A", viewport: "desktop" })]);
+  const now = summaryOf([
+    found("fail", { experiment: "CTA", variation: "B" }),
+    found("fail", { experiment: "CTA", variation: "A", viewport: "desktop" }),
+  ]);
   const { changes } = compareRuns(now, then);
   expect(changes!.new.map((item) => `${item.variation} ${item.viewport}`)).toEqual(["B mobile", "A desktop"]);
   expect(changes!.persisting).toBe(0);
@@ -81,68 +140,135 @@ test("keys differ by every field: the same check on another viewport, experiment
 test("nothing to compare with gives changes null; only the same spec × environment is compared", () => {
   const now = summaryOf([found("fail")]);
   expect(compareRuns(now, [])).toEqual({ changes: null, uncompared: now.runs });
-  const production = recordedRuns(summaryOf([found("pass")], "2026-11-27T03:00:00.000Z", [specRun(SPEC, "production")]));
+  const production = recordedRuns(
+    summaryOf([found("pass")], "2026-11-27T03:00:00.000Z", [specRun(SPEC, "production")]),
+  );
   expect(compareRuns(now, production).changes).toBeNull();
 });
 
 test("of two spec runs, the one with no predecessor is uncompared, and the comparison names the other's run", () => {
   const other = "audits/blog.yaml";
   const then = recordedRuns(summaryOf([found("fail")], "2026-11-27T03:00:00.000Z"));
-  const now = summaryOf([found("fail"), found("fail", { spec: other })], "2026-11-28T03:00:00.000Z", [specRun(), specRun(other)]);
+  const now = summaryOf([found("fail"), found("fail", { spec: other })], "2026-11-28T03:00:00.000Z", [
+    specRun(),
+    specRun(other),
+  ]);
   const comparison = compareRuns(now, then);
   expect(comparison.uncompared.map((run) => run.spec)).toEqual([other]);
-  expect(comparison.changes).toEqual({ comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" }, new: [], worse: [], resolved: [], persisting: 1 });
+  expect(comparison.changes).toEqual({
+    comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },
+    new: [],
+    worse: [],
+    resolved: [],
+    persisting: 1,
+  });
   expect(hasChanges(comparison.changes!)).toBe(false);
   // --fail-on new: the uncompared spec's failure fails the run as with `any`; the persisting one does not.
   expect(failuresOnNew(now, comparison, false).map((finding) => finding.spec)).toEqual([other]);
 });
 
 test("--fail-on new fails on new or worse failures only, and on new warnings when strict", () => {
-  const then = recordedRuns(summaryOf([found("fail", { page: "a" }), found("warn", { page: "b" }), found("pass", { page: "c" })]));
-  const persisting = summaryOf([found("fail", { page: "a" }), found("warn", { page: "b" }), found("pass", { page: "c" })]);
+  const then = recordedRuns(
+    summaryOf([found("fail", { page: "a" }), found("warn", { page: "b" }), found("pass", { page: "c" })]),
+  );
+  const persisting = summaryOf([
+    found("fail", { page: "a" }),
+    found("warn", { page: "b" }),
+    found("pass", { page: "c" }),
+  ]);
   expect(failuresOnNew(persisting, compareRuns(persisting, then), true)).toEqual([]);
-  const newWarning = summaryOf([found("fail", { page: "a" }), found("warn", { page: "b" }), found("warn", { page: "c" })]);
+  const newWarning = summaryOf([
+    found("fail", { page: "a" }),
+    found("warn", { page: "b" }),
+    found("warn", { page: "c" }),
+  ]);
   expect(failuresOnNew(newWarning, compareRuns(newWarning, then), false)).toEqual([]);
-  expect(keys(failuresOnNew(newWarning, compareRuns(newWarning, then), true) as Finding[])).toEqual(["events.expected c mobile warn"]);
+  expect(keys(failuresOnNew(newWarning, compareRuns(newWarning, then), true) as Finding[])).toEqual([
+    "events.expected c mobile warn",
+  ]);
   const worse = summaryOf([found("fail", { page: "a" }), found("fail", { page: "b" }), found("pass", { page: "c" })]);
-  expect(keys(failuresOnNew(worse, compareRuns(worse, then), false) as Finding[])).toEqual(["events.expected b mobile fail"]);
+  expect(keys(failuresOnNew(worse, compareRuns(worse, then), false) as Finding[])).toEqual([
+    "events.expected b mobile fail",
+  ]);
 });
 
 test("the changes line names the compared run's time to the minute and each count", () => {
-  const { changes } = compareRuns(summaryOf([found("fail", { page: "x" }), found("fail")]), recordedRuns(summaryOf([found("fail")])));
+  const { changes } = compareRuns(
+    summaryOf([found("fail", { page: "x" }), found("fail")]),
+    recordedRuns(summaryOf([found("fail")])),
+  );
   expect(changesLine(changes!)).toBe("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing");
 });
 
 test("the history keeps the last runs of each spec × environment, and its last run of each is compared with", () => {
-  const run = (day: number, environment = "staging") => recordedRuns(summaryOf([found(day % 2 ? "fail" : "pass")], `2026-01-${String(day).padStart(2, "0")}T00:00:00.000Z`, [specRun(SPEC, environment)]));
-  let lines = ["not a run", "{\"uuid\": \"an entry of another format\"}"];
-  for (let index = 1; index <= KEPT_RUNS + 5; index++) lines = appendedHistory(lines, [...run((index % 28) + 1), ...(index === 1 ? run(1, "production") : [])]);
-  const runs = lines.map((line) => { try { return JSON.parse(line) as { environment?: string }; } catch { return null; } });
+  const run = (day: number, environment = "staging") =>
+    recordedRuns(
+      summaryOf([found(day % 2 ? "fail" : "pass")], `2026-01-${String(day).padStart(2, "0")}T00:00:00.000Z`, [
+        specRun(SPEC, environment),
+      ]),
+    );
+  let lines = ["not a run", '{"uuid": "an entry of another format"}'];
+  for (let index = 1; index <= KEPT_RUNS + 5; index++)
+    lines = appendedHistory(lines, [...run((index % 28) + 1), ...(index === 1 ? run(1, "production") : [])]);
+  const runs = lines.map((line) => {
+    try {
+      return JSON.parse(line) as { environment?: string };
+    } catch {
+      return null;
+    }
+  });
   expect(runs.filter((entry) => entry?.environment === "staging")).toHaveLength(KEPT_RUNS);
   expect(runs.filter((entry) => entry?.environment === "production")).toHaveLength(1);
   // Lines it does not know stay as they were, in their place.
-  expect(lines.slice(0, 2)).toEqual(["not a run", "{\"uuid\": \"an entry of another format\"}"]);
+  expect(lines.slice(0, 2)).toEqual(["not a run", '{"uuid": "an entry of another format"}']);
   const last = lastRecordedRuns([...lines, "{ cut short"]);
-  expect(last.map((entry) => [entry.environment, entry.startedAt])).toEqual([["production", "2026-01-01T00:00:00.000Z"], ["staging", `2026-01-${String(((KEPT_RUNS + 5) % 28) + 1).padStart(2, "0")}T00:00:00.000Z`]]);
+  expect(last.map((entry) => [entry.environment, entry.startedAt])).toEqual([
+    ["production", "2026-01-01T00:00:00.000Z"],
+    ["staging", `2026-01-${String(((KEPT_RUNS + 5) % 28) + 1).padStart(2, "0")}T00:00:00.000Z`],
+  ]);
 });
 
 test("a recorded run keeps each key by status, without trailing nulls, and no message or evidence", () => {
-  const [recorded] = recordedRuns(summaryOf([found("fail", { message: "secret@example.test", evidence: { value: "x" } }), found("pass", { check: "sdk.order", page: null, viewport: null })]));
+  const [recorded] = recordedRuns(
+    summaryOf([
+      found("fail", { message: "secret@example.test", evidence: { value: "x" } }),
+      found("pass", { check: "sdk.order", page: null, viewport: null }),
+    ]),
+  );
   expect(recorded).toEqual({
-    startedAt: "2026-11-27T03:00:12.345Z", spec: SPEC, environment: "staging", verdict: "fail", checklist: specRun().checklist,
+    startedAt: "2026-11-27T03:00:12.345Z",
+    spec: SPEC,
+    environment: "staging",
+    verdict: "fail",
+    checklist: specRun().checklist,
     findings: { fail: [["events.expected", "home", "mobile"]], pass: [["sdk.order"]] },
   });
 });
 
 test("the trend reads each recorded run's checklist, oldest first, past a spec named like a findings key and without a damaged line", () => {
   const odd = specRun('audits/a,"findings":.yaml', "production", "pass");
-  const lines = appendedHistory([], [
-    ...recordedRuns(summaryOf([found("fail")], "2026-11-26T03:00:00.000Z")),
-    ...recordedRuns(summaryOf([found("pass", { spec: odd.spec })], "2026-11-27T03:00:00.000Z", [odd])),
-  ]);
+  const lines = appendedHistory(
+    [],
+    [
+      ...recordedRuns(summaryOf([found("fail")], "2026-11-26T03:00:00.000Z")),
+      ...recordedRuns(summaryOf([found("pass", { spec: odd.spec })], "2026-11-27T03:00:00.000Z", [odd])),
+    ],
+  );
   const read = recordedChecklists([lines[0]!, '{"startedAt":"2026-11-2', lines[1]!]);
   expect(read).toEqual([
-    { startedAt: "2026-11-26T03:00:00.000Z", spec: SPEC, environment: "staging", verdict: "fail", checklist: specRun().checklist },
-    { startedAt: "2026-11-27T03:00:00.000Z", spec: odd.spec, environment: "production", verdict: "pass", checklist: odd.checklist },
+    {
+      startedAt: "2026-11-26T03:00:00.000Z",
+      spec: SPEC,
+      environment: "staging",
+      verdict: "fail",
+      checklist: specRun().checklist,
+    },
+    {
+      startedAt: "2026-11-27T03:00:00.000Z",
+      spec: odd.spec,
+      environment: "production",
+      verdict: "pass",
+      checklist: odd.checklist,
+    },
   ]);
 });

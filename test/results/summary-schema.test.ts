@@ -6,7 +6,10 @@ import { SUMMARY_SCHEMA_FILE, summaryJsonSchema } from "../../src/results/summar
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const validate = new Ajv2020({ allErrors: true }).compile(summaryJsonSchema());
-const golden = JSON.parse(readFileSync(`${root}test/golden/broken-shop/summary.json`, "utf8")) as Record<string, unknown>;
+const golden = JSON.parse(readFileSync(`${root}test/golden/broken-shop/summary.json`, "utf8")) as Record<
+  string,
+  unknown
+>;
 
 function errorsOf(summary: unknown): unknown[] {
   return validate(summary) ? [] : (validate.errors ?? []);
@@ -35,7 +38,13 @@ test("a summary compared with an earlier run validates with its changes, and a c
   const findings = golden.findings as Record<string, unknown>[];
   const { message: _message, evidence: _evidence, ...key } = findings.find((finding) => finding.status === "fail")!;
   const changed = { ...key, environment: "staging" };
-  const changes = { comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" }, new: [changed], worse: [], resolved: [{ ...changed, status: "pass" }], persisting: 3 };
+  const changes = {
+    comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },
+    new: [changed],
+    worse: [],
+    resolved: [{ ...changed, status: "pass" }],
+    persisting: 3,
+  };
   expect(errorsOf({ ...golden, changes })).toEqual([]);
   const { environment: _environment, ...withoutEnvironment } = changed;
   expect(errorsOf({ ...golden, changes: { ...changes, new: [withoutEnvironment] } })).not.toEqual([]);

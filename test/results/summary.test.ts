@@ -3,7 +3,16 @@ import { verdictOf } from "../../src/results/summary.js";
 import { worstStatus, type Finding } from "../../src/findings/finding.js";
 
 const found = (check: Finding["check"], status: Finding["status"]): Finding => ({
-  check, status, spec: "s.yaml", page: null, viewport: null, goal: null, experiment: null, variation: null, message: "", evidence: {},
+  check,
+  status,
+  spec: "s.yaml",
+  page: null,
+  viewport: null,
+  goal: null,
+  experiment: null,
+  variation: null,
+  message: "",
+  evidence: {},
 });
 
 test("the worst status wins, and nothing at all is a skip", () => {

@@ -12,7 +12,10 @@ import { MINIMAL, minimalWith } from "../support/spec-text.js";
 /** The minimal spec with `auth` lines under its environment (`auth:` is line 7, its first line 8) and `steps` lines under its page (from line 17). */
 function specText(auth: readonly string[], steps: readonly string[] = []): string {
   const authLines = auth.length > 0 ? ["    auth:", ...auth.map((line) => `      ${line}`)] : [];
-  return minimalWith({ 6: [MINIMAL[5]!, ...authLines] }, ...(steps.length > 0 ? ["    steps:", ...steps.map((line) => `      ${line}`)] : []));
+  return minimalWith(
+    { 6: [MINIMAL[5]!, ...authLines] },
+    ...(steps.length > 0 ? ["    steps:", ...steps.map((line) => `      ${line}`)] : []),
+  );
 }
 
 function parse(text: string): SpecParseResult {
@@ -24,7 +27,15 @@ function printed(result: SpecParseResult): string[] {
   return result.errors.map((error) => formatSpecError({ ...error, file: "spec.yaml" }));
 }
 
-const LOGIN = ["login:", "  path: /login", "  steps:", '    - fill: { selector: "#user", valueEnv: STAGING_USER }', '    - fill: { selector: "#password", valueEnv: STAGING_PASSWORD }', '    - click: "#sign-in"', '    - waitFor: "#account-menu"'];
+const LOGIN = [
+  "login:",
+  "  path: /login",
+  "  steps:",
+  '    - fill: { selector: "#user", valueEnv: STAGING_USER }',
+  '    - fill: { selector: "#password", valueEnv: STAGING_PASSWORD }',
+  '    - click: "#sign-in"',
+  '    - waitFor: "#account-menu"',
+];
 
 test("every way in parses, the storage state resolved beside the spec and the login's hosts in lower case", () => {
   const result = parse(
@@ -46,34 +57,69 @@ test("every way in parses, the storage state resolved beside the spec and the lo
     login: {
       path: "/login",
       hosts: ["sso.example.test"],
-      steps: [{ fill: { selector: "#user", valueEnv: "STAGING_USER" } }, { fill: { selector: "#password", valueEnv: "STAGING_PASSWORD" } }, { click: "#sign-in" }, { waitFor: "#account-menu" }],
+      steps: [
+        { fill: { selector: "#user", valueEnv: "STAGING_USER" } },
+        { fill: { selector: "#password", valueEnv: "STAGING_PASSWORD" } },
+        { click: "#sign-in" },
+        { waitFor: "#account-menu" },
+      ],
     },
   });
 });
 
 test.describe("a secret where a variable's name belongs", () => {
   for (const [where, line, path, column, holds] of [
-    ["a Basic password", "basic: { usernameEnv: STAGING_USER, passwordEnv: stage-Pass-7741 }", "basic.passwordEnv", 56, "the password (like STAGING_PASSWORD), never the password itself"],
-    ["a header's value", "headers: { X-Preview-Token: tok_9f3c2a71e05b! }", "headers.X-Preview-Token", 35, "the header's value (like PREVIEW_TOKEN), never the header's value itself"],
-    ["a cookie's value", "cookies: [{ name: preview, valueEnv: 'a b c' }]", "cookies[0].valueEnv", 44, "the cookie's value (like PREVIEW_COOKIE), never the cookie's value itself"],
-    ["a number", "basic: { usernameEnv: STAGING_USER, passwordEnv: 77410042 }", "basic.passwordEnv", 56, "the password (like STAGING_PASSWORD), never the password itself"],
+    [
+      "a Basic password",
+      "basic: { usernameEnv: STAGING_USER, passwordEnv: stage-Pass-7741 }",
+      "basic.passwordEnv",
+      56,
+      "the password (like STAGING_PASSWORD), never the password itself",
+    ],
+    [
+      "a header's value",
+      "headers: { X-Preview-Token: tok_9f3c2a71e05b! }",
+      "headers.X-Preview-Token",
+      35,
+      "the header's value (like PREVIEW_TOKEN), never the header's value itself",
+    ],
+    [
+      "a cookie's value",
+      "cookies: [{ name: preview, valueEnv: 'a b c' }]",
+      "cookies[0].valueEnv",
+      44,
+      "the cookie's value (like PREVIEW_COOKIE), never the cookie's value itself",
+    ],
+    [
+      "a number",
+      "basic: { usernameEnv: STAGING_USER, passwordEnv: 77410042 }",
+      "basic.passwordEnv",
+      56,
+      "the password (like STAGING_PASSWORD), never the password itself",
+    ],
   ] as const) {
     test(`is an error at its place that never quotes it: ${where}`, () => {
       const [error, ...others] = printed(parse(specText([line])));
-      expect(error).toBe(`spec.yaml:8:${column} environments.staging.auth.${path}: must be the NAME of an environment variable that holds ${holds}`);
+      expect(error).toBe(
+        `spec.yaml:8:${column} environments.staging.auth.${path}: must be the NAME of an environment variable that holds ${holds}`,
+      );
       expect(others).toEqual([]);
     });
   }
 
   test("in a journey's fill is an error at its place that never quotes it", () => {
     const errors = printed(parse(specText([], ['- fill: { selector: "#pw", valueEnv: "hunter2 and more" }'])));
-    expect(errors).toEqual(['spec.yaml:17:44 pages[0].steps[0].fill.valueEnv: must be the NAME of an environment variable that holds the text to type (like STAGING_PASSWORD), never the text to type itself']);
+    expect(errors).toEqual([
+      "spec.yaml:17:44 pages[0].steps[0].fill.valueEnv: must be the NAME of an environment variable that holds the text to type (like STAGING_PASSWORD), never the text to type itself",
+    ]);
     expect(errors.join("\n")).not.toContain("hunter2");
   });
 
   test("in the login's steps is an error too", () => {
     const login = LOGIN.map((line) => line.replace("valueEnv: STAGING_PASSWORD", "valueEnv: p@ss w0rd"));
-    expect(printed(parse(specText(login)))).toEqual(['spec.yaml:12:54 environments.staging.auth.login.steps[1].fill.valueEnv: must be the NAME of an environment variable that holds the text to type (like STAGING_PASSWORD), never the text to type itself']);
+    expect(printed(parse(specText(login)))).toEqual([
+      "spec.yaml:12:54 environments.staging.auth.login.steps[1].fill.valueEnv: must be the NAME of an environment variable that holds the text to type (like STAGING_PASSWORD), never the text to type itself",
+    ]);
   });
 });
 

@@ -5,7 +5,8 @@ import { variationId } from "../../src/spec/variation-id.js";
 import { minimalWith } from "../support/spec-text.js";
 
 /** The experiment's exposure, its forced control and its variations' ids. */
-const experiment = (...lines: string[]) => minimalWith({}, "experiments:", "  - name: Pricing CTA copy", "    page: home", '    selector: "#cta"', ...lines);
+const experiment = (...lines: string[]) =>
+  minimalWith({}, "experiments:", "  - name: Pricing CTA copy", "    page: home", '    selector: "#cta"', ...lines);
 const parse = (text: string) => parseSpec(text, "spec.yaml", knownViewports());
 
 test("an exposure, a forced control and variation ids are read, numbers as strings", () => {
@@ -22,7 +23,11 @@ test("an exposure, a forced control and variation ids are read, numbers as strin
   if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
   const [read] = result.spec.experiments;
   expect(read?.control).toEqual({ query: { "cta-copy": "0" } });
-  expect(read?.exposure).toEqual({ event: "Experiment Viewed", properties: { experiment_id: "cta-copy" }, variationProperty: "variation_id" });
+  expect(read?.exposure).toEqual({
+    event: "Experiment Viewed",
+    properties: { experiment_id: "cta-copy" },
+    variationProperty: "variation_id",
+  });
   expect(read?.variations.map((variation, index) => variationId(variation, index))).toEqual(["cta-long", "2", "3"]);
 });
 

@@ -9,11 +9,18 @@ import { parseSpec } from "../../src/spec/load.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 // Union types (`type: ["string", "number"]`) are plain JSON Schema; Ajv's strict mode only asks that they be allowed.
-const validateAgainstSchema = new Ajv2020({ allErrors: true, validateFormats: false, allowUnionTypes: true }).compile(specJsonSchema());
+const validateAgainstSchema = new Ajv2020({ allErrors: true, validateFormats: false, allowUnionTypes: true }).compile(
+  specJsonSchema(),
+);
 const demoSpec = readFileSync(`${root}audits/demo-shop.yaml`, "utf8");
 
 test("every bundled spec that validates also validates against the JSON Schema", () => {
-  const specs = [`${root}audits/demo-shop.yaml`, ...readdirSync(`${root}test/e2e/specs`).filter((name) => name.endsWith(".yaml")).map((name) => `${root}test/e2e/specs/${name}`)];
+  const specs = [
+    `${root}audits/demo-shop.yaml`,
+    ...readdirSync(`${root}test/e2e/specs`)
+      .filter((name) => name.endsWith(".yaml"))
+      .map((name) => `${root}test/e2e/specs/${name}`),
+  ];
   for (const file of specs) {
     const text = readFileSync(file, "utf8");
     expect(parseSpec(text, file, knownViewports()).ok, file).toBe(true);
@@ -29,7 +36,9 @@ test("an unknown key fails against the JSON Schema as it fails validate", () => 
     const validated = parseSpec(text, "audits/demo-shop.yaml", knownViewports());
     expect(validated.ok, where).toBe(false);
     expect(validateAgainstSchema(parse(text)), where).toBe(false);
-    expect(validateAgainstSchema.errors, where).toContainEqual(expect.objectContaining({ keyword: "additionalProperties" }));
+    expect(validateAgainstSchema.errors, where).toContainEqual(
+      expect.objectContaining({ keyword: "additionalProperties" }),
+    );
   }
 });
 

@@ -4,7 +4,14 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { CHECK_IDS } from "../../src/findings/finding.js";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { formatSpecError, loadSpec, loadSpecs, parseSpec, type SpecLoadResult, type SpecParseResult } from "../../src/spec/load.js";
+import {
+  formatSpecError,
+  loadSpec,
+  loadSpecs,
+  parseSpec,
+  type SpecLoadResult,
+  type SpecParseResult,
+} from "../../src/spec/load.js";
 import { PRESETS } from "../../src/spec/presets.js";
 import { MINIMAL, minimalWith } from "../support/spec-text.js";
 
@@ -27,7 +34,11 @@ test.describe("a valid spec", () => {
     const { spec } = result;
     expect(result.file).toBe(`${specsDir}valid.yaml`);
     // The digest the report shows is the one `sha256sum` gives for the file.
-    expect(result.sha256).toBe(createHash("sha256").update(readFileSync(`${specsDir}valid.yaml`)).digest("hex"));
+    expect(result.sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(`${specsDir}valid.yaml`))
+        .digest("hex"),
+    );
     expect(spec.environments.staging).toEqual({ key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412" });
     expect(spec.api).toEqual({
       baseUrl: "http://127.0.0.1:47411",
@@ -52,7 +63,12 @@ test.describe("a valid spec", () => {
     const result = parse(minimalWith({}));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.spec).toMatchObject({ goals: [], experiments: [], checks: {}, identify: { required: [], allowPersonalData: [] } });
+    expect(result.spec).toMatchObject({
+      goals: [],
+      experiments: [],
+      checks: {},
+      identify: { required: [], allowPersonalData: [] },
+    });
   });
 
   test("accepts a Playwright device name as a viewport", () => {
@@ -75,7 +91,9 @@ test.describe("YAML syntax", () => {
   });
 
   test("points at an unclosed flow list", () => {
-    expect(printed(parse("workspace: a\nviewports: [desktop, mobile\nproject: b\n"))[0]).toMatch(/^spec\.yaml:3:1 invalid YAML: Flow sequence/);
+    expect(printed(parse("workspace: a\nviewports: [desktop, mobile\nproject: b\n"))[0]).toMatch(
+      /^spec\.yaml:3:1 invalid YAML: Flow sequence/,
+    );
   });
 
   test("reports a duplicate key at its second occurrence, with the mapping's path", () => {
@@ -91,7 +109,9 @@ test.describe("YAML syntax", () => {
   });
 
   test("says an empty file is an empty spec", () => {
-    const empty = ["spec.yaml:1:1 the spec is empty: it needs at least workspace, project, environments, sdk and pages"];
+    const empty = [
+      "spec.yaml:1:1 the spec is empty: it needs at least workspace, project, environments, sdk and pages",
+    ];
     expect(printed(parse(""))).toEqual(empty);
     expect(printed(parse("# to do\n"))).toEqual(empty);
     expect(printed(parse("---\n"))).toEqual(empty);
@@ -125,7 +145,11 @@ test.describe("unknown keys", () => {
   });
 
   test("are found inside a journey step", () => {
-    const steps = ["    steps:", '      - clik: "#submit"', "      - fill: { selector: '#email', value: x, canery: true }"];
+    const steps = [
+      "    steps:",
+      '      - clik: "#submit"',
+      "      - fill: { selector: '#email', value: x, canery: true }",
+    ];
     expect(printed(parse(minimalWith({}, ...steps)))).toEqual([
       'spec.yaml:17:9 pages[0].steps[0]: unknown key "clik" — did you mean "click"?',
       'spec.yaml:18:47 pages[0].steps[1].fill: unknown key "canery" — did you mean "canary"?',
@@ -191,7 +215,9 @@ test.describe("missing required fields", () => {
   });
 
   test("at the root are named at the first line", () => {
-    expect(printed(parse(minimalWith({ 13: [], 14: [], 15: [] })))).toEqual(['spec.yaml:1:1 missing required field "pages"']);
+    expect(printed(parse(minimalWith({ 13: [], 14: [], 15: [] })))).toEqual([
+      'spec.yaml:1:1 missing required field "pages"',
+    ]);
   });
 
   test("include defaultEnvironment once there are several environments", () => {
@@ -230,15 +256,21 @@ test.describe("the API key", () => {
   const api = ["api:", "  baseUrl: http://127.0.0.1:47411", "  keyEnv: SERVICE_API_KEY"];
 
   test("is refused as api.key", () => {
-    expect(printed(parse(minimalWith({}, ...api, "  key: sk_live_51x")))).toEqual([`spec.yaml:19:3 api: unknown key "key" — ${neverInSpec}`]);
+    expect(printed(parse(minimalWith({}, ...api, "  key: sk_live_51x")))).toEqual([
+      `spec.yaml:19:3 api: unknown key "key" — ${neverInSpec}`,
+    ]);
   });
 
   test("is refused as api.apiKey", () => {
-    expect(printed(parse(minimalWith({}, ...api, "  apiKey: sk_live_51x")))).toEqual([`spec.yaml:19:3 api: unknown key "apiKey" — ${neverInSpec}`]);
+    expect(printed(parse(minimalWith({}, ...api, "  apiKey: sk_live_51x")))).toEqual([
+      `spec.yaml:19:3 api: unknown key "apiKey" — ${neverInSpec}`,
+    ]);
   });
 
   test("is refused as a top-level apiKey", () => {
-    expect(printed(parse(minimalWith({}, "apiKey: sk_live_51x")))).toEqual([`spec.yaml:16:1 unknown key "apiKey" — ${neverInSpec}`]);
+    expect(printed(parse(minimalWith({}, "apiKey: sk_live_51x")))).toEqual([
+      `spec.yaml:16:1 unknown key "apiKey" — ${neverInSpec}`,
+    ]);
   });
 
   test("variable must be a name, not a key", () => {
@@ -271,7 +303,16 @@ test.describe("checks", () => {
 
 test.describe("globs", () => {
   test("an unclosed or stray brace is refused at the glob, saying where in it and what to write", () => {
-    expect(printed(parse(minimalWith({ 8: '  script: "**/sdk/{v1,v2/sdk.js"', 12: ['  collect: "**/v1/collect}"', '  storage: [expsvc_*, "{a,{b}}"]'] })))).toEqual([
+    expect(
+      printed(
+        parse(
+          minimalWith({
+            8: '  script: "**/sdk/{v1,v2/sdk.js"',
+            12: ['  collect: "**/v1/collect}"', '  storage: [expsvc_*, "{a,{b}}"]'],
+          }),
+        ),
+      ),
+    ).toEqual([
       'spec.yaml:8:11 sdk.script: "{" at character 8 is never closed: close the group with "}" ({a,b} matches a or b), or remove it',
       'spec.yaml:12:12 sdk.collect: "}" at character 14 closes no group: remove it, or open the group with "{" ({a,b} matches a or b)',
       'spec.yaml:13:23 sdk.storage[1]: "{" at character 4 opens a group inside the one opened at character 1: groups do not nest, write one {a,b} with every choice in it',
@@ -279,7 +320,9 @@ test.describe("globs", () => {
   });
 
   test("balanced groups load", () => {
-    expect(parse(minimalWith({ 12: ['  collect: "**/v1/{collect,batch}"', '  storage: ["expsvc_{id,session}"]'] })).ok).toBe(true);
+    expect(
+      parse(minimalWith({ 12: ['  collect: "**/v1/{collect,batch}"', '  storage: ["expsvc_{id,session}"]'] })).ok,
+    ).toBe(true);
   });
 });
 
@@ -330,12 +373,20 @@ test.describe("report", () => {
   });
 
   test("srm takes an alpha between 0 and 1 and a whole minimum of visitors", () => {
-    expect(printed(parse(minimalWith({}, "report:", "  file: report.json", "  srm: { alpha: 2, minimumVisitors: 0, minVisitors: 3 }")))).toEqual([
+    expect(
+      printed(
+        parse(
+          minimalWith({}, "report:", "  file: report.json", "  srm: { alpha: 2, minimumVisitors: 0, minVisitors: 3 }"),
+        ),
+      ),
+    ).toEqual([
       "spec.yaml:18:17 report.srm.alpha: must be less than 1",
       "spec.yaml:18:37 report.srm.minimumVisitors: must be at least 1",
       'spec.yaml:18:40 report.srm: unknown key "minVisitors" — allowed keys: alpha, minimumVisitors',
     ]);
-    expect(printed(parse(minimalWith({}, "report:", "  fiel: report.json")))).toEqual(['spec.yaml:17:3 report: unknown key "fiel" — did you mean "file"?']);
+    expect(printed(parse(minimalWith({}, "report:", "  fiel: report.json")))).toEqual([
+      'spec.yaml:17:3 report: unknown key "fiel" — did you mean "file"?',
+    ]);
   });
 });
 
@@ -377,11 +428,17 @@ test.describe("traffic", () => {
 
   test("tags audit traffic by default and sends collect requests to the service", () => {
     const result = parse(minimalWith({}));
-    expect(result.ok && result.spec.traffic).toEqual({ header: { name: "X-Setup-Audit" }, queryParam: false, collect: "send" });
+    expect(result.ok && result.spec.traffic).toEqual({
+      header: { name: "X-Setup-Audit" },
+      queryParam: false,
+      collect: "send",
+    });
   });
 
   test("takes a suffix, a header or false, a query parameter with its defaults, and the intercept mode", () => {
-    expect(trafficOf('  userAgentSuffix: "qa-bot/2"', "  header: false", "  queryParam: {}", "  collect: intercept")).toEqual({
+    expect(
+      trafficOf('  userAgentSuffix: "qa-bot/2"', "  header: false", "  queryParam: {}", "  collect: intercept"),
+    ).toEqual({
       userAgentSuffix: "qa-bot/2",
       header: false,
       queryParam: { name: "setup_audit" },
@@ -391,7 +448,13 @@ test.describe("traffic", () => {
   });
 
   test("refuses what would break a request or is misspelled, saying what is allowed", () => {
-    const lines = ["traffic:", "  header: { name: X QA }", "  queryParam: yes", "  collect: intercpt", "  userAgentSufix: qa"];
+    const lines = [
+      "traffic:",
+      "  header: { name: X QA }",
+      "  queryParam: yes",
+      "  collect: intercpt",
+      "  userAgentSufix: qa",
+    ];
     expect(printed(parse(minimalWith({}, ...lines)))).toEqual([
       "spec.yaml:17:19 traffic.header.name: must be an HTTP header name (letters, digits and - only, like X-Setup-Audit)",
       "spec.yaml:18:15 traffic.queryParam: must be false (none) or a mapping like { name: setup_audit }",
@@ -411,25 +474,53 @@ test.describe("sdk presets and method paths", () => {
     const result = parse(sdkLines("  preset: mixpanel"));
     if (!result.ok) throw new Error(printed(result).join("\n"));
     const { vendor, scriptKey, botFilter, ...fields } = PRESETS.mixpanel;
-    expect(result.spec.sdk).toEqual({ preset: "mixpanel", ...fields, ready: "Boolean(mixpanel.__loaded)", settleMs: 250, pageViews: false });
+    expect(result.spec.sdk).toEqual({
+      preset: "mixpanel",
+      ...fields,
+      ready: "Boolean(mixpanel.__loaded)",
+      settleMs: 250,
+      pageViews: false,
+    });
   });
 
   test("a field beside the preset overrides it, and the preset's ready refers to the configured global", () => {
-    const result = parse(sdkLines("  preset: segment", '  script: "**/vendor/analytics.min.js"', "  global: seg", "  settleMs: 100"));
+    const result = parse(
+      sdkLines("  preset: segment", '  script: "**/vendor/analytics.min.js"', "  global: seg", "  settleMs: 100"),
+    );
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    expect(result.spec.sdk).toMatchObject({ script: "**/vendor/analytics.min.js", global: "seg", collect: PRESETS.segment.collect, ready: "seg.initialized === true || seg.instance?.initialized === true", init: ["load"], settleMs: 100 });
+    expect(result.spec.sdk).toMatchObject({
+      script: "**/vendor/analytics.min.js",
+      global: "seg",
+      collect: PRESETS.segment.collect,
+      ready: "seg.initialized === true || seg.instance?.initialized === true",
+      init: ["load"],
+      settleMs: 100,
+    });
   });
 
   test("track and identify take one method path or a list of dotted paths; init and ready are optional", () => {
     const result = parse(minimalWith({ 11: "  identify: [identify, people.set]" }));
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    expect(result.spec.sdk).toMatchObject({ track: ["track"], identify: ["identify", "people.set"], init: [], traits: null, ready: null, preset: null, settleMs: 250, deliveryTimeoutMs: 6000 });
+    expect(result.spec.sdk).toMatchObject({
+      track: ["track"],
+      identify: ["identify", "people.set"],
+      init: [],
+      traits: null,
+      ready: null,
+      preset: null,
+      settleMs: 250,
+      deliveryTimeoutMs: 6000,
+    });
   });
 
   test("traits names where a builder argument keeps identify's attributes; amplitude's preset fills it", () => {
     const amplitude = parse(sdkLines("  preset: amplitude"));
     if (!amplitude.ok) throw new Error(printed(amplitude).join("\n"));
-    expect(amplitude.spec.sdk).toMatchObject({ global: "amplitude", traits: "_properties.$set", ready: 'typeof amplitude.runQueuedFunctions === "function"' });
+    expect(amplitude.spec.sdk).toMatchObject({
+      global: "amplitude",
+      traits: "_properties.$set",
+      ready: 'typeof amplitude.runQueuedFunctions === "function"',
+    });
     const spelled = parse(minimalWith({ 11: ["  identify: identify", "  traits: payload.attributes"] }));
     if (!spelled.ok) throw new Error(printed(spelled).join("\n"));
     expect(spelled.spec.sdk.traits).toBe("payload.attributes");
@@ -452,7 +543,13 @@ test.describe("sdk.storage", () => {
   const sdkLines = (...lines: string[]) => minimalWith({ 8: lines, 9: [], 10: [], 11: [], 12: [] });
 
   test("every preset fills the storage names its vendor's SDK writes, and a spec's own list wins", () => {
-    const expected = { segment: "ajs_*", mixpanel: "mp_*", posthog: "ph_*_posthog", rudderstack: "rl_*", amplitude: "AMP_*" };
+    const expected = {
+      segment: "ajs_*",
+      mixpanel: "mp_*",
+      posthog: "ph_*_posthog",
+      rudderstack: "rl_*",
+      amplitude: "AMP_*",
+    };
     for (const [preset, glob] of Object.entries(expected)) {
       const result = parse(sdkLines(`  preset: ${preset}`));
       if (!result.ok) throw new Error(printed(result).join("\n"));
@@ -464,9 +561,19 @@ test.describe("sdk.storage", () => {
   });
 
   test("the SDKs' own consent records and probes match no preset's glob", () => {
-    const names = ["__mp_opt_in_out_tok", "__ph_opt_in_out_tok", "__mplss_abc", "test_rudder_cookie", "__tld__", "cc_cookie", "klaro"];
+    const names = [
+      "__mp_opt_in_out_tok",
+      "__ph_opt_in_out_tok",
+      "__mplss_abc",
+      "test_rudder_cookie",
+      "__tld__",
+      "cc_cookie",
+      "klaro",
+    ];
     for (const preset of Object.values(PRESETS)) {
-      const patterns = preset.storage.map((glob) => new RegExp(`^${glob.replaceAll(".", "\\.").replaceAll("*", ".*")}$`));
+      const patterns = preset.storage.map(
+        (glob) => new RegExp(`^${glob.replaceAll(".", "\\.").replaceAll("*", ".*")}$`),
+      );
       expect(names.filter((name) => patterns.some((pattern) => pattern.test(name)))).toEqual([]);
     }
   });
@@ -490,7 +597,16 @@ test.describe("the consent section", () => {
 
   test("a selector becomes its one click; steps stay steps; reject and gpc add their units", () => {
     const result = parse(
-      minimalWith({}, "consent:", '  accept: "#cc-main .cm__btn[data-role=all]"', "  reject:", '    - click: "#manage"', '    - click: "#reject-all"', "  gpc: true", "  timeoutMs: 8000"),
+      minimalWith(
+        {},
+        "consent:",
+        '  accept: "#cc-main .cm__btn[data-role=all]"',
+        "  reject:",
+        '    - click: "#manage"',
+        '    - click: "#reject-all"',
+        "  gpc: true",
+        "  timeoutMs: 8000",
+      ),
     );
     if (!result.ok) throw new Error(printed(result).join("\n"));
     expect(result.spec.consent).toEqual({
@@ -518,7 +634,15 @@ test.describe("the consent section", () => {
 test.describe("experiment variations", () => {
   /** The minimal spec with one experiment on its home page whose variations are `lines` (indented under `variations:`, from line 21). */
   const withVariations = (...lines: string[]) =>
-    minimalWith({}, "experiments:", "  - name: Hero copy, short vs long", "    page: home", '    selector: "#hero"', "    variations:", ...lines);
+    minimalWith(
+      {},
+      "experiments:",
+      "  - name: Hero copy, short vs long",
+      "    page: home",
+      '    selector: "#hero"',
+      "    variations:",
+      ...lines,
+    );
 
   test("take inline code, a file relative to the spec, and preview-link parameters", () => {
     const read: string[] = [];
@@ -537,7 +661,11 @@ test.describe("experiment variations", () => {
     if (!result.ok) throw new Error(result.errors.map(formatSpecError).join("\n"));
     expect(read).toEqual(["variations/long.css"]);
     expect(result.spec.experiments[0]?.variations).toEqual([
-      { name: "Long copy", js: { file: null, code: "document.querySelector('#hero').textContent = 'Longer'" }, css: { file: "variations/long.css", code: "#hero { font-size: 18px }" } },
+      {
+        name: "Long copy",
+        js: { file: null, code: "document.querySelector('#hero').textContent = 'Longer'" },
+        css: { file: "variations/long.css", code: "#hero { font-size: 18px }" },
+      },
       { name: "Preview link", query: { exp_preview: "hero-long", slot: "2" } },
     ]);
   });
@@ -548,7 +676,19 @@ test.describe("experiment variations", () => {
   });
 
   test("a variation needs js, css or query, a name of its own, and parameters in its query", () => {
-    expect(printed(parse(withVariations("      - name: Nothing", "      - name: Control", "        css: 'a {}'", "      - name: Empty link", "        query: {}")))).toEqual([
+    expect(
+      printed(
+        parse(
+          withVariations(
+            "      - name: Nothing",
+            "      - name: Control",
+            "        css: 'a {}'",
+            "      - name: Empty link",
+            "        query: {}",
+          ),
+        ),
+      ),
+    ).toEqual([
       "spec.yaml:21:9 experiments[0].variations[0]: needs js, css or query: a variation with none of them is the control",
       'spec.yaml:22:15 experiments[0].variations[1].name: "control" is the page as it is: give the variation a name of its own',
       "spec.yaml:25:16 experiments[0].variations[2].query: has no parameters: name the preview link's parameters, or leave query out",
@@ -556,18 +696,30 @@ test.describe("experiment variations", () => {
   });
 
   test("names are unique within an experiment", () => {
-    expect(printed(parse(withVariations("      - { name: Long copy, css: 'a {}' }", "      - { name: Long copy, js: 'void 0' }")))).toEqual([
+    expect(
+      printed(
+        parse(withVariations("      - { name: Long copy, css: 'a {}' }", "      - { name: Long copy, js: 'void 0' }")),
+      ),
+    ).toEqual([
       'spec.yaml:22:17 experiments[0].variations[1].name: "Long copy" is the name of another variation of this experiment',
     ]);
   });
 
   test("a code file that cannot be read is an error at its line, relative to the spec's folder", async () => {
-    const result = parseSpec(withVariations("      - name: Long copy", "        js: { file: missing.js }"), `${specsDir}spec.yaml`, knownViewports());
+    const result = parseSpec(
+      withVariations("      - name: Long copy", "        js: { file: missing.js }"),
+      `${specsDir}spec.yaml`,
+      knownViewports(),
+    );
     expect(printed(result)).toEqual([
       `spec.yaml:22:21 experiments[0].variations[0].js.file: cannot read the variation's js file "missing.js": no such file (paths are relative to the spec's folder)`,
     ]);
     // A folder where the file should be is said so, naming the variation's file, not the spec.
-    const folder = parseSpec(withVariations("      - name: Long copy", "        css: { file: . }"), `${specsDir}spec.yaml`, knownViewports());
+    const folder = parseSpec(
+      withVariations("      - name: Long copy", "        css: { file: . }"),
+      `${specsDir}spec.yaml`,
+      knownViewports(),
+    );
     expect(printed(folder)).toEqual([
       `spec.yaml:22:22 experiments[0].variations[0].css.file: cannot read the variation's css file ".": it is a folder, not a file (paths are relative to the spec's folder)`,
     ]);

@@ -6,7 +6,12 @@ const spec = {
   experiments: [{ name: "Pricing CTA copy", page: "pricing", selector: "#cta" }],
   pages: [{ id: "home" }, { id: "pricing" }],
 };
-const about = (where: { page?: string; goal?: string; experiment?: string }) => ({ page: null, goal: null, experiment: null, ...where });
+const about = (where: { page?: string; goal?: string; experiment?: string }) => ({
+  page: null,
+  goal: null,
+  experiment: null,
+  ...where,
+});
 
 test("a finding about an experiment is placed at the experiment, though it names its page too", () => {
   expect(entryPathOf(spec, about({ page: "pricing", experiment: "Pricing CTA copy" }))).toEqual(["experiments", 0]);

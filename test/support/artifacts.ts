@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import { goalListSchema, projectListSchema } from "../../src/api/schemas.js";
-import type { ApiArtifacts, ApiExchange, ApiFailure, CapturedCall, CollectRequest, PageArtifacts } from "../../src/artifacts/types.js";
+import type {
+  ApiArtifacts,
+  ApiExchange,
+  ApiFailure,
+  CapturedCall,
+  CollectRequest,
+  PageArtifacts,
+} from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import type { AuditUnit } from "../../src/plan/plan.js";
@@ -13,7 +20,13 @@ export function specWith(overrides: Record<string, unknown> = {}): AuditSpec {
     workspace: "Acme Marketing",
     project: "Demo shop",
     environments: { staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412" } },
-    sdk: { script: "**/sdk/v1/sdk.js", global: "expsvc", track: "track", identify: "identify", collect: "**/v1/collect" },
+    sdk: {
+      script: "**/sdk/v1/sdk.js",
+      global: "expsvc",
+      track: "track",
+      identify: "identify",
+      collect: "**/v1/collect",
+    },
     goals: [{ name: "Signup completed", event: "signup_success" }],
     pages: [
       { id: "home", path: "/" },
@@ -70,18 +83,34 @@ export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts 
 /** The unit a test's page stands for, from what it overrides: a preview with `variation`, a consent unit with a refusal's `consent`, else the page as it is. */
 function unitOf(overrides: Partial<PageArtifacts>): PageArtifacts["unit"] {
   const page = overrides.page ?? "home";
-  if (overrides.variation) return { id: `${page} · ${overrides.variation.experiment} · ${overrides.variation.name}`, kind: "variation" };
+  if (overrides.variation)
+    return { id: `${page} · ${overrides.variation.experiment} · ${overrides.variation.name}`, kind: "variation" };
   const consent = overrides.consent?.unit;
-  return consent === "reject" || consent === "gpc" ? { id: `${page}.${consent}`, kind: consent } : { id: page, kind: "page" };
+  return consent === "reject" || consent === "gpc"
+    ? { id: `${page}.${consent}`, kind: consent }
+    : { id: page, kind: "page" };
 }
 
 /** A call made directly on the ready SDK, with `overrides` applied. */
 export function callWith(overrides: Partial<CapturedCall> = {}): CapturedCall {
-  return { kind: "track", method: overrides.kind ?? "track", name: "signup_success", properties: {}, atMs: 500, state: "direct", documentUrl: "http://127.0.0.1:47412/signup", ...overrides };
+  return {
+    kind: "track",
+    method: overrides.kind ?? "track",
+    name: "signup_success",
+    properties: {},
+    atMs: 500,
+    state: "direct",
+    documentUrl: "http://127.0.0.1:47412/signup",
+    ...overrides,
+  };
 }
 
 /** A collect request that carried the given calls and got `status`. */
-export function collectOf(calls: readonly CapturedCall[], status: number | null = 202, failure: string | null = null): CollectRequest {
+export function collectOf(
+  calls: readonly CapturedCall[],
+  status: number | null = 202,
+  failure: string | null = null,
+): CollectRequest {
   return {
     url: "http://127.0.0.1:47411/v1/collect",
     method: "POST",
@@ -95,16 +124,48 @@ export function collectOf(calls: readonly CapturedCall[], status: number | null 
 }
 
 /** A check context over these pages (and what the service API said, and the variations' previews, when given), with the plan of every page of the spec in `environment`. */
-export function contextOf(pages: PageArtifacts[], spec: AuditSpec = specWith(), api: ApiArtifacts | null = null, variations: PageArtifacts[] = [], environment = "staging"): AuditContext {
-  const { domain, units } = planTarget({ specFile: "audits/demo.yaml", slug: "demo", spec, specSha256: "", environment, baseUrl: spec.environments[environment]!.baseUrl, pages: spec.pages.map((page) => page.id), viewports: spec.viewports });
+export function contextOf(
+  pages: PageArtifacts[],
+  spec: AuditSpec = specWith(),
+  api: ApiArtifacts | null = null,
+  variations: PageArtifacts[] = [],
+  environment = "staging",
+): AuditContext {
+  const { domain, units } = planTarget({
+    specFile: "audits/demo.yaml",
+    slug: "demo",
+    spec,
+    specSha256: "",
+    environment,
+    baseUrl: spec.environments[environment]!.baseUrl,
+    pages: spec.pages.map((page) => page.id),
+    viewports: spec.viewports,
+  });
   // Each call's delivery reconciled once, as a run does: the pages' first, then the previews'.
-  const judged = reconcileDeliveries([...pages, ...variations.map((preview) => previewOf(preview, units))], ingestedEvents(api));
-  return { spec, specFile: "audits/demo.yaml", environment, domain, units, pages: judged.slice(0, pages.length), variations: judged.slice(pages.length), api };
+  const judged = reconcileDeliveries(
+    [...pages, ...variations.map((preview) => previewOf(preview, units))],
+    ingestedEvents(api),
+  );
+  return {
+    spec,
+    specFile: "audits/demo.yaml",
+    environment,
+    domain,
+    units,
+    pages: judged.slice(0, pages.length),
+    variations: judged.slice(pages.length),
+    api,
+  };
 }
 
 /** A test's preview as the plan names it: the unit planned for its page, experiment and variation. */
 function previewOf(preview: PageArtifacts, units: readonly AuditUnit[]): PageArtifacts {
-  const planned = units.find((unit) => unit.page === preview.page && unit.variation?.experiment === preview.variation?.experiment && unit.variation?.name === preview.variation?.name);
+  const planned = units.find(
+    (unit) =>
+      unit.page === preview.page &&
+      unit.variation?.experiment === preview.variation?.experiment &&
+      unit.variation?.name === preview.variation?.name,
+  );
   return planned === undefined ? preview : { ...preview, unit: { id: planned.id, kind: planned.kind } };
 }
 
@@ -119,7 +180,11 @@ export function normalised<T>(schema: z.ZodType<{ data: T[] }>, elements: unknow
 }
 
 /** A failed API exchange. */
-export function failedExchange(failure: ApiFailure, attempts = 1, url = "http://127.0.0.1:47411/v1/projects"): ApiExchange<never> {
+export function failedExchange(
+  failure: ApiFailure,
+  attempts = 1,
+  url = "http://127.0.0.1:47411/v1/projects",
+): ApiExchange<never> {
   return { url, attempts, durationMs: 40, status: failure.status, data: null, failure };
 }
 
@@ -131,7 +196,13 @@ export function apiWith(overrides: Partial<ApiArtifacts> = {}): ApiArtifacts {
     startedAt: "2030-01-01T10:00:00.000Z",
     projects: exchangeOf(
       normalised(projectListSchema, [
-        { id: "p_1001", key: "prj_demo_staging", name: "Demo shop (staging)", domain: "127.0.0.1", workspace: { id: "ws_1", name: "Acme Marketing" } },
+        {
+          id: "p_1001",
+          key: "prj_demo_staging",
+          name: "Demo shop (staging)",
+          domain: "127.0.0.1",
+          workspace: { id: "ws_1", name: "Acme Marketing" },
+        },
       ]),
     ),
     goals: exchangeOf(
@@ -147,6 +218,11 @@ export function apiWith(overrides: Partial<ApiArtifacts> = {}): ApiArtifacts {
 /** The demo spec with an `api` section (`apiOverrides` merged into it). */
 export function specWithApi(apiOverrides: Record<string, unknown> = {}): AuditSpec {
   return specWith({
-    api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY", goalsPath: "/v1/projects/{project}/goals", ...apiOverrides },
+    api: {
+      baseUrl: "http://127.0.0.1:47411",
+      keyEnv: "SERVICE_API_KEY",
+      goalsPath: "/v1/projects/{project}/goals",
+      ...apiOverrides,
+    },
   });
 }

@@ -46,12 +46,17 @@ export interface ActionRun {
 }
 
 /** Runs the action at `actionPath` in `workspace` with the inputs given (the others take their defaults) and the environment given. */
-export async function runCompositeAction(actionPath: string, options: { workspace: string; inputs: Record<string, string>; env: NodeJS.ProcessEnv }): Promise<ActionRun> {
+export async function runCompositeAction(
+  actionPath: string,
+  options: { workspace: string; inputs: Record<string, string>; env: NodeJS.ProcessEnv },
+): Promise<ActionRun> {
   const action = parse(readFileSync(join(actionPath, "action.yml"), "utf8")) as ActionFile;
   if (action.runs.using !== "composite") throw new Error(`${actionPath}/action.yml is not a composite action`);
   const unknown = Object.keys(options.inputs).filter((name) => !(name in action.inputs));
   if (unknown.length > 0) throw new Error(`action.yml has no input ${unknown.join(", ")}`);
-  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, options.inputs[name] ?? input.default ?? ""]));
+  const inputs = Object.fromEntries(
+    Object.entries(action.inputs).map(([name, input]) => [name, options.inputs[name] ?? input.default ?? ""]),
+  );
   const work = scratchDir("setup-audit-action");
   const summaryFile = join(work, "step-summary.md");
   writeFileSync(summaryFile, "");
@@ -62,15 +67,21 @@ export async function runCompositeAction(actionPath: string, options: { workspac
   for (const [index, step] of action.runs.steps.entries()) {
     const name = step.name ?? step.id ?? `step ${index + 1}`;
     if (step.uses) {
-      run.uses.push({ uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([key, value]) => [key, evaluate(String(value))])) });
+      run.uses.push({
+        uses: step.uses,
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([key, value]) => [key, evaluate(String(value))])),
+      });
       continue;
     }
-    if (step.shell !== "bash" || step.run === undefined) throw new Error(`step "${name}" is neither a bash run step nor a uses step`);
+    if (step.shell !== "bash" || step.run === undefined)
+      throw new Error(`step "${name}" is neither a bash run step nor a uses step`);
     const outputFile = join(work, `output-${index}`);
     const scriptFile = join(work, `step-${index}.sh`);
     writeFileSync(outputFile, "");
     writeFileSync(scriptFile, step.run);
-    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, evaluate(String(value))]));
+    const stepEnv = Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([key, value]) => [key, evaluate(String(value))]),
+    );
     const env = {
       ...options.env,
       GITHUB_ACTIONS: "true",
@@ -90,13 +101,19 @@ export async function runCompositeAction(actionPath: string, options: { workspac
       break;
     }
   }
-  run.outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, output]) => [name, evaluate(output.value)]));
+  run.outputs = Object.fromEntries(
+    Object.entries(action.outputs).map(([name, output]) => [name, evaluate(output.value)]),
+  );
   run.summary = readFileSync(summaryFile, "utf8");
   return run;
 }
 
 /** `${{ … }}` replaced as Actions does for the expressions this runner knows; a step's output not set is empty. */
-function evaluated(text: string, inputs: Record<string, string>, steps: Record<string, Record<string, string>>): string {
+function evaluated(
+  text: string,
+  inputs: Record<string, string>,
+  steps: Record<string, Record<string, string>>,
+): string {
   return text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, expression: string) => {
     const input = expression.match(/^inputs\.([\w-]+)$/);
     if (input) {
@@ -129,7 +146,11 @@ function stepOutputs(text: string): Record<string, string> {
 
 function bash(scriptFile: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", scriptFile], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", scriptFile], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

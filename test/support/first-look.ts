@@ -15,5 +15,14 @@ export function requestWith(url: string, resourceType = "script", overrides: Par
 
 /** A first look at LOOK_PAGE that loaded and saw nothing, with `overrides` applied. */
 export function lookWith(overrides: Partial<FirstLook> = {}): FirstLook {
-  return { url: LOOK_PAGE, finalUrl: LOOK_PAGE, loadError: null, globals: [], requests: [], readyPresets: [], inlineScripts: [], ...overrides };
+  return {
+    url: LOOK_PAGE,
+    finalUrl: LOOK_PAGE,
+    loadError: null,
+    globals: [],
+    requests: [],
+    readyPresets: [],
+    inlineScripts: [],
+    ...overrides,
+  };
 }

@@ -23,8 +23,18 @@ const EXPECTED_FILE = join(GOLDEN_DIR, "summary.json");
 
 /** The golden artifacts judged by the current spec and checks, as summary.json gives them, without what changes from run to run. */
 export async function judgedGolden(): Promise<RunSummary> {
-  const { targets, judge } = await readReplay(GOLDEN_DIR, { specs: [GOLDEN_SPEC], env: undefined, pages: [], viewports: [] });
-  const summary = buildSummary(judge([]), { startedAt: new Date(0), durationMs: 0, strict: false, secrets: runSecrets(targets, {}) });
+  const { targets, judge } = await readReplay(GOLDEN_DIR, {
+    specs: [GOLDEN_SPEC],
+    env: undefined,
+    pages: [],
+    viewports: [],
+  });
+  const summary = buildSummary(judge([]), {
+    startedAt: new Date(0),
+    durationMs: 0,
+    strict: false,
+    secrets: runSecrets(targets, {}),
+  });
   // Nothing else depends on the clock or the machine: the artifacts are the same every time.
   return JSON.parse(JSON.stringify(summary).replaceAll(ROOT, "<root>/")) as RunSummary;
 }

@@ -34,8 +34,18 @@ interface LockEntry {
 
 /** The environment for npm and the CLI in the project: the npm variables of the `npm test` around us (its project's folder among them) left out, npm's cache and settings kept. */
 export function projectEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const kept = Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) || (/^npm_config_/i.test(name) && !/^npm_config_local_prefix$/i.test(name)));
-  return { ...Object.fromEntries(kept), npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "", ...extra };
+  const kept = Object.entries(process.env).filter(
+    ([name]) => !/^npm_/i.test(name) || (/^npm_config_/i.test(name) && !/^npm_config_local_prefix$/i.test(name)),
+  );
+  return {
+    ...Object.fromEntries(kept),
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    GITHUB_ACTIONS: "",
+    GITHUB_STEP_SUMMARY: "",
+    ...extra,
+  };
 }
 
 /**
@@ -43,7 +53,11 @@ export function projectEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
  * prepack, whose build would empty dist/ under the tests running beside this one.
  */
 export async function pack(destination: string): Promise<PackResult> {
-  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd: ROOT, env: projectEnv(), maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], {
+    cwd: ROOT,
+    env: projectEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return (JSON.parse(stdout) as PackResult[])[0]!;
 }
 
@@ -51,18 +65,44 @@ export async function pack(destination: string): Promise<PackResult> {
 export async function installedProject(tarballDir: string, packed: PackResult): Promise<string> {
   const project = scratchDir("setup-audit-project");
   const tarball = `file:${join(tarballDir, packed.filename)}`;
-  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines: Record<string, string> };
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+    engines: Record<string, string>;
+  };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, LockEntry>;
+  };
   // The runtime closure of this repository's own install, at the same places under node_modules.
   const runtime = Object.entries(lock.packages).filter(([path, entry]) => path !== "" && !entry.dev);
   const packages: Record<string, LockEntry> = {
     "": { name: "audit-project", version: "1.0.0", devDependencies: { [manifest.name]: tarball } },
-    [`node_modules/${manifest.name}`]: { version: manifest.version, resolved: tarball, integrity: packed.integrity, dev: true, dependencies: manifest.dependencies, bin: manifest.bin, engines: manifest.engines },
+    [`node_modules/${manifest.name}`]: {
+      version: manifest.version,
+      resolved: tarball,
+      integrity: packed.integrity,
+      dev: true,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin,
+      engines: manifest.engines,
+    },
     ...Object.fromEntries(runtime.map(([path, entry]) => [path, { ...entry, dev: true }])),
   };
-  writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "audit-project", version: "1.0.0", private: true, devDependencies: { [manifest.name]: tarball } }, null, 2)}\n`);
-  writeFileSync(join(project, "package-lock.json"), `${JSON.stringify({ name: "audit-project", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify({ name: "audit-project", version: "1.0.0", private: true, devDependencies: { [manifest.name]: tarball } }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(project, "package-lock.json"),
+    `${JSON.stringify({ name: "audit-project", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
   mkdirSync(join(project, "audits"));
-  await run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], { cwd: project, env: projectEnv(), maxBuffer: 16 * 1024 * 1024 });
+  await run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], {
+    cwd: project,
+    env: projectEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return project;
 }

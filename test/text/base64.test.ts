@@ -11,8 +11,11 @@ test("decodes text in either alphabet, padded or not, around white space", () =>
 });
 
 test("words in base64's alphabet, short strings and binary data are not base64 text", () => {
-  for (const word of ["signup_success", "abcdefghi", "e30=", "cta_variant_b"]) expect(decodeBase64Text(word), word).toBeNull();
-  expect(decodeBase64Text(Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x10, 0x80, 0x81, 0x82, 0x83]).toString("base64"))).toBeNull();
+  for (const word of ["signup_success", "abcdefghi", "e30=", "cta_variant_b"])
+    expect(decodeBase64Text(word), word).toBeNull();
+  expect(
+    decodeBase64Text(Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x10, 0x80, 0x81, 0x82, 0x83]).toString("base64")),
+  ).toBeNull();
 });
 
 test("a value's encoded forms, in both alphabets, are found inside its padded encoding", () => {

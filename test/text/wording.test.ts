@@ -38,7 +38,15 @@ test.describe("closestMatch", () => {
 
 test.describe("nearMisses", () => {
   test("lists every close candidate once, closest first, never the word itself", () => {
-    expect(nearMisses("signup_success", ["page_view", "signup_sucess", "Signup Success", "signup_success", "Signup Success"])).toEqual(["Signup Success", "signup_sucess"]);
+    expect(
+      nearMisses("signup_success", [
+        "page_view",
+        "signup_sucess",
+        "Signup Success",
+        "signup_success",
+        "Signup Success",
+      ]),
+    ).toEqual(["Signup Success", "signup_sucess"]);
   });
 
   test("is what closestMatch picks from", () => {

@@ -22,7 +22,13 @@ test.describe("setup-audit's format", () => {
     expect(plan).toMatchObject({ format: "setup-audit", events: ["Order Completed", "Signed Up"], hasIdentify: true });
     expect(plan.validateTrack("Order Completed", { order_id: "o_1", revenue: 12.5, currency: "EUR" })).toEqual([]);
     expect(plan.validateTrack("Order Completed", { order_id: "o_1", revenue: "12.50", coupon: "x" })).toEqual([
-      { pointer: "/coupon", rule: "additionalProperties", expected: "no key the plan does not list", type: "string", value: "x" },
+      {
+        pointer: "/coupon",
+        rule: "additionalProperties",
+        expected: "no key the plan does not list",
+        type: "string",
+        value: "x",
+      },
       { pointer: "/revenue", rule: "type", expected: "a number", type: "string", value: "12.50" },
     ]);
     expect(plan.validateTrack("Order Completed", null)).toEqual([
@@ -31,15 +37,28 @@ test.describe("setup-audit's format", () => {
     ]);
     expect(plan.validateTrack("Signed Up", { anything: 1 })).toEqual([]);
     expect(plan.validateTrack("Order Complete", {})).toBeNull();
-    expect(plan.validateIdentify({ email: "a" })).toEqual([{ pointer: "/plan", rule: "required", expected: "present", type: "missing" }]);
+    expect(plan.validateIdentify({ email: "a" })).toEqual([
+      { pointer: "/plan", rule: "required", expected: "present", type: "missing" },
+    ]);
   });
 
   test("reads the same plan written as JSON, with draft-07 and formats", () => {
-    const json = { events: { Paid: { properties: { $schema: "http://json-schema.org/draft-07/schema#", properties: { at: { type: "string", format: "date-time" } } } } } };
+    const json = {
+      events: {
+        Paid: {
+          properties: {
+            $schema: "http://json-schema.org/draft-07/schema#",
+            properties: { at: { type: "string", format: "date-time" } },
+          },
+        },
+      },
+    };
     const plan = loaded(join(folderWith({ "plan.json": JSON.stringify(json) }), "plan.json"));
     expect(plan.hasIdentify).toBe(false);
     expect(plan.validateIdentify({})).toBeNull();
-    expect(plan.validateTrack("Paid", { at: "yesterday" })).toEqual([{ pointer: "/at", rule: "format", expected: "a date-time", type: "string", value: "yesterday" }]);
+    expect(plan.validateTrack("Paid", { at: "yesterday" })).toEqual([
+      { pointer: "/at", rule: "format", expected: "a date-time", type: "string", value: "yesterday" },
+    ]);
     expect(plan.validateTrack("Paid", { at: "2030-01-01T10:00:00Z" })).toEqual([]);
   });
 
@@ -50,14 +69,20 @@ test.describe("setup-audit's format", () => {
       "syntax.yaml": "events:\n  Paid: [\n",
       "other.yaml": "name: not a plan\n",
     });
-    expect(errorsOf(join(folder, "plan.yaml"))).toEqual([`${join(folder, "plan.yaml")}:3:5 events.Paid.propertes: unknown key "propertes": an event has properties and description`]);
+    expect(errorsOf(join(folder, "plan.yaml"))).toEqual([
+      `${join(folder, "plan.yaml")}:3:5 events.Paid.propertes: unknown key "propertes": an event has properties and description`,
+    ]);
     const [badType] = errorsOf(join(folder, "bad-type.yaml"));
-    expect(badType).toMatch(/bad-type\.yaml:4:13 events\.Paid\.properties\.type: the schema of "Paid" is not a valid JSON Schema: `type` must be equal to one of the allowed values$/);
+    expect(badType).toMatch(
+      /bad-type\.yaml:4:13 events\.Paid\.properties\.type: the schema of "Paid" is not a valid JSON Schema: `type` must be equal to one of the allowed values$/,
+    );
     expect(errorsOf(join(folder, "syntax.yaml"))[0]).toMatch(/syntax\.yaml:\d+:\d+ invalid YAML or JSON: /);
     expect(errorsOf(join(folder, "other.yaml"))).toEqual([
       `${join(folder, "other.yaml")}:1:1 is not a tracking plan: expected events (setup-audit's format), rules (a Segment Protocols export), or a folder (a RudderStack rudder-cli catalog)`,
     ]);
-    expect(errorsOf(join(folder, "missing.yaml"))[0]).toContain("missing.yaml:1:1 cannot read the tracking plan: no such file or folder");
+    expect(errorsOf(join(folder, "missing.yaml"))[0]).toContain(
+      "missing.yaml:1:1 cannot read the tracking plan: no such file or folder",
+    );
   });
 });
 
@@ -67,7 +92,11 @@ const SEGMENT_EVENT_RULES = {
   labels: { team: "checkout" },
   properties: {
     context: {},
-    properties: { type: "object", required: ["order_id"], properties: { order_id: { type: "string" }, total: { $ref: "#/definitions/amount" } } },
+    properties: {
+      type: "object",
+      required: ["order_id"],
+      properties: { order_id: { type: "string" }, total: { $ref: "#/definitions/amount" } },
+    },
   },
   definitions: { amount: { type: "number" } },
 };
@@ -78,12 +107,19 @@ test.describe("Segment Protocols exports", () => {
       name: "workspaces/acme/tracking-plans/rs_1",
       rules: {
         events: [{ name: "Order Completed", version: 1, rules: SEGMENT_EVENT_RULES }],
-        identify: { $schema: "http://json-schema.org/draft-07/schema#", properties: { traits: { type: "object", required: ["plan"] } } },
+        identify: {
+          $schema: "http://json-schema.org/draft-07/schema#",
+          properties: { traits: { type: "object", required: ["plan"] } },
+        },
       },
     };
     const plan = loaded(join(folderWith({ "segment.json": JSON.stringify(exported) }), "segment.json"));
     expect(plan).toMatchObject({ format: "segment", events: ["Order Completed"], hasIdentify: true });
-    expect(plan.validateTrack("Order Completed", { order_id: 5, total: "9" })!.map(({ pointer, rule }) => `${pointer} ${rule}`)).toEqual(["/order_id type", "/total type"]);
+    expect(
+      plan
+        .validateTrack("Order Completed", { order_id: 5, total: "9" })!
+        .map(({ pointer, rule }) => `${pointer} ${rule}`),
+    ).toEqual(["/order_id type", "/total type"]);
     expect(plan.validateIdentify({ plan: "pro" })).toEqual([]);
   });
 
@@ -99,13 +135,17 @@ test.describe("Segment Protocols exports", () => {
     };
     const plan = loaded(join(folderWith({ "rules.json": JSON.stringify(exported) }), "rules.json"), "segment");
     expect(plan).toMatchObject({ format: "segment", events: ["Order Completed"], hasIdentify: true });
-    expect(plan.validateTrack("Order Completed", {})).toEqual([{ pointer: "/order_id", rule: "required", expected: "present", type: "missing" }]);
+    expect(plan.validateTrack("Order Completed", {})).toEqual([
+      { pointer: "/order_id", rule: "required", expected: "present", type: "missing" },
+    ]);
     expect(plan.validateIdentify({})).toHaveLength(1);
   });
 
   test("a TRACK rule without a key is an error at its place", () => {
     const folder = folderWith({ "rules.json": '{\n  "rules": [\n    { "type": "TRACK", "jsonSchema": {} }\n  ]\n}\n' });
-    expect(errorsOf(join(folder, "rules.json"))).toEqual([`${join(folder, "rules.json")}:3:5 rules[0].key: a TRACK rule needs key, the event's name`]);
+    expect(errorsOf(join(folder, "rules.json"))).toEqual([
+      `${join(folder, "rules.json")}:3:5 rules[0].key: a TRACK rule needs key, the event's name`,
+    ]);
   });
 });
 
@@ -163,12 +203,14 @@ spec:
     const plan = loaded(folderWith(catalog));
     expect(plan).toMatchObject({ format: "rudderstack", events: ["Order Completed"], hasIdentify: true });
     expect(plan.validateTrack("Order Completed", { order_id: "o_1", revenue: 3, currency: "USD" })).toEqual([]);
-    expect(plan.validateTrack("Order Completed", { order_id: "o_1", revenue: -1, currency: "GBP", coupon: "x" })!.map(({ pointer, rule }) => `${pointer} ${rule}`)).toEqual([
-      "/coupon additionalProperties",
-      "/revenue minimum",
-      "/currency enum",
+    expect(
+      plan
+        .validateTrack("Order Completed", { order_id: "o_1", revenue: -1, currency: "GBP", coupon: "x" })!
+        .map(({ pointer, rule }) => `${pointer} ${rule}`),
+    ).toEqual(["/coupon additionalProperties", "/revenue minimum", "/currency enum"]);
+    expect(plan.validateIdentify({ plan: "team" })).toEqual([
+      { pointer: "/plan", rule: "enum", expected: 'one of "free", "pro"', type: "string", value: "team" },
     ]);
-    expect(plan.validateIdentify({ plan: "team" })).toEqual([{ pointer: "/plan", rule: "enum", expected: 'one of "free", "pro"', type: "string", value: "team" }]);
   });
 
   test("reads v0.1's kind: tp with $ref and allow_unplanned", () => {
@@ -201,15 +243,24 @@ spec:
     });
     const plan = loaded(folder, "rudderstack");
     expect(plan.validateTrack("Signed Up", { method: "email" })).toEqual([]);
-    expect(plan.validateTrack("Signed Up", { method: "email", extra: 1 })!.map(({ rule }) => rule)).toEqual(["additionalProperties"]);
+    expect(plan.validateTrack("Signed Up", { method: "email", extra: 1 })!.map(({ rule }) => rule)).toEqual([
+      "additionalProperties",
+    ]);
   });
 
   test("a rule naming an event the catalog lacks is an error at its place; a folder without a plan is one too", () => {
-    const broken = { ...catalog, "plans/shop.yaml": catalog["plans/shop.yaml"].replace("#event:order_completed", "#event:order_complete") };
+    const broken = {
+      ...catalog,
+      "plans/shop.yaml": catalog["plans/shop.yaml"].replace("#event:order_completed", "#event:order_complete"),
+    };
     const folder = folderWith(broken);
-    expect(errorsOf(folder)).toEqual([`${join(folder, "plans/shop.yaml")}:10:14 spec.rules[0].event: names an event the catalog does not define (order_complete)`]);
+    expect(errorsOf(folder)).toEqual([
+      `${join(folder, "plans/shop.yaml")}:10:14 spec.rules[0].event: names an event the catalog does not define (order_complete)`,
+    ]);
     const noPlan = folderWith({ "events.yaml": catalog["events.yaml"] });
-    expect(errorsOf(noPlan)).toEqual([`${noPlan}:1:1 the folder holds no rudder-cli tracking plan (a YAML file with kind: tracking-plan)`]);
+    expect(errorsOf(noPlan)).toEqual([
+      `${noPlan}:1:1 the folder holds no rudder-cli tracking plan (a YAML file with kind: tracking-plan)`,
+    ]);
     expect(errorsOf(noPlan, "segment")[0]).toContain("is a folder, which only a RudderStack catalog is");
   });
 });

@@ -28,8 +28,23 @@ test.describe("the domain rule", () => {
   });
 });
 
-const SPEC_HEAD = ["workspace: A", "project: B", "environments:", "  staging:", "    key: prj_a", '    baseUrl: "https://evil.test"', "    domain: shop.example.test"];
-const SPEC_TAIL = ['sdk: { script: "**/sdk.js", global: g, track: t, identify: i, collect: "**/c" }', "pages:", "  - id: home", '    path: "/\\\\evil.test/"', "    steps:", '      - goto: "/\\t/evil.test/"'];
+const SPEC_HEAD = [
+  "workspace: A",
+  "project: B",
+  "environments:",
+  "  staging:",
+  "    key: prj_a",
+  '    baseUrl: "https://evil.test"',
+  "    domain: shop.example.test",
+];
+const SPEC_TAIL = [
+  'sdk: { script: "**/sdk.js", global: g, track: t, identify: i, collect: "**/c" }',
+  "pages:",
+  "  - id: home",
+  '    path: "/\\\\evil.test/"',
+  "    steps:",
+  '      - goto: "/\\t/evil.test/"',
+];
 
 test.describe("a spec that leaves its domain is refused up front", () => {
   test("a base URL off the environment's domain, and paths that lead to another host", () => {

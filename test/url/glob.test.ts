@@ -25,15 +25,22 @@ test("in a name glob, * crosses everything and {a,b} picks one, the name matched
 
 test("braces that do not balance are named with their place in the glob, and never compiled", () => {
   expect(globBraceProblem("**/v1/{collect,batch}")).toBeUndefined();
-  expect(globBraceProblem("**/v1/{collect,batch")).toBe('"{" at character 7 is never closed: close the group with "}" ({a,b} matches a or b), or remove it');
-  expect(globBraceProblem("**/v1/collect}")).toBe('"}" at character 14 closes no group: remove it, or open the group with "{" ({a,b} matches a or b)');
+  expect(globBraceProblem("**/v1/{collect,batch")).toBe(
+    '"{" at character 7 is never closed: close the group with "}" ({a,b} matches a or b), or remove it',
+  );
+  expect(globBraceProblem("**/v1/collect}")).toBe(
+    '"}" at character 14 closes no group: remove it, or open the group with "{" ({a,b} matches a or b)',
+  );
   expect(globBraceProblem("{a,{b}}")).toContain("groups do not nest");
-  expect(() => urlMatcher("**/v1/{collect")).toThrow('invalid glob "**/v1/{collect": "{" at character 7 is never closed');
+  expect(() => urlMatcher("**/v1/{collect")).toThrow(
+    'invalid glob "**/v1/{collect": "{" at character 7 is never closed',
+  );
   expect(() => storageNameMatcher(["ph_{a"])).toThrow("never closed");
 });
 
 test("every preset's globs balance", () => {
   for (const [name, preset] of Object.entries(PRESETS)) {
-    for (const glob of [preset.script, preset.collect, ...preset.storage]) expect(globBraceProblem(glob), `${name}: ${glob}`).toBeUndefined();
+    for (const glob of [preset.script, preset.collect, ...preset.storage])
+      expect(globBraceProblem(glob), `${name}: ${glob}`).toBeUndefined();
   }
 });

@@ -18,19 +18,24 @@ export interface JudgeableApi {
 export function judgeableApi(context: AuditContext): JudgeableApi | { blocked: string } {
   const api = needed(context, "api");
   // The project list is asked whenever a key is set.
-  if (!api.keySet || api.projects === null) return { blocked: `Not judged: no API key in ${api.keyEnv} (see api.auth).` };
-  if (api.projects.status === 401 || api.projects.status === 403) return { blocked: "Not judged: the service refused the API key (see api.auth)." };
+  if (!api.keySet || api.projects === null)
+    return { blocked: `Not judged: no API key in ${api.keyEnv} (see api.auth).` };
+  if (api.projects.status === 401 || api.projects.status === 403)
+    return { blocked: "Not judged: the service refused the API key (see api.auth)." };
   return { api, projects: api.projects };
 }
 
 /** The environment's project in the service's list, or why a check that needs it must skip. */
-export function matchedProject(context: AuditContext): { api: ApiArtifacts; match: ProjectMatch<ApiProject> } | { skip: string } {
+export function matchedProject(
+  context: AuditContext,
+): { api: ApiArtifacts; match: ProjectMatch<ApiProject> } | { skip: string } {
   const judgeable = judgeableApi(context);
   if ("blocked" in judgeable) return { skip: judgeable.blocked };
   const projects = judgeable.projects.data;
   if (projects === null) return { skip: "Not judged: the service's project list could not be read (see api.project)." };
   const match = findProject(projects, wantedProjectOf(context));
-  if (match === null) return { skip: "Not judged: the project is not in the service's project list (see api.project)." };
+  if (match === null)
+    return { skip: "Not judged: the project is not in the service's project list (see api.project)." };
   return { api: judgeable.api, match };
 }
 
@@ -45,17 +50,28 @@ export function keyField(context: AuditContext): string {
 
 /** A finding's evidence of an exchange: what was asked, how often, how long, and how it ended. */
 export function exchangeEvidence(exchange: ApiExchange<unknown>): Record<string, unknown> {
-  return { url: exchange.url, attempts: exchange.attempts, durationMs: Math.round(exchange.durationMs), status: exchange.status, failure: exchange.failure };
+  return {
+    url: exchange.url,
+    attempts: exchange.attempts,
+    durationMs: Math.round(exchange.durationMs),
+    status: exchange.status,
+    failure: exchange.failure,
+  };
 }
 
 /**
  * A failed exchange in words: what was asked, what went wrong (key redacted), how hard the
  * client tried, and what to do. `pathSetting` names the spec field that chose the URL.
  */
-export function exchangeProblem(exchange: ApiExchange<unknown> & { failure: ApiFailure }, what: string, pathSetting: string): string {
+export function exchangeProblem(
+  exchange: ApiExchange<unknown> & { failure: ApiFailure },
+  what: string,
+  pathSetting: string,
+): string {
   const { failure } = exchange;
   const asked = `Could not read ${what} (GET ${exchange.url})`;
-  const tried = exchange.attempts > 1 ? `, after ${exchange.attempts} attempts in ${formatDuration(exchange.durationMs)}` : "";
+  const tried =
+    exchange.attempts > 1 ? `, after ${exchange.attempts} attempts in ${formatDuration(exchange.durationMs)}` : "";
   switch (failure.kind) {
     case "network":
       return `${asked}: ${failure.detail}${tried}. Check api.baseUrl and that the service is up, then run the audit again.`;
@@ -68,7 +84,8 @@ export function exchangeProblem(exchange: ApiExchange<unknown> & { failure: ApiF
     case "path":
       return `${asked}: ${failure.detail}. Use {project} (the environment's key) in ${pathSetting} instead.`;
     case "http":
-      if (failure.status === 404) return `${asked}: ${failure.detail} — the service has no such endpoint. Fix ${pathSetting}.`;
+      if (failure.status === 404)
+        return `${asked}: ${failure.detail} — the service has no such endpoint. Fix ${pathSetting}.`;
       if (failure.status !== null && (failure.status === 429 || failure.status >= 500)) {
         return `${asked}: ${failure.detail}${tried}. The service is having trouble: run the audit later.`;
       }

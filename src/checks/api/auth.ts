@@ -40,8 +40,16 @@ export const apiAuth = defineCheck({
       return specWideFinding(context, { status: "fail", message, evidence });
     }
     if (exchange.status !== null && exchange.status >= 200 && exchange.status < 300) {
-      return specWideFinding(context, { status: "pass", message: `The service accepted the key in ${api.keyEnv}.`, evidence });
+      return specWideFinding(context, {
+        status: "pass",
+        message: `The service accepted the key in ${api.keyEnv}.`,
+        evidence,
+      });
     }
-    return specWideFinding(context, { status: "skip", message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).", evidence });
+    return specWideFinding(context, {
+      status: "skip",
+      message: "Not judged: the service gave no answer that tells whether the key is valid (see api.project).",
+      evidence,
+    });
   },
 });

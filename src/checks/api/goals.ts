@@ -15,7 +15,7 @@ export const apiGoals = defineCheck({
   severity: "critical",
   checklist: "goalEventMatch",
   failsWhen:
-    "a spec goal is not in the service (\"did you mean …\"), its condition differs from the spec's event " +
+    'a spec goal is not in the service ("did you mean …"), its condition differs from the spec\'s event ' +
     "(near misses named), or the goals could not be read; **skip** without `api.goalsPath`",
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
@@ -26,14 +26,21 @@ export const apiGoals = defineCheck({
     const goalsPath = context.spec.api?.goalsPath;
     const judgeable = judgeableApi(context);
     if ("blocked" in judgeable) return skip(judgeable.blocked);
-    if (!goalsPath) return skip("The spec's api section has no goalsPath, so goal conditions are not cross-checked with the service. Add one, like /v1/projects/{project}/goals.");
+    if (!goalsPath)
+      return skip(
+        "The spec's api section has no goalsPath, so goal conditions are not cross-checked with the service. Add one, like /v1/projects/{project}/goals.",
+      );
     if (context.spec.goals.length === 0) return skip("The spec defines no goals.");
     const found = matchedProject(context);
     if ("skip" in found) return skip(found.skip);
     const exchange = found.api.goals;
     if (exchange === null) return skip("Not judged: the goals were not read.");
     if (exchange.data === null) {
-      return specWideFinding(context, { status: "fail", message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"), evidence: exchangeEvidence(exchange) });
+      return specWideFinding(context, {
+        status: "fail",
+        message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"),
+        evidence: exchangeEvidence(exchange),
+      });
     }
     return specWideFinding(context, judgeGoals(context, exchange.data));
   },
@@ -42,7 +49,9 @@ export const apiGoals = defineCheck({
 function judgeGoals(context: AuditContext, listed: readonly ApiGoal[]): Verdict {
   const names = listed.flatMap((goal) => (goal.name === null ? [] : [goal.name]));
   const judged = context.spec.goals.map((goal) => {
-    const conditions = listed.filter((candidate) => candidate.name === goal.name).map((candidate) => candidate.condition);
+    const conditions = listed
+      .filter((candidate) => candidate.name === goal.name)
+      .map((candidate) => candidate.condition);
     const problem = goalProblem(goal, conditions, names);
     return { name: goal.name, event: goal.event, found: conditions.length > 0, conditions, problem };
   });
@@ -56,17 +65,26 @@ function judgeGoals(context: AuditContext, listed: readonly ApiGoal[]): Verdict 
     };
   }
   const pairs = judged.map((goal) => `"${goal.name}" = \`${goal.event}\``).join(", ");
-  return { status: "pass", message: `Every goal exists in the service with the spec's event as its condition (${pairs}).`, evidence };
+  return {
+    status: "pass",
+    message: `Every goal exists in the service with the spec's event as its condition (${pairs}).`,
+    evidence,
+  };
 }
 
-function goalProblem(goal: { name: string; event: string }, conditions: readonly (string | null)[], names: readonly string[]): string | null {
+function goalProblem(
+  goal: { name: string; event: string },
+  conditions: readonly (string | null)[],
+  names: readonly string[],
+): string | null {
   if (conditions.length === 0) {
     const close = nearMisses(goal.name, names);
     return `goal "${goal.name}" is not in the service${close.length > 0 ? ` (did you mean ${orList(close)}?)` : ""}`;
   }
   if (conditions.includes(goal.event)) return null;
   const readable = conditions.filter((condition): condition is string => condition !== null);
-  if (readable.length === 0) return `goal "${goal.name}" has no condition setup-audit can read (a string, or an object with ${orJoined(CONDITION_FIELDS)})`;
+  if (readable.length === 0)
+    return `goal "${goal.name}" has no condition setup-audit can read (a string, or an object with ${orJoined(CONDITION_FIELDS)})`;
   const near = readable.some((condition) => nearMisses(goal.event, [condition]).length > 0);
   const nearHint = near ? ` (a near miss: did you mean \`${goal.event}\`?)` : "";
   return `goal "${goal.name}" has the condition ${orList(readable)} in the service, but the spec's event is \`${goal.event}\`${nearHint}`;

@@ -27,7 +27,11 @@ export const apiProject = defineCheck({
     if ("blocked" in judgeable) return specWideFinding(context, { status: "skip", message: judgeable.blocked });
     const exchange = judgeable.projects;
     if (exchange.data === null) {
-      return specWideFinding(context, { status: "fail", message: exchangeProblem(exchange, "the project list", "api.baseUrl"), evidence: exchangeEvidence(exchange) });
+      return specWideFinding(context, {
+        status: "fail",
+        message: exchangeProblem(exchange, "the project list", "api.baseUrl"),
+        evidence: exchangeEvidence(exchange),
+      });
     }
     return specWideFinding(context, judgeProject(context, exchange.data));
   },
@@ -51,9 +55,16 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
   }
   const label = projectLabel(match);
   const evidence = { key: wanted.key, domain: wanted.domain, index: match.index, field: match.field, project: label };
-  if (match.byKey) return { status: "pass", message: `The service lists the project: ${label} has ${match.field} \`${wanted.key}\`.`, evidence };
+  if (match.byKey)
+    return {
+      status: "pass",
+      message: `The service lists the project: ${label} has ${match.field} \`${wanted.key}\`.`,
+      evidence,
+    };
   const listedKeys = match.element.keys;
-  const otherEnv = Object.entries(context.spec.environments).find(([name, other]) => name !== env && listedKeys.includes(serviceProjectKey(other)));
+  const otherEnv = Object.entries(context.spec.environments).find(
+    ([name, other]) => name !== env && listedKeys.includes(serviceProjectKey(other)),
+  );
   if (otherEnv) {
     return {
       status: "fail",
@@ -70,5 +81,9 @@ function judgeProject(context: AuditContext, projects: readonly ApiProject[]): V
       evidence,
     };
   }
-  return { status: "pass", message: `The service lists the project by its domain: ${label} has ${match.field} \`${wanted.domain}\`.`, evidence };
+  return {
+    status: "pass",
+    message: `The service lists the project by its domain: ${label} has ${match.field} \`${wanted.domain}\`.`,
+    evidence,
+  };
 }

@@ -32,10 +32,19 @@ export const apiWorkspace = defineCheck({
     const wanted = context.spec.workspace;
     const evidence = { workspace: wanted, listed: { id: named.id, name: named.name }, field: named.field };
     if (isWorkspace(named, wanted)) {
-      return specWideFinding(context, { status: "pass", message: `${capitalised(label)} is in workspace "${wanted}".`, evidence });
+      return specWideFinding(context, {
+        status: "pass",
+        message: `${capitalised(label)} is in workspace "${wanted}".`,
+        evidence,
+      });
     }
-    const shown = [named.name === null ? null : `"${named.name}"`, named.id === null ? null : `id ${named.id}`].filter(Boolean).join(", ");
-    const close = nearMisses(wanted, [named.name, named.id].filter((value): value is string => value !== null));
+    const shown = [named.name === null ? null : `"${named.name}"`, named.id === null ? null : `id ${named.id}`]
+      .filter(Boolean)
+      .join(", ");
+    const close = nearMisses(
+      wanted,
+      [named.name, named.id].filter((value): value is string => value !== null),
+    );
     const hint = close.length > 0 ? ` — did you mean ${orList(close)}?` : ".";
     return specWideFinding(context, {
       status: "fail",

@@ -31,7 +31,10 @@ export const baselineCalls = defineCheck({
     const baseline = needed(context, "baseline");
     const audited = context.pages.map((page) => comparePage(context, page, baseline.pages[page.page]?.[page.viewport]));
     const notAudited = baselinePairs(baseline)
-      .filter(([page, viewport]) => !context.pages.some((artifacts) => artifacts.page === page && artifacts.viewport === viewport))
+      .filter(
+        ([page, viewport]) =>
+          !context.pages.some((artifacts) => artifacts.page === page && artifacts.viewport === viewport),
+      )
       .map(([page, viewport]) => compareUnaudited(context, page, viewport, baseline.pages[page]![viewport]!));
     return [...audited, ...notAudited];
   },
@@ -40,24 +43,62 @@ export const baselineCalls = defineCheck({
 function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCalls | undefined): Finding {
   const where = `${page.page} · ${page.viewport}`;
   const scope = { page: page.page, viewport: page.viewport };
-  if (keptOut(page, auditedEnvironment(context).auth) !== null) return finding(context, "skip", "Not compared with the baseline: the site kept the audit out (page.access says why).", scope);
-  if (page.loadError !== null) return finding(context, "skip", "Not compared with the baseline: the page did not load (page.load says why).", scope);
-  if (notConsentedReason(page) !== null) return finding(context, "skip", "Not compared with the baseline: consent was never given on this page (consent.banner says why).", scope);
+  if (keptOut(page, auditedEnvironment(context).auth) !== null)
+    return finding(
+      context,
+      "skip",
+      "Not compared with the baseline: the site kept the audit out (page.access says why).",
+      scope,
+    );
+  if (page.loadError !== null)
+    return finding(
+      context,
+      "skip",
+      "Not compared with the baseline: the page did not load (page.load says why).",
+      scope,
+    );
+  if (notConsentedReason(page) !== null)
+    return finding(
+      context,
+      "skip",
+      "Not compared with the baseline: consent was never given on this page (consent.banner says why).",
+      scope,
+    );
   const now = firedCalls(page.calls);
   if (before === undefined) {
     const seen = firedNothing(now) ? "nothing fired there" : `${eventList(now)} fired there`;
-    return finding(context, "warn", `${where} is not in the baseline (${seen}) — ${REFRESH} so that a later loss there fails the audit.`, scope, { baseline: null, run: now });
+    return finding(
+      context,
+      "warn",
+      `${where} is not in the baseline (${seen}) — ${REFRESH} so that a later loss there fails the audit.`,
+      scope,
+      { baseline: null, run: now },
+    );
   }
   const missing = firedOnlyIn(before, now);
   const added = firedOnlyIn(now, before);
   const evidence = { baseline: before, run: now, missing, added };
   if (!firedNothing(missing)) {
-    const lost = firedNothing(now) ? `Nothing fired on ${where}, where ${eventList(before)} fired in the baseline` : `${eventList(missing)} fired on ${where} in the baseline but not in this run`;
+    const lost = firedNothing(now)
+      ? `Nothing fired on ${where}, where ${eventList(before)} fired in the baseline`
+      : `${eventList(missing)} fired on ${where} in the baseline but not in this run`;
     const alsoNew = firedNothing(added) ? "" : ` New here: ${eventList(added)}.`;
-    return finding(context, "fail", `${lost} — a regression; fix the page, or ${REFRESH} if the change is intended.${alsoNew}`, scope, evidence);
+    return finding(
+      context,
+      "fail",
+      `${lost} — a regression; fix the page, or ${REFRESH} if the change is intended.${alsoNew}`,
+      scope,
+      evidence,
+    );
   }
   if (!firedNothing(added)) {
-    return finding(context, "warn", `${eventList(added)} fired on ${where}, but not in the baseline — new; if it is intended, ${REFRESH} so that losing it later fails the audit.`, scope, evidence);
+    return finding(
+      context,
+      "warn",
+      `${eventList(added)} fired on ${where}, but not in the baseline — new; if it is intended, ${REFRESH} so that losing it later fails the audit.`,
+      scope,
+      evidence,
+    );
   }
   const same = firedNothing(now) ? `Nothing fired on ${where}` : `${eventList(now)} fired on ${where}`;
   return finding(context, "pass", `${same}, as in the baseline.`, scope, evidence);
@@ -68,13 +109,26 @@ function compareUnaudited(context: CheckContext, page: string, viewport: string,
   const where = `${page} · ${viewport}`;
   const scope = { page, viewport };
   const evidence = { baseline: before, run: null };
-  if (firedNothing(before)) return finding(context, "skip", `Not audited in this run; nothing fired on ${where} in the baseline either.`, scope, evidence);
+  if (firedNothing(before))
+    return finding(
+      context,
+      "skip",
+      `Not audited in this run; nothing fired on ${where} in the baseline either.`,
+      scope,
+      evidence,
+    );
   const gone = [
     ...(context.spec.pages.some((candidate) => candidate.id === page) ? [] : [`the spec has no page "${page}"`]),
     ...(context.spec.viewports.includes(viewport) ? [] : [`the spec does not list viewport "${viewport}"`]),
   ];
   if (gone.length === 0) {
-    return finding(context, "skip", `Not audited in this run (narrowed with --page, --viewport or --shard), so what fired on ${where} in the baseline (${eventList(before)}) was not compared.`, scope, evidence);
+    return finding(
+      context,
+      "skip",
+      `Not audited in this run (narrowed with --page, --viewport or --shard), so what fired on ${where} in the baseline (${eventList(before)}) was not compared.`,
+      scope,
+      evidence,
+    );
   }
   return finding(
     context,
@@ -89,7 +143,11 @@ function compareUnaudited(context: CheckContext, page: string, viewport: string,
 function baselinePairs(baseline: CallBaseline): [string, string][] {
   return Object.keys(baseline.pages)
     .sort()
-    .flatMap((page) => Object.keys(baseline.pages[page]!).sort().map((viewport): [string, string] => [page, viewport]));
+    .flatMap((page) =>
+      Object.keys(baseline.pages[page]!)
+        .sort()
+        .map((viewport): [string, string] => [page, viewport]),
+    );
 }
 
 /** `` `a` ``, `` `a` and `identify` ``, `` `a`, `b` and `identify` ``. */

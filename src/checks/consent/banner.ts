@@ -1,7 +1,15 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
-import { auditedEnvironment, consentGiven as given, defineCheck, finding, notOpenedReason, type CheckContext, type Verdict } from "../check.js";
+import {
+  auditedEnvironment,
+  consentGiven as given,
+  defineCheck,
+  finding,
+  notOpenedReason,
+  type CheckContext,
+  type Verdict,
+} from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 
 /** consent.banner: the banner is there, and can be answered. */
@@ -27,32 +35,55 @@ export const consentBanner = defineCheck({
       const notJudged = notOpenedReason(page, auditedEnvironment(context).auth);
       if (notJudged !== null) return finding(context, "skip", notJudged, scope);
       const consent = page.consent!;
-      const refusal = context.refusals?.find((unit) => unit.page === page.page && unit.viewport === page.viewport && unit.consent?.unit === "reject");
+      const refusal = context.refusals?.find(
+        (unit) => unit.page === page.page && unit.viewport === page.viewport && unit.consent?.unit === "reject",
+      );
       const verdicts = [bannerVerdict(context, page, consent, "accepted")];
-      if (refusal?.consent && refusal.loadError === null && given(consent)) verdicts.push(bannerVerdict(context, refusal, refusal.consent, "refused"));
+      if (refusal?.consent && refusal.loadError === null && given(consent))
+        verdicts.push(bannerVerdict(context, refusal, refusal.consent, "refused"));
       const failed = verdicts.filter((verdict) => verdict.status === "fail");
       const shown = failed.length > 0 ? failed : verdicts;
-      return finding(context, failed.length > 0 ? "fail" : "pass", shown.map((verdict) => verdict.message).join(" "), scope, {
-        method: consent.method,
-        cmp: consent.cmp,
-        bannerAtMs: consent.bannerAtMs,
-        answeredAtMs: consent.answeredAtMs,
-        ...(refusal?.consent ? { refusedAtMs: refusal.consent.answeredAtMs } : {}),
-      });
+      return finding(
+        context,
+        failed.length > 0 ? "fail" : "pass",
+        shown.map((verdict) => verdict.message).join(" "),
+        scope,
+        {
+          method: consent.method,
+          cmp: consent.cmp,
+          bannerAtMs: consent.bannerAtMs,
+          answeredAtMs: consent.answeredAtMs,
+          ...(refusal?.consent ? { refusedAtMs: refusal.consent.answeredAtMs } : {}),
+        },
+      );
     });
   },
 });
 
-function bannerVerdict(context: CheckContext, page: JudgedPage, consent: ConsentArtifacts, verb: "accepted" | "refused"): Verdict {
+function bannerVerdict(
+  context: CheckContext,
+  page: JudgedPage,
+  consent: ConsentArtifacts,
+  verb: "accepted" | "refused",
+): Verdict {
   const where = `${pathOf(context, page)} (${page.viewport}${verb === "refused" ? ", reject unit" : ""})`;
   const which = consent.cmp === null ? "The banner" : `The banner of ${consent.cmp}`;
   if (consent.bannerAtMs === null) {
-    return { status: "fail", message: `No consent banner showed within ${consent.timeoutMs} ms after ${where} loaded: ${missingBannerCause(consent, verb)}.` };
+    return {
+      status: "fail",
+      message: `No consent banner showed within ${consent.timeoutMs} ms after ${where} loaded: ${missingBannerCause(consent, verb)}.`,
+    };
   }
   if (consent.answerError !== null) {
-    return { status: "fail", message: `${which} showed at ${consent.bannerAtMs} ms on ${where} but could not be ${verb}: ${consent.answerError}. ${answerFix(verb)}` };
+    return {
+      status: "fail",
+      message: `${which} showed at ${consent.bannerAtMs} ms on ${where} but could not be ${verb}: ${consent.answerError}. ${answerFix(verb)}`,
+    };
   }
-  return { status: "pass", message: `${which} showed at ${consent.bannerAtMs} ms on ${where} and was ${verb} at ${consent.answeredAtMs} ms.` };
+  return {
+    status: "pass",
+    message: `${which} showed at ${consent.bannerAtMs} ms on ${where} and was ${verb} at ${consent.answeredAtMs} ms.`,
+  };
 }
 
 function missingBannerCause(consent: ConsentArtifacts, verb: "accepted" | "refused"): string {

@@ -3,7 +3,15 @@ import type { ConsentArtifacts, RequestSeen } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
-import { auditedEnvironment, defineCheck, describeCall, finding, notJudgedReason, type CheckContext, type Verdict } from "../check.js";
+import {
+  auditedEnvironment,
+  defineCheck,
+  describeCall,
+  finding,
+  notJudgedReason,
+  type CheckContext,
+  type Verdict,
+} from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 import { listed, requestLine, sdkStorage } from "./leaks.js";
 
@@ -47,13 +55,23 @@ interface TrackerReached {
 }
 
 /** The known trackers the unit's requests reached before `answeredAt`, in order of their first request; a collect request is judged as one, not again as a tracker's. */
-function trackersReached(consent: ConsentArtifacts, answeredAt: number, collectUrls: ReadonlySet<string>): TrackerReached[] {
+function trackersReached(
+  consent: ConsentArtifacts,
+  answeredAt: number,
+  collectUrls: ReadonlySet<string>,
+): TrackerReached[] {
   const reached = new Map<string, TrackerReached>();
   for (const request of consent.requestsBefore) {
     if (request.tracker === undefined || request.atMs >= answeredAt || collectUrls.has(request.url)) continue;
     const known = reached.get(request.tracker.name);
     if (known) known.requests++;
-    else reached.set(request.tracker.name, { tracker: request.tracker.name, category: request.tracker.category, requests: 1, first: request });
+    else
+      reached.set(request.tracker.name, {
+        tracker: request.tracker.name,
+        category: request.tracker.category,
+        requests: 1,
+        first: request,
+      });
   }
   return [...reached.values()];
 }
@@ -80,24 +98,51 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
   const trackers = trackersReached(consent, answeredAt, new Set(page.collect.map((request) => request.url)));
   const evidence = {
     answeredAtMs: answeredAt,
-    collectBefore: requests.map((index) => ({ url: shareableUrl(page.collect[index]!.url), atMs: page.collect[index]!.atMs })),
-    trackersBefore: trackers.map((reached) => ({ tracker: reached.tracker, category: reached.category, requests: reached.requests, first: { url: shareableUrl(reached.first.url), atMs: reached.first.atMs } })),
+    collectBefore: requests.map((index) => ({
+      url: shareableUrl(page.collect[index]!.url),
+      atMs: page.collect[index]!.atMs,
+    })),
+    trackersBefore: trackers.map((reached) => ({
+      tracker: reached.tracker,
+      category: reached.category,
+      requests: reached.requests,
+      first: { url: shareableUrl(reached.first.url), atMs: reached.first.atMs },
+    })),
     requestsLeftOut: consent.requestsLeftOut,
     storageBefore: stored,
     callsBefore: before.map((call) => ({ call: describeCall(call), atMs: call.atMs, deliveredAtMs: carrierAt(call) })),
   };
   const problems: string[] = [];
-  if (requests.length > 0) problems.push(`sent ${requests.length} collect request(s) (${listed(requests.map((index) => requestLine(page, index)))})`);
+  if (requests.length > 0)
+    problems.push(
+      `sent ${requests.length} collect request(s) (${listed(requests.map((index) => requestLine(page, index)))})`,
+    );
   if (stored.length > 0) problems.push(`stored the SDK's ${listed(stored)}`);
-  if (deliveredBefore.length > 0) problems.push(`made and delivered ${listed(deliveredBefore.map((call) => `${describeCall(call)} at ${call.atMs} ms`))}`);
-  const fixes = problems.length > 0 ? ["Load the SDK only once the visitor consents (gate its tag with the consent manager) and keep its storage off until then."] : [];
+  if (deliveredBefore.length > 0)
+    problems.push(
+      `made and delivered ${listed(deliveredBefore.map((call) => `${describeCall(call)} at ${call.atMs} ms`))}`,
+    );
+  const fixes =
+    problems.length > 0
+      ? [
+          "Load the SDK only once the visitor consents (gate its tag with the consent manager) and keep its storage off until then.",
+        ]
+      : [];
   if (trackers.length > 0) {
     const count = trackers.reduce((sum, reached) => sum + reached.requests, 0);
-    problems.push(`sent ${count} request(s) to ${trackers.length} known tracker(s) (${listed(trackers.map(trackerLine))})`);
-    fixes.push(`Load ${trackers.length === 1 ? "this tracker's tag" : "these trackers' tags"} only once the visitor consents, through the consent manager.`);
+    problems.push(
+      `sent ${count} request(s) to ${trackers.length} known tracker(s) (${listed(trackers.map(trackerLine))})`,
+    );
+    fixes.push(
+      `Load ${trackers.length === 1 ? "this tracker's tag" : "these trackers' tags"} only once the visitor consents, through the consent manager.`,
+    );
   }
   if (problems.length > 0) {
-    return { status: "fail", message: `Before consent was given (at ${answeredAt} ms), ${where} ${problems.join("; ")}. ${fixes.join(" ")}`, evidence };
+    return {
+      status: "fail",
+      message: `Before consent was given (at ${answeredAt} ms), ${where} ${problems.join("; ")}. ${fixes.join(" ")}`,
+      evidence,
+    };
   }
   if (held.length > 0) {
     return {
@@ -106,7 +151,8 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
       evidence,
     };
   }
-  const storageNote = context.spec.sdk.storage.length === 0 ? " (sdk.storage names nothing: the SDK's storage was not looked for)" : "";
+  const storageNote =
+    context.spec.sdk.storage.length === 0 ? " (sdk.storage names nothing: the SDK's storage was not looked for)" : "";
   return {
     status: "pass",
     message: `Nothing was sent or stored before consent was given on ${where}: no collect request, no request to a known tracker, none of the SDK's storage${storageNote} and no call in the ${answeredAt} ms before the answer.`,

@@ -27,9 +27,13 @@ export function sdkStorage(
     if (!inWindow(write.atMs)) return;
     const id = `${write.where} ${write.name}`;
     if (named.has(id)) return;
-    if (write.op === "set" && !isProbe(writes, index)) named.set(id, `${write.name} (${write.where}, written at ${write.atMs} ms)`);
-    const seenWritten = writes.slice(0, index).some((earlier) => earlier.op === "set" && earlier.where === write.where && earlier.name === write.name);
-    if (write.op === "remove" && removals && !seenWritten) named.set(id, `${write.name} (${write.where}, deleted at ${write.atMs} ms)`);
+    if (write.op === "set" && !isProbe(writes, index))
+      named.set(id, `${write.name} (${write.where}, written at ${write.atMs} ms)`);
+    const seenWritten = writes
+      .slice(0, index)
+      .some((earlier) => earlier.op === "set" && earlier.where === write.where && earlier.name === write.name);
+    if (write.op === "remove" && removals && !seenWritten)
+      named.set(id, `${write.name} (${write.where}, deleted at ${write.atMs} ms)`);
   });
   for (const item of stored.filter((candidate) => matches(candidate.name))) {
     const id = `${item.where} ${item.name}`;
@@ -46,7 +50,9 @@ function isProbe(writes: readonly StorageWrite[], index: number): boolean {
   const write = writes[index]!;
   return writes.slice(index + 1).some((later) => {
     if (later.op !== "remove" || later.where !== write.where || later.name !== write.name) return false;
-    return write.task !== undefined && later.task !== undefined ? later.task === write.task : later.atMs - write.atMs <= PROBE_MS;
+    return write.task !== undefined && later.task !== undefined
+      ? later.task === write.task
+      : later.atMs - write.atMs <= PROBE_MS;
   });
 }
 

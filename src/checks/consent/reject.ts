@@ -3,7 +3,16 @@ import type { ConsentArtifacts } from "../../artifacts/types.js";
 import type { Finding, Status } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
-import { auditedEnvironment, consentGiven as given, defineCheck, describeCall, finding, notJudgedReason, type CheckContext, type Verdict } from "../check.js";
+import {
+  auditedEnvironment,
+  consentGiven as given,
+  defineCheck,
+  describeCall,
+  finding,
+  notJudgedReason,
+  type CheckContext,
+  type Verdict,
+} from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 import { listed, requestLine, sdkStorage } from "./leaks.js";
 
@@ -33,13 +42,32 @@ export const consentReject = defineCheck({
       const evidence = { unit: consent.unit };
       const which = consent.unit === "reject" ? "reject unit" : "GPC unit";
       const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
-      if (notJudged !== null) return [finding(context, "skip", `${notJudged.replace(/\.$/, "")} (${which}).`, scope, evidence)];
-      const page = consentPages(context).find((candidate) => candidate.page === unit.page && candidate.viewport === unit.viewport);
+      if (notJudged !== null)
+        return [finding(context, "skip", `${notJudged.replace(/\.$/, "")} (${which}).`, scope, evidence)];
+      const page = consentPages(context).find(
+        (candidate) => candidate.page === unit.page && candidate.viewport === unit.viewport,
+      );
       if (page?.consent && !given(page.consent)) {
-        return [finding(context, "skip", `Not judged (${which}): the banner could not be answered on the page itself (consent.banner says why).`, scope, evidence)];
+        return [
+          finding(
+            context,
+            "skip",
+            `Not judged (${which}): the banner could not be answered on the page itself (consent.banner says why).`,
+            scope,
+            evidence,
+          ),
+        ];
       }
       if (consent.unit === "reject" && !given(consent)) {
-        return [finding(context, "skip", "Not judged (reject unit): the banner could not be refused (consent.banner says why).", scope, evidence)];
+        return [
+          finding(
+            context,
+            "skip",
+            "Not judged (reject unit): the banner could not be refused (consent.banner says why).",
+            scope,
+            evidence,
+          ),
+        ];
       }
       const verdict = rejectVerdict(context, unit, consent, matches);
       return [finding(context, verdict.status, verdict.message, scope, { ...evidence, ...verdict.evidence })];
@@ -47,7 +75,12 @@ export const consentReject = defineCheck({
   },
 });
 
-function rejectVerdict(context: CheckContext, unit: JudgedPage, consent: ConsentArtifacts, matches: (name: string) => boolean): Verdict {
+function rejectVerdict(
+  context: CheckContext,
+  unit: JudgedPage,
+  consent: ConsentArtifacts,
+  matches: (name: string) => boolean,
+): Verdict {
   const gpc = consent.unit === "gpc";
   const since = gpc ? 0 : consent.answeredAtMs!;
   const where = `${pathOf(context, unit)} (${unit.viewport})`;
@@ -66,13 +99,24 @@ function rejectVerdict(context: CheckContext, unit: JudgedPage, consent: Consent
   const evidence = {
     sinceMs: since,
     calls: calls.map((call) => ({ call: describeCall(call), atMs: call.atMs })),
-    collect: requests.map((index) => ({ url: shareableUrl(unit.collect[index]!.url), atMs: unit.collect[index]!.atMs })),
+    collect: requests.map((index) => ({
+      url: shareableUrl(unit.collect[index]!.url),
+      atMs: unit.collect[index]!.atMs,
+    })),
     storage: stored,
   };
-  const when = gpc ? `With Global Privacy Control on (GPC unit: Sec-GPC: 1, nothing answered), ${where}` : `After consent was refused at ${since} ms (reject unit), ${where}`;
+  const when = gpc
+    ? `With Global Privacy Control on (GPC unit: Sec-GPC: 1, nothing answered), ${where}`
+    : `After consent was refused at ${since} ms (reject unit), ${where}`;
   const problems: string[] = [];
-  if (calls.length > 0) problems.push(`made ${calls.length} SDK call(s) (${listed(calls.map((call) => `${describeCall(call)} at ${call.atMs} ms`))})`);
-  if (requests.length > 0) problems.push(`sent ${requests.length} collect request(s) (${listed(requests.map((index) => requestLine(unit, index)))})`);
+  if (calls.length > 0)
+    problems.push(
+      `made ${calls.length} SDK call(s) (${listed(calls.map((call) => `${describeCall(call)} at ${call.atMs} ms`))})`,
+    );
+  if (requests.length > 0)
+    problems.push(
+      `sent ${requests.length} collect request(s) (${listed(requests.map((index) => requestLine(unit, index)))})`,
+    );
   if (stored.length > 0) problems.push(`stored the SDK's ${listed(stored)}`);
   if (problems.length > 0) {
     const status: Status = gpc ? "warn" : "fail";
@@ -81,5 +125,9 @@ function rejectVerdict(context: CheckContext, unit: JudgedPage, consent: Consent
       : "Load the SDK, and let the page call it, only when the visitor has consented; on a refusal send nothing, and clear the SDK's cookies.";
     return { status, message: `${when} ${problems.join("; ")}. ${fix}`, evidence };
   }
-  return { status: "pass", message: `${when} made no SDK call, sent no collect request and stored none of the SDK's storage.`, evidence };
+  return {
+    status: "pass",
+    message: `${when} made no SDK call, sent no collect request and stored none of the SDK's storage.`,
+    evidence,
+  };
 }

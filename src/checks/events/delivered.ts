@@ -30,22 +30,44 @@ export const eventsDelivered = defineCheck({
       const calls = page.calls.filter((call) => call.state !== "lost");
       // With traffic.collect: intercept the audit stands in for the collector, so a body it cannot read fails here.
       const unreadable = page.collect.filter((request) => request.intercepted && request.decodeError !== null);
-      if (calls.length === 0 && unreadable.length === 0) return { status: "skip", message: "No call was made, so there was nothing to deliver." };
+      if (calls.length === 0 && unreadable.length === 0)
+        return { status: "skip", message: "No call was made, so there was nothing to deliver." };
       const carrier = (call: JudgedCall) => carrierOf(page, call);
       const rejected = calls.filter((call) => call.delivery === "rejected");
       const dropped = calls.filter((call) => call.delivery === "dropped");
       const evidence = {
-        deliveries: calls.map((call) => ({ call: describeCall(call), delivery: call.delivery, status: carrier(call)?.status ?? null, ingested: call.ingested })),
+        deliveries: calls.map((call) => ({
+          call: describeCall(call),
+          delivery: call.delivery,
+          status: carrier(call)?.status ?? null,
+          ingested: call.ingested,
+        })),
         ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
       const notIngested = dropped.filter((call) => collectorAcceptedOnly(call, carrier(call)));
       // An SDK's bot filter drops every call before it leaves: only a page that sent none of them is its doing.
-      const botFilter = dropped.length === calls.length && notIngested.length === 0 ? botFilterCause(context.spec.sdk, page.visitor) : null;
+      const botFilter =
+        dropped.length === calls.length && notIngested.length === 0
+          ? botFilterCause(context.spec.sdk, page.visitor)
+          : null;
       const problems = [
-        ...unreadable.map((request) => `A collect request to ${new URL(request.url).pathname} could not be read (${request.decodeError}), so the audit answered it HTTP ${request.status}`),
-        ...rejected.map((call) => `${describeCall(call)} was rejected by the collector (HTTP ${carrier(call)?.status})`),
-        ...notIngested.map((call) => `${describeCall(call)} got HTTP ${carrier(call)?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`),
-        ...dropped.filter((call) => !notIngested.includes(call)).map((call) => `${describeCall(call)} was never delivered${carrier(call)?.failure ? ` (${carrier(call)!.failure})` : ""}`),
+        ...unreadable.map(
+          (request) =>
+            `A collect request to ${new URL(request.url).pathname} could not be read (${request.decodeError}), so the audit answered it HTTP ${request.status}`,
+        ),
+        ...rejected.map(
+          (call) => `${describeCall(call)} was rejected by the collector (HTTP ${carrier(call)?.status})`,
+        ),
+        ...notIngested.map(
+          (call) =>
+            `${describeCall(call)} got HTTP ${carrier(call)?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`,
+        ),
+        ...dropped
+          .filter((call) => !notIngested.includes(call))
+          .map(
+            (call) =>
+              `${describeCall(call)} was never delivered${carrier(call)?.failure ? ` (${carrier(call)!.failure})` : ""}`,
+          ),
       ];
       if (problems.length > 0) {
         const advice =
@@ -55,8 +77,13 @@ export const eventsDelivered = defineCheck({
               ? "Fix the call's arguments so the collector accepts them"
               : notIngested.length > 0
                 ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
-                : (botFilter?.advice ?? "Let the SDK flush before the page navigates away (or use its beacon transport)");
-        return { status: "fail", message: `${problems.join("; ")}. ${advice}.`, evidence: botFilter === null ? evidence : { ...evidence, botFilter: botFilter.sign } };
+                : (botFilter?.advice ??
+                  "Let the SDK flush before the page navigates away (or use its beacon transport)");
+        return {
+          status: "fail",
+          message: `${problems.join("; ")}. ${advice}.`,
+          evidence: botFilter === null ? evidence : { ...evidence, botFilter: botFilter.sign },
+        };
       }
       if (unverified !== null) {
         return {

@@ -30,14 +30,25 @@ export const eventsExpected = defineCheck({
       const missing = wantedTracks.filter((name) => !fired.includes(name));
       const problems = missing.map((name) => {
         const close = nearMisses(name, fired);
-        return close.length > 0 ? `\`${name}\` did not fire (did you mean ${orList(close)}, which did?)` : `\`${name}\` did not fire`;
+        return close.length > 0
+          ? `\`${name}\` did not fire (did you mean ${orList(close)}, which did?)`
+          : `\`${name}\` did not fire`;
       });
-      if (expected?.identify && !made.some((call) => call.kind === "identify")) problems.push("no identify call was made");
+      if (expected?.identify && !made.some((call) => call.kind === "identify"))
+        problems.push("no identify call was made");
       const evidence = { expected: wantedTracks, identifyExpected: expected?.identify ?? false, fired };
       if (problems.length > 0) {
-        return { status: "fail", message: `On ${page.viewport}: ${problems.join("; ")}. Make the page call them, or fix the spec's expectations.`, evidence };
+        return {
+          status: "fail",
+          message: `On ${page.viewport}: ${problems.join("; ")}. Make the page call them, or fix the spec's expectations.`,
+          evidence,
+        };
       }
-      return { status: "pass", message: `Every expected call was made (${[...wantedTracks, ...(expected?.identify ? ["identify"] : [])].join(", ")}).`, evidence };
+      return {
+        status: "pass",
+        message: `Every expected call was made (${[...wantedTracks, ...(expected?.identify ? ["identify"] : [])].join(", ")}).`,
+        evidence,
+      };
     });
   },
 });

@@ -25,8 +25,7 @@ export const eventsPageviews = defineCheck({
   checklist: null,
   failsWhen:
     "with `sdk.pageViews`: a route the page showed (the load, then each route change: a pushState, or a back or forward that changes the path or query) got no page view while it was current, got more than one, or got one whose URL (where the vendor records one) is another route; the evidence lists every route with its page views (see [Single-page apps](single-page-apps.md))",
-  why:
-    "Page views are the denominator of most funnels. A router change that sends two (the SDK's automatic one and the app's own) doubles the traffic; a back or forward step that sends none loses it; one sent before the route changes counts the previous page again. Every rate built on them shifts without any error.",
+  why: "Page views are the denominator of most funnels. A router change that sends two (the SDK's automatic one and the app's own) doubles the traffic; a back or forward step that sends none loses it; one sent before the route changes counts the previous page again. Every rate built on them shifts without any error.",
   evaluate(context): Finding[] {
     if (!context.spec.sdk.pageViews) return [];
     return perLoadedPage(context, (page) => judgePageViews(page));
@@ -35,8 +34,13 @@ export const eventsPageviews = defineCheck({
 
 /** The verdict on one page × viewport's routes and page views. */
 function judgePageViews(page: PageArtifacts): Verdict {
-  if (page.routes === undefined) return { status: "skip", message: "Not judged: these artifacts were saved before routes were noted." };
-  if (page.routes === null) return { status: "skip", message: "Not judged: the browser could not tell route changes (it has no Navigation API)." };
+  if (page.routes === undefined)
+    return { status: "skip", message: "Not judged: these artifacts were saved before routes were noted." };
+  if (page.routes === null)
+    return {
+      status: "skip",
+      message: "Not judged: the browser could not tell route changes (it has no Navigation API).",
+    };
   const visits = visitsOf(page.routes);
   const strays: CapturedCall[] = [];
   for (const view of madeCalls(page).filter((call) => call.kind === "page")) {
@@ -44,9 +48,19 @@ function judgePageViews(page: PageArtifacts): Verdict {
     if (visit === undefined) strays.push(view);
     else visit.views.push(view);
   }
-  const problems = [...visits.flatMap(visitProblems), ...strays.map((view) => `${describeView(view)} was made on ${routeOfCall(view)}, a route the page did not show then`)];
+  const problems = [
+    ...visits.flatMap(visitProblems),
+    ...strays.map(
+      (view) => `${describeView(view)} was made on ${routeOfCall(view)}, a route the page did not show then`,
+    ),
+  ];
   const evidence = {
-    routes: visits.map((visit) => ({ route: visit.routes.at(-1)!, how: visit.how, atMs: visit.atMs, pageViews: visit.views.map(viewEvidence) })),
+    routes: visits.map((visit) => ({
+      route: visit.routes.at(-1)!,
+      how: visit.how,
+      atMs: visit.atMs,
+      pageViews: visit.views.map(viewEvidence),
+    })),
     ...(strays.length > 0 ? { elsewhere: strays.map(viewEvidence) } : {}),
   };
   if (problems.length > 0) {
@@ -56,7 +70,11 @@ function judgePageViews(page: PageArtifacts): Verdict {
       evidence,
     };
   }
-  return { status: "pass", message: `Each of the ${visits.length} route(s) the page showed got one page view while it was current.`, evidence };
+  return {
+    status: "pass",
+    message: `Each of the ${visits.length} route(s) the page showed got one page view while it was current.`,
+    evidence,
+  };
 }
 
 /** The visits, a replaceState folded into the visit it renames. */
@@ -65,7 +83,13 @@ function visitsOf(routes: readonly RouteVisit[]): Visit[] {
   for (const visit of routes) {
     const last = visits.at(-1);
     if (visit.how === "replace" && last !== undefined) last.routes.push(visit.route);
-    else visits.push({ routes: [visit.route], how: visit.how === "replace" ? "push" : visit.how, atMs: visit.atMs, views: [] });
+    else
+      visits.push({
+        routes: [visit.route],
+        how: visit.how === "replace" ? "push" : visit.how,
+        atMs: visit.atMs,
+        views: [],
+      });
   }
   return visits;
 }
@@ -79,7 +103,10 @@ function visitOf(visits: readonly Visit[], view: CapturedCall): Visit | undefine
 function visitProblems(visit: Visit): string[] {
   const where = `${visit.routes.at(-1)} (${HOW[visit.how]})`;
   if (visit.views.length === 0) return [`${where} got no page view`];
-  const many = visit.views.length > 1 ? [`${where} got ${visit.views.length} page views (${visit.views.map(describeView).join(", ")})`] : [];
+  const many =
+    visit.views.length > 1
+      ? [`${where} got ${visit.views.length} page views (${visit.views.map(describeView).join(", ")})`]
+      : [];
   const elsewhere = visit.views.flatMap((view) => {
     const named = view.pageUrl ? routeOf(view.pageUrl) : null;
     return named === null || visit.routes.includes(named) ? [] : [`${where} got a page view whose URL names ${named}`];
@@ -87,7 +114,12 @@ function visitProblems(visit: Visit): string[] {
   return [...many, ...elsewhere];
 }
 
-const HOW: Record<Visit["how"], string> = { load: "loaded", push: "after a route change", back: "after back", forward: "after forward" };
+const HOW: Record<Visit["how"], string> = {
+  load: "loaded",
+  push: "after a route change",
+  back: "after back",
+  forward: "after forward",
+};
 
 function routeOfCall(call: CapturedCall): string {
   return call.route ?? routeOf(call.documentUrl);
@@ -99,5 +131,11 @@ function describeView(view: CapturedCall): string {
 }
 
 function viewEvidence(view: CapturedCall): Record<string, unknown> {
-  return { call: describeView(view), atMs: view.atMs, step: view.step ?? null, route: routeOfCall(view), url: view.pageUrl ? routeOf(view.pageUrl) : null };
+  return {
+    call: describeView(view),
+    atMs: view.atMs,
+    step: view.step ?? null,
+    route: routeOfCall(view),
+    url: view.pageUrl ? routeOf(view.pageUrl) : null,
+  };
 }

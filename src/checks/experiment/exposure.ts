@@ -21,7 +21,9 @@ function exposuresAmong(calls: readonly CapturedCall[], exposure: Exposure): Cap
   return calls.filter((call) => {
     if (call.kind !== "track" || call.name !== exposure.event) return false;
     const properties = propertiesOf(call);
-    return Object.entries(exposure.properties).every(([name, value]) => properties[name] !== undefined && String(properties[name]) === String(value));
+    return Object.entries(exposure.properties).every(
+      ([name, value]) => properties[name] !== undefined && String(properties[name]) === String(value),
+    );
   });
 }
 
@@ -32,12 +34,22 @@ function namedVariation(call: CapturedCall, exposure: Exposure): string | null {
 }
 
 function propertiesOf(call: CapturedCall): Record<string, unknown> {
-  return call.properties !== null && typeof call.properties === "object" && !Array.isArray(call.properties) ? (call.properties as Record<string, unknown>) : {};
+  return call.properties !== null && typeof call.properties === "object" && !Array.isArray(call.properties)
+    ? (call.properties as Record<string, unknown>)
+    : {};
 }
 
 /** The first call of one of `events` made before `exposure`, in the order the page made them (two calls of one task share their millisecond); null when none was. */
-function goalBefore(calls: readonly CapturedCall[], events: readonly string[], exposure: CapturedCall): CapturedCall | null {
-  return calls.slice(0, calls.indexOf(exposure)).find((call) => call.kind === "track" && call.name !== null && events.includes(call.name)) ?? null;
+function goalBefore(
+  calls: readonly CapturedCall[],
+  events: readonly string[],
+  exposure: CapturedCall,
+): CapturedCall | null {
+  return (
+    calls
+      .slice(0, calls.indexOf(exposure))
+      .find((call) => call.kind === "track" && call.name !== null && events.includes(call.name)) ?? null
+  );
 }
 
 /** What one unit's exposures say, before they become a finding: the failures, each a clause. */
@@ -52,7 +64,12 @@ interface ExposureVerdict {
  * Judges the page as it is: once, before the goal's event, and the same variation after the
  * reload. `reload` is null when the artifacts hold none (saved before reloads were gathered).
  */
-function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifacts["reload"], exposure: Exposure, goalEvents: readonly string[]): ExposureVerdict {
+function judgeUnforced(
+  calls: readonly CapturedCall[],
+  reload: PageArtifacts["reload"],
+  exposure: Exposure,
+  goalEvents: readonly string[],
+): ExposureVerdict {
   const fired = exposuresAmong(calls, exposure);
   const shown = fired.map((call) => namedVariation(call, exposure));
   const reasons: string[] = [];
@@ -62,23 +79,41 @@ function judgeUnforced(calls: readonly CapturedCall[], reload: PageArtifacts["re
   for (const call of fired) perPage.set(call.documentUrl, (perPage.get(call.documentUrl) ?? 0) + 1);
   const mostOnOnePage = Math.max(0, ...perPage.values());
   if (mostOnOnePage > 1) reasons.push(`it fired ${mostOnOnePage} times on one page (${shown.map(quoted).join(", ")})`);
-  else if (new Set(shown).size > 1) reasons.push(`it named another variation on another page of the journey (${shown.map(quoted).join(", ")}): the visitor was bucketed again`);
+  else if (new Set(shown).size > 1)
+    reasons.push(
+      `it named another variation on another page of the journey (${shown.map(quoted).join(", ")}): the visitor was bucketed again`,
+    );
   const goal = fired.length === 0 ? null : goalBefore(calls, goalEvents, fired[0]!);
   if (goal !== null) reasons.push(`it came after the goal's event \`${goal.name}\``);
-  const evidence: Record<string, unknown> = { fired: fired.length, variations: shown, atMs: fired.map((call) => call.atMs) };
+  const evidence: Record<string, unknown> = {
+    fired: fired.length,
+    variations: shown,
+    atMs: fired.map((call) => call.atMs),
+  };
   if (reload !== null && reload !== undefined && fired.length > 0) {
     const again = exposuresAmong(reload.calls, exposure).map((call) => namedVariation(call, exposure));
     evidence.afterReload = again;
     if (reload.loadError !== null) reasons.push(`the reload did not load (${reload.loadError})`);
-    else if (again.length === 0) reasons.push(`it did not fire again after a reload, so the visitor's variation (${quoted(shown[0]!)}) was not confirmed`);
-    else if (again.some((variation) => variation !== shown[0])) reasons.push(`it named another variation after a reload in the same browser (${quoted(shown[0]!)}, then ${again.map(quoted).join(", ")}): the visitor was bucketed again`);
+    else if (again.length === 0)
+      reasons.push(
+        `it did not fire again after a reload, so the visitor's variation (${quoted(shown[0]!)}) was not confirmed`,
+      );
+    else if (again.some((variation) => variation !== shown[0]))
+      reasons.push(
+        `it named another variation after a reload in the same browser (${quoted(shown[0]!)}, then ${again.map(quoted).join(", ")}): the visitor was bucketed again`,
+      );
     else if (again.length > 1) reasons.push(`it fired ${again.length} times after a reload`);
   }
   return { status: reasons.length > 0 ? "fail" : "pass", reasons, evidence };
 }
 
 /** Judges a variation forced by `query`: only when it fires; then once, naming `id`, before the goal's event. */
-function judgeForced(calls: readonly CapturedCall[], exposure: Exposure, id: string, goalEvents: readonly string[]): ExposureVerdict {
+function judgeForced(
+  calls: readonly CapturedCall[],
+  exposure: Exposure,
+  id: string,
+  goalEvents: readonly string[],
+): ExposureVerdict {
   const fired = exposuresAmong(calls, exposure);
   const shown = fired.map((call) => namedVariation(call, exposure));
   const evidence = { fired: fired.length, variations: shown, expected: id, atMs: fired.map((call) => call.atMs) };
@@ -86,7 +121,8 @@ function judgeForced(calls: readonly CapturedCall[], exposure: Exposure, id: str
   const reasons: string[] = [];
   if (fired.length > 1) reasons.push(`it fired ${fired.length} times`);
   const others = [...new Set(shown.filter((variation) => variation !== id))];
-  if (others.length > 0) reasons.push(`it named ${others.map(quoted).join(", ")} instead of the variation's id ${quoted(id)}`);
+  if (others.length > 0)
+    reasons.push(`it named ${others.map(quoted).join(", ")} instead of the variation's id ${quoted(id)}`);
   const goal = goalBefore(calls, goalEvents, fired[0]!);
   if (goal !== null) reasons.push(`it came after the goal's event \`${goal.name}\``);
   return { status: reasons.length > 0 ? "fail" : "pass", reasons, evidence };
@@ -129,28 +165,66 @@ export const experimentExposure = defineCheck({
       const { exposure } = experiment;
       if (exposure === undefined) return [];
       const events = goalEvents(context, experiment);
-      const unforced = context.pages.filter((page) => page.page === experiment.page).map((page) => judgePage(context, experiment, exposure, events, page));
+      const unforced = context.pages
+        .filter((page) => page.page === experiment.page)
+        .map((page) => judgePage(context, experiment, exposure, events, page));
       const forced = previewsOf(context, experiment).map(({ variation, index, unit }) => {
-        const scope = { page: experiment.page, viewport: unit.viewport, experiment: experiment.name, variation: variation.name };
+        const scope = {
+          page: experiment.page,
+          viewport: unit.viewport,
+          experiment: experiment.name,
+          variation: variation.name,
+        };
         const named = `The exposure of "${experiment.name}" on variation "${variation.name}" (${unit.viewport})`;
         const applied = appliedByAudit(variation);
-        if (applied !== null) return finding(context, "skip", `${named}: not judged, the audit applies this variation's ${applied} itself, so the site's SDK never chose it.`, scope);
+        if (applied !== null)
+          return finding(
+            context,
+            "skip",
+            `${named}: not judged, the audit applies this variation's ${applied} itself, so the site's SDK never chose it.`,
+            scope,
+          );
         const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
         if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
         const id = variationId(variation, index);
         const verdict = judgeForced(madeCalls(unit), exposure, id, events);
         if (verdict.status === "skip") {
-          return finding(context, "skip", `${named}: not judged, the page sent no \`${exposure.event}\` for the forced preview (many SDKs send none for a preview, GrowthBook among them); the page as it is is judged.`, scope, verdict.evidence);
+          return finding(
+            context,
+            "skip",
+            `${named}: not judged, the page sent no \`${exposure.event}\` for the forced preview (many SDKs send none for a preview, GrowthBook among them); the page as it is is judged.`,
+            scope,
+            verdict.evidence,
+          );
         }
-        if (verdict.status === "pass") return finding(context, "pass", `${named} fired once, naming "${id}", before the goal's event.`, scope, verdict.evidence);
-        return finding(context, "fail", `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, verdict.evidence);
+        if (verdict.status === "pass")
+          return finding(
+            context,
+            "pass",
+            `${named} fired once, naming "${id}", before the goal's event.`,
+            scope,
+            verdict.evidence,
+          );
+        return finding(
+          context,
+          "fail",
+          `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`,
+          scope,
+          verdict.evidence,
+        );
       });
       return [...unforced, ...forced];
     });
   },
 });
 
-function judgePage(context: CheckContext, experiment: ExperimentSpec, exposure: Exposure, goalEvents: readonly string[], page: PageArtifacts): Finding {
+function judgePage(
+  context: CheckContext,
+  experiment: ExperimentSpec,
+  exposure: Exposure,
+  goalEvents: readonly string[],
+  page: PageArtifacts,
+): Finding {
   const scope = { page: experiment.page, viewport: page.viewport, experiment: experiment.name, variation: null };
   const named = `The exposure of "${experiment.name}" on ${experiment.page} as it is (${page.viewport})`;
   const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
@@ -158,19 +232,37 @@ function judgePage(context: CheckContext, experiment: ExperimentSpec, exposure: 
   const verdict = judgeUnforced(madeCalls(page), page.reload ?? null, exposure, goalEvents);
   if (verdict.status === "pass") {
     const shown = (verdict.evidence.variations as (string | null)[])[0] ?? null;
-    return finding(context, "pass", `${named} fired once, naming ${quoted(shown)}, before the goal's event${page.reload ? ", and again after a reload" : ""}.`, scope, verdict.evidence);
+    return finding(
+      context,
+      "pass",
+      `${named} fired once, naming ${quoted(shown)}, before the goal's event${page.reload ? ", and again after a reload" : ""}.`,
+      scope,
+      verdict.evidence,
+    );
   }
-  return finding(context, "fail", `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, verdict.evidence);
+  return finding(
+    context,
+    "fail",
+    `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`,
+    scope,
+    verdict.evidence,
+  );
 }
 
 /** What to do, for the first reason given. */
 function adviceFor(reasons: readonly string[]): string {
   const [first = ""] = reasons;
-  if (first.startsWith("it did not fire again")) return "Make the exposure fire on every page view the experiment runs on.";
-  if (first.startsWith("it did not fire")) return "Send the exposure from the experiment SDK's tracking callback, through the analytics SDK's track.";
-  if (first.startsWith("it fired")) return "Send the exposure from one place only (the SDK's built-in tracker or your own callback, not both).";
-  if (first.startsWith("it named another variation")) return "Keep the visitor's id across page views (a cookie or storage the SDK reads), so the visitor keeps their bucket.";
-  if (first.startsWith("it named")) return "Send the variation's key the service knows (GrowthBook's result.key, not its index).";
-  if (first.startsWith("it came after")) return "Load the experiment SDK before anything tracks the goal, so the exposure comes first.";
+  if (first.startsWith("it did not fire again"))
+    return "Make the exposure fire on every page view the experiment runs on.";
+  if (first.startsWith("it did not fire"))
+    return "Send the exposure from the experiment SDK's tracking callback, through the analytics SDK's track.";
+  if (first.startsWith("it fired"))
+    return "Send the exposure from one place only (the SDK's built-in tracker or your own callback, not both).";
+  if (first.startsWith("it named another variation"))
+    return "Keep the visitor's id across page views (a cookie or storage the SDK reads), so the visitor keeps their bucket.";
+  if (first.startsWith("it named"))
+    return "Send the variation's key the service knows (GrowthBook's result.key, not its index).";
+  if (first.startsWith("it came after"))
+    return "Load the experiment SDK before anything tracks the goal, so the exposure comes first.";
   return "Check that the page loads again as it did.";
 }

@@ -23,11 +23,14 @@ export function judgeFlicker(times: FlickerTimes): { status: "pass" | "warn" | "
   let status: "pass" | "warn" | "fail" = "pass";
   if (times.controlPaintedMs > 0) {
     status = times.controlPaintedMs > CONTROL_PAINTED_FAIL_ABOVE_MS ? "fail" : "warn";
-    reasons.push(`the target showed the control's content for ${times.controlPaintedMs} ms before the variation replaced it (at ${times.appliedAtMs} ms)`);
+    reasons.push(
+      `the target showed the control's content for ${times.controlPaintedMs} ms before the variation replaced it (at ${times.appliedAtMs} ms)`,
+    );
   }
   if (times.hiddenMs >= HIDDEN_WARN_FROM_MS) {
     if (status === "pass") status = "warn";
-    const after = times.hiddenAfterAppliedMs > 0 ? `, ${times.hiddenAfterAppliedMs} ms of it after the variation was in place` : "";
+    const after =
+      times.hiddenAfterAppliedMs > 0 ? `, ${times.hiddenAfterAppliedMs} ms of it after the variation was in place` : "";
     reasons.push(`the page was hidden for ${times.hiddenMs} ms in all${after}`);
   }
   return { status, reasons };
@@ -58,19 +61,43 @@ export const experimentFlicker = defineCheck({
     "instead hide the whole page until the variation is in (for up to 3 to 4 s), and that costs conversions " +
     "in every variation. Neither shows in the experiment's numbers; both are measured here, frame by frame.",
   evaluate(context): Finding[] {
-    return context.spec.experiments.flatMap((experiment) => previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)));
+    return context.spec.experiments.flatMap((experiment) =>
+      previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)),
+    );
   },
 });
 
-function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation: VariationSpec, unit: PageArtifacts): Finding {
-  const scope = { page: experiment.page, viewport: unit.viewport, experiment: experiment.name, variation: variation.name };
+function judgeUnit(
+  context: CheckContext,
+  experiment: ExperimentSpec,
+  variation: VariationSpec,
+  unit: PageArtifacts,
+): Finding {
+  const scope = {
+    page: experiment.page,
+    viewport: unit.viewport,
+    experiment: experiment.name,
+    variation: variation.name,
+  };
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${unit.viewport}`;
   const applied = appliedByAudit(variation);
-  if (applied !== null) return finding(context, "skip", `${named}: not judged for flicker, the audit applies its ${applied} itself, and the audit's timing is not the site's.`, scope);
+  if (applied !== null)
+    return finding(
+      context,
+      "skip",
+      `${named}: not judged for flicker, the audit applies its ${applied} itself, and the audit's timing is not the site's.`,
+      scope,
+    );
   const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
   if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
   const times = unit.flicker ? flickerTimes(unit.flicker) : null;
-  if (times === null) return finding(context, "skip", `${named}: not judged, no frame of it was sampled (artifacts saved before flicker was measured, or a page that moved on).`, scope);
+  if (times === null)
+    return finding(
+      context,
+      "skip",
+      `${named}: not judged, no frame of it was sampled (artifacts saved before flicker was measured, or a page that moved on).`,
+      scope,
+    );
   const evidence = {
     controlPaintedMs: times.controlPaintedMs,
     hiddenMs: times.hiddenMs,
@@ -83,15 +110,30 @@ function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation:
   const verdict = judgeFlicker(times);
   if (verdict.status === "pass") {
     const hidden = times.hiddenMs > 0 ? `; the page was hidden for ${times.hiddenMs} ms` : "";
-    return finding(context, "pass", `${named} shows without flicker: no frame showed the control's content before it${hidden}.`, scope, evidence);
+    return finding(
+      context,
+      "pass",
+      `${named} shows without flicker: no frame showed the control's content before it${hidden}.`,
+      scope,
+      evidence,
+    );
   }
-  return finding(context, verdict.status, `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(times)}`, scope, evidence);
+  return finding(
+    context,
+    verdict.status,
+    `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(times)}`,
+    scope,
+    evidence,
+  );
 }
 
 /** What to do, for what the frames showed. */
 function adviceFor(times: FlickerTimes): string {
-  if (times.hiddenAfterAppliedMs > 0) return "End the anti-flicker snippet when the variation is in place (the experiment SDK's ready callback), not on its own timer.";
-  if (times.controlPaintedMs > 0 && times.hiddenMs > 0) return "The anti-flicker timeout ran out before the experiment SDK applied the variation: load the SDK and its payload sooner, or inline the payload.";
-  if (times.controlPaintedMs > 0) return "Load the experiment SDK before the first paint: a synchronous tag in <head>, or an async tag with blocking=\"render\", instead of one inserted late.";
-  return "Shorten the anti-flicker timeout, or apply the variation without hiding the page (a synchronous tag in <head>, or blocking=\"render\").";
+  if (times.hiddenAfterAppliedMs > 0)
+    return "End the anti-flicker snippet when the variation is in place (the experiment SDK's ready callback), not on its own timer.";
+  if (times.controlPaintedMs > 0 && times.hiddenMs > 0)
+    return "The anti-flicker timeout ran out before the experiment SDK applied the variation: load the SDK and its payload sooner, or inline the payload.";
+  if (times.controlPaintedMs > 0)
+    return 'Load the experiment SDK before the first paint: a synchronous tag in <head>, or an async tag with blocking="render", instead of one inserted late.';
+  return 'Shorten the anti-flicker timeout, or apply the variation without hiding the page (a synchronous tag in <head>, or blocking="render").';
 }

@@ -6,4 +6,11 @@ import { experimentSelector } from "./selector.js";
 import { experimentVariation } from "./variation.js";
 
 /** The `experiment.*` checks, in the order the report shows them. */
-export const EXPERIMENT_CHECKS = [experimentName, experimentGoals, experimentSelector, experimentExposure, experimentFlicker, experimentVariation] as const;
+export const EXPERIMENT_CHECKS = [
+  experimentName,
+  experimentGoals,
+  experimentSelector,
+  experimentExposure,
+  experimentFlicker,
+  experimentVariation,
+] as const;

@@ -3,8 +3,34 @@ import { defineCheck, specWideFinding } from "../check.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
 const GENERIC_WORDS = new Set([
-  "a", "ab", "b", "abtest", "copy", "demo", "draft", "exp", "experiment", "experiments", "foo", "bar", "my", "new", "of",
-  "sample", "split", "temp", "test", "testing", "tests", "tmp", "trial", "untitled", "v", "variant", "variation", "version",
+  "a",
+  "ab",
+  "b",
+  "abtest",
+  "copy",
+  "demo",
+  "draft",
+  "exp",
+  "experiment",
+  "experiments",
+  "foo",
+  "bar",
+  "my",
+  "new",
+  "of",
+  "sample",
+  "split",
+  "temp",
+  "test",
+  "testing",
+  "tests",
+  "tmp",
+  "trial",
+  "untitled",
+  "v",
+  "variant",
+  "variation",
+  "version",
 ]);
 
 /** A name shorter than this many characters is too short to say what the experiment tests. */
@@ -14,7 +40,8 @@ const SHORTEST_NAME = 8;
 export function vagueNameReason(name: string): string | null {
   const text = name.trim().toLowerCase();
   const words = text.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
-  if (/^copy of\b/.test(text) || /(?:\(copy(?:\s*\d+)?\)|\s-\s*copy(?:\s*\d+)?)$/.test(text)) return "a copy's default name";
+  if (/^copy of\b/.test(text) || /(?:\(copy(?:\s*\d+)?\)|\s-\s*copy(?:\s*\d+)?)$/.test(text))
+    return "a copy's default name";
   if (text.startsWith("untitled")) return "a default name";
   if (words.every((word) => GENERIC_WORDS.has(word) || /^\d+$/.test(word))) return "only generic words";
   if (text.length < SHORTEST_NAME) return "too short to say what it tests";
@@ -32,16 +59,17 @@ export const experimentName = defineCheck({
   severity: "minor",
   checklist: null,
   failsWhen:
-    "an experiment's name is vague: generic words only (\"test 2\", \"new experiment\"), a default " +
+    'an experiment\'s name is vague: generic words only ("test 2", "new experiment"), a default ' +
     `("untitled", "Copy of …", "… (copy)"), a single word or under ${SHORTEST_NAME} characters; one finding lists them ` +
     "all",
   why:
-    "Results outlive the people who set them up. \"test 2\" or \"Copy of pricing\" in a report months later " +
+    'Results outlive the people who set them up. "test 2" or "Copy of pricing" in a report months later ' +
     "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
     "stopped.",
   evaluate(context): Finding[] {
     const experiments = context.spec.experiments;
-    if (experiments.length === 0) return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
+    if (experiments.length === 0)
+      return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });
     const vague = experiments.flatMap((experiment) => {
       const reason = vagueNameReason(experiment.name);
       return reason === null ? [] : [{ name: experiment.name, reason }];
@@ -54,6 +82,10 @@ export const experimentName = defineCheck({
         evidence: { vague },
       });
     }
-    return specWideFinding(context, { status: "pass", message: `All ${experiments.length} experiment name(s) say what they test.`, evidence: { names: experiments.map((experiment) => experiment.name) } });
+    return specWideFinding(context, {
+      status: "pass",
+      message: `All ${experiments.length} experiment name(s) say what they test.`,
+      evidence: { names: experiments.map((experiment) => experiment.name) },
+    });
   },
 });

@@ -15,8 +15,15 @@ export interface Preview {
 /** Every variation of `experiment` with the units that previewed it (one per viewport gathered), in spec order; the forced control is none of them. */
 export function previewsOf(context: Pick<CheckContext, "variations" | "units">, experiment: ExperimentSpec): Preview[] {
   return experiment.variations.flatMap((variation, index) => {
-    const planned = context.units.find((unit) => unit.variation?.experiment === experiment.name && unit.variation.name === variation.name && unit.variation.control !== true);
-    return context.variations.filter((unit) => unit.unit.id === planned?.id).map((unit) => ({ variation, index, unit }));
+    const planned = context.units.find(
+      (unit) =>
+        unit.variation?.experiment === experiment.name &&
+        unit.variation.name === variation.name &&
+        unit.variation.control !== true,
+    );
+    return context.variations
+      .filter((unit) => unit.unit.id === planned?.id)
+      .map((unit) => ({ variation, index, unit }));
   });
 }
 

@@ -14,14 +14,36 @@ export function fragileSelectorReasons(selector: string): string[] {
   // Attribute values and strings may hold anything, `[href="#1234"]` included: judge the rest.
   const structure = selector.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""').replace(/\[[^\]]*\]/g, "[]");
   const reasons: string[] = [];
-  const positional = [...new Set([...structure.matchAll(/:(nth-(?:last-)?(?:child|of-type)|(?:first|last|only)-(?:child|of-type)|eq)\b/g)].map((match) => `:${match[1]}`))];
+  const positional = [
+    ...new Set(
+      [...structure.matchAll(/:(nth-(?:last-)?(?:child|of-type)|(?:first|last|only)-(?:child|of-type)|eq)\b/g)].map(
+        (match) => `:${match[1]}`,
+      ),
+    ),
+  ];
   if (positional.length > 0) reasons.push(`position-based (${positional.join(", ")})`);
-  const depth = Math.max(...structure.replace(/\([^)]*\)/g, "()").split(",").map((part) => part.trim().split(/\s*[>+~]\s*|\s+/).filter((compound) => compound !== "").length));
+  const depth = Math.max(
+    ...structure
+      .replace(/\([^)]*\)/g, "()")
+      .split(",")
+      .map(
+        (part) =>
+          part
+            .trim()
+            .split(/\s*[>+~]\s*|\s+/)
+            .filter((compound) => compound !== "").length,
+      ),
+  );
   if (depth > LONGEST_CHAIN) reasons.push(`a chain of ${depth} nested selectors`);
-  const generated = [...structure.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!).filter(isGeneratedClassName);
+  const generated = [...structure.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)]
+    .map((match) => match[1]!)
+    .filter(isGeneratedClassName);
   if (generated.length > 0) reasons.push(`generated class name(s) (${generated.map((name) => `.${name}`).join(", ")})`);
-  const numberedIds = [...structure.matchAll(/#(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!).filter((id) => /\d{4,}/.test(id));
-  if (numberedIds.length > 0) reasons.push(`an id with a long number (${numberedIds.map((id) => `#${id}`).join(", ")})`);
+  const numberedIds = [...structure.matchAll(/#(-?[_a-zA-Z][\w-]*)/g)]
+    .map((match) => match[1]!)
+    .filter((id) => /\d{4,}/.test(id));
+  if (numberedIds.length > 0)
+    reasons.push(`an id with a long number (${numberedIds.map((id) => `#${id}`).join(", ")})`);
   return reasons;
 }
 
@@ -37,7 +59,11 @@ const GENERATED_CLASS_NAMES: readonly RegExp[] = [
 function isGeneratedClassName(name: string): boolean {
   if (GENERATED_CLASS_NAMES.some((pattern) => pattern.test(name))) return true;
   // Any other hash: letters and digits interleaved (`e1x2y3z`), unlike `col12` or `h2`.
-  return name.split(/[-_]+/).some((part) => part.length >= 5 && /^[a-z0-9]+$/i.test(part) && (part.match(/\d(?=\D)|\D(?=\d)/g)?.length ?? 0) >= 3);
+  return name
+    .split(/[-_]+/)
+    .some(
+      (part) => part.length >= 5 && /^[a-z0-9]+$/i.test(part) && (part.match(/\d(?=\D)|\D(?=\d)/g)?.length ?? 0) >= 3,
+    );
 }
 
 /** experiment.selector: each experiment's selector matches exactly one visible element, on each viewport. */
@@ -66,12 +92,28 @@ export const experimentSelector = defineCheck({
     return context.spec.experiments.flatMap((experiment) =>
       viewports.map((viewport) => {
         const scope = { page: experiment.page, viewport, experiment: experiment.name };
-        const page = context.pages.find((candidate) => candidate.page === experiment.page && candidate.viewport === viewport);
-        if (page === undefined) return finding(context, "skip", `Not judged: the experiment's page "${experiment.page}" was not audited on ${viewport}.`, scope);
-        if (keptOut(page, auditedEnvironment(context).auth) !== null) return finding(context, "skip", "Not judged: the site kept the audit out of the experiment's page (page.access says why).", scope);
-        if (page.loadError !== null) return finding(context, "skip", "Not judged: the experiment's page did not load.", scope);
+        const page = context.pages.find(
+          (candidate) => candidate.page === experiment.page && candidate.viewport === viewport,
+        );
+        if (page === undefined)
+          return finding(
+            context,
+            "skip",
+            `Not judged: the experiment's page "${experiment.page}" was not audited on ${viewport}.`,
+            scope,
+          );
+        if (keptOut(page, auditedEnvironment(context).auth) !== null)
+          return finding(
+            context,
+            "skip",
+            "Not judged: the site kept the audit out of the experiment's page (page.access says why).",
+            scope,
+          );
+        if (page.loadError !== null)
+          return finding(context, "skip", "Not judged: the experiment's page did not load.", scope);
         const match = page.selectors.find((candidate) => candidate.experiment === experiment.name);
-        if (match === undefined) return finding(context, "skip", "Not judged: the selector was not counted on this page.", scope);
+        if (match === undefined)
+          return finding(context, "skip", "Not judged: the selector was not counted on this page.", scope);
         const verdict = judgeSelector(match, viewport);
         return finding(context, verdict.status, verdict.message, scope, { ...match, ...verdict.evidence });
       }),
@@ -79,21 +121,39 @@ export const experimentSelector = defineCheck({
   },
 });
 
-function judgeSelector(match: SelectorMatch, viewport: string): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
+function judgeSelector(
+  match: SelectorMatch,
+  viewport: string,
+): { status: "pass" | "warn" | "fail"; message: string; evidence?: Record<string, unknown> } {
   const { selector, visible, stableAlternative } = match;
-  const suggestion = stableAlternative !== null && stableAlternative !== selector ? ` — try \`${stableAlternative}\`` : "";
-  if (match.matched === null) return { status: "fail", message: `\`${selector}\` is not a valid CSS selector. Fix the experiment's selector.` };
+  const suggestion =
+    stableAlternative !== null && stableAlternative !== selector ? ` — try \`${stableAlternative}\`` : "";
+  if (match.matched === null)
+    return { status: "fail", message: `\`${selector}\` is not a valid CSS selector. Fix the experiment's selector.` };
   if (visible === 0) {
     const hidden = match.matched > 0 ? ` (${match.matched} element(s) matched, none visible)` : "";
-    return { status: "fail", message: `\`${selector}\` matches no visible element on ${viewport}${hidden}. Target an element that is shown on ${viewport} too, or the experiment changes nothing there.` };
+    return {
+      status: "fail",
+      message: `\`${selector}\` matches no visible element on ${viewport}${hidden}. Target an element that is shown on ${viewport} too, or the experiment changes nothing there.`,
+    };
   }
   if (visible > 1) {
-    return { status: "fail", message: `\`${selector}\` matches ${visible} visible elements on ${viewport}. Narrow it to the one element the experiment changes${suggestion}.` };
+    return {
+      status: "fail",
+      message: `\`${selector}\` matches ${visible} visible elements on ${viewport}. Narrow it to the one element the experiment changes${suggestion}.`,
+    };
   }
   const reasons = fragileSelectorReasons(selector);
   if (reasons.length > 0) {
-    const fix = suggestion === "" ? "Give the element an id or a data-* attribute and target that." : `Target a stable id or data-* attribute instead${suggestion}.`;
-    return { status: "warn", message: `\`${selector}\` matches one element on ${viewport} but looks fragile: ${reasons.join("; ")}. ${fix}`, evidence: { fragile: reasons } };
+    const fix =
+      suggestion === ""
+        ? "Give the element an id or a data-* attribute and target that."
+        : `Target a stable id or data-* attribute instead${suggestion}.`;
+    return {
+      status: "warn",
+      message: `\`${selector}\` matches one element on ${viewport} but looks fragile: ${reasons.join("; ")}. ${fix}`,
+      evidence: { fragile: reasons },
+    };
   }
   return { status: "pass", message: `\`${selector}\` matches exactly one visible element on ${viewport}.` };
 }

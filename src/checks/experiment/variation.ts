@@ -1,7 +1,15 @@
 import type { ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason, pageSpecOf, type CheckContext } from "../check.js";
+import {
+  auditedEnvironment,
+  defineCheck,
+  finding,
+  madeCalls,
+  notConsentedReason,
+  pageSpecOf,
+  type CheckContext,
+} from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 import { goalEvents, previewsOf } from "./previews.js";
@@ -41,28 +49,56 @@ export interface VariationVerdict {
  * experiment's goals need; only those the control makes count, so a page already broken
  * without the variation does not fail it (events.expected and goals.match say so).
  */
-export function judgeVariation(control: VariationUnit, variation: VariationUnit, needed: readonly string[]): VariationVerdict {
+export function judgeVariation(
+  control: VariationUnit,
+  variation: VariationUnit,
+  needed: readonly string[],
+): VariationVerdict {
   const failures: string[] = [];
-  for (const error of variation.errors) failures.push(`its js throws "${error.message}"${error.line === null ? "" : ` at line ${error.line}`}`);
+  for (const error of variation.errors)
+    failures.push(`its js throws "${error.message}"${error.line === null ? "" : ` at line ${error.line}`}`);
   if (variation.matched === null) failures.push("the selector is not valid CSS");
-  else if (variation.visible === 0) failures.push(`the selector matches no visible element once it is applied (${variation.matched} matched)`);
-  else if (variation.visible > 1) failures.push(`the selector matches ${variation.visible} visible elements once it is applied, so the change may land on the wrong one`);
+  else if (variation.visible === 0)
+    failures.push(`the selector matches no visible element once it is applied (${variation.matched} matched)`);
+  else if (variation.visible > 1)
+    failures.push(
+      `the selector matches ${variation.visible} visible elements once it is applied, so the change may land on the wrong one`,
+    );
   if (variation.visible === 1 && control.target !== null && variation.target !== null) {
     const { shownBy, moved } = visibleChange(control.target, variation.target);
-    if (shownBy.length === 0) failures.push(nothingVisible(moved, pixelsCompared(control.target, variation.target) ? "pixels" : "painted style"));
+    if (shownBy.length === 0)
+      failures.push(
+        nothingVisible(moved, pixelsCompared(control.target, variation.target) ? "pixels" : "painted style"),
+      );
   }
-  if (variation.journeyError !== null && control.journeyError === null) failures.push(`the journey breaks (${variation.journeyError}), which it does not on the control`);
-  const lost = [...new Set(needed)].filter((event) => control.events.includes(event) && !variation.events.includes(event));
-  if (lost.length > 0) failures.push(`the journey no longer fires ${lost.map((event) => `\`${event}\``).join(", ")}, which the control fires`);
-  const warnings = variation.overflows && !control.overflows ? ["it makes the page wider than the viewport, which the control is not"] : [];
-  return { status: failures.length > 0 ? "fail" : warnings.length > 0 ? "warn" : "pass", reasons: [...failures, ...warnings] };
+  if (variation.journeyError !== null && control.journeyError === null)
+    failures.push(`the journey breaks (${variation.journeyError}), which it does not on the control`);
+  const lost = [...new Set(needed)].filter(
+    (event) => control.events.includes(event) && !variation.events.includes(event),
+  );
+  if (lost.length > 0)
+    failures.push(
+      `the journey no longer fires ${lost.map((event) => `\`${event}\``).join(", ")}, which the control fires`,
+    );
+  const warnings =
+    variation.overflows && !control.overflows
+      ? ["it makes the page wider than the viewport, which the control is not"]
+      : [];
+  return {
+    status: failures.length > 0 ? "fail" : warnings.length > 0 ? "warn" : "pass",
+    reasons: [...failures, ...warnings],
+  };
 }
 
 /** The reason for a target that shows nothing new, moved or not; `compared` is what stood for its looks. */
 function nothingVisible(moved: { dx: number; dy: number } | null, compared: "pixels" | "painted style"): string {
-  if (moved === null) return `it changes nothing visible in the target: its text, box and ${compared} are the control's`;
+  if (moved === null)
+    return `it changes nothing visible in the target: its text, box and ${compared} are the control's`;
   const { dx, dy } = moved;
-  const move = [...(dx === 0 ? [] : [`${Math.abs(dx)} px ${dx > 0 ? "right" : "left"}`]), ...(dy === 0 ? [] : [`${Math.abs(dy)} px ${dy > 0 ? "down" : "up"}`])].join(" and ");
+  const move = [
+    ...(dx === 0 ? [] : [`${Math.abs(dx)} px ${dx > 0 ? "right" : "left"}`]),
+    ...(dy === 0 ? [] : [`${Math.abs(dy)} px ${dy > 0 ? "down" : "up"}`]),
+  ].join(" and ");
   return `it changes nothing visible in the target, it only moves it ${move}: its text, size and ${compared} are the control's`;
 }
 
@@ -96,41 +132,95 @@ export const experimentVariation = defineCheck({
     "CSS that makes the page wider than a phone, a change that shows nothing on one viewport. Each is caught " +
     "here before launch, by previewing every variation on every viewport beside the page as it is.",
   evaluate(context): Finding[] {
-    return context.spec.experiments.flatMap((experiment) => previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)));
+    return context.spec.experiments.flatMap((experiment) =>
+      previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)),
+    );
   },
 });
 
-function judgeUnit(context: CheckContext, experiment: ExperimentSpec, variation: VariationSpec, unit: PageArtifacts): Finding {
+function judgeUnit(
+  context: CheckContext,
+  experiment: ExperimentSpec,
+  variation: VariationSpec,
+  unit: PageArtifacts,
+): Finding {
   const { viewport } = unit;
   const scope = { page: experiment.page, viewport, experiment: experiment.name, variation: variation.name };
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${viewport}`;
   const control = controlOf(context, experiment, viewport);
-  if (control === undefined) return finding(context, "skip", `${named}: not judged here, its control was gathered by another shard (\`merge\` judges it).`, scope);
+  if (control === undefined)
+    return finding(
+      context,
+      "skip",
+      `${named}: not judged here, its control was gathered by another shard (\`merge\` judges it).`,
+      scope,
+    );
   const auth = auditedEnvironment(context).auth;
-  if (keptOut(control, auth) !== null || keptOut(unit, auth) !== null) return finding(context, "skip", `${named}: not judged, the site kept the audit out (see page.access).`, scope);
-  if (control.loadError !== null) return finding(context, "skip", `${named}: not judged, the page did not load (see page.load).`, scope);
+  if (keptOut(control, auth) !== null || keptOut(unit, auth) !== null)
+    return finding(context, "skip", `${named}: not judged, the site kept the audit out (see page.access).`, scope);
+  if (control.loadError !== null)
+    return finding(context, "skip", `${named}: not judged, the page did not load (see page.load).`, scope);
   if (unit.loadError !== null) {
-    return finding(context, "fail", `${named}: its preview did not load (${unit.loadError}). Check its query (the preview link's parameters) against the page.`, scope, { requestedUrl: unit.requestedUrl });
+    return finding(
+      context,
+      "fail",
+      `${named}: its preview did not load (${unit.loadError}). Check its query (the preview link's parameters) against the page.`,
+      scope,
+      { requestedUrl: unit.requestedUrl },
+    );
   }
   const unconsented = notConsentedReason(control) ?? notConsentedReason(unit);
   if (unconsented !== null) return finding(context, "skip", `${named}: ${uncapitalised(unconsented)}`, scope);
   const controlView = viewOf(control, experiment.name);
   const variationView = viewOf(unit, experiment.name);
-  if (controlView === null || variationView === null) return finding(context, "skip", `${named}: not judged, the page moved on before its target could be seen.`, scope);
+  if (controlView === null || variationView === null)
+    return finding(context, "skip", `${named}: not judged, the page moved on before its target could be seen.`, scope);
   const needed = [...(pageSpecOf(context, experiment.page)?.expect?.track ?? []), ...goalEvents(context, experiment)];
   const asIs = unitOf(control, controlView, []);
   const previewed = unitOf(unit, variationView, unit.variation?.errors ?? []);
   const verdict = judgeVariation(asIs, previewed, needed);
-  const change = asIs.target !== null && previewed.target !== null ? visibleChange(asIs.target, previewed.target) : null;
-  const evidence = { reasons: verdict.reasons, needed, shownBy: change?.shownBy ?? [], styleDiff: change?.styleDiff ?? [], ...(change?.moved ? { moved: change.moved } : {}), control: shownOf(asIs), variation: shownOf(previewed) };
-  if (verdict.status === "pass") return finding(context, "pass", `${named} previews well: it changes the target, keeps the journey's calls and fits the screen.`, scope, evidence);
-  return finding(context, verdict.status, `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`, scope, evidence);
+  const change =
+    asIs.target !== null && previewed.target !== null ? visibleChange(asIs.target, previewed.target) : null;
+  const evidence = {
+    reasons: verdict.reasons,
+    needed,
+    shownBy: change?.shownBy ?? [],
+    styleDiff: change?.styleDiff ?? [],
+    ...(change?.moved ? { moved: change.moved } : {}),
+    control: shownOf(asIs),
+    variation: shownOf(previewed),
+  };
+  if (verdict.status === "pass")
+    return finding(
+      context,
+      "pass",
+      `${named} previews well: it changes the target, keeps the journey's calls and fits the screen.`,
+      scope,
+      evidence,
+    );
+  return finding(
+    context,
+    verdict.status,
+    `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`,
+    scope,
+    evidence,
+  );
 }
 
 /** What the variations are compared with on `viewport`: the control forced by `control.query`, else the page as it is. */
-function controlOf(context: Pick<CheckContext, "pages" | "variations">, experiment: ExperimentSpec, viewport: string): PageArtifacts | undefined {
+function controlOf(
+  context: Pick<CheckContext, "pages" | "variations">,
+  experiment: ExperimentSpec,
+  viewport: string,
+): PageArtifacts | undefined {
   if (experiment.control !== undefined) {
-    return context.variations.find((unit) => unit.page === experiment.page && unit.viewport === viewport && unit.variation?.experiment === experiment.name && unit.variation.control === true);
+    return context.variations.find(
+      (unit) =>
+        unit.page === experiment.page &&
+        unit.viewport === viewport &&
+        unit.variation?.experiment === experiment.name &&
+        unit.variation.control === true,
+    );
   }
   return context.pages.find((page) => page.page === experiment.page && page.viewport === viewport);
 }
@@ -141,22 +231,45 @@ function viewOf(page: PageArtifacts, experiment: string): ExperimentView | null 
 
 /** What the judgement compares of one unit: the view before the journey, and the calls after it. */
 function unitOf(page: PageArtifacts, view: ExperimentView, errors: VariationUnit["errors"]): VariationUnit {
-  const events = madeCalls(page).flatMap((call) => (call.kind === "track" && call.name !== null && call.atMs >= view.atMs ? [call.name] : []));
+  const events = madeCalls(page).flatMap((call) =>
+    call.kind === "track" && call.name !== null && call.atMs >= view.atMs ? [call.name] : [],
+  );
   const journeyError = page.stepError === null ? null : `step ${page.stepError.step + 1}: ${page.stepError.message}`;
-  return { matched: view.matched, visible: view.visible, target: view.target, overflows: view.overflows, errors, events, journeyError };
+  return {
+    matched: view.matched,
+    visible: view.visible,
+    target: view.target,
+    overflows: view.overflows,
+    errors,
+    events,
+    journeyError,
+  };
 }
 
 /** The evidence of one unit: what its view saw of the target, and the events its journey fired. */
 function shownOf(unit: VariationUnit) {
-  return { matched: unit.matched, visible: unit.visible, text: unit.target?.text ?? null, box: unit.target?.box ?? null, pixels: unit.target?.pixels?.sha256 ?? null, overflows: unit.overflows, events: unit.events };
+  return {
+    matched: unit.matched,
+    visible: unit.visible,
+    text: unit.target?.text ?? null,
+    box: unit.target?.box ?? null,
+    pixels: unit.target?.pixels?.sha256 ?? null,
+    overflows: unit.overflows,
+    events: unit.events,
+  };
 }
 
 /** What to do, for the reasons given. */
 function adviceFor(reasons: readonly string[]): string {
-  if (reasons.some((reason) => reason.startsWith("its js throws"))) return "Fix the variation's js for this viewport and preview it again.";
-  if (reasons.some((reason) => reason.startsWith("the journey"))) return "Change the target's content or style in place instead of replacing its markup, so that its listeners stay.";
-  if (reasons.some((reason) => reason.startsWith("the selector"))) return "Make the selector match exactly one visible element once the change is applied.";
-  if (reasons.some((reason) => reason.startsWith("it changes nothing visible in the target, it only moves it"))) return "Change what the target shows (its text, its style), not only where it is.";
-  if (reasons.some((reason) => reason.startsWith("it changes nothing"))) return "Check that the variation's code targets the experiment's element, on this viewport too.";
+  if (reasons.some((reason) => reason.startsWith("its js throws")))
+    return "Fix the variation's js for this viewport and preview it again.";
+  if (reasons.some((reason) => reason.startsWith("the journey")))
+    return "Change the target's content or style in place instead of replacing its markup, so that its listeners stay.";
+  if (reasons.some((reason) => reason.startsWith("the selector")))
+    return "Make the selector match exactly one visible element once the change is applied.";
+  if (reasons.some((reason) => reason.startsWith("it changes nothing visible in the target, it only moves it")))
+    return "Change what the target shows (its text, its style), not only where it is.";
+  if (reasons.some((reason) => reason.startsWith("it changes nothing")))
+    return "Check that the variation's code targets the experiment's element, on this viewport too.";
   return "Keep the change within the viewport's width (max-width, wrapping) on this viewport.";
 }

@@ -34,26 +34,80 @@ const MOVED_CELL_TOLERANCE = 2;
  * difference then decides, without them.
  */
 const NON_PAINTING = new Set([
-  "cursor", "pointer-events", "user-select", "-webkit-user-select", "touch-action", "will-change", "caret-color", "speak",
-  "transition-property", "transition-duration", "transition-delay", "transition-timing-function", "transition-behavior",
-  "animation-name", "animation-duration", "animation-delay", "animation-iteration-count", "animation-direction",
-  "animation-fill-mode", "animation-play-state", "animation-timing-function", "animation-composition", "animation-timeline", "animation-range-start", "animation-range-end",
-  "scroll-behavior", "scroll-margin-top", "scroll-margin-right", "scroll-margin-bottom", "scroll-margin-left",
-  "scroll-padding-top", "scroll-padding-right", "scroll-padding-bottom", "scroll-padding-left", "scroll-snap-align",
-  "scroll-snap-stop", "scroll-snap-type", "overscroll-behavior-x", "overscroll-behavior-y",
+  "cursor",
+  "pointer-events",
+  "user-select",
+  "-webkit-user-select",
+  "touch-action",
+  "will-change",
+  "caret-color",
+  "speak",
+  "transition-property",
+  "transition-duration",
+  "transition-delay",
+  "transition-timing-function",
+  "transition-behavior",
+  "animation-name",
+  "animation-duration",
+  "animation-delay",
+  "animation-iteration-count",
+  "animation-direction",
+  "animation-fill-mode",
+  "animation-play-state",
+  "animation-timing-function",
+  "animation-composition",
+  "animation-timeline",
+  "animation-range-start",
+  "animation-range-end",
+  "scroll-behavior",
+  "scroll-margin-top",
+  "scroll-margin-right",
+  "scroll-margin-bottom",
+  "scroll-margin-left",
+  "scroll-padding-top",
+  "scroll-padding-right",
+  "scroll-padding-bottom",
+  "scroll-padding-left",
+  "scroll-snap-align",
+  "scroll-snap-stop",
+  "scroll-snap-type",
+  "overscroll-behavior-x",
+  "overscroll-behavior-y",
   // What only places the box: a move shows in the box's x and y, never in its own pixels.
-  "position", "top", "right", "bottom", "left", "inset-block-start", "inset-block-end", "inset-inline-start", "inset-inline-end", "translate",
-  "margin-top", "margin-right", "margin-bottom", "margin-left", "margin-block-start", "margin-block-end", "margin-inline-start", "margin-inline-end",
+  "position",
+  "top",
+  "right",
+  "bottom",
+  "left",
+  "inset-block-start",
+  "inset-block-end",
+  "inset-inline-start",
+  "inset-inline-end",
+  "translate",
+  "margin-top",
+  "margin-right",
+  "margin-bottom",
+  "margin-left",
+  "margin-block-start",
+  "margin-block-end",
+  "margin-inline-start",
+  "margin-inline-end",
 ]);
 
 /** What of the target a visitor sees change from `control` to `variation`; empty `shownBy` when nothing. */
 export function visibleChange(control: TargetElement, variation: TargetElement): VisibleChange {
-  const styleDiff = [...new Set([...Object.keys(control.style), ...Object.keys(variation.style)])].filter((property) => control.style[property] !== variation.style[property]).sort();
+  const styleDiff = [...new Set([...Object.keys(control.style), ...Object.keys(variation.style)])]
+    .filter((property) => control.style[property] !== variation.style[property])
+    .sort();
   const shownBy: VisibleChange["shownBy"] = [];
   if (control.text !== variation.text) shownBy.push("text");
-  const differs = (side: keyof TargetElement["box"]) => Math.abs(control.box[side] - variation.box[side]) >= BOX_TOLERANCE_PX;
+  const differs = (side: keyof TargetElement["box"]) =>
+    Math.abs(control.box[side] - variation.box[side]) >= BOX_TOLERANCE_PX;
   if (differs("width") || differs("height")) shownBy.push("box");
-  const moved = !shownBy.includes("box") && (differs("x") || differs("y")) ? { dx: round(variation.box.x - control.box.x), dy: round(variation.box.y - control.box.y) } : null;
+  const moved =
+    !shownBy.includes("box") && (differs("x") || differs("y"))
+      ? { dx: round(variation.box.x - control.box.x), dy: round(variation.box.y - control.box.y) }
+      : null;
   if (shownBy.length === 0) {
     const [before, after] = [control.pixels ?? null, variation.pixels ?? null];
     if (before !== null && after !== null && before.steady && after.steady) {
@@ -75,7 +129,10 @@ function samePicture(before: TargetPixels, after: TargetPixels, moved: boolean):
   const [a, b] = [before.cells, after.cells];
   if (!moved || a === undefined || b === undefined || a.columns !== b.columns || a.rows !== b.rows) return false;
   const [meansA, meansB] = [Buffer.from(a.means, "base64"), Buffer.from(b.means, "base64")];
-  return meansA.length === meansB.length && meansA.every((value, index) => Math.abs(value - meansB[index]!) <= MOVED_CELL_TOLERANCE);
+  return (
+    meansA.length === meansB.length &&
+    meansA.every((value, index) => Math.abs(value - meansB[index]!) <= MOVED_CELL_TOLERANCE)
+  );
 }
 
 function round(px: number): number {

@@ -12,7 +12,7 @@ export const goalsMatch = defineCheck({
   family: "Goal/event mismatch",
   severity: "critical",
   checklist: "goalEventMatch",
-  failsWhen: "a goal's event never fired exactly, on a viewport; near misses are named (\"did you mean …\")",
+  failsWhen: 'a goal\'s event never fired exactly, on a viewport; near misses are named ("did you mean …")',
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",
@@ -23,25 +23,60 @@ export const goalsMatch = defineCheck({
       viewports.map((viewport) => {
         const scope = { goal: goal.name, viewport };
         // Lost calls never reached the service: a goal's event lost before the SDK existed does not meet it.
-        const calls = context.pages.filter((page) => page.viewport === viewport).flatMap((page) => madeCalls(page).map((call) => ({ page: page.page, call })));
+        const calls = context.pages
+          .filter((page) => page.viewport === viewport)
+          .flatMap((page) => madeCalls(page).map((call) => ({ page: page.page, call })));
         const exact = calls.filter(({ call }) => call.kind === "track" && call.name === goal.event);
         if (exact.length > 0) {
           const pages = [...new Set(exact.map(({ page }) => page))];
-          return finding(context, "pass", `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`, scope, { event: goal.event, pages });
+          return finding(
+            context,
+            "pass",
+            `Goal "${goal.name}" is met by \`${goal.event}\` on ${pages.join(", ")}.`,
+            scope,
+            { event: goal.event, pages },
+          );
         }
         // The goal's event may fire on a page the site kept the audit out of (page.access's failure), or on one where consent was never given (consent.banner's).
-        const keptOutOf = context.pages.filter((page) => page.viewport === viewport && keptOut(page, auth) !== null).map((page) => page.page);
-        if (keptOutOf.length > 0) return finding(context, "skip", `Not judged on ${viewport}: the site kept the audit out of ${keptOutOf.join(", ")} (page.access says why), where \`${goal.event}\` may fire.`, scope, { event: goal.event, keptOutOf });
-        const unconsented = context.pages.filter((page) => page.viewport === viewport && notConsentedReason(page) !== null).map((page) => page.page);
-        if (unconsented.length > 0) return finding(context, "skip", `Not judged on ${viewport}: consent was never given on ${unconsented.join(", ")} (consent.banner says why), where \`${goal.event}\` may fire.`, scope, { event: goal.event, unconsented });
-        const names = calls.filter(({ call }) => call.kind === "track" && call.name !== null).map(({ call }) => call.name!);
+        const keptOutOf = context.pages
+          .filter((page) => page.viewport === viewport && keptOut(page, auth) !== null)
+          .map((page) => page.page);
+        if (keptOutOf.length > 0)
+          return finding(
+            context,
+            "skip",
+            `Not judged on ${viewport}: the site kept the audit out of ${keptOutOf.join(", ")} (page.access says why), where \`${goal.event}\` may fire.`,
+            scope,
+            { event: goal.event, keptOutOf },
+          );
+        const unconsented = context.pages
+          .filter((page) => page.viewport === viewport && notConsentedReason(page) !== null)
+          .map((page) => page.page);
+        if (unconsented.length > 0)
+          return finding(
+            context,
+            "skip",
+            `Not judged on ${viewport}: consent was never given on ${unconsented.join(", ")} (consent.banner says why), where \`${goal.event}\` may fire.`,
+            scope,
+            { event: goal.event, unconsented },
+          );
+        const names = calls
+          .filter(({ call }) => call.kind === "track" && call.name !== null)
+          .map(({ call }) => call.name!);
         const close = nearMisses(goal.event, names);
-        const where = close.length > 0 ? [...new Set(calls.filter(({ call }) => close.includes(call.name ?? "")).map(({ page }) => page))] : [];
+        const where =
+          close.length > 0
+            ? [...new Set(calls.filter(({ call }) => close.includes(call.name ?? "")).map(({ page }) => page))]
+            : [];
         const message =
           close.length > 0
             ? `Goal "${goal.name}" expects \`${goal.event}\`, but the pages fire ${orList(close)} (on ${where.join(", ")}) — did you mean it? Rename the event or the goal's condition so they match exactly.`
             : `Goal "${goal.name}" expects \`${goal.event}\`, which no audited page fired on ${viewport}. Add the call to the page that completes the goal, or audit that page.`;
-        return finding(context, "fail", message, scope, { event: goal.event, nearMisses: close, fired: [...new Set(names)] });
+        return finding(context, "fail", message, scope, {
+          event: goal.event,
+          nearMisses: close,
+          fired: [...new Set(names)],
+        });
       }),
     );
   },

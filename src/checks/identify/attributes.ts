@@ -36,8 +36,14 @@ export const identifyAttributes = defineCheck({
           evidence,
         };
       }
-      const what = required.length > 0 ? `${required.map((key) => `\`${key}\``).join(", ")} and only simple values` : "only simple values";
-      const who = calls.length === 1 ? "1 identify call carries" : `${calls.length} identify-kind calls (${methods}) together carry`;
+      const what =
+        required.length > 0
+          ? `${required.map((key) => `\`${key}\``).join(", ")} and only simple values`
+          : "only simple values";
+      const who =
+        calls.length === 1
+          ? "1 identify call carries"
+          : `${calls.length} identify-kind calls (${methods}) together carry`;
       return { status: "pass", message: `${who} ${what}.`, evidence };
     });
   },
@@ -51,26 +57,42 @@ function attributeProblems(calls: readonly CapturedCall[], required: readonly st
     const attributes = call.properties;
     if (attributes === null || attributes === undefined) continue;
     if (typeof attributes !== "object" || Array.isArray(attributes)) {
-      shapes.add(`the attributes of ${describeCall(call)} are ${Array.isArray(attributes) ? "an array" : `a ${typeof attributes}`}, not an object of key/value pairs`);
+      shapes.add(
+        `the attributes of ${describeCall(call)} are ${Array.isArray(attributes) ? "an array" : `a ${typeof attributes}`}, not an object of key/value pairs`,
+      );
       continue;
     }
-    for (const [key, value] of Object.entries(attributes)) valuesByKey.set(key, [...(valuesByKey.get(key) ?? []), value]);
+    for (const [key, value] of Object.entries(attributes))
+      valuesByKey.set(key, [...(valuesByKey.get(key) ?? []), value]);
   }
-  const present = (key: string) => valuesByKey.get(key)?.some((value) => value !== null && value !== undefined) === true;
+  const present = (key: string) =>
+    valuesByKey.get(key)?.some((value) => value !== null && value !== undefined) === true;
   const missing = required.filter((key) => !present(key));
   const missingProblems =
     valuesByKey.size === 0 && missing.length > 0
-      ? [`no attributes were sent, so ${missing.map((key) => `\`${key}\``).join(", ")} ${missing.length === 1 ? "is" : "are"} missing`]
-      : missing.map((key) => `\`${key}\` is missing${calls.length > 1 ? ` from all ${calls.length} identify-kind calls` : ""}`);
+      ? [
+          `no attributes were sent, so ${missing.map((key) => `\`${key}\``).join(", ")} ${missing.length === 1 ? "is" : "are"} missing`,
+        ]
+      : missing.map(
+          (key) => `\`${key}\` is missing${calls.length > 1 ? ` from all ${calls.length} identify-kind calls` : ""}`,
+        );
   const nested = [...valuesByKey].flatMap(([key, values]) => {
     const complex = values.find((value) => !isSimple(value));
     if (complex === undefined) return [];
-    return [`\`${key}\` is ${Array.isArray(complex) ? "an array" : `a ${typeof complex === "object" ? "nested object" : typeof complex}`}, not a string, number or boolean`];
+    return [
+      `\`${key}\` is ${Array.isArray(complex) ? "an array" : `a ${typeof complex === "object" ? "nested object" : typeof complex}`}, not a string, number or boolean`,
+    ];
   });
   return [...shapes, ...missingProblems, ...nested];
 }
 
 /** A value a segment can compare; null and undefined count as absent, not as nested. */
 function isSimple(value: unknown): boolean {
-  return value === null || value === undefined || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+  return (
+    value === null ||
+    value === undefined ||
+    typeof value === "string" ||
+    typeof value === "number" ||
+    typeof value === "boolean"
+  );
 }

@@ -3,7 +3,13 @@ import type { Finding } from "../../findings/finding.js";
 import { capitalised } from "../../text/wording.js";
 import type { PlannedCanary } from "../../plan/plan.js";
 import { defineCheck, perLoadedPage, type AuditContext } from "../check.js";
-import { detectPersonalValue, findPersonalData, isAllowedKey, PERSONAL_DATA_LABEL, type PersonalDataHit } from "../../privacy/personal-data.js";
+import {
+  detectPersonalValue,
+  findPersonalData,
+  isAllowedKey,
+  PERSONAL_DATA_LABEL,
+  type PersonalDataHit,
+} from "../../privacy/personal-data.js";
 import { identifyCalls } from "./calls.js";
 
 /** identify.pii: identify sends no personal data, and the canary value leaves in no request. */
@@ -37,19 +43,33 @@ export const identifyPii = defineCheck({
       const leaks = page.canarySightings.map((sighting) => describeCanary(context, page.unit.id, sighting));
       const evidence = {
         personalData: hits,
-        canaryLeaks: page.canarySightings.map((sighting) => ({ ...sighting, step: sighting.step + 1, field: fillSelector(context, page.unit.id, sighting.step) })),
+        canaryLeaks: page.canarySightings.map((sighting) => ({
+          ...sighting,
+          step: sighting.step + 1,
+          field: fillSelector(context, page.unit.id, sighting.step),
+        })),
       };
       const problems = [...hits.map(describeHit), ...leaks];
       if (problems.length > 0) {
         const advice = [
-          ...(hits.length > 0 ? ["Stop sending personal data with identify (use an opaque user id; list a key in identify.allowPersonalData only when sending it is agreed)"] : []),
+          ...(hits.length > 0
+            ? [
+                "Stop sending personal data with identify (use an opaque user id; list a key in identify.allowPersonalData only when sending it is agreed)",
+              ]
+            : []),
           ...(leaks.length > 0 ? ["Find the script that reads the form field and stop it sending the value"] : []),
         ];
-        return { status: "fail", message: `On ${page.viewport}: ${problems.join("; ")}. ${advice.join(". ")}.`, evidence };
+        return {
+          status: "fail",
+          message: `On ${page.viewport}: ${problems.join("; ")}. ${advice.join(". ")}.`,
+          evidence,
+        };
       }
       const checked = [
         ...(calls.length > 0 ? [`${calls.length} identify call(s) carry no personal data`] : []),
-        ...(canarySteps.length > 0 ? [`the canary value of step ${canarySteps.map((step) => step + 1).join(", ")} left in no request`] : []),
+        ...(canarySteps.length > 0
+          ? [`the canary value of step ${canarySteps.map((step) => step + 1).join(", ")} left in no request`]
+          : []),
       ];
       return { status: "pass", message: `${capitalised(checked.join("; "))}.`, evidence };
     });
@@ -58,7 +78,6 @@ export const identifyPii = defineCheck({
 
 /** The key under which a personal user id is reported, named so no real attribute is mistaken for it. */
 const USER_ID = "(user id)";
-
 
 /** What was found where, masked: "`contact` holds an email address (j***@e***.org)". */
 function describeHit(hit: PersonalDataHit): string {
@@ -70,7 +89,8 @@ function describeHit(hit: PersonalDataHit): string {
 /** Personal data in one identify call: its attributes (but those `allow` exempts), and its user id. */
 export function personalDataOf(call: CapturedCall, allow: readonly string[]): PersonalDataHit[] {
   // Saved artifacts keep what was found in a call before its secrets were redacted (cli/saved-artifacts.ts).
-  if (call.personalData !== undefined) return call.personalData.filter((hit) => hit.key === USER_ID || !isAllowedKey(hit.key, allow));
+  if (call.personalData !== undefined)
+    return call.personalData.filter((hit) => hit.key === USER_ID || !isAllowedKey(hit.key, allow));
   const hits = findPersonalData(call.properties, allow);
   // The user id is not an attribute, so allowPersonalData does not exempt it: an email as user id is always personal.
   const userId = call.name === null ? null : detectPersonalValue(call.name);
@@ -98,6 +118,9 @@ const REQUEST_PART: Record<CanarySighting["where"], string> = { url: "URL", body
 /** Where a canary value went, naming the field but never the value. */
 function describeCanary(context: AuditContext, unitId: string, sighting: CanarySighting): string {
   const field = fillSelector(context, unitId, sighting.step);
-  const form = sighting.form === "plain" ? "as typed" : `${sighting.form === "md5" || sighting.form === "sha256" ? "hashed as " : ""}${sighting.form}`;
+  const form =
+    sighting.form === "plain"
+      ? "as typed"
+      : `${sighting.form === "md5" || sighting.form === "sha256" ? "hashed as " : ""}${sighting.form}`;
   return `the canary value typed into \`${field ?? "?"}\` (step ${sighting.step + 1}) was sent to ${sighting.host} in the request ${REQUEST_PART[sighting.where]}, ${form}`;
 }

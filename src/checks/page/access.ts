@@ -37,7 +37,10 @@ export const pageAccess = defineCheck({
 function variablesOf(context: CheckContext, part: "login" | "credentials"): string {
   const prefix = `environments.${context.environment}.auth.`;
   const names = secretVariables(context.spec, context.environment)
-    .filter((variable) => variable.where.startsWith(prefix) && variable.where.startsWith(`${prefix}login.`) === (part === "login"))
+    .filter(
+      (variable) =>
+        variable.where.startsWith(prefix) && variable.where.startsWith(`${prefix}login.`) === (part === "login"),
+    )
     .map((variable) => variable.name);
   const unique = [...new Set(names)];
   return unique.length <= 1 ? (unique[0] ?? "") : `${unique.slice(0, -1).join(", ")} and ${unique.at(-1)}`;
@@ -48,25 +51,53 @@ function loginFindings(context: CheckContext, auth: AuthSpec | undefined): Findi
   if (auth?.login === undefined) return [];
   const viewports = [...new Set(context.pages.map((page) => page.viewport))];
   return viewports.map((viewport) => {
-    const logins = context.pages.filter((page) => page.viewport === viewport).flatMap((page) => page.access.login ?? []);
+    const logins = context.pages
+      .filter((page) => page.viewport === viewport)
+      .flatMap((page) => page.access.login ?? []);
     // Shards each walk the login: one that did not get in is the one to report.
     const outcome = logins.find((login) => loginFailure(login) !== null) ?? logins[0];
     const scope = { viewport };
-    if (outcome === undefined) return finding(context, "skip", `Not judged on ${viewport}: no page of it was gathered, so neither was its login.`, scope);
+    if (outcome === undefined)
+      return finding(
+        context,
+        "skip",
+        `Not judged on ${viewport}: no page of it was gathered, so neither was its login.`,
+        scope,
+      );
     const failure = loginFailure(outcome);
-    const evidence = { loginUrl: shareableUrl(outcome.requestedUrl), status: outcome.documentStatus, endedAt: outcome.finalUrl === null ? null : shareableUrl(outcome.finalUrl) };
+    const evidence = {
+      loginUrl: shareableUrl(outcome.requestedUrl),
+      status: outcome.documentStatus,
+      endedAt: outcome.finalUrl === null ? null : shareableUrl(outcome.finalUrl),
+    };
     if (failure === null) {
-      return finding(context, "pass", `The login got in on ${viewport}: it left ${new URL(outcome.requestedUrl).pathname} for ${shareableUrl(outcome.finalUrl!)}, and every page of ${viewport} started signed in.`, scope, evidence);
+      return finding(
+        context,
+        "pass",
+        `The login got in on ${viewport}: it left ${new URL(outcome.requestedUrl).pathname} for ${shareableUrl(outcome.finalUrl!)}, and every page of ${viewport} started signed in.`,
+        scope,
+        evidence,
+      );
     }
-    return finding(context, "fail", `The login did not get in on ${viewport}: ${loginFailureText(context, outcome, failure)} Every page of ${viewport} is skipped.`, scope, { ...evidence, failure: failure.kind });
+    return finding(
+      context,
+      "fail",
+      `The login did not get in on ${viewport}: ${loginFailureText(context, outcome, failure)} Every page of ${viewport} is skipped.`,
+      scope,
+      { ...evidence, failure: failure.kind },
+    );
   });
 }
 
 /** Why the login did not get in, and what to do, in words. */
 function loginFailureText(context: CheckContext, outcome: LoginOutcome, failure: LoginFailure): string {
   const variables = variablesOf(context, "login");
-  const credentials = variables === "" ? "the credentials the steps type" : `that ${variables} hold valid credentials for ${context.environment}`;
-  const otherWayIn = "Check auth.login.path, and that the site's first door (auth.basic, auth.headers) lets the audit in when it has one.";
+  const credentials =
+    variables === ""
+      ? "the credentials the steps type"
+      : `that ${variables} hold valid credentials for ${context.environment}`;
+  const otherWayIn =
+    "Check auth.login.path, and that the site's first door (auth.basic, auth.headers) lets the audit in when it has one.";
   switch (failure.kind) {
     case "load":
       return `its page ${shareableUrl(outcome.requestedUrl)} could not be loaded (${failure.error}). ${otherWayIn}`;
@@ -85,25 +116,68 @@ function loginFailureText(context: CheckContext, outcome: LoginOutcome, failure:
 function judgePage(context: CheckContext, page: PageArtifacts, auth: AuthSpec | undefined): Finding {
   const scope = { page: page.page, viewport: page.viewport };
   const url = shareableUrl(page.requestedUrl);
-  const evidence = { url, status: page.documentStatus, landedUrl: page.access.landedUrl === null ? null : shareableUrl(page.access.landedUrl) };
+  const evidence = {
+    url,
+    status: page.documentStatus,
+    landedUrl: page.access.landedUrl === null ? null : shareableUrl(page.access.landedUrl),
+  };
   const kept = keptOut(page, auth);
-  if (kept?.kind === "login") return finding(context, "skip", `Not judged: the login did not get in on ${page.viewport} (its page.access finding says why), so the page was not opened.`, scope);
-  if (kept !== null) return finding(context, "fail", `On ${page.viewport}, the site kept the audit out of ${url}: ${keptOutText(context, kept, auth)}`, scope, evidence);
-  if (page.loadError !== null) return finding(context, "skip", "Not judged: the page did not load (page.load says why).", scope);
+  if (kept?.kind === "login")
+    return finding(
+      context,
+      "skip",
+      `Not judged: the login did not get in on ${page.viewport} (its page.access finding says why), so the page was not opened.`,
+      scope,
+    );
+  if (kept !== null)
+    return finding(
+      context,
+      "fail",
+      `On ${page.viewport}, the site kept the audit out of ${url}: ${keptOutText(context, kept, auth)}`,
+      scope,
+      evidence,
+    );
+  if (page.loadError !== null)
+    return finding(context, "skip", "Not judged: the page did not load (page.load says why).", scope);
   const landed = page.access.landedUrl;
-  if (auth?.login === undefined && page.access.passwordField && landed !== null && !samePath(landed, page.requestedUrl)) {
-    const add = auth === undefined ? `add environments.${context.environment}.auth` : `add auth.login to environments.${context.environment}.auth`;
-    return finding(context, "warn", `On ${page.viewport}, ${url} was redirected to ${shareableUrl(landed)}, which shows a password field: it looks like a login wall, and the other checks judge that page. If the site is closed, ${add} (README: Closed sites).`, scope, evidence);
+  if (
+    auth?.login === undefined &&
+    page.access.passwordField &&
+    landed !== null &&
+    !samePath(landed, page.requestedUrl)
+  ) {
+    const add =
+      auth === undefined
+        ? `add environments.${context.environment}.auth`
+        : `add auth.login to environments.${context.environment}.auth`;
+    return finding(
+      context,
+      "warn",
+      `On ${page.viewport}, ${url} was redirected to ${shareableUrl(landed)}, which shows a password field: it looks like a login wall, and the other checks judge that page. If the site is closed, ${add} (README: Closed sites).`,
+      scope,
+      evidence,
+    );
   }
-  return finding(context, "pass", `The site let the audit into ${url} on ${page.viewport} (HTTP ${page.documentStatus ?? "?"}).`, scope, evidence);
+  return finding(
+    context,
+    "pass",
+    `The site let the audit into ${url} on ${page.viewport} (HTTP ${page.documentStatus ?? "?"}).`,
+    scope,
+    evidence,
+  );
 }
 
 /** How the site kept the audit out of a page, and what to do, in words. */
-function keptOutText(context: CheckContext, kept: Exclude<KeptOut, { kind: "login" }>, auth: AuthSpec | undefined): string {
+function keptOutText(
+  context: CheckContext,
+  kept: Exclude<KeptOut, { kind: "login" }>,
+  auth: AuthSpec | undefined,
+): string {
   const at = `environments.${context.environment}.auth`;
   switch (kept.kind) {
     case "status": {
-      if (auth === undefined) return `it answered HTTP ${kept.status}. If the site is closed, add ${at} with its way in (basic, headers, cookies, storageState or login; README: Closed sites).`;
+      if (auth === undefined)
+        return `it answered HTTP ${kept.status}. If the site is closed, add ${at} with its way in (basic, headers, cookies, storageState or login; README: Closed sites).`;
       const variables = variablesOf(context, "credentials");
       return `it answered HTTP ${kept.status}. Check that the secrets of ${at}${variables === "" ? "" : ` (${variables})`} are current for ${context.environment}, and that the page is open to them.`;
     }

@@ -24,7 +24,9 @@ export const pageDomain = defineCheck({
     // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
     return context.pages.map((page) => {
       const scope = { page: page.page, viewport: page.viewport };
-      const visited = [...new Set([page.requestedUrl, ...page.navigations, ...(page.finalUrl === null ? [] : [page.finalUrl])])];
+      const visited = [
+        ...new Set([page.requestedUrl, ...page.navigations, ...(page.finalUrl === null ? [] : [page.finalUrl])]),
+      ];
       const left = visited.filter((url) => leavesDomain(url, domain)).map(shareableUrl);
       if (left.length > 0) {
         const others = left.length > 1 ? ` (and ${left.length - 1} more)` : "";
@@ -38,7 +40,13 @@ export const pageDomain = defineCheck({
       }
       const notJudged = notOpenedReason(page, auditedEnvironment(context).auth);
       if (notJudged !== null) return finding(context, "skip", notJudged, scope);
-      return finding(context, "pass", `All ${visited.length} URL(s) the page went through stayed on ${domain}.`, scope, { domain, visited: visited.map(shareableUrl) });
+      return finding(
+        context,
+        "pass",
+        `All ${visited.length} URL(s) the page went through stayed on ${domain}.`,
+        scope,
+        { domain, visited: visited.map(shareableUrl) },
+      );
     });
   },
 });

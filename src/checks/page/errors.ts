@@ -18,7 +18,9 @@ export const pageErrors = defineCheck({
   evaluate(context): Finding[] {
     return perLoadedPage(context, (page) => {
       if (page.errors.length === 0) return { status: "pass", message: "No uncaught exception and no console error." };
-      const errors = page.errors.slice(0, 20).map((error) => (error.url === undefined ? error : { ...error, url: redactUrl(error.url) }));
+      const errors = page.errors
+        .slice(0, 20)
+        .map((error) => (error.url === undefined ? error : { ...error, url: redactUrl(error.url) }));
       const first = errors[0]!;
       const failedUrl = first.url === undefined ? "" : ` for ${first.url}`;
       return {

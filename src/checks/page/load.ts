@@ -24,24 +24,43 @@ export const pageLoad = defineCheck({
     return context.pages.map((page) => {
       const scope = { page: page.page, viewport: page.viewport };
       // A page the site kept the audit out of is page.access's, however it answered.
-      if (keptOut(page, auth) !== null) return finding(context, "skip", "Not judged: the site kept the audit out (page.access says why).", scope);
+      if (keptOut(page, auth) !== null)
+        return finding(context, "skip", "Not judged: the site kept the audit out (page.access says why).", scope);
       if (page.loadError !== null) {
-        return finding(context, "fail", `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`, scope, {
-          url: page.requestedUrl,
-          status: page.documentStatus,
-        });
+        return finding(
+          context,
+          "fail",
+          `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`,
+          scope,
+          {
+            url: page.requestedUrl,
+            status: page.documentStatus,
+          },
+        );
       }
       if (page.stepError !== null) {
         const step = pageSpecOf(context, page.page)?.steps[page.stepError.step];
-        return finding(context, "fail", `The journey stopped at step ${page.stepError.step + 1}: ${page.stepError.message}. Update the step's selector or the page.`, scope, {
-          step: page.stepError.step + 1,
-          action: step ? describeStep(step) : null,
-        });
+        return finding(
+          context,
+          "fail",
+          `The journey stopped at step ${page.stepError.step + 1}: ${page.stepError.message}. Update the step's selector or the page.`,
+          scope,
+          {
+            step: page.stepError.step + 1,
+            action: step ? describeStep(step) : null,
+          },
+        );
       }
-      return finding(context, "pass", `${page.requestedUrl} loaded (HTTP ${page.documentStatus ?? "?"}) and its journey completed.`, scope, {
-        url: page.requestedUrl,
-        status: page.documentStatus,
-      });
+      return finding(
+        context,
+        "pass",
+        `${page.requestedUrl} loaded (HTTP ${page.documentStatus ?? "?"}) and its journey completed.`,
+        scope,
+        {
+          url: page.requestedUrl,
+          status: page.documentStatus,
+        },
+      );
     });
   },
 });

@@ -22,12 +22,18 @@ export const planCoverage = defineCheck({
     if (plan === null) return [];
     const auth = auditedEnvironment(context).auth;
     const judged = context.pages.filter((page) => notJudgedReason(page, auth) === null);
-    if (judged.length === 0) return specWideFinding(context, { status: "skip", message: "Not judged: no audited page × viewport loaded." });
+    if (judged.length === 0)
+      return specWideFinding(context, { status: "skip", message: "Not judged: no audited page × viewport loaded." });
     const fired = new Set(judged.flatMap((page) => namedTracks(page).map((call) => call.name)));
     const seen = plan.events.filter((name) => fired.has(name));
     const unseen = plan.events.filter((name) => !fired.has(name));
     const evidence = { seen, unseen, planned: plan.events.length };
-    if (unseen.length === 0) return specWideFinding(context, { status: "pass", message: `All ${plan.events.length} planned events fired on an audited page.`, evidence });
+    if (unseen.length === 0)
+      return specWideFinding(context, {
+        status: "pass",
+        message: `All ${plan.events.length} planned events fired on an audited page.`,
+        evidence,
+      });
     return specWideFinding(context, {
       status: "warn",
       message: `${unseen.length} of ${plan.events.length} planned events fired on no audited page × viewport: ${unseen.join(", ")}. Add the journeys that fire them, or remove them from the plan.`,

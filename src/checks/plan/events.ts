@@ -14,7 +14,7 @@ export const planEvents = defineCheck({
   checklist: null,
   failsWhen:
     "with `trackingPlan`: a track on a page × viewport has a name the plan lacks, with the plan's nearest " +
-    "name (\"did you mean …\"); **warn** by default, `trackingPlan.unplanned` makes it fail or turns it off",
+    'name ("did you mean …"); **warn** by default, `trackingPlan.unplanned` makes it fail or turns it off',
   why:
     "An event the plan does not know is one nobody agreed to analyse, and most often a near miss of one " +
     "they did (`Order Complete` for `Order Completed`): the planned metric then counts nothing.",
@@ -26,12 +26,27 @@ export const planEvents = defineCheck({
       const tracks = namedTracks(page);
       if (tracks.length === 0) return { status: "skip", message: "Not judged: the page made no track call." };
       const names = [...new Set(tracks.map((call) => call.name))];
-      const outside = names.filter((name) => !plan.events.includes(name)).map((name) => ({ name, nearest: closestMatch(name, plan.events) ?? null }));
+      const outside = names
+        .filter((name) => !plan.events.includes(name))
+        .map((name) => ({ name, nearest: closestMatch(name, plan.events) ?? null }));
       const evidence = { tracks: names, unplanned: outside };
-      if (outside.length === 0) return { status: "pass", message: `Every track (${names.join(", ")}) is in the plan.`, evidence };
-      if (unplanned === "off") return { status: "skip", message: `Turned off by trackingPlan.unplanned (${outside.map(({ name }) => name).join(", ")} not in the plan).`, evidence };
-      const named = outside.map(({ name, nearest }) => `\`${name}\` is not in the plan${nearest === null ? "" : ` (did you mean \`${nearest}\`?)`}`);
-      return { status: unplanned, message: `On ${page.viewport}: ${named.join("; ")}. Fix the name, or add the event to the plan.`, evidence };
+      if (outside.length === 0)
+        return { status: "pass", message: `Every track (${names.join(", ")}) is in the plan.`, evidence };
+      if (unplanned === "off")
+        return {
+          status: "skip",
+          message: `Turned off by trackingPlan.unplanned (${outside.map(({ name }) => name).join(", ")} not in the plan).`,
+          evidence,
+        };
+      const named = outside.map(
+        ({ name, nearest }) =>
+          `\`${name}\` is not in the plan${nearest === null ? "" : ` (did you mean \`${nearest}\`?)`}`,
+      );
+      return {
+        status: unplanned,
+        message: `On ${page.viewport}: ${named.join("; ")}. Fix the name, or add the event to the plan.`,
+        evidence,
+      };
     });
   },
 });

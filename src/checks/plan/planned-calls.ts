@@ -12,5 +12,7 @@ export function judgedPlan(context: AuditContext): TrackingPlan | null {
 
 /** The track calls the page made (a call lost before the SDK existed never happened), each with a name. */
 export function namedTracks(page: PageArtifacts): (CapturedCall & { name: string })[] {
-  return madeCalls(page).filter((call): call is CapturedCall & { name: string } => call.kind === "track" && call.name !== null);
+  return madeCalls(page).filter(
+    (call): call is CapturedCall & { name: string } => call.kind === "track" && call.name !== null,
+  );
 }

@@ -18,7 +18,11 @@ interface JudgedCall {
 function judgedCalls(page: PageArtifacts, plan: TrackingPlan): JudgedCall[] {
   const tracks = new Set<CapturedCall>(namedTracks(page));
   return madeCalls(page).flatMap((call, index) => {
-    const violations = tracks.has(call) ? plan.validateTrack(call.name!, call.properties) : call.kind === "identify" ? plan.validateIdentify(call.properties) : null;
+    const violations = tracks.has(call)
+      ? plan.validateTrack(call.name!, call.properties)
+      : call.kind === "identify"
+        ? plan.validateIdentify(call.properties)
+        : null;
     if (violations === null) return [];
     return [{ call, index, subject: call.kind === "identify" ? `${call.method} traits` : call.name!, violations }];
   });
@@ -47,20 +51,37 @@ export const planProperties = defineCheck({
     if (plan === null) return [];
     return perLoadedPage(context, (page) => {
       const judged = judgedCalls(page, plan);
-      if (judged.length === 0) return { status: "skip", message: "Not judged: the page made no call the tracking plan covers." };
+      if (judged.length === 0)
+        return { status: "skip", message: "Not judged: the page made no call the tracking plan covers." };
       const broken = judged.filter(({ violations }) => violations.length > 0);
       const evidence = {
         judgedCalls: judged.length,
         violations: broken.flatMap(({ call, index, subject, violations }) =>
-          violations.map((violation) => ({ event: subject, call: describeCall(call), callIndex: index, atMs: call.atMs, ...violationEvidence(violation) })),
+          violations.map((violation) => ({
+            event: subject,
+            call: describeCall(call),
+            callIndex: index,
+            atMs: call.atMs,
+            ...violationEvidence(violation),
+          })),
         ),
       };
       if (broken.length === 0) {
         const names = [...new Set(judged.map(({ subject }) => subject))];
-        return { status: "pass", message: `${judged.length} planned call${judged.length === 1 ? "" : "s"} (${names.join(", ")}) carry what the plan says.`, evidence };
+        return {
+          status: "pass",
+          message: `${judged.length} planned call${judged.length === 1 ? "" : "s"} (${names.join(", ")}) carry what the plan says.`,
+          evidence,
+        };
       }
-      const sentences = broken.flatMap(({ subject, violations }) => violations.map((violation) => violationSentence(subject, violation)));
-      return { status: "fail", message: `On ${page.viewport}: ${[...new Set(sentences)].join("; ")}. Send what the plan says, or change the plan.`, evidence };
+      const sentences = broken.flatMap(({ subject, violations }) =>
+        violations.map((violation) => violationSentence(subject, violation)),
+      );
+      return {
+        status: "fail",
+        message: `On ${page.viewport}: ${[...new Set(sentences)].join("; ")}. Send what the plan says, or change the plan.`,
+        evidence,
+      };
     });
   },
 });

@@ -23,7 +23,8 @@ function sent(violation: PlanViolation): string {
 export function violationSentence(subject: string, violation: PlanViolation): string {
   const what = violation.pointer === "" ? "the properties" : `\`${propertyName(violation.pointer)}\``;
   if (violation.rule === "required") return `${subject}: ${what} is required but missing`;
-  if (violation.rule === "additionalProperties") return `${subject}: ${what} is not in the plan, which allows no other key (was ${sent(violation)})`;
+  if (violation.rule === "additionalProperties")
+    return `${subject}: ${what} is not in the plan, which allows no other key (was ${sent(violation)})`;
   return `${subject}: ${what} must be ${violation.expected} (was ${sent(violation)})`;
 }
 

@@ -47,9 +47,15 @@ export interface SrmResult {
  * "Enough visitors" is judged on the expected counts, not the observed ones, so that a variation
  * that gets no visitors at all — the starkest mismatch — is judged, not waved through as "too early".
  */
-export function sampleRatioMismatch(observed: readonly number[], planned: readonly number[], options: SrmOptions): SrmResult {
-  if (observed.length !== planned.length) throw new RangeError(`${observed.length} visitor count(s) but ${planned.length} planned weight(s)`);
-  if ([...observed, ...planned].some((value) => !Number.isFinite(value) || value < 0)) throw new RangeError("counts and weights must be finite and not negative");
+export function sampleRatioMismatch(
+  observed: readonly number[],
+  planned: readonly number[],
+  options: SrmOptions,
+): SrmResult {
+  if (observed.length !== planned.length)
+    throw new RangeError(`${observed.length} visitor count(s) but ${planned.length} planned weight(s)`);
+  if ([...observed, ...planned].some((value) => !Number.isFinite(value) || value < 0))
+    throw new RangeError("counts and weights must be finite and not negative");
   const weightSum = planned.reduce((sum, weight) => sum + weight, 0);
   if (weightSum <= 0) throw new RangeError("the planned weights add up to 0");
   const shares = planned.map((weight) => weight / weightSum);
@@ -58,10 +64,20 @@ export function sampleRatioMismatch(observed: readonly number[], planned: readon
   const taking = shares.flatMap((share, index) => (share > 0 ? [index] : []));
   const smallestShare = Math.min(...taking.map((index) => shares[index]!));
   const requiredTotal = Math.ceil(options.minimumVisitors / smallestShare - 1e-9);
-  const base = { observed: [...observed], expected, shares, total, requiredTotal, degreesOfFreedom: Math.max(taking.length - 1, 0) };
+  const base = {
+    observed: [...observed],
+    expected,
+    shares,
+    total,
+    requiredTotal,
+    degreesOfFreedom: Math.max(taking.length - 1, 0),
+  };
   const unplanned = observed.some((count, index) => shares[index] === 0 && count > 0);
   if (unplanned) return { ...base, verdict: "srm", chiSquare: Infinity, pValue: 0 };
-  const chiSquare = chiSquareStatistic(taking.map((index) => observed[index]!), taking.map((index) => expected[index]!));
+  const chiSquare = chiSquareStatistic(
+    taking.map((index) => observed[index]!),
+    taking.map((index) => expected[index]!),
+  );
   const pValue = base.degreesOfFreedom === 0 ? 1 : chiSquareSurvival(chiSquare, base.degreesOfFreedom);
   if (total < requiredTotal) return { ...base, verdict: "insufficient", chiSquare, pValue };
   return { ...base, verdict: pValue < options.alpha ? "srm" : "ok", chiSquare, pValue };
@@ -138,8 +154,8 @@ function upperGammaContinuedFraction(a: number, x: number): number {
 
 /** Lanczos coefficients for g = 7, n = 9: about 15 correct digits for positive arguments. */
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
-  -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Γ(z) for z > 0, by the Lanczos approximation. */

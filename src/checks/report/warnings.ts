@@ -28,14 +28,16 @@ const WARNING_KINDS: readonly [WarningKind, RegExp][] = [
 const SRM_CAUSES = "look for a variation that redirects, loads slower or breaks on one viewport";
 
 const WARNING_SENTENCES: Record<WarningKind, (quoted: string) => string> = {
-  srm: (quoted) => `the service reports a sample-ratio mismatch (${quoted}): visitors do not reach the variations in the planned split, so its results cannot be trusted — ${SRM_CAUSES}`,
+  srm: (quoted) =>
+    `the service reports a sample-ratio mismatch (${quoted}): visitors do not reach the variations in the planned split, so its results cannot be trusted — ${SRM_CAUSES}`,
   bot: (quoted) =>
     `the service flags bot traffic (${quoted}): visitors it took for bots are filtered out of the results, not dropped — ` +
     "make sure audit and QA traffic is tagged so the service excludes it, and look for crawlers on the experiment's pages",
   dropped: (quoted) =>
     `the service reports dropped events (${quoted}): events were lost and never counted, so conversions are missing — this is not bot filtering; ` +
     "check events.delivered on the audited pages and the events' payloads",
-  other: (quoted) => `the service shows a warning setup-audit does not know (${quoted}) — read it in the service's report`,
+  other: (quoted) =>
+    `the service shows a warning setup-audit does not know (${quoted}) — read it in the service's report`,
 };
 
 /** report.warnings: the service's report shows no bot, SRM or dropped-event warning, and the visitors match the planned split. */
@@ -58,14 +60,21 @@ export const reportWarnings = defineCheck({
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +
     "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
   // The report data comes from the exported file, or from the service API.
-  needs: ({ spec }): CheckInput[] => (spec.report?.file !== undefined ? ["reportFile"] : spec.report?.path !== undefined ? ["api"] : []),
+  needs: ({ spec }): CheckInput[] =>
+    spec.report?.file !== undefined ? ["reportFile"] : spec.report?.path !== undefined ? ["api"] : [],
   evaluate(context): Finding[] {
     const read = reportExperiments(context);
     if ("status" in read) return specWideFinding(context, read);
     if (read.experiments.length === 0) {
-      return specWideFinding(context, { status: "skip", message: `Not judged: the report (${read.source}) lists no experiments.`, evidence: { source: read.source } });
+      return specWideFinding(context, {
+        status: "skip",
+        message: `Not judged: the report (${read.source}) lists no experiments.`,
+        evidence: { source: read.source },
+      });
     }
-    return read.experiments.map((experiment, index) => judgeExperiment(context, experiment, index, read.srm, read.source));
+    return read.experiments.map((experiment, index) =>
+      judgeExperiment(context, experiment, index, read.srm, read.source),
+    );
   },
 });
 
@@ -96,8 +105,18 @@ function reportExperiments(
   const judgeable = judgeableApi(context);
   if ("blocked" in judgeable) return { status: "skip", message: judgeable.blocked };
   const exchange = judgeable.api.report;
-  if (exchange === null) return { status: "skip", message: "Not judged: the report was not asked for, because the service's project list could not be read or does not list the project (see api.project)." };
-  if (exchange.data === null) return { status: "fail", message: exchangeProblem(exchange, "the report data", "report.path"), evidence: exchangeEvidence(exchange) };
+  if (exchange === null)
+    return {
+      status: "skip",
+      message:
+        "Not judged: the report was not asked for, because the service's project list could not be read or does not list the project (see api.project).",
+    };
+  if (exchange.data === null)
+    return {
+      status: "fail",
+      message: exchangeProblem(exchange, "the report data", "report.path"),
+      evidence: exchangeEvidence(exchange),
+    };
   return { experiments: exchange.data, source: `GET ${exchange.url}`, srm: report.srm };
 }
 
@@ -111,7 +130,13 @@ interface CountedVariation {
 /** The SRM test's result on the variations it counted, or why it could not be run on this experiment's variations. */
 type SrmOutcome = { result: SrmResult; variations: CountedVariation[] } | { notComputed: string };
 
-function judgeExperiment(context: CheckContext, experiment: ReportExperiment, index: number, options: SrmOptions, source: string): Finding {
+function judgeExperiment(
+  context: CheckContext,
+  experiment: ReportExperiment,
+  index: number,
+  options: SrmOptions,
+  source: string,
+): Finding {
   const handle = experiment.name;
   const label = handle === null ? `Experiment #${index + 1} of the report` : `Experiment "${handle}"`;
   const warnings = experiment.warnings.map((warning) => ({ kind: warningKind(warning), text: warning.text }));
@@ -120,14 +145,29 @@ function judgeExperiment(context: CheckContext, experiment: ReportExperiment, in
     status: warning.kind === "other" ? "warn" : "fail",
     sentence: WARNING_SENTENCES[warning.kind](JSON.stringify(warning.text)),
   }));
-  if ("result" in srm && srm.result.verdict === "srm") problems.push({ status: "fail", sentence: srmSentence(srm.result, srm.variations, options.alpha) });
-  const evidence = { source, warnings, srm: "result" in srm ? { ...srm.result, variations: srm.variations.map((variation) => variation.label), alpha: options.alpha } : srm };
+  if ("result" in srm && srm.result.verdict === "srm")
+    problems.push({ status: "fail", sentence: srmSentence(srm.result, srm.variations, options.alpha) });
+  const evidence = {
+    source,
+    warnings,
+    srm:
+      "result" in srm
+        ? { ...srm.result, variations: srm.variations.map((variation) => variation.label), alpha: options.alpha }
+        : srm,
+  };
   const scope = { experiment: handle };
   if (problems.length > 0) {
     const message = `${label}: ${problems.map((problem) => problem.sentence).join("; ")}.`;
     return finding(context, worstStatus(problems.map((problem) => problem.status)), message, scope, evidence);
   }
-  if ("notComputed" in srm) return finding(context, "pass", `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`, scope, evidence);
+  if ("notComputed" in srm)
+    return finding(
+      context,
+      "pass",
+      `${label}: the service reports no warning; SRM not computed: ${srm.notComputed}.`,
+      scope,
+      evidence,
+    );
   const { result, variations } = srm;
   if (result.verdict === "insufficient") {
     const message =
@@ -136,7 +176,13 @@ function judgeExperiment(context: CheckContext, experiment: ReportExperiment, in
     return finding(context, "skip", message, scope, evidence);
   }
   const figures = `${splitFigures(result, variations)}; ${testFigures(result)}`;
-  return finding(context, "pass", `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`, scope, evidence);
+  return finding(
+    context,
+    "pass",
+    `${label}: the service reports no warning, and the visitors match the planned split (${figures}).`,
+    scope,
+    evidence,
+  );
 }
 
 function warningKind(warning: ReportWarning): WarningKind {
@@ -145,13 +191,20 @@ function warningKind(warning: ReportWarning): WarningKind {
 
 /** Runs the SRM test when every variation names its visitors and planned share. */
 function srmOf(variations: readonly ReportVariation[], options: SrmOptions): SrmOutcome {
-  if (variations.length < 2) return { notComputed: variations.length === 0 ? "the report lists no variations" : "the report lists only one variation" };
+  if (variations.length < 2)
+    return {
+      notComputed: variations.length === 0 ? "the report lists no variations" : "the report lists only one variation",
+    };
   const labelled = variations.map((variation, index) => ({ ...variation, label: variation.name ?? `#${index + 1}` }));
   const noCount = labelled.filter((variation) => variation.visitors === null).map((variation) => variation.label);
-  if (noCount.length > 0) return { notComputed: `${variationsNamed(noCount)} no visitor count (${VISITOR_FIELDS.join(", ")})` };
+  if (noCount.length > 0)
+    return { notComputed: `${variationsNamed(noCount)} no visitor count (${VISITOR_FIELDS.join(", ")})` };
   const noSplit = labelled.filter((variation) => variation.weight === null).map((variation) => variation.label);
-  if (noSplit.length > 0) return { notComputed: `${variationsNamed(noSplit)} no planned split (${SPLIT_FIELDS.join(", ")})` };
-  const counted = labelled.flatMap(({ label, visitors, weight }) => (visitors === null || weight === null ? [] : [{ label, visitors, weight }]));
+  if (noSplit.length > 0)
+    return { notComputed: `${variationsNamed(noSplit)} no planned split (${SPLIT_FIELDS.join(", ")})` };
+  const counted = labelled.flatMap(({ label, visitors, weight }) =>
+    visitors === null || weight === null ? [] : [{ label, visitors, weight }],
+  );
   if (counted.every((variation) => variation.weight === 0)) return { notComputed: "the planned weights add up to 0" };
   const result = sampleRatioMismatch(
     counted.map((variation) => variation.visitors),
@@ -163,7 +216,9 @@ function srmOf(variations: readonly ReportVariation[], options: SrmOptions): Srm
 
 function srmSentence(result: SrmResult, variations: readonly CountedVariation[], alpha: number): string {
   // A planned weight of 0 is a planned share of 0: the weights add up to more than 0.
-  const unplanned = variations.filter((variation) => variation.weight === 0 && variation.visitors > 0).map((variation) => variation.label);
+  const unplanned = variations
+    .filter((variation) => variation.weight === 0 && variation.visitors > 0)
+    .map((variation) => variation.label);
   const cause =
     unplanned.length > 0
       ? `${variationsNamed(unplanned, "was", "were")} planned to get no traffic but got visitors`

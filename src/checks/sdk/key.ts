@@ -21,7 +21,13 @@ function describeSighting(sighting: KeySighting): string {
 
 /** The places a key was looked for, as one phrase: the init call only when the spec names init methods. */
 function placesLookedAt(context: AuditContext): string {
-  const places = ["the SDK's script URL", "its script tag", ...(context.spec.sdk.init.length > 0 ? ["its init call"] : []), "its global", "its collect requests' URLs, payloads and headers"];
+  const places = [
+    "the SDK's script URL",
+    "its script tag",
+    ...(context.spec.sdk.init.length > 0 ? ["its init call"] : []),
+    "its global",
+    "its collect requests' URLs, payloads and headers",
+  ];
   return orJoined(places);
 }
 
@@ -38,7 +44,7 @@ export const sdkKey = defineCheck({
     "the SDK's script tag installs a key other than the environment's, another environment's key is seen " +
     "anywhere, or the environment's key is seen nowhere; keys are looked for where SDKs put them, and " +
     "each place is named: the SDK script's URL (path and query), key-shaped attributes of its tag (never " +
-    "one whose value names a global, such as Segment's `data-global-segment-analytics-key=\"analytics\"`), " +
+    'one whose value names a global, such as Segment\'s `data-global-segment-analytics-key="analytics"`), ' +
     "the first string argument of an `sdk.init` call (`mixpanel.init(token)`, " +
     "`rudderanalytics.load(writeKey)`), the SDK global's properties, collect URLs and payloads, and " +
     "collect request headers (`Authorization: Basic` decoded)",
@@ -50,13 +56,21 @@ export const sdkKey = defineCheck({
     const ownKey = auditedEnvironment(context).key;
     const envOfKey = new Map(Object.entries(context.spec.environments).map(([name, env]) => [env.key, name]));
     return perLoadedPage(context, (page) => {
-      if (!sdkLoaded(page)) return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
-      const evidence = { expected: ownKey, tagKey: page.sdkTagKey, sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })) };
-      const seenIn = [...new Set(page.keySightings.filter((sighting) => sighting.key === ownKey).map(describeSighting))];
+      if (!sdkLoaded(page))
+        return { status: "skip", message: "Not judged: the SDK did not load (sdk.present reports why)." };
+      const evidence = {
+        expected: ownKey,
+        tagKey: page.sdkTagKey,
+        sightings: page.keySightings.map((sighting) => ({ ...sighting, detail: shareableUrl(sighting.detail) })),
+      };
+      const seenIn = [
+        ...new Set(page.keySightings.filter((sighting) => sighting.key === ownKey).map(describeSighting)),
+      ];
       const ownUnseen = page.sdkTagKey !== ownKey && seenIn.length === 0;
       const others = otherKeys(page, ownKey);
       if (others.size > 0) {
-        const whose = (key: string) => (envOfKey.has(key) ? `environment "${envOfKey.get(key)}"'s key` : "no key of this spec");
+        const whose = (key: string) =>
+          envOfKey.has(key) ? `environment "${envOfKey.get(key)}"'s key` : "no key of this spec";
         const named = [...others].map(([key, places]) => `\`${key}\` (${whose(key)}) is in ${[...places].join(", ")}`);
         const unseen = ownUnseen ? `, and environment "${context.environment}"'s key is seen nowhere` : "";
         return {
@@ -73,7 +87,11 @@ export const sdkKey = defineCheck({
         };
       }
       const where = seenIn.length > 0 ? seenIn.join(", ") : "the SDK's script tag";
-      return { status: "pass", message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`, evidence };
+      return {
+        status: "pass",
+        message: `The page installs \`${ownKey}\`, seen in ${where}, and no other environment's key.`,
+        evidence,
+      };
     });
   },
 });
@@ -91,11 +109,16 @@ function otherKeys(page: PageArtifacts, ownKey: string): Map<string, Set<string>
     note(sighting.key, describeSighting(sighting));
   }
   // Artifacts saved before the tag's own key was sighted know only that the tag declares it.
-  if (page.sdkTagKey !== null && page.sdkTagKey !== ownKey && !others.has(page.sdkTagKey)) note(page.sdkTagKey, KEY_PLACES["script-tag"]);
+  if (page.sdkTagKey !== null && page.sdkTagKey !== ownKey && !others.has(page.sdkTagKey))
+    note(page.sdkTagKey, KEY_PLACES["script-tag"]);
   return others;
 }
 
 /** The SDK is there: ready, its script loaded, or at work without a global (its calls read from the network). */
 function sdkLoaded(page: PageArtifacts): boolean {
-  return page.sdkReadyAtMs !== null || page.callsFromNetwork?.reason === "no-global" || page.sdkScripts.some((load) => load.status !== null && load.status < 400);
+  return (
+    page.sdkReadyAtMs !== null ||
+    page.callsFromNetwork?.reason === "no-global" ||
+    page.sdkScripts.some((load) => load.status !== null && load.status < 400)
+  );
 }

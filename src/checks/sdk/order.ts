@@ -49,7 +49,13 @@ export const sdkOrder = defineCheck({
           evidence: { queued: describe(queued), sdkReadyAtMs: page.sdkReadyAtMs },
         };
       }
-      return { status: "pass", message: calls.length === 0 ? "No call was made before the SDK loaded (no calls at all)." : `All ${calls.length} call(s) ran after the SDK loaded.` };
+      return {
+        status: "pass",
+        message:
+          calls.length === 0
+            ? "No call was made before the SDK loaded (no calls at all)."
+            : `All ${calls.length} call(s) ran after the SDK loaded.`,
+      };
     });
   },
 });

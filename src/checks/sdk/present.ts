@@ -34,21 +34,39 @@ export const sdkPresent = defineCheck({
         };
       }
       if (page.sdkReadyAtMs !== null) {
-        const from = loaded ? `loaded from ${loaded.url} and` : "(bundled with the page's code: no request matched sdk.script)";
+        const from = loaded
+          ? `loaded from ${loaded.url} and`
+          : "(bundled with the page's code: no request matched sdk.script)";
         if (page.callsFromNetwork?.reason === "redefined") {
-          return { status: "warn", message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms, but ${unwatchable(page.callsFromNetwork)}.`, evidence };
+          return {
+            status: "warn",
+            message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms, but ${unwatchable(page.callsFromNetwork)}.`,
+            evidence,
+          };
         }
         return { status: "pass", message: `The SDK ${from} was ready after ${page.sdkReadyAtMs} ms.`, evidence };
       }
       if (page.sdkScripts.length === 0) {
-        return { status: "fail", message: `No request matched the SDK script glob \`${script}\`: add the SDK's script tag to this page, or fix sdk.script.`, evidence };
+        return {
+          status: "fail",
+          message: `No request matched the SDK script glob \`${script}\`: add the SDK's script tag to this page, or fix sdk.script.`,
+          evidence,
+        };
       }
       if (!loaded) {
         const first = page.sdkScripts[0]!;
         const why = first.failure ?? `HTTP ${first.status}`;
-        return { status: "fail", message: `The SDK script ${first.url} did not load (${why}): fix its URL or the server that hosts it.`, evidence };
+        return {
+          status: "fail",
+          message: `The SDK script ${first.url} did not load (${why}): fix its URL or the server that hosts it.`,
+          evidence,
+        };
       }
-      return { status: "fail", message: `The SDK script loaded but \`window.${global}\` never became the ready SDK: check sdk.global, sdk.ready and the SDK's initialisation.`, evidence };
+      return {
+        status: "fail",
+        message: `The SDK script loaded but \`window.${global}\` never became the ready SDK: check sdk.global, sdk.ready and the SDK's initialisation.`,
+        evidence,
+      };
     });
   },
 });

@@ -16,13 +16,23 @@ export const viewportsCoverage = defineCheck({
     "can lose every event of the other, which is often half of the traffic.",
   evaluate(context): Finding[] {
     const audited = [...new Set(context.pages.map((page) => page.viewport))];
-    const mobile = audited.filter((viewport) => context.pages.some((page) => page.viewport === viewport && page.mobile));
+    const mobile = audited.filter((viewport) =>
+      context.pages.some((page) => page.viewport === viewport && page.mobile),
+    );
     const desktop = audited.filter((viewport) => !mobile.includes(viewport));
     const missing = [...(mobile.length === 0 ? ["mobile"] : []), ...(desktop.length === 0 ? ["desktop"] : [])];
     const evidence = { audited, mobile, desktop };
     if (missing.length > 0) {
-      return specWideFinding(context, { status: "fail", message: `No ${missing.join(" or ")} viewport was audited (audited: ${audited.join(", ") || "none"}). Audit both: remove --viewport, or list both in the spec's viewports.`, evidence });
+      return specWideFinding(context, {
+        status: "fail",
+        message: `No ${missing.join(" or ")} viewport was audited (audited: ${audited.join(", ") || "none"}). Audit both: remove --viewport, or list both in the spec's viewports.`,
+        evidence,
+      });
     }
-    return specWideFinding(context, { status: "pass", message: `Audited on mobile (${mobile.join(", ")}) and desktop (${desktop.join(", ")}).`, evidence });
+    return specWideFinding(context, {
+      status: "pass",
+      message: `Audited on mobile (${mobile.join(", ")}) and desktop (${desktop.join(", ")}).`,
+      evidence,
+    });
   },
 });

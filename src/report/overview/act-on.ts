@@ -17,11 +17,15 @@ const MESSAGES_PER_CHECK = 20;
  */
 export function findingsToActOn(summary: Pick<RunSummary, "runs" | "findings">): Markup {
   const problems = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
-  if (problems.length === 0) return html`<section class="sa-section"><h2>Findings to act on</h2><p>None: no check failed or warned.</p></section>`;
+  if (problems.length === 0)
+    return html`<section class="sa-section"><h2>Findings to act on</h2><p>None: no check failed or warned.</p></section>`;
   const byCheck = new Map<CheckId, Finding[]>(CHECK_IDS.map((id) => [id, []]));
   for (const finding of problems) byCheck.get(finding.check)!.push(finding);
   const groups = [...byCheck].filter(([, findings]) => findings.length > 0);
-  const ordered = [...groups.filter(([, findings]) => worstStatus(findings.map((f) => f.status)) === "fail"), ...groups.filter(([, findings]) => worstStatus(findings.map((f) => f.status)) === "warn")];
+  const ordered = [
+    ...groups.filter(([, findings]) => worstStatus(findings.map((f) => f.status)) === "fail"),
+    ...groups.filter(([, findings]) => worstStatus(findings.map((f) => f.status)) === "warn"),
+  ];
   const specPrefix = summary.runs.length > 1;
   return html`<section class="sa-section"><h2>Findings to act on</h2>${ordered.map(([id, findings]) => checkGroup(id, findings, specPrefix))}</section>`;
 }
@@ -34,9 +38,12 @@ function checkGroup(id: CheckId, findings: readonly Finding[], specPrefix: boole
   const more = messages.length - MESSAGES_PER_CHECK;
   return html`<article class="sa-check">
   <h3>${statusBadge(worstStatus(findings.map((finding) => finding.status)))} ${check.failureTitle} <code>${id}</code> <span class="sa-count">${findings.length} finding(s)</span></h3>
-  <ul class="sa-messages">${messages.slice(0, MESSAGES_PER_CHECK).map(
-    ([message, found]) => html`<li><p class="sa-where">${found.map((finding) => [specPrefix ? finding.spec : "", findingPlace(finding)].filter(Boolean).join(" · ") || "the spec").join("; ")}</p><p>${withCode(message)}</p></li>`,
-  )}</ul>
+  <ul class="sa-messages">${messages
+    .slice(0, MESSAGES_PER_CHECK)
+    .map(
+      ([message, found]) =>
+        html`<li><p class="sa-where">${found.map((finding) => [specPrefix ? finding.spec : "", findingPlace(finding)].filter(Boolean).join(" · ") || "the spec").join("; ")}</p><p>${withCode(message)}</p></li>`,
+    )}</ul>
   ${more > 0 ? html`<p>And ${more} more message(s): the detailed report lists every finding.</p>` : null}
   <p class="sa-why"><strong>Why it matters:</strong> ${inlineMarkdown(check.why)}</p>
 </article>`;

@@ -11,11 +11,25 @@ import { findingsOf, runTitle, statusBadge } from "./status.js";
 export function planCoverage(summary: Pick<RunSummary, "runs" | "findings">): Markup | null {
   const covered = summary.runs.flatMap((run) => {
     const coverage = findingsOf(summary, run).find((finding) => finding.check === "plan.coverage");
-    return coverage === undefined ? [] : [{ run, coverage, judged: findingsOf(summary, run).filter((finding) => finding.check === "plan.properties" || finding.check === "plan.events") }];
+    return coverage === undefined
+      ? []
+      : [
+          {
+            run,
+            coverage,
+            judged: findingsOf(summary, run).filter(
+              (finding) => finding.check === "plan.properties" || finding.check === "plan.events",
+            ),
+          },
+        ];
   });
   if (covered.length === 0) return null;
   return html`<section class="sa-section"><h2>Tracking-plan coverage</h2>${covered.map(
-    ({ run, coverage, judged }) => html`<article class="sa-check"><h3>${statusBadge(coverage.status)} ${runTitle(run)}</h3>
+    ({
+      run,
+      coverage,
+      judged,
+    }) => html`<article class="sa-check"><h3>${statusBadge(coverage.status)} ${runTitle(run)}</h3>
 ${eventLists(coverage)}
 <p>Calls judged against the plan, per page × viewport: ${(["pass", "warn", "fail", "skip"] as const).map((status, index) => `${index > 0 ? ", " : ""}${judged.filter((finding) => finding.status === status).length} ${status}`)}.</p>
 <p>${withCode(coverage.message)}</p></article>`,
@@ -23,7 +37,8 @@ ${eventLists(coverage)}
 }
 
 function eventLists(coverage: Finding): Markup | null {
-  const names = (key: string) => (Array.isArray(coverage.evidence[key]) ? (coverage.evidence[key] as unknown[]).map(String) : []);
+  const names = (key: string) =>
+    Array.isArray(coverage.evidence[key]) ? (coverage.evidence[key] as unknown[]).map(String) : [];
   const seen = names("seen");
   const unseen = names("unseen");
   if (seen.length + unseen.length === 0) return null;

@@ -31,8 +31,11 @@ export function firstScreen(summary: RunSummary): Markup {
 /** `Failed checks: sdk.order (3), page.load (1)`, in the order they first failed; nothing when none failed. */
 function failedChecksLine(summary: RunSummary): Markup | null {
   const counts = new Map<string, number>();
-  for (const finding of summary.findings) if (finding.status === "fail") counts.set(finding.check, (counts.get(finding.check) ?? 0) + 1);
+  for (const finding of summary.findings)
+    if (finding.status === "fail") counts.set(finding.check, (counts.get(finding.check) ?? 0) + 1);
   if (counts.size === 0) return null;
-  const ids = [...counts].map(([check, count], index) => html`${index > 0 ? ", " : ""}<code>${check}</code> (${count})`);
+  const ids = [...counts].map(
+    ([check, count], index) => html`${index > 0 ? ", " : ""}<code>${check}</code> (${count})`,
+  );
   return html`<p class="sa-failed">Failed checks: ${ids}. Below: what each means and how to fix it.</p>`;
 }

@@ -18,12 +18,19 @@ export type Interpolated = string | number | Markup | null | false | readonly In
 
 /** Text as HTML text or attribute value: `&`, `<`, `>`, `"` and `'` escaped. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /** The tagged template: `html\`<p>${message}</p>\`` escapes `message`. */
 export function html(strings: TemplateStringsArray, ...values: Interpolated[]): Markup {
-  return new Markup(strings.reduce((built, part, index) => built + part + (index < values.length ? toHtml(values[index]!) : ""), ""));
+  return new Markup(
+    strings.reduce((built, part, index) => built + part + (index < values.length ? toHtml(values[index]!) : ""), ""),
+  );
 }
 
 function toHtml(value: Interpolated): string {

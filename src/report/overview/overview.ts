@@ -49,7 +49,10 @@ ${checklistTrend(sources.summary, sources.history)}
 export function withOverview(reportHtml: string, parts: OverviewParts): string {
   const head = reportHtml.search(/<\/head>/i);
   const body = reportHtml.match(/<body\b[^>]*>/i);
-  if (head < 0 || !body || body.index! < head) throw new Error("The Allure report has no <head> and <body>: its template changed, so setup-audit cannot add its overview.");
+  if (head < 0 || !body || body.index! < head)
+    throw new Error(
+      "The Allure report has no <head> and <body>: its template changed, so setup-audit cannot add its overview.",
+    );
   const bodyAt = body.index! + body[0].length;
   return `${reportHtml.slice(0, head)}${parts.head}\n${reportHtml.slice(head, bodyAt)}\n${parts.body}\n${reportHtml.slice(bodyAt)}`;
 }

@@ -14,8 +14,10 @@ export interface ExperimentPictures {
 export function experimentPictures(pictures: readonly ExperimentPictures[]): Markup | null {
   if (pictures.length === 0) return null;
   return html`<section class="sa-section"><h2>Experiments: the control and its variations</h2>${pictures.map(
-    (experiment) => html`<article class="sa-pictures"><h3>${experiment.title} — ${experiment.target}</h3>${experiment.images.map(
-      (image) => html`<figure><img src="${`data:image/png;base64,${image.png.toString("base64")}`}" alt="${`${experiment.title}: ${image.caption}`}"><figcaption>${image.caption}</figcaption></figure>`,
-    )}</article>`,
+    (experiment) =>
+      html`<article class="sa-pictures"><h3>${experiment.title} — ${experiment.target}</h3>${experiment.images.map(
+        (image) =>
+          html`<figure><img src="${`data:image/png;base64,${image.png.toString("base64")}`}" alt="${`${experiment.title}: ${image.caption}`}"><figcaption>${image.caption}</figcaption></figure>`,
+      )}</article>`,
   )}</section>`;
 }

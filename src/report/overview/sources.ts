@@ -40,7 +40,8 @@ export function readOverviewSources(outDir: string, resultsDir: string): Overvie
 /** The experiments' pictures the results attach, ordered by spec × environment and title. */
 function picturesIn(resultsDir: string): ExperimentPictures[] {
   const isPicture = (attachment: Attachment) =>
-    attachment.type === "image/png" && (attachment.name === SIDE_BY_SIDE_NAME || attachment.name.startsWith(FILMSTRIP_PREFIX));
+    attachment.type === "image/png" &&
+    (attachment.name === SIDE_BY_SIDE_NAME || attachment.name.startsWith(FILMSTRIP_PREFIX));
   const pictures = readdirSync(resultsDir)
     .filter((name) => name.endsWith("-result.json"))
     .map((name) => readFileSync(join(resultsDir, name), "utf8"))
@@ -48,11 +49,20 @@ function picturesIn(resultsDir: string): ExperimentPictures[] {
     .filter((text) => text.includes(SIDE_BY_SIDE_NAME) || text.includes(FILMSTRIP_PREFIX))
     .map((text) => JSON.parse(text) as PictureResult)
     .flatMap((result) => {
-      const images = (result.steps ?? []).flatMap((step) => step.attachments ?? []).filter(isPicture).filter((attachment) => existsSync(join(resultsDir, attachment.source)));
+      const images = (result.steps ?? [])
+        .flatMap((step) => step.attachments ?? [])
+        .filter(isPicture)
+        .filter((attachment) => existsSync(join(resultsDir, attachment.source)));
       if (images.length === 0) return [];
       const project = result.labels.find((label) => label.name === "feature")?.value ?? "";
       const environment = result.parameters.find((parameter) => parameter.name === "environment")?.value ?? "";
-      return [{ title: result.name, target: `${project} (${environment})`, images: images.map((image) => ({ caption: image.name, png: readFileSync(join(resultsDir, image.source)) })) }];
+      return [
+        {
+          title: result.name,
+          target: `${project} (${environment})`,
+          images: images.map((image) => ({ caption: image.name, png: readFileSync(join(resultsDir, image.source)) })),
+        },
+      ];
     });
   return pictures.sort((a, b) => a.target.localeCompare(b.target) || a.title.localeCompare(b.title));
 }

@@ -22,7 +22,8 @@ export function checklistTrend(summary: Pick<RunSummary, "runs">, history: reado
 <p class="sa-legend">${(Object.keys(FILL) as Status[]).map((status) => html`<span><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${FILL[status]}"/></svg> ${STATUS_TEXT[status]}</span> `)}</p>
 ${summary.runs.map((run) => {
   const runs = history.filter((recorded) => recorded.spec === run.spec && recorded.environment === run.environment);
-  if (runs.length === 0) return html`<p>${runTitle(run)}: no run kept in the history yet; the next runs into this output folder draw its trend.</p>`;
+  if (runs.length === 0)
+    return html`<p>${runTitle(run)}: no run kept in the history yet; the next runs into this output folder draw its trend.</p>`;
   return html`<figure class="sa-trend"><figcaption>${runTitle(run)}: ${runs.length} run(s), ${utcMinute(runs[0]!.startedAt)} to ${utcMinute(runs.at(-1)!.startedAt)}</figcaption>${trendSvg(runTitle(run), runs)}</figure>`;
 })}</section>`;
 }

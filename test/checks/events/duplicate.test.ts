@@ -3,9 +3,16 @@ import type { CapturedCall } from "../../../src/artifacts/types.js";
 import { eventsDuplicate } from "../../../src/checks/events/duplicate.js";
 import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
-const spec = specWith({ pages: [{ id: "app", path: "/app/", steps: [{ click: "#cta" }, { click: "#cta" }] }, { id: "home", path: "/" }] });
-const click = (step: number | null, overrides: Partial<CapturedCall> = {}) => callWith({ name: "CTA Clicked", properties: { plan: "pro", seats: 3 }, step, route: "/app/pricing", ...overrides });
-const judge = (calls: CapturedCall[], page = "app") => eventsDuplicate.evaluate(contextOf([pageWith({ page, calls })], spec));
+const spec = specWith({
+  pages: [
+    { id: "app", path: "/app/", steps: [{ click: "#cta" }, { click: "#cta" }] },
+    { id: "home", path: "/" },
+  ],
+});
+const click = (step: number | null, overrides: Partial<CapturedCall> = {}) =>
+  callWith({ name: "CTA Clicked", properties: { plan: "pro", seats: 3 }, step, route: "/app/pricing", ...overrides });
+const judge = (calls: CapturedCall[], page = "app") =>
+  eventsDuplicate.evaluate(contextOf([pageWith({ page, calls })], spec));
 
 test("passes when the same click in two steps sent its track once each", () => {
   const [finding] = judge([click(0), click(1)]);
@@ -15,8 +22,12 @@ test("passes when the same click in two steps sent its track once each", () => {
 test("fails on a track made twice with equal properties in one step, naming the step and the route", () => {
   const [finding] = judge([click(0), click(0, { properties: { seats: 3, plan: "pro" } }), click(1)]);
   expect(finding?.status).toBe("fail");
-  expect(finding?.message).toContain('"CTA Clicked" was made 2 times with equal properties during step 1 on /app/pricing');
-  expect(finding?.evidence).toEqual({ duplicates: [{ name: "CTA Clicked", step: 0, routes: ["/app/pricing"], times: 2 }] });
+  expect(finding?.message).toContain(
+    '"CTA Clicked" was made 2 times with equal properties during step 1 on /app/pricing',
+  );
+  expect(finding?.evidence).toEqual({
+    duplicates: [{ name: "CTA Clicked", step: 0, routes: ["/app/pricing"], times: 2 }],
+  });
 });
 
 test("fails on a repeat before the first step", () => {
@@ -25,7 +36,13 @@ test("fails on a repeat before the first step", () => {
 });
 
 test("other properties, another name, a page view or a lost call make no duplicate", () => {
-  const calls = [click(0), click(0, { properties: { plan: "team", seats: 3 } }), click(0, { name: "CTA Seen" }), click(0, { kind: "page" }), click(0, { state: "lost" })];
+  const calls = [
+    click(0),
+    click(0, { properties: { plan: "team", seats: 3 } }),
+    click(0, { name: "CTA Seen" }),
+    click(0, { kind: "page" }),
+    click(0, { state: "lost" }),
+  ];
   expect(judge(calls)[0]?.status).toBe("pass");
 });
 
@@ -41,8 +58,20 @@ test("an experiment's exposure sent twice is left to experiment.exposure", () =>
   const withExposure = specWith({
     pages: [{ id: "app", path: "/app/" }],
     goals: [{ name: "Signup completed", event: "signup_success" }],
-    experiments: [{ name: "Pricing CTA copy", page: "app", selector: "#cta", goals: ["Signup completed"], exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation_id" } }],
+    experiments: [
+      {
+        name: "Pricing CTA copy",
+        page: "app",
+        selector: "#cta",
+        goals: ["Signup completed"],
+        exposure: { event: "Experiment Viewed", properties: {}, variationProperty: "variation_id" },
+      },
+    ],
   });
   const seen = () => callWith({ name: "Experiment Viewed", properties: { experiment_id: "cta" }, step: null });
-  expect(eventsDuplicate.evaluate(contextOf([pageWith({ page: "app", calls: [seen(), seen(), click(null)] })], withExposure))[0]?.status).toBe("pass");
+  expect(
+    eventsDuplicate.evaluate(
+      contextOf([pageWith({ page: "app", calls: [seen(), seen(), click(null)] })], withExposure),
+    )[0]?.status,
+  ).toBe("pass");
 });

@@ -4,7 +4,10 @@ import { eventsPageviews } from "../../../src/checks/events/pageviews.js";
 import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 const ORIGIN = "http://127.0.0.1:47414";
-const spec = specWith({ sdk: { preset: "posthog", pageViews: true }, pages: [{ id: "app", path: "/app/", steps: [{ click: "#pricing" }, { back: true }, { forward: true }] }] });
+const spec = specWith({
+  sdk: { preset: "posthog", pageViews: true },
+  pages: [{ id: "app", path: "/app/", steps: [{ click: "#pricing" }, { back: true }, { forward: true }] }],
+});
 /** The journey's routes: the load of /app/, a link to /app/pricing, back, forward. */
 const ROUTES: RouteVisit[] = [
   { route: "/app/", how: "load", atMs: 10 },
@@ -13,14 +16,34 @@ const ROUTES: RouteVisit[] = [
   { route: "/app/pricing", how: "forward", atMs: 3000 },
 ];
 const view = (route: string, atMs: number, overrides: Partial<CapturedCall> = {}) =>
-  callWith({ kind: "page", method: "capture", name: "$pageview", properties: null, atMs, route, documentUrl: `${ORIGIN}${route}`, pageUrl: `${ORIGIN}${route}`, ...overrides });
-const judge = (calls: CapturedCall[], routes: RouteVisit[] | null | undefined = ROUTES) => eventsPageviews.evaluate(contextOf([pageWith({ page: "app", calls, routes })], spec));
-const correct = () => [view("/app/", 300), view("/app/pricing", 1003), view("/app/", 2001, { madeBy: "sdk" }), view("/app/pricing", 3002, { madeBy: "sdk" })];
+  callWith({
+    kind: "page",
+    method: "capture",
+    name: "$pageview",
+    properties: null,
+    atMs,
+    route,
+    documentUrl: `${ORIGIN}${route}`,
+    pageUrl: `${ORIGIN}${route}`,
+    ...overrides,
+  });
+const judge = (calls: CapturedCall[], routes: RouteVisit[] | null | undefined = ROUTES) =>
+  eventsPageviews.evaluate(contextOf([pageWith({ page: "app", calls, routes })], spec));
+const correct = () => [
+  view("/app/", 300),
+  view("/app/pricing", 1003),
+  view("/app/", 2001, { madeBy: "sdk" }),
+  view("/app/pricing", 3002, { madeBy: "sdk" }),
+];
 
 test("passes when each route visited got one page view while it was current, the SDK's own counted", () => {
   const [finding] = judge(correct());
   expect(finding).toMatchObject({ check: "events.pageviews", status: "pass", page: "app", viewport: "desktop" });
-  expect((finding?.evidence.routes as { route: string; how: string; pageViews: unknown[] }[]).map(({ route, how, pageViews }) => [route, how, pageViews.length])).toEqual([
+  expect(
+    (finding?.evidence.routes as { route: string; how: string; pageViews: unknown[] }[]).map(
+      ({ route, how, pageViews }) => [route, how, pageViews.length],
+    ),
+  ).toEqual([
     ["/app/", "load", 1],
     ["/app/pricing", "push", 1],
     ["/app/", "back", 1],
@@ -31,13 +54,17 @@ test("passes when each route visited got one page view while it was current, the
 test("fails on a route change that sent two page views, naming the route and both calls", () => {
   const [finding] = judge([...correct(), view("/app/pricing", 1004, { madeBy: "sdk" })]);
   expect(finding?.status).toBe("fail");
-  expect(finding?.message).toContain(`/app/pricing (after a route change) got 2 page views (capture("$pageview"), the SDK's own "$pageview")`);
+  expect(finding?.message).toContain(
+    `/app/pricing (after a route change) got 2 page views (capture("$pageview"), the SDK's own "$pageview")`,
+  );
 });
 
 test("fails on back and forward steps that sent none", () => {
   const [finding] = judge(correct().slice(0, 2));
   expect(finding?.status).toBe("fail");
-  expect(finding?.message).toContain("/app/ (after back) got no page view; /app/pricing (after forward) got no page view");
+  expect(finding?.message).toContain(
+    "/app/ (after back) got no page view; /app/pricing (after forward) got no page view",
+  );
 });
 
 test("a page view made just before the route changed counts for the previous route, leaving the new one without", () => {
@@ -67,13 +94,22 @@ test("a replaceState renames the visit, and a page view of either name counts on
 });
 
 test("a track call is no page view, and a lost page view is none either", () => {
-  const [finding] = judge([view("/app/", 300, { state: "lost" }), callWith({ name: "$pageview_like", route: "/app/" })], ROUTES.slice(0, 1));
+  const [finding] = judge(
+    [view("/app/", 300, { state: "lost" }), callWith({ name: "$pageview_like", route: "/app/" })],
+    ROUTES.slice(0, 1),
+  );
   expect(finding?.message).toContain("/app/ (loaded) got no page view");
 });
 
 test("says nothing without sdk.pageViews, and skips when the routes are unknown", () => {
   const plain = specWith({ sdk: { preset: "posthog" } });
   expect(eventsPageviews.evaluate(contextOf([pageWith({ calls: correct(), routes: ROUTES })], plain))).toEqual([]);
-  expect(judge(correct(), null)[0]).toMatchObject({ status: "skip", message: expect.stringContaining("could not tell route changes") });
-  expect(eventsPageviews.evaluate(contextOf([pageWith({ page: "app", calls: correct() })], spec))[0]).toMatchObject({ status: "skip", message: expect.stringContaining("saved before routes were noted") });
+  expect(judge(correct(), null)[0]).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("could not tell route changes"),
+  });
+  expect(eventsPageviews.evaluate(contextOf([pageWith({ page: "app", calls: correct() })], spec))[0]).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("saved before routes were noted"),
+  });
 });

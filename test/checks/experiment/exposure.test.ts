@@ -14,7 +14,11 @@ const spec = specWith({
       page: "pricing",
       selector: "#cta",
       goals: ["CTA clicked"],
-      exposure: { event: "Experiment Viewed", properties: { experiment_id: "cta-copy" }, variationProperty: "variation_id" },
+      exposure: {
+        event: "Experiment Viewed",
+        properties: { experiment_id: "cta-copy" },
+        variationProperty: "variation_id",
+      },
       variations: [
         { name: "Long copy", query: { visitor: "visitor-fixed-1" }, id: "cta-long" },
         { name: "Bold copy", css: "#cta { font-weight: 700 }" },
@@ -23,12 +27,27 @@ const spec = specWith({
     },
   ],
 });
-const exposed = (variation: string, atMs = 200, experiment = "cta-copy") => callWith({ name: "Experiment Viewed", properties: { experiment_id: experiment, variation_id: variation }, atMs });
+const exposed = (variation: string, atMs = 200, experiment = "cta-copy") =>
+  callWith({ name: "Experiment Viewed", properties: { experiment_id: experiment, variation_id: variation }, atMs });
 const goal = (atMs = 600) => callWith({ name: "cta_clicked", atMs });
-const reloadWith = (...calls: ReturnType<typeof callWith>[]): PageArtifacts["reload"] => ({ atMs: 2000, loadError: null, calls, collect: [] });
-const pricing = (changes: Partial<PageArtifacts> = {}) => pageWith({ page: "pricing", viewport: "mobile", calls: [exposed("cta-long"), goal()], reload: reloadWith(exposed("cta-long", 2200)), ...changes });
-const preview = (name: string, calls: ReturnType<typeof callWith>[]) => pricing({ variation: { experiment: EXPERIMENT, name, errors: [] }, calls, reload: null });
-const judged = (pages: PageArtifacts[], variations: PageArtifacts[] = []) => experimentExposure.evaluate(contextOf(pages, spec, null, variations));
+const reloadWith = (...calls: ReturnType<typeof callWith>[]): PageArtifacts["reload"] => ({
+  atMs: 2000,
+  loadError: null,
+  calls,
+  collect: [],
+});
+const pricing = (changes: Partial<PageArtifacts> = {}) =>
+  pageWith({
+    page: "pricing",
+    viewport: "mobile",
+    calls: [exposed("cta-long"), goal()],
+    reload: reloadWith(exposed("cta-long", 2200)),
+    ...changes,
+  });
+const preview = (name: string, calls: ReturnType<typeof callWith>[]) =>
+  pricing({ variation: { experiment: EXPERIMENT, name, errors: [] }, calls, reload: null });
+const judged = (pages: PageArtifacts[], variations: PageArtifacts[] = []) =>
+  experimentExposure.evaluate(contextOf(pages, spec, null, variations));
 const asIs = (page: PageArtifacts) => judged([page])[0]!;
 
 test("the page as it is passes with one exposure before the goal and the same variation after a reload, naming experiment, page and viewport, variation null", () => {
@@ -39,7 +58,8 @@ test("the page as it is passes with one exposure before the goal and the same va
     viewport: "mobile",
     experiment: EXPERIMENT,
     variation: null,
-    message: 'The exposure of "Pricing CTA copy" on pricing as it is (mobile) fired once, naming "cta-long", before the goal\'s event, and again after a reload.',
+    message:
+      'The exposure of "Pricing CTA copy" on pricing as it is (mobile) fired once, naming "cta-long", before the goal\'s event, and again after a reload.',
     evidence: { fired: 1, variations: ["cta-long"], afterReload: ["cta-long"] },
   });
   // Any variation may be shown there: its id is not judged.
@@ -47,43 +67,98 @@ test("the page as it is passes with one exposure before the goal and the same va
 });
 
 test("on the page as it is: never, twice, after the goal or re-bucketed on reload each fail, saying so", () => {
-  expect(asIs(pricing({ calls: [goal()], reload: reloadWith() }))).toMatchObject({ status: "fail", message: expect.stringContaining("as it is (mobile): it did not fire. Send the exposure") });
-  expect(asIs(pricing({ calls: [exposed("cta-long"), exposed("cta-long", 201), goal()] })).message).toContain('it fired 2 times on one page ("cta-long", "cta-long")');
-  expect(asIs(pricing({ calls: [goal(100), exposed("cta-long", 300)] })).message).toContain("it came after the goal's event `cta_clicked`");
+  expect(asIs(pricing({ calls: [goal()], reload: reloadWith() }))).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining("as it is (mobile): it did not fire. Send the exposure"),
+  });
+  expect(asIs(pricing({ calls: [exposed("cta-long"), exposed("cta-long", 201), goal()] })).message).toContain(
+    'it fired 2 times on one page ("cta-long", "cta-long")',
+  );
+  expect(asIs(pricing({ calls: [goal(100), exposed("cta-long", 300)] })).message).toContain(
+    "it came after the goal's event `cta_clicked`",
+  );
   expect(asIs(pricing({ reload: reloadWith(exposed("control", 2200)) })).message).toContain(
     'it named another variation after a reload in the same browser ("cta-long", then "control"): the visitor was bucketed again. Keep the visitor\'s id',
   );
   expect(asIs(pricing({ reload: reloadWith() })).message).toContain("it did not fire again after a reload");
   // Another experiment's exposure, or another event, is not this one's.
-  expect(asIs(pricing({ calls: [exposed("cta-long"), exposed("b", 210, "hero-copy"), callWith({ name: "Experiment Seen", properties: { experiment_id: "cta-copy" } }), goal()] })).status).toBe("pass");
+  expect(
+    asIs(
+      pricing({
+        calls: [
+          exposed("cta-long"),
+          exposed("b", 210, "hero-copy"),
+          callWith({ name: "Experiment Seen", properties: { experiment_id: "cta-copy" } }),
+          goal(),
+        ],
+      }),
+    ).status,
+  ).toBe("pass");
 });
 
 test("a journey that moves to another page may fire it again there, once, naming the same variation; another variation there is a bucketing again", () => {
-  const on = (path: string, call: ReturnType<typeof callWith>) => ({ ...call, documentUrl: `http://127.0.0.1:47412${path}` });
-  const journey = (second: string) => pricing({ calls: [on("/pricing", exposed("cta-long")), on("/pricing", goal()), on("/checkout", exposed(second, 900))] });
+  const on = (path: string, call: ReturnType<typeof callWith>) => ({
+    ...call,
+    documentUrl: `http://127.0.0.1:47412${path}`,
+  });
+  const journey = (second: string) =>
+    pricing({
+      calls: [on("/pricing", exposed("cta-long")), on("/pricing", goal()), on("/checkout", exposed(second, 900))],
+    });
   expect(asIs(journey("cta-long")).status).toBe("pass");
-  expect(asIs(journey("control")).message).toContain('it named another variation on another page of the journey ("cta-long", "control"): the visitor was bucketed again. Keep the visitor\'s id');
-  expect(asIs(pricing({ calls: [on("/pricing", exposed("cta-long")), on("/checkout", exposed("cta-long", 900)), on("/checkout", exposed("cta-long", 901)), goal(950)] })).message).toContain("it fired 2 times on one page");
+  expect(asIs(journey("control")).message).toContain(
+    'it named another variation on another page of the journey ("cta-long", "control"): the visitor was bucketed again. Keep the visitor\'s id',
+  );
+  expect(
+    asIs(
+      pricing({
+        calls: [
+          on("/pricing", exposed("cta-long")),
+          on("/checkout", exposed("cta-long", 900)),
+          on("/checkout", exposed("cta-long", 901)),
+          goal(950),
+        ],
+      }),
+    ).message,
+  ).toContain("it fired 2 times on one page");
 });
 
 test("the page as it is without a reload in its artifacts (saved before reloads) is judged on its load; a page that did not load is skipped", () => {
   expect(asIs(pricing({ reload: undefined })).status).toBe("pass");
-  expect(asIs(pricing({ loadError: "net::ERR_CONNECTION_REFUSED" }))).toMatchObject({ status: "skip", message: expect.stringContaining("the page did not load") });
+  expect(asIs(pricing({ loadError: "net::ERR_CONNECTION_REFUSED" }))).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("the page did not load"),
+  });
 });
 
 test("a forced variation passes once with its id before the goal, fails twice, with another id or after the goal, and is skipped without an exposure", () => {
-  const forced = (calls: ReturnType<typeof callWith>[]) => judged([pricing()], [preview("Long copy", calls)]).find((found) => found.variation === "Long copy")!;
-  expect(forced([exposed("cta-long"), goal()])).toMatchObject({ status: "pass", variation: "Long copy", page: "pricing", viewport: "mobile", experiment: EXPERIMENT });
+  const forced = (calls: ReturnType<typeof callWith>[]) =>
+    judged([pricing()], [preview("Long copy", calls)]).find((found) => found.variation === "Long copy")!;
+  expect(forced([exposed("cta-long"), goal()])).toMatchObject({
+    status: "pass",
+    variation: "Long copy",
+    page: "pricing",
+    viewport: "mobile",
+    experiment: EXPERIMENT,
+  });
   expect(forced([exposed("cta-long"), exposed("cta-long", 250), goal()]).message).toContain("it fired 2 times");
-  expect(forced([exposed("1"), goal()]).message).toContain('it named "1" instead of the variation\'s id "cta-long". Send the variation\'s key');
+  expect(forced([exposed("1"), goal()]).message).toContain(
+    'it named "1" instead of the variation\'s id "cta-long". Send the variation\'s key',
+  );
   expect(forced([goal(100), exposed("cta-long")]).message).toContain("it came after the goal's event `cta_clicked`");
-  expect(forced([goal()])).toMatchObject({ status: "skip", message: expect.stringContaining("sent no `Experiment Viewed` for the forced preview") });
+  expect(forced([goal()])).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("sent no `Experiment Viewed` for the forced preview"),
+  });
 });
 
 test("the default id is the variation's 1-based position; a js or css variation is skipped, saying the audit applies it", () => {
   const found = judged([pricing()], [preview("Preview link", [exposed("3")]), preview("Bold copy", [exposed("2")])]);
   expect(found.find((each) => each.variation === "Preview link")!.status).toBe("pass");
-  expect(found.find((each) => each.variation === "Bold copy")).toMatchObject({ status: "skip", message: expect.stringContaining("the audit applies this variation's css itself") });
+  expect(found.find((each) => each.variation === "Bold copy")).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("the audit applies this variation's css itself"),
+  });
 });
 
 test("an experiment without exposure gives no finding", () => {
@@ -92,6 +167,8 @@ test("an experiment without exposure gives no finding", () => {
 });
 
 test("calls of one task share their millisecond: the order the page made them decides what came first", () => {
-  expect(asIs(pricing({ calls: [goal(300), exposed("cta-long", 300)] })).message).toContain("it came after the goal's event `cta_clicked`");
+  expect(asIs(pricing({ calls: [goal(300), exposed("cta-long", 300)] })).message).toContain(
+    "it came after the goal's event `cta_clicked`",
+  );
   expect(asIs(pricing({ calls: [exposed("cta-long", 300), goal(300)] })).status).toBe("pass");
 });

@@ -13,14 +13,34 @@ const frames = (from: number, to: number, look: number, hidden: 0 | 1 = 0): Flic
   for (let at = from; at < to; at += 16) rows.push([at, hidden, look]);
   return rows;
 };
-const sampled = (rows: FlickerFrames["frames"], readAtMs = rows.at(-1)![0] + 16): FlickerFrames => ({ frames: rows, signatures: ["a".repeat(40), "b".repeat(40)], readAtMs, costMs: 12, filmstrip: [{ atMs: 40, screen: "views/film0.png", crop: null }] });
+const sampled = (rows: FlickerFrames["frames"], readAtMs = rows.at(-1)![0] + 16): FlickerFrames => ({
+  frames: rows,
+  signatures: ["a".repeat(40), "b".repeat(40)],
+  readAtMs,
+  costMs: 12,
+  filmstrip: [{ atMs: 40, screen: "views/film0.png", crop: null }],
+});
 
 test("times: the control painted until the variation's look stays, hidden frames in all and after it", () => {
-  expect(flickerTimes(sampled([...frames(40, 440, CONTROL), ...frames(440, 900, VARIATION)]))).toEqual({ firstFrameMs: 40, appliedAtMs: 440, controlPaintedMs: 400, hiddenMs: 0, hiddenAfterAppliedMs: 0 });
+  expect(flickerTimes(sampled([...frames(40, 440, CONTROL), ...frames(440, 900, VARIATION)]))).toEqual({
+    firstFrameMs: 40,
+    appliedAtMs: 440,
+    controlPaintedMs: 400,
+    hiddenMs: 0,
+    hiddenAfterAppliedMs: 0,
+  });
   // Hidden until the variation, then shown: nothing of the control was seen.
-  expect(flickerTimes(sampled([...frames(40, 440, CONTROL, 1), ...frames(440, 900, VARIATION)]))).toMatchObject({ controlPaintedMs: 0, hiddenMs: 400, hiddenAfterAppliedMs: 0 });
+  expect(flickerTimes(sampled([...frames(40, 440, CONTROL, 1), ...frames(440, 900, VARIATION)]))).toMatchObject({
+    controlPaintedMs: 0,
+    hiddenMs: 400,
+    hiddenAfterAppliedMs: 0,
+  });
   // Hidden by a snippet's own timer long after the variation was in place; an absent target (-1) is no control.
-  expect(flickerTimes(sampled([...frames(40, 104, -1), ...frames(104, 1240, VARIATION, 1), ...frames(1240, 1400, VARIATION)]))).toMatchObject({ appliedAtMs: 104, controlPaintedMs: 0, hiddenMs: 1136, hiddenAfterAppliedMs: 1136 });
+  expect(
+    flickerTimes(
+      sampled([...frames(40, 104, -1), ...frames(104, 1240, VARIATION, 1), ...frames(1240, 1400, VARIATION)]),
+    ),
+  ).toMatchObject({ appliedAtMs: 104, controlPaintedMs: 0, hiddenMs: 1136, hiddenAfterAppliedMs: 1136 });
   expect(flickerTimes({ frames: [], readAtMs: 0 })).toBeNull();
 });
 
@@ -30,17 +50,32 @@ test("the verdict: no control frame passes; up to 100 ms warns, beyond fails; hi
   expect(judgeFlicker({ ...times, controlPaintedMs: 100 }).status).toBe("warn");
   expect(judgeFlicker({ ...times, controlPaintedMs: 101 }).status).toBe("fail");
   expect(judgeFlicker({ ...times, hiddenMs: 999 }).status).toBe("pass");
-  expect(judgeFlicker({ ...times, hiddenMs: 1000 })).toEqual({ status: "warn", reasons: ["the page was hidden for 1000 ms in all"] });
+  expect(judgeFlicker({ ...times, hiddenMs: 1000 })).toEqual({
+    status: "warn",
+    reasons: ["the page was hidden for 1000 ms in all"],
+  });
   expect(judgeFlicker({ ...times, controlPaintedMs: 700, hiddenMs: 800 }).status).toBe("fail");
 });
 
 const EXPERIMENT = "Pricing CTA copy";
 const spec = specWith({
   pages: [{ id: "pricing", path: "/pricing" }],
-  experiments: [{ name: EXPERIMENT, page: "pricing", selector: "#cta", variations: [{ name: "Long copy", query: { "cta-copy": "1" } }, { name: "Bold copy", css: "#cta { font-weight: 700 }" }] }],
+  experiments: [
+    {
+      name: EXPERIMENT,
+      page: "pricing",
+      selector: "#cta",
+      variations: [
+        { name: "Long copy", query: { "cta-copy": "1" } },
+        { name: "Bold copy", css: "#cta { font-weight: 700 }" },
+      ],
+    },
+  ],
 });
-const unit = (name: string, flicker: FlickerFrames | null) => pageWith({ page: "pricing", viewport: "desktop", variation: { experiment: EXPERIMENT, name, errors: [] }, flicker });
-const judged = (variations: PageArtifacts[]) => experimentFlicker.evaluate(contextOf([pageWith({ page: "pricing" })], spec, null, variations));
+const unit = (name: string, flicker: FlickerFrames | null) =>
+  pageWith({ page: "pricing", viewport: "desktop", variation: { experiment: EXPERIMENT, name, errors: [] }, flicker });
+const judged = (variations: PageArtifacts[]) =>
+  experimentFlicker.evaluate(contextOf([pageWith({ page: "pricing" })], spec, null, variations));
 
 test("a variation forced by query is judged, with the page, experiment, variation and viewport, its times and filmstrip as evidence", () => {
   const [late] = judged([unit("Long copy", sampled([...frames(40, 600, CONTROL), ...frames(600, 900, VARIATION)]))]);
@@ -51,15 +86,31 @@ test("a variation forced by query is judged, with the page, experiment, variatio
     viewport: "desktop",
     experiment: EXPERIMENT,
     variation: "Long copy",
-    evidence: { controlPaintedMs: 560, hiddenMs: 0, hiddenAfterAppliedMs: 0, appliedAtMs: 600, filmstrip: [{ atMs: 40, screen: "views/film0.png" }] },
+    evidence: {
+      controlPaintedMs: 560,
+      hiddenMs: 0,
+      hiddenAfterAppliedMs: 0,
+      appliedAtMs: 600,
+      filmstrip: [{ atMs: 40, screen: "views/film0.png" }],
+    },
   });
   expect(late!.message).toBe(
     'Variation "Long copy" of "Pricing CTA copy" on desktop: the target showed the control\'s content for 560 ms before the variation replaced it (at 600 ms). Load the experiment SDK before the first paint: a synchronous tag in <head>, or an async tag with blocking="render", instead of one inserted late.',
   );
-  expect(judged([unit("Long copy", sampled(frames(40, 900, VARIATION)))])[0]).toMatchObject({ status: "pass", message: expect.stringContaining("shows without flicker") });
+  expect(judged([unit("Long copy", sampled(frames(40, 900, VARIATION)))])[0]).toMatchObject({
+    status: "pass",
+    message: expect.stringContaining("shows without flicker"),
+  });
 });
 
 test("a js or css variation is skipped, saying why; so is one without frames", () => {
-  expect(judged([unit("Bold copy", null)])[0]).toMatchObject({ status: "skip", variation: "Bold copy", message: expect.stringContaining("the audit applies its css itself, and the audit's timing is not the site's") });
-  expect(judged([unit("Long copy", null)])[0]).toMatchObject({ status: "skip", message: expect.stringContaining("no frame of it was sampled") });
+  expect(judged([unit("Bold copy", null)])[0]).toMatchObject({
+    status: "skip",
+    variation: "Bold copy",
+    message: expect.stringContaining("the audit applies its css itself, and the audit's timing is not the site's"),
+  });
+  expect(judged([unit("Long copy", null)])[0]).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("no frame of it was sampled"),
+  });
 });

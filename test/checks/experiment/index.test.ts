@@ -13,7 +13,12 @@ const GOALS = [
   { name: "Signup completed", event: "signup_success" },
   { name: "Plan chosen", event: "plan_chosen" },
 ];
-const CTA = { name: "Pricing CTA copy, short vs long", page: "pricing", selector: "#cta-primary", goals: ["Signup completed"] };
+const CTA = {
+  name: "Pricing CTA copy, short vs long",
+  page: "pricing",
+  selector: "#cta-primary",
+  goals: ["Signup completed"],
+};
 const withExperiments = (experiments: unknown[]) => specWith({ pages: PAGES, goals: GOALS, experiments });
 
 test.describe("vagueNameReason", () => {
@@ -42,13 +47,28 @@ test.describe("vagueNameReason", () => {
 
 test.describe("experiment.name", () => {
   test("passes when every name says what it tests, with one finding for the spec", () => {
-    const findings = experimentName.evaluate(contextOf([pageWith()], withExperiments([CTA, { ...CTA, name: "Hero headline: price first vs benefit first" }])));
+    const findings = experimentName.evaluate(
+      contextOf([pageWith()], withExperiments([CTA, { ...CTA, name: "Hero headline: price first vs benefit first" }])),
+    );
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ check: "experiment.name", status: "pass", page: null, viewport: null, experiment: null, variation: null, message: "All 2 experiment name(s) say what they test." });
+    expect(findings[0]).toMatchObject({
+      check: "experiment.name",
+      status: "pass",
+      page: null,
+      viewport: null,
+      experiment: null,
+      variation: null,
+      message: "All 2 experiment name(s) say what they test.",
+    });
   });
 
   test("fails with one finding listing every vague name", () => {
-    const findings = experimentName.evaluate(contextOf([pageWith()], withExperiments([CTA, { ...CTA, name: "test 2" }, { ...CTA, name: "Copy of Pricing CTA copy" }])));
+    const findings = experimentName.evaluate(
+      contextOf(
+        [pageWith()],
+        withExperiments([CTA, { ...CTA, name: "test 2" }, { ...CTA, name: "Copy of Pricing CTA copy" }]),
+      ),
+    );
     expect(findings).toHaveLength(1);
     expect(findings[0]?.status).toBe("fail");
     expect(findings[0]?.message).toBe(
@@ -58,7 +78,9 @@ test.describe("experiment.name", () => {
 
   test("skips a spec without experiments", () => {
     const findings = experimentName.evaluate(contextOf([pageWith()], withExperiments([])));
-    expect(findings.map((finding) => [finding.status, finding.message])).toEqual([["skip", "The spec defines no experiment."]]);
+    expect(findings.map((finding) => [finding.status, finding.message])).toEqual([
+      ["skip", "The spec defines no experiment."],
+    ]);
   });
 });
 
@@ -69,7 +91,15 @@ test.describe("experiment.goals", () => {
   });
 
   test("fails on an experiment without a goal and on an unknown goal, with a did-you-mean", () => {
-    const findings = experimentGoals.evaluate(contextOf([pageWith()], withExperiments([{ ...CTA, goals: [] }, { ...CTA, name: "Hero headline: price first", goals: ["Sigup completed", "Revenue"] }])));
+    const findings = experimentGoals.evaluate(
+      contextOf(
+        [pageWith()],
+        withExperiments([
+          { ...CTA, goals: [] },
+          { ...CTA, name: "Hero headline: price first", goals: ["Sigup completed", "Revenue"] },
+        ]),
+      ),
+    );
     expect(findings).toHaveLength(1);
     expect(findings[0]?.status).toBe("fail");
     expect(findings[0]?.message).toBe(
@@ -108,13 +138,25 @@ test.describe("fragileSelectorReasons", () => {
   }
 });
 
-const pricing = (viewport: string, selectors: SelectorMatch[]) => pageWith({ page: "pricing", viewport, mobile: viewport === "mobile", selectors });
-const matchOf = (overrides: Partial<SelectorMatch> = {}): SelectorMatch => ({ experiment: CTA.name, selector: CTA.selector, matched: 1, visible: 1, stableAlternative: "#cta-primary", ...overrides });
+const pricing = (viewport: string, selectors: SelectorMatch[]) =>
+  pageWith({ page: "pricing", viewport, mobile: viewport === "mobile", selectors });
+const matchOf = (overrides: Partial<SelectorMatch> = {}): SelectorMatch => ({
+  experiment: CTA.name,
+  selector: CTA.selector,
+  matched: 1,
+  visible: 1,
+  stableAlternative: "#cta-primary",
+  ...overrides,
+});
 
 test.describe("experiment.selector", () => {
   test("passes on exactly one visible match, one finding per experiment × viewport", () => {
-    const findings = experimentSelector.evaluate(contextOf([pricing("desktop", [matchOf()]), pricing("mobile", [matchOf()])], withExperiments([CTA])));
-    expect(findings.map((finding) => [finding.check, finding.status, finding.page, finding.viewport, finding.experiment])).toEqual([
+    const findings = experimentSelector.evaluate(
+      contextOf([pricing("desktop", [matchOf()]), pricing("mobile", [matchOf()])], withExperiments([CTA])),
+    );
+    expect(
+      findings.map((finding) => [finding.check, finding.status, finding.page, finding.viewport, finding.experiment]),
+    ).toEqual([
       ["experiment.selector", "pass", "pricing", "desktop", CTA.name],
       ["experiment.selector", "pass", "pricing", "mobile", CTA.name],
     ]);
@@ -122,7 +164,12 @@ test.describe("experiment.selector", () => {
   });
 
   test("fails when nothing visible matches on mobile", () => {
-    const findings = experimentSelector.evaluate(contextOf([pricing("desktop", [matchOf()]), pricing("mobile", [matchOf({ visible: 0, stableAlternative: null })])], withExperiments([CTA])));
+    const findings = experimentSelector.evaluate(
+      contextOf(
+        [pricing("desktop", [matchOf()]), pricing("mobile", [matchOf({ visible: 0, stableAlternative: null })])],
+        withExperiments([CTA]),
+      ),
+    );
     expect(findings.map((finding) => finding.status)).toEqual(["pass", "fail"]);
     expect(findings[1]?.message).toBe(
       "`#cta-primary` matches no visible element on mobile (1 element(s) matched, none visible). Target an element that is shown on mobile too, or the experiment changes nothing there.",
@@ -131,30 +178,64 @@ test.describe("experiment.selector", () => {
 
   test("fails with the count when several visible elements match, suggesting a stabler selector", () => {
     const experiment = { ...CTA, selector: ".plan-card" };
-    const [finding] = experimentSelector.evaluate(contextOf([pricing("desktop", [matchOf({ selector: ".plan-card", matched: 3, visible: 3, stableAlternative: '[data-plan="free"]' })])], withExperiments([experiment])));
+    const [finding] = experimentSelector.evaluate(
+      contextOf(
+        [
+          pricing("desktop", [
+            matchOf({ selector: ".plan-card", matched: 3, visible: 3, stableAlternative: '[data-plan="free"]' }),
+          ]),
+        ],
+        withExperiments([experiment]),
+      ),
+    );
     expect(finding?.status).toBe("fail");
-    expect(finding?.message).toBe('`.plan-card` matches 3 visible elements on desktop. Narrow it to the one element the experiment changes — try `[data-plan="free"]`.');
+    expect(finding?.message).toBe(
+      '`.plan-card` matches 3 visible elements on desktop. Narrow it to the one element the experiment changes — try `[data-plan="free"]`.',
+    );
   });
 
   test("fails on an invalid selector", () => {
-    const [finding] = experimentSelector.evaluate(contextOf([pricing("desktop", [matchOf({ selector: "#cta[", matched: null, visible: 0 })])], withExperiments([{ ...CTA, selector: "#cta[" }])));
-    expect(finding).toMatchObject({ status: "fail", message: "`#cta[` is not a valid CSS selector. Fix the experiment's selector." });
+    const [finding] = experimentSelector.evaluate(
+      contextOf(
+        [pricing("desktop", [matchOf({ selector: "#cta[", matched: null, visible: 0 })])],
+        withExperiments([{ ...CTA, selector: "#cta[" }]),
+      ),
+    );
+    expect(finding).toMatchObject({
+      status: "fail",
+      message: "`#cta[` is not a valid CSS selector. Fix the experiment's selector.",
+    });
   });
 
   test("warns on a fragile selector, with the stabler one when the element has it", () => {
     const selector = ".css-1x2y3z";
-    const [withAlternative] = experimentSelector.evaluate(contextOf([pricing("desktop", [matchOf({ selector, stableAlternative: '[data-banner="spring"]' })])], withExperiments([{ ...CTA, selector }])));
+    const [withAlternative] = experimentSelector.evaluate(
+      contextOf(
+        [pricing("desktop", [matchOf({ selector, stableAlternative: '[data-banner="spring"]' })])],
+        withExperiments([{ ...CTA, selector }]),
+      ),
+    );
     expect(withAlternative?.status).toBe("warn");
     expect(withAlternative?.message).toBe(
       '`.css-1x2y3z` matches one element on desktop but looks fragile: generated class name(s) (.css-1x2y3z). Target a stable id or data-* attribute instead — try `[data-banner="spring"]`.',
     );
-    const [without] = experimentSelector.evaluate(contextOf([pricing("desktop", [matchOf({ selector, stableAlternative: null })])], withExperiments([{ ...CTA, selector }])));
+    const [without] = experimentSelector.evaluate(
+      contextOf(
+        [pricing("desktop", [matchOf({ selector, stableAlternative: null })])],
+        withExperiments([{ ...CTA, selector }]),
+      ),
+    );
     expect(without?.message).toContain("Give the element an id or a data-* attribute and target that.");
   });
 
   test("skips a viewport where the page did not load, was not audited, or the selector was not counted", () => {
     const home = pageWith({ viewport: "tablet" });
-    const findings = experimentSelector.evaluate(contextOf([pageWith({ page: "pricing", loadError: "HTTP 500" }), pricing("mobile", []), home], withExperiments([CTA])));
+    const findings = experimentSelector.evaluate(
+      contextOf(
+        [pageWith({ page: "pricing", loadError: "HTTP 500" }), pricing("mobile", []), home],
+        withExperiments([CTA]),
+      ),
+    );
     expect(findings.map((finding) => [finding.viewport, finding.status, finding.message])).toEqual([
       ["desktop", "skip", "Not judged: the experiment's page did not load."],
       ["mobile", "skip", "Not judged: the selector was not counted on this page."],

@@ -4,9 +4,16 @@ import { contextOf, pageWith, twoEnvironments } from "../../support/artifacts.js
 
 test.describe("page.domain", () => {
   test("passes when every URL stays on the base URL's host", () => {
-    const page = pageWith({ navigations: ["http://127.0.0.1:47412/", "http://127.0.0.1:47412/thanks"], finalUrl: "http://127.0.0.1:47412/thanks" });
+    const page = pageWith({
+      navigations: ["http://127.0.0.1:47412/", "http://127.0.0.1:47412/thanks"],
+      finalUrl: "http://127.0.0.1:47412/thanks",
+    });
     const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments));
-    expect(finding).toMatchObject({ check: "page.domain", status: "pass", message: "All 2 URL(s) the page went through stayed on 127.0.0.1." });
+    expect(finding).toMatchObject({
+      check: "page.domain",
+      status: "pass",
+      message: "All 2 URL(s) the page went through stayed on 127.0.0.1.",
+    });
   });
 
   test("accepts subdomains of the environment's domain", () => {
@@ -33,20 +40,34 @@ test.describe("page.domain", () => {
   });
 
   test("a host that merely ends like the domain is another site", () => {
-    const page = pageWith({ requestedUrl: "https://shop.example.test/", navigations: ["https://evil-example.test/"], finalUrl: "https://evil-example.test/" });
+    const page = pageWith({
+      requestedUrl: "https://shop.example.test/",
+      navigations: ["https://evil-example.test/"],
+      finalUrl: "https://evil-example.test/",
+    });
     const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments, null, [], "production"));
     expect(finding?.status).toBe("fail");
   });
 
   test("still fails a page that left the domain and then failed to load there", () => {
-    const page = pageWith({ loadError: "net::ERR_NAME_NOT_RESOLVED", navigations: ["http://127.0.0.1:47412/", "http://tracker.example/"], finalUrl: null });
+    const page = pageWith({
+      loadError: "net::ERR_NAME_NOT_RESOLVED",
+      navigations: ["http://127.0.0.1:47412/", "http://tracker.example/"],
+      finalUrl: null,
+    });
     const [finding] = pageDomain.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
   });
 
   test("skips a page that did not load without leaving, and ignores browser-internal documents", () => {
     const findings = pageDomain.evaluate(
-      contextOf([pageWith({ loadError: "timeout", navigations: ["chrome-error://chromewebdata/"], finalUrl: null }), pageWith({ viewport: "mobile", navigations: ["about:blank", "http://127.0.0.1:47412/"] })], twoEnvironments),
+      contextOf(
+        [
+          pageWith({ loadError: "timeout", navigations: ["chrome-error://chromewebdata/"], finalUrl: null }),
+          pageWith({ viewport: "mobile", navigations: ["about:blank", "http://127.0.0.1:47412/"] }),
+        ],
+        twoEnvironments,
+      ),
     );
     expect(findings.map((finding) => finding.status)).toEqual(["skip", "pass"]);
   });

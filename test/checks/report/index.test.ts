@@ -13,17 +13,33 @@ const REPORT_URL = "http://127.0.0.1:47411/v1/projects/prj_demo_staging/report";
 /** A context whose spec reads `experiments` (as the report gives them) from an exported file. */
 function fileContext(experiments: unknown[], srm: Record<string, number> = {}): AuditContext {
   const spec = specWith({ report: { file: "exports/report.json", srm } });
-  return { ...contextOf([], spec), reportFile: { file: "audits/exports/report.json", experiments: normalised(reportListSchema, experiments), problem: null } };
+  return {
+    ...contextOf([], spec),
+    reportFile: {
+      file: "audits/exports/report.json",
+      experiments: normalised(reportListSchema, experiments),
+      problem: null,
+    },
+  };
 }
 
 /** A context whose spec reads the report from the API, with this report exchange. */
 function apiContext(report: ApiExchange<ReportExperiment> | null): AuditContext {
-  const spec = specWith({ api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" }, report: { path: "/v1/projects/{project}/report" } });
+  const spec = specWith({
+    api: { baseUrl: "http://127.0.0.1:47411", keyEnv: "SERVICE_API_KEY" },
+    report: { path: "/v1/projects/{project}/report" },
+  });
   return contextOf([], spec, apiWith({ report }));
 }
 
 function judged(context: AuditContext) {
-  return runChecks(context, [reportWarnings]).map(({ status, experiment, message, page, viewport }) => ({ status, experiment, message, page, viewport }));
+  return runChecks(context, [reportWarnings]).map(({ status, experiment, message, page, viewport }) => ({
+    status,
+    experiment,
+    message,
+    page,
+    viewport,
+  }));
 }
 
 /** The one finding of a one-experiment report. */
@@ -72,11 +88,17 @@ test.describe("a report with experiments", () => {
       { name: "B", visitors: 4850, weight: 1 },
     ];
     expect(only(fileContext([{ name: "Hero", variations }])).status).toBe("pass");
-    expect(only(fileContext([{ name: "Hero", variations }], { alpha: 0.01 })).message).toContain("χ² = 9.00, df = 1, p = 0.0027, below alpha 0.01)");
+    expect(only(fileContext([{ name: "Hero", variations }], { alpha: 0.01 })).message).toContain(
+      "χ² = 9.00, df = 1, p = 0.0027, below alpha 0.01)",
+    );
   });
 
   test("fails on a bot-traffic warning, saying the visitors were filtered, not dropped", () => {
-    const bots = { name: "Signup headline", warnings: [{ type: "bot_traffic", message: "Bot traffic detected: 18% of visitors were filtered out as bots" }], variations: balanced };
+    const bots = {
+      name: "Signup headline",
+      warnings: [{ type: "bot_traffic", message: "Bot traffic detected: 18% of visitors were filtered out as bots" }],
+      variations: balanced,
+    };
     expect(only(fileContext([bots]))).toMatchObject({
       status: "fail",
       experiment: "Signup headline",
@@ -88,7 +110,9 @@ test.describe("a report with experiments", () => {
   });
 
   test("fails on a dropped-events warning, saying it is not bot filtering", () => {
-    expect(only(fileContext([{ name: "Coupon field", warnings: ["Dropped events: 312 events were over the size limit"] }]))).toMatchObject({
+    expect(
+      only(fileContext([{ name: "Coupon field", warnings: ["Dropped events: 312 events were over the size limit"] }])),
+    ).toMatchObject({
       status: "fail",
       message:
         'Experiment "Coupon field": the service reports dropped events ("Dropped events: 312 events were over the size limit"): ' +
@@ -97,23 +121,41 @@ test.describe("a report with experiments", () => {
   });
 
   test("fails on a reported sample-ratio mismatch, by code or in words", () => {
-    for (const warning of [{ code: "SRM" }, "Sample ratio mismatch detected", { type: "sample_ratio_mismatch", message: "Traffic split is off" }]) {
+    for (const warning of [
+      { code: "SRM" },
+      "Sample ratio mismatch detected",
+      { type: "sample_ratio_mismatch", message: "Traffic split is off" },
+    ]) {
       const found = only(fileContext([{ name: "Hero", warnings: [warning] }]));
       expect(found.status).toBe("fail");
-      expect(found.message).toMatch(/^Experiment "Hero": the service reports a sample-ratio mismatch \(".+"\): visitors do not reach the variations in the planned split/);
+      expect(found.message).toMatch(
+        /^Experiment "Hero": the service reports a sample-ratio mismatch \(".+"\): visitors do not reach the variations in the planned split/,
+      );
     }
   });
 
   test("tells bot filtering and drops apart when a warning mentions both, and names each warning of an experiment", () => {
-    const found = only(fileContext([{ name: "Hero", warnings: ["Events from bots were dropped", { code: "events_dropped", message: "Payload too large" }] }]));
+    const found = only(
+      fileContext([
+        {
+          name: "Hero",
+          warnings: ["Events from bots were dropped", { code: "events_dropped", message: "Payload too large" }],
+        },
+      ]),
+    );
     expect(found.status).toBe("fail");
-    expect(found.message).toMatch(/^Experiment "Hero": the service flags bot traffic \("Events from bots were dropped"\): .*; the service reports dropped events \("Payload too large"\): /);
+    expect(found.message).toMatch(
+      /^Experiment "Hero": the service flags bot traffic \("Events from bots were dropped"\): .*; the service reports dropped events \("Payload too large"\): /,
+    );
   });
 
   test("warns on a warning it does not know, quoting it", () => {
-    expect(only(fileContext([{ name: "Hero", warnings: [{ type: "low_power" }], variations: balanced }]))).toMatchObject({
+    expect(
+      only(fileContext([{ name: "Hero", warnings: [{ type: "low_power" }], variations: balanced }])),
+    ).toMatchObject({
       status: "warn",
-      message: 'Experiment "Hero": the service shows a warning setup-audit does not know ("low_power") — read it in the service\'s report.',
+      message:
+        'Experiment "Hero": the service shows a warning setup-audit does not know ("low_power") — read it in the service\'s report.',
     });
   });
 
@@ -152,11 +194,17 @@ test.describe("a report with experiments", () => {
   });
 
   test("reads other field names, three variations, and visitors in a variation planned to get none", () => {
-    const thirds = [{ participants: 3000, allocation: 1 }, { participants: 3100, allocation: 1 }, { participants: 2900, allocation: 1 }];
+    const thirds = [
+      { participants: 3000, allocation: 1 },
+      { participants: 3100, allocation: 1 },
+      { participants: 2900, allocation: 1 },
+    ];
     expect(only(fileContext([{ key: "exp-thirds", variations: thirds }]))).toMatchObject({
       status: "pass",
       experiment: "exp-thirds",
-      message: expect.stringContaining("(observed #1 3000, #2 3100, #3 2900; expected 3000, 3000, 3000 for the planned 33.3% / 33.3% / 33.3%; χ² = 6.67, df = 2, p = 0.036)"),
+      message: expect.stringContaining(
+        "(observed #1 3000, #2 3100, #3 2900; expected 3000, 3000, 3000 for the planned 33.3% / 33.3% / 33.3%; χ² = 6.67, df = 2, p = 0.036)",
+      ),
     });
     const leaking = [
       { name: "A", visitors: 3000, weight: 50 },
@@ -166,7 +214,9 @@ test.describe("a report with experiments", () => {
     expect(only(fileContext([{ id: 42, variations: leaking }]))).toMatchObject({
       status: "fail",
       experiment: "42",
-      message: expect.stringContaining('for the planned 50% / 50% / 0%; variation "Off" was planned to get no traffic but got visitors)'),
+      message: expect.stringContaining(
+        'for the planned 50% / 50% / 0%; variation "Off" was planned to get no traffic but got visitors)',
+      ),
     });
   });
 
@@ -192,11 +242,21 @@ test.describe("no report to judge", () => {
   });
 
   test("skips a report that lists no experiments", () => {
-    expect(only(fileContext([]))).toMatchObject({ status: "skip", message: "Not judged: the report (audits/exports/report.json) lists no experiments." });
+    expect(only(fileContext([]))).toMatchObject({
+      status: "skip",
+      message: "Not judged: the report (audits/exports/report.json) lists no experiments.",
+    });
   });
 
   test("fails a report file that could not be used, quoting the problem", () => {
-    const context = { ...fileContext([]), reportFile: { file: "audits/exports/report.json", experiments: null, problem: "data must be a list, not a mapping; it starts with {}" } };
+    const context = {
+      ...fileContext([]),
+      reportFile: {
+        file: "audits/exports/report.json",
+        experiments: null,
+        problem: "data must be a list, not a mapping; it starts with {}",
+      },
+    };
     expect(only(context)).toMatchObject({
       status: "fail",
       message:
@@ -206,17 +266,33 @@ test.describe("no report to judge", () => {
   });
 
   test("reads the API's report, and names its URL when it lists nothing", () => {
-    expect(only(apiContext(exchangeOf(normalised(reportListSchema, [{ name: "Hero", variations: balanced }]), REPORT_URL)))).toMatchObject({ status: "pass", experiment: "Hero" });
-    expect(only(apiContext(exchangeOf([], REPORT_URL))).message).toBe(`Not judged: the report (GET ${REPORT_URL}) lists no experiments.`);
+    expect(
+      only(apiContext(exchangeOf(normalised(reportListSchema, [{ name: "Hero", variations: balanced }]), REPORT_URL))),
+    ).toMatchObject({ status: "pass", experiment: "Hero" });
+    expect(only(apiContext(exchangeOf([], REPORT_URL))).message).toBe(
+      `Not judged: the report (GET ${REPORT_URL}) lists no experiments.`,
+    );
   });
 
   test("fails when the API's report could not be read, saying which setting to fix", () => {
-    const missing = failedExchange({ kind: "http", status: 404, detail: 'HTTP 404 with body {"error":"not found"}' }, 1, REPORT_URL);
+    const missing = failedExchange(
+      { kind: "http", status: 404, detail: 'HTTP 404 with body {"error":"not found"}' },
+      1,
+      REPORT_URL,
+    );
     expect(only(apiContext(missing))).toMatchObject({
       status: "fail",
       message: `Could not read the report data (GET ${REPORT_URL}): HTTP 404 with body {"error":"not found"} — the service has no such endpoint. Fix report.path.`,
     });
-    const garbled = failedExchange({ kind: "malformed", status: 200, detail: 'data[0].name must be text, not a number (3); the body was {"data":[{"name":3}]}' }, 1, REPORT_URL);
+    const garbled = failedExchange(
+      {
+        kind: "malformed",
+        status: 200,
+        detail: 'data[0].name must be text, not a number (3); the body was {"data":[{"name":3}]}',
+      },
+      1,
+      REPORT_URL,
+    );
     expect(only(apiContext(garbled)).message).toBe(
       `Could not read the report data (GET ${REPORT_URL}): it answered HTTP 200, but the body could not be understood: data[0].name must be text, not a number (3); ` +
         'the body was {"data":[{"name":3}]}. Check that report.path points at the service\'s API; if it does, its answer changed shape — report it.',
@@ -228,6 +304,9 @@ test.describe("no report to judge", () => {
       "Not judged: the report was not asked for, because the service's project list could not be read or does not list the project (see api.project).",
     );
     const noKey = { ...apiContext(null), api: apiWith({ keySet: false, projects: null, goals: null }) };
-    expect(only(noKey)).toMatchObject({ status: "skip", message: "Not judged: no API key in SERVICE_API_KEY (see api.auth)." });
+    expect(only(noKey)).toMatchObject({
+      status: "skip",
+      message: "Not judged: no API key in SERVICE_API_KEY (see api.auth).",
+    });
   });
 });

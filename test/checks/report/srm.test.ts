@@ -1,5 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { chiSquareStatistic, chiSquareSurvival, logGamma, regularizedUpperGamma, sampleRatioMismatch } from "../../../src/checks/report/srm.js";
+import {
+  chiSquareStatistic,
+  chiSquareSurvival,
+  logGamma,
+  regularizedUpperGamma,
+  sampleRatioMismatch,
+} from "../../../src/checks/report/srm.js";
 
 /**
  * The SRM maths against known values: the chi-square critical values every table prints, the
@@ -11,7 +17,9 @@ const DEFAULTS = { alpha: 0.001, minimumVisitors: 100 };
 
 /** Asserts `actual` equals `expected` to `digits` significant digits. */
 function expectSignificant(actual: number, expected: number, digits = 6) {
-  expect(Math.abs(actual - expected), `${actual} vs ${expected}`).toBeLessThanOrEqual(Math.abs(expected) * 10 ** -digits);
+  expect(Math.abs(actual - expected), `${actual} vs ${expected}`).toBeLessThanOrEqual(
+    Math.abs(expected) * 10 ** -digits,
+  );
 }
 
 test.describe("the chi-square survival function", () => {
@@ -23,7 +31,8 @@ test.describe("the chi-square survival function", () => {
   });
 
   test("equals exp(−x/2) at df 2, for small and large x", () => {
-    for (const x of [0.01, 1, 6.666666666666667, 40, 300]) expectSignificant(chiSquareSurvival(x, 2), Math.exp(-x / 2), 10);
+    for (const x of [0.01, 1, 6.666666666666667, 40, 300])
+      expectSignificant(chiSquareSurvival(x, 2), Math.exp(-x / 2), 10);
   });
 
   test("matches scipy on both sides of x = a + 1, where it switches from the series to the continued fraction", () => {
@@ -102,11 +111,18 @@ test.describe("the SRM test", () => {
   });
 
   test("too few visitors expected in a variation is insufficient, judged on the expected counts", () => {
-    expect(sampleRatioMismatch([60, 45], [50, 50], DEFAULTS)).toMatchObject({ verdict: "insufficient", total: 105, requiredTotal: 200 });
+    expect(sampleRatioMismatch([60, 45], [50, 50], DEFAULTS)).toMatchObject({
+      verdict: "insufficient",
+      total: 105,
+      requiredTotal: 200,
+    });
     expect(sampleRatioMismatch([100, 100], [50, 50], DEFAULTS).verdict).toBe("ok");
     // A variation nobody reached is the starkest mismatch, not "too early".
     expect(sampleRatioMismatch([400, 0], [50, 50], DEFAULTS).verdict).toBe("srm");
-    expect(sampleRatioMismatch([950, 40], [90, 10], DEFAULTS)).toMatchObject({ verdict: "insufficient", requiredTotal: 1000 });
+    expect(sampleRatioMismatch([950, 40], [90, 10], DEFAULTS)).toMatchObject({
+      verdict: "insufficient",
+      requiredTotal: 1000,
+    });
   });
 
   test("a variation planned to get nothing takes no part, unless it got visitors", () => {
@@ -118,7 +134,9 @@ test.describe("the SRM test", () => {
 
   test("refuses inputs that are not a split", () => {
     expect(() => sampleRatioMismatch([1, 2], [1], DEFAULTS)).toThrow("2 visitor count(s) but 1 planned weight(s)");
-    expect(() => sampleRatioMismatch([1, -2], [1, 1], DEFAULTS)).toThrow("counts and weights must be finite and not negative");
+    expect(() => sampleRatioMismatch([1, -2], [1, 1], DEFAULTS)).toThrow(
+      "counts and weights must be finite and not negative",
+    );
     expect(() => sampleRatioMismatch([1, 2], [0, 0], DEFAULTS)).toThrow("the planned weights add up to 0");
   });
 

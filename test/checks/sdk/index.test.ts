@@ -6,7 +6,16 @@ import { callWith, collectOf, contextOf, pageWith, twoEnvironments } from "../..
 
 /** A page whose SDK never defined its global while its collect request carried a call (an npm install without one). */
 function noGlobalPage(overrides: Parameters<typeof pageWith>[0] = {}) {
-  return pageWith({ sdkScripts: [], sdkReadyAtMs: null, sdkTagKey: null, keySightings: [], callsFromNetwork: { reason: "no-global", detail: "window.expsvc" }, calls: [callWith()], collect: [collectOf([callWith()])], ...overrides });
+  return pageWith({
+    sdkScripts: [],
+    sdkReadyAtMs: null,
+    sdkTagKey: null,
+    keySightings: [],
+    callsFromNetwork: { reason: "no-global", detail: "window.expsvc" },
+    calls: [callWith()],
+    collect: [collectOf([callWith()])],
+    ...overrides,
+  });
 }
 
 test.describe("sdk.present", () => {
@@ -22,7 +31,10 @@ test.describe("sdk.present", () => {
   });
 
   test("fails when the script answered an error", () => {
-    const page = pageWith({ sdkScripts: [{ url: "http://x.test/sdk/v1/sdk.js", status: 404, failure: null, atMs: 5 }], sdkReadyAtMs: null });
+    const page = pageWith({
+      sdkScripts: [{ url: "http://x.test/sdk/v1/sdk.js", status: 404, failure: null, atMs: 5 }],
+      sdkReadyAtMs: null,
+    });
     const [finding] = sdkPresent.evaluate(contextOf([page]));
     expect(finding).toMatchObject({ status: "fail" });
     expect(finding?.message).toContain("HTTP 404");
@@ -35,7 +47,9 @@ test.describe("sdk.present", () => {
   });
 
   test("warns when the page redefined the global beyond the audit's reach, though the SDK was ready", () => {
-    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ callsFromNetwork: { reason: "redefined", detail: "window.expsvc" } })]));
+    const [finding] = sdkPresent.evaluate(
+      contextOf([pageWith({ callsFromNetwork: { reason: "redefined", detail: "window.expsvc" } })]),
+    );
     expect(finding?.status).toBe("warn");
     expect(finding?.message).toContain("the page redefined `window.expsvc` beyond the audit's reach");
     expect(finding?.message).toContain("judged from what the collect requests carried");
@@ -55,7 +69,9 @@ test.describe("sdk.present", () => {
   });
 
   test("skips a page that did not load", () => {
-    const [finding] = sdkPresent.evaluate(contextOf([pageWith({ loadError: "net::ERR_CONNECTION_REFUSED", sdkScripts: [] })]));
+    const [finding] = sdkPresent.evaluate(
+      contextOf([pageWith({ loadError: "net::ERR_CONNECTION_REFUSED", sdkScripts: [] })]),
+    );
     expect(finding?.status).toBe("skip");
   });
 });
@@ -80,7 +96,9 @@ test.describe("sdk.order", () => {
   });
 
   test("warns on a call only queued by the stub", () => {
-    const [finding] = sdkOrder.evaluate(contextOf([pageWith({ calls: [callWith({ name: "hero_seen", state: "queued" })] })]));
+    const [finding] = sdkOrder.evaluate(
+      contextOf([pageWith({ calls: [callWith({ name: "hero_seen", state: "queued" })] })]),
+    );
     expect(finding?.status).toBe("warn");
     expect(finding?.message).toContain("hero_seen");
   });
@@ -98,7 +116,10 @@ test.describe("sdk.order", () => {
     expect(finding?.status).toBe("warn");
     expect(finding?.message).toContain("`hostile.track` is frozen");
     expect(finding?.evidence).toMatchObject({ carried: ['track("signup_success")'] });
-    const lost = pageWith({ callsFromNetwork: { reason: "frozen", detail: "hostile.track" }, calls: [callWith({ state: "lost" })] });
+    const lost = pageWith({
+      callsFromNetwork: { reason: "frozen", detail: "hostile.track" },
+      calls: [callWith({ state: "lost" })],
+    });
     expect(sdkOrder.evaluate(contextOf([lost]))[0]?.status).toBe("fail");
   });
 
@@ -114,13 +135,22 @@ test.describe("an SDK at work without a global", () => {
   test("sdk.order warns that it could not watch the calls, and why", () => {
     const [finding] = sdkOrder.evaluate(contextOf([noGlobalPage()]));
     expect(finding?.status).toBe("warn");
-    expect(finding?.message).toContain("the page never defined `window.expsvc` (an npm install that keeps the SDK in its own scope)");
+    expect(finding?.message).toContain(
+      "the page never defined `window.expsvc` (an npm install that keeps the SDK in its own scope)",
+    );
   });
 
   test("sdk.key judges the keys its collect requests carried", () => {
-    const sightings = (key: string) => [{ key, where: "collect" as const, detail: "http://127.0.0.1:47411/v1/collect" }];
-    expect(sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_staging") })], twoEnvironments))[0]?.status).toBe("pass");
-    const production = sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_prod") })], twoEnvironments))[0];
+    const sightings = (key: string) => [
+      { key, where: "collect" as const, detail: "http://127.0.0.1:47411/v1/collect" },
+    ];
+    expect(
+      sdkKey.evaluate(contextOf([noGlobalPage({ keySightings: sightings("prj_demo_staging") })], twoEnvironments))[0]
+        ?.status,
+    ).toBe("pass");
+    const production = sdkKey.evaluate(
+      contextOf([noGlobalPage({ keySightings: sightings("prj_demo_prod") })], twoEnvironments),
+    )[0];
     expect(production?.status).toBe("fail");
     expect(production?.message).toContain('`prj_demo_prod` (environment "production"\'s key) is in a collect request');
   });

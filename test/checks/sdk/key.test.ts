@@ -46,11 +46,16 @@ test.describe("sdk.key", () => {
   test("passes when the page installs the environment's key and no other", () => {
     const [finding] = sdkKey.evaluate(contextOf([pageWith()], twoEnvironments));
     expect(finding).toMatchObject({ check: "sdk.key", status: "pass", page: "home", viewport: "desktop" });
-    expect(finding?.message).toBe("The page installs `prj_demo_staging`, seen in the SDK's script tag (data-project-key), and no other environment's key.");
+    expect(finding?.message).toBe(
+      "The page installs `prj_demo_staging`, seen in the SDK's script tag (data-project-key), and no other environment's key.",
+    );
   });
 
   test("fails when the script tag installs another environment's key, naming it and its attribute once", () => {
-    const page = pageWith({ sdkTagKey: "prj_demo_prod", keySightings: [{ key: "prj_demo_prod", where: "script-tag", detail: "data-project-key" }] });
+    const page = pageWith({
+      sdkTagKey: "prj_demo_prod",
+      keySightings: [{ key: "prj_demo_prod", where: "script-tag", detail: "data-project-key" }],
+    });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
@@ -62,7 +67,11 @@ test.describe("sdk.key", () => {
     const page = pageWith({
       keySightings: [
         { key: "prj_demo_staging", where: "script-tag", detail: "data-project-key" },
-        { key: "prj_demo_prod", where: "collect", detail: "http://127.0.0.1:47411/v1/collect?key=prj_demo_prod&uid=jane%40example.org" },
+        {
+          key: "prj_demo_prod",
+          where: "collect",
+          detail: "http://127.0.0.1:47411/v1/collect?key=prj_demo_prod&uid=jane%40example.org",
+        },
         { key: "prj_demo_prod", where: "sdk-global", detail: "expsvc.config.fallbackKey" },
       ],
     });
@@ -75,37 +84,62 @@ test.describe("sdk.key", () => {
   });
 
   test("fails when the script tag installs a key the spec does not know, naming it and where the tag declares it", () => {
-    const tag = { src: "http://127.0.0.1:47411/sdk/v1/sdk.js", attributes: [{ name: "data-project-key", value: "prj_someone_else", onWindow: false }], query: [] };
+    const tag = {
+      src: "http://127.0.0.1:47411/sdk/v1/sdk.js",
+      attributes: [{ name: "data-project-key", value: "prj_someone_else", onWindow: false }],
+      query: [],
+    };
     const facts = scriptTagFacts([tag], "expsvc", ["prj_demo_staging", "prj_demo_prod"]);
-    const [finding] = sdkKey.evaluate(contextOf([pageWith({ sdkTagKey: facts.sdkTagKey, keySightings: facts.sightings })], twoEnvironments));
+    const [finding] = sdkKey.evaluate(
+      contextOf([pageWith({ sdkTagKey: facts.sdkTagKey, keySightings: facts.sightings })], twoEnvironments),
+    );
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: `prj_someone_else` (no key of this spec) is in the SDK\'s script tag (data-project-key), and environment "staging"\'s key is seen nowhere. Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      "On desktop: `prj_someone_else` (no key of this spec) is in the SDK's script tag (data-project-key), and environment \"staging\"'s key is seen nowhere. Install only environment \"staging\"'s key `prj_demo_staging` on this environment's pages; never mix keys.",
     );
   });
 
   test("fails when a query parameter of the script's URL declares a key the spec does not know, naming the URL without its query", () => {
-    const tag = { src: "http://127.0.0.1:47411/sdk/v1/sdk.js?apiKey=prj_someone_else", attributes: [], query: [{ name: "apiKey", value: "prj_someone_else", onWindow: false }] };
+    const tag = {
+      src: "http://127.0.0.1:47411/sdk/v1/sdk.js?apiKey=prj_someone_else",
+      attributes: [],
+      query: [{ name: "apiKey", value: "prj_someone_else", onWindow: false }],
+    };
     const facts = scriptTagFacts([tag], "expsvc", ["prj_demo_staging", "prj_demo_prod"]);
     expect(facts.sightings).toEqual([{ key: "prj_someone_else", where: "script-url", detail: tag.src }]);
-    const page = pageWith({ sdkTagKey: facts.sdkTagKey, keySightings: [...facts.sightings, { key: "prj_demo_staging", where: "collect", detail: "http://127.0.0.1:47411/v1/collect" }] });
+    const page = pageWith({
+      sdkTagKey: facts.sdkTagKey,
+      keySightings: [
+        ...facts.sightings,
+        { key: "prj_demo_staging", where: "collect", detail: "http://127.0.0.1:47411/v1/collect" },
+      ],
+    });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.message).toBe(
-      'On desktop: `prj_someone_else` (no key of this spec) is in the SDK\'s script URL (http://127.0.0.1:47411/sdk/v1/sdk.js). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      "On desktop: `prj_someone_else` (no key of this spec) is in the SDK's script URL (http://127.0.0.1:47411/sdk/v1/sdk.js). Install only environment \"staging\"'s key `prj_demo_staging` on this environment's pages; never mix keys.",
     );
   });
 
   test("fails when an init call installs a key the spec does not know, and not on a value that is no key", () => {
-    const initWith = (key: string) => pageWith({ sdkTagKey: null, keySightings: [{ key, where: "init", detail: "mixpanel.init" }, { key: "prj_demo_staging", where: "collect", detail: "http://127.0.0.1:47411/v1/collect" }] });
+    const initWith = (key: string) =>
+      pageWith({
+        sdkTagKey: null,
+        keySightings: [
+          { key, where: "init", detail: "mixpanel.init" },
+          { key: "prj_demo_staging", where: "collect", detail: "http://127.0.0.1:47411/v1/collect" },
+        ],
+      });
     const [wrong] = sdkKey.evaluate(contextOf([initWith("YOUR_PROJECT_TOKEN")], twoEnvironments));
     expect(wrong?.message).toBe(
-      'On desktop: `YOUR_PROJECT_TOKEN` (no key of this spec) is in the SDK\'s init call (mixpanel.init). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      "On desktop: `YOUR_PROJECT_TOKEN` (no key of this spec) is in the SDK's init call (mixpanel.init). Install only environment \"staging\"'s key `prj_demo_staging` on this environment's pages; never mix keys.",
     );
     expect(sdkKey.evaluate(contextOf([initWith("https://eu.example.test")], twoEnvironments))[0]?.status).toBe("pass");
   });
 
   test("names the tag's key without a place when the artifacts do not say where the tag declares it", () => {
-    const [finding] = sdkKey.evaluate(contextOf([pageWith({ sdkTagKey: "prj_someone_else", keySightings: [] })], twoEnvironments));
+    const [finding] = sdkKey.evaluate(
+      contextOf([pageWith({ sdkTagKey: "prj_someone_else", keySightings: [] })], twoEnvironments),
+    );
     expect(finding?.message).toContain("`prj_someone_else` (no key of this spec) is in the SDK's script tag, and");
   });
 
@@ -113,7 +147,7 @@ test.describe("sdk.key", () => {
     const [finding] = sdkKey.evaluate(contextOf([pageWith({ sdkTagKey: null, keySightings: [] })], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'Environment "staging"\'s key `prj_demo_staging` was seen nowhere on the page: not in the SDK\'s script URL, its script tag, its global or its collect requests\' URLs, payloads and headers. Install the SDK with key `prj_demo_staging`.',
+      "Environment \"staging\"'s key `prj_demo_staging` was seen nowhere on the page: not in the SDK's script URL, its script tag, its global or its collect requests' URLs, payloads and headers. Install the SDK with key `prj_demo_staging`.",
     );
   });
 
@@ -121,12 +155,15 @@ test.describe("sdk.key", () => {
     const [finding] = sdkKey.evaluate(contextOf([pageWith({ sdkTagKey: null, keySightings: [] })], segmentSpec));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'Environment "staging"\'s key `wkStaging1a2b3c` was seen nowhere on the page: not in the SDK\'s script URL, its script tag, its init call, its global or its collect requests\' URLs, payloads and headers. Install the SDK with key `wkStaging1a2b3c`.',
+      "Environment \"staging\"'s key `wkStaging1a2b3c` was seen nowhere on the page: not in the SDK's script URL, its script tag, its init call, its global or its collect requests' URLs, payloads and headers. Install the SDK with key `wkStaging1a2b3c`.",
     );
   });
 
   test("passes on a key seen only in the SDK global", () => {
-    const page = pageWith({ sdkTagKey: null, keySightings: [{ key: "prj_demo_staging", where: "sdk-global", detail: "expsvc.projectKey" }] });
+    const page = pageWith({
+      sdkTagKey: null,
+      keySightings: [{ key: "prj_demo_staging", where: "sdk-global", detail: "expsvc.projectKey" }],
+    });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("pass");
   });
@@ -134,7 +171,14 @@ test.describe("sdk.key", () => {
   test("skips a page that did not load, and one whose SDK never loaded", () => {
     const findings = sdkKey.evaluate(
       contextOf(
-        [pageWith({ loadError: "net::ERR_CONNECTION_REFUSED" }), pageWith({ viewport: "mobile", sdkReadyAtMs: null, sdkScripts: [{ url: "http://127.0.0.1:47411/sdk/v1/sdk.js", status: 404, failure: null, atMs: 10 }] })],
+        [
+          pageWith({ loadError: "net::ERR_CONNECTION_REFUSED" }),
+          pageWith({
+            viewport: "mobile",
+            sdkReadyAtMs: null,
+            sdkScripts: [{ url: "http://127.0.0.1:47411/sdk/v1/sdk.js", status: 404, failure: null, atMs: 10 }],
+          }),
+        ],
         twoEnvironments,
       ),
     );
@@ -165,17 +209,27 @@ test.describe("sdk.key: every place a key travels", () => {
   });
 
   test("the own write key in the path and another environment's in the payload fails, naming only the other key's place", () => {
-    const page = segmentPage(segmentTag("wkStaging1a2b3c"), [{ key: "wkProd9z8y7x", where: "collect", detail: "https://api.segment.io/v1/t" }]);
+    const page = segmentPage(segmentTag("wkStaging1a2b3c"), [
+      { key: "wkProd9z8y7x", where: "collect", detail: "https://api.segment.io/v1/t" },
+    ]);
     const [finding] = sdkKey.evaluate(contextOf([page], segmentSpec));
     expect(finding?.status).toBe("fail");
-    expect(finding?.message).toContain('`wkProd9z8y7x` (environment "production"\'s key) is in a collect request (https://api.segment.io/v1/t).');
+    expect(finding?.message).toContain(
+      '`wkProd9z8y7x` (environment "production"\'s key) is in a collect request (https://api.segment.io/v1/t).',
+    );
     expect(finding?.message).not.toContain("script URL");
   });
 
   test("a key in the script URL's query is named with the URL stripped of its query", () => {
     const page = pageWith({
       sdkTagKey: "prj_demo_prod",
-      keySightings: [{ key: "prj_demo_prod", where: "script-url", detail: "http://127.0.0.1:47411/sdk/v1/sdk.js?key=prj_demo_prod&uid=jane%40example.org#x" }],
+      keySightings: [
+        {
+          key: "prj_demo_prod",
+          where: "script-url",
+          detail: "http://127.0.0.1:47411/sdk/v1/sdk.js?key=prj_demo_prod&uid=jane%40example.org#x",
+        },
+      ],
     });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
@@ -186,10 +240,18 @@ test.describe("sdk.key: every place a key travels", () => {
   });
 
   test("the own key in a RudderStack-style Basic header passes, naming the header", () => {
-    const page = pageWith({ sdkTagKey: null, keySightings: keysInHeaders({ authorization: basicOf("prj_demo_staging"), "content-type": "application/json" }, ["prj_demo_staging", "prj_demo_prod"]) });
+    const page = pageWith({
+      sdkTagKey: null,
+      keySightings: keysInHeaders({ authorization: basicOf("prj_demo_staging"), "content-type": "application/json" }, [
+        "prj_demo_staging",
+        "prj_demo_prod",
+      ]),
+    });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("pass");
-    expect(finding?.message).toBe("The page installs `prj_demo_staging`, seen in a collect request's header (authorization), and no other environment's key.");
+    expect(finding?.message).toBe(
+      "The page installs `prj_demo_staging`, seen in a collect request's header (authorization), and no other environment's key.",
+    );
   });
 
   test("another environment's key in a Basic header fails, naming the header and never its value", () => {
@@ -202,16 +264,21 @@ test.describe("sdk.key: every place a key travels", () => {
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
-      'On desktop: `prj_demo_prod` (environment "production"\'s key) is in a collect request\'s header (authorization). Install only environment "staging"\'s key `prj_demo_staging` on this environment\'s pages; never mix keys.',
+      "On desktop: `prj_demo_prod` (environment \"production\"'s key) is in a collect request's header (authorization). Install only environment \"staging\"'s key `prj_demo_staging` on this environment's pages; never mix keys.",
     );
     expect(JSON.stringify(finding)).not.toContain(basicOf("prj_demo_prod").slice("Basic ".length));
   });
 
   test("the own key in an init call passes, naming the method", () => {
-    const page = pageWith({ sdkTagKey: null, keySightings: [{ key: "prj_demo_staging", where: "init", detail: "mixpanel.init" }] });
+    const page = pageWith({
+      sdkTagKey: null,
+      keySightings: [{ key: "prj_demo_staging", where: "init", detail: "mixpanel.init" }],
+    });
     const [finding] = sdkKey.evaluate(contextOf([page], twoEnvironments));
     expect(finding?.status).toBe("pass");
-    expect(finding?.message).toBe("The page installs `prj_demo_staging`, seen in the SDK's init call (mixpanel.init), and no other environment's key.");
+    expect(finding?.message).toBe(
+      "The page installs `prj_demo_staging`, seen in the SDK's init call (mixpanel.init), and no other environment's key.",
+    );
   });
 
   test("another environment's key in an init call fails, naming the method", () => {

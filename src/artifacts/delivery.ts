@@ -71,7 +71,8 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
  * The delivery of every page's calls. With the events the service ingested (null when its recent
  * events were not read), a call the collector accepted — or whose request the browser never
  * showed, as beacons sent on unload may be — is `accepted` only when a listed event of the same
- * kind and name (user id for an identify) vouches for it, else `dropped`. Each listed event
+ * kind and name (user id for an identify) vouches for it, else `dropped`; a page view keeps the
+ * collector's answer, since the service lists no page views. Each listed event
  * vouches for one call, pages in order; lost and rejected calls stay as they are. A reload's calls
  * are delivered as its collector answered (the audit intercepts them: the service never sees them).
  */
@@ -88,6 +89,8 @@ export function reconcileDeliveries(
     calls: matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
       if (
         unclaimed === null ||
+        // The service lists track and identify events only: nothing it lists can vouch for a page view.
+        call.kind === "page" ||
         call.state === "lost" ||
         call.delivery === "rejected" ||
         call.delivery === "intercepted"

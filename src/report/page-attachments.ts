@@ -67,7 +67,7 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
     calls: page.calls
       .filter((call) => call.state !== "lost" && call.atMs < until)
       .map((call) => ({
-        call: call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)",
+        call: callLabel(call),
         atMs: call.atMs,
         delivery: call.delivery,
         deliveredAtMs: call.request === null ? null : (page.collect[call.request]?.atMs ?? null),
@@ -89,13 +89,19 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
   };
 }
 
+/** A call as the report names it: its kind and event name; an identify's user id, a personal identifier, never shown. */
+function callLabel(call: JudgedCall): string {
+  if (call.kind === "identify") return "identify(«user id»)";
+  return `${call.kind}(${call.name === null ? "" : JSON.stringify(call.name)})`;
+}
+
 function capturedCalls(calls: readonly JudgedCall[], context: RedactionContext) {
   const required = new Set(context.requiredAttributes);
   const keys = new Set(context.keys);
   return calls.map((call) => ({
     kind: call.kind,
     // An identify call's first argument is a user id: a personal identifier, never shown.
-    name: call.kind === "track" ? call.name : null,
+    name: call.kind === "identify" ? null : call.name,
     state: call.state,
     atMs: call.atMs,
     delivery: call.delivery,
@@ -119,10 +125,7 @@ function pageErrors(page: JudgedPage, context: RedactionContext) {
 
 function networkLog(page: JudgedPage, context: RedactionContext) {
   const keys = new Set(context.keys);
-  const carried = (request: number) =>
-    page.calls
-      .filter((call) => call.request === request)
-      .map((call) => (call.kind === "track" ? `track(${JSON.stringify(call.name)})` : "identify(«user id»)"));
+  const carried = (request: number) => page.calls.filter((call) => call.request === request).map(callLabel);
   return {
     sdkScripts: page.sdkScripts.map((load) => ({
       url: redactUrl(load.url, keys),

@@ -76,3 +76,14 @@ test("a variation's preview, whose requests the audit answers, never claims the 
   expect(judgement(forPreview)).toEqual([{ delivery: "intercepted", ingested: null, request: 0 }]);
   expect(judgement(forPage)).toEqual([{ delivery: "accepted", ingested: true, request: 0 }]);
 });
+
+test("the service's list of ingested events vouches for tracks and identifies only: a page view keeps the collector's answer", () => {
+  const pageView = callWith({ kind: "page", method: "page", name: "/pricing" });
+  const track = callWith({ name: "cta_clicked" });
+  const page = pageWith({ calls: [pageView, track], collect: [collectOf([pageView, track])] });
+  const [judged] = reconcileDeliveries([page], [{ kind: "track", name: "cta_clicked", receivedAtMs: null }]);
+  expect(judged?.calls.map(({ kind, delivery, ingested }) => ({ kind, delivery, ingested }))).toEqual([
+    { kind: "page", delivery: "accepted", ingested: null },
+    { kind: "track", delivery: "accepted", ingested: true },
+  ]);
+});

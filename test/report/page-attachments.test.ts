@@ -113,6 +113,13 @@ test("the network log lists requests with what they carried, never their payload
   expect(log!.body).not.toContain("u_3f9a1c2b7d4e");
 });
 
+test("a page view is named as one, with its name, in the calls and in what a request carried", () => {
+  const pageView = callWith({ kind: "page", method: "page", name: "Pricing" });
+  const [calls, log] = attachmentsOf(pageWith({ calls: [pageView], collect: [collectOf([pageView])] }));
+  expect(JSON.parse(calls!.body)[0]).toMatchObject({ kind: "page", name: "Pricing" });
+  expect(JSON.parse(log!.body).collect[0].carried).toEqual(['page("Pricing")']);
+});
+
 test("with consent, a page lists what happened before consent: its calls, its requests (collect ones and trackers marked, and how many were left out) and the SDK's storage, by name", () => {
   const early = callWith({ name: "page_view", atMs: 150 });
   const late = callWith({ atMs: 1500 });

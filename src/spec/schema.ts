@@ -459,6 +459,17 @@ export const sdkSchema = z
         });
       return z.NEVER;
     }
+    const page = sdk.page ?? preset?.page ?? [];
+    const pageEvent = sdk.pageEvent === undefined ? (preset?.pageEvent ?? null) : sdk.pageEvent;
+    if (sdk.pageViews && page.length === 0 && pageEvent === null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pageViews"],
+        message:
+          "needs a way to tell page views: set sdk.page (the method that sends them) or sdk.pageEvent (the event that means one), or a preset",
+      });
+      return z.NEVER;
+    }
     const global = sdk.global ?? preset!.global;
     return {
       preset: sdk.preset ?? null,
@@ -473,8 +484,8 @@ export const sdkSchema = z
       deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
       settleMs: sdk.settleMs ?? 250,
       storage: sdk.storage ?? preset?.storage ?? [],
-      page: sdk.page ?? preset?.page ?? [],
-      pageEvent: sdk.pageEvent === undefined ? (preset?.pageEvent ?? null) : sdk.pageEvent,
+      page,
+      pageEvent,
       pageViews: sdk.pageViews ?? false,
     };
   });

@@ -725,3 +725,10 @@ test.describe("experiment variations", () => {
     ]);
   });
 });
+
+test("sdk.pageViews without a way to tell page views (no sdk.page, sdk.pageEvent or preset) is refused at its place", () => {
+  expect(printed(parse(minimalWith({ 12: [MINIMAL[11]!, "  pageViews: true"] })))).toEqual([
+    "spec.yaml:13:14 sdk.pageViews: needs a way to tell page views: set sdk.page (the method that sends them) or sdk.pageEvent (the event that means one), or a preset",
+  ]);
+  expect(parse(minimalWith({ 12: [MINIMAL[11]!, "  pageViews: true", "  page: page"] })).ok).toBe(true);
+});

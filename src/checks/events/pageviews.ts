@@ -42,6 +42,8 @@ function judgePageViews(page: PageArtifacts): Verdict {
       message: "Not judged: the browser could not tell route changes (it has no Navigation API).",
     };
   const visits = visitsOf(page.routes);
+  if (visits.length === 0)
+    return { status: "skip", message: "Not judged: the page showed no route the audit could observe." };
   const strays: CapturedCall[] = [];
   for (const view of madeCalls(page).filter((call) => call.kind === "page")) {
     const visit = visitOf(visits, view);

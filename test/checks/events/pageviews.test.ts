@@ -112,4 +112,8 @@ test("says nothing without sdk.pageViews, and skips when the routes are unknown"
     status: "skip",
     message: expect.stringContaining("saved before routes were noted"),
   });
+  expect(judge(correct(), [])[0]).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("showed no route"),
+  });
 });

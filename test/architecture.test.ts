@@ -54,8 +54,8 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["privacy", "text", "url", "undici", "zod", "node:fs", "node:path"],
   },
   artifacts: {
-    why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries",
-    may: ["api", "privacy", "spec"],
+    why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries, and the text and URL helpers they read with",
+    may: ["api", "privacy", "spec", "text", "url"],
   },
   browser: {
     why: "the browser is found and its devices named here, for whoever drives it",

@@ -1,3 +1,6 @@
+import { routeOf } from "../url/route.js";
+import type { CapturedCall } from "./types.js";
+import { isRecord } from "../text/parse-json.js";
 import type { SdkSpec } from "../spec/schema.js";
 
 /**
@@ -6,11 +9,9 @@ import type { SdkSpec } from "../spec/schema.js";
  * same way by the gatherer (the page views an SDK makes on its own) and by the checks.
  */
 
-/** A route: the document's own path and query (`/app/pricing?billing=annual`), never its fragment. */
-export function routeOf(url: string): string {
-  if (!URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
+/** The route current when a call was made; for artifacts saved before routes were noted, its document's. */
+export function routeOfCall(call: Pick<CapturedCall, "route" | "documentUrl">): string {
+  return call.route ?? routeOf(call.documentUrl);
 }
 
 /** True when a collected event is a page view: Segment's and RudderStack's `type: "page"`, or an event named `sdk.pageEvent` (PostHog's `$pageview`). */
@@ -53,14 +54,25 @@ export function madeAtEpochMs(raw: unknown): number | null {
 }
 
 /** The id an SDK gives one message, which its retries repeat (Segment's and RudderStack's messageId, PostHog's uuid, Amplitude's insert_id, Mixpanel's $insert_id); null when it has none. */
-export function messageIdOf(raw: unknown): string | null {
+function messageIdOf(raw: unknown): string | null {
   if (!isRecord(raw)) return null;
   const id = raw.messageId ?? raw.uuid ?? raw.insert_id ?? record(raw.properties)?.$insert_id;
   return typeof id === "string" && id !== "" ? id : null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+/**
+ * A filter true for the first sending of each message, false for an event sent again under the id
+ * its SDK gave it (a retry, a queue persisted from an earlier document); true for an event with no id.
+ */
+export function firstSendings(): (raw: unknown) => boolean {
+  const seen = new Set<string>();
+  return (raw) => {
+    const id = messageIdOf(raw);
+    if (id === null) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  };
 }
 
 function record(value: unknown): Record<string, unknown> | null {

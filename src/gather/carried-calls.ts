@@ -1,5 +1,6 @@
+import { isRecord } from "../text/parse-json.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import { isPageViewEvent, messageIdOf, pageViewName, recordedUrl } from "../artifacts/page-views.js";
+import { firstSendings, isPageViewEvent, pageViewName, recordedUrl } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 
 /**
@@ -16,14 +17,7 @@ export function carriedCalls(
   sdk: Pick<SdkSpec, "track" | "identify" | "page" | "pageEvent">,
   documentUrl: string,
 ): CapturedCall[] {
-  const seen = new Set<string>();
-  const firstSending = (raw: unknown) => {
-    const id = messageIdOf(raw);
-    if (id === null) return true;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  };
+  const firstSending = firstSendings();
   return requests.flatMap((request) =>
     request.events.flatMap((event): CapturedCall[] => {
       const call = isPageViewEvent(event.raw, sdk) ? pageView(event.raw, sdk) : readEvent(event.raw);
@@ -85,10 +79,6 @@ function readEvent(raw: unknown): EventCall | null {
   // Any other type (Segment's and RudderStack's page, screen, group, alias) is neither kind.
   if (event === null || (type !== null && type !== "track")) return null;
   return { kind: "track", name: event, properties };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function text(value: unknown): string | null {

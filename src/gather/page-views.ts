@@ -1,13 +1,7 @@
+import { routeOf } from "../url/route.js";
 import { callToken } from "../artifacts/delivery.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import {
-  isPageViewEvent,
-  madeAtEpochMs,
-  messageIdOf,
-  pageViewName,
-  recordedUrl,
-  routeOf,
-} from "../artifacts/page-views.js";
+import { isPageViewEvent, madeAtEpochMs, firstSendings, pageViewName, recordedUrl } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 import type { RouteWatch } from "./routes.js";
 
@@ -48,12 +42,8 @@ function paired(
   sdk: Pick<SdkSpec, "pageEvent" | "page" | "track">,
   place: PagePlace,
 ): { calls: CapturedCall[]; unsent: number } {
-  const ids = new Set<string>();
   // A message sent again under the id its SDK gave it (a retry, a queue persisted from an earlier document) is one page view.
-  const firstSending = (raw: unknown) => {
-    const id = messageIdOf(raw);
-    return id === null || (!ids.has(id) && Boolean(ids.add(id)));
-  };
+  const firstSending = firstSendings();
   const sent: SentPageView[] = collect.flatMap((request) =>
     request.events.flatMap((event) =>
       isPageViewEvent(event.raw, sdk) && firstSending(event.raw)

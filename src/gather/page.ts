@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright";
-import { routeOf } from "../artifacts/page-views.js";
+import { routeOf } from "../url/route.js";
 import type {
   AppliedVariation,
   CapturedCall,

@@ -1,3 +1,4 @@
+import { routeOf } from "../url/route.js";
 import { wordsOf } from "../text/wording.js";
 
 /**
@@ -8,11 +9,6 @@ import { wordsOf } from "../text/wording.js";
 
 /** Paths of files a link may lead to that are no pages to audit. */
 const NOT_A_PAGE = /\.(?:pdf|zip|gz|png|jpe?g|gif|svg|webp|ico|css|js|mjs|json|xml|txt|mp4|mp3|woff2?)$/i;
-
-/** The path and query of a URL, as a spec's page `path` holds it. */
-function pagePath(url: URL): string {
-  return `${url.pathname}${url.search}`;
-}
 
 /** Breadth-first order of the pages to list: each found once, at most `limit`. */
 export class CrawlQueue {
@@ -25,7 +21,7 @@ export class CrawlQueue {
     private readonly limit: number,
   ) {
     this.origin = start.origin;
-    this.queued.push(pagePath(start));
+    this.queued.push(routeOf(start.href));
   }
 
   /** The next page's path to load, or undefined when the limit is reached or no link is left. */
@@ -42,7 +38,7 @@ export class CrawlQueue {
       if (!URL.canParse(link)) continue;
       const url = new URL(link);
       if (url.origin !== this.origin || NOT_A_PAGE.test(url.pathname)) continue;
-      const path = pagePath(url);
+      const path = routeOf(url.href);
       if (!this.listed.includes(path) && !this.queued.includes(path)) this.queued.push(path);
     }
   }

@@ -1,7 +1,7 @@
 import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
-import { routeOf } from "../artifacts/page-views.js";
+import { routeOfCall } from "../artifacts/page-views.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText, withoutUserInfo } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type RunSummary, type SpecRun } from "./summary.js";
@@ -142,7 +142,7 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
         atMs: call.atMs,
         beforeSdk: call.state !== "direct",
         step: call.step ?? null,
-        route: call.route ?? routeOf(call.documentUrl),
+        route: routeOfCall(call),
         delivery: call.delivery,
       });
     return [

@@ -1,3 +1,4 @@
+import { isRecord } from "../text/parse-json.js";
 import type { z } from "zod";
 import { describeValue } from "../text/plain-messages.js";
 import { PRESET_NAMES } from "./presets.js";
@@ -41,10 +42,6 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function looksLikeApiKey(parent: readonly PropertyKey[], key: string): boolean {
   const name = key.toLowerCase().replace(/[-_]/g, "");
   return API_KEY_NAMES.has(name) || (parent.length === 1 && parent[0] === "api" && API_SECRET_NAMES.has(name));
@@ -85,7 +82,7 @@ function unionProblems(issue: z.core.$ZodIssueInvalidUnion, context: IssueContex
   const keys = allowedKeys(schemasAt(context.schema, issue.path));
   if (keys.length === 0)
     return [{ path: issue.path, message: `matches none of the allowed forms: ${describeValue(value)}` }];
-  if (isMapping(value)) {
+  if (isRecord(value)) {
     const unknown = Object.keys(value).filter((key) => !keys.includes(key));
     if (unknown.length > 0) return unknown.map((key) => unknownKey(issue.path, key, keys));
     return [{ path: issue.path, message: `must have exactly one of the keys ${quoteList(keys)}` }];
@@ -128,7 +125,7 @@ function problemsFor(issue: z.core.$ZodIssue, context: IssueContext): SpecProble
       const key = path.at(-1);
       const parent = path.slice(0, -1);
       const holder = valueAt(context.data, parent);
-      if (key !== undefined && isMapping(holder) && !Object.hasOwn(holder, key)) {
+      if (key !== undefined && isRecord(holder) && !Object.hasOwn(holder, key)) {
         return [{ path: parent, missing: [String(key)], message: missingMessage(parent, [String(key)]) }];
       }
       return [{ path, message: path.length === 0 ? `the spec ${issue.message}` : issue.message }];

@@ -31,3 +31,8 @@ export function jsonObjectIn(text: string): object | undefined {
     return undefined;
   }
 }
+
+/** True for a plain object (a JSON mapping), not null or an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

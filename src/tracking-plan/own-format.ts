@@ -1,4 +1,5 @@
-import { isRecord, isSchema, PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
+import { isSchema, PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
+import { isRecord } from "../text/parse-json.js";
 
 /** True when the data is written in setup-audit's own format: an `events` mapping by name. */
 export function isOwnPlan(data: unknown): boolean {

@@ -1,4 +1,5 @@
-import { isRecord, PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
+import { PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
+import { isRecord } from "../text/parse-json.js";
 
 /** One YAML file of a catalog folder, parsed. */
 export interface CatalogFile {

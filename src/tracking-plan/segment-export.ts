@@ -1,4 +1,5 @@
-import { isRecord, isSchema, PlanShapeError, type JsonSchema, type PlanEntry, type PlanSource } from "./source.js";
+import { isSchema, PlanShapeError, type JsonSchema, type PlanEntry, type PlanSource } from "./source.js";
+import { isRecord } from "../text/parse-json.js";
 
 /** Where an export keeps its rules: at the top, or under the API answer's `data`, `tracking_plan` or `trackingPlan`. */
 const RULE_HOLDERS = [[], ["data"], ["tracking_plan"], ["trackingPlan"]] as const;

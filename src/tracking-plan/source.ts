@@ -1,3 +1,4 @@
+import { isRecord } from "../text/parse-json.js";
 import type { TrackingPlanFormat } from "./types.js";
 
 /** A JSON Schema as the plan wrote it: an object (or a boolean schema). */
@@ -37,11 +38,6 @@ export class PlanShapeError extends Error {
   constructor(readonly problem: PlanProblem) {
     super(problem.message);
   }
-}
-
-/** True for a plain object (a mapping). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** True for a value JSON Schema accepts as a schema: an object or a boolean. */

@@ -1,5 +1,5 @@
 import type { CapturedCall } from "../../artifacts/types.js";
-import { routeOf } from "../../artifacts/page-views.js";
+import { routeOfCall } from "../../artifacts/page-views.js";
 import type { Finding } from "../../findings/finding.js";
 import { defineCheck, madeCalls, pageSpecOf, perLoadedPage, type Verdict } from "../check.js";
 
@@ -58,7 +58,7 @@ function repeatsOf(tracks: readonly CapturedCall[]): Repeat[] {
     .map((calls) => ({
       name: calls[0]!.name!,
       step: calls[0]!.step ?? null,
-      routes: [...new Set(calls.map((call) => call.route ?? routeOf(call.documentUrl)))],
+      routes: [...new Set(calls.map(routeOfCall))],
       times: calls.length,
     }));
 }

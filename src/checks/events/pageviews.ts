@@ -1,5 +1,6 @@
 import type { CapturedCall, PageArtifacts, RouteVisit } from "../../artifacts/types.js";
-import { routeOf } from "../../artifacts/page-views.js";
+import { routeOfCall } from "../../artifacts/page-views.js";
+import { routeOf } from "../../url/route.js";
 import type { Finding } from "../../findings/finding.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict } from "../check.js";
 
@@ -122,10 +123,6 @@ const HOW: Record<Visit["how"], string> = {
   back: "after back",
   forward: "after forward",
 };
-
-function routeOfCall(call: CapturedCall): string {
-  return call.route ?? routeOf(call.documentUrl);
-}
 
 function describeView(view: CapturedCall): string {
   if (view.madeBy === "sdk") return `the SDK's own${view.name === null ? " page view" : ` "${view.name}"`}`;

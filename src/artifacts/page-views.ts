@@ -9,6 +9,12 @@ import type { SdkSpec } from "../spec/schema.js";
  * same way by the gatherer (the page views an SDK makes on its own) and by the checks.
  */
 
+/**
+ * How far apart the SDK's stamp of an event (its Date.now) and the page's stamp of the same moment
+ * may read: a page view made as the route changed may read a few milliseconds early.
+ */
+export const CLOCK_SLACK_MS = 5;
+
 /** The route current when a call was made; for artifacts saved before routes were noted, its document's. */
 export function routeOfCall(call: Pick<CapturedCall, "route" | "documentUrl">): string {
   return call.route ?? routeOf(call.documentUrl);

@@ -1,7 +1,14 @@
 import { routeOf } from "../url/route.js";
 import { callToken } from "../artifacts/delivery.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import { isPageViewEvent, madeAtEpochMs, firstSendings, pageViewName, recordedUrl } from "../artifacts/page-views.js";
+import {
+  CLOCK_SLACK_MS,
+  firstSendings,
+  isPageViewEvent,
+  madeAtEpochMs,
+  pageViewName,
+  recordedUrl,
+} from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 import type { RouteWatch } from "./routes.js";
 
@@ -67,9 +74,6 @@ function paired(
   return { calls: [...withUrls, ...sent.map((view) => ownPageView(view, sdk, place))], unsent };
 }
 
-/** How far apart two clocks' stamps of one moment may read. */
-const SLACK_MS = 5;
-
 /**
  * Removes from `sent` and returns the event a page-view call sent: one that carries its name and
  * was made while the call's route was current (a queued call's, any time after), the nearest in
@@ -79,11 +83,16 @@ function takeOwn(sent: SentPageView[], call: CapturedCall, place: PagePlace): Se
   const token = callToken(call);
   const at = place.startedAt + call.atMs;
   const visit = place.routes.visitAround(at);
-  const until = call.state === "queued" ? Infinity : visit.until + SLACK_MS;
+  const until = call.state === "queued" ? Infinity : visit.until + CLOCK_SLACK_MS;
   const distance = (view: SentPageView) => Math.abs(view.madeAt - at);
   let nearest = -1;
   for (const [index, view] of sent.entries()) {
-    if (token === null || !view.strings.includes(token) || view.madeAt < visit.from - SLACK_MS || view.madeAt >= until)
+    if (
+      token === null ||
+      !view.strings.includes(token) ||
+      view.madeAt < visit.from - CLOCK_SLACK_MS ||
+      view.madeAt >= until
+    )
       continue;
     if (nearest < 0 || distance(view) < distance(sent[nearest]!)) nearest = index;
   }

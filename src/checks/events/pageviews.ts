@@ -1,5 +1,5 @@
 import type { CapturedCall, PageArtifacts, RouteVisit } from "../../artifacts/types.js";
-import { routeOfCall } from "../../artifacts/page-views.js";
+import { CLOCK_SLACK_MS, routeOfCall } from "../../artifacts/page-views.js";
 import { routeOf } from "../../url/route.js";
 import type { Finding } from "../../findings/finding.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict } from "../check.js";
@@ -11,9 +11,6 @@ interface Visit {
   atMs: number;
   views: CapturedCall[];
 }
-
-/** A page view made in the moment of a route change, stamped on another clock, may read a few milliseconds early. */
-const CLOCK_SLACK_MS = 5;
 
 /** events.pageviews: with `sdk.pageViews`, each route the page showed got one page view, while it was current. */
 export const eventsPageviews = defineCheck({

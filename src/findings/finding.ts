@@ -68,16 +68,26 @@ export interface Finding {
   evidence: Record<string, unknown>;
 }
 
-/** The five checks the service asks for before a setup is trusted. */
-export interface Checklist {
-  workspace: Status;
-  projectKeyOrDomain: Status;
-  goalEventMatch: Status;
-  mobileAndDesktop: Status;
-  noWarnings: Status;
-}
+/** The five checks the service asks for before a setup is trusted, in the order they are shown. */
+export const CHECKLIST_ITEMS = [
+  "workspace",
+  "projectKeyOrDomain",
+  "goalEventMatch",
+  "mobileAndDesktop",
+  "noWarnings",
+] as const;
+
+/** The status of each checklist item. */
+export type Checklist = Record<(typeof CHECKLIST_ITEMS)[number], Status>;
 
 const SEVERITY: Record<Status, number> = { skip: 0, pass: 1, warn: 2, fail: 3 };
+
+/** True for a checklist as summary.json and the history write it: each of the five items with a status. */
+export function isChecklist(value: unknown): value is Checklist {
+  if (value === null || typeof value !== "object") return false;
+  const items = value as Record<string, unknown>;
+  return CHECKLIST_ITEMS.every((item) => typeof items[item] === "string" && items[item] in SEVERITY);
+}
 
 /** The worst of several statuses; `skip` when there are none or all are skipped. */
 export function worstStatus(statuses: Iterable<Status>): Status {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type ChangedFinding, type Changes, type RunSummary, type SpecRun } from "./summary.js";
-import { worstStatus, type Checklist, type Finding, type Status } from "../findings/finding.js";
+import { isChecklist, worstStatus, type Checklist, type Finding, type Status } from "../findings/finding.js";
 
 /**
  * What changed since an earlier run (docs/ci.md, Changes): each finding is matched with the earlier
@@ -188,6 +188,7 @@ function parseRecordedRun(line: string): RecordedRun | null {
       typeof run.spec === "string" &&
       typeof run.environment === "string" &&
       typeof run.startedAt === "string" &&
+      isChecklist(run.checklist) &&
       typeof run.findings === "object"
       ? (run as RecordedRun)
       : null;

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RecordedRun } from "../../src/results/changes.js";
@@ -7,6 +6,7 @@ import type { RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Checklist, Finding, Status } from "../../src/findings/finding.js";
 import { overviewParts, withOverview, type OverviewSources } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
+import { scratchDir } from "../support/scratch.js";
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
   check: "page.load",
@@ -408,11 +408,15 @@ test("the overview goes first in the report's body, its style at the end of the 
 });
 
 test("the sources are summary.json, the history of findings and the pictures the Allure results attach; none without summary.json", () => {
-  const out = mkdtempSync(join(tmpdir(), "overview-"));
+  const out = scratchDir("overview");
   const results = join(out, "allure-results");
   mkdirSync(results);
   mkdirSync(join(out, "history"));
   expect(readOverviewSources(out, results)).toBeNull();
+  // A summary.json written before runs compared themselves has no changes: nothing was compared.
+  const { changes: _none, ...older } = summaryOf([found("pass")]);
+  writeFileSync(join(out, "summary.json"), JSON.stringify(older));
+  expect(readOverviewSources(out, results)!.summary.changes).toBeNull();
   const summary = summaryOf([found("pass")]);
   writeFileSync(join(out, "summary.json"), JSON.stringify(summary));
   writeFileSync(

@@ -272,3 +272,21 @@ test("the trend reads each recorded run's checklist, oldest first, past a spec n
     },
   ]);
 });
+
+test("a recorded run without a checklist of the five items, each with a status, is no run to draw", () => {
+  const run = {
+    startedAt: "2026-11-27T03:00:00.000Z",
+    spec: SPEC,
+    environment: "staging",
+    verdict: "pass",
+  };
+  const checklist = specRun().checklist;
+  // The findings last, as recordedRuns writes them.
+  expect(
+    recordedChecklists([
+      JSON.stringify({ ...run, findings: {} }),
+      JSON.stringify({ ...run, checklist: { ...checklist, noWarnings: "green" }, findings: {} }),
+      JSON.stringify({ ...run, checklist, findings: {} }),
+    ]),
+  ).toEqual([{ startedAt: run.startedAt, spec: SPEC, environment: "staging", verdict: "pass", checklist }]);
+});

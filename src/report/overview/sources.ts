@@ -30,8 +30,10 @@ export function readOverviewSources(outDir: string, resultsDir: string): Overvie
   const summaryFile = join(outDir, "summary.json");
   if (!existsSync(summaryFile)) return null;
   const historyFile = join(outDir, FINDINGS_HISTORY);
+  const summary = JSON.parse(readFileSync(summaryFile, "utf8")) as RunSummary;
   return {
-    summary: JSON.parse(readFileSync(summaryFile, "utf8")) as RunSummary,
+    // A summary.json written before runs compared themselves has no `changes`: nothing was compared.
+    summary: { ...summary, changes: summary.changes ?? null },
     history: existsSync(historyFile) ? recordedChecklists(readFileSync(historyFile, "utf8").split("\n")) : [],
     pictures: picturesIn(resultsDir),
   };

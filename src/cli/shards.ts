@@ -29,7 +29,7 @@ import { runSecretLists } from "./run-secrets.js";
 type ShardTarget = Omit<AuditTarget, "spec">;
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
-export const SHARD_FILE_VERSION = 9;
+export const SHARD_FILE_VERSION = 10;
 
 /** What one shard leaves for `merge`. */
 interface ShardResults {

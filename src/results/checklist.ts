@@ -1,7 +1,6 @@
 import { CHECKS } from "../checks/index.js";
-import { type CheckId } from "../findings/finding.js";
+import { worstStatus, type CheckId, type Checklist, type Finding } from "../findings/finding.js";
 import { type RunSummary } from "./summary.js";
-import { worstStatus, type Checklist, type Finding } from "../findings/finding.js";
 
 /** The checks that feed a checklist item, as their definitions say, in registry order. */
 function feeding(item: keyof Checklist): CheckId[] {

@@ -4,7 +4,8 @@ import type { ExperimentSpec } from "../../spec/schema.js";
 import { variationId } from "../../spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
-import { appliedByAudit, goalEvents, previewsOf } from "./previews.js";
+import { appliedByAudit } from "../../plan/target.js";
+import { goalEvents, previewsOf } from "./previews.js";
 
 /**
  * experiment.exposure: the call that tells the service which variation a visitor saw. On the

@@ -4,7 +4,8 @@ import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
-import { appliedByAudit, previewsOf } from "./previews.js";
+import { appliedByAudit } from "../../plan/target.js";
+import { previewsOf } from "./previews.js";
 
 /**
  * experiment.flicker: a variation the site applies itself, as a visitor's browser shows it frame by

@@ -27,9 +27,6 @@ export function previewsOf(context: Pick<CheckContext, "variations" | "units">, 
   });
 }
 
-// Decided once, by the plan: the same rule chose which previews are sampled for flicker.
-export { appliedByAudit } from "../../plan/target.js";
-
 /** The events of the experiment's goals, as the spec defines them. */
 export function goalEvents(context: Pick<CheckContext, "spec">, experiment: ExperimentSpec): string[] {
   return context.spec.goals.filter((goal) => experiment.goals.includes(goal.name)).map((goal) => goal.event);

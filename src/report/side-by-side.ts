@@ -1,3 +1,4 @@
+import { escapeHtml } from "../text/html.js";
 import type { Status } from "../findings/finding.js";
 
 /**
@@ -126,7 +127,7 @@ export function sideBySidePage(columns: readonly SideBySideColumn[], options: Si
     // The crop and the first screen show one data URL: the browser decodes it once.
     const source = `data:image/png;base64,${column.screen.toString("base64")}`;
     return [
-      `<div class="label" dir="auto" style="${place({ x: left, y: 0, width: columnWidth, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeText(column.label)}</div>`,
+      `<div class="label" dir="auto" style="${place({ x: left, y: 0, width: columnWidth, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeHtml(column.label)}</div>`,
       column.status === null
         ? ""
         : `<div class="${column.status}" style="${place({ x: left, y: LABEL_ROW_HEIGHT, width: columnWidth, height: STATUS_BAND_HEIGHT })}"></div>`,
@@ -137,7 +138,7 @@ export function sideBySidePage(columns: readonly SideBySideColumn[], options: Si
             width: crop.width,
             height: crop.height,
           })
-        : `<div class="placeholder" style="${place({ x: left, y: cropTop, width: columnWidth, height: cropRowHeight })}; line-height: ${cropRowHeight}px">${escapeText(crop.text)}</div>`,
+        : `<div class="placeholder" style="${place({ x: left, y: cropTop, width: columnWidth, height: cropRowHeight })}; line-height: ${cropRowHeight}px">${escapeHtml(crop.text)}</div>`,
       `<img alt="" src="${source}" style="${place({ x: left, y: screenTop, width: columnWidth, height: screenHeights[i]! })}">`,
     ];
   });
@@ -168,10 +169,6 @@ function place(box: Box): string {
 }
 
 /** `text` as the content of an HTML element, shown as it is. */
-function escapeText(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
-}
-
 /**
  * The target element with `margin` pixels of its page around it, cut to the screenshot. A
  * placeholder when no element matched, or when it lies wholly off the first screen.
@@ -251,7 +248,7 @@ export function filmstripPage(
     left += widths[i]! + COLUMN_GUTTER;
     const source = `data:image/png;base64,${frame.screen.toString("base64")}`;
     return [
-      `<div class="label" style="${place({ x, y: 0, width: widths[i]!, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeText(frame.label)}</div>`,
+      `<div class="label" style="${place({ x, y: 0, width: widths[i]!, height: LABEL_ROW_HEIGHT })}; line-height: ${LABEL_ROW_HEIGHT}px">${escapeHtml(frame.label)}</div>`,
       cropHtml(source, sizes[i]!, crop, { x, y: top, width: crop.width, height: crop.height }),
     ];
   });

@@ -311,7 +311,7 @@ test("a label is drawn in its own script: one labelled 'Größe 中文' differs 
 
 test("a label is text, never markup", () => {
   const { html } = sideBySidePage([column('<img src="x"> & co', null, "navy")]);
-  expect(html).toContain('>&lt;img src="x"> &amp; co</div>');
+  expect(html).toContain(">&lt;img src=&quot;x&quot;&gt; &amp; co</div>");
 });
 
 test("no column, or a screenshot that is not a PNG, is refused with a clear error", () => {

@@ -1,3 +1,4 @@
+import { escapeHtml } from "../../text/html.js";
 /**
  * HTML built by template, where every interpolated value is text unless it is already markup: the
  * overview shows page text, URLs and property values a page captured, and none of them can open a
@@ -15,16 +16,6 @@ export class Markup {
 
 /** What a template may interpolate: text (escaped), a number, markup, or a list of them; null and false add nothing. */
 export type Interpolated = string | number | Markup | null | false | readonly Interpolated[];
-
-/** Text as HTML text or attribute value: `&`, `<`, `>`, `"` and `'` escaped. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 /** The tagged template: `html\`<p>${message}</p>\`` escapes `message`. */
 export function html(strings: TemplateStringsArray, ...values: Interpolated[]): Markup {

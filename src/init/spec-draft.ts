@@ -248,12 +248,23 @@ function identifyNote(artifacts: readonly PageArtifacts[]): SpecDraft["identify"
   };
 }
 
-/** The `sdk` section with `pageViews: true` when a page sent page views on load: events.pageviews then judges each route. */
+/**
+ * The `sdk` section with `pageViews: true` when a page sent page views on load: events.pageviews
+ * then judges each route. Without a preset or `page` to tell page views by, the methods that sent
+ * them become `page`.
+ */
 function withPageViews(sdk: SdkDraft, artifacts: readonly PageArtifacts[]): SdkDraft {
-  const sending = artifacts.filter((unit) => unit.calls.some((call) => call.kind === "page" && call.state !== "lost"));
+  const views = artifacts.flatMap((unit) => unit.calls.filter((call) => call.kind === "page" && call.state !== "lost"));
+  const sending = artifacts.filter((unit) => unit.calls.some((call) => views.includes(call)));
   if (sending.length === 0) return sdk;
   const comment = `page views were sent on ${sending.length} of ${artifacts.length} page × viewport(s): one per route is judged (events.pageviews)`;
-  return { ...sdk, fields: [...sdk.fields, { name: "pageViews", value: { value: true, check: true, comment } }] };
+  const told = sdk.fields.some((field) => ["preset", "page", "pageEvent"].includes(field.name));
+  const methods = [...new Set(views.map((view) => view.method))];
+  const page = told ? [] : [{ name: "page", value: { value: methods.length === 1 ? methods[0]! : methods } }];
+  return {
+    ...sdk,
+    fields: [...sdk.fields, ...page, { name: "pageViews", value: { value: true, check: true, comment } }],
+  };
 }
 
 /** The whole draft. */

@@ -256,6 +256,8 @@ test("a site that sent page views gets sdk.pageViews, marked check; one that sen
   const pageView = callWith({ kind: "page", method: "page", name: null, properties: null });
   const sending = written({ artifacts: unitsOf("home", "/", { calls: [pageView] }) });
   expect(sending.spec.sdk.pageViews).toBe(true);
+  // A site without a preset: the method that sent them tells page views.
+  expect(sending.spec.sdk.page).toEqual(["page"]);
   expect(sending.line("pageViews:")).toBe(
     "  pageViews: true  # check: page views were sent on 2 of 2 page × viewport(s): one per route is judged (events.pageviews)",
   );

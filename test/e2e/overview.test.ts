@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
+import { CHECK_IDS } from "../../src/findings/finding.js";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
@@ -36,9 +37,11 @@ test.beforeAll(async () => {
 
 test("without a click, the first screen shows the verdict, the five checklist items, the changes line and every failed check's id; nothing calls out; one click opens the Allure report", async ({}, testInfo) => {
   expect(summary.changes?.new.length).toBeGreaterThan(0);
-  const failed = [
-    ...new Set(summary.findings.filter((finding) => finding.status === "fail").map((finding) => finding.check)),
-  ];
+  const failing = new Set(
+    summary.findings.filter((finding) => finding.status === "fail").map((finding) => finding.check),
+  );
+  // In the registry's order, as the findings to act on list them.
+  const failed = CHECK_IDS.filter((check) => failing.has(check));
   expect(failed.length).toBeGreaterThan(3);
 
   const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });

@@ -134,7 +134,7 @@ test("a failed run names every failed check's id with its count first, and group
   );
   const html = overviewOf(summary);
   expect(textOf(html)).toContain("Verdict: FAIL");
-  expect(textOf(html)).toContain("Failed checks: sdk.order (2), page.load (1).");
+  expect(textOf(html)).toContain("Failed checks: page.load (1), sdk.order (2).");
   const actOn = sectionText(html, "Findings to act on");
   // Registry order among the failures (page.load before sdk.order), then the check that only warns.
   expect(

@@ -1,6 +1,6 @@
 import { changesLine, utcMinute } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
-import type { Checklist } from "../../findings/finding.js";
+import { CHECK_IDS, type Checklist } from "../../findings/finding.js";
 import { CHECKLIST_LABELS, verdictLine } from "../console.js";
 import { html, type Markup } from "./markup.js";
 import { runTitle, statusBadge } from "./status.js";
@@ -28,14 +28,14 @@ export function firstScreen(summary: RunSummary): Markup {
   )}</div>`;
 }
 
-/** `Failed checks: sdk.order (3), page.load (1)`, in the order they first failed; nothing when none failed. */
+/** `Failed checks: page.load (1), sdk.order (3)`, in the registry's order, as the findings to act on below; nothing when none failed. */
 function failedChecksLine(summary: RunSummary): Markup | null {
   const counts = new Map<string, number>();
   for (const finding of summary.findings)
     if (finding.status === "fail") counts.set(finding.check, (counts.get(finding.check) ?? 0) + 1);
   if (counts.size === 0) return null;
-  const ids = [...counts].map(
-    ([check, count], index) => html`${index > 0 ? ", " : ""}<code>${check}</code> (${count})`,
+  const ids = CHECK_IDS.filter((check) => counts.has(check)).map(
+    (check, index) => html`${index > 0 ? ", " : ""}<code>${check}</code> (${counts.get(check)!})`,
   );
   return html`<p class="sa-failed">Failed checks: ${ids}. Below: what each means and how to fix it.</p>`;
 }

@@ -24,11 +24,11 @@ export const eventsDuplicate = defineCheck({
     "the same track (same name, equal properties) was made more than once during one journey step, or more than once before the first step; a repeat in a later step is another action, an experiment's exposure is [`experiment.exposure`](#experimentexposure)'s business, and retries of one call (one call, several requests, as the vendors' messageId or insert_id mark them) are one call (see [Single-page apps](single-page-apps.md#duplicate-events))",
   why: "A handler bound twice, or an effect that runs twice, sends every event twice, and every conversion rate built on it is wrong. The vendors' deduplication drops only retries of one message, never a second call.",
   evaluate(context): Finding[] {
+    // An experiment's exposure sent twice is experiment.exposure's business.
+    const exposures = new Set(
+      context.spec.experiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])),
+    );
     return perLoadedPage(context, (page) => {
-      // An experiment's exposure sent twice is experiment.exposure's business.
-      const exposures = new Set(
-        context.spec.experiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])),
-      );
       const tracks = madeCalls(page).filter(
         (call) => call.kind === "track" && call.name !== null && !exposures.has(call.name),
       );
@@ -38,7 +38,10 @@ export const eventsDuplicate = defineCheck({
       if (journey > 0 && tracks.some((call) => call.step === undefined)) {
         return {
           status: "skip",
-          message: "Not judged: these artifacts were saved before the journey step of each call was noted.",
+          message:
+            page.callsFromNetwork === null
+              ? "Not judged: these artifacts were saved before the journey step of each call was noted."
+              : "Not judged: the page's calls were read from its collect requests, which do not say during which journey step each was made.",
         };
       }
       return judgeRepeats(repeatsOf(tracks), page.viewport, tracks.length);

@@ -54,6 +54,15 @@ test("skips a page without tracks, and a journey's calls saved before steps were
   expect(judge(unnoted, "home")[0]?.status).toBe("fail");
 });
 
+test("skips a journey whose calls were read from its collect requests, saying so", () => {
+  const read = [callWith({ name: "CTA Clicked" }), callWith({ name: "CTA Clicked" })];
+  const page = pageWith({ page: "app", calls: read, callsFromNetwork: { reason: "frozen", detail: "frozen" } });
+  expect(eventsDuplicate.evaluate(contextOf([page], spec))[0]).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("read from its collect requests"),
+  });
+});
+
 test("an experiment's exposure sent twice is left to experiment.exposure", () => {
   const withExposure = specWith({
     pages: [{ id: "app", path: "/app/" }],

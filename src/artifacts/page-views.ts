@@ -1,5 +1,5 @@
 import { routeOf } from "../url/route.js";
-import type { CapturedCall } from "./types.js";
+import type { CapturedCall, RouteVisit } from "./types.js";
 import { isRecord } from "../text/parse-json.js";
 import type { SdkSpec } from "../spec/schema.js";
 
@@ -14,6 +14,46 @@ import type { SdkSpec } from "../spec/schema.js";
  * may read: a page view made as the route changed may read a few milliseconds early.
  */
 export const CLOCK_SLACK_MS = 5;
+
+/**
+ * A route the page showed from one route change to the next: the names it had (a replaceState
+ * renames it), how it came, when it began and when the next route change came (Infinity while it
+ * was current to the end), all in the milliseconds of the visits it was read from.
+ */
+export interface RouteSpan {
+  routes: string[];
+  how: Exclude<RouteVisit["how"], "replace">;
+  fromMs: number;
+  untilMs: number;
+}
+
+/** The spans of a page's route visits, in order, a replaceState folded into the span it renames. */
+export function routeSpans(visits: readonly RouteVisit[]): RouteSpan[] {
+  const spans: RouteSpan[] = [];
+  for (const visit of visits) {
+    const last = spans.at(-1);
+    if (visit.how === "replace" && last !== undefined) {
+      last.routes.push(visit.route);
+      continue;
+    }
+    if (last !== undefined) last.untilMs = visit.atMs;
+    spans.push({
+      routes: [visit.route],
+      how: visit.how === "replace" ? "push" : visit.how,
+      fromMs: visit.atMs,
+      untilMs: Infinity,
+    });
+  }
+  return spans;
+}
+
+/**
+ * The span in which something made at `atMs` on `route` was made: the last one that showed the
+ * route and had begun by then (a page view made as the route changed may read a little early).
+ */
+export function spanOf<Span extends RouteSpan>(spans: readonly Span[], route: string, atMs: number): Span | undefined {
+  return spans.findLast((span) => span.routes.includes(route) && span.fromMs <= atMs + CLOCK_SLACK_MS);
+}
 
 /** The route current when a call was made; for artifacts saved before routes were noted, its document's. */
 export function routeOfCall(call: Pick<CapturedCall, "route" | "documentUrl">): string {

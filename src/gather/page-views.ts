@@ -8,6 +8,7 @@ import {
   madeAtEpochMs,
   pageViewName,
   recordedUrl,
+  routeOfCall,
 } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
 import type { RouteWatch } from "./routes.js";
@@ -29,8 +30,8 @@ export interface PagePlace {
 /**
  * The page's calls with the URL each page view's payload records, then the page views the SDK made
  * on its own (PostHog's on load and on each history change), which no call on the global shows.
- * Each page-view call is paired with the page-view event made nearest its time that carries its
- * name; the events left over are the SDK's own, placed by what their payload says: made when it
+ * Each page-view call is paired with the first page-view event made after it, on its route, that
+ * carries its name; the events left over are the SDK's own, placed by what their payload says: made when it
  * says, on the route its URL names (else the route current then).
  */
 export function withPageViews(
@@ -75,28 +76,25 @@ function paired(
 }
 
 /**
- * Removes from `sent` and returns the event a page-view call sent: one that carries its name and
- * was made while the call's route was current (a queued call's, any time after), the nearest in
- * time; null when none was sent (yet).
+ * Removes from `sent` and returns the event a page-view call sent: the first one, made no earlier
+ * than the call, that carries its name and was made while the call's route was current (a queued
+ * call's, any time after); null when none was sent (yet). The call's visit is found by the route
+ * it was made on, not by its time alone: a router's hook makes its page view within the
+ * millisecond the route changed.
  */
 function takeOwn(sent: SentPageView[], call: CapturedCall, place: PagePlace): SentPageView | null {
   const token = callToken(call);
+  if (token === null) return null;
   const at = place.startedAt + call.atMs;
-  const visit = place.routes.visitAround(at);
-  const until = call.state === "queued" ? Infinity : visit.until + CLOCK_SLACK_MS;
-  const distance = (view: SentPageView) => Math.abs(view.madeAt - at);
-  let nearest = -1;
+  const visit = place.routes.visitOf(routeOfCall(call), at);
+  const from = Math.max(at, visit?.fromMs ?? -Infinity) - CLOCK_SLACK_MS;
+  const until = call.state === "queued" || visit === undefined ? Infinity : visit.untilMs + CLOCK_SLACK_MS;
+  let first = -1;
   for (const [index, view] of sent.entries()) {
-    if (
-      token === null ||
-      !view.strings.includes(token) ||
-      view.madeAt < visit.from - CLOCK_SLACK_MS ||
-      view.madeAt >= until
-    )
-      continue;
-    if (nearest < 0 || distance(view) < distance(sent[nearest]!)) nearest = index;
+    if (!view.strings.includes(token) || view.madeAt < from || view.madeAt >= until) continue;
+    if (first < 0 || view.madeAt < sent[first]!.madeAt) first = index;
   }
-  return nearest < 0 ? null : sent.splice(nearest, 1)[0]!;
+  return first < 0 ? null : sent.splice(first, 1)[0]!;
 }
 
 /** A page view the SDK made on its own, as a call. */

@@ -1,5 +1,6 @@
 import type { BrowserContext } from "playwright";
 import type { RouteVisit } from "../artifacts/types.js";
+import { routeSpans, spanOf, type RouteSpan } from "../artifacts/page-views.js";
 
 /**
  * Where the page was when it made a call: the route it showed and the journey step being walked.
@@ -15,13 +16,14 @@ import type { RouteVisit } from "../artifacts/types.js";
  * What the observer tells the gatherer: a route became current (`at` on the page's clock, as the
  * recorder stamps calls; `wall`, the same moment by `Date.now()`), or the browser cannot tell route changes.
  */
-type RouteMessage = { route: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
+export type RouteMessage = { route: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
 
 const BINDING = "__setupAuditRoute";
 
 /** Watches one page's routes and the journey's steps, on the page test's clock. */
 export class RouteWatch {
-  private readonly visits: { route: string; how: RouteVisit["how"]; at: number }[] = [];
+  /** The routes shown, `atMs` in epoch milliseconds on the page's clock. */
+  private readonly visits: RouteVisit[] = [];
   private readonly stepStarts: number[] = [];
   private observable = true;
   /**
@@ -56,34 +58,33 @@ export class RouteWatch {
 
   /** The route current at `epochMs`; null before the first document started. */
   routeAt(epochMs: number): string | null {
-    return this.visits.findLast((visit) => visit.at <= epochMs)?.route ?? null;
+    return this.visits.findLast((visit) => visit.atMs <= epochMs)?.route ?? null;
   }
 
-  /** When the route current at `epochMs` (the page's clock) became so, and when the next one did (Infinity while it is current); a replaceState changes neither. */
-  visitAround(epochMs: number): { from: number; until: number } {
-    const changes = this.visits.filter((visit) => visit.how !== "replace").map((visit) => visit.at);
-    const index = changes.findLastIndex((at) => at <= epochMs);
-    return { from: changes[index] ?? -Infinity, until: changes[index + 1] ?? Infinity };
+  /** The visit of `route` in which a call made at `epochMs` (the page's clock) was made; undefined when the page had not shown the route by then. */
+  visitOf(route: string, epochMs: number): RouteSpan | undefined {
+    return spanOf(routeSpans(this.visits), route, epochMs);
   }
 
   /** How many routes the page showed so far: its loads and route changes, a replaceState's renaming left out. */
   visitCount(): number {
-    return this.visits.filter((visit) => visit.how !== "replace").length;
+    return routeSpans(this.visits).length;
   }
 
   /** Every route the page showed, in order, on the test's clock; null when the browser could not tell route changes. */
   finish(sinceStart: (epochMs: number) => number): RouteVisit[] | null {
     if (!this.observable) return null;
-    return this.visits.map((visit) => ({ route: visit.route, how: visit.how, atMs: sinceStart(visit.at) }));
+    return this.visits.map((visit) => ({ ...visit, atMs: sinceStart(visit.atMs) }));
   }
 
-  private note(message: RouteMessage): void {
+  /** What the observer in the page tells: a route became current, or the browser cannot tell route changes. */
+  note(message: RouteMessage): void {
     if ("unobservable" in message) {
       this.observable = false;
       return;
     }
     this.wallAhead = message.wall - message.at;
-    this.visits.push({ route: message.route, how: message.how, at: message.at });
+    this.visits.push({ route: message.route, how: message.how, atMs: message.at });
   }
 }
 

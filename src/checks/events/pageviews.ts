@@ -1,14 +1,11 @@
-import type { CapturedCall, PageArtifacts, RouteVisit } from "../../artifacts/types.js";
-import { CLOCK_SLACK_MS, routeOfCall } from "../../artifacts/page-views.js";
+import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
+import { routeOfCall, routeSpans, spanOf, type RouteSpan } from "../../artifacts/page-views.js";
 import { routeOf } from "../../url/route.js";
 import type { Finding } from "../../findings/finding.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict } from "../check.js";
 
-/** A route the page showed from one route change to the next: its names (a replaceState renames it), how it came, when. */
-interface Visit {
-  routes: string[];
-  how: Exclude<RouteVisit["how"], "replace">;
-  atMs: number;
+/** A route the page showed from one route change to the next, with the page views made while it was current. */
+interface Visit extends RouteSpan {
   views: CapturedCall[];
 }
 
@@ -39,12 +36,12 @@ function judgePageViews(page: PageArtifacts): Verdict {
       status: "skip",
       message: "Not judged: the browser could not tell route changes (it has no Navigation API).",
     };
-  const visits = visitsOf(page.routes);
+  const visits: Visit[] = routeSpans(page.routes).map((span) => ({ ...span, views: [] }));
   if (visits.length === 0)
     return { status: "skip", message: "Not judged: the page showed no route the audit could observe." };
   const strays: CapturedCall[] = [];
   for (const view of madeCalls(page).filter((call) => call.kind === "page")) {
-    const visit = visitOf(visits, view);
+    const visit = spanOf(visits, routeOfCall(view), view.atMs);
     if (visit === undefined) strays.push(view);
     else visit.views.push(view);
   }
@@ -58,7 +55,7 @@ function judgePageViews(page: PageArtifacts): Verdict {
     routes: visits.map((visit) => ({
       route: visit.routes.at(-1)!,
       how: visit.how,
-      atMs: visit.atMs,
+      atMs: visit.fromMs,
       pageViews: visit.views.map(viewEvidence),
     })),
     ...(strays.length > 0 ? { elsewhere: strays.map(viewEvidence) } : {}),
@@ -75,29 +72,6 @@ function judgePageViews(page: PageArtifacts): Verdict {
     message: `Each of the ${visits.length} route(s) the page showed got one page view while it was current.`,
     evidence,
   };
-}
-
-/** The visits, a replaceState folded into the visit it renames. */
-function visitsOf(routes: readonly RouteVisit[]): Visit[] {
-  const visits: Visit[] = [];
-  for (const visit of routes) {
-    const last = visits.at(-1);
-    if (visit.how === "replace" && last !== undefined) last.routes.push(visit.route);
-    else
-      visits.push({
-        routes: [visit.route],
-        how: visit.how === "replace" ? "push" : visit.how,
-        atMs: visit.atMs,
-        views: [],
-      });
-  }
-  return visits;
-}
-
-/** The visit current when a page view was made: the last one of its route begun by then. */
-function visitOf(visits: readonly Visit[], view: CapturedCall): Visit | undefined {
-  const route = routeOfCall(view);
-  return visits.findLast((visit) => visit.routes.includes(route) && visit.atMs <= view.atMs + CLOCK_SLACK_MS);
 }
 
 function visitProblems(visit: Visit): string[] {

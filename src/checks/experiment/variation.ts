@@ -1,4 +1,4 @@
-import type { ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
+import type { CapturedCall, ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import {
@@ -123,8 +123,8 @@ export const experimentVariation = defineCheck({
     "more than one, once applied; it changes nothing visible in the target (once the page is shown, with its " +
     "animations held: its text, its size within half a CSS pixel and its own pixels all equal the control's, so " +
     "any computed style that changes pixels counts, `letter-spacing` alone too, and `cursor`, an attribute or a " +
-    "move of the same target alone does not); its preview link does not load; or the journey no longer makes a call " +
-    "that the page's `expect` or the experiment's goals need while the control does (**fail**); it makes the " +
+    "move of the same target alone does not); its preview link does not load; or the journey's steps no longer make a call " +
+    "that the page's `expect` or the experiment's goals need while the control's do (a call made on load races the change and counts on neither side) (**fail**); it makes the " +
     "page wider than the viewport where the control was not (**warn**)",
   why:
     "What breaks experiments is the variation itself: custom JS that throws on mobile only, a rewrite of the " +
@@ -229,10 +229,10 @@ function viewOf(page: PageArtifacts, experiment: string): ExperimentView | null 
   return page.experimentViews.find((view) => view.experiment === experiment) ?? null;
 }
 
-/** What the judgement compares of one unit: the view before the journey, and the calls after it. */
+/** What the judgement compares of one unit: the view before the journey, and the journey's calls. */
 function unitOf(page: PageArtifacts, view: ExperimentView, errors: VariationUnit["errors"]): VariationUnit {
   const events = madeCalls(page).flatMap((call) =>
-    call.kind === "track" && call.name !== null && call.atMs >= view.atMs ? [call.name] : [],
+    call.kind === "track" && call.name !== null && madeInJourney(call, view) ? [call.name] : [],
   );
   const journeyError = page.stepError === null ? null : `step ${page.stepError.step + 1}: ${page.stepError.message}`;
   return {
@@ -244,6 +244,16 @@ function unitOf(page: PageArtifacts, view: ExperimentView, errors: VariationUnit
     events,
     journeyError,
   };
+}
+
+/**
+ * True for a call made while the journey was walked, after the view. A call the page makes on load
+ * races the change, on the control as on the variation, so neither side counts it: which side of
+ * the view it falls on says how busy the machine was, not what the variation did. Artifacts saved
+ * before steps were noted tell only the time: a call made after the view.
+ */
+function madeInJourney(call: CapturedCall, view: ExperimentView): boolean {
+  return call.step === undefined ? call.atMs >= view.atMs : call.step !== null;
 }
 
 /** The evidence of one unit: what its view saw of the target, and the events its journey fired. */

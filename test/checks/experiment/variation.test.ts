@@ -331,6 +331,25 @@ test("the preview's lost goal event fails it; a call made before the change, or 
   );
 });
 
+test("a call the page makes on load counts on neither side, whichever side of the view the machine's load put it; a journey's call does", () => {
+  const onLoad = (atMs: number) => callWith({ name: "signup_success", atMs, step: null });
+  const inJourney = callWith({ name: "cta_clicked", atMs: 350, step: 0 });
+  // The control's load call came after its view, the preview's before: nothing was lost.
+  const [kept] = judged([pricing({ calls: [onLoad(450), inJourney] })], [preview({ calls: [onLoad(200), inJourney] })]);
+  expect(kept!.status).toBe("pass");
+  expect(kept!.evidence).toMatchObject({
+    control: { events: ["cta_clicked"] },
+    variation: { events: ["cta_clicked"] },
+  });
+  // A journey's call the preview no longer makes is lost, made before the view or not.
+  const [lost] = judged(
+    [pricing({ calls: [onLoad(450), inJourney] })],
+    [preview({ calls: [onLoad(200), { ...inJourney, step: null, atMs: 100 }] })],
+  );
+  expect(lost!.status).toBe("fail");
+  expect(lost!.message).toContain("the journey no longer fires `cta_clicked`");
+});
+
 test("its js's errors, a broken journey and a preview link that does not load fail it", () => {
   const thrown = preview({
     variation: {

@@ -9,10 +9,13 @@
  * timers and late readiness are where load would show; with the consent pages (two consent
  * managers from npm gating Segment's bundle: the correct pages answered by the rules and by
  * selectors, and the planted faults), whose banners and quiet windows are timed; and with
- * GrowthBook's pages (flicker and exposure faults, both viewports), whose frame timings are. Then
- * audits the object-stub page 20 times under the same load and counts its `sdk.order` warnings.
+ * GrowthBook's pages (flicker and exposure faults, both viewports), whose frame timings are; and
+ * with the single-page apps (Vue and vue-router on the real Segment and PostHog bundles), whose
+ * page views are paired with routes by time. Then audits the object-stub page 20 times under the
+ * same load and counts its `sdk.order` warnings.
  * Prints what differs and a count; exits 1 when anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores)
+ *          --only GROUP (repeatable): broken-shop, vendors, consent, growthbook, spa, object-stub
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -25,7 +28,11 @@ import type { RunSummary } from "../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "../test/e2e/cli.js";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "5" }, busy: { type: "string", default: "3" } },
+  options: {
+    runs: { type: "string", default: "5" },
+    busy: { type: "string", default: "3" },
+    only: { type: "string", multiple: true },
+  },
 });
 const runs = Number(values.runs);
 const busyRuns = Number(values.busy);
@@ -176,17 +183,27 @@ async function objectStubRuns(): Promise<number> {
   return order.length - warned;
 }
 
+/** What is audited again and again, by the name `--only` picks it by. */
+const GROUPS: Record<string, () => Promise<number>> = {
+  "broken-shop": () => repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")]),
+  vendors: () => repeatedRuns("vendor SDK pages", vendorSpecs()),
+  consent: () => repeatedRuns("consent pages", CONSENT_SPECS),
+  growthbook: () =>
+    repeatedRuns("GrowthBook pages", [e2eSpec("growthbook-flicker.yaml"), e2eSpec("growthbook-exposure.yaml")]),
+  spa: () => repeatedRuns("single-page apps", [e2eSpec("spa-segment.yaml"), e2eSpec("spa-posthog.yaml")]),
+  "object-stub": objectStubRuns,
+};
+const chosen = values.only ?? Object.keys(GROUPS);
+const unknown = chosen.filter((name) => !(name in GROUPS));
+if (unknown.length > 0) {
+  process.stderr.write(`stability: no group ${unknown.join(", ")}; the groups are ${Object.keys(GROUPS).join(", ")}\n`);
+  process.exit(2);
+}
+
 const fixtures = await startFixturesUnlessRunning();
 try {
-  const differing =
-    (await repeatedRuns("broken shop", [e2eSpec("broken-shop.yaml")])) +
-    (await repeatedRuns("vendor SDK pages", vendorSpecs())) +
-    (await repeatedRuns("consent pages", CONSENT_SPECS)) +
-    (await repeatedRuns("GrowthBook pages", [
-      e2eSpec("growthbook-flicker.yaml"),
-      e2eSpec("growthbook-exposure.yaml"),
-    ])) +
-    (await objectStubRuns());
+  let differing = 0;
+  for (const name of chosen) differing += await GROUPS[name]!();
   process.stdout.write(`stability: ${differing === 0 ? "stable" : `${differing} verdict(s) differ`}\n`);
   process.exitCode = differing === 0 ? 0 : 1;
 } finally {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunSummary } from "../results/summary.js";
 import { CHECKLIST_STORY } from "./checklist-steps.js";
@@ -77,8 +77,15 @@ export async function buildReport(outDir: string, options: { singleFile: boolean
   const rebuilt = forgetHistoryEntry(historyFile, reportId) > 0;
   const buildDir = mkdtempSync(join(outDir, ".report-build-"));
   try {
-    await generate(resultsDir, buildDir, historyFile, reportId, reportName(outDir), options.singleFile);
     const sources = readOverviewSources(outDir, resultsDir);
+    await generate(
+      resultsDir,
+      buildDir,
+      historyFile,
+      reportId,
+      reportName(sources?.summary ?? null),
+      options.singleFile,
+    );
     const overview = sources === null ? null : overviewParts(sources);
     // Allure moves a lone plugin's folder up into the output folder.
     const htmlBuilt = options.singleFile ? join(buildDir, "html") : buildDir;
@@ -141,12 +148,9 @@ async function generate(
   await report.done();
 }
 
-/** "Setup audit: Broken shop", from summary.json's runs when it is there. */
-function reportName(outDir: string): string {
-  const summaryFile = join(outDir, "summary.json");
-  if (!existsSync(summaryFile)) return "Setup audit";
-  const summary = JSON.parse(readFileSync(summaryFile, "utf8")) as RunSummary;
-  const projects = [...new Set(summary.runs.map((run) => `${run.project} (${run.environment})`))];
+/** "Setup audit: Broken shop", from summary.json's runs when there is one. */
+function reportName(summary: RunSummary | null): string {
+  const projects = [...new Set((summary?.runs ?? []).map((run) => `${run.project} (${run.environment})`))];
   return projects.length > 0 ? `Setup audit: ${projects.join(", ")}` : "Setup audit";
 }
 

@@ -37,11 +37,16 @@ export class CrawlQueue {
     for (const link of links) {
       if (!URL.canParse(link)) continue;
       const url = new URL(link);
-      if (url.origin !== this.origin || NOT_A_PAGE.test(url.pathname)) continue;
+      if (!isSitePage(url, this.origin)) continue;
       const path = routeOf(url.href);
       if (!this.listed.includes(path) && !this.queued.includes(path)) this.queued.push(path);
     }
   }
+}
+
+/** True when a link leads to a page of the site on `origin`, not to another site or a file. */
+export function isSitePage(url: URL, origin: string): boolean {
+  return url.origin === origin && !NOT_A_PAGE.test(url.pathname);
 }
 
 /** A page id for a path (`/` is `home`, `/pricing/pro?plan=1` is `pricing-pro-plan-1`), unique among `taken`. */

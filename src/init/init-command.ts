@@ -180,6 +180,7 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
     service,
     basic: options.basic,
     consent: look.consent,
+    journey: look.journey,
   });
   const text = specText(draft);
   const parsed = parseSpec(text, file, knownViewports());

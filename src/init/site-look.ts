@@ -5,7 +5,7 @@ import { CliError, EXIT } from "../runner/errors.js";
 import { ConsentWatch } from "../gather/consent.js";
 import { gatherPage } from "../gather/page.js";
 import { Signal } from "../gather/signal.js";
-import type { ConsentSpec } from "../spec/schema.js";
+import type { ConsentSpec, Step } from "../spec/schema.js";
 import { readSdkTag } from "../gather/sdk-tag.js";
 import { isAuthRefusal } from "../gather/landing.js";
 import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
@@ -16,6 +16,15 @@ import { sdkSchema, type SdkSpec } from "../spec/schema.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
 import { CrawlQueue, pageIdFor } from "./crawl.js";
+import {
+  firstInAppLink,
+  followedInApp,
+  journeyThrough,
+  readLinks,
+  stepsOf,
+  type LinkJourney,
+  type PageLink,
+} from "./in-app-link.js";
 import { takeFirstLook } from "./first-look.js";
 import { keyCandidates } from "./key-discovery.js";
 import { detectSdk } from "./sdk-detection.js";
@@ -56,10 +65,18 @@ export type LookResult =
       sdk: SdkDraft;
       pages: { id: string; path: string }[];
       artifacts: PageArtifacts[];
+      journey: LookJourney | null;
       /** The consent banner met on the first look and accepted to see the SDK; null when none showed. */
       consent: { cmp: string } | null;
     }
   | { ok: false; exitCode: number; message: string; hint: string };
+
+/** The journey drafted for a single-page app: the page, its steps through an in-app link, and what walking them gathered on each viewport. */
+export interface LookJourney {
+  page: string;
+  steps: LinkJourney;
+  artifacts: PageArtifacts[];
+}
 
 /** Reads the plan named by the environment variable. */
 export function readLookPlan(file: string): LookPlan {
@@ -87,7 +104,7 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
     );
     const { finalUrl, preset, sdkDraft, candidates, consent } = await identifySdk(browser, plan.url, access);
     const sdk = sdkSchema.parse(sdkInput(sdkDraft));
-    const { pages, artifacts } = await gatherPages(browser, {
+    const { pages, artifacts, journey } = await gatherPages(browser, {
       plan,
       start: new URL(finalUrl),
       sdk,
@@ -95,7 +112,7 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
       access,
       consent: consent !== null,
     });
-    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts, consent };
+    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts, journey, consent };
   } catch (error) {
     if (error instanceof CliError)
       return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
@@ -198,7 +215,18 @@ async function identifySdk(
   }
 }
 
-/** Lists the pages breadth first on desktop, reading each one's links, then gathers the same pages on mobile. */
+/** What init gathers of the site: the pages it lists, each page × viewport, and the journey it drafts on a single-page app. */
+interface GatheredSite {
+  pages: { id: string; path: string }[];
+  artifacts: PageArtifacts[];
+  journey: LookJourney | null;
+}
+
+/**
+ * Lists the pages breadth first on desktop, reading each one's links, then gathers the same pages
+ * on mobile; then, on both viewports, walks the first page's first link to another route, kept as
+ * the journey when it changed route within the document on both.
+ */
 async function gatherPages(
   browser: Browser,
   look: {
@@ -209,56 +237,80 @@ async function gatherPages(
     access: BrowserContextOptions;
     consent: boolean;
   },
-): Promise<{ pages: { id: string; path: string }[]; artifacts: PageArtifacts[] }> {
+): Promise<GatheredSite> {
   const queue = new CrawlQueue(look.start, look.plan.crawl);
   const pages: { id: string; path: string }[] = [];
   const artifacts: PageArtifacts[] = [];
-  const gatherOne = async (
-    page: { id: string; path: string },
-    viewport: (typeof VIEWPORTS)[number],
-  ): Promise<string[]> => {
-    const context = await browser.newContext({ ...auditContextOptions(viewport, TRAFFIC), ...look.access });
-    try {
-      const gathered = await gatherPage(context, {
-        spec: look.plan.file,
-        environment: look.plan.environment,
-        // Each page init looks at is a page as it is, a unit of its own.
-        unit: { id: page.id, kind: "page" },
-        baseUrl: look.start.origin,
-        page: { ...page, steps: [] },
-        sdk: look.sdk,
-        viewport,
-        mobile: isMobileViewport(viewport),
-        projectKeys: look.candidates,
-        experiments: [],
-        canaries: [],
-        siteDomain: look.start.hostname,
-        traffic: TRAFFIC,
-        browserTagger: null,
-        screenshot: null,
-        // Each page's banner is accepted, as on the first look: what fires is what a consenting visitor's page does.
-        ...(look.consent ? { consent: { spec: ACCEPT, unit: "page" as const, storage: look.sdk.storage } } : {}),
-      });
-      artifacts.push(gathered);
-      process.stdout.write(
-        `[${artifacts.length}] ${page.path} · ${viewport}  ${gathered.loadError === null ? `${gathered.calls.length} call(s)` : `did not load: ${gathered.loadError}`}\n`,
-      );
-      if (gathered.loadError !== null) return [];
-      return (
-        (await context
-          .pages()[0]
-          ?.$$eval("a[href]", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href))
-          .catch(() => [])) ?? []
-      );
-    } finally {
-      await context.close();
-    }
+  let gatheredCount = 0;
+  const gatherOne = async (page: { id: string; path: string }, viewport: Viewport, steps: Step[] = []) => {
+    const gathered = await gatherSitePage(browser, look, { ...page, steps }, viewport);
+    process.stdout.write(
+      `[${++gatheredCount}] ${page.path} · ${viewport}${steps.length > 0 ? " (a journey through its first in-app link)" : ""}  ${gathered.artifacts.loadError === null ? `${gathered.artifacts.calls.length} call(s)` : `did not load: ${gathered.artifacts.loadError}`}\n`,
+    );
+    if (steps.length === 0) artifacts.push(gathered.artifacts);
+    return gathered;
   };
+  let firstLinks: PageLink[] = [];
   for (let path = queue.next(); path !== undefined; path = queue.next()) {
     const page = { id: pageIdFor(path, new Set(pages.map((listed) => listed.id))), path };
     pages.push(page);
-    queue.add(await gatherOne(page, "desktop"));
+    const { links } = await gatherOne(page, "desktop");
+    if (pages.length === 1) firstLinks = links;
+    queue.add(links.map((link) => link.href));
   }
   for (const page of pages) await gatherOne(page, "mobile");
-  return { pages, artifacts };
+  const link = pages[0] === undefined ? null : firstInAppLink(firstLinks, new URL(pages[0].path, look.start).href);
+  if (link === null) return { pages, artifacts, journey: null };
+  const steps = journeyThrough(link);
+  const walked: PageArtifacts[] = [];
+  for (const viewport of VIEWPORTS) {
+    const unit = (await gatherOne(pages[0]!, viewport, stepsOf(steps))).artifacts;
+    // A link that loads another document on desktop is no single-page app's: mobile need not try it.
+    if (!followedInApp(unit, link)) return { pages, artifacts, journey: null };
+    walked.push(unit);
+  }
+  return { pages, artifacts, journey: { page: pages[0]!.id, steps, artifacts: walked } };
+}
+
+type Viewport = (typeof VIEWPORTS)[number];
+
+/** Gathers one page × viewport in a context of its own, as `run` does, and reads the links it holds once its journey is walked. */
+async function gatherSitePage(
+  browser: Browser,
+  look: Parameters<typeof gatherPages>[1],
+  page: { id: string; path: string; steps: Step[] },
+  viewport: Viewport,
+): Promise<{ artifacts: PageArtifacts; links: PageLink[] }> {
+  const context = await browser.newContext({ ...auditContextOptions(viewport, TRAFFIC), ...look.access });
+  try {
+    const artifacts = await gatherPage(context, {
+      spec: look.plan.file,
+      environment: look.plan.environment,
+      // Each page init looks at is a page as it is, a unit of its own.
+      unit: { id: page.id, kind: "page" },
+      baseUrl: look.start.origin,
+      page,
+      sdk: look.sdk,
+      viewport,
+      mobile: isMobileViewport(viewport),
+      projectKeys: look.candidates,
+      experiments: [],
+      canaries: [],
+      siteDomain: look.start.hostname,
+      traffic: TRAFFIC,
+      browserTagger: null,
+      screenshot: null,
+      // Each page's banner is accepted, as on the first look: what fires is what a consenting visitor's page does.
+      ...(look.consent ? { consent: { spec: ACCEPT, unit: "page" as const, storage: look.sdk.storage } } : {}),
+    });
+    if (artifacts.loadError !== null) return { artifacts, links: [] };
+    const links =
+      (await context
+        .pages()[0]
+        ?.evaluate(readLinks)
+        .catch(() => [])) ?? [];
+    return { artifacts, links };
+  } finally {
+    await context.close();
+  }
 }

@@ -3,6 +3,7 @@ import { PRESETS } from "../spec/presets.js";
 import { KEY_PLACES } from "../checks/sdk/key.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";
+import type { LinkJourney } from "./in-app-link.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
 import type { KeyChoice, KeySeen } from "./key-discovery.js";
 import type { GenericFound, SdkDetection } from "./sdk-detection.js";
@@ -177,6 +178,8 @@ export interface DraftInputs {
   basic: BasicAuthVariables | null;
   /** The consent banner init met and accepted; absent or null when it met none. */
   consent?: { cmp: string } | null;
+  /** On a single-page app, the journey through the first page's first in-app link and what walking it gathered; absent or null otherwise. */
+  journey?: { page: string; steps: LinkJourney; artifacts: readonly PageArtifacts[] } | null;
 }
 
 /** What a placeholder key reads, when no key was seen anywhere. */
@@ -212,7 +215,11 @@ function draftGoals(service: ServiceFacts | null, artifacts: readonly PageArtifa
   );
 }
 
-function draftPages(pages: DraftInputs["pages"], artifacts: readonly PageArtifacts[]): DraftPage[] {
+function draftPages(
+  pages: DraftInputs["pages"],
+  artifacts: readonly PageArtifacts[],
+  journey: DraftInputs["journey"],
+): DraftPage[] {
   return pages.map(({ id, path }) => {
     const failed = artifacts.find((unit) => unit.page === id && unit.loadError !== null);
     const fired = firedOnEveryViewport(artifacts, id);
@@ -228,6 +235,15 @@ function draftPages(pages: DraftInputs["pages"], artifacts: readonly PageArtifac
       expect:
         fired.track.length > 0 || fired.identify
           ? { value: fired, check: true, comment: "fired on desktop and mobile when init loaded the page" }
+          : null,
+      journey:
+        journey?.page === id
+          ? {
+              value: journey.steps,
+              check: true,
+              comment:
+                "the page's first link to another route, followed without a new document on desktop and mobile: events.pageviews judges the route change",
+            }
           : null,
     };
   });
@@ -249,15 +265,17 @@ function identifyNote(artifacts: readonly PageArtifacts[]): SpecDraft["identify"
 }
 
 /**
- * The `sdk` section with `pageViews: true` when a page sent page views on load: events.pageviews
- * then judges each route. Without a preset or `page` to tell page views by, the methods that sent
- * them become `page`.
+ * The `sdk` section with `pageViews: true` when a page sent page views, on load or on the drafted
+ * journey's route change: events.pageviews then judges each route. Without a preset or `page` to
+ * tell page views by, the methods that sent them become `page`.
  */
-function withPageViews(sdk: SdkDraft, artifacts: readonly PageArtifacts[]): SdkDraft {
-  const views = artifacts.flatMap((unit) => unit.calls.filter((call) => call.kind === "page" && call.state !== "lost"));
-  const sending = artifacts.filter((unit) => unit.calls.some((call) => views.includes(call)));
-  if (sending.length === 0) return sdk;
-  const comment = `page views were sent on ${sending.length} of ${artifacts.length} page × viewport(s): one per route is judged (events.pageviews)`;
+function withPageViews(sdk: SdkDraft, loads: readonly PageArtifacts[], journey: DraftInputs["journey"]): SdkDraft {
+  const gathered = [...loads, ...(journey?.artifacts ?? [])];
+  const views = gathered.flatMap((unit) => unit.calls.filter((call) => call.kind === "page" && call.state !== "lost"));
+  if (views.length === 0) return sdk;
+  const sentOnLoad = loads.filter((unit) => unit.calls.some((call) => views.includes(call))).length;
+  const onJourney = (journey?.artifacts ?? []).some((unit) => unit.calls.some((call) => views.includes(call)));
+  const comment = `page views were sent on ${sentOnLoad} of ${loads.length} page × viewport(s) loaded${onJourney ? " and on the journey's route change" : ""}: one per route is judged (events.pageviews)`;
   const told = sdk.fields.some((field) => ["preset", "page", "pageEvent"].includes(field.name));
   const methods = [...new Set(views.map((view) => view.method))];
   const page = told ? [] : [{ name: "page", value: { value: methods.length === 1 ? methods[0]! : methods } }];
@@ -318,10 +336,10 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
           ? null
           : { value: service.recentEventsPath, check: true, comment: "answered during init" },
     },
-    sdk: withPageViews(inputs.sdk, inputs.artifacts),
+    sdk: withPageViews(inputs.sdk, inputs.artifacts, inputs.journey),
     consent: inputs.consent ?? null,
     goals: draftGoals(service, inputs.artifacts),
     identify: identifyNote(inputs.artifacts),
-    pages: draftPages(inputs.pages, inputs.artifacts),
+    pages: draftPages(inputs.pages, inputs.artifacts, inputs.journey),
   };
 }

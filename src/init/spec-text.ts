@@ -1,3 +1,5 @@
+import type { LinkJourney } from "./in-app-link.js";
+
 /**
  * The YAML text of a spec init drafted, with a comment beside each value that says where it came
  * from, or, after `# check:`, why it is a guess to confirm.
@@ -27,6 +29,8 @@ export interface DraftPage {
   path: Noted<string>;
   /** What fired on every viewport; null when nothing did. */
   expect: Noted<{ track: string[]; identify: boolean }> | null;
+  /** The journey through an in-app link, on a single-page app; null otherwise. */
+  journey: Noted<LinkJourney> | null;
 }
 
 /** The `sdk` section: its fields, each with its comment, and comments above them. */
@@ -174,6 +178,14 @@ export function specText(draft: SpecDraft): string {
   lines.push("pages:");
   for (const page of draft.pages) {
     lines.push(`  - id: ${yamlScalar(page.id)}`, line(4, "path", page.path));
+    if (page.journey !== null) {
+      const { click, waitForUrl } = page.journey.value;
+      lines.push(
+        `    steps:${commentOf(page.journey)}`,
+        `      - click: ${yamlScalar(click)}`,
+        `      - waitForUrl: ${yamlScalar(waitForUrl)}`,
+      );
+    }
     if (page.expect === null) continue;
     const { track, identify } = page.expect.value;
     lines.push(`    expect:${commentOf(page.expect)}`);

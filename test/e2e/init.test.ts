@@ -196,6 +196,44 @@ for (const [manager, cmp] of [
   });
 }
 
+for (const [variant, verdict] of [
+  ["correct", "pass"],
+  ["double", "fail"],
+] as const) {
+  test(`a single-page app (${variant}): init's journey follows its first in-app link and the spec's run judges the route change's page views (${verdict})`, async ({}, testInfo) => {
+    const app = `http://127.0.0.1:${FIXTURE_PORTS.vendors}/spa/posthog/${variant}/`;
+    const file = testInfo.outputPath(`spa-${variant}.yaml`);
+    const init = await runCli(["init", app, "--out", file]);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain("(a journey through its first in-app link)");
+    const { text, spec } = writtenSpec(file);
+    expect(spec.sdk.pageViews).toBe(true);
+    expect(spec.pages.map((page) => page.steps)).toEqual([
+      [{ click: "#nav-pricing" }, { waitForUrl: `**/spa/posthog/${variant}/pricing` }],
+    ]);
+    expect(text).toContain("    steps:  # check: the page's first link to another route");
+    const out = testInfo.outputPath("out");
+    const run = await runCli(["run", file, "--out", out]);
+    expect(run.code, run.stdout + run.stderr).toBe(verdict === "pass" ? 0 : 1);
+    const pageviews = readSummary(out).findings.filter((finding) => finding.check === "events.pageviews");
+    expect(pageviews.map((finding) => [finding.viewport, finding.status])).toEqual([
+      ["desktop", verdict],
+      ["mobile", verdict],
+    ]);
+    // PostHog's automatic page view beside the app's own on the route change: the fault the journey brings out.
+    if (verdict === "fail")
+      for (const finding of pageviews)
+        expect(finding.message).toContain(`/spa/posthog/double/pricing (after a route change) got 2 page views`);
+  });
+}
+
+test("a site whose links load other documents gets no journey: init walks no single-page route", async ({}, testInfo) => {
+  const file = testInfo.outputPath("demo-no-journey.yaml");
+  const init = await runCli(["init", `${DEMO_SHOP}/`, "--out", file]);
+  expect(init.code, init.stdout + init.stderr).toBe(0);
+  expect(writtenSpec(file).spec.pages.map((page) => page.steps)).toEqual([[]]);
+});
+
 test("an unreachable URL exits 3 with what to do, and writes nothing", async ({}, testInfo) => {
   const file = testInfo.outputPath("nowhere.yaml");
   const init = await runCli(["init", "http://127.0.0.1:9/", "--out", file]);

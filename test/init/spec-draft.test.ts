@@ -259,7 +259,28 @@ test("a site that sent page views gets sdk.pageViews, marked check; one that sen
   // A site without a preset: the method that sent them tells page views.
   expect(sending.spec.sdk.page).toEqual(["page"]);
   expect(sending.line("pageViews:")).toBe(
-    "  pageViews: true  # check: page views were sent on 2 of 2 page × viewport(s): one per route is judged (events.pageviews)",
+    "  pageViews: true  # check: page views were sent on 2 of 2 page × viewport(s) loaded: one per route is judged (events.pageviews)",
   );
   expect(written().spec.sdk.pageViews).toBe(false);
+});
+
+test("a single-page app's journey through its first in-app link is written as the page's steps, and the page views its route change sent count", () => {
+  const pageView = callWith({ kind: "page", method: "page", name: null, properties: null });
+  const journey = {
+    page: "home",
+    steps: { click: "#nav-pricing", waitForUrl: "**/app/pricing" },
+    artifacts: unitsOf("home", "/", { calls: [pageView] }),
+  };
+  const spa = written({ journey });
+  expect(spa.spec.pages[0]!.steps).toEqual([{ click: "#nav-pricing" }, { waitForUrl: "**/app/pricing" }]);
+  expect(spa.line("steps:")).toBe(
+    "    steps:  # check: the page's first link to another route, followed without a new document on desktop and mobile: events.pageviews judges the route change",
+  );
+  // No page view on load, one on the route change: page views are judged all the same.
+  expect(spa.spec.sdk.pageViews).toBe(true);
+  expect(spa.line("pageViews:")).toBe(
+    "  pageViews: true  # check: page views were sent on 0 of 2 page × viewport(s) loaded and on the journey's route change: one per route is judged (events.pageviews)",
+  );
+  // A journey on another page leaves this one without steps.
+  expect(written({ journey: { ...journey, page: "pricing" } }).spec.pages[0]!.steps).toEqual([]);
 });

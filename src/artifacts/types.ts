@@ -26,7 +26,7 @@ export interface CapturedCall {
   method: string;
   /** Event name for `track`; user id (or null) for `identify`; null when it could not be recovered. */
   name: string | null;
-  /** Properties of `track` (its second argument); attributes of `identify` (its first object argument, or with `sdk.traits` the object at that path in it). */
+  /** Properties of `track` (its second argument, or with `sdk.properties` the object at that path in its event object); attributes of `identify` (its first object argument, or with `sdk.traits` the object at that path in it). */
   properties: unknown;
   /** Milliseconds since the page test started. */
   atMs: number;

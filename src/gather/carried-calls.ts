@@ -7,7 +7,8 @@ import type { SdkSpec } from "../spec/schema.js";
  * The calls a page's collect requests carried, read back from their payloads: what the audit
  * judges when it could not watch the SDK's methods (a frozen API, a global redefined beyond
  * reach). Reads the vendors' shapes (Segment and RudderStack `type`/`event`/`traits`, PostHog
- * `$identify` and `$set`, Mixpanel engage `$set`) and generic fields (`event`, `name`, `kind`,
+ * `$identify` and `$set`, Mixpanel engage `$set`, Amplitude `event_type`/`event_properties` and
+ * `$identify` with `user_properties.$set`) and generic fields (`event`, `name`, `kind`,
  * `type`, `traits`, `attributes`, `attrs`). Page views (`type: "page"`, a track named
  * `sdk.pageEvent`) are page-kind calls. An event sent again under the id its SDK gave it (a retry
  * of one message) is one call.
@@ -59,10 +60,19 @@ const IDENTIFY_EVENTS = new Set(["$identify", "identify"]);
 function readEvent(raw: unknown): EventCall | null {
   if (!isRecord(raw)) return null;
   const type = text(raw.type) ?? text(raw.kind);
-  const event = text(raw.event) ?? text(raw.name);
-  const properties = isRecord(raw.properties) ? raw.properties : null;
+  const event = text(raw.event) ?? text(raw.event_type) ?? text(raw.name);
+  const properties = firstRecord(raw.properties, raw.event_properties);
   const context = isRecord(raw.context) ? raw.context : null;
-  const attributes = firstRecord(raw.traits, context?.traits, raw.$set, properties?.$set, raw.attributes, raw.attrs);
+  const userProperties = isRecord(raw.user_properties) ? raw.user_properties : null;
+  const attributes = firstRecord(
+    raw.traits,
+    context?.traits,
+    raw.$set,
+    properties?.$set,
+    userProperties?.$set,
+    raw.attributes,
+    raw.attrs,
+  );
   const userId =
     text(raw.userId) ??
     text(raw.user_id) ??

@@ -24,6 +24,7 @@ import { carriedCalls } from "./carried-calls.js";
 import { pageViewsSent, withPageViews, type PagePlace } from "./page-views.js";
 import { RouteWatch } from "./routes.js";
 import { installRecorder, watchedMethods, type RecorderMessage } from "./recorder.js";
+import { toCall } from "./recorded-call.js";
 import { readSdkTag, type SdkTagFacts } from "./sdk-tag.js";
 import { saveViewportScreenshot } from "./screenshot.js";
 import { matchSelectors, type ExperimentTarget } from "./selectors.js";
@@ -521,49 +522,6 @@ function browserName(context: BrowserContext): string | null {
   if (!browser) return null;
   const name = browser.browserType().name();
   return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${browser.version()}`;
-}
-
-/**
- * The call as the artifacts keep it. identify(id, traits), identify(traits) and people.set(traits):
- * the first object is the attributes; with `traits`, the object at that path in it (a builder's).
- */
-function toCall(
-  message: Extract<RecorderMessage, { type: "call" }>,
-  sinceStart: (at: number) => number,
-  sdk: Pick<SdkSpec, "traits" | "pageEvent">,
-): CapturedCall {
-  const [first, second] = message.args;
-  const argument = message.args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg)) ?? null;
-  const named = typeof first === "string" ? first : null;
-  // A track named sdk.pageEvent is a page view; a page method's call is named by its first string, else as its SDK names page views.
-  const kind = message.kind === "track" && named !== null && named === sdk.pageEvent ? "page" : message.kind;
-  const properties =
-    message.kind === "track"
-      ? (second ?? null)
-      : message.kind === "page" || sdk.traits === null
-        ? argument
-        : propertyAt(argument, sdk.traits);
-  return {
-    kind,
-    method: message.method,
-    name: message.kind === "page" ? (named ?? sdk.pageEvent) : named,
-    properties,
-    atMs: sinceStart(message.at),
-    state: message.state,
-    documentUrl: message.url,
-  };
-}
-
-/** The value at a dotted path inside `value`; null when there is none. */
-function propertyAt(value: unknown, path: string): unknown {
-  const found = path
-    .split(".")
-    .reduce<unknown>(
-      (object, part) =>
-        object !== null && typeof object === "object" ? (object as Record<string, unknown>)[part] : undefined,
-      value,
-    );
-  return found ?? null;
 }
 
 function uniqueSightings(sightings: KeySighting[]): KeySighting[] {

@@ -22,6 +22,8 @@ export interface SdkPreset {
   init: string[];
   /** Where an identify-kind call's argument keeps its attributes when it is a builder; null when they are the argument itself. */
   traits: string | null;
+  /** Where a track-kind call's argument keeps its properties when it is an event object; null when the SDK takes track(name, properties) only. */
+  properties: string | null;
   /** The ready expression with `{global}` standing for the configured global; null when the SDK signals readiness only through a callback. */
   ready: string | null;
   collect: string;
@@ -62,6 +64,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     identify: ["identify"],
     init: ["load"],
     traits: null,
+    properties: null,
     // The snippet's global becomes the Analytics instance; the npm wrapper on window
     // (`AnalyticsBrowser.load(…)`) buffers calls until its `instance` has loaded.
     ready: "{global}.initialized === true || {global}.instance?.initialized === true",
@@ -85,6 +88,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     identify: ["identify", "people.set"],
     init: ["init"],
     traits: null,
+    properties: null,
     ready: "Boolean({global}.__loaded)",
     collect: "**/{track,engage,groups}{/,}",
     // Batches by default, flushed by a 5 s timer started at init.
@@ -134,6 +138,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     identify: ["identify"],
     init: ["init"],
     traits: null,
+    properties: null,
     ready: "Boolean({global}.__loaded)",
     collect: "**/{e,i/v0/e,batch,capture}{/,}",
     // Queues capture and flushes every 3 s.
@@ -171,6 +176,7 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     identify: ["identify"],
     init: ["load"],
     traits: null,
+    properties: null,
     // Both versions take calls once their object replaces the snippet's array (v3's npm build
     // assigns it from `new RudderAnalytics()`, whatever script holds it); ready(callback) comes later.
     ready: '!Array.isArray({global}) && typeof {global}.track === "function"',
@@ -193,6 +199,8 @@ export const PRESETS: Record<PresetName, SdkPreset> = {
     init: ["init"],
     // identify takes an Identify builder: `new amplitude.Identify().set("plan", "pro")`.
     traits: "_properties.$set",
+    // track also takes an event object: `amplitude.track({ event_type, event_properties })`.
+    properties: "event_properties",
     // The snippet's stub is an object with the same methods; only the SDK has runQueuedFunctions.
     ready: 'typeof {global}.runQueuedFunctions === "function"',
     // Batches up to 30 events or 1 s (flushIntervalMillis) on /2/httpapi; /batch for the batch API.

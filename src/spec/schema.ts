@@ -393,6 +393,12 @@ export const sdkSchema = z
       .describe(
         "Where an identify-kind call's argument keeps its attributes when it is a builder, not a plain object (Amplitude's _properties.$set); null: the argument itself.",
       ),
+    properties: dottedPath("property name", "event_properties")
+      .nullable()
+      .optional()
+      .describe(
+        "Where a track-kind call's argument keeps its properties when it is an event object, not a name (Amplitude's track({ event_type, event_properties }): event_properties); its name is the object's event_type, event or name. null: track(name, properties) only.",
+      ),
     ready: z
       .string()
       .min(1)
@@ -479,6 +485,7 @@ export const sdkSchema = z
       identify: sdk.identify ?? preset!.identify,
       init: sdk.init ?? preset?.init ?? [],
       traits: sdk.traits === undefined ? (preset?.traits ?? null) : sdk.traits,
+      properties: sdk.properties === undefined ? (preset?.properties ?? null) : sdk.properties,
       ready: sdk.ready === undefined ? (preset ? presetReady(preset, global) : null) : sdk.ready,
       collect: sdk.collect ?? preset!.collect,
       deliveryTimeoutMs: sdk.deliveryTimeoutMs ?? preset?.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,

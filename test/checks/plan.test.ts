@@ -4,6 +4,7 @@ import { planCoverage } from "../../src/checks/plan/coverage.js";
 import { planEvents } from "../../src/checks/plan/events.js";
 import { planProperties } from "../../src/checks/plan/properties.js";
 import { violationSentence } from "../../src/checks/plan/sentences.js";
+import { toCall } from "../../src/gather/recorded-call.js";
 import { loadTrackingPlan } from "../../src/tracking-plan/load.js";
 import type { TrackingPlan } from "../../src/tracking-plan/types.js";
 import { callWith, contextOf, pageWith, specWith } from "../support/artifacts.js";
@@ -150,6 +151,31 @@ test.describe("plan.properties", () => {
       'On desktop: Order Completed: `currency` must be one of "USD", "EUR" (was "gbp"); identify traits: `plan` is required but missing. Send what the plan says, or change the plan.',
     );
     expect((finding?.evidence.violations as { value?: unknown }[])[0]?.value).toBe("gbp");
+  });
+
+  test("judges the properties of a track made with an event object (Amplitude's event_properties) as those of track(name, properties)", () => {
+    const sdk = { traits: "_properties.$set", properties: "event_properties", pageEvent: null };
+    const recorded = (...args: unknown[]) =>
+      toCall(
+        { type: "call", kind: "track", method: "track", args, state: "direct", at: 500, url: "http://127.0.0.1:1/" },
+        (at) => at,
+        sdk,
+      );
+    const eventObject = (properties: Record<string, unknown>) =>
+      recorded({ event_type: "Order Completed", event_properties: properties });
+    const [broken] = planProperties.evaluate(
+      contextWith([eventObject({ order_id: "o_1", revenue: "12.50" }), recorded("Order Completed", { revenue: 3 })]),
+    );
+    expect(broken?.message).toBe(
+      "On desktop: Order Completed: `revenue` must be a number (was a string); Order Completed: `order_id` is required but missing. Send what the plan says, or change the plan.",
+    );
+    expect(
+      (broken?.evidence.violations as { callIndex: number; pointer: string }[]).map(
+        ({ callIndex, pointer }) => `${callIndex} ${pointer}`,
+      ),
+    ).toEqual(["0 /revenue", "1 /order_id"]);
+    const [kept] = planProperties.evaluate(contextWith([eventObject({ order_id: "o_1", revenue: 12.5 })]));
+    expect(kept).toMatchObject({ status: "pass", evidence: { judgedCalls: 1, violations: [] } });
   });
 
   test("skips a page with no planned call (no pass on no evidence), and a page that did not load", () => {

@@ -74,6 +74,23 @@ test("reads PostHog's $identify with $set and Mixpanel's engage $set as identify
   ]);
 });
 
+test("reads Amplitude's event_type and event_properties, and its $identify's user_properties.$set", () => {
+  expect(
+    read(
+      { event_type: "$identify", user_id: "buyer-7", user_properties: { $set: { plan: "pro" } }, insert_id: "i-1" },
+      {
+        event_type: "Order Completed",
+        user_id: "buyer-7",
+        event_properties: { order_id: "ord_1", revenue: "42.50" },
+        insert_id: "i-2",
+      },
+    ),
+  ).toEqual([
+    { kind: "identify", method: "identify", name: "buyer-7", properties: { plan: "pro" } },
+    { kind: "track", method: "capture", name: "Order Completed", properties: { order_id: "ord_1", revenue: "42.50" } },
+  ]);
+});
+
 test("reads generic kind/name/attributes events, and nothing from payloads that name no event", () => {
   expect(
     read(

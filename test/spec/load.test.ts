@@ -529,6 +529,27 @@ test.describe("sdk presets and method paths", () => {
     ]);
   });
 
+  test("properties names where a track's event object keeps its properties; amplitude's preset fills it", () => {
+    const amplitude = parse(sdkLines("  preset: amplitude"));
+    if (!amplitude.ok) throw new Error(printed(amplitude).join("\n"));
+    expect(amplitude.spec.sdk.properties).toBe("event_properties");
+    const segment = parse(sdkLines("  preset: segment"));
+    if (!segment.ok) throw new Error(printed(segment).join("\n"));
+    expect(segment.spec.sdk.properties).toBeNull();
+    const spelled = parse(minimalWith({ 11: ["  identify: identify", "  properties: payload.props"] }));
+    if (!spelled.ok) throw new Error(printed(spelled).join("\n"));
+    expect(spelled.spec.sdk.properties).toBe("payload.props");
+    const off = parse(sdkLines("  preset: amplitude", "  properties: null"));
+    if (!off.ok) throw new Error(printed(off).join("\n"));
+    expect(off.spec.sdk.properties).toBeNull();
+    expect(printed(parse(minimalWith({ 11: ["  identify: identify", '  properties: "event properties"'] })))).toEqual([
+      "spec.yaml:12:15 sdk.properties: must be a property name or a dotted path to one, like event_properties",
+    ]);
+    expect(printed(parse(minimalWith({ 11: ["  identify: identify", "  properties: [event_properties]"] })))).toEqual([
+      "spec.yaml:12:15 sdk.properties: must be text, not a list",
+    ]);
+  });
+
   test("an unknown preset or a method path that is no path is named with what to write", () => {
     expect(printed(parse(sdkLines("  preset: heap")))).toEqual([
       'spec.yaml:8:11 sdk.preset: must be one of "segment", "mixpanel", "posthog", "rudderstack", "amplitude", not text ("heap")',

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import type { CDPSession, Page } from "playwright";
 import { flickerTimes } from "../artifacts/flicker.js";
-import type { FilmstripFrame, FlickerFrames } from "../artifacts/types.js";
+import type { FilmstripFrame, FlickerFrames, PageArtifacts } from "../artifacts/types.js";
+import type { Gathering, GathererPart } from "./part.js";
 
 /**
  * Flicker, measured on the page's own clock: an init script samples every rendered frame from
@@ -289,4 +290,35 @@ function cropOf(area: ReturnType<typeof unionOf>, frame: ScreencastFrame, frameW
     width: Math.ceil((area.right - area.left) * scale),
     height: Math.ceil((area.bottom - area.top) * scale),
   };
+}
+
+/** The flicker part: on a variation the site applies itself, its target sampled frame by frame from the first, and the filmstrip. */
+export class FlickerPart implements GathererPart {
+  private screencast: Screencast | null = null;
+  private flicker: FlickerFrames | null = null;
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async install(): Promise<void> {
+    const { options, context } = this.gathering;
+    if (options.flicker) await context.addInitScript(flickerSampler, samplerFor(options.flicker.selector));
+  }
+
+  async attach(): Promise<void> {
+    // The filmstrip starts before the page does, so that its first frame is in.
+    if (this.gathering.options.flicker?.filmstrip) this.screencast = await Screencast.start(await this.gathering.cdp());
+  }
+
+  async settle(page: Page): Promise<void> {
+    // Shown and settled: the frames from the first until now say how the variation arrived, before
+    // the audit holds the animations to see the targets.
+    const { flicker } = this.gathering.options;
+    if (flicker) this.flicker = await readFlicker(page, this.screencast, flicker.filmstrip);
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "flicker">> {
+    // Stopped already when the flicker was read; else now (a page that failed to load or moved on).
+    await this.screencast?.stop();
+    return { flicker: this.flicker };
+  }
 }

@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from "playwright";
 import { createHash } from "node:crypto";
-import type { AppliedVariation, ExperimentView, TargetPixels } from "../artifacts/types.js";
+import type { AppliedVariation, ExperimentView, PageArtifacts, TargetPixels } from "../artifacts/types.js";
+import type { Gathering, GathererPart } from "./part.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
@@ -328,4 +329,90 @@ function releaseAnimations(key: string): void {
     if (running) animation.play();
   }
   delete (window as unknown as Record<symbol, unknown>)[Symbol.for(key)];
+}
+
+/**
+ * The variation part: the variation previewed (its code applied once the SDK is ready, its errors
+ * kept apart from the page's), and the targets of the experiments seen waited for until they
+ * settled and the page is shown.
+ */
+export class VariationPart implements GathererPart {
+  /** When the variation was applied and the targets are seen: the same moment, before the journey. */
+  viewedAt = 0;
+  private readonly errors: AppliedVariation["errors"] = [];
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async install(): Promise<void> {
+    const { viewed, context } = this.gathering;
+    if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
+  }
+
+  async attach(page: Page): Promise<void> {
+    page.on("pageerror", (error) => {
+      // What the variation's js throws later (from a timer, a listener) is the variation's, not the page's.
+      if (error.stack?.includes(VARIATION_SOURCE))
+        this.errors.push({ message: error.message, line: variationLine(error.stack) });
+    });
+  }
+
+  async settle(page: Page): Promise<void> {
+    const { options, viewed, sinceStart } = this.gathering;
+    const { variation, sdk } = options;
+    this.viewedAt = sinceStart(Date.now());
+    const thrown = variation ? await applyVariation(page, variation) : null;
+    if (thrown !== null) this.errors.push(thrown);
+    // A preview link's change comes from the SDK, often a moment after it is ready, and a
+    // variation's js may wait for its element: what changes the target is waited for (unless the
+    // js threw at once), then quiet.
+    // A forced control may show what the page showed all along: only its stillness is waited for.
+    const changeExpected =
+      variation !== undefined &&
+      variation.control !== true &&
+      ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
+    if (viewed.length > 0)
+      await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
+    if (viewed.length > 0) await waitUntilShown(page, sdk.deliveryTimeoutMs);
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "variation">> {
+    const { variation } = this.gathering.options;
+    return {
+      variation: variation
+        ? {
+            experiment: variation.experiment,
+            name: variation.name,
+            ...(variation.control ? { control: true as const } : {}),
+            errors: this.errors,
+          }
+        : null,
+    };
+  }
+}
+
+/** The views part: each experiment's target seen as the visitor sees it, before the journey, and the first screen saved. */
+export class ViewsPart implements GathererPart {
+  private views: PageArtifacts["experimentViews"] = [];
+
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly variation: VariationPart,
+  ) {}
+
+  async attach(): Promise<void> {
+    if (this.gathering.viewed.length > 0) await this.gathering.cdp();
+  }
+
+  async settle(page: Page): Promise<void> {
+    const { viewed, options, masked } = this.gathering;
+    this.views = await viewExperiments(page, viewed, this.variation.viewedAt, {
+      cdp: viewed.length > 0 ? await this.gathering.cdp() : null,
+      screen: options.viewScreenshot ?? null,
+      masked,
+    });
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "experimentViews">> {
+    return { experimentViews: this.views };
+  }
 }

@@ -38,8 +38,9 @@ interface SamplerState {
  * an ancestor below body, opacity included). It is computed again only after something changed (a
  * mutation, a transition or an animation), timed when the sampling of the frame ends (the style and layout the frame needed happened by then; the frame's own
  * timestamp runs up to ~45 ms early on the first frame). It writes nothing into the page: its
- * state hangs off a symbol.
+ * state hangs off a symbol. Serialised into the page, so it must be self-contained.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
 export function flickerSampler({ key, selector, maxMs }: { key: string; selector: string; maxMs: number }): void {
   // The target is the page's own: a frame's document has none of its own to sample.
   if (window !== window.top) return;

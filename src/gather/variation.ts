@@ -162,60 +162,7 @@ export async function viewExperiments(
     () => false,
   );
   const seen = await page
-    .evaluate(
-      async ({ targets }) => {
-        // A late web font would swap the glyphs between the control's capture and the variation's.
-        await document.fonts.ready;
-        const overflows = document.documentElement.scrollWidth > document.documentElement.clientWidth;
-        return targets.map(({ name, selector }) => {
-          let elements: Element[];
-          try {
-            elements = [...document.querySelectorAll(selector)];
-          } catch {
-            return { experiment: name, matched: null, visible: 0, target: null, overflows, clip: null };
-          }
-          const visible = elements.filter((element) =>
-            element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
-          );
-          const first = visible[0];
-          if (!first)
-            return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
-          const computed = getComputedStyle(first);
-          const style: Record<string, string> = {};
-          for (let index = 0; index < computed.length; index++)
-            style[computed[index]!] = computed.getPropertyValue(computed[index]!);
-          const rect = first.getBoundingClientRect();
-          const round = (value: number) => Math.round(value * 100) / 100;
-          // Whole CSS pixels around the box, cut to the first screen: equal boxes give the same clip.
-          const left = Math.max(0, Math.floor(rect.x));
-          const top = Math.max(0, Math.floor(rect.y));
-          const right = Math.min(document.documentElement.clientWidth, Math.ceil(rect.right));
-          const bottom = Math.min(innerHeight, Math.ceil(rect.bottom));
-          const clip =
-            right > left && bottom > top
-              ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top }
-              : null;
-          return {
-            experiment: name,
-            matched: elements.length,
-            visible: visible.length,
-            target: {
-              text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? ""))
-                .replace(/\s+/g, " ")
-                .trim(),
-              attributes: Object.fromEntries(
-                first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""]),
-              ),
-              style,
-              box: { x: round(rect.x), y: round(rect.y), width: round(rect.width), height: round(rect.height) },
-            },
-            overflows,
-            clip,
-          };
-        });
-      },
-      { targets: experiments.map(({ name, selector }) => ({ name, selector })) },
-    )
+    .evaluate(seeTargets, { targets: experiments.map(({ name, selector }) => ({ name, selector })) })
     // A page that navigated meanwhile has no target to see: the check says it was not seen.
     .catch(() => []);
   const pixels = await targetsPixels(
@@ -239,6 +186,60 @@ export async function viewExperiments(
           () => null,
         );
   return views.map((view) => ({ ...view, screen: saved }));
+}
+
+/**
+ * What each experiment's target shows now, as `viewExperiments` keeps it (with the clip around
+ * its box for its pixels), and whether the page is wider than the viewport. Serialised into the
+ * page, so it must be self-contained.
+ */
+async function seeTargets({ targets }: { targets: readonly ExperimentTarget[] }) {
+  // A late web font would swap the glyphs between the control's capture and the variation's.
+  await document.fonts.ready;
+  const overflows = document.documentElement.scrollWidth > document.documentElement.clientWidth;
+  return targets.map(({ name, selector }) => {
+    let elements: Element[];
+    try {
+      elements = [...document.querySelectorAll(selector)];
+    } catch {
+      return { experiment: name, matched: null, visible: 0, target: null, overflows, clip: null };
+    }
+    const visible = elements.filter((element) =>
+      element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+    );
+    const first = visible[0];
+    if (!first) return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
+    const computed = getComputedStyle(first);
+    const style: Record<string, string> = {};
+    for (let index = 0; index < computed.length; index++)
+      style[computed[index]!] = computed.getPropertyValue(computed[index]!);
+    const rect = first.getBoundingClientRect();
+    const round = (value: number) => Math.round(value * 100) / 100;
+    // Whole CSS pixels around the box, cut to the first screen: equal boxes give the same clip.
+    const left = Math.max(0, Math.floor(rect.x));
+    const top = Math.max(0, Math.floor(rect.y));
+    const right = Math.min(document.documentElement.clientWidth, Math.ceil(rect.right));
+    const bottom = Math.min(innerHeight, Math.ceil(rect.bottom));
+    const clip =
+      right > left && bottom > top
+        ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top }
+        : null;
+    return {
+      experiment: name,
+      matched: elements.length,
+      visible: visible.length,
+      target: {
+        text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? "")).replace(/\s+/g, " ").trim(),
+        attributes: Object.fromEntries(
+          first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""]),
+        ),
+        style,
+        box: { x: round(rect.x), y: round(rect.y), width: round(rect.width), height: round(rect.height) },
+      },
+      overflows,
+      clip,
+    };
+  });
 }
 
 /**

@@ -7,8 +7,9 @@ import { expect, test } from "@playwright/test";
 
 /**
  * No function in src/gather/ is longer than 60 lines, by Biome's noExcessiveLinesPerFunction
- * (every function counts on its own, nested arrows and callbacks included; comment and blank lines
- * count, a line holding only closing brackets does not; getters and setters are not checked).
+ * (every function counts on its own, nested arrows and callbacks included, and its nested functions'
+ * lines count in it too; comment and blank lines count, a line that starts with `}` does not;
+ * getters and setters are not checked).
  * Only a function Playwright serialises into the page is exempt: it must be self-contained, so it
  * cannot be split into helpers of the module. Its doc comment says so, and so does its suppression.
  */

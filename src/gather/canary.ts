@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import type { BrowserContext, Request } from "playwright";
-import type { CanarySighting } from "../artifacts/types.js";
+import type { CanarySighting, PageArtifacts } from "../artifacts/types.js";
+import { isOnDomain } from "../url/domain.js";
+import type { NetworkCapture } from "./network.js";
+import type { Gathering, GathererPart } from "./part.js";
 import { base64Forms } from "../text/base64.js";
 
 /** A journey value marked as canary, and the step that typed it. */
@@ -78,5 +81,24 @@ export class CanaryWatch {
         }
       }
     }
+  }
+}
+
+/** The canary part: every request searched for the canary values, from before the page exists. */
+export class CanaryPart implements GathererPart {
+  private readonly watch: CanaryWatch;
+
+  constructor(gathering: Gathering, network: NetworkCapture) {
+    const { context, options } = gathering;
+    this.watch = new CanaryWatch(
+      context,
+      options.canaries,
+      (url) => isOnDomain(url.href, options.siteDomain),
+      (url) => network.isCollectUrl(url) || network.isSdkUrl(url),
+    );
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "canarySightings">> {
+    return { canarySightings: await this.watch.settled() };
   }
 }

@@ -2,10 +2,18 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { BrowserContext, CDPSession, Frame, Page } from "playwright";
-import type { ConsentArtifacts, ConsentUnitKind, RequestSeen, StorageWrite, StoredName } from "../artifacts/types.js";
+import type {
+  ConsentArtifacts,
+  ConsentUnitKind,
+  PageArtifacts,
+  RequestSeen,
+  StorageWrite,
+  StoredName,
+} from "../artifacts/types.js";
 import type { ConsentSpec, Step } from "../spec/schema.js";
 import { storageNameMatcher } from "../spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
+import type { Gathering, GathererPart } from "./part.js";
 import type { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";
 import { trackerMatcher, type TrackerMatcher } from "./trackers.js";
@@ -582,5 +590,42 @@ function safeTest(pattern: string, url: string): boolean {
     return new RegExp(pattern).test(url);
   } catch {
     return false;
+  }
+}
+
+/** The consent part: with the spec's `consent` section, the unit's banner waited for and answered before the SDK and the journey. */
+export class ConsentPart implements GathererPart {
+  private watch: ConsentWatch | null = null;
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async install(): Promise<void> {
+    const { options, context, sinceStart, changed, stepTimeoutMs } = this.gathering;
+    if (!options.consent) return;
+    this.watch = await ConsentWatch.install(
+      context,
+      { ...options.consent, settleMs: options.sdk.settleMs, stepTimeoutMs },
+      new URL(options.page.path, options.baseUrl).href,
+      sinceStart,
+      changed,
+    );
+  }
+
+  async attach(page: Page): Promise<void> {
+    await this.watch?.attach(page);
+  }
+
+  async settle(page: Page): Promise<void> {
+    // The banner first: what the page does before it is answered is what consent.before judges.
+    await this.watch?.settle(
+      page,
+      () => this.gathering.activity(),
+      (ms) => this.gathering.pageClock(ms).catch(() => undefined),
+    );
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "consent">> {
+    const { loaded, page } = this.gathering;
+    return this.watch === null ? {} : { consent: await this.watch.finish(loaded ? page : null) };
   }
 }

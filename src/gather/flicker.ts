@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import type { CDPSession, Page } from "playwright";
 import { flickerTimes } from "../artifacts/flicker.js";
-import type { FilmstripFrame, FlickerFrames } from "../artifacts/types.js";
+import type { FilmstripFrame, FlickerFrames, PageArtifacts } from "../artifacts/types.js";
+import type { Gathering, GathererPart } from "./part.js";
 
 /**
  * Flicker, measured on the page's own clock: an init script samples every rendered frame from
@@ -37,8 +38,9 @@ interface SamplerState {
  * an ancestor below body, opacity included). It is computed again only after something changed (a
  * mutation, a transition or an animation), timed when the sampling of the frame ends (the style and layout the frame needed happened by then; the frame's own
  * timestamp runs up to ~45 ms early on the first frame). It writes nothing into the page: its
- * state hangs off a symbol.
+ * state hangs off a symbol. Serialised into the page, so it must be self-contained.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
 export function flickerSampler({ key, selector, maxMs }: { key: string; selector: string; maxMs: number }): void {
   // The target is the page's own: a frame's document has none of its own to sample.
   if (window !== window.top) return;
@@ -289,4 +291,35 @@ function cropOf(area: ReturnType<typeof unionOf>, frame: ScreencastFrame, frameW
     width: Math.ceil((area.right - area.left) * scale),
     height: Math.ceil((area.bottom - area.top) * scale),
   };
+}
+
+/** The flicker part: on a variation the site applies itself, its target sampled frame by frame from the first, and the filmstrip. */
+export class FlickerPart implements GathererPart {
+  private screencast: Screencast | null = null;
+  private flicker: FlickerFrames | null = null;
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async install(): Promise<void> {
+    const { options, context } = this.gathering;
+    if (options.flicker) await context.addInitScript(flickerSampler, samplerFor(options.flicker.selector));
+  }
+
+  async attach(): Promise<void> {
+    // The filmstrip starts before the page does, so that its first frame is in.
+    if (this.gathering.options.flicker?.filmstrip) this.screencast = await Screencast.start(await this.gathering.cdp());
+  }
+
+  async settle(page: Page): Promise<void> {
+    // Shown and settled: the frames from the first until now say how the variation arrived, before
+    // the audit holds the animations to see the targets.
+    const { flicker } = this.gathering.options;
+    if (flicker) this.flicker = await readFlicker(page, this.screencast, flicker.filmstrip);
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "flicker">> {
+    // Stopped already when the flicker was read; else now (a page that failed to load or moved on).
+    await this.screencast?.stop();
+    return { flicker: this.flicker };
+  }
 }

@@ -1,9 +1,10 @@
 import type { BrowserContext, Request, Response } from "playwright";
-import type { CollectRequest, KeySighting, SdkScriptLoad } from "../artifacts/types.js";
+import type { CollectRequest, KeySighting, PageArtifacts, SdkScriptLoad } from "../artifacts/types.js";
 import { urlMatcher } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
 import { keysInScriptUrl } from "./sdk-tag.js";
+import type { Gathering, GathererPart } from "./part.js";
 import { interceptCollect } from "./traffic.js";
 
 /** Headers that say where the request came from, not what the SDK sent: the page's own URL is no key place. */
@@ -165,5 +166,25 @@ export class NetworkCapture {
     if (!entry) return;
     entry.failure = request.failure()?.errorText ?? "failed";
     this.onChange();
+  }
+}
+
+/** The network part: the SDK script's loads and the collect requests, watched from before the page exists. */
+export class NetworkPart implements GathererPart {
+  readonly capture: NetworkCapture;
+
+  constructor(private readonly gathering: Gathering) {
+    const { context, options, sinceStart, changed } = gathering;
+    this.capture = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify());
+  }
+
+  activity(): number {
+    return this.capture.collect.length;
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "sdkScripts" | "collect">> {
+    // Headers some requests reveal only asynchronously (cookies) may still carry a key.
+    await this.capture.settled();
+    return { sdkScripts: this.capture.sdkScripts, collect: this.gathering.beforeReload(this.capture.collect) };
   }
 }

@@ -11,6 +11,9 @@ import {
   routeOfCall,
 } from "../artifacts/page-views.js";
 import type { SdkSpec } from "../spec/schema.js";
+import type { Page } from "playwright";
+import type { NetworkCapture } from "./network.js";
+import type { Gathering, GathererPart } from "./part.js";
 import type { RouteWatch } from "./routes.js";
 
 /** A page-view event of the collect requests, with when its SDK says it was made. */
@@ -138,4 +141,29 @@ export function pageViewsSent(
     unsent === 0 &&
     made.filter((call) => call.kind === "page" && call.state !== "lost").length >= place.routes.visitCount()
   );
+}
+
+/** Where the gathering's page is now: its routes and steps, the start and its URL. */
+export function placeOf(gathering: Gathering, routes: RouteWatch, page: Page): PagePlace {
+  return { routes, startedAt: gathering.startedAt, pageUrl: page.url() };
+}
+
+/** The page views part: with `sdk.pageViews`, the page is not done until each route's page view was sent. */
+export class PageViewsPart implements GathererPart {
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly routes: RouteWatch,
+    private readonly network: NetworkCapture,
+    private readonly recorded: readonly CapturedCall[],
+  ) {}
+
+  isSettled(): boolean {
+    const { gathering } = this;
+    return pageViewsSent(
+      this.recorded,
+      this.network.collect,
+      gathering.options.sdk,
+      placeOf(gathering, this.routes, gathering.page),
+    );
+  }
 }

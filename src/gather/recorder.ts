@@ -63,7 +63,8 @@ export type RecorderMessage =
   /** The recorder cannot watch calls: `detail` names the frozen method or the redefined global. */
   | { type: "blind"; reason: BlindReason; detail: string; at: number };
 
-/** Installs the recorder; serialised by Playwright, so it must be self-contained. */
+/** Installs the recorder; serialised into the page, so it must be self-contained. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
 export function installRecorder(config: RecorderConfig): void {
   const win = window as unknown as Record<string, unknown>;
   // Taken before any page script runs, so that a page replacing them changes nothing here.

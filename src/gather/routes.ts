@@ -1,6 +1,7 @@
 import type { BrowserContext } from "playwright";
-import type { RouteVisit } from "../artifacts/types.js";
+import type { PageArtifacts, RouteVisit } from "../artifacts/types.js";
 import { routeSpans, spanOf, type RouteSpan } from "../artifacts/page-views.js";
+import type { Gathering, GathererPart } from "./part.js";
 
 /**
  * Where the page was when it made a call: the route it showed and the journey step being walked.
@@ -35,9 +36,14 @@ export class RouteWatch {
   /** Installs the observer in every document of the context, before any page script runs. */
   static async install(context: BrowserContext): Promise<RouteWatch> {
     const watch = new RouteWatch();
-    await context.exposeBinding(BINDING, (_source, message: RouteMessage) => watch.note(message));
-    await context.addInitScript(observeRoutes, BINDING);
+    await watch.observe(context);
     return watch;
+  }
+
+  /** Installs the observer for this watch in every document of the context, before any page script runs. */
+  async observe(context: BrowserContext): Promise<void> {
+    await context.exposeBinding(BINDING, (_source, message: RouteMessage) => this.note(message));
+    await context.addInitScript(observeRoutes, BINDING);
   }
 
   /** Notes that journey step `index` starts now. */
@@ -88,7 +94,23 @@ export class RouteWatch {
   }
 }
 
-/** The observer, in the page; serialised by Playwright, so it must be self-contained. */
+/** The routes part: the watch, installed before the page exists; its slice, the routes the page showed before any reload. */
+export class RoutesPart implements GathererPart {
+  readonly watch = new RouteWatch();
+
+  constructor(private readonly gathering: Gathering) {}
+
+  install(): Promise<void> {
+    return this.watch.observe(this.gathering.context);
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "routes">> {
+    const visits = this.watch.finish(this.gathering.sinceStart);
+    return { routes: visits === null ? null : this.gathering.beforeReload(visits) };
+  }
+}
+
+/** The observer, serialised into the page, so it must be self-contained. */
 function observeRoutes(binding: string): void {
   // Routes are the tab's: frames have their own history entries, never the visitor's page.
   // Nor is a document that is no page of a site (the tab's first about:blank).

@@ -1,5 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { CDPSession, Page } from "playwright";
+import type { PageArtifacts } from "../artifacts/types.js";
+import type { Gathering, GathererPart } from "./part.js";
 
 const SCREENSHOT_TIMEOUT_MS = 10_000;
 
@@ -61,4 +63,33 @@ async function captureViewport(session: CDPSession): Promise<Buffer> {
     },
   });
   return Buffer.from(data, "base64");
+}
+
+/** The screenshot part: the viewport saved once the journey is done; its name, or null when it could not be. */
+export class ScreenshotPart implements GathererPart {
+  private saved: Promise<string | null> = Promise.resolve(null);
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async attach(): Promise<void> {
+    if (this.gathering.options.screenshot) await this.gathering.cdp();
+  }
+
+  async settle(): Promise<void> {
+    const { screenshot } = this.gathering.options;
+    if (!screenshot) return;
+    this.saved = saveViewportScreenshot(await this.gathering.cdp(), screenshot.path, this.gathering.masked).then(
+      () => screenshot.name,
+      () => null,
+    );
+  }
+
+  /** The save under way. */
+  pending(): Promise<unknown> {
+    return this.saved;
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "screenshot">> {
+    return { screenshot: await this.saved };
+  }
 }

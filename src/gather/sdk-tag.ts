@@ -1,8 +1,12 @@
 import type { Page } from "playwright";
-import type { KeySighting } from "../artifacts/types.js";
+import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
 import { globToRegExpSource } from "../url/glob.js";
 import type { SdkSpec } from "../spec/schema.js";
 import { wordsOf } from "../text/wording.js";
+import type { CallsPart } from "./calls.js";
+import type { NavigationPart } from "./navigation.js";
+import type { NetworkCapture } from "./network.js";
+import type { Gathering, GathererPart } from "./part.js";
 
 /** What the page's SDK installation says about its project key. */
 export interface SdkTagFacts {
@@ -156,4 +160,66 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The SDK tag part: the page's SDK tag read once its journey is done (the read overlaps the wait
+ * for its calls), again where the page ended if it moved on meanwhile; with the keys every other
+ * part saw.
+ */
+export class SdkTagPart implements GathererPart {
+  private facts: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
+  /** How many URLs the page had been sent to when its tag was read. */
+  private navigationsAtRead = 0;
+
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly navigation: NavigationPart,
+    private readonly calls: CallsPart,
+    private readonly network: NetworkCapture,
+  ) {}
+
+  async settle(page: Page): Promise<void> {
+    this.navigationsAtRead = this.navigation.count();
+    this.facts = this.readNow(page);
+  }
+
+  /** The read under way. */
+  pending(): Promise<unknown> {
+    return this.facts;
+  }
+
+  /** Reads the tag again where the page is, if it moved on since it was read. */
+  async rereadIfMoved(page: Page): Promise<void> {
+    if (this.navigation.count() === this.navigationsAtRead) return;
+    const reread = await this.readNow(page);
+    this.facts = Promise.resolve(reread);
+    this.navigationsAtRead = this.navigation.count();
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "sdkTagKey" | "keySightings">> {
+    const { loaded, page } = this.gathering;
+    let facts = await this.facts;
+    // A page that moved on while its tag was read (before any reload) is read again where it ended.
+    if (loaded && this.navigation.ownNavigations().length !== this.navigationsAtRead) facts = await this.readNow(page);
+    return {
+      sdkTagKey: facts.sdkTagKey,
+      keySightings: uniqueSightings([...facts.sightings, ...this.calls.initSightings, ...this.network.keySightings]),
+    };
+  }
+
+  private readNow(page: Page): Promise<SdkTagFacts> {
+    return readSdkTag(page, this.gathering.options.sdk, this.gathering.options.projectKeys);
+  }
+}
+
+/** Each sighting once, by key, place and detail. */
+function uniqueSightings(sightings: KeySighting[]): KeySighting[] {
+  const seen = new Set<string>();
+  return sightings.filter((sighting) => {
+    const id = `${sighting.key} ${sighting.where} ${sighting.detail}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }

@@ -1,5 +1,6 @@
 import type { Page } from "playwright";
-import type { SelectorMatch } from "../artifacts/types.js";
+import type { PageArtifacts, SelectorMatch } from "../artifacts/types.js";
+import type { Gathering, GathererPart } from "./part.js";
 
 /** An experiment that changes this page. */
 export interface ExperimentTarget {
@@ -45,4 +46,24 @@ export async function matchSelectors(page: Page, experiments: readonly Experimen
       experiments.map(({ name, selector }) => ({ name, selector })),
     )
     .catch(() => []);
+}
+
+/** The selectors part: what each experiment's selector matches, counted once the journey is done. */
+export class SelectorsPart implements GathererPart {
+  private matches: Promise<SelectorMatch[]> = Promise.resolve([]);
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async settle(page: Page): Promise<void> {
+    this.matches = matchSelectors(page, this.gathering.options.experiments);
+  }
+
+  /** The count under way. */
+  pending(): Promise<unknown> {
+    return this.matches;
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "selectors">> {
+    return { selectors: await this.matches };
+  }
 }

@@ -4,6 +4,11 @@ import type { Step } from "../spec/schema.js";
 import { describeStep } from "../spec/steps.js";
 import { firstLine } from "../text/wording.js";
 import { urlMatcher } from "../url/glob.js";
+import type { PageArtifacts } from "../artifacts/types.js";
+import type { CallsPart } from "./calls.js";
+import type { Gathering, GathererPart } from "./part.js";
+import type { RouteWatch } from "./routes.js";
+import type { SdkReadyPart } from "./sdk-ready.js";
 import type { Signal } from "./signal.js";
 
 /** What a journey needs from the gatherer. */
@@ -87,4 +92,41 @@ export function urlStepMatcher(glob: string): (url: URL) => boolean {
   const matches = urlMatcher(glob);
   const whole = /^[a-z][a-z0-9+.-]*:/i.test(glob);
   return (url) => matches(whole ? url.href : `${url.pathname}${url.search}${url.hash}`);
+}
+
+/**
+ * The journey part: walks the page's steps, then waits for the SDK to be ready (or unable to be).
+ * The page is done, at most deliveryTimeoutMs after its journey, once its calls settle.
+ */
+export class JourneyPart implements GathererPart {
+  /** When the wait for the page's calls ends at the latest (epoch milliseconds). */
+  doneBy = 0;
+  private stepError: PageArtifacts["stepError"] = null;
+
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly calls: CallsPart,
+    private readonly routes: RouteWatch,
+    private readonly sdkReady: SdkReadyPart,
+  ) {}
+
+  async settle(page: Page): Promise<void> {
+    const { options, changed, stepTimeoutMs } = this.gathering;
+    const { sdk } = options;
+    this.stepError = await runSteps(page, options.page.steps, {
+      baseUrl: options.baseUrl,
+      timeoutMs: stepTimeoutMs,
+      hasCall: (name) => this.calls.made().some((call) => call.name === name),
+      changed,
+      stepStarted: (index) => this.routes.stepStarted(index),
+      // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
+      ...(this.gathering.consentWithheld ? { eventWaitMs: sdk.settleMs } : {}),
+    });
+    this.doneBy = Date.now() + sdk.deliveryTimeoutMs;
+    await changed.waitFor(this.sdkReady.readyOrNever, sdk.deliveryTimeoutMs);
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "stepError">> {
+    return { stepError: this.stepError };
+  }
 }

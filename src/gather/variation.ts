@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from "playwright";
 import { createHash } from "node:crypto";
-import type { AppliedVariation, ExperimentView, TargetPixels } from "../artifacts/types.js";
+import type { AppliedVariation, ExperimentView, PageArtifacts, TargetPixels } from "../artifacts/types.js";
+import type { Gathering, GathererPart } from "./part.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
@@ -161,60 +162,7 @@ export async function viewExperiments(
     () => false,
   );
   const seen = await page
-    .evaluate(
-      async ({ targets }) => {
-        // A late web font would swap the glyphs between the control's capture and the variation's.
-        await document.fonts.ready;
-        const overflows = document.documentElement.scrollWidth > document.documentElement.clientWidth;
-        return targets.map(({ name, selector }) => {
-          let elements: Element[];
-          try {
-            elements = [...document.querySelectorAll(selector)];
-          } catch {
-            return { experiment: name, matched: null, visible: 0, target: null, overflows, clip: null };
-          }
-          const visible = elements.filter((element) =>
-            element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
-          );
-          const first = visible[0];
-          if (!first)
-            return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
-          const computed = getComputedStyle(first);
-          const style: Record<string, string> = {};
-          for (let index = 0; index < computed.length; index++)
-            style[computed[index]!] = computed.getPropertyValue(computed[index]!);
-          const rect = first.getBoundingClientRect();
-          const round = (value: number) => Math.round(value * 100) / 100;
-          // Whole CSS pixels around the box, cut to the first screen: equal boxes give the same clip.
-          const left = Math.max(0, Math.floor(rect.x));
-          const top = Math.max(0, Math.floor(rect.y));
-          const right = Math.min(document.documentElement.clientWidth, Math.ceil(rect.right));
-          const bottom = Math.min(innerHeight, Math.ceil(rect.bottom));
-          const clip =
-            right > left && bottom > top
-              ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top }
-              : null;
-          return {
-            experiment: name,
-            matched: elements.length,
-            visible: visible.length,
-            target: {
-              text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? ""))
-                .replace(/\s+/g, " ")
-                .trim(),
-              attributes: Object.fromEntries(
-                first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""]),
-              ),
-              style,
-              box: { x: round(rect.x), y: round(rect.y), width: round(rect.width), height: round(rect.height) },
-            },
-            overflows,
-            clip,
-          };
-        });
-      },
-      { targets: experiments.map(({ name, selector }) => ({ name, selector })) },
-    )
+    .evaluate(seeTargets, { targets: experiments.map(({ name, selector }) => ({ name, selector })) })
     // A page that navigated meanwhile has no target to see: the check says it was not seen.
     .catch(() => []);
   const pixels = await targetsPixels(
@@ -238,6 +186,60 @@ export async function viewExperiments(
           () => null,
         );
   return views.map((view) => ({ ...view, screen: saved }));
+}
+
+/**
+ * What each experiment's target shows now, as `viewExperiments` keeps it (with the clip around
+ * its box for its pixels), and whether the page is wider than the viewport. Serialised into the
+ * page, so it must be self-contained.
+ */
+async function seeTargets({ targets }: { targets: readonly ExperimentTarget[] }) {
+  // A late web font would swap the glyphs between the control's capture and the variation's.
+  await document.fonts.ready;
+  const overflows = document.documentElement.scrollWidth > document.documentElement.clientWidth;
+  return targets.map(({ name, selector }) => {
+    let elements: Element[];
+    try {
+      elements = [...document.querySelectorAll(selector)];
+    } catch {
+      return { experiment: name, matched: null, visible: 0, target: null, overflows, clip: null };
+    }
+    const visible = elements.filter((element) =>
+      element.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+    );
+    const first = visible[0];
+    if (!first) return { experiment: name, matched: elements.length, visible: 0, target: null, overflows, clip: null };
+    const computed = getComputedStyle(first);
+    const style: Record<string, string> = {};
+    for (let index = 0; index < computed.length; index++)
+      style[computed[index]!] = computed.getPropertyValue(computed[index]!);
+    const rect = first.getBoundingClientRect();
+    const round = (value: number) => Math.round(value * 100) / 100;
+    // Whole CSS pixels around the box, cut to the first screen: equal boxes give the same clip.
+    const left = Math.max(0, Math.floor(rect.x));
+    const top = Math.max(0, Math.floor(rect.y));
+    const right = Math.min(document.documentElement.clientWidth, Math.ceil(rect.right));
+    const bottom = Math.min(innerHeight, Math.ceil(rect.bottom));
+    const clip =
+      right > left && bottom > top
+        ? { x: left + scrollX, y: top + scrollY, width: right - left, height: bottom - top }
+        : null;
+    return {
+      experiment: name,
+      matched: elements.length,
+      visible: visible.length,
+      target: {
+        text: (first instanceof HTMLElement ? first.innerText : (first.textContent ?? "")).replace(/\s+/g, " ").trim(),
+        attributes: Object.fromEntries(
+          first.getAttributeNames().map((attribute) => [attribute, first.getAttribute(attribute) ?? ""]),
+        ),
+        style,
+        box: { x: round(rect.x), y: round(rect.y), width: round(rect.width), height: round(rect.height) },
+      },
+      overflows,
+      clip,
+    };
+  });
 }
 
 /**
@@ -328,4 +330,90 @@ function releaseAnimations(key: string): void {
     if (running) animation.play();
   }
   delete (window as unknown as Record<symbol, unknown>)[Symbol.for(key)];
+}
+
+/**
+ * The variation part: the variation previewed (its code applied once the SDK is ready, its errors
+ * kept apart from the page's), and the targets of the experiments seen waited for until they
+ * settled and the page is shown.
+ */
+export class VariationPart implements GathererPart {
+  /** When the variation was applied and the targets are seen: the same moment, before the journey. */
+  viewedAt = 0;
+  private readonly errors: AppliedVariation["errors"] = [];
+
+  constructor(private readonly gathering: Gathering) {}
+
+  async install(): Promise<void> {
+    const { viewed, context } = this.gathering;
+    if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
+  }
+
+  async attach(page: Page): Promise<void> {
+    page.on("pageerror", (error) => {
+      // What the variation's js throws later (from a timer, a listener) is the variation's, not the page's.
+      if (error.stack?.includes(VARIATION_SOURCE))
+        this.errors.push({ message: error.message, line: variationLine(error.stack) });
+    });
+  }
+
+  async settle(page: Page): Promise<void> {
+    const { options, viewed, sinceStart } = this.gathering;
+    const { variation, sdk } = options;
+    this.viewedAt = sinceStart(Date.now());
+    const thrown = variation ? await applyVariation(page, variation) : null;
+    if (thrown !== null) this.errors.push(thrown);
+    // A preview link's change comes from the SDK, often a moment after it is ready, and a
+    // variation's js may wait for its element: what changes the target is waited for (unless the
+    // js threw at once), then quiet.
+    // A forced control may show what the page showed all along: only its stillness is waited for.
+    const changeExpected =
+      variation !== undefined &&
+      variation.control !== true &&
+      ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
+    if (viewed.length > 0)
+      await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
+    if (viewed.length > 0) await waitUntilShown(page, sdk.deliveryTimeoutMs);
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "variation">> {
+    const { variation } = this.gathering.options;
+    return {
+      variation: variation
+        ? {
+            experiment: variation.experiment,
+            name: variation.name,
+            ...(variation.control ? { control: true as const } : {}),
+            errors: this.errors,
+          }
+        : null,
+    };
+  }
+}
+
+/** The views part: each experiment's target seen as the visitor sees it, before the journey, and the first screen saved. */
+export class ViewsPart implements GathererPart {
+  private views: PageArtifacts["experimentViews"] = [];
+
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly variation: VariationPart,
+  ) {}
+
+  async attach(): Promise<void> {
+    if (this.gathering.viewed.length > 0) await this.gathering.cdp();
+  }
+
+  async settle(page: Page): Promise<void> {
+    const { viewed, options, masked } = this.gathering;
+    this.views = await viewExperiments(page, viewed, this.variation.viewedAt, {
+      cdp: viewed.length > 0 ? await this.gathering.cdp() : null,
+      screen: options.viewScreenshot ?? null,
+      masked,
+    });
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "experimentViews">> {
+    return { experimentViews: this.views };
+  }
 }

@@ -1,0 +1,134 @@
+import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts/types.js";
+import { deliverySettled } from "../artifacts/delivery.js";
+import { globToRegExpSource } from "../url/glob.js";
+import { routeOf } from "../url/route.js";
+import { carriedCalls } from "./carried-calls.js";
+import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
+import type { NetworkCapture } from "./network.js";
+import { placeOf, withPageViews } from "./page-views.js";
+import type { Gathering, GathererPart } from "./part.js";
+import { installRecorder, watchedMethods, type RecorderMessage } from "./recorder.js";
+import { toCall } from "./recorded-call.js";
+import type { RouteWatch } from "./routes.js";
+
+const BINDING = "__setupAuditRecord";
+
+/**
+ * The calls part: what the recorder in the page reports (the SDK's readiness, every call on its
+ * global, the reads of a global not there yet), and the calls the page made, read from the
+ * collect requests when they could not be watched.
+ */
+export class CallsPart implements GathererPart {
+  /** The calls watched on the SDK's global. */
+  readonly recorded: CapturedCall[] = [];
+  /** Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it. */
+  readonly initSightings: KeySighting[] = [];
+  /** When the SDK said it was ready (epoch milliseconds); null until then. */
+  sdkReadyAt: number | null = null;
+  /** True once the page assigned the SDK's global. */
+  globalAssigned = false;
+  private readonly missingGlobalReads: MissingGlobalRead[] = [];
+  private blind: PageArtifacts["callsFromNetwork"] = null;
+
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly routes: RouteWatch,
+    private readonly network: NetworkCapture,
+  ) {}
+
+  async install(): Promise<void> {
+    const { context, options } = this.gathering;
+    await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => this.note(message));
+    await context.addInitScript(installRecorder, {
+      binding: BINDING,
+      global: options.sdk.global,
+      methods: watchedMethods(options.sdk),
+      ready: options.sdk.ready,
+      scriptPattern: globToRegExpSource(options.sdk.script),
+    });
+  }
+
+  activity(): number {
+    return this.recorded.length;
+  }
+
+  /** True once every call has an answered request and each expected call was seen. */
+  isSettled(): boolean {
+    return deliverySettled(this.made(), this.network.collect) && this.expectedSeen();
+  }
+
+  /**
+   * An SDK at work without its global (an npm install that keeps it in its own scope) shows
+   * itself only through the events its collect requests carry.
+   */
+  atWorkWithoutGlobal(): boolean {
+    return !this.globalAssigned && this.network.collect.some((request) => request.events.length > 0);
+  }
+
+  /** Calls the page made: watched on the SDK, or read from the collect requests when they could not be. */
+  made(): CapturedCall[] {
+    return this.unwatched() === null
+      ? this.recorded
+      : carriedCalls(this.network.collect, this.gathering.options.sdk, this.gathering.page.url());
+  }
+
+  async finish(): Promise<Pick<PageArtifacts, "sdkReadyAtMs" | "callsFromNetwork" | "calls">> {
+    const { context, options, sinceStart, page } = this.gathering;
+    const lost = await recoverLostCalls(context, this.missingGlobalReads, options.sdk, sinceStart);
+    // Page views show their URL, and those the SDK made on its own show at all, only in what it sent.
+    const calls =
+      this.unwatched() === null
+        ? withPageViews(this.recorded, this.network.collect, options.sdk, placeOf(this.gathering, this.routes, page))
+        : this.made();
+    return {
+      sdkReadyAtMs: this.sdkReadyAt === null ? null : sinceStart(this.sdkReadyAt),
+      callsFromNetwork: this.unwatched(),
+      calls: [...this.gathering.beforeReload(calls), ...this.gathering.beforeReload(lost)].sort(
+        (a, b) => a.atMs - b.atMs,
+      ),
+    };
+  }
+
+  private note(message: RecorderMessage): void {
+    if (message.type === "sdk-ready") this.sdkReadyAt ??= message.at;
+    if (message.type === "global-assigned") this.globalAssigned = true;
+    if (message.type === "missing-global") this.missingGlobalReads.push(message);
+    if (message.type === "call")
+      this.recorded.push({
+        ...toCall(message, this.gathering.sinceStart, this.gathering.options.sdk),
+        step: this.routes.stepAt(message.at),
+        route: routeOf(message.url),
+      });
+    if (message.type === "blind") this.blind ??= { reason: message.reason, detail: message.detail };
+    if (message.type === "init") this.initSightings.push({ key: message.key, where: "init", detail: message.method });
+    this.gathering.changed.notify();
+  }
+
+  /** Why the calls were read from the collect requests; null when they were watched on the SDK. */
+  private unwatched(): PageArtifacts["callsFromNetwork"] {
+    return (
+      this.blind ??
+      (this.atWorkWithoutGlobal()
+        ? { reason: "no-global", detail: `window.${this.gathering.options.sdk.global}` }
+        : null)
+    );
+  }
+
+  /**
+   * Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
+   * only once its batch leaves: an expected one not seen yet may still come.
+   */
+  private expectedSeen(): boolean {
+    const { options } = this.gathering;
+    // Without consent nothing is expected: what comes anyway is waited for by the quiet window.
+    if (this.gathering.consentWithheld || (this.globalAssigned && this.blind === null)) return true;
+    const made = this.made();
+    const expected = options.page.expect;
+    // An exposure to fire again after the reload is expected too: a batch that holds it must leave before the reload.
+    const tracks = [...(expected?.track ?? []), ...(options.reloadForExposures ?? [])];
+    return (
+      tracks.every((name) => made.some((call) => call.kind === "track" && call.name === name)) &&
+      (!expected?.identify || made.some((call) => call.kind === "identify"))
+    );
+  }
+}

@@ -1,0 +1,113 @@
+import type { BrowserContext, CDPSession, Page } from "playwright";
+import type { PageArtifacts } from "../artifacts/types.js";
+import type { PageGatherOptions } from "./page.js";
+import type { MaskedFields } from "./screenshot.js";
+import type { ExperimentTarget } from "./selectors.js";
+import { Signal } from "./signal.js";
+
+/**
+ * One observation of a page (its calls, its requests, its banner, its journey…). `gatherPage`
+ * runs every part of its list through the same steps, one phase at a time and in the list's order:
+ * install → attach → (the page loads) → settle → finish. While a part settles, it may wait for every
+ * part to be settled (`isSettled`) with no new `activity` for a quiet window.
+ * A part implements only the steps it needs.
+ */
+export interface GathererPart {
+  /** Before the page exists: the context's bindings, init scripts and listeners, which every document of the page then starts with. */
+  install?(): Promise<void>;
+  /** Once the page exists, before it loads: the page's listeners and sessions. */
+  attach?(page: Page): Promise<void>;
+  /** Once the page has loaded (never when it failed to), after the parts before it: what the part does on the page and waits for. */
+  settle?(page: Page): Promise<void>;
+  /** Once every part settled: false while the page still owes this part something (a call's answer, an expected event). */
+  isSettled?(): boolean;
+  /** How many things the part has seen (calls, requests): a wait for quiet lasts until this stops growing. */
+  activity?(): number;
+  /** Once the page is done, after the parts before it: its slice of the page's artifacts. */
+  finish?(): Promise<Partial<PageArtifacts>>;
+}
+
+/** What the parts of one page's gathering share: its options, its clock, its page and the signal that something new happened. */
+export class Gathering {
+  /** When the gathering started, epoch milliseconds: the artifacts' times count from here. */
+  readonly startedAt = Date.now();
+  /** Told of every new thing a part sees (a call, a request, a stored cookie), to wake the waits. */
+  readonly changed = new Signal();
+  /** When the page was loaded once more for its exposures (from the start); null without a reload. */
+  reloadAtMs: number | null = null;
+  /** True once the page loaded: the parts settle only then. */
+  loaded = false;
+  /** How long one journey step (or the banner's answer) may take. */
+  readonly stepTimeoutMs: number;
+  /** The parts, in their order (`pageParts`). */
+  parts: readonly GathererPart[] = [];
+  private opened: Page | null = null;
+  private session: Promise<CDPSession> | null = null;
+
+  constructor(
+    readonly context: BrowserContext,
+    readonly options: PageGatherOptions,
+  ) {
+    this.stepTimeoutMs = options.stepTimeoutMs ?? 15_000;
+  }
+
+  /** True when no part waits for anything more. */
+  isSettled(): boolean {
+    return this.parts.every((part) => part.isSettled?.() ?? true);
+  }
+
+  /** How many things the parts have seen so far. */
+  activity(): number {
+    return this.parts.reduce((count, part) => count + (part.activity?.() ?? 0), 0);
+  }
+
+  /** The experiments whose target is seen before the journey. */
+  get viewed(): readonly ExperimentTarget[] {
+    return this.options.viewedExperiments ?? [];
+  }
+
+  /** True on a consent unit whose visitor gives no consent (a refusal, GPC): no call of the SDK's may come. */
+  get consentWithheld(): boolean {
+    return this.options.consent !== undefined && this.options.consent.unit !== "page";
+  }
+
+  /** The fields the screenshots mask. */
+  get masked(): MaskedFields {
+    return { page: this.page, selectors: this.options.maskedFields ?? [] };
+  }
+
+  /** Milliseconds from the start to `epochMs`, never negative. */
+  readonly sinceStart = (epochMs: number): number => Math.max(0, Math.round(epochMs - this.startedAt));
+
+  /** Opens the page, once the parts are installed. */
+  async open(): Promise<Page> {
+    this.opened = await this.context.newPage();
+    return this.opened;
+  }
+
+  /** The page; there is none before `open`. */
+  get page(): Page {
+    if (this.opened === null) throw new Error("the page is not open yet");
+    return this.opened;
+  }
+
+  /**
+   * The page's one CDP session, opened by the first part that asks. Attaching a session to a page
+   * costs a round trip to a browser that is busy starting it: one session serves the screenshots,
+   * the experiments' target pixels, the filmstrip and, in a remote browser, the request headers.
+   */
+  cdp(): Promise<CDPSession> {
+    this.session ??= this.context.newCDPSession(this.page);
+    return this.session;
+  }
+
+  /** Resolves once `ms` have passed on the page's own clock (its timers run late when its thread is busy). */
+  readonly pageClock = (ms: number): Promise<unknown> =>
+    this.page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
+
+  /** What the page itself did: `items` made before its reload, the reload's being its own. */
+  beforeReload<T extends { atMs: number }>(items: readonly T[]): T[] {
+    const { reloadAtMs } = this;
+    return reloadAtMs === null ? [...items] : items.filter((item) => item.atMs < reloadAtMs);
+  }
+}

@@ -105,9 +105,9 @@ test.describe("plan.properties", () => {
     });
   });
 
-  test("fails with each violation's sentence, and its pointer in evidence", () => {
+  test("fails with each violation's sentence, and its pointer, call, journey step and route in evidence", () => {
     const [finding] = planProperties.evaluate(
-      contextWith([order({ order_id: "o_1", revenue: "12.50", coupon: "SPRING" })]),
+      contextWith([{ ...order({ order_id: "o_1", revenue: "12.50", coupon: "SPRING" }), step: 1, route: "/checkout" }]),
     );
     expect(finding?.status).toBe("fail");
     expect(finding?.message).toBe(
@@ -121,6 +121,8 @@ test.describe("plan.properties", () => {
           call: 'track("Order Completed")',
           callIndex: 0,
           atMs: 500,
+          step: 1,
+          route: "/checkout",
           pointer: "/coupon",
           rule: "additionalProperties",
           expected: "no key the plan does not list",
@@ -131,6 +133,8 @@ test.describe("plan.properties", () => {
           call: 'track("Order Completed")',
           callIndex: 0,
           atMs: 500,
+          step: 1,
+          route: "/checkout",
           pointer: "/revenue",
           rule: "type",
           expected: "a number",

@@ -1,6 +1,7 @@
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import type { PlanViolation, TrackingPlan } from "../../tracking-plan/types.js";
+import { routeOfCall } from "../../artifacts/page-views.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
 import { violationEvidence, violationSentence } from "./sentences.js";
@@ -62,6 +63,9 @@ export const planProperties = defineCheck({
             call: describeCall(call),
             callIndex: index,
             atMs: call.atMs,
+            // The journey step during which the call was made, as summary.json's calls count them (0-based; null before the first).
+            step: call.step ?? null,
+            route: routeOfCall(call),
             ...violationEvidence(violation),
           })),
         ),

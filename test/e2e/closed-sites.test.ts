@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
@@ -176,7 +175,12 @@ test("each closed site passes with its auth on both viewports; no output shows a
   const specDir = outDir("spec");
   const specs = [...SPECS, storageStateSpec(specDir)];
   const out = outDir("pass");
-  const run = await runCli(["run", ...specs, "--out", out, "--single-file", "--save-artifacts"], SECRETS_ENV);
+  // A temporary folder of the run's own: another test's run, beside it, keeps its work folder in the machine's.
+  const temporary = outDir("tmp");
+  const run = await runCli(["run", ...specs, "--out", out, "--single-file", "--save-artifacts"], {
+    ...SECRETS_ENV,
+    TMPDIR: temporary,
+  });
   expect(run.code, run.stderr + run.stdout).toBe(0);
   const summary = readSummary(out);
   expect(summary.runs.map((spec) => [spec.spec, spec.verdict])).toEqual(specs.map((spec) => [spec, "pass"]));
@@ -223,11 +227,11 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(filesUnder(join(out, "artifacts")).some((file) => file.text.includes("redacted"))).toBe(true);
   expect(leaks(run, out)).toEqual([]);
   // The session the login ended with went with the run's work folder.
-  const workFolders = readdirSync(tmpdir()).filter(
-    (name) => name.startsWith("setup-audit-") && existsSync(join(tmpdir(), name, "logins")),
+  const workFolders = readdirSync(temporary).filter(
+    (name) => name.startsWith("setup-audit-") && existsSync(join(temporary, name, "logins")),
   );
   const kept = workFolders.flatMap((name) =>
-    filesUnder(join(tmpdir(), name, "logins")).filter((file) => file.text.includes(sessionFor(user))),
+    filesUnder(join(temporary, name, "logins")).filter((file) => file.text.includes(sessionFor(user))),
   );
   expect(kept).toEqual([]);
 

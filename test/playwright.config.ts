@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { defineConfig, type Project } from "@playwright/test";
 
 /**
@@ -24,8 +23,6 @@ export default defineConfig({
   testDir: ".",
   outputDir: "../reports/test-output",
   fullyParallel: true,
-  // Two at least: most of a test's time is its audit waiting on pages and SDK timers, not computing.
-  workers: Math.max(2, Math.floor(availableParallelism() / 2)),
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],
   globalSetup: "./e2e/global-setup.ts",

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium } from "playwright";
@@ -175,8 +176,9 @@ test("each closed site passes with its auth on both viewports; no output shows a
   const specDir = outDir("spec");
   const specs = [...SPECS, storageStateSpec(specDir)];
   const out = outDir("pass");
-  // A temporary folder of the run's own: another test's run, beside it, keeps its work folder in the machine's.
-  const temporary = outDir("tmp");
+  // A temporary folder of the run's own (another test's run, beside it, keeps its work folder in the
+  // machine's), with a short path: Chromium's sockets live there, and a socket's path has a limit.
+  const temporary = mkdtempSync(join(tmpdir(), "sa-"));
   const run = await runCli(["run", ...specs, "--out", out, "--single-file", "--save-artifacts"], {
     ...SECRETS_ENV,
     TMPDIR: temporary,
@@ -233,6 +235,7 @@ test("each closed site passes with its auth on both viewports; no output shows a
   const kept = workFolders.flatMap((name) =>
     filesUnder(join(temporary, name, "logins")).filter((file) => file.text.includes(sessionFor(user))),
   );
+  rmSync(temporary, { recursive: true, force: true });
   expect(kept).toEqual([]);
 
   // The other origin saw every page reach it, under both its names, and never a secret.

@@ -1,7 +1,7 @@
 import { findProject, wantedProject, type ProjectMatch } from "../../api/match.js";
 import type { ApiArtifacts, ApiExchange, ApiFailure, ApiProject } from "../../artifacts/types.js";
 import { formatDuration } from "../../text/wording.js";
-import { auditedEnvironment, type AuditContext } from "../check.js";
+import { auditedEnvironment, type AuditContext, type Verdict } from "../check.js";
 import { needed } from "../inputs.js";
 
 /** The service's answers as the API checks (and report.warnings) read them, and how a failed exchange is told. */
@@ -59,11 +59,24 @@ export function exchangeEvidence(exchange: ApiExchange<unknown>): Record<string,
   };
 }
 
+/** The failure of an exchange the check needed: what went wrong in words, and the exchange as evidence. */
+export function failedExchange(
+  exchange: ApiExchange<unknown> & { failure: ApiFailure },
+  what: string,
+  pathSetting: string,
+): Verdict {
+  return {
+    status: "fail",
+    message: exchangeProblem(exchange, what, pathSetting),
+    evidence: exchangeEvidence(exchange),
+  };
+}
+
 /**
  * A failed exchange in words: what was asked, what went wrong (key redacted), how hard the
  * client tried, and what to do. `pathSetting` names the spec field that chose the URL.
  */
-export function exchangeProblem(
+function exchangeProblem(
   exchange: ApiExchange<unknown> & { failure: ApiFailure },
   what: string,
   pathSetting: string,

@@ -3,7 +3,7 @@ import type { ApiGoal } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import { nearMisses, orJoined, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding, type AuditContext, type Verdict } from "../check.js";
-import { exchangeEvidence, exchangeProblem, judgeableApi, matchedProject } from "./answers.js";
+import { failedExchange, judgeableApi, matchedProject } from "./answers.js";
 
 /** api.goals: each spec goal exists in the service by name, and its condition equals the spec's event exactly. */
 export const apiGoals = defineCheck({
@@ -36,11 +36,7 @@ export const apiGoals = defineCheck({
     const exchange = found.api.goals;
     if (exchange === null) return skip("Not judged: the goals were not read.");
     if (exchange.data === null) {
-      return specWideFinding(context, {
-        status: "fail",
-        message: exchangeProblem(exchange, "the service's goals", "api.goalsPath"),
-        evidence: exchangeEvidence(exchange),
-      });
+      return specWideFinding(context, failedExchange(exchange, "the service's goals", "api.goalsPath"));
     }
     return specWideFinding(context, judgeGoals(context, exchange.data));
   },

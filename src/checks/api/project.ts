@@ -3,7 +3,7 @@ import type { ApiProject } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding, type AuditContext, type Verdict } from "../check.js";
-import { exchangeEvidence, exchangeProblem, judgeableApi, keyField, projectLabel, wantedProjectOf } from "./answers.js";
+import { failedExchange, judgeableApi, keyField, projectLabel, wantedProjectOf } from "./answers.js";
 
 /** api.project: the environment's key or domain is among the projects the service lists. */
 export const apiProject = defineCheck({
@@ -27,11 +27,7 @@ export const apiProject = defineCheck({
     if ("blocked" in judgeable) return specWideFinding(context, { status: "skip", message: judgeable.blocked });
     const exchange = judgeable.projects;
     if (exchange.data === null) {
-      return specWideFinding(context, {
-        status: "fail",
-        message: exchangeProblem(exchange, "the project list", "api.baseUrl"),
-        evidence: exchangeEvidence(exchange),
-      });
+      return specWideFinding(context, failedExchange(exchange, "the project list", "api.baseUrl"));
     }
     return specWideFinding(context, judgeProject(context, exchange.data));
   },

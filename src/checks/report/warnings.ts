@@ -2,7 +2,7 @@ import { SPLIT_FIELDS, VISITOR_FIELDS } from "../../api/match.js";
 import type { ReportExperiment, ReportVariation, ReportWarning } from "../../artifacts/types.js";
 import type { Finding, Status } from "../../findings/finding.js";
 import { worstStatus } from "../../findings/finding.js";
-import { exchangeEvidence, exchangeProblem, judgeableApi } from "../api/answers.js";
+import { failedExchange, judgeableApi } from "../api/answers.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
 import { needed, type CheckInput } from "../inputs.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
@@ -111,12 +111,7 @@ function reportExperiments(
       message:
         "Not judged: the report was not asked for, because the service's project list could not be read or does not list the project (see api.project).",
     };
-  if (exchange.data === null)
-    return {
-      status: "fail",
-      message: exchangeProblem(exchange, "the report data", "report.path"),
-      evidence: exchangeEvidence(exchange),
-    };
+  if (exchange.data === null) return failedExchange(exchange, "the report data", "report.path");
   return { experiments: exchange.data, source: `GET ${exchange.url}`, srm: report.srm };
 }
 

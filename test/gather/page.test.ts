@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { devices, expect, type BrowserContext } from "@playwright/test";
 import { PNG } from "pngjs";
+import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
@@ -247,10 +248,55 @@ test("a canary sent only to the site's own backend is not a sighting", async ({ 
   expect(artifacts.canarySightings).toEqual([]);
 });
 
+/** Every field a page's artifacts must hold, listed for the compiler to hold to the type: the parts' slices are merged where it cannot follow them. */
+type RequiredFields<T> = { [K in keyof T as object extends Pick<T, K> ? never : K]-?: true };
+const REQUIRED_FIELDS: RequiredFields<PageArtifacts> = {
+  spec: true,
+  environment: true,
+  unit: true,
+  page: true,
+  viewport: true,
+  mobile: true,
+  browser: true,
+  requestedUrl: true,
+  finalUrl: true,
+  navigations: true,
+  loadError: true,
+  documentStatus: true,
+  stepError: true,
+  access: true,
+  sdkScripts: true,
+  sdkReadyAtMs: true,
+  callsFromNetwork: true,
+  calls: true,
+  collect: true,
+  sdkTagKey: true,
+  keySightings: true,
+  selectors: true,
+  canarySightings: true,
+  errors: true,
+  screenshot: true,
+  variation: true,
+  experimentViews: true,
+  durationMs: true,
+};
+const missingFields = (artifacts: PageArtifacts) =>
+  Object.keys(REQUIRED_FIELDS).filter(
+    (field) => (artifacts as unknown as Record<string, unknown>)[field] === undefined,
+  );
+
 test("a page that does not exist is a load error with its status", async ({ gather }) => {
   const artifacts = await gather("demo", { path: "/missing" });
   expect(artifacts.documentStatus).toBe(404);
   expect(artifacts.loadError).toBe("the server answered HTTP 404");
+  // Its parts never settled: their slices still fill every field.
+  expect(missingFields(artifacts)).toEqual([]);
+});
+
+test("the parts' slices fill every field of a loaded page's artifacts", async ({ gather }) => {
+  const artifacts = await gather("demo", { path: "/pricing", steps: [{ click: "#cta-primary" }] });
+  expect(artifacts.loadError).toBeNull();
+  expect(missingFields(artifacts)).toEqual([]);
 });
 
 test("the screenshot shows the viewport in CSS pixels, on a phone too", async ({ gather }, testInfo) => {

@@ -350,6 +350,17 @@ test("a call the page makes on load counts on neither side, whichever side of th
   expect(lost!.message).toContain("the journey no longer fires `cta_clicked`");
 });
 
+test("with no needed call made during the control's journey, the pass says none was compared", () => {
+  const loadOnly = [callWith({ name: "cta_clicked", atMs: 400, step: null })];
+  const [found] = judged([pricing({ calls: loadOnly })], [preview({ calls: loadOnly })]);
+  expect(found!.status).toBe("pass");
+  expect(found!.message).toBe(
+    'Variation "Long copy" of "Pricing CTA copy" on mobile previews well: it changes the target, fits the screen (no call it needs was made during the control\'s journey steps, so none was compared).',
+  );
+  const [compared] = judged([pricing()], [preview()]);
+  expect(compared!.message).toContain("keeps the journey's calls and fits the screen.");
+});
+
 test("its js's errors, a broken journey and a preview link that does not load fail it", () => {
   const thrown = preview({
     variation: {

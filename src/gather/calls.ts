@@ -93,7 +93,7 @@ export class CallsPart implements GathererPart {
     if (message.type === "sdk-ready") this.sdkReadyAt ??= message.at;
     if (message.type === "global-assigned") this.globalAssigned = true;
     if (message.type === "missing-global") this.missingGlobalReads.push(message);
-    if (message.type === "call")
+    if (message.type === "call" && this.gathering.observing)
       this.recorded.push({
         ...toCall(message, this.gathering.sinceStart, this.gathering.options.sdk),
         step: this.routes.stepAt(message.at),

@@ -63,6 +63,8 @@ export class NetworkCapture {
     private readonly projectKeys: readonly string[],
     private readonly sinceStart: (epochMs: number) => number,
     private readonly onChange: () => void,
+    /** False while requests are not the page's to keep (part.ts `observing`). */
+    private readonly observing: () => boolean = () => true,
   ) {
     this.isCollectUrl = urlMatcher(sdk.collect);
     this.isSdkUrl = urlMatcher(sdk.script);
@@ -91,7 +93,7 @@ export class NetworkCapture {
       this.entryByRequest.set(request, load);
       this.addSightings(keysInScriptUrl(url, this.projectKeys));
       this.onChange();
-    } else if (this.isCollectUrl(url)) {
+    } else if (this.isCollectUrl(url) && this.observing()) {
       const headers = request.headers();
       const { events, strings, error } = decodeCollectBody(request.postDataBuffer(), url, headers["content-encoding"]);
       for (const key of this.projectKeys) {
@@ -175,7 +177,14 @@ export class NetworkPart implements GathererPart {
 
   constructor(private readonly gathering: Gathering) {
     const { context, options, sinceStart, changed } = gathering;
-    this.capture = new NetworkCapture(context, options.sdk, options.projectKeys, sinceStart, () => changed.notify());
+    this.capture = new NetworkCapture(
+      context,
+      options.sdk,
+      options.projectKeys,
+      sinceStart,
+      () => changed.notify(),
+      () => gathering.observing,
+    );
   }
 
   activity(): number {

@@ -35,6 +35,8 @@ export class Gathering {
   readonly changed = new Signal();
   /** When the page was loaded once more for its exposures (from the start); null without a reload. */
   reloadAtMs: number | null = null;
+  /** True once the page is done (its quiet window ended), before any reload. */
+  private done = false;
   /** True once the page loaded: the parts settle only then. */
   loaded = false;
   /** How long one journey step (or the banner's answer) may take. */
@@ -54,6 +56,20 @@ export class Gathering {
   /** True when no part waits for anything more. */
   isSettled(): boolean {
     return this.parts.every((part) => part.isSettled?.() ?? true);
+  }
+
+  /** The page is done: its calls and requests are all seen. */
+  markDone(): void {
+    this.done = true;
+  }
+
+  /**
+   * False from the moment the page is done until its reload starts: what arrives then (a batch the
+   * SDK sends after the quiet window, a call from a late timer) is neither the page's nor the
+   * reload's, and is kept out, for the page's calls and its requests were judged settled without it.
+   */
+  get observing(): boolean {
+    return !this.done || this.reloadAtMs !== null;
   }
 
   /** How many things the parts have seen so far. */

@@ -23,5 +23,6 @@ export class QuietWindowPart implements GathererPart {
       Math.max(0, this.journey.doneBy - Date.now()),
       gathering.pageClock,
     );
+    gathering.markDone();
   }
 }

@@ -45,9 +45,11 @@ export class ReloadPart implements GathererPart {
     this.navigation.noteReload(page);
     // The reload is no visit: the service never sees it, and no event of it vouches for a call of the page's.
     await network.intercept(context);
+    // From here on, what the page does is the reload's.
+    gathering.reloadAtMs = sinceStart(Date.now());
     this.reload = await reloadPage(page, {
       url: this.navigation.requestedUrl,
-      atMs: sinceStart(Date.now()),
+      atMs: gathering.reloadAtMs,
       exposures,
       calls: () => this.calls.made(),
       collect: () => network.collect,
@@ -62,7 +64,6 @@ export class ReloadPart implements GathererPart {
       waitFor: (condition, timeoutMs) => changed.waitFor(condition, timeoutMs),
       timeoutMs: options.sdk.deliveryTimeoutMs,
     });
-    gathering.reloadAtMs = this.reload.atMs;
   }
 
   async finish(): Promise<Pick<PageArtifacts, "reload">> {

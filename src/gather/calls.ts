@@ -2,7 +2,7 @@ import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts/type
 import { deliverySettled } from "../artifacts/delivery.js";
 import { globToRegExpSource } from "../url/glob.js";
 import { routeOf } from "../url/route.js";
-import { carriedCalls } from "./carried-calls.js";
+import { carriedCalls, type PlaceAt } from "./carried-calls.js";
 import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import type { NetworkCapture } from "./network.js";
 import { placeOf, withPageViews } from "./page-views.js";
@@ -69,7 +69,7 @@ export class CallsPart implements GathererPart {
   made(): CapturedCall[] {
     return this.unwatched() === null
       ? this.recorded
-      : carriedCalls(this.network.collect, this.gathering.options.sdk, this.gathering.page.url());
+      : carriedCalls(this.network.collect, this.gathering.options.sdk, this.gathering.page.url(), this.placeAt);
   }
 
   async finish(): Promise<Pick<PageArtifacts, "sdkReadyAtMs" | "callsFromNetwork" | "calls">> {
@@ -88,6 +88,12 @@ export class CallsPart implements GathererPart {
       ),
     };
   }
+
+  /** The step and route current when a call the collect requests carried was made. */
+  private readonly placeAt: PlaceAt = (madeAtWallMs, sentAtMs) => {
+    const at = this.routes.onPageClock(madeAtWallMs ?? this.gathering.startedAt + sentAtMs);
+    return { step: this.routes.stepAt(at), route: this.routes.routeAt(at) };
+  };
 
   private note(message: RecorderMessage): void {
     if (message.type === "sdk-ready") this.sdkReadyAt ??= message.at;

@@ -1,6 +1,7 @@
 import { isRecord } from "../text/parse-json.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import { firstSendings, isPageViewEvent, pageViewName, recordedUrl } from "../artifacts/page-views.js";
+import { firstSendings, isPageViewEvent, madeAtEpochMs, pageViewName, recordedUrl } from "../artifacts/page-views.js";
+import { routeOf } from "../url/route.js";
 import type { SdkSpec } from "../spec/schema.js";
 
 /**
@@ -17,6 +18,7 @@ export function carriedCalls(
   requests: readonly CollectRequest[],
   sdk: Pick<SdkSpec, "track" | "identify" | "page" | "pageEvent">,
   documentUrl: string,
+  placeAt?: PlaceAt,
 ): CapturedCall[] {
   const firstSending = firstSendings();
   return requests.flatMap((request) =>
@@ -30,6 +32,8 @@ export function carriedCalls(
             ? (sdk.page[0] ?? sdk.track[0]!)
             : sdk.track[0]!;
       const url = recordedUrl(event.raw);
+      const place = placeAt?.(madeAtEpochMs(event.raw), request.atMs);
+      const route = url === null ? (place?.route ?? null) : routeOf(url);
       return [
         {
           ...call,
@@ -37,12 +41,20 @@ export function carriedCalls(
           atMs: request.atMs,
           state: "direct",
           documentUrl: url ?? documentUrl,
+          ...(place === undefined ? {} : { step: place.step }),
+          ...(route === null ? {} : { route }),
           ...(call.kind === "page" ? { pageUrl: url } : {}),
         },
       ];
     }),
   );
 }
+
+/**
+ * Where the page was when a carried call was made: its journey step and route when its SDK says it
+ * made it (epoch milliseconds, wall clock), else when its request left (from the start).
+ */
+export type PlaceAt = (madeAtWallMs: number | null, sentAtMs: number) => { step: number | null; route: string | null };
 
 type EventCall = Pick<CapturedCall, "kind" | "name" | "properties">;
 

@@ -110,3 +110,33 @@ test("each call carries its request's time and counts as made on the SDK", () =>
   const [call] = carriedCalls([request({ type: "track", event: "x" })], sdk, "http://127.0.0.1:1/page");
   expect(call).toMatchObject({ atMs: 700, state: "direct", documentUrl: "http://127.0.0.1:1/page" });
 });
+
+test("each call is placed at the step and route current when its SDK made it, else when its request left; a URL it records names its route", () => {
+  const placed: [number | null, number][] = [];
+  const placeAt = (madeAtWallMs: number | null, sentAtMs: number) => {
+    placed.push([madeAtWallMs, sentAtMs]);
+    return madeAtWallMs === null ? { step: 2, route: "/pricing" } : { step: 1, route: "/about" };
+  };
+  const calls = carriedCalls(
+    [
+      request(
+        { type: "track", event: "stamped", timestamp: "2026-11-28T10:00:00.000Z" },
+        { type: "track", event: "unstamped" },
+        { type: "page", name: "Team", context: { page: { url: "http://127.0.0.1:1/team?tab=2" } } },
+      ),
+    ],
+    sdk,
+    "http://127.0.0.1:1/last",
+    placeAt,
+  );
+  expect(calls.map(({ name, step, route }) => ({ name, step, route }))).toEqual([
+    { name: "stamped", step: 1, route: "/about" },
+    { name: "unstamped", step: 2, route: "/pricing" },
+    { name: "Team", step: 2, route: "/team?tab=2" },
+  ]);
+  expect(placed).toEqual([
+    [Date.parse("2026-11-28T10:00:00.000Z"), 700],
+    [null, 700],
+    [null, 700],
+  ]);
+});

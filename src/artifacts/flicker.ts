@@ -46,3 +46,25 @@ export function flickerTimes(flicker: Pick<FlickerFrames, "frames" | "readAtMs">
     hiddenAfterAppliedMs: Math.round(hiddenAfterAppliedMs),
   };
 }
+
+/** How the target stayed off screen in every frame, by how many frames each way. */
+export interface NeverShown {
+  /** Frames in which the selector matched nothing. */
+  absent: number;
+  /** Frames in which the target, or an ancestor below body, was hidden. */
+  hidden: number;
+  /** Frames in which the page itself was hidden (html or body). */
+  pageHidden: number;
+}
+
+/** How the target stayed off screen in every frame; null when some frame showed it. */
+export function neverShown(frames: FlickerFrames["frames"]): NeverShown | null {
+  const counts: NeverShown = { absent: 0, hidden: 0, pageHidden: 0 };
+  for (const [, hidden, look] of frames) {
+    if (hidden === 1) counts.pageHidden++;
+    else if (look === -1) counts.absent++;
+    else if (look === -2) counts.hidden++;
+    else return null;
+  }
+  return counts;
+}

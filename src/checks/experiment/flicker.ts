@@ -1,4 +1,4 @@
-import { flickerTimes, type FlickerTimes } from "../../artifacts/flicker.js";
+import { flickerTimes, neverShown, type FlickerTimes, type NeverShown } from "../../artifacts/flicker.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
@@ -53,6 +53,8 @@ export const experimentFlicker = defineCheck({
     `content for at least one frame before the variation replaced it (**warn** up to ${CONTROL_PAINTED_FAIL_ABOVE_MS} ms, **fail** beyond), ` +
     "or the page stayed hidden (an anti-flicker snippet's opacity 0 or visibility hidden on html or body) for " +
     `${HIDDEN_WARN_FROM_MS} ms or more in all (**warn**); the worst wins. ` +
+    "A target on screen in no frame (absent, hidden, or the page hidden, in every one) gets a **skip** " +
+    "saying so, instead of a pass: no frame could have shown flicker. " +
     "Evidence: `controlPaintedMs`, `hiddenMs`, " +
     "`hiddenAfterAppliedMs` and a filmstrip picture. A variation with `js` or `css` gets a **skip**: the " +
     "audit applies it, and its timing is not the site's (see [Flicker](experiments.md#flicker))",
@@ -109,6 +111,16 @@ function judgeUnit(
     filmstrip: unit.flicker!.filmstrip.map((frame) => ({ atMs: frame.atMs, screen: frame.screen })),
   };
   const verdict = judgeFlicker(times);
+  // A page hidden long enough warns on its own; a pass needs a frame that showed the target.
+  const offScreen = verdict.status === "pass" ? neverShown(unit.flicker!.frames) : null;
+  if (offScreen !== null)
+    return finding(
+      context,
+      "skip",
+      `${named}: not judged, its target was on screen in none of the ${evidence.frames} frames sampled until ${Math.round(unit.flicker!.readAtMs)} ms (${whyOffScreen(offScreen)}), so no frame could show flicker. Check that \`${experiment.selector}\` is the element the variation changes, shown before the journey.`,
+      scope,
+      { ...evidence, ...offScreen },
+    );
   if (verdict.status === "pass") {
     const hidden = times.hiddenMs > 0 ? `; the page was hidden for ${times.hiddenMs} ms` : "";
     return finding(
@@ -126,6 +138,19 @@ function judgeUnit(
     scope,
     evidence,
   );
+}
+
+/** The frames without the target on screen, each way, as a clause. */
+function whyOffScreen({ absent, hidden, pageHidden }: NeverShown): string {
+  const ways = [
+    [absent, "the selector matched nothing"],
+    [hidden, "the target was hidden"],
+    [pageHidden, "the page was hidden"],
+  ] as const;
+  return ways
+    .filter(([count]) => count > 0)
+    .map(([count, what]) => `${what} in ${count}`)
+    .join(", ");
 }
 
 /** What to do, for what the frames showed. */

@@ -114,3 +114,27 @@ test("a js or css variation is skipped, saying why; so is one without frames", (
     message: expect.stringContaining("no frame of it was sampled"),
   });
 });
+
+test("a target on screen in no frame is skipped, saying how each frame missed it; a page hidden long enough still warns", () => {
+  const offScreen = judged([
+    unit("Long copy", sampled([...frames(40, 200, -1), ...frames(200, 400, -2), ...frames(400, 600, VARIATION, 1)])),
+  ])[0]!;
+  expect(offScreen).toMatchObject({
+    status: "skip",
+    evidence: { frames: 36, absent: 10, hidden: 13, pageHidden: 13 },
+  });
+  expect(offScreen.message).toBe(
+    'Variation "Long copy" of "Pricing CTA copy" on desktop: not judged, its target was on screen in none of the 36 frames sampled until 608 ms (the selector matched nothing in 10, the target was hidden in 13, the page was hidden in 13), so no frame could show flicker. Check that `#cta` is the element the variation changes, shown before the journey.',
+  );
+  expect(judged([unit("Long copy", sampled(frames(40, 1200, -2)))])[0]!.message).toContain(
+    "(the target was hidden in 73)",
+  );
+  expect(judged([unit("Long copy", sampled(frames(40, 1200, VARIATION, 1)))])[0]).toMatchObject({
+    status: "warn",
+    message: expect.stringContaining("the page was hidden for 1168 ms in all"),
+  });
+  // One frame that shows the target is evidence enough for a pass.
+  expect(
+    judged([unit("Long copy", sampled([...frames(40, 200, -2), ...frames(200, 216, VARIATION)]))])[0],
+  ).toMatchObject({ status: "pass" });
+});

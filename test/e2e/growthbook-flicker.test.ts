@@ -6,7 +6,7 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 /**
  * GrowthBook's own bundle applying a visual experiment (fixtures/sites/growthbook.ts): each planted
  * flicker fault is reported with its check id, page, experiment, variation, viewport and status,
- * and nothing else; the page with the SDK in <head> passes every check on both viewports. The run
+ * and nothing else; a target never on screen is skipped; the page with the SDK in <head> passes every check on both viewports. The run
  * uses 4 workers on this machine's cores, so the verdicts are shown to hold under load: the faults'
  * timings are far from the thresholds.
  */
@@ -36,6 +36,8 @@ test("each planted flicker fault, and nothing else, is reported on both viewport
       `experiment.flicker fail late CTA copy with the SDK loaded late · Long copy ${viewport}`,
       `experiment.flicker fail anti-flicker-timeout CTA copy past the anti-flicker timeout · Long copy ${viewport}`,
       `experiment.flicker warn hidden-after CTA copy hidden after it is applied · Long copy ${viewport}`,
+      // A note no view shows: its change is nothing a visitor sees before the journey.
+      `experiment.variation fail never-shown Plan note in closed terms · Long note ${viewport}`,
     ]).sort(),
   );
 });
@@ -57,10 +59,26 @@ test("the evidence says what each page did: the control painted, the page hidden
       evidence: { controlPaintedMs: 0, hiddenAfterAppliedMs: 0 },
     });
     expect(flicker("anti-flicker").evidence.hiddenMs).toBeGreaterThan(0);
-    // A snippet on its own 3.5 s timer: hidden long after the variation is in place.
+    // A snippet that its own count of 90 frames ends: hidden long after the variation is in place.
     expect(flicker("hidden-after").evidence).toMatchObject({ controlPaintedMs: 0 });
     expect(flicker("hidden-after").evidence.hiddenAfterAppliedMs).toBeGreaterThanOrEqual(1000);
     expect(flicker("hidden-after").message).toContain("End the anti-flicker snippet when the variation is in place");
+  }
+});
+
+test("a target on screen in no frame before the journey (a note in closed <details>) is skipped for flicker, saying how the frames missed it", () => {
+  for (const viewport of VIEWPORTS) {
+    const neverShown = findingOf(summary, "experiment.flicker", {
+      page: "never-shown",
+      viewport,
+      variation: "Long note",
+    });
+    expect(neverShown).toMatchObject({
+      status: "skip",
+      evidence: { controlPaintedMs: 0, hidden: expect.any(Number), pageHidden: 0 },
+    });
+    expect(neverShown.message).toContain("not judged, its target was on screen in none of the");
+    expect(neverShown.message).toContain("the target was hidden in");
   }
 });
 

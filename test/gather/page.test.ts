@@ -143,8 +143,10 @@ test("a stub snippet whose SDK script never comes holds the journey for delivery
   gather,
 }) => {
   // Two waits of deliveryTimeoutMs: once before the journey, then the queued calls' delivery until the same deadline's end.
-  // A third (a wait per queued call) would add 8 s more, a gap that a loaded machine's slower pages do not close.
-  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 8000 };
+  // A third (a wait per queued call) would add 15 s more, a gap that a loaded machine's slower pages
+  // do not close (8 s was: a page beside other audits took more than 24 s for two).
+  test.setTimeout(120_000);
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 15_000 };
   const steps = [
     { fill: { selector: "#email", value: "qa@example.test" } },
     { click: "#submit" },
@@ -164,8 +166,9 @@ test("a stub snippet whose SDK script never comes holds the journey for delivery
 test("a stub snippet whose SDK script never comes is waited for once: after a journey that calls nothing, the page ends with its quiet window", async ({
   gather,
 }) => {
-  // Long enough that a second wait for the SDK (2 × 8 s) stands far apart from one (8 s and the page's own work, slower on a loaded machine).
-  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 8000 };
+  // Long enough that a second wait for the SDK (2 × 15 s) stands far apart from one (15 s and the page's own work, slower on a loaded machine).
+  test.setTimeout(120_000);
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 15_000 };
   const artifacts = await gather(
     "demo",
     { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }] },

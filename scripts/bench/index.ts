@@ -15,7 +15,8 @@
  * Then the report's overview of a run of 400 page × viewports, built with no browser
  * (`bench-overview:`, before the last line; scripts/bench/overview.ts).
  * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent|plan|overview (that
- * measurement alone, without the rest or the last line)
+ * measurement alone, without the rest or the last line), or --only overhead (the table of every N and
+ * the last line, without the other measurements)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -40,7 +41,7 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-const ALONE = ["variations", "realsdk", "consent", "plan", "overview"] as const;
+const ALONE = ["overhead", "variations", "realsdk", "consent", "plan", "overview"] as const;
 const only = ALONE.find((name) => name === values.only) ?? null;
 if (values.only !== undefined && only === null)
   throw new Error(
@@ -181,7 +182,7 @@ let planValidation = { wallMs: 0, cpuMs: 0 };
 let plan: PlanRound[] = [];
 let overview: OverviewTiming | null = null;
 try {
-  if (only === null) {
+  if (only === null || only === "overhead") {
     for (const pages of sizes) {
       const row = { pages, rounds: [] as Round[] };
       rows.push(row);
@@ -225,7 +226,7 @@ else if (only === "realsdk") process.stdout.write(realSdkLine());
 else if (only === "consent") process.stdout.write(consentLine(consent));
 else if (only === "plan") process.stdout.write(planLine(planValidation, plan));
 else if (only === "overview") process.stdout.write(overviewLine(overview!));
-else printAll();
+else printAll(only === null);
 
 /** `bench-realsdk:`: the median ratio audit / bare over the rounds, and each round's. */
 function realSdkLine(): string {
@@ -234,8 +235,8 @@ function realSdkLine(): string {
   return `bench-realsdk: ratio=${median(ratios).toFixed(2)} audit=${seconds("audit")}s bare=${seconds("bare")}s pages=${REAL_SDK_PAGES.length * 2}${rounds > 1 ? ` rounds=${ratios.map((value) => value.toFixed(2)).join(",")}` : ""}\n`;
 }
 
-/** The table of every N, then the lines for machines, `bench:` last. */
-function printAll(): void {
+/** The table of every N, then the lines for machines (the other measurements' with `others`), `bench:` last. */
+function printAll(others: boolean): void {
   process.stdout.write("N     run                 wall      per page×viewport   peak RSS    ratio\n");
   for (const row of rows) {
     for (const [name, run] of [
@@ -262,11 +263,13 @@ function printAll(): void {
   ).toFixed(2);
   const memoryGrowth = (summarize(largest, "audit").peakRss / summarize(smallest, "audit").peakRss).toFixed(2);
   process.stdout.write(`\nmemory growth (peak RSS N=${largest.pages} / N=${smallest.pages}, audit): ${memoryGrowth}\n`);
-  process.stdout.write(realSdkLine());
-  process.stdout.write(variationsLine(variations));
-  process.stdout.write(consentLine(consent));
-  process.stdout.write(planLine(planValidation, plan));
-  process.stdout.write(overviewLine(overview!));
+  if (others) {
+    process.stdout.write(realSdkLine());
+    process.stdout.write(variationsLine(variations));
+    process.stdout.write(consentLine(consent));
+    process.stdout.write(planLine(planValidation, plan));
+    process.stdout.write(overviewLine(overview!));
+  }
   process.stdout.write(
     `bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`,
   );

@@ -53,12 +53,12 @@ test("the evidence says what each page did: the control painted, the page hidden
     expect(flicker("anti-flicker-timeout").evidence.hiddenMs).toBeGreaterThan(0);
     expect(flicker("anti-flicker-timeout").evidence.controlPaintedMs).toBeGreaterThan(100);
     expect(flicker("anti-flicker-timeout").message).toContain("The anti-flicker timeout ran out");
-    // The payload comes in time: hidden until then, no control frame.
+    // The preloaded payload comes in time: hidden until it is applied (a few frames, or none when it
+    // is applied before the first frame on a busy machine), no control frame.
     expect(flicker("anti-flicker")).toMatchObject({
       status: "pass",
       evidence: { controlPaintedMs: 0, hiddenAfterAppliedMs: 0 },
     });
-    expect(flicker("anti-flicker").evidence.hiddenMs).toBeGreaterThan(0);
     // A snippet that its own count of 90 frames ends: hidden long after the variation is in place.
     expect(flicker("hidden-after").evidence).toMatchObject({ controlPaintedMs: 0 });
     expect(flicker("hidden-after").evidence.hiddenAfterAppliedMs).toBeGreaterThanOrEqual(1000);

@@ -68,3 +68,8 @@ export function neverShown(frames: FlickerFrames["frames"]): NeverShown | null {
   }
   return counts;
 }
+
+/** The frame shown from `atMs` on (the first sampled at or after it); null when none was. */
+export function frameAfter(frames: FlickerFrames["frames"], atMs: number): FlickerFrames["frames"][number] | null {
+  return frames.find(([sampledAt]) => sampledAt >= atMs) ?? null;
+}

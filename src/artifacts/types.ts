@@ -385,6 +385,10 @@ export interface FlickerFrames {
   readAtMs: number;
   /** The sampler's own time on the page's main thread, in all. */
   costMs: number;
+  /** When each document the page showed started (its navigation start), on the first one's clock: `[0]` for a page that stayed on one, more after a client-side redirect or a reload. Absent in artifacts saved before documents were followed. */
+  documentStartsMs?: number[];
+  /** When the first document's navigation started, in milliseconds since the page test started: the page's calls (`atMs`) minus this are on the frames' clock. Absent in artifacts saved before. */
+  navigationStartMs?: number;
   /** A few frames of the screen from the first until the target settled (the first shown, the last before the variation, the first with it, the last), each with the target's area in its pixels. */
   filmstrip: FilmstripFrame[];
 }

@@ -231,6 +231,6 @@ export function describeCall(call: Pick<CapturedCall, "kind" | "method" | "name"
 }
 
 /** The calls the page made: every call but those lost before the SDK existed, which never happened for the service. */
-export function madeCalls(page: PageArtifacts): CapturedCall[] {
+export function madeCalls<Call extends CapturedCall>(page: { calls: readonly Call[] }): Call[] {
   return page.calls.filter((call) => call.state !== "lost");
 }

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
-import type { CDPSession, Page } from "playwright";
+import type { BrowserContext, CDPSession, Page } from "playwright";
 import { flickerTimes } from "../artifacts/flicker.js";
 import type { FilmstripFrame, FlickerFrames, PageArtifacts } from "../artifacts/types.js";
+import { maskedPng, type PixelBox } from "./png.js";
 import type { Gathering, GathererPart } from "./part.js";
+import type { MaskedFields } from "./screenshot.js";
 
 /**
  * Flicker, measured on the page's own clock: an init script samples every rendered frame from
@@ -14,6 +16,9 @@ import type { Gathering, GathererPart } from "./part.js";
 
 /** The symbol under which the page keeps the sampler's state, out of its own code's way. */
 const SAMPLER_KEY = "setup-audit.flicker";
+
+/** The binding through which a document the page leaves hands over its frames. */
+const SAMPLER_BINDING = "__setupAuditFlicker";
 
 /** The sampler stops by itself after this long, should the audit never read it. */
 const SAMPLER_MAX_MS = 30_000;
@@ -30,18 +35,38 @@ interface SamplerState {
   costMs: number;
 }
 
+/** One document's frames, on its own clock, as its sampler hands them over. */
+export interface DocumentSample extends Omit<SamplerState, "stopped"> {
+  /** Its navigation start, in milliseconds since the epoch. */
+  timeOrigin: number;
+}
+
 /**
- * An init script: from the first rendered frame, at every frame, whether html or body is hidden
- * and what the target shows: its content, as its markup and every computed longhand but those of
- * its size and those its running animations move (a layout shift above it, a web font swapping
- * its glyphs' widths or a pulsing button is no other content), or invisible (hidden by itself or
- * an ancestor below body, opacity included). It is computed again only after something changed (a
- * mutation, a transition or an animation), timed when the sampling of the frame ends (the style and layout the frame needed happened by then; the frame's own
- * timestamp runs up to ~45 ms early on the first frame). It writes nothing into the page: its
- * state hangs off a symbol. Serialised into the page, so it must be self-contained.
+ * An init script, run in every document of the page: from the first rendered frame, at every
+ * frame, whether html or body is hidden and what the target shows: its content, as its markup and
+ * every computed longhand but those of its size and those its running animations move (a layout
+ * shift above it, a web font swapping its glyphs' widths or a pulsing button is no other content),
+ * or invisible (hidden by itself or an ancestor below body, opacity included). The look is
+ * computed again only after something changed: a mutation, a transition or an animation, or the
+ * style sheets (one added, removed or disabled, a rule inserted or deleted, a sheet replaced or
+ * adopted), which each frame compares cheaply. Each frame is timed when its sampling ends (the
+ * style and layout the frame needed happened by then; the frame's own timestamp runs up to ~45 ms
+ * early on the first frame). A document the page leaves hands its frames over through `binding`.
+ * It writes nothing into the page: its state hangs off a symbol. Serialised into the page, so it
+ * must be self-contained.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
-export function flickerSampler({ key, selector, maxMs }: { key: string; selector: string; maxMs: number }): void {
+export function flickerSampler({
+  key,
+  binding,
+  selector,
+  maxMs,
+}: {
+  key: string;
+  binding: string;
+  selector: string;
+  maxMs: number;
+}): void {
   // The target is the page's own: a frame's document has none of its own to sample.
   if (window !== window.top) return;
   const state: SamplerState = { frames: [], looks: [], boxes: [], stopped: false, costMs: 0 };
@@ -69,6 +94,37 @@ export function flickerSampler({ key, selector, maxMs }: { key: string; selector
     }
     return false;
   };
+  // The style sheets as a short string: each sheet by identity, whether it is disabled, how many
+  // rules it has and which are its first and last. A CSSOM change (insertRule, deleteRule,
+  // replaceSync, adoptedStyleSheets) alters it without a mutation; reading it costs microseconds,
+  // where the look costs a read of every longhand.
+  const identities = new WeakMap<object, number>();
+  let identified = 0;
+  const identity = (object: object) => {
+    let id = identities.get(object);
+    if (id === undefined) identities.set(object, (id = ++identified));
+    return id;
+  };
+  // Another origin's sheet keeps its rules to itself (reading them throws): asked once, then counted as there.
+  const closed = new WeakSet<CSSStyleSheet>();
+  const sheetsOf = (sheets: Iterable<CSSStyleSheet>) => {
+    let signature = "";
+    for (const sheet of sheets) {
+      signature += `${identity(sheet)}${sheet.disabled ? "d" : ""}`;
+      if (closed.has(sheet)) continue;
+      try {
+        const rules = sheet.cssRules;
+        signature +=
+          rules.length === 0 ? ":0;" : `:${rules.length},${identity(rules[0]!)},${identity(rules[rules.length - 1]!)};`;
+      } catch {
+        closed.add(sheet);
+      }
+    }
+    return signature;
+  };
+  const sheetsSignature = () =>
+    `${sheetsOf(document.styleSheets as Iterable<CSSStyleSheet>)}|${sheetsOf(document.adoptedStyleSheets)}`;
+  let sheets = "";
   const lookOf = (element: Element): number => {
     // An opacity on html or body is the hidden column, not the target's look.
     if (
@@ -106,6 +162,11 @@ export function flickerSampler({ key, selector, maxMs }: { key: string; selector
   };
   const frame = () => {
     const started = performance.now();
+    const nowSheets = sheetsSignature();
+    if (nowSheets !== sheets) {
+      sheets = nowSheets;
+      dirty = true;
+    }
     if (dirty) {
       dirty = false;
       let element: Element | null = null;
@@ -134,11 +195,54 @@ export function flickerSampler({ key, selector, maxMs }: { key: string; selector
   });
   for (const type of ["transitionrun", "transitionend", "animationstart", "animationend", "load"])
     document.addEventListener(type, changed, true);
+  // A client-side redirect or a reload: the frames shown so far are the visitor's too. They are
+  // handed over as the document starts to leave (a binding called from pagehide never arrives),
+  // and again, in full, should it stay after all.
+  addEventListener("beforeunload", () => {
+    const handOver = (window as unknown as Record<string, ((sample: DocumentSample) => unknown) | undefined>)[binding];
+    if (state.stopped || location.protocol === "about:" || handOver === undefined) return;
+    void handOver({
+      frames: [...state.frames],
+      looks: [...state.looks],
+      boxes: [...state.boxes],
+      costMs: state.costMs,
+      timeOrigin: performance.timeOrigin,
+    });
+  });
 }
 
 /** What `flickerSampler` needs for the target `selector`. */
-export function samplerFor(selector: string): { key: string; selector: string; maxMs: number } {
-  return { key: SAMPLER_KEY, selector, maxMs: SAMPLER_MAX_MS };
+function samplerFor(selector: string): { key: string; binding: string; selector: string; maxMs: number } {
+  return { key: SAMPLER_KEY, binding: SAMPLER_BINDING, selector, maxMs: SAMPLER_MAX_MS };
+}
+
+/**
+ * The sampler of a page's target, installed in its context before the page exists: it runs in
+ * every document the page shows, and keeps what the documents the page left handed over.
+ */
+export class FlickerSampling {
+  /** Each document's latest frames, by its navigation start. */
+  private readonly documents = new Map<number, DocumentSample>();
+  private closed = false;
+
+  private constructor() {}
+
+  /** Installs the sampler of `selector` in `context`'s pages. */
+  static async install(context: BrowserContext, selector: string): Promise<FlickerSampling> {
+    const sampling = new FlickerSampling();
+    await context.exposeBinding(SAMPLER_BINDING, (_source, sample: DocumentSample) => {
+      if (!sampling.closed) sampling.documents.set(sample.timeOrigin, sample);
+    });
+    await context.addInitScript(flickerSampler, samplerFor(selector));
+    return sampling;
+  }
+
+  /** The documents the page left, then the current one's frames (null when it could not be read); none taken after. */
+  close(current: DocumentSample | null): DocumentSample[] {
+    this.closed = true;
+    if (current !== null) this.documents.set(current.timeOrigin, current);
+    return [...this.documents.values()];
+  }
 }
 
 /** One screencast frame as Chromium sent it. */
@@ -200,17 +304,64 @@ export class Screencast {
 /** Pixels of the page kept around the target in a filmstrip frame. */
 const FILMSTRIP_MARGIN = 8;
 
+/** Several documents' frames as one page's: on the first document's clock, each look known once. */
+export interface JoinedDocuments extends Omit<DocumentSample, "timeOrigin"> {
+  /** When each document's navigation started, on the first one's clock (the first at 0). */
+  startsMs: number[];
+  /** The first document's navigation start, in milliseconds since the epoch. */
+  timeOrigin: number;
+}
+
+/** Joins the frames of the documents a page showed, in the order they started; null for none. */
+export function joinDocuments(samples: readonly DocumentSample[]): JoinedDocuments | null {
+  const ordered = [...samples].sort((a, b) => a.timeOrigin - b.timeOrigin);
+  const first = ordered[0];
+  if (first === undefined) return null;
+  const joined: JoinedDocuments = {
+    frames: [],
+    looks: [],
+    boxes: [],
+    costMs: 0,
+    startsMs: [],
+    timeOrigin: first.timeOrigin,
+  };
+  const known = new Map<string, number>();
+  for (const sample of ordered) {
+    const shift = sample.timeOrigin - first.timeOrigin;
+    // The same look on another document (the control before a redirect) is the same look.
+    const lookIndex = sample.looks.map((look, index) => {
+      let joinedIndex = known.get(look);
+      if (joinedIndex === undefined) {
+        joinedIndex = joined.looks.push(look) - 1;
+        joined.boxes.push(sample.boxes[index]!);
+        known.set(look, joinedIndex);
+      }
+      return joinedIndex;
+    });
+    for (const [atMs, hidden, look] of sample.frames)
+      joined.frames.push([atMs + shift, hidden, look < 0 ? look : lookIndex[look]!]);
+    joined.costMs += sample.costMs;
+    joined.startsMs.push(shift);
+  }
+  return joined;
+}
+
 /**
- * Reads the frames the sampler saw and stops it, stops the screencast and saves the filmstrip's
- * frames as `framePath(n)` (absolute path and name relative to the output; none when null).
- * Null when the page could not be read (it navigated away).
+ * Reads the frames the sampler saw, in the documents the page left and in the current one, and
+ * stops it; stops the screencast and saves the filmstrip's frames as `framePath(n)` (absolute path
+ * and name relative to the output; none when null), each of the `masked` fields covered as the
+ * screenshots cover them. `sinceStart` turns an epoch time into the page test's clock. Null when
+ * no document could be read.
  */
 export async function readFlicker(
   page: Page,
+  sampling: FlickerSampling,
   screencast: Screencast | null,
-  framePath: ((index: number) => { path: string; name: string }) | null,
+  film: { framePath: ((index: number) => { path: string; name: string }) | null; masked: MaskedFields },
+  sinceStart: (epochMs: number) => number,
 ): Promise<FlickerFrames | null> {
-  const read = await page
+  const { framePath } = film;
+  const current = await page
     .evaluate((key) => {
       const state = (window as unknown as Record<symbol, SamplerState | undefined>)[Symbol.for(key)];
       if (state === undefined) return null;
@@ -226,13 +377,17 @@ export async function readFlicker(
     }, SAMPLER_KEY)
     .catch(() => null);
   const shot = (await screencast?.stop()) ?? [];
+  const read = joinDocuments(sampling.close(current));
   if (read === null) return null;
   const frames = read.frames;
   const flicker: FlickerFrames = {
     frames,
     signatures: read.looks.map((look) => createHash("sha1").update(look).digest("hex")),
-    readAtMs: read.readAtMs,
+    // A page caught between documents: its last frame lasts until the last frame sampled.
+    readAtMs: current === null ? (frames.at(-1)?.[0] ?? 0) : current.readAtMs + current.timeOrigin - read.timeOrigin,
     costMs: Math.round(read.costMs * 10) / 10,
+    documentStartsMs: read.startsMs.map((ms) => Math.round(ms)),
+    navigationStartMs: sinceStart(read.timeOrigin),
     filmstrip: [],
   };
   if (framePath === null) return flicker;
@@ -242,20 +397,46 @@ export async function readFlicker(
     .filter((frame) => frame.atMs >= 0);
   const chosen = filmstripFrames(onPageClock, flickerTimes(flicker)?.appliedAtMs ?? null);
   const boxes = read.boxes;
-  const area = boxes.length === 0 ? null : unionOf(boxes);
-  flicker.filmstrip = await Promise.all(
-    chosen.map(async (frame, index): Promise<FilmstripFrame> => {
-      const { path, name } = framePath(index);
-      const png = Buffer.from(frame.data, "base64");
-      await writeFile(path, png);
-      return {
-        atMs: Math.round(frame.atMs),
-        screen: name,
-        crop: area === null ? null : cropOf(area, frame, png.readUInt32BE(16)),
-      };
-    }),
-  );
+  const area = boxes.length === 0 ? null : unionOf(boxes, FILMSTRIP_MARGIN);
+  const secrets = await fieldAreas(film.masked);
+  const kept: FilmstripFrame[] = [];
+  for (const frame of chosen) {
+    const shot = Buffer.from(frame.data, "base64");
+    const width = shot.readUInt32BE(16);
+    // A frame whose fields could not be covered is left out: a secret never reaches a picture.
+    const png = maskedPng(
+      shot,
+      secrets.map((secret) => framePixels(secret, frame, width)),
+    );
+    if (png === null) continue;
+    const { path, name } = framePath(kept.length);
+    await writeFile(path, png);
+    kept.push({
+      atMs: Math.round(frame.atMs),
+      screen: name,
+      crop: area === null ? null : framePixels(area, frame, width),
+    });
+  }
+  flicker.filmstrip = kept;
   return flicker;
+}
+
+/** Each field that holds a secret, as a box in CSS pixels of the page, where it is now; none when it cannot be read. */
+async function fieldAreas({ page, selectors }: MaskedFields): Promise<PageArea[]> {
+  const boxes = await Promise.all(
+    selectors.map((selector) =>
+      page
+        .locator(selector)
+        .evaluateAll((elements) =>
+          elements.map((element) => {
+            const rect = element.getBoundingClientRect();
+            return { x: rect.x + scrollX, y: rect.y + scrollY, width: rect.width, height: rect.height };
+          }),
+        )
+        .catch(() => []),
+    ),
+  );
+  return boxes.flat().map((box) => unionOf([box], 0));
 }
 
 /** The first frame, the last before the variation was in place, the first with it, and the last: a picture of the switch, in order. */
@@ -271,16 +452,25 @@ function filmstripFrames<T extends { atMs: number }>(frames: readonly T[], appli
   return frames.filter((frame) => picked.has(frame));
 }
 
-function unionOf(boxes: readonly { x: number; y: number; width: number; height: number }[]) {
-  const left = Math.min(...boxes.map((box) => box.x)) - FILMSTRIP_MARGIN;
-  const top = Math.min(...boxes.map((box) => box.y)) - FILMSTRIP_MARGIN;
-  const right = Math.max(...boxes.map((box) => box.x + box.width)) + FILMSTRIP_MARGIN;
-  const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + FILMSTRIP_MARGIN;
+/** An area of the page, in CSS pixels. */
+interface PageArea {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The area that holds every one of `boxes`, with `margin` pixels around. */
+function unionOf(boxes: readonly { x: number; y: number; width: number; height: number }[], margin: number): PageArea {
+  const left = Math.min(...boxes.map((box) => box.x)) - margin;
+  const top = Math.min(...boxes.map((box) => box.y)) - margin;
+  const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin;
+  const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + margin;
   return { left, top, right, bottom };
 }
 
 /** The page area (CSS pixels) in a screencast frame's pixels. */
-function cropOf(area: ReturnType<typeof unionOf>, frame: ScreencastFrame, frameWidth: number): FilmstripFrame["crop"] {
+function framePixels(area: PageArea, frame: ScreencastFrame, frameWidth: number): PixelBox {
   const { pageScaleFactor, deviceWidth, offsetTop, scrollOffsetX, scrollOffsetY } = frame.metadata;
   const scale = (pageScaleFactor * frameWidth) / deviceWidth;
   const x = Math.max(0, Math.floor((area.left - scrollOffsetX) * scale));
@@ -296,13 +486,14 @@ function cropOf(area: ReturnType<typeof unionOf>, frame: ScreencastFrame, frameW
 /** The flicker part: on a variation the site applies itself, its target sampled frame by frame from the first, and the filmstrip. */
 export class FlickerPart implements GathererPart {
   private screencast: Screencast | null = null;
+  private sampling: FlickerSampling | null = null;
   private flicker: FlickerFrames | null = null;
 
   constructor(private readonly gathering: Gathering) {}
 
   async install(): Promise<void> {
     const { options, context } = this.gathering;
-    if (options.flicker) await context.addInitScript(flickerSampler, samplerFor(options.flicker.selector));
+    if (options.flicker) this.sampling = await FlickerSampling.install(context, options.flicker.selector);
   }
 
   async attach(): Promise<void> {
@@ -313,8 +504,11 @@ export class FlickerPart implements GathererPart {
   async settle(page: Page): Promise<void> {
     // Shown and settled: the frames from the first until now say how the variation arrived, before
     // the audit holds the animations to see the targets.
-    const { flicker } = this.gathering.options;
-    if (flicker) this.flicker = await readFlicker(page, this.screencast, flicker.filmstrip);
+    const { options, masked, sinceStart } = this.gathering;
+    if (options.flicker && this.sampling !== null) {
+      const film = { framePath: options.flicker.filmstrip, masked };
+      this.flicker = await readFlicker(page, this.sampling, this.screencast, film, sinceStart);
+    }
   }
 
   async finish(): Promise<Pick<PageArtifacts, "flicker">> {

@@ -17,6 +17,8 @@ const FORCED = "Long copy forced";
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  // Nine pages, each on two viewports with its reload and previews.
+  testInfo.setTimeout(600_000);
   const out = join(testInfo.project.outputDir, "growthbook-exposure-run");
   const run = await runCli(["run", e2eSpec("growthbook-exposure.yaml"), "--out", out, "--workers", "4"]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -42,6 +44,14 @@ test("each planted exposure fault, and nothing else, is reported on both viewpor
       `experiment.exposure fail exposure-after-goal as it is ${viewport}`,
       `experiment.exposure fail exposure-after-goal ${FOR_VISITOR} ${viewport}`,
       `experiment.exposure fail exposure-rebucketed as it is ${viewport}`,
+      // Judged on the variation's frames: the page as it is has none. The control held on screen
+      // until the variation renders, or until the redirect, flickers.
+      `experiment.exposure fail exposure-early ${FOR_VISITOR} ${viewport}`,
+      `experiment.flicker fail exposure-early ${FOR_VISITOR} ${viewport}`,
+      `experiment.exposure fail exposure-lost ${FOR_VISITOR} ${viewport}`,
+      `experiment.flicker fail exposure-lost ${FOR_VISITOR} ${viewport}`,
+      // The page as it is redirects too: its exposure never left.
+      `events.delivered fail exposure-lost as it is ${viewport}`,
     ]).sort(),
   );
 });
@@ -65,6 +75,20 @@ test("each fault says what happened", () => {
     expect(
       findingOf(summary, "experiment.exposure", { page: "exposure-wrong", viewport, variation: FOR_VISITOR }).message,
     ).toContain('it named "1" instead of the variation\'s id "cta-long"');
+    // Sent, then the control kept on screen for 12 frames before the page renders the variation.
+    const early = findingOf(summary, "experiment.exposure", {
+      page: "exposure-early",
+      viewport,
+      variation: FOR_VISITOR,
+    });
+    expect(early.message).toContain("it was exposed before it rendered: made at");
+    expect(early.message).toContain("while the target still showed the control's content (frame at");
+    expect(early.evidence.controlFrameMs as number).toBeLessThan(early.evidence.appliedAtMs as number);
+    // Made on the first document, which left for /cta-long with it still in the SDK's batch.
+    const lost = findingOf(summary, "experiment.exposure", { page: "exposure-lost", viewport, variation: FOR_VISITOR });
+    expect(lost.message).toContain("it was lost: made at");
+    expect(lost.evidence).toMatchObject({ documentStartsMs: [0, expect.any(Number)], lostAtMs: expect.any(Number) });
+    expect(lost.evidence.lostAtMs as number).toBeLessThan((lost.evidence.documentStartsMs as number[])[1]!);
   }
 });
 

@@ -6,9 +6,11 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 /**
  * GrowthBook's own bundle applying a visual experiment (fixtures/sites/growthbook.ts): each planted
  * flicker fault is reported with its check id, page, experiment, variation, viewport and status,
- * and nothing else; a target never on screen is skipped; the page with the SDK in <head> passes every check on both viewports. The run
- * uses 4 workers on this machine's cores, so the verdicts are shown to hold under load: the faults'
- * timings are far from the thresholds.
+ * and nothing else, also a variation applied through the CSSOM or by a client-side redirect; a
+ * target never on screen is skipped; the page with the SDK in <head> passes every check on both
+ * viewports. The run uses 4 workers on this machine's cores, so the verdicts are shown to hold
+ * under load: the faults' timings are far from the thresholds, and the CSSOM and split-URL pages
+ * hold the control on screen for a count of their own frames, not a timer.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -16,6 +18,8 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  // Nine pages, each on two viewports with its control and previews.
+  testInfo.setTimeout(600_000);
   const out = join(testInfo.project.outputDir, "growthbook-flicker-run");
   const run = await runCli(["run", e2eSpec("growthbook-flicker.yaml"), "--out", out, "--workers", "4"]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -36,6 +40,9 @@ test("each planted flicker fault, and nothing else, is reported on both viewport
       `experiment.flicker fail late CTA copy with the SDK loaded late · Long copy ${viewport}`,
       `experiment.flicker fail anti-flicker-timeout CTA copy past the anti-flicker timeout · Long copy ${viewport}`,
       `experiment.flicker warn hidden-after CTA copy hidden after it is applied · Long copy ${viewport}`,
+      `experiment.flicker fail cssom-rule CTA colour by insertRule · Green ${viewport}`,
+      `experiment.flicker fail cssom-adopted CTA colour by adoptedStyleSheets · Green ${viewport}`,
+      `experiment.flicker fail redirect-painted CTA copy on its own URL · Long copy ${viewport}`,
       // A note no view shows: its change is nothing a visitor sees before the journey.
       `experiment.variation fail never-shown Plan note in closed terms · Long note ${viewport}`,
     ]).sort(),
@@ -63,6 +70,29 @@ test("the evidence says what each page did: the control painted, the page hidden
     expect(flicker("hidden-after").evidence).toMatchObject({ controlPaintedMs: 0 });
     expect(flicker("hidden-after").evidence.hiddenAfterAppliedMs).toBeGreaterThanOrEqual(1000);
     expect(flicker("hidden-after").message).toContain("End the anti-flicker snippet when the variation is in place");
+  }
+});
+
+test("a variation through the CSSOM or a client-side redirect counts the control painted before it", () => {
+  for (const viewport of VIEWPORTS) {
+    const flicker = (page: string, variation: string) =>
+      findingOf(summary, "experiment.flicker", { page, viewport, variation });
+    // Applied by insertRule or adoptedStyleSheets once the control has been on screen for 12
+    // frames, without a mutation: the control shows until then.
+    for (const page of ["cssom-rule", "cssom-adopted"]) {
+      const cssom = flicker(page, "Green");
+      expect(cssom.evidence, page).toMatchObject({ hiddenMs: 0, documents: 1 });
+      expect(cssom.message, page).toContain(
+        `the target showed the control's content for ${cssom.evidence.controlPaintedMs as number} ms before the variation replaced it`,
+      );
+    }
+    // The site's navigate sends the visitor to /cta-long once the control has been on screen for
+    // 12 frames: the first document paints it.
+    const redirected = flicker("redirect-painted", "Long copy");
+    expect(redirected.evidence).toMatchObject({ hiddenMs: 0, documents: 2 });
+    expect(redirected.message).toContain(
+      `the target showed the control's content for ${redirected.evidence.controlPaintedMs as number} ms before the variation replaced it`,
+    );
   }
 });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { flickerTimes } from "../../src/artifacts/flicker.js";
+import { decodePng } from "../../src/gather/png.js";
 import { test } from "../support/gather.js";
 import { scratchDir } from "../support/scratch.js";
 
@@ -75,6 +76,67 @@ test("a variation applied by a timer after the first frame: the control painted 
     expect(flicker!.filmstrip.at(-1)!.atMs).toBeGreaterThanOrEqual(times.appliedAtMs);
     for (const frame of flicker!.filmstrip)
       expect(readFileSync(join(folder, frame.screen)).subarray(1, 4).toString()).toBe("PNG");
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a filmstrip covers each field that holds a secret, as the screenshots do: its pixels differ from the same frame unmasked", async ({
+  gather,
+}) => {
+  // A field a step typed a secret into, where no layout moves it: 200 × 40 CSS pixels at (20, 200).
+  const field = { x: 20, y: 200, width: 200, height: 40 };
+  const withField = page(planted).replace(
+    "</body>",
+    `<input id="token" value="tok-live-0123456789" style="position: absolute; left: ${field.x}px; top: ${field.y}px; width: ${field.width}px; height: ${field.height}px; font-size: 20px; border: 0; background: #fff"></body>`,
+  );
+  const folder = scratchDir("flicker-masked");
+  try {
+    const lastFrame = async (label: string, maskedFields: string[]) => {
+      const artifacts = await gather(
+        "broken",
+        { path: "/fixed-cta" },
+        {
+          viewedExperiments: [experiment],
+          variation,
+          maskedFields,
+          flicker: {
+            selector: "#cta",
+            filmstrip: (index) => ({ path: join(folder, `${label}${index}.png`), name: `${label}${index}.png` }),
+          },
+        },
+        {
+          prepare: async (context) => {
+            await context.exposeBinding("__plantedDelay", () => undefined);
+            await serve(withField)(context);
+          },
+        },
+      );
+      const frame = artifacts.flicker!.filmstrip.at(-1)!;
+      return decodePng(readFileSync(join(folder, frame.screen)))!;
+    };
+    const masked = await lastFrame("masked", ["#token"]);
+    const plain = await lastFrame("plain", []);
+    // Desktop Chrome: one CSS pixel is one pixel of the frame. The field's inside, away from its edges.
+    const inside = (image: NonNullable<ReturnType<typeof decodePng>>) => {
+      const pixels: string[] = [];
+      for (let y = field.y + 4; y < field.y + field.height - 4; y += 4) {
+        for (let x = field.x + 4; x < field.x + field.width - 4; x += 4) {
+          const at = (y * image.width + x) * image.bpp;
+          pixels.push(image.pixels.subarray(at, at + 3).toString("hex"));
+        }
+      }
+      return pixels;
+    };
+    expect(new Set(inside(masked))).toEqual(new Set(["ff00ff"]));
+    // The unmasked frame shows the field: the typed text on white, no mask.
+    expect(inside(plain)).not.toContain("ff00ff");
+    expect(new Set(inside(plain)).size).toBeGreaterThan(1);
+    // Outside the field the frames show the same page.
+    const above = (image: NonNullable<ReturnType<typeof decodePng>>) =>
+      image.pixels.subarray(0, field.y * image.width * image.bpp);
+    expect(masked.width).toBe(plain.width);
+    expect(above(masked).equals(above(plain))).toBe(true);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -157,4 +219,69 @@ test("a target whose content stays (a banner pushes it down, its glyphs change w
   const times = flickerTimes(artifacts.flicker!)!;
   expect(artifacts.flicker!.signatures).toHaveLength(1);
   expect(times.controlPaintedMs).toBe(0);
+});
+
+/** A script that runs `code` (with `cta` bound) `PLANTED_MS` after the first frame in which the target exists. */
+const afterFirstTargetFrame = (code: string) => `<script>
+  requestAnimationFrame(function look() {
+    var cta = document.getElementById("cta");
+    if (!cta) return requestAnimationFrame(look);
+    setTimeout(function () { ${code} }, ${PLANTED_MS});
+  });
+</script>`;
+
+for (const [how, code] of [
+  ["insertRule", `document.styleSheets[0].insertRule("#cta { background: rgb(10, 125, 59); color: #fff }", 1);`],
+  [
+    "adoptedStyleSheets",
+    `var sheet = new CSSStyleSheet(); sheet.replaceSync("#cta { background: rgb(10, 125, 59); color: #fff }"); document.adoptedStyleSheets = [sheet];`,
+  ],
+] as const) {
+  test(`a variation applied through the CSSOM (${how}), without a mutation: seen on the frame it shows, the control painted until then`, async ({
+    gather,
+  }) => {
+    const head = `<style>#cta { background: #3056d3 }</style>${afterFirstTargetFrame(code)}`;
+    const artifacts = await gather(
+      "broken",
+      { path: "/fixed-cta" },
+      { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+      { prepare: serve(page(head)) },
+    );
+    const flicker = artifacts.flicker!;
+    const times = flickerTimes(flicker)!;
+    expect(flicker.signatures).toHaveLength(2);
+    // The page's timer cannot fire early: the control shows at least that long, less the frame the switch lands on.
+    expect(times.controlPaintedMs).toBeGreaterThanOrEqual(PLANTED_MS - 50);
+    expect(flicker.documentStartsMs).toEqual([0]);
+  });
+}
+
+test("a variation applied by a client-side redirect: the control painted on the first document counts, on the first navigation's clock", async ({
+  gather,
+}) => {
+  const redirect = afterFirstTargetFrame(`location.replace(location.href.replace("fixed-cta", "fixed-long"));`);
+  const long = page("").replace("Sign up", "Start your free trial");
+  const artifacts = await gather(
+    "broken",
+    { path: "/fixed-cta" },
+    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+    {
+      prepare: async (context) => {
+        await serve(page(redirect))(context);
+        await context.route("**/fixed-long?*", (route) => route.fulfill({ contentType: "text/html", body: long }));
+      },
+    },
+  );
+  const flicker = artifacts.flicker!;
+  const times = flickerTimes(flicker)!;
+  expect(artifacts.finalUrl).toContain("/fixed-long");
+  expect(flicker.documentStartsMs).toHaveLength(2);
+  const [, secondStart] = flicker.documentStartsMs!;
+  expect(secondStart).toBeGreaterThanOrEqual(PLANTED_MS);
+  // The control's look on the first document, the variation's on the second.
+  expect(flicker.signatures).toHaveLength(2);
+  expect(flicker.frames.filter((row) => row[0] < secondStart!).every((row) => row[2] !== 1)).toBe(true);
+  expect(times.appliedAtMs).toBeGreaterThanOrEqual(secondStart!);
+  expect(times.controlPaintedMs).toBeGreaterThanOrEqual(PLANTED_MS - 50);
+  expect(flicker.navigationStartMs).toBeGreaterThanOrEqual(0);
 });

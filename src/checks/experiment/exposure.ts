@@ -1,3 +1,4 @@
+import type { JudgedCall } from "../../artifacts/delivery.js";
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Finding } from "../../findings/finding.js";
 import type { ExperimentSpec } from "../../spec/schema.js";
@@ -5,6 +6,7 @@ import { variationId } from "../../spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
 import { appliedByAudit } from "../../plan/target.js";
+import { exposuresOnScreen } from "./exposure-screen.js";
 import { goalEvents, previewsOf } from "./previews.js";
 
 /**
@@ -18,7 +20,7 @@ import { goalEvents, previewsOf } from "./previews.js";
 type Exposure = NonNullable<ExperimentSpec["exposure"]>;
 
 /** The exposures among `calls`: track calls of the exposure's event whose properties carry each of its values. */
-function exposuresAmong(calls: readonly CapturedCall[], exposure: Exposure): CapturedCall[] {
+function exposuresAmong<Call extends CapturedCall>(calls: readonly Call[], exposure: Exposure): Call[] {
   return calls.filter((call) => {
     if (call.kind !== "track" || call.name !== exposure.event) return false;
     const properties = propertiesOf(call);
@@ -108,16 +110,27 @@ function judgeUnforced(
   return { status: reasons.length > 0 ? "fail" : "pass", reasons, evidence };
 }
 
-/** Judges a variation forced by `query`: only when it fires; then once, naming `id`, before the goal's event. */
+/**
+ * Judges a variation forced by `query`: only when it fires; then once, naming `id`, before the
+ * goal's event, and, on its frames (`flicker`), matching the screen.
+ */
 function judgeForced(
-  calls: readonly CapturedCall[],
+  calls: readonly JudgedCall[],
   exposure: Exposure,
   id: string,
   goalEvents: readonly string[],
+  flicker: PageArtifacts["flicker"],
 ): ExposureVerdict {
   const fired = exposuresAmong(calls, exposure);
   const shown = fired.map((call) => namedVariation(call, exposure));
-  const evidence = { fired: fired.length, variations: shown, expected: id, atMs: fired.map((call) => call.atMs) };
+  const screen = exposuresOnScreen(fired, flicker);
+  const evidence = {
+    fired: fired.length,
+    variations: shown,
+    expected: id,
+    atMs: fired.map((call) => call.atMs),
+    ...screen.evidence,
+  };
   if (fired.length === 0) return { status: "skip", reasons: [], evidence };
   const reasons: string[] = [];
   if (fired.length > 1) reasons.push(`it fired ${fired.length} times`);
@@ -126,6 +139,7 @@ function judgeForced(
     reasons.push(`it named ${others.map(quoted).join(", ")} instead of the variation's id ${quoted(id)}`);
   const goal = goalBefore(calls, goalEvents, fired[0]!);
   if (goal !== null) reasons.push(`it came after the goal's event \`${goal.name}\``);
+  reasons.push(...screen.reasons);
   return { status: reasons.length > 0 ? "fail" : "pass", reasons, evidence };
 }
 
@@ -149,11 +163,15 @@ export const experimentExposure = defineCheck({
     "may fire it again on the next page, naming the same variation), came after one of the experiment's " +
     "goals' events, or did not name the same variation again after one reload in the same browser (no journey " +
     "there); on a variation forced by `query`, an exposure that fires more than once, names another value than " +
-    "the variation's `id` (default: its 1-based position) or comes after the goal's event (**fail**). A forced " +
+    "the variation's `id` (default: its 1-based position) or comes after the goal's event, and, on its frames " +
+    "(a variation the site applies), one made while the target still showed the control's content (exposed " +
+    "before it rendered), or one made before a client-side redirect and never delivered (lost as the page left) " +
+    "(**fail**). A forced " +
     "variation that sends no exposure (many SDKs send none for a preview, GrowthBook among them), and a " +
     "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why. Evidence: `fired` " +
     "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
-    "reload's named) and, on a forced variation, `expected` (its id)",
+    "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
+    "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`",
   why:
     "The exposure is how the service learns which visitor saw which variation; every result is counted from " +
     "it. Missing, it leaves the experiment without visitors; sent twice, on a page that tracks it in two " +
@@ -188,7 +206,7 @@ export const experimentExposure = defineCheck({
         const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
         if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
         const id = variationId(variation, index);
-        const verdict = judgeForced(madeCalls(unit), exposure, id, events);
+        const verdict = judgeForced(madeCalls(unit), exposure, id, events, unit.flicker);
         if (verdict.status === "skip") {
           return finding(
             context,
@@ -265,5 +283,9 @@ function adviceFor(reasons: readonly string[]): string {
     return "Send the variation's key the service knows (GrowthBook's result.key, not its index).";
   if (first.startsWith("it came after"))
     return "Load the experiment SDK before anything tracks the goal, so the exposure comes first.";
+  if (first.startsWith("it was exposed before it rendered"))
+    return "Send the exposure once the variation is on screen (from the code that renders it), not when the visitor is bucketed.";
+  if (first.startsWith("it was lost"))
+    return "Let the exposure leave before the redirect: wait for its delivery (GrowthBook waits for a tracking callback's promise, up to maxNavigateDelay), or send it with a beacon.";
   return "Check that the page loads again as it did.";
 }

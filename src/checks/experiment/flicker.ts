@@ -49,14 +49,15 @@ export const experimentFlicker = defineCheck({
   checklist: null,
   failsWhen:
     "per experiment × variation × viewport, for variations forced by `query` alone (the site applies them), " +
-    "measured on the page's own clock at every frame from the first: the target was painted with the control's " +
+    "measured on the page's own clock at every frame from the first, across the documents of a client-side " +
+    "redirect or a reload and through CSSOM changes: the target was painted with the control's " +
     `content for at least one frame before the variation replaced it (**warn** up to ${CONTROL_PAINTED_FAIL_ABOVE_MS} ms, **fail** beyond), ` +
     "or the page stayed hidden (an anti-flicker snippet's opacity 0 or visibility hidden on html or body) for " +
     `${HIDDEN_WARN_FROM_MS} ms or more in all (**warn**); the worst wins. ` +
     "A target on screen in no frame (absent, hidden, or the page hidden, in every one) gets a **skip** " +
     "saying so, instead of a pass: no frame could have shown flicker. " +
     "Evidence: `controlPaintedMs`, `hiddenMs`, " +
-    "`hiddenAfterAppliedMs` and a filmstrip picture. A variation with `js` or `css` gets a **skip**: the " +
+    "`hiddenAfterAppliedMs`, `documents` (how many the page showed) and a filmstrip picture. A variation with `js` or `css` gets a **skip**: the " +
     "audit applies it, and its timing is not the site's (see [Flicker](experiments.md#flicker))",
   why:
     "A variation applied after the page has painted shows the control first, then switches: visitors see " +
@@ -108,6 +109,8 @@ function judgeUnit(
     appliedAtMs: times.appliedAtMs,
     firstFrameMs: times.firstFrameMs,
     frames: unit.flicker!.frames.length,
+    // A client-side redirect or a reload shows more than one; absent in artifacts saved before documents were followed.
+    ...(unit.flicker!.documentStartsMs ? { documents: unit.flicker!.documentStartsMs.length } : {}),
     filmstrip: unit.flicker!.filmstrip.map((frame) => ({ atMs: frame.atMs, screen: frame.screen })),
   };
   const verdict = judgeFlicker(times);

@@ -1,4 +1,4 @@
-import type { PageArtifacts } from "../../artifacts/types.js";
+import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import type { CheckContext } from "../check.js";
 
@@ -9,7 +9,7 @@ export interface Preview {
   variation: VariationSpec;
   /** Its place in the spec's list, from 0. */
   index: number;
-  unit: PageArtifacts;
+  unit: JudgedPage;
 }
 
 /** Every variation of `experiment` with the units that previewed it (one per viewport gathered), in spec order; the forced control is none of them. */

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import type { PageArtifacts } from "../../../src/artifacts/types.js";
+import type { FlickerFrames, PageArtifacts } from "../../../src/artifacts/types.js";
 import { experimentExposure } from "../../../src/checks/experiment/exposure.js";
-import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
+import { callWith, collectOf, contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 /** experiment.exposure on artifact values: the page as it is (with its reload) and each variation's preview. */
 const EXPERIMENT = "Pricing CTA copy";
@@ -171,4 +171,84 @@ test("calls of one task share their millisecond: the order the page made them de
     "it came after the goal's event `cta_clicked`",
   );
   expect(asIs(pricing({ calls: [exposed("cta-long", 300), goal(300)] })).status).toBe("pass");
+});
+
+/** Frames every 16 ms from `from` to `to` showing `look` (0 the control's, 1 the variation's), on the page's clock. */
+const frames = (from: number, to: number, look: number, hidden: 0 | 1 = 0): FlickerFrames["frames"] => {
+  const rows: FlickerFrames["frames"] = [];
+  for (let at = from; at < to; at += 16) rows.push([at, hidden, look]);
+  return rows;
+};
+/** The page test's clock started 100 ms before the first navigation: a call at `atMs` on it is at `atMs - 100` on the frames'. */
+const NAVIGATION_START_MS = 100;
+const sampledFrames = (rows: FlickerFrames["frames"], documentStartsMs = [0]): FlickerFrames => ({
+  frames: rows,
+  signatures: ["a".repeat(40), "b".repeat(40)],
+  readAtMs: rows.at(-1)![0] + 16,
+  costMs: 10,
+  documentStartsMs,
+  navigationStartMs: NAVIGATION_START_MS,
+  filmstrip: [],
+});
+const onScreen = (
+  calls: ReturnType<typeof callWith>[],
+  flicker: FlickerFrames,
+  collect: PageArtifacts["collect"] = [collectOf(calls)],
+) =>
+  judged([pricing()], [{ ...preview("Long copy", calls), flicker, collect }]).find(
+    (found) => found.variation === "Long copy",
+  )!;
+
+test("on a variation's frames: an exposure made while the target still shows the control's content fails, with the frame times; made as it renders, it passes", () => {
+  const rendersAt600 = sampledFrames([...frames(40, 600, 0), ...frames(600, 900, 1)]);
+  // Made at 300 ms on the page's clock (400 on the test's): the control showed until 600 ms.
+  const early = onScreen([exposed("cta-long", 400), goal(1000)], rendersAt600);
+  expect(early).toMatchObject({
+    status: "fail",
+    evidence: { exposedAtMs: [300], appliedAtMs: 600, controlFrameMs: 312, documentStartsMs: [0] },
+  });
+  expect(early.message).toContain(
+    "it was exposed before it rendered: made at 300 ms while the target still showed the control's content (frame at 312 ms); the variation showed from 600 ms. Send the exposure once the variation is on screen",
+  );
+  // Hidden by an anti-flicker snippet, the control's content is still what the target holds.
+  expect(
+    onScreen([exposed("cta-long", 400), goal(1000)], sampledFrames([...frames(40, 600, 0, 1), ...frames(600, 900, 1)]))
+      .message,
+  ).toContain("(frame at 312 ms, the page hidden)");
+  // Made in the task that renders it (the next frame shows the variation), or before the target exists: no fault.
+  expect(onScreen([exposed("cta-long", 690), goal(1000)], rendersAt600).status).toBe("pass");
+  expect(
+    onScreen(
+      [exposed("cta-long", 700), goal(1000)],
+      sampledFrames([...frames(40, 200, -1), ...frames(200, 600, 0), ...frames(600, 900, 1)]),
+    ).status,
+  ).toBe("pass");
+  expect(
+    onScreen([exposed("cta-long", 120), goal(1000)], sampledFrames([...frames(40, 200, -1), ...frames(200, 600, 1)]))
+      .status,
+  ).toBe("pass");
+});
+
+test("a variation that redirects: its exposure may come before the target exists, on the page it leaves, but must be delivered before it leaves", () => {
+  // The control on the first document until 500 ms, the variation's URL from then.
+  const redirected = sampledFrames([...frames(40, 500, 0), ...frames(560, 900, 1)], [0, 500]);
+  const exposure = exposed("cta-long", 300);
+  expect(onScreen([exposure, goal(1000)], redirected)).toMatchObject({
+    status: "pass",
+    evidence: { exposedAtMs: [200], documentStartsMs: [0, 500] },
+  });
+  const lost = onScreen([exposure, goal(1000)], redirected, [collectOf([goal(1000)])]);
+  expect(lost).toMatchObject({ status: "fail", evidence: { lostAtMs: 200 } });
+  expect(lost.message).toContain(
+    "it was lost: made at 200 ms on a page that left for another URL at 500 ms, before it was delivered. Let the exposure leave before the redirect",
+  );
+});
+
+test("without frames on the calls' clock (saved before documents were followed), the screen is not judged", () => {
+  const {
+    documentStartsMs: _starts,
+    navigationStartMs: _start,
+    ...older
+  } = sampledFrames([...frames(40, 600, 0), ...frames(600, 900, 1)]);
+  expect(onScreen([exposed("cta-long", 400), goal(1000)], older).status).toBe("pass");
 });

@@ -101,6 +101,17 @@ test("a variation forced by query is judged, with the page, experiment, variatio
     status: "pass",
     message: expect.stringContaining("shows without flicker"),
   });
+  // Across a client-side redirect: the control on the first document counts, the documents are evidence.
+  const redirected = judged([
+    unit("Long copy", {
+      ...sampled([...frames(40, 500, CONTROL), ...frames(560, 900, VARIATION)]),
+      documentStartsMs: [0, 520],
+    }),
+  ])[0]!;
+  expect(redirected).toMatchObject({
+    status: "fail",
+    evidence: { controlPaintedMs: 520, appliedAtMs: 560, documents: 2 },
+  });
 });
 
 test("a js or css variation is skipped, saying why; so is one without frames", () => {

@@ -69,7 +69,11 @@ export function neverShown(frames: FlickerFrames["frames"]): NeverShown | null {
   return counts;
 }
 
-/** The frame shown from `atMs` on (the first sampled at or after it); null when none was. */
-export function frameAfter(frames: FlickerFrames["frames"], atMs: number): FlickerFrames["frames"][number] | null {
-  return frames.find(([sampledAt]) => sampledAt >= atMs) ?? null;
+/** The first `count` frames sampled at or after `atMs` in which the target was there and visible (the page hidden or not). */
+export function visibleFramesAfter(
+  frames: FlickerFrames["frames"],
+  atMs: number,
+  count: number,
+): FlickerFrames["frames"] {
+  return frames.filter(([sampledAt, , look]) => sampledAt >= atMs && look >= 0).slice(0, count);
 }

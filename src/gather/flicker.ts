@@ -52,8 +52,8 @@ export interface DocumentSample extends Omit<SamplerState, "stopped"> {
  * adopted), which each frame compares cheaply. Each frame is timed when its sampling ends (the
  * style and layout the frame needed happened by then; the frame's own timestamp runs up to ~45 ms
  * early on the first frame). A document the page leaves hands its frames over through `binding`.
- * It writes nothing into the page: its state hangs off a symbol. Serialised into the page, so it
- * must be self-contained.
+ * Its state hangs off a symbol, out of the page's way; the binding is the one global it sees.
+ * Serialised into the page, so it must be self-contained.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
 export function flickerSampler({
@@ -227,11 +227,12 @@ export class FlickerSampling {
 
   private constructor() {}
 
-  /** Installs the sampler of `selector` in `context`'s pages. */
-  static async install(context: BrowserContext, selector: string): Promise<FlickerSampling> {
+  /** Installs the sampler of `selector` in `context`'s pages; only `ownPage`'s main frame hands frames over (not a popup's). */
+  static async install(context: BrowserContext, selector: string, ownPage: () => Page): Promise<FlickerSampling> {
     const sampling = new FlickerSampling();
-    await context.exposeBinding(SAMPLER_BINDING, (_source, sample: DocumentSample) => {
-      if (!sampling.closed) sampling.documents.set(sample.timeOrigin, sample);
+    await context.exposeBinding(SAMPLER_BINDING, (source, sample: DocumentSample) => {
+      const fromOwnPage = source.page === ownPage() && source.frame === source.page.mainFrame();
+      if (!sampling.closed && fromOwnPage) sampling.documents.set(sample.timeOrigin, sample);
     });
     await context.addInitScript(flickerSampler, samplerFor(selector));
     return sampling;
@@ -398,14 +399,16 @@ export async function readFlicker(
   const chosen = filmstripFrames(onPageClock, flickerTimes(flicker)?.appliedAtMs ?? null);
   const boxes = read.boxes;
   const area = boxes.length === 0 ? null : unionOf(boxes, FILMSTRIP_MARGIN);
+  // Fields that could not be found keep the filmstrip out: a secret never reaches a picture.
   const secrets = await fieldAreas(film.masked);
+  if (secrets === null) return flicker;
   const kept: FilmstripFrame[] = [];
   for (const frame of chosen) {
-    const shot = Buffer.from(frame.data, "base64");
-    const width = shot.readUInt32BE(16);
-    // A frame whose fields could not be covered is left out: a secret never reaches a picture.
+    const pixels = Buffer.from(frame.data, "base64");
+    const width = pixels.readUInt32BE(16);
+    // A frame whose fields could not be covered is left out too.
     const png = maskedPng(
-      shot,
+      pixels,
       secrets.map((secret) => framePixels(secret, frame, width)),
     );
     if (png === null) continue;
@@ -421,8 +424,11 @@ export async function readFlicker(
   return flicker;
 }
 
-/** Each field that holds a secret, as a box in CSS pixels of the page, where it is now; none when it cannot be read. */
-async function fieldAreas({ page, selectors }: MaskedFields): Promise<PageArea[]> {
+/**
+ * Each field that holds a secret, as a box in CSS pixels of the page, where it is now; null when
+ * one of them cannot be found on the page now (it may have been on screen in an earlier frame).
+ */
+async function fieldAreas({ page, selectors }: MaskedFields): Promise<PageArea[] | null> {
   const boxes = await Promise.all(
     selectors.map((selector) =>
       page
@@ -436,6 +442,7 @@ async function fieldAreas({ page, selectors }: MaskedFields): Promise<PageArea[]
         .catch(() => []),
     ),
   );
+  if (boxes.some((found) => found.length === 0)) return null;
   return boxes.flat().map((box) => unionOf([box], 0));
 }
 
@@ -493,7 +500,8 @@ export class FlickerPart implements GathererPart {
 
   async install(): Promise<void> {
     const { options, context } = this.gathering;
-    if (options.flicker) this.sampling = await FlickerSampling.install(context, options.flicker.selector);
+    if (options.flicker)
+      this.sampling = await FlickerSampling.install(context, options.flicker.selector, () => this.gathering.page);
   }
 
   async attach(): Promise<void> {

@@ -112,18 +112,18 @@ function judgeUnforced(
 
 /**
  * Judges a variation forced by `query`: only when it fires; then once, naming `id`, before the
- * goal's event, and, on its frames (`flicker`), matching the screen.
+ * goal's event, and, on the unit's frames, matching the screen.
  */
 function judgeForced(
   calls: readonly JudgedCall[],
   exposure: Exposure,
   id: string,
   goalEvents: readonly string[],
-  flicker: PageArtifacts["flicker"],
+  unit: Pick<PageArtifacts, "flicker" | "callsFromNetwork">,
 ): ExposureVerdict {
   const fired = exposuresAmong(calls, exposure);
   const shown = fired.map((call) => namedVariation(call, exposure));
-  const screen = exposuresOnScreen(fired, flicker);
+  const screen = exposuresOnScreen(fired, unit);
   const evidence = {
     fired: fired.length,
     variations: shown,
@@ -206,7 +206,7 @@ export const experimentExposure = defineCheck({
         const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
         if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
         const id = variationId(variation, index);
-        const verdict = judgeForced(madeCalls(unit), exposure, id, events, unit.flicker);
+        const verdict = judgeForced(madeCalls(unit), exposure, id, events, unit);
         if (verdict.status === "skip") {
           return finding(
             context,

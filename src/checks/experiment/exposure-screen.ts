@@ -38,9 +38,8 @@ export function exposuresOnScreen(
   const times = flicker ? flickerTimes(flicker) : null;
   const finalLook = flicker?.frames.at(-1)?.[2] ?? -1;
   const onPageClock = callsFromNetwork === null || callsFromNetwork === undefined;
-  if (!flicker || starts === undefined || origin === undefined || times === null || !onPageClock || finalLook < 0)
-    return { reasons: [], evidence: {} };
-  if (fired.length === 0) return { reasons: [], evidence: {} };
+  const judgeable = flicker && starts !== undefined && origin !== undefined && times !== null && finalLook >= 0;
+  if (!judgeable || !onPageClock || fired.length === 0) return { reasons: [], evidence: {} };
   const lastStart = starts.at(-1)!;
   const reasons: string[] = [];
   const evidence: Record<string, unknown> = {

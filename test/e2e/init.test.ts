@@ -136,23 +136,25 @@ for (const vendor of VENDORS) {
   const { preset, installs } = SDKS[vendor];
   test(`${vendor}'s pages: init names the ${preset} preset and the staging key on every install, and the spec's run finds the SDK`, async ({}, testInfo) => {
     test.setTimeout(300_000);
-    const files = [];
-    for (const install of installs) {
-      const file = testInfo.outputPath(`${vendor}-${install}.yaml`);
-      const init = await runCli([
-        "init",
-        `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/${install}/correct`,
-        "--out",
-        file,
-      ]);
-      expect(init.code, init.stdout + init.stderr).toBe(0);
-      expect(init.stdout, install).toContain(`preset ${preset}, key ${KEYS[vendor].staging}`);
-      const { text, spec } = writtenSpec(file);
-      expect(spec.sdk.preset, install).toBe(preset);
-      expect(text, install).toMatch(new RegExp(`^  preset: ${preset}  # `, "m"));
-      expect(spec.environments.production?.key, install).toBe(KEYS[vendor].staging);
-      files.push(file);
-    }
+    // Each install's init is its own process: they run side by side, as a user's terminals would.
+    const files = await Promise.all(
+      installs.map(async (install) => {
+        const file = testInfo.outputPath(`${vendor}-${install}.yaml`);
+        const init = await runCli([
+          "init",
+          `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/${install}/correct`,
+          "--out",
+          file,
+        ]);
+        expect(init.code, init.stdout + init.stderr).toBe(0);
+        expect(init.stdout, install).toContain(`preset ${preset}, key ${KEYS[vendor].staging}`);
+        const { text, spec } = writtenSpec(file);
+        expect(spec.sdk.preset, install).toBe(preset);
+        expect(text, install).toMatch(new RegExp(`^  preset: ${preset}  # `, "m"));
+        expect(spec.environments.production?.key, install).toBe(KEYS[vendor].staging);
+        return file;
+      }),
+    );
     const out = testInfo.outputPath("out");
     const run = await runCli(["run", ...files, "--out", out]);
     expect(run.code, run.stdout + run.stderr).toBe(0);

@@ -440,15 +440,24 @@ test.describe("the spec names variables, never secrets", () => {
 test("init --basic-env gets into a Basic-auth site and writes the auth section with the variables' names; its spec passes", async () => {
   const dir = outDir("init");
   const file = join(dir, "basic.yaml");
-  const init = await runCli(
-    ["init", `${SITE}/basic/`, "--basic-env", "CLOSED_USER:CLOSED_PASSWORD", "--env", "staging", "--out", file],
-    SECRETS_ENV,
-  );
+  // The three inits side by side: the one with the variables' names, one without, one with the literal secret.
+  const [init, refused, literal] = await Promise.all([
+    runCli(
+      ["init", `${SITE}/basic/`, "--basic-env", "CLOSED_USER:CLOSED_PASSWORD", "--env", "staging", "--out", file],
+      SECRETS_ENV,
+    ),
+    runCli(["init", `${SITE}/basic/`, "--out", join(dir, "refused.yaml")]),
+    runCli(["init", `${SITE}/basic/`, "--basic-env", `${user}:${password}`, "--out", join(dir, "literal.yaml")]),
+  ]);
   expect(init.code, init.stderr + init.stdout).toBe(0);
   const text = readFileSync(file, "utf8");
   expect(text).toContain("    auth:\n      basic: { usernameEnv: CLOSED_USER, passwordEnv: CLOSED_PASSWORD }");
   expect(text).toContain("track: [basic_home_viewed]");
   expect(text).not.toContain(password);
+  expect(refused.code).toBe(3);
+  expect(refused.stderr).toContain("run init again with --basic-env USER_VAR:PASSWORD_VAR");
+  expect(literal.code).toBe(2);
+  expect(literal.stderr).not.toContain(password);
 
   const run = await runCli(["run", file, "--out", join(dir, "out")], SECRETS_ENV);
   expect(run.code, run.stderr + run.stdout).toBe(0);
@@ -456,18 +465,4 @@ test("init --basic-env gets into a Basic-auth site and writes the auth section w
   expect(access.map((finding) => [finding.viewport, finding.status])).toEqual(
     VIEWPORTS.map((viewport) => [viewport, "pass"]),
   );
-
-  const refused = await runCli(["init", `${SITE}/basic/`, "--out", join(dir, "refused.yaml")]);
-  expect(refused.code).toBe(3);
-  expect(refused.stderr).toContain("run init again with --basic-env USER_VAR:PASSWORD_VAR");
-  const literal = await runCli([
-    "init",
-    `${SITE}/basic/`,
-    "--basic-env",
-    `${user}:${password}`,
-    "--out",
-    join(dir, "literal.yaml"),
-  ]);
-  expect(literal.code).toBe(2);
-  expect(literal.stderr).not.toContain(password);
 });

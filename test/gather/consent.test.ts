@@ -259,8 +259,11 @@ test("no banner: a page without a consent manager, and one that hides its banner
 }) => {
   // Neither SDK ever loads: each page waits out its SDK's bound and its journey's waitForEvent.
   test.setTimeout(90_000);
-  const none = await gatherConsent("/consent/none/segment", "page", { timeoutMs: 1500 });
+  // Both pages at once, each in its own context: the waits overlap.
+  const [none, hidden] = await Promise.all([
+    gatherConsent("/consent/none/segment", "page", { timeoutMs: 1500 }),
+    gatherConsent("/consent/vcc/segment", "page", { timeoutMs: 1500 }, { automated: true }),
+  ]);
   expect(none.consent).toMatchObject({ bannerAtMs: null, answeredAtMs: null, cmp: null });
-  const hidden = await gatherConsent("/consent/vcc/segment", "page", { timeoutMs: 1500 }, { automated: true });
   expect(hidden.consent).toMatchObject({ bannerAtMs: null, webdriver: true });
 });

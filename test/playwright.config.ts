@@ -23,9 +23,6 @@ export default defineConfig({
   testDir: ".",
   outputDir: "../reports/test-output",
   fullyParallel: true,
-  // One worker per core, not Playwright's half: most tests wait on pages, SDK batch timers and
-  // deadlines, so two cores run two of them side by side (verdicts are proven under that load).
-  workers: "100%",
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],
   globalSetup: "./e2e/global-setup.ts",

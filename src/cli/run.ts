@@ -9,6 +9,7 @@ import { credentialsOf } from "../privacy/redact.js";
 import { runSecretLists, shortSecretWarnings } from "./run-secrets.js";
 import { preloadReportBuilder } from "../report/html.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
+import { gatherFailureFileOf } from "../artifacts/gather-failure.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
 import { deleteInBackground, prepareOutDir } from "./out-dir.js";
@@ -157,6 +158,12 @@ async function requireReachable(targets: readonly AuditTarget[]): Promise<void> 
   }
 }
 
+/** What the gather phase noted about the artifacts file that never came, on one line; null when nothing. */
+function gatherFailureNote(artifactsFile: string): string | null {
+  const file = gatherFailureFileOf(artifactsFile);
+  return existsSync(file) ? readFileSync(file, "utf8").replace(/\s+/g, " ").trim() : null;
+}
+
 /**
  * The artifacts of every planned page × viewport. One that is missing (its test crashed or timed
  * out) becomes a page that did not load, so it shows as a failure instead of vanishing; with
@@ -169,7 +176,9 @@ function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): 
       const path = join(workDir, "artifacts", file);
       if (existsSync(path)) return [{ file, page: JSON.parse(readFileSync(path, "utf8")) as PageArtifacts }];
       if (sharded) return [];
-      const why = { loadError: "the page's audit crashed or timed out (see the output above)", login: null };
+      const noted = gatherFailureNote(path);
+      const loadError = `the page's audit crashed or timed out (${noted ?? "see the output above"})`;
+      const why = { loadError, login: null };
       return [{ file, page: unopenedPage(target, unit, { viewport, mobile: isMobileViewport(viewport) }, why) }];
     }),
   );

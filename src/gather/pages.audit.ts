@@ -36,8 +36,15 @@ for (const target of plan.targets) {
     // A preview is no visit: its collect requests are answered inside the browser, so that it
     // never adds events to the service's data, nor vouches there for the page's own calls.
     const traffic: TrafficTags = unit.variation === null ? pageTraffic : { ...pageTraffic, collect: "intercept" };
-    // The test's viewports, for the progress lines.
-    const annotation = { type: "viewports", description: target.viewports.join(" ") };
+    // The test's viewports, for the progress lines, and where each one's artifacts go: the
+    // reporter notes beside a file that never came why it did not.
+    const annotation = [
+      { type: "viewports", description: target.viewports.join(" ") },
+      ...target.viewports.map((viewport) => ({
+        type: `artifacts ${viewport}`,
+        description: join(plan.workDir, "artifacts", unit.artifactFiles[viewport]!),
+      })),
+    ];
     gatherTest(unit.title, { annotation }, async ({ browser, browserTagger, closeLater }, testInfo) => {
       const credentials = siteCredentials(auth, target.baseUrl, process.env);
       const site = { traffic, siteDomain: target.domain, originHeaders: originHeaders(credentials), browserTagger };

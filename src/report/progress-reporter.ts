@@ -1,4 +1,6 @@
+import { existsSync, writeFileSync } from "node:fs";
 import { firstLine } from "../text/wording.js";
+import { gatherFailureFileOf } from "../artifacts/gather-failure.js";
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from "@playwright/test/reporter";
 import { scrubText } from "../privacy/redact.js";
 
@@ -39,9 +41,12 @@ export default class ProgressReporter implements Reporter {
       const counter = `[${String(this.done).padStart(width)}/${this.total}]`;
       const outcome = result.annotations.find((annotation) => annotation.type === `gathered ${viewport}`)?.description;
       // A viewport that never finished has no annotation: the test's error and time are its.
-      this.print(
-        `${counter} ${test.title} · ${viewport}  ${outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`}`,
-      );
+      const said =
+        outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`;
+      this.print(`${counter} ${test.title} · ${viewport}  ${said}`);
+      const artifacts = annotated(test, `artifacts ${viewport}`)[0];
+      if (artifacts !== undefined && !existsSync(artifacts))
+        writeFileSync(gatherFailureFileOf(artifacts), scrubText(said, this.secrets()));
     }
   }
 
@@ -58,7 +63,9 @@ export default class ProgressReporter implements Reporter {
   }
 }
 
-/** The viewports an annotation of the test lists. */
-function annotated(test: TestCase, type: "viewports" | "logins"): string[] {
-  return test.annotations.find((annotation) => annotation.type === type)?.description?.split(" ") ?? [];
+/** The words of the test's annotation `type`: the viewports it lists, or the one path of a viewport's artifacts. */
+function annotated(test: TestCase, type: string): string[] {
+  const description = test.annotations.find((annotation) => annotation.type === type)?.description;
+  if (description === undefined) return [];
+  return type.startsWith("artifacts ") ? [description] : description.split(" ");
 }

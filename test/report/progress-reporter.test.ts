@@ -1,5 +1,8 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { FullConfig, Suite, TestCase, TestResult } from "@playwright/test/reporter";
+import { gatherFailureFileOf } from "../../src/artifacts/gather-failure.js";
 import ProgressReporter from "../../src/report/progress-reporter.js";
 
 /** What the reporter printed while `act` ran. */
@@ -68,4 +71,32 @@ test("every line hides the run's secrets, an error's text included, in each of t
     "mobile  could not gather: page.goto: net::ERR_ABORTED at http://localhost/?t=«redacted»  1.2 s\n",
   );
   expect(output).not.toContain("tok_9f3c");
+});
+
+test("beside a viewport's artifacts that never came, the reporter notes why, hiding the secrets; a viewport whose artifacts came gets no note", async ({}, testInfo) => {
+  const secret = "tok_9f3c2a71e05b";
+  const dir = testInfo.outputPath("artifacts");
+  mkdirSync(dir, { recursive: true });
+  const desktop = join(dir, "signup.desktop.json");
+  const mobile = join(dir, "signup.mobile.json");
+  writeFileSync(desktop, "{}");
+  const noted = {
+    ...pageTest,
+    annotations: [
+      ...pageTest.annotations,
+      { type: "artifacts desktop", description: desktop },
+      { type: "artifacts mobile", description: mobile },
+    ],
+  } as unknown as TestCase;
+  const reporter = new ProgressReporter({ secrets: () => [secret] });
+  const result = {
+    duration: 180_000,
+    error: { message: `page.screenshot: Test timeout of 180000ms exceeded at /?t=${secret}` },
+    annotations: [{ type: "gathered desktop", description: "gathered, 1 call(s)  1.1 s" }],
+  } as unknown as TestResult;
+  printed(() => (reporter.onBegin({} as FullConfig, suite), reporter.onTestEnd(noted, result)));
+  expect(existsSync(gatherFailureFileOf(desktop))).toBe(false);
+  expect(readFileSync(gatherFailureFileOf(mobile), "utf8")).toBe(
+    "could not gather: page.screenshot: Test timeout of 180000ms exceeded at /?t=«redacted»  180.0 s",
+  );
 });

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import type { CDPSession, Page } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { Gathering, GathererPart } from "./part.js";
+import { withDeadline } from "./deadline.js";
 
 const SCREENSHOT_TIMEOUT_MS = 10_000;
 
@@ -23,19 +24,13 @@ export async function saveViewportScreenshot(
   path: string,
   masked: MaskedFields | null = null,
 ): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`)),
-      SCREENSHOT_TIMEOUT_MS,
-    );
-  });
-  try {
-    const capture = masked !== null && masked.selectors.length > 0 ? captureMasked(masked) : captureViewport(session);
-    await writeFile(path, await Promise.race([capture, timeout]));
-  } finally {
-    clearTimeout(timer);
-  }
+  const capture = masked !== null && masked.selectors.length > 0 ? captureMasked(masked) : captureViewport(session);
+  const png = await withDeadline(
+    capture,
+    SCREENSHOT_TIMEOUT_MS,
+    `the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`,
+  );
+  await writeFile(path, png);
 }
 
 /** The viewport in CSS pixels, each of the fields covered by a box. */

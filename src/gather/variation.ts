@@ -5,6 +5,7 @@ import type { Gathering, GathererPart } from "./part.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
+import { withDeadline } from "./deadline.js";
 import { saveViewportScreenshot, type MaskedFields } from "./screenshot.js";
 
 /**
@@ -140,6 +141,9 @@ export function variationLine(stack: string | undefined): number | null {
 /** How long two captures of a target are apart, to tell a steady target from one that changes by itself. */
 const STEADY_GAP_MS = 120;
 
+/** How long one capture of a target may take: a capture of a page that navigates meanwhile may never answer, and the target then has no pixels. */
+const TARGET_CAPTURE_TIMEOUT_MS = 10_000;
+
 /** The symbol under which the page keeps the animations held while the targets are seen, to let them go afterwards. */
 const HELD_ANIMATIONS_KEY = "setup-audit.heldAnimations";
 
@@ -257,17 +261,19 @@ async function targetsPixels(
       pngs.push(
         clip === null
           ? null
-          : await cdp
-              .send("Page.captureScreenshot", {
+          : await withDeadline(
+              cdp.send("Page.captureScreenshot", {
                 format: "png",
                 clip: { ...clip, scale: 1 },
                 captureBeyondViewport: false,
                 optimizeForSpeed: true,
-              })
-              .then(
-                ({ data }) => Buffer.from(data, "base64"),
-                () => null,
-              ),
+              }),
+              TARGET_CAPTURE_TIMEOUT_MS,
+              "the target's capture did not answer",
+            ).then(
+              ({ data }) => Buffer.from(data, "base64"),
+              () => null,
+            ),
       );
     }
     return pngs;

@@ -42,7 +42,7 @@ for (const target of plan.targets) {
       { type: "viewports", description: target.viewports.join(" ") },
       ...target.viewports.map((viewport) => ({
         type: `artifacts ${viewport}`,
-        description: join(plan.workDir, "artifacts", unit.artifactFiles[viewport]!),
+        description: artifactsPath(unit, viewport),
       })),
     ];
     gatherTest(unit.title, { annotation }, async ({ browser, browserTagger, closeLater }, testInfo) => {
@@ -160,9 +160,14 @@ async function gatherOnViewport(
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
 }
 
+/** Where one page × viewport's artifacts go for the CLI. */
+function artifactsPath(unit: AuditUnit, viewport: string): string {
+  return join(plan.workDir, "artifacts", unit.artifactFiles[viewport]!);
+}
+
 /** Hands one page × viewport's artifacts to the CLI. */
 function writeArtifacts(unit: AuditUnit, viewport: string, artifacts: PageArtifacts): void {
-  writeFileSync(join(plan.workDir, "artifacts", unit.artifactFiles[viewport]!), JSON.stringify(artifacts));
+  writeFileSync(artifactsPath(unit, viewport), JSON.stringify(artifacts));
 }
 
 /** Records a page × viewport left unopened because its viewport's login did not get in, and says so. */

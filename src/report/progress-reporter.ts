@@ -44,7 +44,7 @@ export default class ProgressReporter implements Reporter {
       const said =
         outcome ?? `could not gather: ${firstLine(result.error?.message)}  ${(result.duration / 1000).toFixed(1)} s`;
       this.print(`${counter} ${test.title} · ${viewport}  ${said}`);
-      const artifacts = annotated(test, `artifacts ${viewport}`)[0];
+      const artifacts = annotationOf(test, `artifacts ${viewport}`);
       if (artifacts !== undefined && !existsSync(artifacts))
         writeFileSync(gatherFailureFileOf(artifacts), scrubText(said, this.secrets()));
     }
@@ -63,9 +63,12 @@ export default class ProgressReporter implements Reporter {
   }
 }
 
-/** The words of the test's annotation `type`: the viewports it lists, or the one path of a viewport's artifacts. */
-function annotated(test: TestCase, type: string): string[] {
-  const description = test.annotations.find((annotation) => annotation.type === type)?.description;
-  if (description === undefined) return [];
-  return type.startsWith("artifacts ") ? [description] : description.split(" ");
+/** The description of the test's annotation `type`, as the gatherer wrote it. */
+function annotationOf(test: TestCase, type: string): string | undefined {
+  return test.annotations.find((annotation) => annotation.type === type)?.description;
+}
+
+/** The viewports an annotation of the test lists. */
+function annotated(test: TestCase, type: "viewports" | "logins"): string[] {
+  return annotationOf(test, type)?.split(" ") ?? [];
 }

@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright";
 import { PRESET_NAMES, PRESETS, presetReady, type PresetName } from "../spec/presets.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
 import { firstLine } from "../text/wording.js";
+import { NetworkWatch } from "./network-rest.js";
 
 /**
  * The first look at a site, before anything is known about its SDK: the page is loaded once,
@@ -65,7 +66,10 @@ export const IDENTIFY_LIKE = [
 type GlobalShape = ReturnType<typeof describeNewGlobals>[number];
 
 const BLANK_PATH = "/__setup-audit-blank__";
+/** At most this long for the network to rest after the load (and the banner's answer). */
 const SETTLE_TIMEOUT_MS = 5_000;
+/** No request started, answered or waiting for this long: the network rests (Playwright's networkidle window). */
+const NETWORK_QUIET_MS = 500;
 const NAVIGATION_TIMEOUT_MS = 30_000;
 
 /**
@@ -87,6 +91,7 @@ export async function takeFirstLook(
   const blankGlobals = await page.evaluate(() => Object.getOwnPropertyNames(window));
   await context.unroute(blankUrl);
 
+  const network = new NetworkWatch(context);
   const requests: RequestSeen[] = [];
   context.on("request", (request) => {
     requests.push({
@@ -112,7 +117,7 @@ export async function takeFirstLook(
   // A consent banner, answered, lets the SDK load.
   await afterLoad?.(page);
   // SDKs swap their stub for the real SDK after fetching settings: wait for the network to rest.
-  await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+  await network.rest(NETWORK_QUIET_MS, SETTLE_TIMEOUT_MS);
   const shapes = await page.evaluate(describeNewGlobals, {
     blank: blankGlobals,
     preferred: [...TRACK_LIKE, ...IDENTIFY_LIKE],

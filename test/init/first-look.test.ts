@@ -4,6 +4,7 @@ import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
 import { probeCollect } from "../../src/init/collect-probe.js";
 import { takeFirstLook } from "../../src/init/first-look.js";
+import { NetworkWatch } from "../../src/init/network-rest.js";
 import { detectSdk } from "../../src/init/sdk-detection.js";
 import { test } from "../support/browser.js";
 
@@ -121,6 +122,57 @@ test("Segment's snippet page matches the segment preset, its key in the script's
     const { preset } = detectSdk(look);
     expect(preset).toMatchObject({ preset: "segment", ready: true });
     expect(preset?.scriptUrls[0]).toContain(KEYS.segment.staging);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the network rests on a Segment page once its collect call is answered, though Playwright's networkidle never comes there", async ({
+  browser,
+  fixtures,
+}) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    const network = new NetworkWatch(context);
+    const answered: string[] = [];
+    context.on("response", (response) => answered.push(new URL(response.url()).pathname));
+    const page = await context.newPage();
+    await page.goto(`${fixtures.urls.vendors}/segment/snippet/correct`);
+    expect(await network.rest(500, 10_000)).toBe(true);
+    expect(answered).toContain("/api/segment/v1/p");
+    // The page view's request has its answer but never reports its body loaded: networkidle waits on.
+    const idle = await page.waitForLoadState("networkidle", { timeout: 1500 }).then(
+      () => true,
+      () => false,
+    );
+    expect(idle).toBe(false);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a request still waiting for its response keeps the network from resting, until it is answered", async ({
+  browser,
+}) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    const network = new NetworkWatch(context);
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await context.route("http://shop.test/settings", async (route) => {
+      await answered;
+      await route.fulfill({ status: 200, json: {} });
+    });
+    await context.route("http://shop.test/", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<script>fetch("/settings")</script>` }),
+    );
+    const page = await context.newPage();
+    const settingsAsked = page.waitForRequest("http://shop.test/settings");
+    await page.goto("http://shop.test/");
+    await settingsAsked;
+    expect(await network.rest(100, 1000)).toBe(false);
+    answer();
+    expect(await network.rest(100, 10_000)).toBe(true);
   } finally {
     await context.close();
   }

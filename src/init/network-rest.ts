@@ -1,0 +1,51 @@
+import type { BrowserContext, Request } from "playwright";
+import { Signal } from "../gather/signal.js";
+
+/**
+ * The requests of a browser context still waiting for their response, watched from before the
+ * page loads. Init waits for them to rest before it reads the page's globals, as SDKs swap their
+ * stub for the real SDK once their settings come back. A request counts as done once its
+ * response came, not once its body finished loading: Playwright's `networkidle` waits for the
+ * latter, which a real Segment page's collect call never reports, so it never came on any
+ * Segment site and init waited out its whole timeout there.
+ */
+export class NetworkWatch {
+  private readonly waiting = new Set<Request>();
+  private activity = 0;
+  private readonly changed = new Signal();
+
+  constructor(context: BrowserContext) {
+    context.on("request", (request) => {
+      // A redirect's request gets no response event: the request it became stands for it.
+      const redirected = request.redirectedFrom();
+      if (redirected !== null) this.waiting.delete(redirected);
+      this.waiting.add(request);
+      this.touch();
+    });
+    context.on("response", (response) => this.done(response.request()));
+    context.on("requestfailed", (request) => this.done(request));
+  }
+
+  /**
+   * Resolves true once no request has waited for its response, and none started or was answered,
+   * for `quietMs`; false when `timeoutMs` passed first.
+   */
+  rest(quietMs: number, timeoutMs: number): Promise<boolean> {
+    return this.changed.waitForQuiet(
+      () => this.waiting.size === 0,
+      () => this.activity,
+      quietMs,
+      timeoutMs,
+    );
+  }
+
+  private done(request: Request): void {
+    this.waiting.delete(request);
+    this.touch();
+  }
+
+  private touch(): void {
+    this.activity++;
+    this.changed.notify();
+  }
+}

@@ -24,7 +24,8 @@ export default defineConfig({
   outputDir: "../reports/test-output",
   fullyParallel: true,
   // Most tests wait on pages, SDK batch timers and deadlines, not on the cores: one and a half
-  // workers per core (the verdicts are proven under that load, and under twice that).
+  // workers per core, of which the end-to-end audits (each with browsers of its own) take at most
+  // one per core; the rest run the browser-free and integration tests beside them.
   workers: "150%",
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],
@@ -33,6 +34,6 @@ export default defineConfig({
     UNIT_PROJECT,
     { name: "integration", testMatch: INTEGRATION_TESTS },
     // An end-to-end test runs whole audits, beside another on two cores: five minutes is a hang, not a slow audit.
-    { name: "e2e", testMatch: "e2e/**/*.test.ts", timeout: 300_000 },
+    { name: "e2e", testMatch: "e2e/**/*.test.ts", timeout: 300_000, workers: "100%" },
   ],
 });

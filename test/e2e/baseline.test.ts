@@ -15,7 +15,7 @@ function copiedDemoSpec(dir: string): string {
 test("a baseline of a good run passes the next run, and an event that stopped firing fails it", async ({}, testInfo) => {
   const spec = copiedDemoSpec(testInfo.outputPath("specs"));
   const good = testInfo.outputPath("good");
-  const first = await runCli(["run", spec, "--page", "signup", "--out", good]);
+  const first = await runCli(["run", spec, "--page", "signup", "--save-artifacts", "--out", good]);
   expect(first.code, first.stdout + first.stderr).toBe(0);
   expect(readSummary(good).findings.filter((finding) => finding.check === "baseline.calls")).toEqual([]);
 
@@ -38,9 +38,10 @@ test("a baseline of a good run passes the next run, and an event that stopped fi
   expect((await runCli(["baseline", "--out", good, "--file", oneFile])).code).toBe(0);
   expect(readFileSync(oneFile, "utf8")).toBe(readFileSync(besideSpec, "utf8"));
 
+  // The next runs judge what the good run gathered (a baseline compares calls, not pages).
   // `--baseline` alone, before the spec: the file beside the spec.
   const same = testInfo.outputPath("same");
-  const second = await runCli(["run", "--baseline", spec, "--page", "signup", "--out", same]);
+  const second = await runCli(["run", "--baseline", spec, "--from-artifacts", good, "--out", same]);
   expect(second.code, second.stdout + second.stderr).toBe(0);
   const compared = readSummary(same).findings.filter((finding) => finding.check === "baseline.calls");
   expect(compared.map((finding) => [finding.page, finding.viewport, finding.status])).toEqual([
@@ -51,7 +52,7 @@ test("a baseline of a good run passes the next run, and an event that stopped fi
   baseline.baselines[0]!.pages.signup!.mobile!.track.push("checkout_done");
   writeFileSync(oneFile, JSON.stringify(baseline, null, 2));
   const regressed = testInfo.outputPath("regressed");
-  const third = await runCli(["run", spec, "--page", "signup", "--baseline", oneFile, "--out", regressed]);
+  const third = await runCli(["run", spec, "--from-artifacts", good, "--baseline", oneFile, "--out", regressed]);
   expect(third.code, third.stdout + third.stderr).toBe(1);
   const lost = "`checkout_done` fired on signup · mobile in the baseline but not in this run — a regression;";
   expect(third.stdout).toContain(`✗ FAIL baseline.calls [signup · mobile]: ${lost}`);

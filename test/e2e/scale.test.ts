@@ -39,13 +39,18 @@ const deliveries = (summary: RunSummary) =>
 test("two shards merged give the same findings and exit code as one run", async ({}, testInfo) => {
   // Three audits of two specs, one after another: on a machine that runs other tests beside it they outlast the e2e limit.
   test.slow();
+  // The demo shop whole, and the broken shop's pages that bring each kind of finding a merge joins:
+  // a goal's event, a near miss, a rejected call, a page audited on one viewport, an experiment's
+  // variations with their pictures (every --page names a page of one spec or the other).
   const specs = ["audits/demo-shop.yaml", e2eSpec("broken-shop.yaml")];
+  const pages = ["home", "pricing", "signup", "near-miss", "rejected-call", "desktop-only", "cta-variations"];
+  const run = [...specs, ...pages.flatMap((page) => ["--page", page])];
   const dir = (name: string) => join(testInfo.project.outputDir, "scale-run", name);
   // The whole run and both shards side by side, as CI's parallel jobs run them.
   const [whole, first, second] = await Promise.all([
-    runCli(["run", ...specs, "--out", dir("whole")]),
-    runCli(["run", ...specs, "--shard", "1/2", "--out", dir("shard-1")]),
-    runCli(["run", ...specs, "--shard", "2/2", "--out", dir("shard-2")]),
+    runCli(["run", ...run, "--out", dir("whole")]),
+    runCli(["run", ...run, "--shard", "1/2", "--out", dir("shard-1")]),
+    runCli(["run", ...run, "--shard", "2/2", "--out", dir("shard-2")]),
   ]);
   expect([first.code, second.code]).toEqual([1, 1]);
   const merged = await runCli(["merge", dir("shard-1"), dir("shard-2"), "--out", dir("merged")]);

@@ -30,10 +30,11 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],
   globalSetup: "./e2e/global-setup.ts",
+  // The end-to-end tests first, the longest part: the others then run beside them from the start.
   projects: [
-    UNIT_PROJECT,
-    { name: "integration", testMatch: INTEGRATION_TESTS },
     // An end-to-end test runs whole audits, beside another on two cores: five minutes is a hang, not a slow audit.
     { name: "e2e", testMatch: "e2e/**/*.test.ts", timeout: 300_000, workers: "100%" },
+    UNIT_PROJECT,
+    { name: "integration", testMatch: INTEGRATION_TESTS },
   ],
 });

@@ -15,11 +15,6 @@ const INTEGRATION_TESTS = [
   "report/side-by-side.test.ts",
 ];
 
-/** The end-to-end tests: whole CLI runs, as a user runs them. */
-const E2E = { testMatch: "e2e/**/*.test.ts", timeout: 300_000 };
-/** `setup-audit init`'s end-to-end tests: they wait more than they work, and run beside the audits. */
-const E2E_INIT = ["e2e/init.test.ts", "e2e/init-workflow.test.ts"];
-
 /** The browser-free tier: runs in seconds, and unit.config.ts runs it with no browser to be found. */
 export const UNIT_PROJECT: Project = { name: "unit", testIgnore: ["e2e/**", ...INTEGRATION_TESTS] };
 
@@ -35,12 +30,10 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],
   globalSetup: "./e2e/global-setup.ts",
-  // The end-to-end tests first, the longest part: the others then run beside them from the start,
-  // init's first (each of its looks waits seconds for a consent banner that may come).
+  // The end-to-end tests first, the longest part: the others then run beside them from the start.
   projects: [
     // An end-to-end test runs whole audits, beside another on two cores: five minutes is a hang, not a slow audit.
-    { ...E2E, name: "e2e", testIgnore: E2E_INIT, workers: "100%" },
-    { ...E2E, name: "e2e-init", testMatch: E2E_INIT },
+    { name: "e2e", testMatch: "e2e/**/*.test.ts", timeout: 300_000, workers: "100%" },
     UNIT_PROJECT,
     { name: "integration", testMatch: INTEGRATION_TESTS },
   ],

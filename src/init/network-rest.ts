@@ -15,10 +15,8 @@ export class NetworkWatch {
   private readonly changed = new Signal();
 
   constructor(context: BrowserContext) {
+    // A redirect is a response of its own, and the request it leads to another.
     context.on("request", (request) => {
-      // A redirect's request gets no response event: the request it became stands for it.
-      const redirected = request.redirectedFrom();
-      if (redirected !== null) this.waiting.delete(redirected);
       this.waiting.add(request);
       this.touch();
     });

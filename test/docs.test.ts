@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
 import { GENERATED_FILES } from "../scripts/docs/generated-files.js";
-import { githubSlug } from "../scripts/docs/markdown.js";
+import { githubSlug, relativeLinks, withoutFences } from "../scripts/docs/markdown.js";
 
 /** The README and docs/: short where they start, linked where they go, and current where the code writes them. */
 const ROOT = join(import.meta.dirname, "..");
@@ -17,14 +17,9 @@ function read(page: string): string {
   return readFileSync(join(ROOT, page), "utf8");
 }
 
-/** The page without its code: fenced blocks and code spans hold examples, not links or headings. */
-function prose(text: string): string {
-  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "code");
-}
-
 /** The anchors GitHub gives a page: one per heading (a repeated one gets -1, -2, …), and each `<a id>`. */
 function anchorsOf(page: string): Set<string> {
-  const text = read(page).replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+  const text = withoutFences(read(page));
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
@@ -37,11 +32,8 @@ function anchorsOf(page: string): Set<string> {
   return anchors;
 }
 
-/** Every relative link and image of a page: its target as written. */
 function linksOf(page: string): string[] {
-  return [...prose(read(page)).matchAll(/!?\[(?:[^\]]|\][^(])*?\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
-    .map((match) => match[1]!)
-    .filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+  return relativeLinks(read(page));
 }
 
 test("the README is at most 200 lines", () => {

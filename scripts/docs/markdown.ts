@@ -14,6 +14,23 @@ export function githubSlug(heading: string): string {
     .replace(/ /g, "-");
 }
 
+/** The page without its code: fenced blocks and code spans hold examples, not links or headings. */
+export function prose(page: string): string {
+  return withoutFences(page).replace(/`[^`\n]*`/g, "code");
+}
+
+/** The page without its fenced code blocks. */
+export function withoutFences(page: string): string {
+  return page.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+}
+
+/** Every relative link and image of a page: its target as written (`docs/ci.md#exit-codes`). */
+export function relativeLinks(page: string): string[] {
+  return [...prose(page).matchAll(/!?\[(?:[^\]]|\][^(])*?\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
 /** The comments around a generated part of a page; `name` says what it is and where it comes from. */
 function markers(name: string): { start: string; end: string } {
   return {

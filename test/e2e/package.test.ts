@@ -60,7 +60,7 @@ function viewportsOf(summary: RunSummary): string[] {
   ].sort();
 }
 
-test("npm pack ships the compiled CLI, the demo and its spec, and no test, source or vendor fixture", () => {
+test("npm pack ships the compiled CLI, the demo and its spec, the docs the README links to, and no test, source or vendor fixture", () => {
   const files = packed.files.map((file) => file.path);
   for (const file of [
     "package.json",
@@ -76,11 +76,14 @@ test("npm pack ships the compiled CLI, the demo and its spec, and no test, sourc
     "audits/demo-shop.yaml",
     "audits/spec.schema.json",
     "audits/summary.schema.json",
+    "docs/getting-started.md",
+    "docs/report.png",
   ]) {
     expect(files).toContain(file);
   }
+  expect(existsSync(join(project, "node_modules/setup-audit/docs/spec.md"))).toBe(true);
   const shipped =
-    /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|audits\/(demo-shop\.yaml|spec\.schema\.json|summary\.schema\.json))$/;
+    /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|audits\/(demo-shop\.yaml|spec\.schema\.json|summary\.schema\.json)|docs\/[\w-]+\.(md|png))$/;
   expect(files.filter((file) => !shipped.test(file))).toEqual([]);
   expect(files.filter((file) => /(^|\/)(test|tests|vendors)\/|\.test\.|\.ts$/.test(file))).toEqual([]);
   // It runs compiled: no TypeScript compiler or runner among what an install brings.

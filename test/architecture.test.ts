@@ -120,6 +120,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "node:fs",
       "node:module",
       "node:path",
+      "node:util",
       "node:zlib",
     ],
   },

@@ -42,6 +42,13 @@ export interface CapturedCall {
   /** `sdk` on a page view the SDK made on its own (PostHog's on a history change), read from the collect request that carried it: no call on the global made it. */
   madeBy?: "sdk";
   /**
+   * `network` on a call read from the collect request that carried it, at that request's time: a call
+   * made outside the watched global (on the SDK's own instance, by an npm install without a global),
+   * or any call of an SDK the audit could not watch (`callsFromNetwork`). Absent on a call watched on
+   * the global, and on every call of artifacts saved before it was noted.
+   */
+  seenOn?: "network";
+  /**
    * Only in saved artifacts, on a call the audit's own secrets were redacted from: the personal data
    * found in its name and properties before (every key, none exempt), so that identify.pii judges
    * what the page sent, not the redaction mark.

@@ -2,6 +2,7 @@ import type { CapturedCall, KeySighting, PageArtifacts } from "../artifacts/type
 import { deliverySettled } from "../artifacts/delivery.js";
 import { globToRegExpSource } from "../url/glob.js";
 import { routeOf } from "../url/route.js";
+import { withCallsOnTheWire } from "./calls-on-the-wire.js";
 import { carriedCalls, type PlaceAt } from "./carried-calls.js";
 import { recoverLostCalls, type MissingGlobalRead } from "./lost-calls.js";
 import type { NetworkCapture } from "./network.js";
@@ -15,8 +16,8 @@ const BINDING = "__setupAuditRecord";
 
 /**
  * The calls part: what the recorder in the page reports (the SDK's readiness, every call on its
- * global, the reads of a global not there yet), and the calls the page made, read from the
- * collect requests when they could not be watched.
+ * global, the reads of a global not there yet), and the calls the page made outside it, read from
+ * the collect requests: all of them when they could not be watched.
  */
 export class CallsPart implements GathererPart {
   /** The calls watched on the SDK's global. */
@@ -65,11 +66,20 @@ export class CallsPart implements GathererPart {
     return !this.globalAssigned && this.network.collect.some((request) => request.events.length > 0);
   }
 
-  /** Calls the page made: watched on the SDK, or read from the collect requests when they could not be. */
+  /**
+   * Calls the page made: those watched on the SDK's global, with those its collect requests carried
+   * that none of them explains (a call on the SDK's own instance); all carried ones when its calls
+   * could not be watched.
+   */
   made(): CapturedCall[] {
-    return this.unwatched() === null
-      ? this.recorded
-      : carriedCalls(this.network.collect, this.gathering.options.sdk, this.gathering.page.url(), this.placeAt);
+    const { options, page } = this.gathering;
+    const carried = carriedCalls(this.network.collect, options.sdk, page.url(), this.placeAt);
+    if (this.unwatched() !== null) return carried;
+    // The page views the SDK sent are paired with the page's own page-view calls once it is done (withPageViews).
+    return withCallsOnTheWire(
+      this.recorded,
+      carried.filter((call) => call.kind !== "page"),
+    );
   }
 
   async finish(): Promise<Pick<PageArtifacts, "sdkReadyAtMs" | "callsFromNetwork" | "calls">> {
@@ -78,7 +88,7 @@ export class CallsPart implements GathererPart {
     // Page views show their URL, and those the SDK made on its own show at all, only in what it sent.
     const calls =
       this.unwatched() === null
-        ? withPageViews(this.recorded, this.network.collect, options.sdk, placeOf(this.gathering, this.routes, page))
+        ? withPageViews(this.made(), this.network.collect, options.sdk, placeOf(this.gathering, this.routes, page))
         : this.made();
     return {
       sdkReadyAtMs: this.sdkReadyAt === null ? null : sinceStart(this.sdkReadyAt),
@@ -121,14 +131,17 @@ export class CallsPart implements GathererPart {
   }
 
   /**
-   * Without a watched global (an npm install, a frozen API, or no SDK seen at all) a call shows
-   * only once its batch leaves: an expected one not seen yet may still come.
+   * Without a watched global (an npm install, a frozen API, or no SDK seen at all), and once a call
+   * made outside it (on the SDK's instance) has shown, a call shows only once its batch leaves: an
+   * expected one not seen yet may still come.
    */
   private expectedSeen(): boolean {
     const { options } = this.gathering;
     // Without consent nothing is expected: what comes anyway is waited for by the quiet window.
-    if (this.gathering.consentWithheld || (this.globalAssigned && this.blind === null)) return true;
+    if (this.gathering.consentWithheld) return true;
     const made = this.made();
+    const watched = this.globalAssigned && this.blind === null;
+    if (watched && !made.some((call) => call.seenOn === "network")) return true;
     const expected = options.page.expect;
     // An exposure to fire again after the reload is expected too: a batch that holds it must leave before the reload.
     const tracks = [...(expected?.track ?? []), ...(options.reloadForExposures ?? [])];

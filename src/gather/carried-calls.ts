@@ -12,7 +12,9 @@ import type { SdkSpec } from "../spec/schema.js";
  * `$identify` with `user_properties.$set`) and generic fields (`event`, `name`, `kind`,
  * `type`, `traits`, `attributes`, `attrs`). Page views (`type: "page"`, a track named
  * `sdk.pageEvent`) are page-kind calls. An event sent again under the id its SDK gave it (a retry
- * of one message) is one call.
+ * of one message) is one call. The events an SDK sends by itself (by the names their vendors keep,
+ * and Amplitude's campaign `$identify`) are no call, and the properties PostHog's and Mixpanel's
+ * libraries add to every event are not the page's.
  */
 export function carriedCalls(
   requests: readonly CollectRequest[],
@@ -40,6 +42,7 @@ export function carriedCalls(
           method,
           atMs: request.atMs,
           state: "direct",
+          seenOn: "network",
           documentUrl: url ?? documentUrl,
           ...(place === undefined ? {} : { step: place.step }),
           ...(route === null ? {} : { route }),
@@ -96,11 +99,33 @@ function readEvent(raw: unknown): EventCall | null {
     (event !== null && IDENTIFY_EVENTS.has(event)) ||
     (event === null && attributes !== null)
   ) {
-    return { kind: "identify", name: userId, properties: attributes };
+    return isCampaignIdentify(userProperties) ? null : { kind: "identify", name: userId, properties: attributes };
   }
   // Any other type (Segment's and RudderStack's page, screen, group, alias) is neither kind.
-  if (event === null || (type !== null && type !== "track")) return null;
-  return { kind: "track", name: event, properties };
+  if (event === null || (type !== null && type !== "track") || OWN_EVENT.test(event)) return null;
+  return { kind: "track", name: event, properties: pageProperties(properties) };
+}
+
+/**
+ * The names the vendors keep for the events their SDKs send by themselves: PostHog's and Mixpanel's
+ * `$…` ($pageview, $pageleave, $autocapture, $web_vitals, $feature_flag_called, $set,
+ * $mp_web_page_view), Mixpanel's `mp_…`, Amplitude's `[Amplitude] …` and its session events.
+ */
+const OWN_EVENT = /^(\$|mp_|\[Amplitude\] )|^session_(start|end)$/;
+
+/** Amplitude's web attribution: an `$identify` it sends by itself, setting once the campaign's `initial_*` keys. */
+function isCampaignIdentify(userProperties: Record<string, unknown> | null): boolean {
+  const once = userProperties?.$setOnce;
+  return isRecord(once) && "initial_referrer" in once;
+}
+
+/** The keys PostHog's and Mixpanel's libraries add to every event's properties. */
+const LIBRARY_KEY = /^(\$|mp_)|^(token|distinct_id|time)$/;
+
+/** A track's properties as the page gave them: without the keys PostHog's and Mixpanel's libraries add (both stamp `$lib_version`). */
+function pageProperties(properties: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (properties === null || !("$lib_version" in properties)) return properties;
+  return Object.fromEntries(Object.entries(properties).filter(([key]) => !LIBRARY_KEY.test(key)));
 }
 
 function text(value: unknown): string | null {

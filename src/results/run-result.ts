@@ -144,6 +144,7 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
         step: call.step ?? null,
         route: routeOfCall(call),
         delivery: call.delivery,
+        seenOn: call.seenOn === "network" || call.madeBy === "sdk" ? "network" : "global",
       });
     return [
       ...page.calls.map(record(page.consent?.unit ?? "page")),

@@ -67,6 +67,11 @@ const call = z
     delivery: z
       .enum(["accepted", "rejected", "dropped", "intercepted"])
       .describe("What happened to the call: docs/checks.md, events.delivered."),
+    seenOn: z
+      .enum(["global", "network"])
+      .describe(
+        "`global`: watched on the SDK's global as it was made; `network`: read from the collect request that carried it, at that request's time (a call on the SDK's own instance, an SDK without a global or that could not be watched, a page view the SDK made on its own).",
+      ),
   })
   .strict()
   .describe("One call the page made to the SDK.");

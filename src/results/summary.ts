@@ -27,6 +27,12 @@ export interface CallRecord {
   /** The path and query current when the call was made. */
   route: string;
   delivery: Delivery;
+  /**
+   * `global`: watched on the SDK's global as it was made; `network`: read from the collect request
+   * that carried it, at that request's time (a call made on the SDK's own instance, an SDK without
+   * a global or that could not be watched, a page view the SDK made on its own).
+   */
+  seenOn: "global" | "network";
 }
 
 /** Where a run's collect requests went: to the service, or answered by the audit inside the browser. */

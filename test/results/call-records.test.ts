@@ -45,3 +45,28 @@ test("a page's reload lists its calls as the reload unit's, delivered as its col
     expect.objectContaining({ unit: "reload", delivery: "accepted", variation: null }),
   ]);
 });
+
+test("a call read from the network, made on the SDK's instance or a page view the SDK made on its own, is listed as seen on the network; a watched one as seen on the global", () => {
+  const [page] = reconcileDeliveries(
+    [
+      pageWith({
+        calls: [
+          callWith({ name: "watched", atMs: 200 }),
+          callWith({ name: "on_instance", atMs: 300, seenOn: "network" }),
+          callWith({ kind: "page", name: "$pageview", atMs: 100, madeBy: "sdk" }),
+        ],
+      }),
+    ],
+    null,
+  );
+  expect(
+    callRecords({ spec: "audits/demo.yaml", environment: "staging", pages: [page!] }).map((call) => [
+      call.name,
+      call.seenOn,
+    ]),
+  ).toEqual([
+    ["watched", "global"],
+    ["on_instance", "network"],
+    ["$pageview", "network"],
+  ]);
+});

@@ -68,6 +68,28 @@ test.describe("sdk.present", () => {
     expect(finding?.message).toContain("judged from what the collect requests carried");
   });
 
+  test("passes a ready SDK whose page also made calls outside the global, on its own instance, and names them as read from the network", () => {
+    const page = pageWith({
+      calls: [
+        callWith({ kind: "identify", method: "identify", name: "user-123", properties: { plan: "pro" }, atMs: 900 }),
+        callWith({ name: "signup_success", atMs: 3500, seenOn: "network" }),
+        callWith({ kind: "page", name: "$pageview", atMs: 400, madeBy: "sdk" }),
+      ],
+    });
+    const [finding] = sdkPresent.evaluate(contextOf([page]));
+    expect(finding?.status).toBe("pass");
+    expect(finding?.message).toContain(
+      '1 call(s) were made outside `window.expsvc`, on the SDK\'s own instance (track("signup_success")): they were read from the collect requests that carried them',
+    );
+    expect(finding?.evidence.outsideGlobal).toEqual(['track("signup_success")']);
+  });
+
+  test("says nothing of calls outside the global when every call was read from the network (no global to watch)", () => {
+    const [finding] = sdkPresent.evaluate(contextOf([noGlobalPage({ calls: [callWith({ seenOn: "network" })] })]));
+    expect(finding?.message).not.toContain("outside");
+    expect(finding?.evidence).not.toHaveProperty("outsideGlobal");
+  });
+
   test("skips a page that did not load", () => {
     const [finding] = sdkPresent.evaluate(
       contextOf([pageWith({ loadError: "net::ERR_CONNECTION_REFUSED", sdkScripts: [] })]),

@@ -34,8 +34,8 @@ const FAULTS = {
   "bound-twice": {
     check: "events.duplicate",
     told: [
-      '"Plan Selected" was made 2 times with equal properties during step 3 on /spa/',
-      '"Plan Selected" was made 2 times with equal properties during step 4 on /spa/',
+      '"Plan Selected" was made 2 times with equal properties less than 1 s apart during step 3 (click "#cta") on /spa/',
+      '"Plan Selected" was made 2 times with equal properties less than 1 s apart during step 4 (click "#cta") on /spa/',
     ],
   },
 } as const;

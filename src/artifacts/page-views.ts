@@ -1,4 +1,4 @@
-import { routeOf } from "../url/route.js";
+import { routeKey, routeOf, type RouteQuery } from "../url/route.js";
 import type { CapturedCall, RouteVisit } from "./types.js";
 import { isRecord } from "../text/parse-json.js";
 import type { SdkSpec } from "../spec/schema.js";
@@ -17,8 +17,9 @@ export const CLOCK_SLACK_MS = 5;
 
 /**
  * A route the page showed from one route change to the next: the names it had (a replaceState
- * renames it), how it came, when it began and when the next route change came (Infinity while it
- * was current to the end), all in the milliseconds of the visits it was read from.
+ * renames it, and with `sdk.routeQuery: ignore` so does a change of the query alone), how it came,
+ * when it began and when the next route change came (Infinity while it was current to the end), all
+ * in the milliseconds of the visits it was read from.
  */
 export interface RouteSpan {
   routes: string[];
@@ -27,12 +28,19 @@ export interface RouteSpan {
   untilMs: number;
 }
 
-/** The spans of a page's route visits, in order, a replaceState folded into the span it renames. */
-export function routeSpans(visits: readonly RouteVisit[]): RouteSpan[] {
+/**
+ * The spans of a page's route visits, in order, a replaceState folded into the span it renames, and
+ * so is a change within the document that leaves the route as `routeQuery` tells routes apart.
+ */
+export function routeSpans(visits: readonly RouteVisit[], routeQuery: RouteQuery): RouteSpan[] {
   const spans: RouteSpan[] = [];
   for (const visit of visits) {
     const last = spans.at(-1);
-    if (visit.how === "replace" && last !== undefined) {
+    const sameRoute =
+      last !== undefined &&
+      visit.how !== "load" &&
+      routeKey(last.routes.at(-1)!, routeQuery) === routeKey(visit.route, routeQuery);
+    if (last !== undefined && (visit.how === "replace" || sameRoute)) {
       last.routes.push(visit.route);
       continue;
     }
@@ -51,8 +59,19 @@ export function routeSpans(visits: readonly RouteVisit[]): RouteSpan[] {
  * The span in which something made at `atMs` on `route` was made: the last one that showed the
  * route and had begun by then (a page view made as the route changed may read a little early).
  */
-export function spanOf<Span extends RouteSpan>(spans: readonly Span[], route: string, atMs: number): Span | undefined {
-  return spans.findLast((span) => span.routes.includes(route) && span.fromMs <= atMs + CLOCK_SLACK_MS);
+export function spanOf<Span extends RouteSpan>(
+  spans: readonly Span[],
+  route: string,
+  atMs: number,
+  routeQuery: RouteQuery,
+): Span | undefined {
+  return spans.findLast((span) => showsRoute(span, route, routeQuery) && span.fromMs <= atMs + CLOCK_SLACK_MS);
+}
+
+/** True when a span showed `route` under one of its names, as `routeQuery` tells routes apart. */
+export function showsRoute(span: Pick<RouteSpan, "routes">, route: string, routeQuery: RouteQuery): boolean {
+  const key = routeKey(route, routeQuery);
+  return span.routes.some((name) => routeKey(name, routeQuery) === key);
 }
 
 /** The route current when a call was made; for artifacts saved before routes were noted, its document's. */

@@ -35,7 +35,7 @@ export interface CapturedCall {
   documentUrl: string;
   /** The 0-based index of the journey step during which the call was made; null before the first step; absent in artifacts saved before steps were noted. */
   step?: number | null;
-  /** The route current when the call was made: the document's path and query; absent in artifacts saved before routes were noted. */
+  /** The route current when the call was made: the document's path and query, and a hash router's route after them (src/url/route.ts); absent in artifacts saved before routes were noted. */
   route?: string;
   /** On a page view: the URL its payload records, where the vendor records one; null when it records none, or the page view was never sent. */
   pageUrl?: string | null;
@@ -223,7 +223,7 @@ export interface PageAccess {
 
 /** One route the page showed: its first, or one a client-side route change led to. */
 export interface RouteVisit {
-  /** The document's path and query (`/app/pricing?billing=annual`). */
+  /** The route: the document's path and query (`/app/pricing?billing=annual`), and a hash router's route after them (`/app/#/pricing`). */
   route: string;
   /**
    * How the route became current: `load` (a document started with it), `push` (pushState, or a

@@ -1,6 +1,7 @@
 import type { BrowserContext } from "playwright";
 import type { PageArtifacts, RouteVisit } from "../artifacts/types.js";
 import { routeSpans, spanOf, type RouteSpan } from "../artifacts/page-views.js";
+import { routeOf, type RouteQuery } from "../url/route.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 /**
@@ -10,14 +11,16 @@ import type { Gathering, GathererPart } from "./part.js";
  * of the tab's current history entry without the page's `history` being touched: a document's
  * first route (`load`), `pushState` and same-document navigations (`push`), and back or forward
  * traversals within the document (each followed by its `popstate`). `replaceState` is no route
- * change (it renames the visit: `replace`), nor is a change of the fragment alone.
+ * change (it renames the visit: `replace`), nor is a change of an anchor alone; a change of a hash
+ * router's route (`#/pricing`) is one (src/url/route.ts).
  */
 
 /**
- * What the observer tells the gatherer: a route became current (`at` on the page's clock, as the
- * recorder stamps calls; `wall`, the same moment by `Date.now()`), or the browser cannot tell route changes.
+ * What the observer tells the gatherer: the tab's current entry changed to `url` (`at` on the page's
+ * clock, as the recorder stamps calls; `wall`, the same moment by `Date.now()`), or the browser
+ * cannot tell route changes. Whether the route changed is the gatherer's to tell, from the URL.
  */
-export type RouteMessage = { route: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
+export type RouteMessage = { url: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
 
 const BINDING = "__setupAuditRoute";
 
@@ -33,9 +36,12 @@ export class RouteWatch {
    */
   private wallAhead = 0;
 
+  /** `routeQuery`: whether a change of the query alone is a route change (`sdk.routeQuery`). */
+  constructor(private readonly routeQuery: RouteQuery = "keep") {}
+
   /** Installs the observer in every document of the context, before any page script runs. */
-  static async install(context: BrowserContext): Promise<RouteWatch> {
-    const watch = new RouteWatch();
+  static async install(context: BrowserContext, routeQuery: RouteQuery = "keep"): Promise<RouteWatch> {
+    const watch = new RouteWatch(routeQuery);
     await watch.observe(context);
     return watch;
   }
@@ -69,12 +75,12 @@ export class RouteWatch {
 
   /** The visit of `route` in which a call made at `epochMs` (the page's clock) was made; undefined when the page had not shown the route by then. */
   visitOf(route: string, epochMs: number): RouteSpan | undefined {
-    return spanOf(routeSpans(this.visits), route, epochMs);
+    return spanOf(routeSpans(this.visits, this.routeQuery), route, epochMs, this.routeQuery);
   }
 
   /** How many routes the page showed so far: its loads and route changes, a replaceState's renaming left out. */
   visitCount(): number {
-    return routeSpans(this.visits).length;
+    return routeSpans(this.visits, this.routeQuery).length;
   }
 
   /** Every route the page showed, in order, on the test's clock; null when the browser could not tell route changes. */
@@ -83,22 +89,29 @@ export class RouteWatch {
     return this.visits.map((visit) => ({ ...visit, atMs: sinceStart(visit.atMs) }));
   }
 
-  /** What the observer in the page tells: a route became current, or the browser cannot tell route changes. */
+  /**
+   * What the observer in the page tells: the tab's entry changed, a route change unless it shows the
+   * route already shown (an anchor, an entry pushed for the same route); or the browser cannot tell route changes.
+   */
   note(message: RouteMessage): void {
     if ("unobservable" in message) {
       this.observable = false;
       return;
     }
     this.wallAhead = message.wall - message.at;
-    this.visits.push({ route: message.route, how: message.how, atMs: message.at });
+    const route = routeOf(message.url);
+    if (message.how !== "load" && route === this.visits.at(-1)?.route) return;
+    this.visits.push({ route, how: message.how, atMs: message.at });
   }
 }
 
 /** The routes part: the watch, installed before the page exists; its slice, the routes the page showed before any reload. */
 export class RoutesPart implements GathererPart {
-  readonly watch = new RouteWatch();
+  readonly watch: RouteWatch;
 
-  constructor(private readonly gathering: Gathering) {}
+  constructor(private readonly gathering: Gathering) {
+    this.watch = new RouteWatch(gathering.options.sdk.routeQuery);
+  }
 
   install(): Promise<void> {
     return this.watch.observe(this.gathering.context);
@@ -121,9 +134,7 @@ function observeRoutes(binding: string): void {
     if (typeof deliver === "function") deliver(message);
   };
   const now = () => performance.timeOrigin + performance.now();
-  const routeNow = () => `${location.pathname}${location.search}`;
-  let current = routeNow();
-  send({ route: current, how: "load", at: now(), wall: Date.now() });
+  send({ url: location.href, how: "load", at: now(), wall: Date.now() });
   type Entry = { index: number };
   type EntryChange = Event & { navigationType: string | null; from: Entry };
   const navigation = win.navigation as (EventTarget & { currentEntry: Entry | null }) | undefined;
@@ -132,9 +143,6 @@ function observeRoutes(binding: string): void {
     return;
   }
   navigation.addEventListener("currententrychange", (event) => {
-    const route = routeNow();
-    // A fragment alone, or an entry pushed for the route already shown, changes no route.
-    if (route === current) return;
     const { navigationType, from } = event as EntryChange;
     const traversal = (navigation.currentEntry?.index ?? 0) < from.index ? "back" : "forward";
     const how =
@@ -146,7 +154,6 @@ function observeRoutes(binding: string): void {
             ? "push"
             : null;
     if (how === null) return;
-    current = route;
-    send({ route, how, at: now(), wall: Date.now() });
+    send({ url: location.href, how, at: now(), wall: Date.now() });
   });
 }

@@ -63,7 +63,11 @@ const call = z
       .int()
       .nullable()
       .describe("The 0-based index of the journey step during which the call was made; null before the first step."),
-    route: z.string().describe("The path and query current when the call was made."),
+    route: z
+      .string()
+      .describe(
+        "The route current when the call was made: the path and query, and a hash router's route after them (/app/#/pricing).",
+      ),
     delivery: z
       .enum(["accepted", "rejected", "dropped", "intercepted"])
       .describe("What happened to the call: docs/checks.md, events.delivered."),

@@ -24,7 +24,7 @@ export interface CallRecord {
   beforeSdk: boolean;
   /** The 0-based index of the journey step during which the call was made; null before the first step (or when the artifacts did not say). */
   step: number | null;
-  /** The path and query current when the call was made. */
+  /** The route current when the call was made: the path and query, and a hash router's route after them (`/app/#/pricing`). */
   route: string;
   delivery: Delivery;
   /**

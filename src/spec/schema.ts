@@ -443,6 +443,12 @@ export const sdkSchema = z
       .describe(
         "The site sends one page view per route, on loads and on client-side route changes: events.pageviews judges each route the journey visits (docs/single-page-apps.md). Default false.",
       ),
+    routeQuery: z
+      .enum(["keep", "ignore"])
+      .optional()
+      .describe(
+        "Whether a change of the query alone (/shop to /shop?color=red: filters, paging) is a route change, which events.pageviews expects a page view for: keep (default) counts it, ignore makes it the same route (docs/single-page-apps.md).",
+      ),
     storage: z
       .array(glob)
       .optional()
@@ -494,6 +500,7 @@ export const sdkSchema = z
       page,
       pageEvent,
       pageViews: sdk.pageViews ?? false,
+      routeQuery: sdk.routeQuery ?? "keep",
     };
   });
 

@@ -10,12 +10,16 @@ import { join } from "node:path";
  * click in two steps, a link to /about, back and forward. The correct app has one page view per
  * route and one track per click, and no check fails; each planted fault gives exactly its finding
  * (events.pageviews or events.duplicate), the route in its evidence, and nothing else fails.
+ * On PostHog, two more apps: the correct app on a hash router (`#/pricing`), and billing filters
+ * that change the query alone, audited with `sdk.routeQuery` keep (spa-posthog.yaml) and ignore
+ * (spa-posthog-query.yaml).
  */
 test.describe.configure({ mode: "serial" });
 
 const VENDORS = ["segment", "posthog"] as const;
 const VIEWPORTS = ["desktop", "mobile"] as const;
 const specOf = (vendor: (typeof VENDORS)[number]) => `spa-${vendor}.yaml`;
+const QUERY_SPEC = "spa-posthog-query.yaml";
 /** Each fault: the check that fails, and the routes its message names, in order, as `route how: problem`. */
 const FAULTS = {
   double: {
@@ -34,8 +38,8 @@ const FAULTS = {
   "bound-twice": {
     check: "events.duplicate",
     told: [
-      '"Plan Selected" was made 2 times with equal properties during step 3 on /spa/',
-      '"Plan Selected" was made 2 times with equal properties during step 4 on /spa/',
+      '"Plan Selected" was made 2 times with equal properties less than 1 s apart during step 3 (click "#cta") on /spa/',
+      '"Plan Selected" was made 2 times with equal properties less than 1 s apart during step 4 (click "#cta") on /spa/',
     ],
   },
 } as const;
@@ -47,7 +51,7 @@ test.beforeAll(async ({}, testInfo) => {
   const out = join(testInfo.project.outputDir, "spa-run");
   const run = await runCli([
     "run",
-    ...VENDORS.map((vendor) => e2eSpec(specOf(vendor))),
+    ...[...VENDORS.map(specOf), QUERY_SPEC].map(e2eSpec),
     "--out",
     out,
     "--workers",
@@ -57,10 +61,21 @@ test.beforeAll(async ({}, testInfo) => {
   summary = readSummary(out);
 });
 
-function findingsOf(vendor: (typeof VENDORS)[number], page: string, viewport: string): Finding[] {
+function findingsOf(
+  vendor: (typeof VENDORS)[number],
+  page: string,
+  viewport: string,
+  spec = specOf(vendor),
+): Finding[] {
   return summary.findings.filter(
-    (finding) => finding.spec.endsWith(specOf(vendor)) && finding.page === page && finding.viewport === viewport,
+    (finding) => finding.spec.endsWith(spec) && finding.page === page && finding.viewport === viewport,
   );
+}
+
+/** A pageviews finding's routes as `[route, how, page views]`. */
+function routesOf(pageviews: Finding): [string, string, number][] {
+  const routes = pageviews.evidence.routes as { route: string; how: string; pageViews: unknown[] }[];
+  return routes.map(({ route, how, pageViews }) => [route, how, pageViews.length]);
 }
 
 for (const vendor of VENDORS) {
@@ -143,3 +158,58 @@ for (const vendor of VENDORS) {
     });
   });
 }
+
+test.describe("posthog routes", () => {
+  test("hash router: each hash route (#/pricing) gets the app's one page view, on links, back and forward, PostHog's defaults sending none on a fragment change; no check fails", () => {
+    for (const viewport of VIEWPORTS) {
+      const findings = findingsOf("posthog", "hash", viewport);
+      expect(
+        findings
+          .filter((finding) => finding.status === "fail")
+          .map((finding) => `${finding.check}: ${finding.message}`),
+      ).toEqual([]);
+      const pageviews = findings.find((finding) => finding.check === "events.pageviews")!;
+      expect(pageviews.status).toBe("pass");
+      // The router starts on /hash/ and replaces it with /hash/#/: the load's visit under its last name.
+      expect(routesOf(pageviews)).toEqual([
+        ["/spa/posthog/hash/#/", "load", 1],
+        ["/spa/posthog/hash/#/pricing", "push", 1],
+        ["/spa/posthog/hash/#/about", "push", 1],
+        ["/spa/posthog/hash/#/pricing", "back", 1],
+        ["/spa/posthog/hash/#/about", "forward", 1],
+      ]);
+      const calls = summary.calls.filter(
+        (call) => call.spec.endsWith(specOf("posthog")) && call.page === "hash" && call.viewport === viewport,
+      );
+      expect(calls.filter((call) => call.kind === "page").map((call) => call.route)).toEqual([
+        expect.stringMatching(/^\/spa\/posthog\/hash\/(#\/)?$/),
+        "/spa/posthog/hash/#/pricing",
+        "/spa/posthog/hash/#/about",
+        "/spa/posthog/hash/#/pricing",
+        "/spa/posthog/hash/#/about",
+      ]);
+    }
+  });
+
+  test("query filters: with routeQuery ignore a filter change is no route change and the page passes; with the default keep each filtered route got no page view", () => {
+    for (const viewport of VIEWPORTS) {
+      const ignored = findingsOf("posthog", "filters", viewport, QUERY_SPEC);
+      expect(ignored.filter((finding) => finding.status === "fail").map((finding) => finding.check)).toEqual([]);
+      const pageviews = ignored.find((finding) => finding.check === "events.pageviews")!;
+      expect(pageviews.status).toBe("pass");
+      expect(routesOf(pageviews)).toEqual([
+        ["/spa/posthog/filters/", "load", 1],
+        ["/spa/posthog/filters/pricing?billing=annual", "push", 1],
+      ]);
+      const kept = findingsOf("posthog", "filters", viewport).filter((finding) => finding.status === "fail");
+      expect(kept.map((finding) => finding.check)).toEqual(["events.pageviews"]);
+      expect(routesOf(kept[0]!)).toEqual([
+        ["/spa/posthog/filters/", "load", 1],
+        ["/spa/posthog/filters/pricing", "push", 1],
+        ["/spa/posthog/filters/pricing?billing=annual", "push", 0],
+        ["/spa/posthog/filters/pricing?billing=monthly", "push", 0],
+        ["/spa/posthog/filters/pricing?billing=annual", "back", 0],
+      ]);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { withPageViews, type PagePlace } from "../../src/gather/page-views.js";
+import { pageViewsSent, withPageViews, type PagePlace } from "../../src/gather/page-views.js";
 import { RouteWatch } from "../../src/gather/routes.js";
 import type { CapturedCall, CollectRequest, RouteVisit } from "../../src/artifacts/types.js";
 import { routeOf } from "../../src/url/route.js";
@@ -16,7 +16,8 @@ const POSTHOG = { pageEvent: "$pageview", page: [], track: ["capture"] };
 /** A page that showed `visits` (`[route, how, ms since the start]`), on one clock for the page and the wall. */
 function placeOf(visits: readonly [string, RouteVisit["how"], number][]): PagePlace {
   const routes = new RouteWatch();
-  for (const [route, how, ms] of visits) routes.note({ route, how, at: STARTED_AT + ms, wall: STARTED_AT + ms });
+  for (const [route, how, ms] of visits)
+    routes.note({ url: `${ORIGIN}${route}`, how, at: STARTED_AT + ms, wall: STARTED_AT + ms });
   return { routes, startedAt: STARTED_AT, pageUrl: `${ORIGIN}${visits.at(-1)![0]}` };
 }
 
@@ -159,4 +160,20 @@ test("a retry of one message is one page view, and a call on a route the page ne
   const batch = posthogBatch([["/", 300]]);
   const made = withPageViews([pageCall("/elsewhere", 200)], [batch, batch], POSTHOG, place);
   expect(described(made)).toEqual([["page", "/elsewhere", 200, "/"]]);
+});
+
+test("with routeQuery ignore a filter change is no route the page waits for a page view of; by default it is one", () => {
+  const visits: [string, RouteVisit["how"], number][] = [
+    ["/shop/", "load", 100],
+    ["/shop/?color=red", "push", 1000],
+  ];
+  const sent = (routeQuery: "keep" | "ignore") => {
+    const routes = new RouteWatch(routeQuery);
+    for (const [route, how, ms] of visits)
+      routes.note({ url: `${ORIGIN}${route}`, how, at: STARTED_AT + ms, wall: STARTED_AT + ms });
+    const place = { routes, startedAt: STARTED_AT, pageUrl: `${ORIGIN}/shop/?color=red` };
+    return pageViewsSent([], [posthogBatch([["/shop/", 120]])], { ...POSTHOG, pageViews: true }, place);
+  };
+  expect(sent("keep")).toBe(false);
+  expect(sent("ignore")).toBe(true);
 });

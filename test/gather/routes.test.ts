@@ -67,3 +67,28 @@ test("a call's step is the last one started before it, and its route the one cur
   expect([watch.routeAt(beforeSteps), watch.routeAt(inFirstStep)]).toEqual(["/app/", "/app/pricing"]);
   await context.close();
 });
+
+test("a hash router's route (#/, #!/) is a route, and its change a route change; an anchor, a hash route's own included, is none", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  await context.route("http://routes.test/**", (route) => route.fulfill({ contentType: "text/html", body: PAGE }));
+  const watch = await RouteWatch.install(context);
+  const page = await context.newPage();
+  await page.goto(APP);
+  await page.evaluate(() => (location.hash = "#intro"));
+  await page.evaluate(() => history.pushState({}, "", "#/pricing"));
+  await page.evaluate(() => (location.hash = "#/pricing#faq"));
+  await page.evaluate(() => (location.hash = "#!/about"));
+  for (let back = 0; back < 4; back++) await page.goBack({ waitUntil: "commit" });
+  await page.waitForURL(APP);
+  const visits = watch.finish((epochMs) => epochMs) ?? [];
+  expect(visits.map(({ route, how }) => [route, how])).toEqual([
+    ["/app/", "load"],
+    ["/app/#/pricing", "push"],
+    ["/app/#!/about", "push"],
+    ["/app/#/pricing", "back"],
+    ["/app/", "back"],
+  ]);
+  await context.close();
+});

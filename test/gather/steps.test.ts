@@ -16,3 +16,12 @@ test("waitForUrl matches its glob against the path, a query or fragment after it
     false,
   ]);
 });
+
+test("waitForUrl's globs match a hash router's route as they match a path", () => {
+  const url = new URL("http://127.0.0.1:1/app/#/pricing?billing=annual");
+  expect([
+    urlStepMatcher("**/pricing")(url),
+    urlStepMatcher("**#/pricing")(url),
+    urlStepMatcher("**/about")(url),
+  ]).toEqual([true, true, false]);
+});

@@ -45,6 +45,17 @@ test("only pages on the URL's origin are followed; anchors are the same page; fi
   expect(listAll(new CrawlQueue(start, 10), linksOf)).toEqual(["/", "/search?q=shoes"]);
 });
 
+test("a hash router's routes (#/pricing) are pages of their own; their anchors are not", () => {
+  const linksOf = {
+    "/": [
+      "http://shop.example.test/#/pricing",
+      "http://shop.example.test/#/pricing#faq",
+      "http://shop.example.test/#!/about",
+    ],
+  };
+  expect(listAll(new CrawlQueue(start, 10), linksOf)).toEqual(["/", "/#/pricing", "/#!/about"]);
+});
+
 test("page ids are made of the path's words, home for /, unique", () => {
   expect(pageIdFor("/", new Set())).toBe("home");
   expect(pageIdFor("/Pricing/Pro?plan=1", new Set())).toBe("pricing-pro-plan-1");

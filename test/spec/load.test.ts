@@ -480,6 +480,7 @@ test.describe("sdk presets and method paths", () => {
       ready: "Boolean(mixpanel.__loaded)",
       settleMs: 250,
       pageViews: false,
+      routeQuery: "keep",
     });
   });
 

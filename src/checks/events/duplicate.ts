@@ -1,17 +1,34 @@
 import type { CapturedCall } from "../../artifacts/types.js";
 import { routeOfCall } from "../../artifacts/page-views.js";
 import type { Finding } from "../../findings/finding.js";
+import { describeStep } from "../../spec/steps.js";
 import { defineCheck, madeCalls, pageSpecOf, perLoadedPage, type Verdict } from "../check.js";
 
-/** One track made more than once in one step: its name, the step, the routes it was made on, how many times. */
+/** Less apart than this, equal tracks made in one step are one action's duplicates; a carousel's or a timer's repeats come further apart. */
+export const DUPLICATE_WITHIN_MS = 1000;
+
+/**
+ * One track made more than once for one action: its name, the step in the message's words (`step 2
+ * (click "#buy")`, counted from 1) and as the calls' 0-based index, the routes it was made on, and
+ * the calls less than DUPLICATE_WITHIN_MS after an equal one, with that one: how many, and when.
+ */
 interface Repeat {
   name: string;
-  step: number | null;
+  step: string;
+  stepIndex: number | null;
   routes: string[];
   times: number;
+  atMs: number[];
 }
 
-/** events.duplicate: no track is made twice, with equal properties, during one journey step. */
+/** Tracks with equal names and properties made during one step (or before the first), in the order they were made. */
+interface EqualTracks {
+  name: string;
+  stepIndex: number | null;
+  calls: CapturedCall[];
+}
+
+/** events.duplicate: no track is made twice, with equal properties, less than 1 s apart during one journey step. */
 export const eventsDuplicate = defineCheck({
   id: "events.duplicate",
   scope: "page",
@@ -21,7 +38,7 @@ export const eventsDuplicate = defineCheck({
   severity: "critical",
   checklist: null,
   failsWhen:
-    "the same track (same name, equal properties) was made more than once during one journey step, or more than once before the first step; a repeat in a later step is another action, an experiment's exposure is [`experiment.exposure`](#experimentexposure)'s business, and retries of one call (one call, several requests, as the vendors' messageId or insert_id mark them) are one call (see [Single-page apps](single-page-apps.md#duplicate-events))",
+    "the same track (same name, equal properties) was made more than once for one action: during one journey step, or before the first step, less than 1 s apart; the message names the step by its number counted from 1 and its action (`step 2 (click \"#buy\")`); repeats at least 1 s apart (a carousel's impressions, a timer) are not duplicates, a repeat in a later step is another action, an experiment's exposure is [`experiment.exposure`](#experimentexposure)'s business, and retries of one call (one call, several requests, as the vendors' messageId or insert_id mark them) are one call (see [Single-page apps](single-page-apps.md#duplicate-events))",
   why: "A handler bound twice, or an effect that runs twice, sends every event twice, and every conversion rate built on it is wrong. The vendors' deduplication drops only retries of one message, never a second call.",
   evaluate(context): Finding[] {
     // An experiment's exposure sent twice is experiment.exposure's business.
@@ -44,38 +61,74 @@ export const eventsDuplicate = defineCheck({
               : "Not judged: the page's calls were read from its collect requests, which do not say during which journey step each was made.",
         };
       }
-      return judgeRepeats(repeatsOf(tracks), page.viewport, tracks.length);
+      const steps = (pageSpecOf(context, page.page)?.steps ?? []).map(describeStep);
+      return judgeRepeats(equalTracks(tracks), steps, page.viewport, tracks.length);
     });
   },
 });
 
-/** Tracks made more than once with equal properties in the same step, in the order they were first made. */
-function repeatsOf(tracks: readonly CapturedCall[]): Repeat[] {
-  const groups = new Map<string, CapturedCall[]>();
+/** The page's tracks grouped by step, name and equal properties, each group in the order its calls were made. */
+function equalTracks(tracks: readonly CapturedCall[]): EqualTracks[] {
+  const groups = new Map<string, EqualTracks>();
   for (const call of tracks) {
     const key = JSON.stringify([call.step ?? null, call.name, canonical(call.properties)]);
-    groups.set(key, [...(groups.get(key) ?? []), call]);
+    const group = groups.get(key) ?? { name: call.name!, stepIndex: call.step ?? null, calls: [] };
+    group.calls.push(call);
+    groups.set(key, group);
   }
-  return [...groups.values()]
-    .filter((calls) => calls.length > 1)
-    .map((calls) => ({
-      name: calls[0]!.name!,
-      step: calls[0]!.step ?? null,
-      routes: [...new Set(calls.map(routeOfCall))],
-      times: calls.length,
-    }));
+  return [...groups.values()].map((group) => ({ ...group, calls: group.calls.toSorted((a, b) => a.atMs - b.atMs) }));
 }
 
-function judgeRepeats(repeats: readonly Repeat[], viewport: string, tracks: number): Verdict {
-  if (repeats.length === 0)
+/** The calls of a group made less than DUPLICATE_WITHIN_MS after the one before them, each with that one. */
+function closeRepeats(calls: readonly CapturedCall[]): CapturedCall[] {
+  return calls.filter(
+    (call, index) =>
+      (index > 0 && call.atMs - calls[index - 1]!.atMs < DUPLICATE_WITHIN_MS) ||
+      (index + 1 < calls.length && calls[index + 1]!.atMs - call.atMs < DUPLICATE_WITHIN_MS),
+  );
+}
+
+/** A step in the message's words: its number counted from 1 and its action; `before the first step` for null. */
+function stepWords(stepIndex: number | null, steps: readonly string[]): string {
+  if (stepIndex === null) return "before the first step";
+  const action = steps[stepIndex];
+  return `step ${stepIndex + 1}${action === undefined ? "" : ` (${action})`}`;
+}
+
+function judgeRepeats(
+  groups: readonly EqualTracks[],
+  steps: readonly string[],
+  viewport: string,
+  tracks: number,
+): Verdict {
+  const repeats: Repeat[] = groups.flatMap((group) => {
+    const close = closeRepeats(group.calls);
+    if (close.length === 0) return [];
+    return [
+      {
+        name: group.name,
+        step: stepWords(group.stepIndex, steps),
+        stepIndex: group.stepIndex,
+        routes: [...new Set(close.map(routeOfCall))],
+        times: close.length,
+        atMs: close.map((call) => call.atMs),
+      },
+    ];
+  });
+  if (repeats.length === 0) {
+    const spaced = [...new Set(groups.filter((group) => group.calls.length > 1).map((group) => `"${group.name}"`))];
     return {
       status: "pass",
-      message: `None of the ${tracks} track call(s) was made twice with equal properties in one step.`,
+      message:
+        spaced.length === 0
+          ? `None of the ${tracks} track call(s) was made twice with equal properties in one step.`
+          : `None of the ${tracks} track call(s) was made twice with equal properties in one step less than 1 s apart: ${spaced.join(", ")} repeated at least 1 s apart (a carousel, a timer), not for one action.`,
       evidence: { duplicates: [] },
     };
+  }
   const told = repeats.map(
     (repeat) =>
-      `"${repeat.name}" was made ${repeat.times} times with equal properties ${repeat.step === null ? "before the first step" : `during step ${repeat.step + 1}`} on ${repeat.routes.join(", ")}`,
+      `"${repeat.name}" was made ${repeat.times} times with equal properties less than 1 s apart ${repeat.stepIndex === null ? repeat.step : `during ${repeat.step}`} on ${repeat.routes.join(", ")}`,
   );
   return {
     status: "fail",

@@ -1,6 +1,6 @@
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
-import { routeOfCall, routeSpans, spanOf, type RouteSpan } from "../../artifacts/page-views.js";
-import { routeOf } from "../../url/route.js";
+import { routeOfCall, routeSpans, showsRoute, spanOf, type RouteSpan } from "../../artifacts/page-views.js";
+import { routeOf, type RouteQuery } from "../../url/route.js";
 import type { Finding } from "../../findings/finding.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict } from "../check.js";
 
@@ -19,16 +19,16 @@ export const eventsPageviews = defineCheck({
   severity: "critical",
   checklist: null,
   failsWhen:
-    "with `sdk.pageViews`: a route the page showed (the load, then each route change: a pushState, or a back or forward that changes the path or query) got no page view while it was current, got more than one, or got one whose URL (where the vendor records one) is another route; the evidence lists every route with its page views (see [Single-page apps](single-page-apps.md))",
+    "with `sdk.pageViews`: a route the page showed (the load, then each route change: a pushState, or a back or forward, that changes the path, the query (unless `sdk.routeQuery: ignore`) or a hash router's route `#/…`) got no page view while it was current, got more than one, or got one whose URL (where the vendor records one) is another route; the evidence lists every route with its page views (see [Single-page apps](single-page-apps.md#routes))",
   why: "Page views are the denominator of most funnels. A router change that sends two (the SDK's automatic one and the app's own) doubles the traffic; a back or forward step that sends none loses it; one sent before the route changes counts the previous page again. Every rate built on them shifts without any error.",
   evaluate(context): Finding[] {
     if (!context.spec.sdk.pageViews) return [];
-    return perLoadedPage(context, (page) => judgePageViews(page));
+    return perLoadedPage(context, (page) => judgePageViews(page, context.spec.sdk.routeQuery));
   },
 });
 
 /** The verdict on one page × viewport's routes and page views. */
-function judgePageViews(page: PageArtifacts): Verdict {
+function judgePageViews(page: PageArtifacts, routeQuery: RouteQuery): Verdict {
   if (page.routes === undefined)
     return { status: "skip", message: "Not judged: these artifacts were saved before routes were noted." };
   if (page.routes === null)
@@ -36,17 +36,17 @@ function judgePageViews(page: PageArtifacts): Verdict {
       status: "skip",
       message: "Not judged: the browser could not tell route changes (it has no Navigation API).",
     };
-  const visits: Visit[] = routeSpans(page.routes).map((span) => ({ ...span, views: [] }));
+  const visits: Visit[] = routeSpans(page.routes, routeQuery).map((span) => ({ ...span, views: [] }));
   if (visits.length === 0)
     return { status: "skip", message: "Not judged: the page showed no route the audit could observe." };
   const strays: CapturedCall[] = [];
   for (const view of madeCalls(page).filter((call) => call.kind === "page")) {
-    const visit = spanOf(visits, routeOfCall(view), view.atMs);
+    const visit = spanOf(visits, routeOfCall(view), view.atMs, routeQuery);
     if (visit === undefined) strays.push(view);
     else visit.views.push(view);
   }
   const problems = [
-    ...visits.flatMap(visitProblems),
+    ...visits.flatMap((visit) => visitProblems(visit, routeQuery)),
     ...strays.map(
       (view) => `${describeView(view)} was made on ${routeOfCall(view)}, a route the page did not show then`,
     ),
@@ -74,7 +74,7 @@ function judgePageViews(page: PageArtifacts): Verdict {
   };
 }
 
-function visitProblems(visit: Visit): string[] {
+function visitProblems(visit: Visit, routeQuery: RouteQuery): string[] {
   const where = `${visit.routes.at(-1)} (${HOW[visit.how]})`;
   if (visit.views.length === 0) return [`${where} got no page view`];
   const many =
@@ -83,7 +83,9 @@ function visitProblems(visit: Visit): string[] {
       : [];
   const elsewhere = visit.views.flatMap((view) => {
     const named = view.pageUrl ? routeOf(view.pageUrl) : null;
-    return named === null || visit.routes.includes(named) ? [] : [`${where} got a page view whose URL names ${named}`];
+    return named === null || showsRoute(visit, named, routeQuery)
+      ? []
+      : [`${where} got a page view whose URL names ${named}`];
   });
   return [...many, ...elsewhere];
 }

@@ -19,15 +19,49 @@ test("passes when the same click in two steps sent its track once each", () => {
   expect(finding).toMatchObject({ check: "events.duplicate", status: "pass", page: "app" });
 });
 
-test("fails on a track made twice with equal properties in one step, naming the step and the route", () => {
-  const [finding] = judge([click(0), click(0, { properties: { seats: 3, plan: "pro" } }), click(1)]);
+test("fails on a track made twice with equal properties in one step, naming the step by its number from 1 and its action, as the evidence does", () => {
+  const [finding] = judge([
+    click(1, { atMs: 2000 }),
+    click(1, { atMs: 2003, properties: { seats: 3, plan: "pro" } }),
+    click(0, { atMs: 1000 }),
+  ]);
   expect(finding?.status).toBe("fail");
   expect(finding?.message).toContain(
-    '"CTA Clicked" was made 2 times with equal properties during step 1 on /app/pricing',
+    '"CTA Clicked" was made 2 times with equal properties less than 1 s apart during step 2 (click "#cta") on /app/pricing',
   );
+  // The evidence names the step in the message's words; its index counts from 0, as the calls' `step` does.
   expect(finding?.evidence).toEqual({
-    duplicates: [{ name: "CTA Clicked", step: 0, routes: ["/app/pricing"], times: 2 }],
+    duplicates: [
+      {
+        name: "CTA Clicked",
+        step: 'step 2 (click "#cta")',
+        stepIndex: 1,
+        routes: ["/app/pricing"],
+        times: 2,
+        atMs: [2000, 2003],
+      },
+    ],
   });
+});
+
+test("repeats at least 1 s apart (a carousel's impressions, a timer) are no duplicates; those less than 1 s apart among them are", () => {
+  const slide = (atMs: number) =>
+    callWith({ name: "Slide Viewed", properties: { carousel: "hero" }, step: null, route: "/", atMs });
+  // No journey: every call was made before the first step.
+  const carousel = [slide(1000), slide(2500), slide(4000), slide(5500)];
+  const [passed] = judge(carousel, "home");
+  expect(passed?.status).toBe("pass");
+  expect(passed?.message).toContain('"Slide Viewed" repeated at least 1 s apart');
+  const [failed] = judge([...carousel, slide(2502)], "home");
+  expect(failed?.status).toBe("fail");
+  expect(failed?.message).toContain(
+    '"Slide Viewed" was made 2 times with equal properties less than 1 s apart before the first step on /',
+  );
+  expect(failed?.evidence.duplicates).toMatchObject([
+    { step: "before the first step", stepIndex: null, atMs: [2500, 2502] },
+  ]);
+  // The same bound in a journey's step: a timer's repeats during one wait.
+  expect(judge([click(0, { atMs: 100 }), click(0, { atMs: 1100 }), click(0, { atMs: 2100 })])[0]?.status).toBe("pass");
 });
 
 test("fails on a repeat before the first step", () => {

@@ -117,3 +117,72 @@ test("says nothing without sdk.pageViews, and skips when the routes are unknown"
     message: expect.stringContaining("showed no route"),
   });
 });
+
+test("a hash router: each hash route got one page view, whose URL names that hash route", () => {
+  const routes: RouteVisit[] = [
+    { route: "/app/", how: "load", atMs: 10 },
+    { route: "/app/#/", how: "replace", atMs: 20 },
+    { route: "/app/#/pricing", how: "push", atMs: 1000 },
+    { route: "/app/#/", how: "back", atMs: 2000 },
+  ];
+  const views = [view("/app/", 300), view("/app/#/pricing", 1003), view("/app/#/", 2001)];
+  const [finding] = judge(views, routes);
+  expect(finding?.message).toBe("Each of the 3 route(s) the page showed got one page view while it was current.");
+  const [missing] = judge(views.slice(0, 2), routes);
+  expect(missing?.message).toContain("/app/#/ (after back) got no page view");
+  const [elsewhere] = judge(
+    [view("/app/", 300), view("/app/#/pricing", 1003, { pageUrl: `${ORIGIN}/app/#/` })],
+    routes.slice(0, 3),
+  );
+  expect(elsewhere?.message).toContain("/app/#/pricing (after a route change) got a page view whose URL names /app/#/");
+});
+
+test("a change of the query alone is a route change by default (routeQuery keep), and none with routeQuery ignore", () => {
+  const routes: RouteVisit[] = [
+    { route: "/shop/", how: "load", atMs: 10 },
+    { route: "/shop/?color=red", how: "push", atMs: 1000 },
+    { route: "/shop/?color=red&page=2", how: "push", atMs: 2000 },
+    { route: "/shop/?color=red", how: "back", atMs: 3000 },
+    { route: "/about", how: "push", atMs: 4000 },
+  ];
+  const calls = [view("/shop/", 300), view("/about", 4002, { madeBy: "sdk" })];
+  const judgeWith = (routeQuery?: "keep" | "ignore") =>
+    eventsPageviews.evaluate(
+      contextOf(
+        [pageWith({ page: "app", calls, routes })],
+        specWith({
+          sdk: { preset: "posthog", pageViews: true, ...(routeQuery ? { routeQuery } : {}) },
+          pages: [{ id: "app", path: "/shop/" }],
+        }),
+      ),
+    )[0];
+  const kept = judgeWith();
+  expect(kept?.status).toBe("fail");
+  expect(kept?.message).toContain(
+    "/shop/?color=red (after a route change) got no page view; /shop/?color=red&page=2 (after a route change) got no page view; /shop/?color=red (after back) got no page view",
+  );
+  const ignored = judgeWith("ignore");
+  expect(ignored?.status).toBe("pass");
+  expect(
+    (ignored?.evidence.routes as { route: string; how: string; pageViews: unknown[] }[]).map(({ how, pageViews }) => [
+      how,
+      pageViews.length,
+    ]),
+  ).toEqual([
+    ["load", 1],
+    ["push", 1],
+  ]);
+  // A page view whose URL names the route with other filters names the same route.
+  const filtered = [view("/shop/", 300, { pageUrl: `${ORIGIN}/shop/?color=blue` }), calls[1]!];
+  expect(
+    eventsPageviews.evaluate(
+      contextOf(
+        [pageWith({ page: "app", calls: filtered, routes })],
+        specWith({
+          sdk: { preset: "posthog", pageViews: true, routeQuery: "ignore" },
+          pages: [{ id: "app", path: "/shop/" }],
+        }),
+      ),
+    )[0]?.status,
+  ).toBe("pass");
+});

@@ -24,7 +24,7 @@ Usage:
                                 these variables (the spec's auth section names them)
       --workflow                also write .github/workflows/setup-audit.yml: the audit nightly and on
                                 each pull request, with this environment
-  setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
+  setup-audit run [SPEC…]       audit (default: every spec in audits/*.yaml, tracking plans left out)
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
       --page ID                 only this page (repeatable)

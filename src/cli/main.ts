@@ -23,8 +23,10 @@ Usage:
       --basic-env USER_VAR:PASSWORD_VAR   get into a Basic-auth site with the user name and password in
                                 these variables (the spec's auth section names them)
       --workflow                also write .github/workflows/setup-audit.yml: the audit nightly and on
-                                each pull request, with this environment
-  setup-audit run [SPEC…]       audit (default: every audits/*.yaml)
+                                each pull request, with this environment; beside a spec that exists,
+                                or without URL (every spec in audits/), the workflow alone, the spec
+                                kept (--force then replaces the workflow, never the spec)
+  setup-audit run [SPEC…]       audit (default: every spec in audits/*.yaml, tracking plans left out)
       --env NAME                environment to audit (default: the spec's defaultEnvironment)
       --viewport NAME           desktop, mobile or a Playwright device name (repeatable)
       --page ID                 only this page (repeatable)

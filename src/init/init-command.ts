@@ -14,20 +14,30 @@ import { askService } from "./service-project.js";
 import type { LookPlan, LookResult } from "./site-look.js";
 import { draftSpec, KEY_PLACEHOLDER } from "./spec-draft.js";
 import { specText, type BasicAuthVariables } from "./spec-text.js";
-import { gitignoreOffer, requireWorkflowWritable, writeWorkflow } from "./workflow.js";
+import {
+  gitignoreOffer,
+  requireWorkflowWritable,
+  workflowWrittenLine,
+  writeWorkflow,
+  writeWorkflowForKeptSpecs,
+} from "./workflow.js";
 
 /** Options of `setup-audit init`. */
 export interface InitOptions {
-  url: string;
+  /** The site to look at; null for `init --workflow` alone (the workflow for the specs in audits/). */
+  url: string | null;
   /** The spec file to write; default `audits/<host>.yaml`. */
   out: string | undefined;
   /** How many pages to list, the URL's included. */
   crawl: number;
-  environment: string;
-  /** Replace the file when it exists. */
+  /** `--env`; null when not given: a drafted spec's is DEFAULT_ENVIRONMENT, a kept spec's workflow audits its defaultEnvironment. */
+  environment: string | null;
+  /** Replace the spec when it exists; with `workflow`, the workflow file, never the spec. */
   force: boolean;
   /** The service API to fill the project in from (`--api URL --key-env VAR`); null without. */
   api: { baseUrl: string; keyEnv: string } | null;
+  /** `--key-env`: the variable of the API key the workflow passes; null without. */
+  keyEnv: string | null;
   /** The variables that hold a Basic-auth site's user name and password (`--basic-env USER_VAR:PASSWORD_VAR`); null without. */
   basic: BasicAuthVariables | null;
   /** Also write the GitHub Actions workflow, .github/workflows/setup-audit.yml (`--workflow`). */
@@ -47,25 +57,35 @@ export interface InitArguments {
   workflow?: boolean | undefined;
 }
 
+/** The environment a drafted spec names unless `--env` says another. */
+export const DEFAULT_ENVIRONMENT = "production";
+
 /** The options the command line's values ask for; throws a usage error (exit 2) on values that make no sense. */
 export function initOptions(args: InitArguments): InitOptions {
-  if (args.urls.length !== 1)
+  const alone = args.urls.length === 0 && args.workflow === true;
+  if (args.urls.length !== 1 && !alone)
     throw usageError(
       "init takes one URL, the page of the site to start from",
-      "Example: setup-audit init https://your-site.example",
+      "Example: setup-audit init https://your-site.example (or setup-audit init --workflow for the specs in audits/)",
     );
-  if ((args.api === undefined) !== (args["key-env"] === undefined))
+  const needUrl = (["out", "crawl", "api", "basic-env"] as const).filter((flag) => args[flag] !== undefined);
+  if (alone && needUrl.length > 0)
+    throw usageError(
+      `--${needUrl[0]} goes with a URL: init --workflow alone writes the workflow for the specs in audits/`,
+    );
+  if ((args.api === undefined) !== (args["key-env"] === undefined) && !alone)
     throw usageError("--api and --key-env go together: the service's API URL and the variable that holds its key");
-  const environment = args.env ?? "production";
-  if (!/^[\w-]+$/.test(environment))
+  const environment = args.env ?? null;
+  if (environment !== null && !/^[\w-]+$/.test(environment))
     throw usageError(`--env must be letters, digits, '_' or '-', not "${environment}"`);
   return {
-    url: httpUrl(args.urls[0]!, "init's URL"),
+    url: alone ? null : httpUrl(args.urls[0]!, "init's URL"),
     out: args.out,
     crawl: args.crawl ?? 1,
     environment,
     force: Boolean(args.force),
     api: args.api === undefined ? null : { baseUrl: httpUrl(args.api, "--api"), keyEnv: args["key-env"]! },
+    keyEnv: args["key-env"] ?? null,
     basic: args["basic-env"] === undefined ? null : basicVariables(args["basic-env"]),
     workflow: Boolean(args.workflow),
   };
@@ -87,18 +107,37 @@ function httpUrl(text: string, what: string): string {
   return text;
 }
 
+/** The options of an init that drafts a spec: its URL, and the environment it names. */
+type Drafting = Omit<InitOptions, "url" | "environment"> & { url: string; environment: string };
+
 /**
  * `setup-audit init URL`: looks at the site, identifies its SDK and key, lists its pages,
- * records what fired on each on desktop and mobile, and writes a commented spec.
+ * records what fired on each on desktop and mobile, and writes a commented spec. With
+ * `--workflow`, also the workflow; beside a spec that exists already, or without URL, the
+ * workflow alone: the spec is kept as it is.
  */
 export async function initCommand(options: InitOptions): Promise<number> {
+  if (options.workflow) requireWorkflowWritable(process.cwd(), options.force);
+  if (options.url === null) return workflowForKeptSpecs(null, options);
   const file = options.out ?? join("audits", `${new URL(options.url).hostname}.yaml`);
+  if (options.workflow && existsSync(file)) return workflowForKeptSpecs(file, options);
   if (existsSync(file) && !options.force)
     throw usageError(
       `${file} exists already, and init keeps it`,
       "Pass --force to replace it, or --out to write another file.",
     );
-  if (options.workflow) requireWorkflowWritable(process.cwd(), options.force);
+  return draftSpecFor({ ...options, url: options.url, environment: options.environment ?? DEFAULT_ENVIRONMENT }, file);
+}
+
+function workflowForKeptSpecs(specFile: string | null, options: InitOptions): number {
+  const root = process.cwd();
+  const said = writeWorkflowForKeptSpecs(root, { specFile, environment: options.environment, keyEnv: options.keyEnv });
+  const offer = gitignoreOffer(root);
+  process.stdout.write(`${said}\n${offer === null ? "" : `${offer}\n`}`);
+  return EXIT.ok;
+}
+
+async function draftSpecFor(options: Drafting, file: string): Promise<number> {
   if (options.api && !process.env[options.api.keyEnv]?.trim()) {
     throw usageError(
       `--key-env names ${options.api.keyEnv}, which is not set`,
@@ -162,7 +201,7 @@ async function lookAtSite(plan: LookPlan): Promise<Extract<LookResult, { ok: tru
   return result;
 }
 
-async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitOptions, file: string): Promise<number> {
+async function writeSpec(look: Extract<LookResult, { ok: true }>, options: Drafting, file: string): Promise<number> {
   const baseUrl = new URL(look.finalUrl).origin;
   const key = chooseKey(look.artifacts);
   const service =
@@ -197,11 +236,8 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: InitO
       `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
   );
   if (options.workflow) {
-    const keyEnv = options.api?.keyEnv ?? "SERVICE_API_KEY";
-    const written = writeWorkflow(process.cwd(), file, options.environment, keyEnv);
-    process.stdout.write(
-      `Wrote ${written}: the audit nightly and on each pull request, environment ${options.environment}; set the ${keyEnv} and SLACK_WEBHOOK_URL secrets (docs/ci.md).\n`,
-    );
+    writeWorkflow(process.cwd(), file, options.environment, options.api?.keyEnv);
+    process.stdout.write(`${workflowWrittenLine(options.environment, options.api?.keyEnv)}\n`);
   }
   const offer = gitignoreOffer(process.cwd());
   if (offer !== null) process.stdout.write(`${offer}\n`);

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
+import { LineCounter, parseDocument, type Document } from "yaml";
 import type { SpecError } from "./errors.js";
-import { keyAtOffset, locateProblem } from "./locate.js";
+import { locateProblem, yamlSyntaxError } from "./locate.js";
 import { formatPath, plainErrorMap } from "../text/plain-messages.js";
 import { problemsFromIssues, type SpecProblem } from "./problems.js";
 import { auditSpecSchema, type AuditSpec } from "./schema.js";
@@ -28,21 +28,6 @@ export type SpecLoadResult = ({ ok: true } & LoadedSpec) | SpecLoadFailure;
 type SpecLoadFailure = { ok: false; file: string; errors: SpecError[] };
 
 const EMPTY_SPEC = "the spec is empty: it needs at least workspace, project, environments, sdk and pages";
-
-function syntaxError(file: string, doc: Document, lineCounter: LineCounter, error: YAMLError): SpecError {
-  const { line, col } = lineCounter.linePos(error.pos[0]);
-  const duplicate = error.code === "DUPLICATE_KEY" ? keyAtOffset(doc, error.pos[0]) : undefined;
-  if (duplicate !== undefined) {
-    return {
-      file,
-      line,
-      column: col,
-      path: formatPath(duplicate.path),
-      message: `duplicate key "${duplicate.key}": a key may appear only once in a mapping`,
-    };
-  }
-  return { file, line, column: col, path: "", message: `invalid YAML: ${error.message}` };
-}
 
 function failure(file: string, doc: Document, lineCounter: LineCounter, problems: SpecProblem[]): SpecLoadFailure {
   const errors = problems.map((problem): SpecError => {
@@ -69,7 +54,11 @@ export function parseSpec(
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    return { ok: false, file, errors: doc.errors.map((error) => syntaxError(file, doc, lineCounter, error)) };
+    return {
+      ok: false,
+      file,
+      errors: doc.errors.map((error) => yamlSyntaxError(file, doc, lineCounter, error, "YAML")),
+    };
   }
   const data: unknown = doc.toJS();
   // Comments only, a lone "---" or "~": nothing was written yet.

@@ -10,7 +10,10 @@ import {
   type LineCounter,
   type Node,
   type Pair,
+  type YAMLError,
 } from "yaml";
+import { formatPath } from "../text/plain-messages.js";
+import type { SpecError } from "./errors.js";
 import type { SpecProblem } from "./problems.js";
 
 /** A 1-based place in the spec text. */
@@ -134,4 +137,26 @@ export function keyAtOffset(doc: Document, offset: number): { path: PropertyKey[
     },
   });
   return result;
+}
+
+/** A YAML (or JSON, read as YAML) parse error at its file:line:col; a duplicate key named with its key path. */
+export function yamlSyntaxError(
+  file: string,
+  doc: Document,
+  lineCounter: LineCounter,
+  error: YAMLError,
+  language: string,
+): SpecError {
+  const { line, col } = lineCounter.linePos(error.pos[0]);
+  const duplicate = error.code === "DUPLICATE_KEY" ? keyAtOffset(doc, error.pos[0]) : undefined;
+  if (duplicate !== undefined) {
+    return {
+      file,
+      line,
+      column: col,
+      path: formatPath(duplicate.path),
+      message: `duplicate key "${duplicate.key}": a key may appear only once in a mapping`,
+    };
+  }
+  return { file, line, column: col, path: "", message: `invalid ${language}: ${error.message}` };
 }

@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { LineCounter, parseDocument, type Document } from "yaml";
 import type { SpecError } from "../spec/errors.js";
-import { locateProblem } from "../spec/locate.js";
+import { locateProblem, yamlSyntaxError } from "../spec/locate.js";
 import { formatPath } from "../text/plain-messages.js";
-import { InvalidSchemaError, SchemaCompiler } from "./compile.js";
+import { SchemaCompiler } from "./compile.js";
 import { isOwnPlan, readOwnPlan } from "./own-format.js";
 import { readRudderCatalog } from "./rudderstack-catalog.js";
 import { isSegmentExport, readSegmentExport } from "./segment-export.js";
-import { PlanShapeError, type PlanEntry, type PlanProblem, type PlanSource } from "./source.js";
+import { PlanShapeError, schemaName, type PlanEntry, type PlanProblem, type PlanSource } from "./source.js";
 import type { TrackingPlan, TrackingPlanFormat } from "./types.js";
-import { violationsOf } from "./violations.js";
+import { pointerKeys, violationsOf } from "./violations.js";
 
 /** A plan read and compiled, or every problem found in it, each at its file:line:col. */
 export type TrackingPlanLoad = { ok: true; plan: TrackingPlan } | { ok: false; errors: SpecError[] };
@@ -40,10 +40,10 @@ export function loadTrackingPlan(path: string, format: TrackingPlanFormat | "aut
   };
   try {
     const source = readSource(path, format, parsed);
-    const compiled = compileSource(source);
-    return compiled.errors.length > 0
+    const compiled = compileSource(source, path);
+    return "errors" in compiled
       ? { ok: false, errors: compiled.errors.map(errorAt) }
-      : { ok: true, plan: compiled.plan(path) };
+      : { ok: true, plan: compiled.plan };
   } catch (error) {
     if (error instanceof PlanShapeError) return { ok: false, errors: [errorAt(error.problem)] };
     if (error instanceof PlanTextError) return { ok: false, errors: [error.error] };
@@ -124,57 +124,81 @@ function parseFile(file: string, parsed: Map<string, ParsedFile>): unknown {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
-  if (first !== undefined) {
-    const { line, col } = lineCounter.linePos(first.pos[0]);
-    throw new PlanTextError({ file, line, column: col, path: "", message: `invalid YAML or JSON: ${first.message}` });
-  }
+  if (first !== undefined) throw new PlanTextError(yamlSyntaxError(file, doc, lineCounter, first, "YAML or JSON"));
   parsed.set(file, { doc, lineCounter });
   return doc.toJS();
 }
 
-/** Every entry compiled once; a schema that does not compile is a problem at its place. */
-function compileSource(source: PlanSource): { errors: PlanProblem[]; plan: (path: string) => TrackingPlan } {
+/**
+ * Every schema as written checked, each problem at its key, and every event (and identify) defined
+ * once; then every entry compiled once, a schema that still does not compile a problem at its place.
+ */
+function compileSource(source: PlanSource, path: string): { errors: PlanProblem[] } | { plan: TrackingPlan } {
   const compiler = new SchemaCompiler();
+  const written = [...writtenProblems(compiler, source), ...secondDefinitions(source.entries)];
+  if (written.length > 0) return { errors: written };
   const errors: PlanProblem[] = [];
   const compile = (entry: PlanEntry) => {
     try {
       return compiler.compile(entry.schema);
     } catch (error) {
-      const what = entry.name === null ? "the identify schema" : `the schema of "${entry.name}"`;
-      // Placed at the keyword at fault when the meta-schema names it, else at the schema.
-      const inside =
-        error instanceof InvalidSchemaError && error.pointer !== "" ? error.pointer.slice(1).split("/") : [];
-      const why =
-        error instanceof InvalidSchemaError
-          ? `${inside.length === 0 ? "it" : `\`${inside.join(".")}\``} ${error.reason}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
+      const why = error instanceof Error ? error.message : String(error);
       errors.push({
         file: entry.file,
-        path: [...entry.path, ...inside],
-        message: `${what} is not a valid JSON Schema: ${why}`,
+        path: entry.path,
+        message: `${schemaName(entry.name)} is not a valid JSON Schema: ${why}`,
       });
       return null;
     }
   };
-  const events = new Map(source.events.map((entry) => [entry.name!, compile(entry)]));
-  const identify = source.identify === null ? null : compile(source.identify);
+  const events = new Map(
+    source.entries.flatMap((entry) => (entry.name === null ? [] : [[entry.name, compile(entry)] as const])),
+  );
+  const identifyEntry = source.entries.find(({ name }) => name === null);
+  const identify = identifyEntry === undefined ? null : compile(identifyEntry);
+  if (errors.length > 0) return { errors };
   const validate = (validator: ReturnType<typeof compile>, data: unknown) =>
     validator === null || validator(data) ? [] : violationsOf(validator.errors ?? [], data);
   return {
-    errors,
-    plan: (path) => ({
+    plan: {
       file: path,
       format: source.format,
       events: [...events.keys()],
       hasIdentify: identify !== null,
-      validateTrack: (name, properties) => {
-        if (!events.has(name)) return null;
-        const data = properties ?? {};
-        return validate(events.get(name)!, data);
-      },
+      validateTrack: (name, properties) => (events.has(name) ? validate(events.get(name)!, properties ?? {}) : null),
       validateIdentify: (attributes) => (identify === null ? null : validate(identify, attributes ?? {})),
-    }),
+    },
   };
+}
+
+/** Each problem of the schemas as written, at the key of the keyword at fault. */
+function writtenProblems(compiler: SchemaCompiler, source: PlanSource): PlanProblem[] {
+  return source.written.flatMap(({ what, schema, file, path }) =>
+    compiler.problemsOf(schema).map(({ pointer, reason }) => {
+      const inside = pointerKeys(pointer);
+      const keyword = inside.length === 0 ? "it" : `\`${inside.join(".")}\``;
+      return { file, path: [...path, ...inside], message: `${what} is not a valid JSON Schema: ${keyword} ${reason}` };
+    }),
+  );
+}
+
+/** Each event (or identify) the plan defines again after its first definition: an error at the second, naming the first. */
+function secondDefinitions(entries: readonly PlanEntry[]): PlanProblem[] {
+  const first = new Map<string | null, PlanEntry>();
+  return entries.flatMap((entry) => {
+    const earlier = first.get(entry.name);
+    if (earlier === undefined) {
+      first.set(entry.name, entry);
+      return [];
+    }
+    const file = earlier.file === entry.file ? "" : `${relative(dirname(entry.file), earlier.file)} `;
+    const what = entry.name === null ? "identify" : `"${entry.name}"`;
+    return [
+      {
+        file: entry.file,
+        path: entry.namePath,
+        message: `${what} is planned twice (first at ${file}${formatPath(earlier.namePath)}): a plan gives ${entry.name === null ? "identify" : "each event"} one schema, keep one`,
+      },
+    ];
+  });
 }

@@ -1,4 +1,4 @@
-import { isSchema, PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
+import { isSchema, PlanShapeError, schemaName, type PlanEntry, type PlanSource } from "./source.js";
 import { isRecord } from "../text/parse-json.js";
 
 /** True when the data is written in setup-audit's own format: an `events` mapping by name. */
@@ -36,9 +36,21 @@ export function readOwnPlan(data: unknown, file: string): PlanSource {
         ["events", name, "properties"],
         "must be a JSON Schema: a mapping like { type: object, required: [order_id] }",
       );
-    return { name, schema: schema as PlanEntry["schema"], file, path: ["events", name, "properties"] };
+    return {
+      name,
+      schema: schema as PlanEntry["schema"],
+      file,
+      path: ["events", name, "properties"],
+      namePath: ["events", name],
+    };
   });
-  return { format: "setup-audit", events, identify: identifyEntry(data.identify, file, fail) };
+  const identify = identifyEntry(data.identify, file, fail);
+  const entries = identify === null ? events : [...events, identify];
+  return {
+    format: "setup-audit",
+    entries,
+    written: entries.map(({ name, schema, path }) => ({ what: schemaName(name), schema, file, path })),
+  };
 }
 
 function identifyEntry(
@@ -51,5 +63,5 @@ function identifyEntry(
     return fail(["identify"], "must be a mapping with traits, the JSON Schema of identify-kind attributes");
   for (const key of Object.keys(identify))
     if (key !== "traits") fail(["identify"], `unknown key "${key}": identify has traits`, key);
-  return { name: null, schema: identify.traits, file, path: ["identify", "traits"] };
+  return { name: null, schema: identify.traits, file, path: ["identify", "traits"], namePath: ["identify"] };
 }

@@ -1,40 +1,13 @@
-import { PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
+import { relative } from "node:path";
 import { isRecord } from "../text/parse-json.js";
+import { formatPath } from "../text/plain-messages.js";
+import { checkTypes, propertySchema, referencedId, type Resource, type Resources } from "./rudderstack-types.js";
+import { PlanShapeError, type PlanEntry, type PlanSource } from "./source.js";
 
 /** One YAML file of a catalog folder, parsed. */
 export interface CatalogFile {
   file: string;
   data: unknown;
-}
-
-/** A catalog resource (an event, a property, a custom type) with where it is written. */
-interface Resource {
-  spec: Record<string, unknown>;
-  file: string;
-  path: PropertyKey[];
-}
-
-/** The JSON Schema keywords a property's or custom type's `config` (v1) or `propConfig` (v0.1) may hold. */
-const CONFIG_KEYWORDS = [
-  "enum",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-];
-
-/** The id a reference names: `#event:product_viewed` (v1), `#/events/group/product_viewed` (v0.1), `#custom-type:Email`. */
-function referencedId(reference: unknown): string | null {
-  if (typeof reference !== "string") return null;
-  return reference.split(/[:/]/).at(-1) ?? null;
 }
 
 /** A rule's reference to an event or property: `event: "#event:id"` (v1) or `{ $ref: … }` (v0.1). */
@@ -49,42 +22,15 @@ function referenceOf(value: unknown): string | null {
  * `allow_unplanned: false`); the rule of an identify event, the schema of identify's traits.
  */
 export function readRudderCatalog(files: readonly CatalogFile[], folder: string): PlanSource {
-  const resources = {
-    events: new Map<string, Resource>(),
-    properties: new Map<string, Resource>(),
-    "custom-types": new Map<string, Resource>(),
-  };
-  const plans: Resource[] = [];
-  for (const { file, data } of files) {
-    if (!isRecord(data) || !isRecord(data.spec)) continue;
-    const kind = data.kind;
-    if (kind === "tracking-plan" || kind === "tp") plans.push({ spec: data.spec, file, path: ["spec"] });
-    const list =
-      kind === "events"
-        ? data.spec.events
-        : kind === "properties"
-          ? data.spec.properties
-          : kind === "custom-types"
-            ? data.spec.types
-            : undefined;
-    if (!Array.isArray(list)) continue;
-    list.forEach((item: unknown, index) => {
-      if (isRecord(item) && typeof item.id === "string")
-        resources[kind as keyof typeof resources].set(item.id, {
-          spec: item,
-          file,
-          path: ["spec", kind === "custom-types" ? "types" : String(kind), index],
-        });
-    });
-  }
+  const { resources, plans } = catalogOf(files, folder);
   if (plans.length === 0)
     throw new PlanShapeError({
       file: folder,
       path: [],
       message: "the folder holds no rudder-cli tracking plan (a YAML file with kind: tracking-plan)",
     });
-  const events: PlanEntry[] = [];
-  let identify: PlanEntry | null = null;
+  const written = checkTypes(resources);
+  const entries: PlanEntry[] = [];
   for (const plan of plans) {
     const rules = plan.spec.rules;
     if (!Array.isArray(rules))
@@ -98,21 +44,64 @@ export function readRudderCatalog(files: readonly CatalogFile[], folder: string)
           ...at("event"),
           message: `names an event the catalog does not define (${String(referenceOf(rule.event))})`,
         });
-      const schema = ruleSchema(rule, resources, at);
-      const entry = {
-        name: typeof event.spec.name === "string" ? event.spec.name : String(event.spec.id),
-        schema,
-        ...at(),
-      };
       const eventType = event.spec.event_type ?? "track";
-      if (eventType === "identify") identify = { ...entry, name: null };
-      else if (eventType === "track") events.push(entry);
+      if (eventType !== "identify" && eventType !== "track") return;
+      entries.push({
+        name: eventType === "identify" ? null : nameOf(event),
+        schema: ruleSchema(rule, resources, at),
+        ...at(),
+        namePath: at("event").path,
+      });
     });
   }
-  return { format: "rudderstack", events, identify };
+  return { format: "rudderstack", entries, written };
 }
 
-type Resources = Record<"events" | "properties" | "custom-types", Map<string, Resource>>;
+const KINDS = { events: "event", properties: "property", "custom-types": "custom type" } as const;
+
+/** The catalog's resources by kind and id, and its tracking plans; an id defined twice, or two events of one name, is an error at the second. */
+function catalogOf(files: readonly CatalogFile[], folder: string): { resources: Resources; plans: Resource[] } {
+  const resources: Resources = { events: new Map(), properties: new Map(), "custom-types": new Map() };
+  const plans: Resource[] = [];
+  const where = (resource: Resource) => `${relative(folder, resource.file)} ${formatPath(resource.path)}`;
+  const eventNames = new Map<string, Resource>();
+  for (const { file, data } of files) {
+    if (!isRecord(data) || !isRecord(data.spec)) continue;
+    const kind = data.kind;
+    if (kind === "tracking-plan" || kind === "tp") plans.push({ spec: data.spec, file, path: ["spec"] });
+    if (kind !== "events" && kind !== "properties" && kind !== "custom-types") continue;
+    const listKey = kind === "custom-types" ? "types" : kind;
+    const list = data.spec[listKey];
+    if (!Array.isArray(list)) continue;
+    list.forEach((item: unknown, index) => {
+      if (!isRecord(item) || typeof item.id !== "string") return;
+      const resource = { spec: item, file, path: ["spec", listKey, index] };
+      const first = resources[kind].get(item.id);
+      if (first !== undefined)
+        throw new PlanShapeError({
+          file,
+          path: [...resource.path, "id"],
+          message: `the ${KINDS[kind]} ${item.id} is defined twice (first at ${where(first)}): each id once`,
+        });
+      resources[kind].set(item.id, resource);
+      if (kind !== "events") return;
+      const sameName = eventNames.get(nameOf(resource));
+      if (sameName !== undefined)
+        throw new PlanShapeError({
+          file,
+          path: [...resource.path, "name"],
+          message: `"${nameOf(resource)}" is the name of another event too (${String(sameName.spec.id)}, ${where(sameName)}): each event once`,
+        });
+      eventNames.set(nameOf(resource), resource);
+    });
+  }
+  return { resources, plans };
+}
+
+/** An event's or property's name, else its id. */
+function nameOf(resource: Resource): string {
+  return typeof resource.spec.name === "string" ? resource.spec.name : String(resource.spec.id);
+}
 
 function ruleSchema(
   rule: Record<string, unknown>,
@@ -130,7 +119,7 @@ function ruleSchema(
         ...at("properties", index),
         message: `names a property the catalog does not define (${String(id)})`,
       });
-    const name = typeof property.spec.name === "string" ? property.spec.name : String(property.spec.id);
+    const name = nameOf(property);
     properties[name] = propertySchema(property.spec, resources);
     if (entry.required === true) required.push(name);
   });
@@ -144,26 +133,4 @@ function ruleSchema(
     ...(required.length > 0 ? { required } : {}),
     ...(closed ? { additionalProperties: false } : {}),
   };
-}
-
-/** A catalog property's (or custom type's) JSON Schema: its type or types, its config's keywords, a custom type's own. */
-function propertySchema(spec: Record<string, unknown>, resources: Resources): Record<string, unknown> {
-  const config = isRecord(spec.config) ? spec.config : isRecord(spec.propConfig) ? spec.propConfig : {};
-  const keywords = Object.fromEntries(
-    CONFIG_KEYWORDS.filter((keyword) => config[keyword] !== undefined).map((keyword) => [keyword, config[keyword]]),
-  );
-  const itemTypes = config.item_types ?? config.itemTypes;
-  const items = Array.isArray(itemTypes) ? { items: { type: itemTypes } } : {};
-  const typeText = typeof spec.type === "string" ? spec.type : null;
-  if (typeText !== null && typeText.startsWith("#")) {
-    const custom = resources["custom-types"].get(referencedId(typeText) ?? "");
-    return { ...(custom ? propertySchema(custom.spec, resources) : {}), ...keywords, ...items };
-  }
-  const types = Array.isArray(spec.types)
-    ? spec.types
-    : typeText === null
-      ? []
-      : typeText.split(",").map((type) => type.trim());
-  const type = types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types };
-  return { ...type, ...keywords, ...items };
 }

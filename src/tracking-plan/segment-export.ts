@@ -1,4 +1,4 @@
-import { isSchema, PlanShapeError, type JsonSchema, type PlanEntry, type PlanSource } from "./source.js";
+import { isSchema, PlanShapeError, schemaName, type JsonSchema, type PlanEntry, type PlanSource } from "./source.js";
 import { isRecord } from "../text/parse-json.js";
 
 /** Where an export keeps its rules: at the top, or under the API answer's `data`, `tracking_plan` or `trackingPlan`. */
@@ -23,7 +23,8 @@ export function isSegmentExport(data: unknown): boolean {
  * A Segment Protocols export as Segment writes it: the Config API's `rules.events[]` (`name`,
  * `rules`, whose `properties.properties` is the event's properties) and `rules.identify`
  * (`properties.traits`), or the Public API's `rules[]` (`type` TRACK or IDENTIFY, `key`,
- * `jsonSchema`). Other rule types (page, group, common) are not judged.
+ * `jsonSchema`). Other rule types (page, group, common) are not judged. Each schema is checked
+ * as written, whole, so that a problem anywhere in it is placed at its key.
  */
 export function readSegmentExport(data: unknown, file: string): PlanSource {
   const found = rulesOf(data);
@@ -31,28 +32,57 @@ export function readSegmentExport(data: unknown, file: string): PlanSource {
   const fail = (path: PropertyKey[], message: string): never => {
     throw new PlanShapeError({ file, path: [...found.path, ...path], message });
   };
-  if (Array.isArray(found.rules)) return publicApiRules(found.rules, found.path, file, fail);
-  const rules = found.rules as Record<string, unknown>;
+  const entries = Array.isArray(found.rules)
+    ? publicApiRules(found.rules, found.path, file, fail)
+    : configApiRules(found.rules as Record<string, unknown>, found.path, file, fail);
+  return {
+    format: "segment",
+    entries: entries.map(({ written: _, ...entry }) => entry),
+    written: entries.map(({ name, written, path }) => ({ what: schemaName(name), schema: written, file, path })),
+  };
+}
+
+/** An entry, with the schema of the whole event as the export writes it at its path. */
+type ExportEntry = PlanEntry & { written: JsonSchema };
+
+function configApiRules(
+  rules: Record<string, unknown>,
+  path: string[],
+  file: string,
+  fail: (path: PropertyKey[], message: string) => never,
+): ExportEntry[] {
   const events = rules.events ?? [];
   if (!Array.isArray(events)) return fail(["events"], "must be a list of events, each with name and rules");
-  const entries = events.map((event: unknown, index): PlanEntry => {
+  const entries = events.map((event: unknown, index): ExportEntry => {
     const schema: unknown = isRecord(event) ? (event.rules ?? {}) : undefined;
     if (!isRecord(event) || typeof event.name !== "string" || !isSchema(schema))
       return fail(["events", index], "must have name (text) and rules (a JSON Schema)");
+    const at = [...path, "events", index];
     return {
       name: event.name,
       schema: inner(schema, "properties"),
+      written: schema,
       file,
-      path: [...found.path, "events", index, "rules"],
+      path: [...at, "rules"],
+      namePath: [...at, "name"],
     };
   });
   const identify = rules.identify;
-  if (identify !== undefined && identify !== null && !isSchema(identify))
-    fail(["identify"], "must be a JSON Schema whose properties.traits are the identify traits");
-  const identifyEntry = isSchema(identify)
-    ? { name: null, schema: inner(identify, "traits"), file, path: [...found.path, "identify"] }
-    : null;
-  return { format: "segment", events: entries, identify: identifyEntry };
+  if (identify === undefined || identify === null) return entries;
+  if (!isSchema(identify))
+    return fail(["identify"], "must be a JSON Schema whose properties.traits are the identify traits");
+  const identifyPath = [...path, "identify"];
+  return [
+    ...entries,
+    {
+      name: null,
+      schema: inner(identify, "traits"),
+      written: identify,
+      file,
+      path: identifyPath,
+      namePath: identifyPath,
+    },
+  ];
 }
 
 function publicApiRules(
@@ -60,26 +90,21 @@ function publicApiRules(
   path: string[],
   file: string,
   fail: (path: PropertyKey[], message: string) => never,
-): PlanSource {
-  const events: PlanEntry[] = [];
-  let identify: PlanEntry | null = null;
-  rules.forEach((rule, index) => {
+): ExportEntry[] {
+  return rules.flatMap((rule, index): ExportEntry[] => {
     if (!isRecord(rule) || typeof rule.type !== "string")
       return fail([index], "must have type (TRACK, IDENTIFY, …) and jsonSchema");
     const type = rule.type.toUpperCase();
-    if (type !== "TRACK" && type !== "IDENTIFY") return;
+    if (type !== "TRACK" && type !== "IDENTIFY") return [];
     const schema: unknown = rule.jsonSchema ?? {};
     if (!isSchema(schema)) return fail([index, "jsonSchema"], "must be a JSON Schema");
-    const schemaPath = [...path, index, "jsonSchema"];
-    if (type === "IDENTIFY") {
-      identify = { name: null, schema: inner(schema, "traits"), file, path: schemaPath };
-      return;
-    }
+    const at = { file, path: [...path, index, "jsonSchema"], written: schema };
+    if (type === "IDENTIFY")
+      return [{ name: null, schema: inner(schema, "traits"), namePath: [...path, index, "type"], ...at }];
     if (typeof rule.key !== "string" || rule.key === "")
       return fail([index, "key"], "a TRACK rule needs key, the event's name");
-    events.push({ name: rule.key, schema: inner(schema, "properties"), file, path: schemaPath });
+    return [{ name: rule.key, schema: inner(schema, "properties"), namePath: [...path, index, "key"], ...at }];
   });
-  return { format: "segment", events, identify };
 }
 
 /**

@@ -13,13 +13,32 @@ export interface PlanEntry {
   file: string;
   /** Its key path in that file, to place a compile error at file:line:col. */
   path: PropertyKey[];
+  /** Where its name (or identify's key) is written, to place a second definition of it. */
+  namePath: PropertyKey[];
+}
+
+/** A schema as its file writes it, checked against its draft's meta-schema so that each problem is placed at its exact key. */
+export interface WrittenSchema {
+  /** What it is, for the message: `the schema of "Order Completed"`, `the config of property order_id`. */
+  what: string;
+  schema: JsonSchema;
+  file: string;
+  /** Its key path in that file. */
+  path: PropertyKey[];
 }
 
 /** A plan read from its format into schemas, before compiling. */
 export interface PlanSource {
   format: TrackingPlanFormat;
-  events: PlanEntry[];
-  identify: PlanEntry | null;
+  /** The events' schemas and the identify schema (name null), in the plan's order, each as often as the plan defines it. */
+  entries: PlanEntry[];
+  /** Every schema as written, to check before any is compiled. */
+  written: WrittenSchema[];
+}
+
+/** What an entry's schema is, for a message: `the schema of "Order Completed"`, `the identify schema`. */
+export function schemaName(name: string | null): string {
+  return name === null ? "the identify schema" : `the schema of "${name}"`;
 }
 
 /** A problem in a plan file, before it is positioned in its text. */

@@ -6,18 +6,21 @@ function pointerSegment(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** The value a JSON pointer names inside `data`; undefined when there is none. */
-export function valueAt(data: unknown, pointer: string): unknown {
-  if (pointer === "") return data;
+/** A JSON pointer's keys, unescaped: `/a~1b/0` → `a/b`, `0`; none for "". */
+export function pointerKeys(pointer: string): string[] {
+  if (pointer === "") return [];
   return pointer
     .slice(1)
     .split("/")
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce<unknown>(
-      (value, key) =>
-        value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined,
-      data,
-    );
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** The value a JSON pointer names inside `data`; undefined when there is none. */
+export function valueAt(data: unknown, pointer: string): unknown {
+  return pointerKeys(pointer).reduce<unknown>(
+    (value, key) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined),
+    data,
+  );
 }
 
 /** A value's JSON type, as a plan's `type` names them; `missing` when there is none. */

@@ -1,6 +1,7 @@
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { parse, stringify } from "yaml";
 import { runCli, runCommand } from "./cli.js";
 
 test("validate exits 2 and names file:line:col for each invalid spec", async () => {
@@ -26,6 +27,53 @@ test("validate exits 0 on a valid spec", async () => {
 test("run refuses an invalid spec with exit 2 and audits nothing", async ({}, testInfo) => {
   const run = await runCli(["run", "test/spec/specs/misspelled-key.yaml", "--out", testInfo.outputPath("out")]);
   expect(run.code).toBe(2);
+  expect(run.stdout).not.toContain("Auditing");
+});
+
+test("run stops with exit 2 at a tracking plan's exact key, even where the plan used to crash the loader", async ({}, testInfo) => {
+  // A rudder-cli catalog whose custom types are made of each other: a stack overflow before, now an error naming the cycle.
+  const catalog = testInfo.outputPath("catalog");
+  mkdirSync(catalog, { recursive: true });
+  writeFileSync(
+    join(catalog, "types.yaml"),
+    [
+      "version: rudder/v1",
+      "kind: custom-types",
+      "metadata: { name: types }",
+      "spec:",
+      "  types:",
+      '    - { id: Money, name: Money, type: "#custom-type:Amount" }',
+      '    - { id: Amount, name: Amount, type: "#custom-type:Money" }',
+      "",
+    ].join("\n"),
+  );
+  const file = (kind: string, spec: string) =>
+    `version: rudder/v1\nkind: ${kind}\nmetadata: { name: ${kind} }\nspec: ${spec}\n`;
+  writeFileSync(join(catalog, "events.yaml"), file("events", "{ events: [{ id: paid, name: Paid }] }"));
+  writeFileSync(
+    join(catalog, "properties.yaml"),
+    file("properties", '{ properties: [{ id: total, name: total, type: "#custom-type:Money" }] }'),
+  );
+  writeFileSync(
+    join(catalog, "plan.yaml"),
+    file(
+      "tracking-plan",
+      '{ id: shop, rules: [{ event: "#event:paid", properties: [{ property: "#property:total" }] }] }',
+    ),
+  );
+  const spec = testInfo.outputPath("shop.yaml");
+  writeFileSync(
+    spec,
+    stringify({
+      ...parse(readFileSync(join(import.meta.dirname, "../../audits/demo-shop.yaml"), "utf8")),
+      trackingPlan: { file: "catalog" },
+    }),
+  );
+  const run = await runCli(["run", spec, "--out", testInfo.outputPath("out")]);
+  expect(run.code, run.stdout + run.stderr).toBe(2);
+  expect(run.stderr).toContain(
+    `${join(catalog, "types.yaml")}:7:41 spec.types[1].type: makes a cycle of custom types, Money → Amount → Money: a type cannot be made of itself`,
+  );
   expect(run.stdout).not.toContain("Auditing");
 });
 

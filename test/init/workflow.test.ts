@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse } from "yaml";
-import { initOptions } from "../../src/init/init-command.js";
+import { DEFAULT_ENVIRONMENT, initOptions } from "../../src/init/init-command.js";
 import {
   ACTION_REPOSITORY,
   gitignoreOffer,
@@ -10,7 +10,9 @@ import {
   WORKFLOW_FILE,
   workflowText,
   writeWorkflow,
+  writeWorkflowForKeptSpecs,
 } from "../../src/init/workflow.js";
+import { minimalWith } from "../support/spec-text.js";
 import { scratchDir } from "../support/scratch.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -64,7 +66,8 @@ test("a key in another variable is named to the action and passed from the secre
 });
 
 test("docs/ci.md gives the workflow init writes, for the environment init writes by default, and the README's snippet uses that environment and the action's repository", () => {
-  const environment = initOptions({ urls: ["https://shop.example"], crawl: undefined }).environment;
+  expect(initOptions({ urls: ["https://shop.example"], crawl: undefined }).environment).toBeNull();
+  const environment = DEFAULT_ENVIRONMENT;
   expect(read("docs/ci.md")).toContain(`\`\`\`yaml\n${workflowText("audits/shop.example.yaml", environment)}\`\`\``);
   const readme = read("README.md");
   expect(readme).toContain(`- uses: ${ACTION_REPOSITORY}@v1\n  with: { environment: ${environment} }`);
@@ -93,4 +96,49 @@ test("init offers the .gitignore line for reports/ unless the project ignores it
   expect(gitignoreOffer(root)).toBeNull();
   // This repository's own form.
   expect(gitignoreOffer(ROOT)).toBeNull();
+});
+
+test("a workflow for every spec in audits/ names none and leaves the environment to each spec; without them the action's defaults hold", () => {
+  const audit = (parse(workflowText(null, null)) as Workflow).jobs.audit!.steps[4]!;
+  expect(audit.with).toEqual({ "fail-on": "new", "notify-env": "SLACK_WEBHOOK_URL" });
+  const action = parse(read("action.yml")) as { inputs: Record<string, { default: string }> };
+  expect([action.inputs.specs!.default, action.inputs.environment!.default]).toEqual(["", ""]);
+});
+
+test("beside a spec that exists, init --workflow keeps it byte for byte and writes the workflow with the spec's key variable", () => {
+  const root = scratchDir("init-workflow-kept");
+  mkdirSync(join(root, "audits"));
+  const spec = `${minimalWith({}, "api: { baseUrl: http://127.0.0.1:9, keyEnv: SHOP_API_KEY }")}# edited by hand\n`;
+  writeFileSync(join(root, "audits/shop.yaml"), spec);
+  const said = writeWorkflowForKeptSpecs(root, { specFile: "audits/shop.yaml", environment: null, keyEnv: null });
+  expect(readFileSync(join(root, "audits/shop.yaml"), "utf8")).toBe(spec);
+  expect(readFileSync(join(root, WORKFLOW_FILE), "utf8")).toBe(workflowText("audits/shop.yaml", null, "SHOP_API_KEY"));
+  expect(said.split("\n")).toEqual([
+    "Kept audits/shop.yaml as it is: init drafts no spec over one that exists (with --workflow, --force replaces the workflow alone).",
+    "Wrote .github/workflows/setup-audit.yml: the audit nightly and on each pull request, each spec's defaultEnvironment; set the SHOP_API_KEY and SLACK_WEBHOOK_URL secrets (docs/ci.md).",
+  ]);
+  // --env and --key-env, when given, win over the spec's.
+  writeWorkflowForKeptSpecs(root, { specFile: "audits/shop.yaml", environment: "staging", keyEnv: "OTHER_KEY" });
+  expect(readFileSync(join(root, WORKFLOW_FILE), "utf8")).toBe(
+    workflowText("audits/shop.yaml", "staging", "OTHER_KEY"),
+  );
+});
+
+test("init --workflow without URL writes the workflow for every spec in audits/, and refuses when there is none", () => {
+  expect(initOptions({ urls: [], crawl: undefined, workflow: true })).toMatchObject({ url: null, environment: null });
+  expect(() => initOptions({ urls: [], crawl: undefined })).toThrow(/init takes one URL/);
+  expect(() => initOptions({ urls: [], crawl: undefined, workflow: true, out: "a.yaml" })).toThrow(
+    /--out goes with a URL/,
+  );
+  const root = scratchDir("init-workflow-alone");
+  expect(() => writeWorkflowForKeptSpecs(root, { specFile: null, environment: null, keyEnv: null })).toThrow(
+    /audits\/ holds no valid spec/,
+  );
+  mkdirSync(join(root, "audits"));
+  writeFileSync(join(root, "audits/a.yaml"), minimalWith({}));
+  writeFileSync(join(root, "audits/b.yaml"), minimalWith({ 2: "project: Other" }));
+  writeFileSync(join(root, "audits/tracking-plan.yaml"), "events: {}\n");
+  const said = writeWorkflowForKeptSpecs(root, { specFile: null, environment: null, keyEnv: null });
+  expect(said).toContain("The workflow audits every spec in audits/ (2 now).");
+  expect(readFileSync(join(root, WORKFLOW_FILE), "utf8")).toBe(workflowText(null, null));
 });

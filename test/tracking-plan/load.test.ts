@@ -74,7 +74,7 @@ test.describe("setup-audit's format", () => {
     ]);
     const [badType] = errorsOf(join(folder, "bad-type.yaml"));
     expect(badType).toMatch(
-      /bad-type\.yaml:4:13 events\.Paid\.properties\.type: the schema of "Paid" is not a valid JSON Schema: `type` must be equal to one of the allowed values$/,
+      /bad-type\.yaml:4:13 events\.Paid\.properties\.type: the schema of "Paid" is not a valid JSON Schema: `type` must be one of "array", "boolean", "integer", "null", "number", "object", "string", not "numbr" — did you mean "number"\?$/,
     );
     expect(errorsOf(join(folder, "syntax.yaml"))[0]).toMatch(/syntax\.yaml:\d+:\d+ invalid YAML or JSON: /);
     expect(errorsOf(join(folder, "other.yaml"))).toEqual([

@@ -78,7 +78,7 @@ export class RouteWatch {
     return spanOf(routeSpans(this.visits, this.routeQuery), route, epochMs, this.routeQuery);
   }
 
-  /** How many routes the page showed so far: its loads and route changes, a replaceState's renaming left out. */
+  /** How many routes the page showed so far: its loads and route changes, a renaming (a replaceState; with routeQuery ignore, a change of the query alone) left out. */
   visitCount(): number {
     return routeSpans(this.visits, this.routeQuery).length;
   }

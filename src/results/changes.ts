@@ -5,9 +5,10 @@ import { isChecklist, worstStatus, type Checklist, type Finding, type Status } f
 /**
  * What changed since an earlier run (docs/ci.md, Changes): each finding is matched with the earlier
  * run's by its key (check, spec, environment, page, viewport, goal, experiment, variation).
- * **new**: warn or fail now, pass then or absent then; **worse**: warn then, fail now; **resolved**:
- * warn or fail then, pass now; **persisting**: warn or fail in both and not worse. A key skipped in
- * either run, or not audited now, counts in none.
+ * **new**: warn or fail now, and pass, skip or absent then (a night the site was down must not hide
+ * the next night's failure); **worse**: warn then, fail now; **resolved**: warn or fail then, pass
+ * now; **persisting**: warn or fail in both and not worse. A key skipped now, or not audited now,
+ * counts in none.
  */
 
 /** A key without its spec and environment, trailing nulls left out: `["sdk.order", "home", "mobile"]`. */
@@ -94,9 +95,9 @@ export function compareRuns(
 
 /** How one key changed from `before` (null: absent then) to `now`; null when it counts in none. */
 export function changeKind(before: Status | null, now: Status): "new" | "worse" | "resolved" | "persisting" | null {
-  if (before === "skip" || now === "skip") return null;
+  if (now === "skip") return null;
   const problem = (status: Status | null) => status === "warn" || status === "fail";
-  if (problem(now) && (before === null || before === "pass")) return "new";
+  if (problem(now) && !problem(before)) return "new";
   if (before === "warn" && now === "fail") return "worse";
   if (problem(before) && now === "pass") return "resolved";
   if (problem(before) && problem(now)) return "persisting";

@@ -69,15 +69,15 @@ test("each definition: new from pass or absent, worse from warn to fail, resolve
   expect(changeKind(null, "pass")).toBeNull();
 });
 
-test("a key skipped in either run counts in none", () => {
-  for (const [before, now] of [
-    ["skip", "fail"],
-    ["fail", "skip"],
-    ["skip", "pass"],
-    ["warn", "skip"],
-    [null, "skip"],
-  ] as const)
-    expect(changeKind(before, now), `${before} → ${now}`).toBeNull();
+test("a key skipped then and warn or fail now is new: a night the site was down hides no failure", () => {
+  expect(changeKind("skip", "fail")).toBe("new");
+  expect(changeKind("skip", "warn")).toBe("new");
+  expect(changeKind("skip", "pass")).toBeNull();
+});
+
+test("a key skipped now counts in none, whatever it was then", () => {
+  for (const before of ["pass", "warn", "fail", "skip", null] as const)
+    expect(changeKind(before, "skip"), `${before} → skip`).toBeNull();
 });
 
 test("a run compared with its recorded predecessor lists each key once, with the spec, environment and status now", () => {
@@ -106,10 +106,14 @@ test("a run compared with its recorded predecessor lists each key once, with the
   );
   const { changes, uncompared } = compareRuns(now, then);
   expect(uncompared).toEqual([]);
-  expect(keys(changes!.new)).toEqual(["events.expected signup mobile fail", "events.expected added mobile warn"]);
+  expect(keys(changes!.new)).toEqual([
+    "events.expected signup mobile fail",
+    "events.expected search mobile fail",
+    "events.expected added mobile warn",
+  ]);
   expect(keys(changes!.worse)).toEqual(["events.expected cart mobile fail"]);
   expect(keys(changes!.resolved)).toEqual(["events.expected home mobile pass"]);
-  // checkout (warn in both) and the goal (fail in both); search was skipped then, removed is not audited now.
+  // checkout (warn in both) and the goal (fail in both); search, skipped then, is new; removed is not audited now.
   expect(changes!.persisting).toBe(2);
   expect(changes!.comparedWith).toEqual({ startedAt: "2026-11-27T03:00:12.345Z", verdict: "fail" });
   expect(changes!.new[0]).toEqual({

@@ -20,12 +20,21 @@ type CompactKey = [string, ...(string | null)[]];
  */
 export interface RecordedRun {
   startedAt: string;
+  /** The spec's path as the run named it. */
   spec: string;
+  /** The spec's identity across runs (SpecIdentity); absent in runs recorded before it was, which are matched by `spec`. */
+  specId?: string;
   environment: string;
   verdict: "pass" | "fail";
   checklist: Checklist;
   findings: Partial<Record<Status, CompactKey[]>>;
 }
+
+/**
+ * A spec's identity across runs, whatever path spelled it (cli/spec-identity.ts): a run is the same
+ * spec × environment as an earlier one when their identities and environments are the same.
+ */
+export type SpecIdentity = (spec: string) => string;
 
 /** Where the history of findings is kept in the output folder, beside the report's history. */
 export const FINDINGS_HISTORY = join("history", "findings.jsonl");
@@ -34,7 +43,10 @@ export const FINDINGS_HISTORY = join("history", "findings.jsonl");
 export const KEPT_RUNS = 60;
 
 /** The spec runs of a summary as the history records them. */
-export function recordedRuns(summary: Pick<RunSummary, "startedAt" | "runs" | "findings">): RecordedRun[] {
+export function recordedRuns(
+  summary: Pick<RunSummary, "startedAt" | "runs" | "findings">,
+  specId: SpecIdentity,
+): RecordedRun[] {
   return summary.runs.map((run) => {
     const findings: RecordedRun["findings"] = {};
     for (const finding of summary.findings.filter((candidate) => candidate.spec === run.spec)) {
@@ -43,6 +55,7 @@ export function recordedRuns(summary: Pick<RunSummary, "startedAt" | "runs" | "f
     return {
       startedAt: summary.startedAt,
       spec: run.spec,
+      specId: specId(run.spec),
       environment: run.environment,
       verdict: run.verdict,
       checklist: run.checklist,
@@ -63,8 +76,9 @@ export interface Comparison {
 export function compareRuns(
   summary: Pick<RunSummary, "runs" | "findings">,
   previous: readonly RecordedRun[],
+  specId: SpecIdentity,
 ): Comparison {
-  const lastOf = new Map(previous.map((run) => [targetKey(run), run]));
+  const lastOf = new Map(previous.map((run) => [targetKey(run, specId), run]));
   const changes: Changes = {
     comparedWith: { startedAt: "", verdict: "pass" },
     new: [],
@@ -74,7 +88,7 @@ export function compareRuns(
   };
   const uncompared: SpecRun[] = [];
   for (const run of summary.runs) {
-    const then = lastOf.get(targetKey(run));
+    const then = lastOf.get(targetKey(run, specId));
     if (then === undefined) {
       uncompared.push(run);
       continue;
@@ -142,13 +156,17 @@ export function failuresOnNew(
  * KEPT_RUNS runs, so the file stays bounded however long CI runs. Lines that are not a recorded
  * run are kept as they are.
  */
-export function appendedHistory(lines: readonly string[], added: readonly RecordedRun[]): string[] {
+export function appendedHistory(
+  lines: readonly string[],
+  added: readonly RecordedRun[],
+  specId: SpecIdentity,
+): string[] {
   const all = [...lines.filter((line) => line.trim() !== ""), ...added.map((run) => JSON.stringify(run))];
   const seen = new Map<string, number>();
   const kept: string[] = [];
   for (const line of [...all].reverse()) {
     const run = parseRecordedRun(line);
-    const key = run === null ? null : targetKey(run);
+    const key = run === null ? null : targetKey(run, specId);
     const count = key === null ? 0 : (seen.get(key) ?? 0) + 1;
     if (key !== null) seen.set(key, count);
     if (count <= KEPT_RUNS) kept.push(line);
@@ -176,9 +194,9 @@ export function recordedChecklists(lines: readonly string[]): RecordedChecklist[
 }
 
 /** The last recorded run of each spec × environment in the history's lines. */
-export function lastRecordedRuns(lines: readonly string[]): RecordedRun[] {
+export function lastRecordedRuns(lines: readonly string[], specId: SpecIdentity): RecordedRun[] {
   const last = new Map<string, RecordedRun>();
-  for (const run of lines.map(parseRecordedRun)) if (run !== null) last.set(targetKey(run), run);
+  for (const run of lines.map(parseRecordedRun)) if (run !== null) last.set(targetKey(run, specId), run);
   return [...last.values()];
 }
 
@@ -199,8 +217,9 @@ function parseRecordedRun(line: string): RecordedRun | null {
   }
 }
 
-function targetKey(run: Pick<SpecRun, "spec" | "environment">): string {
-  return JSON.stringify([run.spec, run.environment]);
+/** A spec run's spec × environment; a run recorded without its spec's identity gets it from its spec's path. */
+function targetKey(run: Pick<RecordedRun, "spec" | "specId" | "environment">, specId: SpecIdentity): string {
+  return JSON.stringify([run.specId ?? specId(run.spec), run.environment]);
 }
 
 function compactKey(finding: Finding): CompactKey {

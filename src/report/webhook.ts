@@ -1,14 +1,15 @@
 import { scrubText } from "../privacy/redact.js";
 import { changesLine, hasChanges } from "../results/changes.js";
-import type { RunSummary } from "../results/summary.js";
+import type { ChangedFinding, RunSummary } from "../results/summary.js";
 import type { Finding } from "../findings/finding.js";
+import { changedFindingLines } from "./changes-text.js";
 import { findingPlace, verdictLine } from "./console.js";
 
 /**
  * The message `--notify-env` posts: Slack's incoming-webhook JSON (`text` for notifications and
  * clients without blocks, `blocks` for the rest), which Mattermost, Rocket.Chat, Discord's
- * `/slack` endpoint and others accept too. It starts with the changes line, then the verdict, the
- * first findings to act on and the report's link.
+ * `/slack` endpoint and others accept too. It starts with the changes line and what changed, then
+ * the verdict, the first findings to act on and the report's link.
  */
 
 /** Findings listed in the message at most; the report has the rest. */
@@ -36,7 +37,12 @@ export function webhookMessage(
 ): WebhookMessage {
   const scrubbed = (lines: readonly string[]) => lines.map((line) => scrubText(line, options.secrets));
   const head = scrubbed([
-    ...(summary.changes === null ? [] : [changesLine(summary.changes)]),
+    ...(summary.changes === null
+      ? []
+      : [
+          changesLine(summary.changes),
+          ...changedFindingLines(summary.changes, (finding) => `\`${finding.check}\`${placeOf(finding)}`),
+        ]),
     `setup-audit ${verdictLine(summary)}`,
   ]);
   const problems = toActOn(summary);
@@ -83,7 +89,7 @@ function toActOn(summary: RunSummary): Finding[] {
   ];
 }
 
-function placeOf(finding: Finding): string {
+function placeOf(finding: Finding | ChangedFinding): string {
   const where = findingPlace(finding);
   return where === "" ? "" : ` [${where}]`;
 }

@@ -79,12 +79,13 @@ export function compareRuns(
   specId: SpecIdentity,
 ): Comparison {
   const lastOf = new Map(previous.map((run) => [targetKey(run, specId), run]));
-  const changes: Changes = {
+  const changes: Changes & { persistingWarnings: number } = {
     comparedWith: { startedAt: "", verdict: "pass" },
     new: [],
     worse: [],
     resolved: [],
     persisting: 0,
+    persistingWarnings: 0,
   };
   const uncompared: SpecRun[] = [];
   for (const run of summary.runs) {
@@ -100,8 +101,10 @@ export function compareRuns(
       const before = statusThen.get(key) ?? null;
       const changed: ChangedFinding = { ...keyFields(finding, run.environment), status: finding.status };
       const kind = changeKind(before, finding.status);
-      if (kind === "persisting") changes.persisting++;
-      else if (kind !== null) changes[kind].push(changed);
+      if (kind === "persisting") {
+        changes.persisting++;
+        if (finding.status === "warn") changes.persistingWarnings++;
+      } else if (kind !== null) changes[kind].push(changed);
     }
   }
   return { changes: uncompared.length === summary.runs.length ? null : changes, uncompared };
@@ -123,9 +126,18 @@ export function hasChanges(changes: Changes): boolean {
   return changes.new.length + changes.worse.length + changes.resolved.length > 0;
 }
 
-/** The changes line: `since 2026-11-27 03:00 UTC: 1 new, 0 worse, 2 resolved, 3 still failing`. */
+/**
+ * The changes line: `Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 2 resolved, 3 still failing, 1 still
+ * warning`. A summary written before persisting warnings were told apart from failures counts them
+ * together, and says so.
+ */
 export function changesLine(changes: Changes): string {
-  return `Since ${utcMinute(changes.comparedWith.startedAt)}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${changes.persisting} still failing`;
+  const { persisting, persistingWarnings: warnings } = changes;
+  const still =
+    warnings === undefined
+      ? `${persisting} still failing or warning`
+      : `${persisting - warnings} still failing, ${warnings} still warning`;
+  return `Since ${utcMinute(changes.comparedWith.startedAt)}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${still}`;
 }
 
 /** A run's start to the minute: `2026-11-27 03:00 UTC`. */

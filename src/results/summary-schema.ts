@@ -130,6 +130,13 @@ const changes = z
     worse: z.array(changedFinding).describe("Warn then, fail now."),
     resolved: z.array(changedFinding).describe("Warn or fail then, pass now."),
     persisting: z.number().int().describe("How many findings warn or fail in both runs and are not worse."),
+    persistingWarnings: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "How many of `persisting` warn now (the rest fail); absent in a summary written before they were told apart.",
+      ),
   })
   .strict()
   .nullable()

@@ -91,6 +91,7 @@ test("--compare DIR compares with the summary.json DIR holds, read when the opti
     worse: [],
     resolved: [],
     persisting: 1,
+    persistingWarnings: 0,
   });
 });
 

@@ -169,6 +169,7 @@ test("of two spec runs, the one with no predecessor is uncompared, and the compa
     worse: [],
     resolved: [],
     persisting: 1,
+    persistingWarnings: 0,
   });
   expect(hasChanges(comparison.changes!)).toBe(false);
   // --fail-on new: the uncompared spec's failure fails the run as with `any`; the persisting one does not.
@@ -201,13 +202,25 @@ test("--fail-on new fails on new or worse failures only, and on new warnings whe
   ]);
 });
 
-test("the changes line names the compared run's time to the minute and each count", () => {
+test("the changes line names the compared run's time to the minute and each count, persisting warnings apart from failures", () => {
   const { changes } = compareRuns(
-    summaryOf([found("fail", { page: "x" }), found("fail")]),
-    recordedRuns(summaryOf([found("fail")]), asWritten),
+    summaryOf([
+      found("fail", { page: "x" }),
+      found("fail"),
+      found("warn", { page: "cart" }),
+      found("warn", { page: "checkout" }),
+    ]),
+    recordedRuns(
+      summaryOf([found("fail"), found("warn", { page: "cart" }), found("fail", { page: "checkout" })]),
+      asWritten,
+    ),
     asWritten,
   );
-  expect(changesLine(changes!)).toBe("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing");
+  expect(changes!.persisting).toBe(3);
+  expect(changes!.persistingWarnings).toBe(2);
+  expect(changesLine(changes!)).toBe(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing, 2 still warning",
+  );
 });
 
 test("the history keeps the last runs of each spec × environment, and its last run of each is compared with", () => {

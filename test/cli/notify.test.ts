@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { ciRunUrl, notifyWebhook } from "../../src/cli/notify.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
+import type { WebhookMessage } from "../../src/report/webhook.js";
 
 const failed: Finding = {
   check: "page.load",
@@ -166,4 +167,55 @@ test("the CI run's page comes from GitHub's variables, all three or none", () =>
     ciRunUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop", GITHUB_RUN_ID: "7" }),
   ).toBe("https://github.com/acme/shop/actions/runs/7");
   expect(ciRunUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "acme/shop" })).toBeNull();
+});
+
+test("what the page controls reaches the chat inert: no mention, link, image or code span of its own in the text or the blocks, yet readable", async () => {
+  const payloads =
+    "<!channel> <!here> <@U024BE7LH> @everyone @channel <https://evil.example/reset|Reset your password> " +
+    "[click](https://evil.example/a) ![](https://evil.example/pixel.png) `rm -rf` https://evil.example/bare www.evil.example &amp;";
+  const event: Finding = {
+    ...failed,
+    check: "events.expected",
+    goal: `Signup ${payloads}`,
+    message: `Event "${payloads}" fired, and\nthe page said ${payloads}`,
+  };
+  const changed = { ...event, environment: "staging" };
+  const hook = await webhook([200]);
+  try {
+    const posted = summary({
+      comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "pass" },
+      new: [changed],
+      worse: [],
+      resolved: [],
+      persisting: 0,
+      persistingWarnings: 0,
+    });
+    await printedBy(() => notifyWebhook({ ...posted, findings: [event] }, "HOOK", [], { HOOK: hook.url }, FAST));
+    const body = hook.bodies[0] as WebhookMessage;
+    const rendered = [
+      body.text,
+      ...body.blocks.flatMap((block) => [block.text?.text ?? "", ...(block.elements ?? []).map((part) => part.text)]),
+    ];
+    for (const text of rendered) {
+      // Slack's <…> links and <!…>/<@…> mentions, and Markdown's autolinks, all need a "<".
+      expect(text).not.toContain("<");
+      expect(text).not.toMatch(/\]\(|!\[/);
+      expect(text).not.toMatch(/@(channel|here|everyone|all)\b/);
+      expect(text).not.toMatch(/https?:\/\/|www\./);
+      // The message's own code spans name the check; the page opens none.
+      expect(text.replace(/`events\.expected`/g, "")).not.toContain("`");
+    }
+    expect(body.text).toContain("setup-audit FAIL");
+    expect(body.text.split("\n")[1]).toMatch(/^New: `events\.expected` \[home · Signup /);
+    // What the page said still reads as it was, on one line each time.
+    const readable = body.text
+      .replace(/\u2060/g, "")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+    expect(readable).toContain(`Event "${payloads.replace(/`/g, "ˋ")}" fired, and the page said`);
+    expect(readable).toContain(`Signup ${payloads.replace(/`/g, "ˋ")}`);
+  } finally {
+    hook.server.close();
+  }
 });

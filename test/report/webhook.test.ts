@@ -90,12 +90,12 @@ test("the message starts with the changes line and what changed, then the verdic
   expect(message.blocks[2]!.elements![0]!.text).toBe("<https://github.com/acme/shop/actions/runs/42|The report>");
 });
 
-test("without a link from CI the message has no link, and mrkdwn's control characters are escaped in blocks", () => {
+test("without a link from CI the message has no link, and mrkdwn's control characters are escaped in the text and the blocks", () => {
   const finding = found("fail", "cart", "Expected <button> & got nothing");
   const message = webhookMessage(summaryOf([finding], null), { reportUrl: null, secrets: [] });
   expect(message.blocks.map((block) => block.type)).toEqual(["section", "section"]);
-  expect(message.blocks[1]!.text!.text).toContain("Expected &lt;button&gt; &amp; got nothing");
-  expect(message.text).toContain("Expected <button> & got nothing");
+  expect(message.blocks[1]!.text!.text).toContain("Expected &lt;\u2060button&gt; &amp; got nothing");
+  expect(message.text).toContain("Expected &lt;\u2060button&gt; &amp; got nothing");
   expect(message.text.split("\n")[0]).toMatch(/^setup-audit FAIL/);
 });
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { ciRunUrl, notifyWebhook } from "../../src/cli/notify.js";
+import { ciRunUrl, notifyWebhook, POST_POLICY, type PostPolicy } from "../../src/cli/notify.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 import type { WebhookMessage } from "../../src/report/webhook.js";
@@ -43,7 +43,7 @@ const summary = (changes: RunSummary["changes"]): RunSummary => ({
     },
   ],
 });
-const FAST = { attempts: 3, timeoutMs: 2_000, waitMs: 10 };
+const FAST: PostPolicy = { ...POST_POLICY, timeoutMs: 2_000, waitMs: 10 };
 
 /** A webhook that answers each post with the next of `statuses` (the last one repeated), recording the bodies. */
 async function webhook(statuses: number[]): Promise<{ url: string; bodies: unknown[]; server: Server }> {
@@ -217,5 +217,75 @@ test("what the page controls reaches the chat inert: no mention, link, image or 
     expect(readable).toContain(`Signup ${payloads.replace(/`/g, "ˋ")}`);
   } finally {
     hook.server.close();
+  }
+});
+
+/**
+ * A webhook that answers `status` at once, then drips its body a byte at a time and never ends it
+ * (with null, it never answers at all): only the poster hanging up ends a post. The attempts it
+ * gets are bounded by `policy`'s deadline, which the webhook itself reaches once it has shown what
+ * it does (three drips, or the whole request read unanswered), so that no clock decides the order.
+ */
+async function drippingWebhook(status: number | null) {
+  const posts: { hungUp: boolean }[] = [];
+  const deadlines: AbortController[] = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      const post = { hungUp: false };
+      posts.push(post);
+      // A poster that asked for no deadline has none to reach.
+      const deadline = deadlines[posts.length - 1];
+      if (status === null) deadline?.abort();
+      else response.writeHead(status, { "content-type": "text/plain" });
+      let drips = 0;
+      const drip = setInterval(() => {
+        if (status === null) return;
+        response.write(".");
+        if (++drips === 3) deadline?.abort();
+      }, 20);
+      response.on("close", () => {
+        clearInterval(drip);
+        post.hungUp = !response.writableFinished;
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const policy: PostPolicy = {
+    ...FAST,
+    timeoutMs: 300,
+    deadline: () => {
+      deadlines.push(new AbortController());
+      return deadlines.at(-1)!.signal;
+    },
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, posts, server, policy };
+}
+
+test("each attempt is bounded as a whole: a webhook that drips its answer is hung up on, once per attempt", async () => {
+  expect(POST_POLICY.timeoutMs).toBe(10_000);
+  const taking = await drippingWebhook(200);
+  const failing = await drippingWebhook(503);
+  const silent = await drippingWebhook(null);
+  const notified = (hook: typeof taking) =>
+    printedBy(() => notifyWebhook(summary(null), "HOOK", [], { HOOK: hook.url }, hook.policy));
+  try {
+    // Its status said it took the message: posted, not posted again.
+    expect(await notified(taking)).toEqual({ stdout: "Posted the changes to the webhook in HOOK.\n", stderr: "" });
+    expect((await notified(failing)).stderr).toBe(
+      "setup-audit: warning: the changes were not posted to the webhook in HOOK: it answered HTTP 503 (3 attempts).\n",
+    );
+    expect((await notified(silent)).stderr).toBe(
+      "setup-audit: warning: the changes were not posted to the webhook in HOOK: it did not answer within 0.3 s (3 attempts).\n",
+    );
+    const hungUp = (posts: { hungUp: boolean }[]) => posts.map((post) => post.hungUp);
+    await expect.poll(() => hungUp(taking.posts)).toEqual([true]);
+    await expect.poll(() => hungUp(failing.posts)).toEqual([true, true, true]);
+    await expect.poll(() => hungUp(silent.posts)).toEqual([true, true, true]);
+  } finally {
+    for (const hook of [taking, failing, silent]) {
+      hook.server.closeAllConnections();
+      hook.server.close();
+    }
   }
 });

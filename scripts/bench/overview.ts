@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { CHECKS } from "../../src/checks/index.js";
 import { overviewParts } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
+import { specIdentity } from "../../src/cli/spec-identity.js";
 import { FINDINGS_HISTORY, KEPT_RUNS, recordedRuns } from "../../src/results/changes.js";
 import { rollUpChecklist } from "../../src/results/checklist.js";
 import type { RunSummary } from "../../src/results/summary.js";
@@ -107,7 +108,11 @@ function writeOutputFolder(out: string, resultsDir: string, summary: RunSummary)
   writeFileSync(join(out, "summary.json"), JSON.stringify(summary, null, 2));
   const history = Array.from(
     { length: KEPT_RUNS },
-    (_, day) => recordedRuns({ ...summary, startedAt: new Date(Date.UTC(2026, 8, 1 + day, 3)).toISOString() })[0]!,
+    (_, day) =>
+      recordedRuns(
+        { ...summary, startedAt: new Date(Date.UTC(2026, 8, 1 + day, 3)).toISOString() },
+        specIdentity(),
+      )[0]!,
   );
   writeFileSync(join(out, FINDINGS_HISTORY), history.map((run) => `${JSON.stringify(run)}\n`).join(""));
   for (let page = 0; page < PAGES; page += 1) {

@@ -13,6 +13,7 @@ import {
 import type { RunSummary } from "../results/summary.js";
 import { firstLine } from "../text/wording.js";
 import { usageError } from "../runner/errors.js";
+import { specIdentity } from "./spec-identity.js";
 
 /**
  * A run's memory (docs/ci.md, Changes): each whole run (or merge) is compared with the last run of
@@ -63,7 +64,7 @@ function comparedRunsIn(dir: string): RecordedRun[] {
       "Point --compare at the output folder (--out) of an earlier run.",
     );
   try {
-    return recordedRuns(JSON.parse(readFileSync(file, "utf8")) as RunSummary);
+    return recordedRuns(JSON.parse(readFileSync(file, "utf8")) as RunSummary, specIdentity());
   } catch (error) {
     throw usageError(
       `--compare ${dir}: ${file} is not a summary.json setup-audit wrote (${firstLine(error)})`,
@@ -79,12 +80,13 @@ function comparedRunsIn(dir: string): RecordedRun[] {
 export function compareAndRecord(outDir: string, summary: RunSummary, options: ChangeOptions): Comparison {
   const historyFile = join(outDir, FINDINGS_HISTORY);
   const lines = existsSync(historyFile) ? readFileSync(historyFile, "utf8").split("\n") : [];
-  const comparison = compareRuns(summary, options.compareWith ?? lastRecordedRuns(lines));
+  const specId = specIdentity();
+  const comparison = compareRuns(summary, options.compareWith ?? lastRecordedRuns(lines, specId), specId);
   try {
     mkdirSync(dirname(historyFile), { recursive: true });
     writeFileSync(
       historyFile,
-      appendedHistory(lines, recordedRuns(summary))
+      appendedHistory(lines, recordedRuns(summary, specId), specId)
         .map((line) => `${line}\n`)
         .join(""),
     );

@@ -1,6 +1,7 @@
 import { changesLine } from "../results/changes.js";
 import { uncheckedItems } from "../results/checklist.js";
-import type { RunSummary } from "../results/summary.js";
+import type { ChangedFinding, RunSummary } from "../results/summary.js";
+import { changedFindingLines } from "./changes-text.js";
 import type { Checklist, Finding, Status } from "../findings/finding.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
@@ -14,7 +15,7 @@ export const CHECKLIST_LABELS: Record<keyof Checklist, string> = {
   noWarnings: "No bot/SRM or dropped-event warning",
 };
 
-/** The console report: every failed or warning finding, then the changes line, each run's checklist and the verdict. */
+/** The console report: every failed or warning finding, then the changes line and what changed, each run's checklist and the verdict. */
 export function formatConsoleReport(summary: RunSummary): string {
   const lines: string[] = [];
   const problems = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
@@ -27,7 +28,10 @@ export function formatConsoleReport(summary: RunSummary): string {
       );
     }
   }
-  if (summary.changes !== null) lines.push("", changesLine(summary.changes));
+  if (summary.changes !== null) {
+    lines.push("", changesLine(summary.changes));
+    lines.push(...changedFindingLines(summary.changes, checkAt).map((line) => `  ${line}`));
+  }
   for (const run of summary.runs) {
     lines.push("", `Setup checklist — ${run.project} (${run.environment}, ${run.spec}):`);
     for (const [item, label] of Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][]) {
@@ -51,10 +55,18 @@ export function verdictLine(summary: RunSummary): string {
 }
 
 /** Where a finding is, as the reports name it: `signup · desktop`, `Signup completed · mobile`; "" for a spec-wide one. */
-export function findingPlace(finding: Finding): string {
+export function findingPlace(
+  finding: Pick<Finding, "page" | "goal" | "experiment" | "variation" | "viewport">,
+): string {
   return [finding.page, finding.goal, finding.experiment, finding.variation, finding.viewport]
     .filter(Boolean)
     .join(" · ");
+}
+
+/** A changed finding as the console names it: `sdk.key [home · desktop]`. */
+function checkAt(finding: ChangedFinding): string {
+  const where = findingPlace(finding);
+  return where === "" ? finding.check : `${finding.check} [${where}]`;
 }
 
 /** `12 passed, 1 warnings, 2 failed, 3 skipped (8.6 s)`. */

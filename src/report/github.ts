@@ -1,6 +1,7 @@
-import type { RunSummary } from "../results/summary.js";
+import type { ChangedFinding, RunSummary } from "../results/summary.js";
 import type { Checklist, Finding, Status } from "../findings/finding.js";
 import { changesLine } from "../results/changes.js";
+import { changedFindingLines } from "./changes-text.js";
 import { CHECKLIST_LABELS, findingPlace, verdictLine } from "./console.js";
 
 /**
@@ -42,9 +43,17 @@ export function maskCommands(secrets: readonly string[]): string[] {
   return [...new Set(lines)].map((line) => `::add-mask::${line}`);
 }
 
-/** The job summary: the changes line, the verdict, each spec run's checklist, and every failed and warning finding. */
+/** The job summary: the changes line and what changed, the verdict, each spec run's checklist, and every failed and warning finding. */
 export function jobSummaryMarkdown(summary: RunSummary): string {
-  const changes = summary.changes === null ? [] : [`**${markdownText(changesLine(summary.changes))}**`, ""];
+  const named = summary.changes === null ? [] : changedFindingLines(summary.changes, checkAt);
+  const changes =
+    summary.changes === null
+      ? []
+      : [
+          `**${markdownText(changesLine(summary.changes))}**`,
+          "",
+          ...(named.length === 0 ? [] : [...named.map((line) => `- ${line}`), ""]),
+        ];
   const lines = [
     ...changes,
     `## setup-audit: ${summary.verdict === "pass" ? "✅ PASS" : "❌ FAIL"}`,
@@ -79,6 +88,12 @@ export function jobSummaryMarkdown(summary: RunSummary): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A changed finding as the job summary names it: `` `sdk.key` [home · desktop] ``. */
+function checkAt(finding: ChangedFinding): string {
+  const where = findingPlace(finding);
+  return where === "" ? `\`${finding.check}\`` : `\`${finding.check}\` [${markdownText(where)}]`;
 }
 
 /** Failed findings first, then warnings, each in the run's order. */

@@ -5,9 +5,10 @@ import { isChecklist, worstStatus, type Checklist, type Finding, type Status } f
 /**
  * What changed since an earlier run (docs/ci.md, Changes): each finding is matched with the earlier
  * run's by its key (check, spec, environment, page, viewport, goal, experiment, variation).
- * **new**: warn or fail now, pass then or absent then; **worse**: warn then, fail now; **resolved**:
- * warn or fail then, pass now; **persisting**: warn or fail in both and not worse. A key skipped in
- * either run, or not audited now, counts in none.
+ * **new**: warn or fail now, and pass, skip or absent then (a night the site was down must not hide
+ * the next night's failure); **worse**: warn then, fail now; **resolved**: warn or fail then, pass
+ * now; **persisting**: warn or fail in both and not worse. A key skipped now, or not audited now,
+ * counts in none.
  */
 
 /** A key without its spec and environment, trailing nulls left out: `["sdk.order", "home", "mobile"]`. */
@@ -19,12 +20,21 @@ type CompactKey = [string, ...(string | null)[]];
  */
 export interface RecordedRun {
   startedAt: string;
+  /** The spec's path as the run named it. */
   spec: string;
+  /** The spec's identity across runs (SpecIdentity); absent in runs recorded before it was, which are matched by `spec`. */
+  specId?: string;
   environment: string;
   verdict: "pass" | "fail";
   checklist: Checklist;
   findings: Partial<Record<Status, CompactKey[]>>;
 }
+
+/**
+ * A spec's identity across runs, whatever path spelled it (cli/spec-identity.ts): a run is the same
+ * spec × environment as an earlier one when their identities and environments are the same.
+ */
+export type SpecIdentity = (spec: string) => string;
 
 /** Where the history of findings is kept in the output folder, beside the report's history. */
 export const FINDINGS_HISTORY = join("history", "findings.jsonl");
@@ -33,7 +43,10 @@ export const FINDINGS_HISTORY = join("history", "findings.jsonl");
 export const KEPT_RUNS = 60;
 
 /** The spec runs of a summary as the history records them. */
-export function recordedRuns(summary: Pick<RunSummary, "startedAt" | "runs" | "findings">): RecordedRun[] {
+export function recordedRuns(
+  summary: Pick<RunSummary, "startedAt" | "runs" | "findings">,
+  specId: SpecIdentity,
+): RecordedRun[] {
   return summary.runs.map((run) => {
     const findings: RecordedRun["findings"] = {};
     for (const finding of summary.findings.filter((candidate) => candidate.spec === run.spec)) {
@@ -42,6 +55,7 @@ export function recordedRuns(summary: Pick<RunSummary, "startedAt" | "runs" | "f
     return {
       startedAt: summary.startedAt,
       spec: run.spec,
+      specId: specId(run.spec),
       environment: run.environment,
       verdict: run.verdict,
       checklist: run.checklist,
@@ -62,18 +76,20 @@ export interface Comparison {
 export function compareRuns(
   summary: Pick<RunSummary, "runs" | "findings">,
   previous: readonly RecordedRun[],
+  specId: SpecIdentity,
 ): Comparison {
-  const lastOf = new Map(previous.map((run) => [targetKey(run), run]));
-  const changes: Changes = {
+  const lastOf = new Map(previous.map((run) => [targetKey(run, specId), run]));
+  const changes: Changes & { persistingWarnings: number } = {
     comparedWith: { startedAt: "", verdict: "pass" },
     new: [],
     worse: [],
     resolved: [],
     persisting: 0,
+    persistingWarnings: 0,
   };
   const uncompared: SpecRun[] = [];
   for (const run of summary.runs) {
-    const then = lastOf.get(targetKey(run));
+    const then = lastOf.get(targetKey(run, specId));
     if (then === undefined) {
       uncompared.push(run);
       continue;
@@ -85,8 +101,10 @@ export function compareRuns(
       const before = statusThen.get(key) ?? null;
       const changed: ChangedFinding = { ...keyFields(finding, run.environment), status: finding.status };
       const kind = changeKind(before, finding.status);
-      if (kind === "persisting") changes.persisting++;
-      else if (kind !== null) changes[kind].push(changed);
+      if (kind === "persisting") {
+        changes.persisting++;
+        if (finding.status === "warn") changes.persistingWarnings++;
+      } else if (kind !== null) changes[kind].push(changed);
     }
   }
   return { changes: uncompared.length === summary.runs.length ? null : changes, uncompared };
@@ -94,9 +112,9 @@ export function compareRuns(
 
 /** How one key changed from `before` (null: absent then) to `now`; null when it counts in none. */
 export function changeKind(before: Status | null, now: Status): "new" | "worse" | "resolved" | "persisting" | null {
-  if (before === "skip" || now === "skip") return null;
+  if (now === "skip") return null;
   const problem = (status: Status | null) => status === "warn" || status === "fail";
-  if (problem(now) && (before === null || before === "pass")) return "new";
+  if (problem(now) && !problem(before)) return "new";
   if (before === "warn" && now === "fail") return "worse";
   if (problem(before) && now === "pass") return "resolved";
   if (problem(before) && problem(now)) return "persisting";
@@ -108,9 +126,18 @@ export function hasChanges(changes: Changes): boolean {
   return changes.new.length + changes.worse.length + changes.resolved.length > 0;
 }
 
-/** The changes line: `since 2026-11-27 03:00 UTC: 1 new, 0 worse, 2 resolved, 3 still failing`. */
+/**
+ * The changes line: `Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 2 resolved, 3 still failing, 1 still
+ * warning`. A summary written before persisting warnings were told apart from failures counts them
+ * together, and says so.
+ */
 export function changesLine(changes: Changes): string {
-  return `Since ${utcMinute(changes.comparedWith.startedAt)}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${changes.persisting} still failing`;
+  const { persisting, persistingWarnings: warnings } = changes;
+  const still =
+    warnings === undefined
+      ? `${persisting} still failing or warning`
+      : `${persisting - warnings} still failing, ${warnings} still warning`;
+  return `Since ${utcMinute(changes.comparedWith.startedAt)}: ${changes.new.length} new, ${changes.worse.length} worse, ${changes.resolved.length} resolved, ${still}`;
 }
 
 /** A run's start to the minute: `2026-11-27 03:00 UTC`. */
@@ -141,13 +168,17 @@ export function failuresOnNew(
  * KEPT_RUNS runs, so the file stays bounded however long CI runs. Lines that are not a recorded
  * run are kept as they are.
  */
-export function appendedHistory(lines: readonly string[], added: readonly RecordedRun[]): string[] {
+export function appendedHistory(
+  lines: readonly string[],
+  added: readonly RecordedRun[],
+  specId: SpecIdentity,
+): string[] {
   const all = [...lines.filter((line) => line.trim() !== ""), ...added.map((run) => JSON.stringify(run))];
   const seen = new Map<string, number>();
   const kept: string[] = [];
   for (const line of [...all].reverse()) {
     const run = parseRecordedRun(line);
-    const key = run === null ? null : targetKey(run);
+    const key = run === null ? null : targetKey(run, specId);
     const count = key === null ? 0 : (seen.get(key) ?? 0) + 1;
     if (key !== null) seen.set(key, count);
     if (count <= KEPT_RUNS) kept.push(line);
@@ -175,9 +206,9 @@ export function recordedChecklists(lines: readonly string[]): RecordedChecklist[
 }
 
 /** The last recorded run of each spec × environment in the history's lines. */
-export function lastRecordedRuns(lines: readonly string[]): RecordedRun[] {
+export function lastRecordedRuns(lines: readonly string[], specId: SpecIdentity): RecordedRun[] {
   const last = new Map<string, RecordedRun>();
-  for (const run of lines.map(parseRecordedRun)) if (run !== null) last.set(targetKey(run), run);
+  for (const run of lines.map(parseRecordedRun)) if (run !== null) last.set(targetKey(run, specId), run);
   return [...last.values()];
 }
 
@@ -198,8 +229,9 @@ function parseRecordedRun(line: string): RecordedRun | null {
   }
 }
 
-function targetKey(run: Pick<SpecRun, "spec" | "environment">): string {
-  return JSON.stringify([run.spec, run.environment]);
+/** A spec run's spec × environment; a run recorded without its spec's identity gets it from its spec's path. */
+function targetKey(run: Pick<RecordedRun, "spec" | "specId" | "environment">, specId: SpecIdentity): string {
+  return JSON.stringify([run.specId ?? specId(run.spec), run.environment]);
 }
 
 function compactKey(finding: Finding): CompactKey {

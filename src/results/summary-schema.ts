@@ -135,15 +135,22 @@ const changes = z
       .describe(
         "The run compared with: the last of the same spec × environment in the history, or the one `--compare DIR` holds.",
       ),
-    new: z.array(changedFinding).describe("Warn or fail now; pass then, or absent from that run."),
+    new: z.array(changedFinding).describe("Warn or fail now; pass or skip then, or absent from that run."),
     worse: z.array(changedFinding).describe("Warn then, fail now."),
     resolved: z.array(changedFinding).describe("Warn or fail then, pass now."),
     persisting: z.number().int().describe("How many findings warn or fail in both runs and are not worse."),
+    persistingWarnings: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "How many of `persisting` warn now (the rest fail); absent in a summary written before they were told apart.",
+      ),
   })
   .strict()
   .nullable()
   .describe(
-    "What changed since the run compared with; null when there is nothing to compare with. A key skipped in either run, or not audited now, counts in none.",
+    "What changed since the run compared with; null when there is nothing to compare with. A key skipped then and warn or fail now is new; a key skipped now, or not audited now, counts in none.",
   );
 
 const runSummary = z

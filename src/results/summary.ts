@@ -84,6 +84,8 @@ export interface Changes {
   resolved: ChangedFinding[];
   /** How many findings warn or fail in both runs and are not worse. */
   persisting: number;
+  /** How many of `persisting` warn now (the rest fail); absent in a summary written before they were told apart. */
+  persistingWarnings?: number;
 }
 
 /** A run's verdict: fail on any failed finding, and on any warning when strict. */

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { changeOptionsOf, compareAndRecord, COMPARE_WITH_HISTORY, failOnNewOutcome } from "../../src/cli/changes.js";
 import { FINDINGS_HISTORY } from "../../src/results/changes.js";
@@ -8,10 +8,10 @@ import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 import { scratchDir } from "../support/scratch.js";
 
-const found = (status: Status, page: string): Finding => ({
+const found = (status: Status, page: string, spec = "audits/shop.yaml"): Finding => ({
   check: "page.load",
   status,
-  spec: "audits/shop.yaml",
+  spec,
   page,
   viewport: "mobile",
   goal: null,
@@ -20,7 +20,7 @@ const found = (status: Status, page: string): Finding => ({
   message: "",
   evidence: {},
 });
-const summaryOf = (findings: Finding[], startedAt: string): RunSummary => ({
+const summaryOf = (findings: Finding[], startedAt: string, spec = "audits/shop.yaml"): RunSummary => ({
   version: 1,
   verdict: findings.some((finding) => finding.status === "fail") ? "fail" : "pass",
   startedAt,
@@ -30,7 +30,7 @@ const summaryOf = (findings: Finding[], startedAt: string): RunSummary => ({
   changes: null,
   runs: [
     {
-      spec: "audits/shop.yaml",
+      spec,
       project: "Shop",
       environment: "staging",
       verdict: "fail",
@@ -91,6 +91,7 @@ test("--compare DIR compares with the summary.json DIR holds, read when the opti
     worse: [],
     resolved: [],
     persisting: 1,
+    persistingWarnings: 0,
   });
 });
 
@@ -132,4 +133,55 @@ test("--fail-on new: old failures alone pass, a new one fails, and nothing to co
     fails: true,
     line: "--fail-on new: 1 failed finding(s) new or worse than in the run compared with.",
   });
+});
+
+test("a run is the same spec × environment whatever path spelled the spec, in the history and in --compare DIR", () => {
+  const out = scratchDir("changes");
+  const spellings = ["./audits/shop.yaml", resolve("audits/shop.yaml"), "audits/shop.yaml"];
+  const runs = spellings.map((spec, day) =>
+    compareAndRecord(
+      out,
+      summaryOf([found(day % 2 ? "pass" : "fail", "home", spec)], `2026-11-2${day}T03:00:00.000Z`, spec),
+      COMPARE_WITH_HISTORY,
+    ),
+  );
+  expect(runs[0]!.changes).toBeNull();
+  expect(runs[1]!.changes!.resolved.map((finding) => finding.spec)).toEqual([spellings[1]]);
+  expect(runs[2]!.changes!.new.map((finding) => finding.spec)).toEqual([spellings[2]]);
+  // The spec field stays as each run spelled it; the history records its identity beside it.
+  const recorded = readFileSync(join(out, FINDINGS_HISTORY), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { spec: string; specId: string });
+  expect(recorded.map((run) => [run.spec, run.specId])).toEqual(spellings.map((spec) => [spec, "audits/shop.yaml"]));
+
+  // A line recorded before the identity was, and a summary.json written then, matched by their spec's path.
+  const { specId: _id, ...older } = recorded[0]!;
+  const oldOut = scratchDir("changes");
+  mkdirSync(join(oldOut, "history"));
+  writeFileSync(join(oldOut, FINDINGS_HISTORY), `${JSON.stringify(older)}\n`);
+  const afterOldLine = compareAndRecord(
+    oldOut,
+    summaryOf([found("pass", "home")], "2026-11-23T03:00:00.000Z"),
+    COMPARE_WITH_HISTORY,
+  );
+  expect(afterOldLine.changes!.resolved.map((finding) => finding.page)).toEqual(["home"]);
+  const earlier = scratchDir("compare");
+  writeFileSync(
+    join(earlier, "summary.json"),
+    JSON.stringify(
+      summaryOf([found("fail", "home", "./audits/shop.yaml")], "2026-11-20T03:00:00.000Z", "./audits/shop.yaml"),
+    ),
+  );
+  const compared = compareAndRecord(
+    scratchDir("changes"),
+    summaryOf(
+      [found("pass", "home", resolve("audits/shop.yaml"))],
+      "2026-11-24T03:00:00.000Z",
+      resolve("audits/shop.yaml"),
+    ),
+    changeOptionsOf({ compare: earlier }),
+  );
+  expect(compared.changes!.comparedWith.startedAt).toBe("2026-11-20T03:00:00.000Z");
+  expect(compared.changes!.resolved.map((finding) => finding.page)).toEqual(["home"]);
 });

@@ -104,14 +104,24 @@ test("run 2 lists exactly the page fixed and the page broken since run 1; --fail
   expect(changes.new.every((finding) => finding.spec === spec && finding.environment === "staging")).toBe(true);
   expect(second.stdout).toMatch(
     new RegExp(
-      `^Since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: 2 new, 0 worse, 2 resolved, ${changes.persisting} still failing$`,
+      `^Since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: 2 new, 0 worse, 2 resolved, ${changes.persisting - changes.persistingWarnings!} still failing, ${changes.persistingWarnings} still warning$`,
       "m",
     ),
+  );
+  expect(second.stdout).toMatch(
+    /^ {2}New: events\.expected \[rejected-call · \w+\] \(fail\), events\.expected \[rejected-call · \w+\] \(fail\)$/m,
+  );
+  expect(second.stdout).toMatch(
+    /^ {2}Resolved: events\.expected \[queued-call · \w+\], events\.expected \[queued-call · \w+\]$/m,
   );
   expect(second.stdout).toContain("--fail-on new: 2 failed finding(s) new or worse than in the run compared with.");
   expect(second.posted).toHaveLength(1);
   const message = JSON.parse(second.posted[0]!) as { text: string; blocks: { type: string }[] };
   expect(message.text.split("\n")[0]).toMatch(/^Since .*: 2 new, 0 worse, 2 resolved/);
+  expect(message.text.split("\n").slice(1, 3)).toEqual([
+    expect.stringMatching(/^New: `events\.expected` \[rejected-call · \w+\] \(fail\), /),
+    expect.stringMatching(/^Resolved: `events\.expected` \[queued-call · \w+\], /),
+  ]);
   expect(message.text).toContain("`events.expected` [rejected-call · desktop]");
   expect(message.text).toContain("https://github.com/acme/shop/actions/runs/42");
   expect(message.blocks.length).toBeGreaterThan(1);

@@ -186,9 +186,10 @@ test("the changes line says what changed since the run compared with, or that th
     worse: [],
     resolved: [],
     persisting: 2,
+    persistingWarnings: 1,
   };
   expect(textOf(overviewOf(summaryOf([found("fail")], undefined, changes)))).toContain(
-    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 2 still failing.",
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing, 1 still warning.",
   );
   expect(textOf(overviewOf(summaryOf([found("fail")])))).toContain(
     "Changes: no earlier run of these specs in this output folder's history to compare with.",

@@ -46,6 +46,7 @@ const changesOf = (parts: Partial<Changes>): Changes => ({
   worse: [],
   resolved: [],
   persisting: 0,
+  persistingWarnings: 0,
   ...parts,
 });
 
@@ -61,36 +62,40 @@ test("a message is due when something changed, or, with nothing to compare with,
   expect(deservesMessage(summaryOf([found("pass", "old")], null))).toBe(false);
 });
 
-test("the message starts with the changes line and the verdict, then the new findings first, then five at most, then the report's link", () => {
+test("the message starts with the changes line and what changed, then the verdict, the new findings first, five at most, and the report's link", () => {
   const findings = [
     ...["a", "b", "c", "d", "e"].map((page) => found("fail", page)),
     found("warn", "w"),
     found("fail", "fresh"),
   ];
-  const message = webhookMessage(summaryOf(findings, changesOf({ new: [changed(findings[6]!)], persisting: 6 })), {
-    reportUrl: "https://github.com/acme/shop/actions/runs/42",
-    secrets: [],
-  });
+  const message = webhookMessage(
+    summaryOf(findings, changesOf({ new: [changed(findings[6]!)], persisting: 6, persistingWarnings: 1 })),
+    {
+      reportUrl: "https://github.com/acme/shop/actions/runs/42",
+      secrets: [],
+    },
+  );
   const lines = message.text.split("\n");
-  expect(lines[0]).toBe("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 6 still failing");
-  expect(lines[1]).toMatch(/^setup-audit FAIL — 0 passed, 1 warnings, 6 failed, 0 skipped/);
-  expect(lines.slice(2, 4)).toEqual([
+  expect(lines[0]).toBe("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 5 still failing, 1 still warning");
+  expect(lines[1]).toBe("New: `events.expected` [fresh · mobile] (fail)");
+  expect(lines[2]).toMatch(/^setup-audit FAIL — 0 passed, 1 warnings, 6 failed, 0 skipped/);
+  expect(lines.slice(3, 5)).toEqual([
     "• FAIL `events.expected` [fresh · mobile]: fresh is broken",
     "• FAIL `events.expected` [a · mobile]: a is broken",
   ]);
-  expect(lines[7]).toBe("…and 2 more in the report.");
-  expect(lines[8]).toBe("https://github.com/acme/shop/actions/runs/42");
+  expect(lines[8]).toBe("…and 2 more in the report.");
+  expect(lines[9]).toBe("https://github.com/acme/shop/actions/runs/42");
   expect(message.blocks.map((block) => block.type)).toEqual(["section", "section", "context"]);
-  expect(message.blocks[0]!.text!.text.split("\n")[0]).toBe(lines[0]);
+  expect(message.blocks[0]!.text!.text.split("\n").slice(0, 2)).toEqual(lines.slice(0, 2));
   expect(message.blocks[2]!.elements![0]!.text).toBe("<https://github.com/acme/shop/actions/runs/42|The report>");
 });
 
-test("without a link from CI the message has no link, and mrkdwn's control characters are escaped in blocks", () => {
+test("without a link from CI the message has no link, and mrkdwn's control characters are escaped in the text and the blocks", () => {
   const finding = found("fail", "cart", "Expected <button> & got nothing");
   const message = webhookMessage(summaryOf([finding], null), { reportUrl: null, secrets: [] });
   expect(message.blocks.map((block) => block.type)).toEqual(["section", "section"]);
-  expect(message.blocks[1]!.text!.text).toContain("Expected &lt;button&gt; &amp; got nothing");
-  expect(message.text).toContain("Expected <button> & got nothing");
+  expect(message.blocks[1]!.text!.text).toContain("Expected &lt;\u2060button&gt; &amp; got nothing");
+  expect(message.text).toContain("Expected &lt;\u2060button&gt; &amp; got nothing");
   expect(message.text.split("\n")[0]).toMatch(/^setup-audit FAIL/);
 });
 

@@ -15,6 +15,8 @@ import type { RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 
 const SPEC = "audits/shop.yaml";
+/** The spec paths these tests write are their identity already. */
+const asWritten = (spec: string) => spec;
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
   check: "events.expected",
@@ -69,15 +71,15 @@ test("each definition: new from pass or absent, worse from warn to fail, resolve
   expect(changeKind(null, "pass")).toBeNull();
 });
 
-test("a key skipped in either run counts in none", () => {
-  for (const [before, now] of [
-    ["skip", "fail"],
-    ["fail", "skip"],
-    ["skip", "pass"],
-    ["warn", "skip"],
-    [null, "skip"],
-  ] as const)
-    expect(changeKind(before, now), `${before} → ${now}`).toBeNull();
+test("a key skipped then and warn or fail now is new: a night the site was down hides no failure", () => {
+  expect(changeKind("skip", "fail")).toBe("new");
+  expect(changeKind("skip", "warn")).toBe("new");
+  expect(changeKind("skip", "pass")).toBeNull();
+});
+
+test("a key skipped now counts in none, whatever it was then", () => {
+  for (const before of ["pass", "warn", "fail", "skip", null] as const)
+    expect(changeKind(before, "skip"), `${before} → skip`).toBeNull();
 });
 
 test("a run compared with its recorded predecessor lists each key once, with the spec, environment and status now", () => {
@@ -91,6 +93,7 @@ test("a run compared with its recorded predecessor lists each key once, with the
       found("fail", { page: "removed" }),
       found("fail", { check: "goals.match", page: null, viewport: "desktop", goal: "Signup" }),
     ]),
+    asWritten,
   );
   const now = summaryOf(
     [
@@ -104,12 +107,16 @@ test("a run compared with its recorded predecessor lists each key once, with the
     ],
     "2026-11-28T03:00:00.000Z",
   );
-  const { changes, uncompared } = compareRuns(now, then);
+  const { changes, uncompared } = compareRuns(now, then, asWritten);
   expect(uncompared).toEqual([]);
-  expect(keys(changes!.new)).toEqual(["events.expected signup mobile fail", "events.expected added mobile warn"]);
+  expect(keys(changes!.new)).toEqual([
+    "events.expected signup mobile fail",
+    "events.expected search mobile fail",
+    "events.expected added mobile warn",
+  ]);
   expect(keys(changes!.worse)).toEqual(["events.expected cart mobile fail"]);
   expect(keys(changes!.resolved)).toEqual(["events.expected home mobile pass"]);
-  // checkout (warn in both) and the goal (fail in both); search was skipped then, removed is not audited now.
+  // checkout (warn in both) and the goal (fail in both); search, skipped then, is new; removed is not audited now.
   expect(changes!.persisting).toBe(2);
   expect(changes!.comparedWith).toEqual({ startedAt: "2026-11-27T03:00:12.345Z", verdict: "fail" });
   expect(changes!.new[0]).toEqual({
@@ -127,33 +134,34 @@ test("a run compared with its recorded predecessor lists each key once, with the
 });
 
 test("keys differ by every field: the same check on another viewport, experiment or variation is another finding", () => {
-  const then = recordedRuns(summaryOf([found("fail", { experiment: "CTA", variation: "A" })]));
+  const then = recordedRuns(summaryOf([found("fail", { experiment: "CTA", variation: "A" })]), asWritten);
   const now = summaryOf([
     found("fail", { experiment: "CTA", variation: "B" }),
     found("fail", { experiment: "CTA", variation: "A", viewport: "desktop" }),
   ]);
-  const { changes } = compareRuns(now, then);
+  const { changes } = compareRuns(now, then, asWritten);
   expect(changes!.new.map((item) => `${item.variation} ${item.viewport}`)).toEqual(["B mobile", "A desktop"]);
   expect(changes!.persisting).toBe(0);
 });
 
 test("nothing to compare with gives changes null; only the same spec × environment is compared", () => {
   const now = summaryOf([found("fail")]);
-  expect(compareRuns(now, [])).toEqual({ changes: null, uncompared: now.runs });
+  expect(compareRuns(now, [], asWritten)).toEqual({ changes: null, uncompared: now.runs });
   const production = recordedRuns(
     summaryOf([found("pass")], "2026-11-27T03:00:00.000Z", [specRun(SPEC, "production")]),
+    asWritten,
   );
-  expect(compareRuns(now, production).changes).toBeNull();
+  expect(compareRuns(now, production, asWritten).changes).toBeNull();
 });
 
 test("of two spec runs, the one with no predecessor is uncompared, and the comparison names the other's run", () => {
   const other = "audits/blog.yaml";
-  const then = recordedRuns(summaryOf([found("fail")], "2026-11-27T03:00:00.000Z"));
+  const then = recordedRuns(summaryOf([found("fail")], "2026-11-27T03:00:00.000Z"), asWritten);
   const now = summaryOf([found("fail"), found("fail", { spec: other })], "2026-11-28T03:00:00.000Z", [
     specRun(),
     specRun(other),
   ]);
-  const comparison = compareRuns(now, then);
+  const comparison = compareRuns(now, then, asWritten);
   expect(comparison.uncompared.map((run) => run.spec)).toEqual([other]);
   expect(comparison.changes).toEqual({
     comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },
@@ -161,6 +169,7 @@ test("of two spec runs, the one with no predecessor is uncompared, and the compa
     worse: [],
     resolved: [],
     persisting: 1,
+    persistingWarnings: 0,
   });
   expect(hasChanges(comparison.changes!)).toBe(false);
   // --fail-on new: the uncompared spec's failure fails the run as with `any`; the persisting one does not.
@@ -170,34 +179,48 @@ test("of two spec runs, the one with no predecessor is uncompared, and the compa
 test("--fail-on new fails on new or worse failures only, and on new warnings when strict", () => {
   const then = recordedRuns(
     summaryOf([found("fail", { page: "a" }), found("warn", { page: "b" }), found("pass", { page: "c" })]),
+    asWritten,
   );
   const persisting = summaryOf([
     found("fail", { page: "a" }),
     found("warn", { page: "b" }),
     found("pass", { page: "c" }),
   ]);
-  expect(failuresOnNew(persisting, compareRuns(persisting, then), true)).toEqual([]);
+  expect(failuresOnNew(persisting, compareRuns(persisting, then, asWritten), true)).toEqual([]);
   const newWarning = summaryOf([
     found("fail", { page: "a" }),
     found("warn", { page: "b" }),
     found("warn", { page: "c" }),
   ]);
-  expect(failuresOnNew(newWarning, compareRuns(newWarning, then), false)).toEqual([]);
-  expect(keys(failuresOnNew(newWarning, compareRuns(newWarning, then), true) as Finding[])).toEqual([
+  expect(failuresOnNew(newWarning, compareRuns(newWarning, then, asWritten), false)).toEqual([]);
+  expect(keys(failuresOnNew(newWarning, compareRuns(newWarning, then, asWritten), true) as Finding[])).toEqual([
     "events.expected c mobile warn",
   ]);
   const worse = summaryOf([found("fail", { page: "a" }), found("fail", { page: "b" }), found("pass", { page: "c" })]);
-  expect(keys(failuresOnNew(worse, compareRuns(worse, then), false) as Finding[])).toEqual([
+  expect(keys(failuresOnNew(worse, compareRuns(worse, then, asWritten), false) as Finding[])).toEqual([
     "events.expected b mobile fail",
   ]);
 });
 
-test("the changes line names the compared run's time to the minute and each count", () => {
+test("the changes line names the compared run's time to the minute and each count, persisting warnings apart from failures", () => {
   const { changes } = compareRuns(
-    summaryOf([found("fail", { page: "x" }), found("fail")]),
-    recordedRuns(summaryOf([found("fail")])),
+    summaryOf([
+      found("fail", { page: "x" }),
+      found("fail"),
+      found("warn", { page: "cart" }),
+      found("warn", { page: "checkout" }),
+    ]),
+    recordedRuns(
+      summaryOf([found("fail"), found("warn", { page: "cart" }), found("fail", { page: "checkout" })]),
+      asWritten,
+    ),
+    asWritten,
   );
-  expect(changesLine(changes!)).toBe("Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing");
+  expect(changes!.persisting).toBe(3);
+  expect(changes!.persistingWarnings).toBe(2);
+  expect(changesLine(changes!)).toBe(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing, 2 still warning",
+  );
 });
 
 test("the history keeps the last runs of each spec × environment, and its last run of each is compared with", () => {
@@ -206,10 +229,11 @@ test("the history keeps the last runs of each spec × environment, and its last 
       summaryOf([found(day % 2 ? "fail" : "pass")], `2026-01-${String(day).padStart(2, "0")}T00:00:00.000Z`, [
         specRun(SPEC, environment),
       ]),
+      asWritten,
     );
   let lines = ["not a run", '{"uuid": "an entry of another format"}'];
   for (let index = 1; index <= KEPT_RUNS + 5; index++)
-    lines = appendedHistory(lines, [...run((index % 28) + 1), ...(index === 1 ? run(1, "production") : [])]);
+    lines = appendedHistory(lines, [...run((index % 28) + 1), ...(index === 1 ? run(1, "production") : [])], asWritten);
   const runs = lines.map((line) => {
     try {
       return JSON.parse(line) as { environment?: string };
@@ -221,7 +245,7 @@ test("the history keeps the last runs of each spec × environment, and its last 
   expect(runs.filter((entry) => entry?.environment === "production")).toHaveLength(1);
   // Lines it does not know stay as they were, in their place.
   expect(lines.slice(0, 2)).toEqual(["not a run", '{"uuid": "an entry of another format"}']);
-  const last = lastRecordedRuns([...lines, "{ cut short"]);
+  const last = lastRecordedRuns([...lines, "{ cut short"], asWritten);
   expect(last.map((entry) => [entry.environment, entry.startedAt])).toEqual([
     ["production", "2026-01-01T00:00:00.000Z"],
     ["staging", `2026-01-${String(((KEPT_RUNS + 5) % 28) + 1).padStart(2, "0")}T00:00:00.000Z`],
@@ -234,10 +258,12 @@ test("a recorded run keeps each key by status, without trailing nulls, and no me
       found("fail", { message: "secret@example.test", evidence: { value: "x" } }),
       found("pass", { check: "sdk.order", page: null, viewport: null }),
     ]),
+    asWritten,
   );
   expect(recorded).toEqual({
     startedAt: "2026-11-27T03:00:12.345Z",
     spec: SPEC,
+    specId: SPEC,
     environment: "staging",
     verdict: "fail",
     checklist: specRun().checklist,
@@ -250,15 +276,17 @@ test("the trend reads each recorded run's checklist, oldest first, past a spec n
   const lines = appendedHistory(
     [],
     [
-      ...recordedRuns(summaryOf([found("fail")], "2026-11-26T03:00:00.000Z")),
-      ...recordedRuns(summaryOf([found("pass", { spec: odd.spec })], "2026-11-27T03:00:00.000Z", [odd])),
+      ...recordedRuns(summaryOf([found("fail")], "2026-11-26T03:00:00.000Z"), asWritten),
+      ...recordedRuns(summaryOf([found("pass", { spec: odd.spec })], "2026-11-27T03:00:00.000Z", [odd]), asWritten),
     ],
+    asWritten,
   );
   const read = recordedChecklists([lines[0]!, '{"startedAt":"2026-11-2', lines[1]!]);
   expect(read).toEqual([
     {
       startedAt: "2026-11-26T03:00:00.000Z",
       spec: SPEC,
+      specId: SPEC,
       environment: "staging",
       verdict: "fail",
       checklist: specRun().checklist,
@@ -266,6 +294,7 @@ test("the trend reads each recorded run's checklist, oldest first, past a spec n
     {
       startedAt: "2026-11-27T03:00:00.000Z",
       spec: odd.spec,
+      specId: odd.spec,
       environment: "production",
       verdict: "pass",
       checklist: odd.checklist,

@@ -6,6 +6,7 @@ import type { RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Checklist, Finding, Status } from "../../src/findings/finding.js";
 import { overviewParts, withOverview, type OverviewSources } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
+import { rollUpChecklist } from "../../src/results/checklist.js";
 import { scratchDir } from "../support/scratch.js";
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
@@ -112,7 +113,7 @@ test("a pass shows the verdict, the five checklist items with their status, no f
   expect(sectionText(html, "Findings to act on").trim()).toBe("Findings to act on None: no check failed or warned.");
 });
 
-test("a failed run names every failed check's id with its count first, and groups the findings to act on by check, failures before warnings, one message once with every place it was found", () => {
+test("a failed run's verdict names every failed check's id with its count first, and groups the findings to act on by check, failures before warnings, one message once with every place it was found", () => {
   const summary = summaryOf(
     [
       found("warn", { check: "page.errors", message: "A script error." }),
@@ -134,7 +135,9 @@ test("a failed run names every failed check's id with its count first, and group
   );
   const html = overviewOf(summary);
   expect(textOf(html)).toContain("Verdict: FAIL");
-  expect(textOf(html)).toContain("Failed checks: page.load (1), sdk.order (2).");
+  expect(textOf(html)).toContain(
+    "FAIL — failed checks: page.load (1), sdk.order (2) — 1 passed, 1 warnings, 3 failed, 0 skipped (25.8 s)",
+  );
   const actOn = sectionText(html, "Findings to act on");
   // Registry order among the failures (page.load before sdk.order), then the check that only warns.
   expect(
@@ -166,6 +169,84 @@ test("a pass with checklist items not checked says so in the verdict line, and s
     "PASS — 1 of 5 checklist items not checked: the spec has no api section — 1 passed, 0 warnings, 0 failed, 1 skipped (25.8 s)",
   );
   expect(text).toContain("not checked Correct workspace");
+});
+
+/** The verdict's sentence, as text. */
+function verdictText(html: string): string {
+  return textOf(html.match(/<p class="sa-verdict-line">([\s\S]*?)<\/p>/)![1]!);
+}
+
+/** The checklist items of the first spec run: [status, label]. */
+function checklistItems(html: string): string[][] {
+  const list = html.match(/<ul class="sa-checklist">[\s\S]*?<\/ul>/)![0];
+  return [...list.matchAll(/<li><span class="sa-status sa-(\w+)">[^<]*<\/span> ([^<]+)<\/li>/g)].map(
+    ([, status, label]) => [status!, label!],
+  );
+}
+
+test("a failed run's verdict sentence names the failed checks before the checklist items not checked; with no failure, the checks that warned", () => {
+  const notChecked = found("skip", {
+    check: "api.auth",
+    page: null,
+    viewport: null,
+    message: "The spec has no api section. Add one.",
+  });
+  const failed = summaryOf(
+    [
+      notChecked,
+      found("fail", { check: "sdk.order", page: "cart" }),
+      found("fail", { check: "page.load", page: "checkout" }),
+      found("fail", { check: "sdk.order", page: "cart", viewport: "mobile" }),
+      found("warn", { check: "page.errors" }),
+    ],
+    [runOf(checklistOf("pass", { workspace: "skip", projectKeyOrDomain: "fail" }))],
+  );
+  expect(verdictText(overviewOf(failed))).toBe(
+    "FAIL — failed checks: page.load (1), sdk.order (2) — 1 of 5 checklist items not checked: the spec has no api section — 0 passed, 1 warnings, 3 failed, 1 skipped (25.8 s)",
+  );
+  const warned = summaryOf(
+    [notChecked, found("warn", { check: "page.errors" })],
+    [runOf(checklistOf("pass", { workspace: "skip" }))],
+  );
+  expect(verdictText(overviewOf(warned))).toBe(
+    "PASS — checks that warned: page.errors (1) — 1 of 5 checklist items not checked: the spec has no api section — 0 passed, 1 warnings, 0 failed, 1 skipped (25.8 s)",
+  );
+});
+
+test("a spec without goals shows Goals and events match not checked however its expected events fared, unless they warn or fail; summary.json's roll-up stays as the contract says", () => {
+  const expected = (status: Status, viewport: string) => found(status, { check: "events.expected", viewport });
+  const noGoals = found("skip", {
+    check: "api.goals",
+    page: null,
+    viewport: null,
+    message: "The spec defines no goals.",
+  });
+  const summaryWith = (findings: Finding[]) =>
+    summaryOf(findings, [runOf(checklistOf("pass", { goalEventMatch: rollUpChecklist(findings).goalEventMatch }))]);
+
+  const fired = summaryWith([noGoals, expected("pass", "desktop"), expected("pass", "mobile")]);
+  // The roll-up (summary.json's checklist): the worst status of the feeding findings.
+  expect(fired.runs[0]!.checklist.goalEventMatch).toBe("pass");
+  const html = overviewOf(fired);
+  expect(checklistItems(html)[2]).toEqual(["skip", "Goals and events match"]);
+  expect(verdictText(html)).toBe(
+    "PASS — 1 of 5 checklist items not checked: the spec defines no goals — 2 passed, 0 warnings, 0 failed, 1 skipped (25.8 s)",
+  );
+  // Goals whose every judgement skipped were not judged either.
+  const keptOut = summaryWith([
+    found("skip", { check: "goals.match", page: null, goal: "Signup", message: "Not judged on desktop." }),
+    expected("pass", "desktop"),
+  ]);
+  expect(checklistItems(overviewOf(keptOut))[2]).toEqual(["skip", "Goals and events match"]);
+  expect(verdictText(overviewOf(keptOut))).toContain("1 of 5 checklist items not checked: no goal was judged —");
+  // A judged goal passes it; an expected event that did not fire fails it, goals or not.
+  const judged = summaryWith([
+    found("pass", { check: "goals.match", page: null, goal: "Signup" }),
+    expected("pass", "desktop"),
+  ]);
+  expect(checklistItems(overviewOf(judged))[2]).toEqual(["pass", "Goals and events match"]);
+  const missing = summaryWith([noGoals, expected("fail", "desktop")]);
+  expect(checklistItems(overviewOf(missing))[2]).toEqual(["fail", "Goals and events match"]);
 });
 
 test("the changes line says what changed since the run compared with, or that there was nothing to compare with", () => {

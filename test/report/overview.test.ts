@@ -109,7 +109,7 @@ test("a pass shows the verdict, the five checklist items with their status, no f
     ["pass", "Mobile and desktop both checked"],
     ["pass", "No bot/SRM or dropped-event warning"],
   ]);
-  expect(text).not.toContain("Failed checks");
+  expect(text).not.toContain("failed checks");
   expect(sectionText(html, "Findings to act on").trim()).toBe("Findings to act on None: no check failed or warned.");
 });
 
@@ -366,8 +366,8 @@ test("the grid shows each page × viewport's worst status, its variations' findi
   );
 });
 
-test("tracking-plan coverage lists the planned events fired and never fired, and counts the calls judged; nothing without a plan", () => {
-  const coverage = found("fail", {
+test("tracking-plan coverage lists the planned events fired and never fired, and each plan check with its worst status; nothing without a plan", () => {
+  const coverage = found("warn", {
     check: "plan.coverage",
     page: null,
     viewport: null,
@@ -375,17 +375,47 @@ test("tracking-plan coverage lists the planned events fired and never fired, and
     evidence: { seen: ["Order Completed", "Cart Viewed"], unseen: ["Refund"], planned: 3 },
   });
   const judged = [
-    found("pass", { check: "plan.properties" }),
-    found("fail", { check: "plan.properties", viewport: "mobile" }),
+    found("pass", { check: "plan.properties", evidence: { judgedCalls: 3, violations: [] } }),
     found("skip", { check: "plan.events", page: "about" }),
   ];
   const html = overviewOf(summaryOf([coverage, ...judged]));
   const section = sectionText(html, "Tracking-plan coverage");
   expect(section).toContain(
-    "fail Demo shop (staging) 2 of 3 planned events fired on an audited page. Fired Order Completed , Cart Viewed Never fired Refund",
+    "warn Demo shop (staging) 2 of 3 planned events fired on an audited page. Fired Order Completed , Cart Viewed Never fired Refund",
   );
-  expect(section).toContain("Calls judged against the plan, per page × viewport: 1 pass, 0 warn, 1 fail, 1 skip.");
+  expect(section).toContain("warn plan.coverage 1 of 3 planned events fired on no audited page × viewport: Refund.");
   expect(overviewOf(summaryOf([found("pass")]))).not.toContain("Tracking-plan coverage");
+});
+
+test("the tracking-plan box shows the worst status of its checks, counts the calls plan.properties judged and the pages × viewports each check judged", () => {
+  const coverage = found("pass", {
+    check: "plan.coverage",
+    page: null,
+    viewport: null,
+    message: "All 2 planned events fired on an audited page.",
+    evidence: { seen: ["Order Completed", "Cart Viewed"], unseen: [], planned: 2 },
+  });
+  const violation = (callIndex: number) => ({ event: "Order Completed", callIndex, keyword: "type" });
+  const judged = [
+    found("pass", { check: "plan.properties", evidence: { judgedCalls: 3, violations: [] } }),
+    found("fail", {
+      check: "plan.properties",
+      viewport: "mobile",
+      // Two violations of one call, and one of another: two calls break the plan.
+      evidence: { judgedCalls: 4, violations: [violation(1), violation(1), violation(4)] },
+    }),
+    found("skip", { check: "plan.properties", page: "about" }),
+    found("pass", { check: "plan.events" }),
+    found("warn", { check: "plan.events", viewport: "mobile" }),
+  ];
+  const html = overviewOf(summaryOf([coverage, ...judged]));
+  const section = sectionText(html, "Tracking-plan coverage");
+  expect(section).toContain("fail Demo shop (staging) 2 of 2 planned events fired");
+  expect(section).toContain(
+    "fail plan.properties 7 planned calls judged, 2 of them breaking the plan; pages × viewports: 1 fail, 1 pass, 1 not checked.",
+  );
+  expect(section).toContain("warn plan.events pages × viewports: 1 warn, 1 pass.");
+  expect(section).toContain("pass plan.coverage All 2 planned events fired on an audited page.");
 });
 
 test("what happened before consent lists each page × viewport's consent findings together; nothing without consent", () => {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RecordedRun } from "../../src/results/changes.js";
-import type { RunSummary, SpecRun } from "../../src/results/summary.js";
+import type { ChangedFinding, RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Checklist, Finding, Status } from "../../src/findings/finding.js";
 import { overviewParts, withOverview, type OverviewSources } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
@@ -171,6 +171,12 @@ test("a pass with checklist items not checked says so in the verdict line, and s
   expect(text).toContain("not checked Correct workspace");
 });
 
+/** The first screen's text: the verdict and the changes line. */
+function verdictAndChanges(summary: RunSummary): string {
+  const html = overviewOf(summary);
+  return textOf(html.slice(0, html.indexOf('<div class="sa-runs">')));
+}
+
 /** The verdict's sentence, as text. */
 function verdictText(html: string): string {
   return textOf(html.match(/<p class="sa-verdict-line">([\s\S]*?)<\/p>/)![1]!);
@@ -249,31 +255,76 @@ test("a spec without goals shows Goals and events match not checked however its 
   expect(checklistItems(overviewOf(missing))[2]).toEqual(["fail", "Goals and events match"]);
 });
 
-test("the changes line says what changed since the run compared with, or that there was nothing to compare with", () => {
-  const changed = {
-    check: "sdk.order",
-    spec: "audits/shop.yaml",
-    environment: "staging",
-    page: "cart",
-    viewport: "desktop",
-    goal: null,
-    experiment: null,
-    variation: null,
-    status: "fail",
-  } as const;
+/** A finding's key and status now, as `changes` lists it. */
+const changedOf = (status: Status, where: Partial<Finding> = {}): ChangedFinding => {
+  const { check, spec, page, viewport, goal, experiment, variation } = found(status, where);
+  return { check, spec, environment: "staging", page, viewport, goal, experiment, variation, status };
+};
+
+const comparedWith = { startedAt: "2026-11-27T03:00:41.000Z", verdict: "fail" as const };
+
+test("the changes line counts the persisting warnings as warnings, not as failing, or that there was nothing to compare with", () => {
+  const findings = [
+    found("fail", { check: "sdk.order", page: "cart" }),
+    found("fail"),
+    // A key judged twice counts once, with its worst status.
+    found("pass", { check: "page.errors" }),
+    found("warn", { check: "page.errors" }),
+    found("warn", { check: "page.errors", viewport: "mobile" }),
+    found("pass", { viewport: "mobile" }),
+  ];
   const changes = {
-    comparedWith: { startedAt: "2026-11-27T03:00:41.000Z", verdict: "pass" as const },
-    new: [changed],
+    comparedWith,
+    new: [changedOf("fail", { check: "sdk.order", page: "cart" })],
     worse: [],
-    resolved: [],
-    persisting: 2,
+    resolved: [changedOf("pass", { viewport: "mobile" })],
+    persisting: 3,
   };
-  expect(textOf(overviewOf(summaryOf([found("fail")], undefined, changes)))).toContain(
-    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 2 still failing.",
+  expect(verdictAndChanges(summaryOf(findings, undefined, changes))).toContain(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 1 resolved, 1 still failing, 2 still warning.",
   );
-  expect(textOf(overviewOf(summaryOf([found("fail")])))).toContain(
+  // When this run's findings do not tell exactly which persist (a key skipped then is in none of the counts), no guess.
+  expect(verdictAndChanges(summaryOf(findings, undefined, { ...changes, persisting: 2 }))).toContain(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 1 resolved, 2 still failing or warning.",
+  );
+  expect(verdictAndChanges(summaryOf([found("fail")]))).toContain(
     "Changes: no earlier run of these specs in this output folder's history to compare with.",
   );
+});
+
+test("what is new, worse and resolved is named by check, place and status now, a warning as a warning: the first ten of each, then how many more", () => {
+  const newOnes = Array.from({ length: 12 }, (_, index) =>
+    changedOf(index % 4 === 0 ? "warn" : "fail", { check: "sdk.order", page: `page-${index}` }),
+  );
+  const changes = {
+    comparedWith,
+    new: newOnes,
+    worse: [changedOf("fail", { check: "page.errors", viewport: "mobile" })],
+    resolved: [
+      changedOf("pass", { check: "goals.match", page: null, goal: "Signup", viewport: "mobile" }),
+      changedOf("pass", { check: "viewports.coverage", page: null, viewport: null }),
+    ],
+    persisting: 0,
+  };
+  const html = overviewOf(summaryOf([found("pass")], undefined, changes));
+  const section = sectionText(html, "Changes since 2026-11-27 03:00 UTC");
+  expect(section).toContain(
+    "New: 9 fail, 3 warn warn sdk.order page-0 · desktop fail sdk.order page-1 · desktop fail sdk.order page-2 · desktop",
+  );
+  expect(section).toContain("fail sdk.order page-9 · desktop And 2 more: the detailed report lists every finding.");
+  expect(section).not.toContain("page-10");
+  expect(section).toContain("Worse: 1 fail fail page.errors home · mobile");
+  expect(section).toContain("Resolved: 2 pass goals.match Signup · mobile pass viewports.coverage the spec");
+  // With several specs, each names its spec and environment.
+  const runs = [runOf(checklistOf("pass")), runOf(checklistOf("pass"), { spec: "audits/blog.yaml", project: "Blog" })];
+  const several = overviewOf(summaryOf([found("pass")], runs, { ...changes, new: [], resolved: [] }));
+  expect(sectionText(several, "Changes since 2026-11-27 03:00 UTC")).toContain(
+    "fail page.errors audits/shop.yaml (staging) · home · mobile",
+  );
+  // Nothing changed, or nothing to compare with: no section.
+  const unchanged = { ...changes, new: [], worse: [], resolved: [] };
+  expect(overviewOf(summaryOf([found("pass")], undefined, unchanged))).not.toContain("<h2>Changes since");
+  expect(overviewOf(summaryOf([found("pass")]))).not.toContain("<h2>Changes since");
 });
 
 test("without history the trend says none is kept; with it, one cell per run and item, oldest first, each titled with its run and status", () => {

@@ -1,7 +1,8 @@
-import { changesLine, utcMinute } from "../../results/changes.js";
+import { utcMinute } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
 import type { Checklist } from "../../findings/finding.js";
 import { CHECKLIST_LABELS } from "../console.js";
+import { changesSentence } from "./changes.js";
 import { html, type Markup } from "./markup.js";
 import { runTitle, statusBadge } from "./status.js";
 import { shownChecklist, verdictSentence } from "./verdict.js";
@@ -16,7 +17,7 @@ export function firstScreen(summary: RunSummary): Markup {
   <p class="sa-kicker">setup-audit · run of ${utcMinute(summary.startedAt)}</p>
   <h1 class="sa-verdict sa-verdict-${summary.verdict}">Verdict: ${summary.verdict.toUpperCase()}</h1>
   <p class="sa-verdict-line">${verdictSentence(summary)}</p>
-  <p class="sa-changes">${summary.changes === null ? "Changes: no earlier run of these specs in this output folder's history to compare with." : `${changesLine(summary.changes)}.`}</p>
+  <p class="sa-changes">${summary.changes === null ? "Changes: no earlier run of these specs in this output folder's history to compare with." : `${changesSentence(summary, summary.changes)}.`}</p>
   <p><button type="button" class="sa-open" data-sa-open>Open the detailed report (Allure)</button></p>
 </header>
 <div class="sa-runs">${summary.runs.map(

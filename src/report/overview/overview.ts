@@ -1,6 +1,7 @@
 import type { RecordedChecklist } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
 import { findingsToActOn } from "./act-on.js";
+import { changedFindings } from "./changes.js";
 import { beforeConsent } from "./consent.js";
 import { planCoverage } from "./coverage.js";
 import { firstScreen } from "./first-screen.js";
@@ -33,6 +34,7 @@ export interface OverviewParts {
 export function overviewParts(sources: OverviewSources): OverviewParts {
   const page: Markup = html`<main id="${OVERVIEW_ID}">
 ${firstScreen(sources.summary)}
+${changedFindings(sources.summary)}
 ${findingsToActOn(sources.summary)}
 ${pagesGrid(sources.summary)}
 ${planCoverage(sources.summary)}

@@ -36,7 +36,7 @@ html.${ALLURE_OPEN} #sa-back { display: block !important; position: fixed; right
 #${OVERVIEW_ID} .sa-check, #${OVERVIEW_ID} .sa-pictures { margin: 0 0 12px; }
 #${OVERVIEW_ID} .sa-spec { color: #4d5156; font-size: 13px; }
 #${OVERVIEW_ID} ul { margin: 6px 0; padding: 0; list-style: none; }
-#${OVERVIEW_ID} .sa-checklist li, #${OVERVIEW_ID} .sa-plan-checks li { margin: 3px 0; }
+#${OVERVIEW_ID} .sa-checklist li, #${OVERVIEW_ID} .sa-plan-checks li, #${OVERVIEW_ID} .sa-changed li { margin: 3px 0; }
 #${OVERVIEW_ID} .sa-messages li { border-top: 1px solid #eceff1; padding: 6px 0; }
 #${OVERVIEW_ID} .sa-where { font-weight: 600; }
 #${OVERVIEW_ID} .sa-why { color: #3c4043; font-size: 14px; }

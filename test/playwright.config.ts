@@ -12,7 +12,7 @@ const INTEGRATION_TESTS = [
   "fixtures/**/*.test.ts",
   "gather/{consent,flicker,key-places,login,login-state,page,page-done,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
   "init/{first-look,key-discovery,sdk-detection,service-project,site-look,spec-draft}.test.ts",
-  "report/side-by-side.test.ts",
+  "report/{overview-phone,side-by-side}.test.ts",
 ];
 
 /** The browser-free tier: runs in seconds, and unit.config.ts runs it with no browser to be found. */

@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RecordedRun } from "../../src/results/changes.js";
-import type { RunSummary, SpecRun } from "../../src/results/summary.js";
+import type { ChangedFinding, RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Checklist, Finding, Status } from "../../src/findings/finding.js";
 import { overviewParts, withOverview, type OverviewSources } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
+import { rollUpChecklist } from "../../src/results/checklist.js";
 import { scratchDir } from "../support/scratch.js";
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
@@ -108,11 +109,11 @@ test("a pass shows the verdict, the five checklist items with their status, no f
     ["pass", "Mobile and desktop both checked"],
     ["pass", "No bot/SRM or dropped-event warning"],
   ]);
-  expect(text).not.toContain("Failed checks");
+  expect(text).not.toContain("failed checks");
   expect(sectionText(html, "Findings to act on").trim()).toBe("Findings to act on None: no check failed or warned.");
 });
 
-test("a failed run names every failed check's id with its count first, and groups the findings to act on by check, failures before warnings, one message once with every place it was found", () => {
+test("a failed run's verdict names every failed check's id with its count first, and groups the findings to act on by check, failures before warnings, one message once with every place it was found", () => {
   const summary = summaryOf(
     [
       found("warn", { check: "page.errors", message: "A script error." }),
@@ -134,7 +135,9 @@ test("a failed run names every failed check's id with its count first, and group
   );
   const html = overviewOf(summary);
   expect(textOf(html)).toContain("Verdict: FAIL");
-  expect(textOf(html)).toContain("Failed checks: page.load (1), sdk.order (2).");
+  expect(textOf(html)).toContain(
+    "FAIL — failed checks: page.load (1), sdk.order (2) — 1 passed, 1 warnings, 3 failed, 0 skipped (25.8 s)",
+  );
   const actOn = sectionText(html, "Findings to act on");
   // Registry order among the failures (page.load before sdk.order), then the check that only warns.
   expect(
@@ -168,32 +171,154 @@ test("a pass with checklist items not checked says so in the verdict line, and s
   expect(text).toContain("not checked Correct workspace");
 });
 
-test("the changes line says what changed since the run compared with, or that there was nothing to compare with", () => {
-  const changed = {
-    check: "sdk.order",
-    spec: "audits/shop.yaml",
-    environment: "staging",
-    page: "cart",
-    viewport: "desktop",
-    goal: null,
-    experiment: null,
-    variation: null,
-    status: "fail",
-  } as const;
-  const changes = {
-    comparedWith: { startedAt: "2026-11-27T03:00:41.000Z", verdict: "pass" as const },
-    new: [changed],
-    worse: [],
-    resolved: [],
-    persisting: 2,
-    persistingWarnings: 1,
-  };
-  expect(textOf(overviewOf(summaryOf([found("fail")], undefined, changes)))).toContain(
-    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 0 resolved, 1 still failing, 1 still warning.",
+/** The first screen's text: the verdict and the changes line. */
+function verdictAndChanges(summary: RunSummary): string {
+  const html = overviewOf(summary);
+  return textOf(html.slice(0, html.indexOf('<div class="sa-runs">')));
+}
+
+/** The verdict's sentence, as text. */
+function verdictText(html: string): string {
+  return textOf(html.match(/<p class="sa-verdict-line">([\s\S]*?)<\/p>/)![1]!);
+}
+
+/** The checklist items of the first spec run: [status, label]. */
+function checklistItems(html: string): string[][] {
+  const list = html.match(/<ul class="sa-checklist">[\s\S]*?<\/ul>/)![0];
+  return [...list.matchAll(/<li><span class="sa-status sa-(\w+)">[^<]*<\/span> ([^<]+)<\/li>/g)].map(
+    ([, status, label]) => [status!, label!],
   );
-  expect(textOf(overviewOf(summaryOf([found("fail")])))).toContain(
+}
+
+test("a failed run's verdict sentence names the failed checks before the checklist items not checked; with no failure, the checks that warned", () => {
+  const notChecked = found("skip", {
+    check: "api.auth",
+    page: null,
+    viewport: null,
+    message: "The spec has no api section. Add one.",
+  });
+  const failed = summaryOf(
+    [
+      notChecked,
+      found("fail", { check: "sdk.order", page: "cart" }),
+      found("fail", { check: "page.load", page: "checkout" }),
+      found("fail", { check: "sdk.order", page: "cart", viewport: "mobile" }),
+      found("warn", { check: "page.errors" }),
+    ],
+    [runOf(checklistOf("pass", { workspace: "skip", projectKeyOrDomain: "fail" }))],
+  );
+  expect(verdictText(overviewOf(failed))).toBe(
+    "FAIL — failed checks: page.load (1), sdk.order (2) — 1 of 5 checklist items not checked: the spec has no api section — 0 passed, 1 warnings, 3 failed, 1 skipped (25.8 s)",
+  );
+  const warned = summaryOf(
+    [notChecked, found("warn", { check: "page.errors" })],
+    [runOf(checklistOf("pass", { workspace: "skip" }))],
+  );
+  expect(verdictText(overviewOf(warned))).toBe(
+    "PASS — checks that warned: page.errors (1) — 1 of 5 checklist items not checked: the spec has no api section — 0 passed, 1 warnings, 0 failed, 1 skipped (25.8 s)",
+  );
+});
+
+test("a spec without goals shows Goals and events match not checked however its expected events fared, unless they warn or fail; summary.json's roll-up stays as the contract says", () => {
+  const expected = (status: Status, viewport: string) => found(status, { check: "events.expected", viewport });
+  const noGoals = found("skip", {
+    check: "api.goals",
+    page: null,
+    viewport: null,
+    message: "The spec defines no goals.",
+  });
+  const summaryWith = (findings: Finding[]) =>
+    summaryOf(findings, [runOf(checklistOf("pass", { goalEventMatch: rollUpChecklist(findings).goalEventMatch }))]);
+
+  const fired = summaryWith([noGoals, expected("pass", "desktop"), expected("pass", "mobile")]);
+  // The roll-up (summary.json's checklist): the worst status of the feeding findings.
+  expect(fired.runs[0]!.checklist.goalEventMatch).toBe("pass");
+  const html = overviewOf(fired);
+  expect(checklistItems(html)[2]).toEqual(["skip", "Goals and events match"]);
+  expect(verdictText(html)).toBe(
+    "PASS — 1 of 5 checklist items not checked: the spec defines no goals — 2 passed, 0 warnings, 0 failed, 1 skipped (25.8 s)",
+  );
+  // Goals whose every judgement skipped were not judged either.
+  const keptOut = summaryWith([
+    found("skip", { check: "goals.match", page: null, goal: "Signup", message: "Not judged on desktop." }),
+    expected("pass", "desktop"),
+  ]);
+  expect(checklistItems(overviewOf(keptOut))[2]).toEqual(["skip", "Goals and events match"]);
+  expect(verdictText(overviewOf(keptOut))).toContain("1 of 5 checklist items not checked: no goal was judged —");
+  // A judged goal passes it; an expected event that did not fire fails it, goals or not.
+  const judged = summaryWith([
+    found("pass", { check: "goals.match", page: null, goal: "Signup" }),
+    expected("pass", "desktop"),
+  ]);
+  expect(checklistItems(overviewOf(judged))[2]).toEqual(["pass", "Goals and events match"]);
+  const missing = summaryWith([noGoals, expected("fail", "desktop")]);
+  expect(checklistItems(overviewOf(missing))[2]).toEqual(["fail", "Goals and events match"]);
+});
+
+/** A finding's key and status now, as `changes` lists it. */
+const changedOf = (status: Status, where: Partial<Finding> = {}): ChangedFinding => {
+  const { check, spec, page, viewport, goal, experiment, variation } = found(status, where);
+  return { check, spec, environment: "staging", page, viewport, goal, experiment, variation, status };
+};
+
+const comparedWith = { startedAt: "2026-11-27T03:00:41.000Z", verdict: "fail" as const };
+
+test("the changes line counts the persisting warnings as warnings, not as failing, or that there was nothing to compare with", () => {
+  const changes = {
+    comparedWith,
+    new: [changedOf("fail", { check: "sdk.order", page: "cart" })],
+    worse: [],
+    resolved: [changedOf("pass", { viewport: "mobile" })],
+    persisting: 3,
+    persistingWarnings: 2,
+  };
+  const findings = [found("fail", { check: "sdk.order", page: "cart" })];
+  expect(verdictAndChanges(summaryOf(findings, undefined, changes))).toContain(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 1 resolved, 1 still failing, 2 still warning.",
+  );
+  // A summary written before persisting warnings were counted apart does not guess.
+  const { persistingWarnings: _counted, ...older } = changes;
+  expect(verdictAndChanges(summaryOf(findings, undefined, older))).toContain(
+    "Since 2026-11-27 03:00 UTC: 1 new, 0 worse, 1 resolved, 3 still failing or warning.",
+  );
+  expect(verdictAndChanges(summaryOf([found("fail")]))).toContain(
     "Changes: no earlier run of these specs in this output folder's history to compare with.",
   );
+});
+
+test("what is new, worse and resolved is named by check, place and status now, a warning as a warning: the first ten of each, then how many more", () => {
+  const newOnes = Array.from({ length: 12 }, (_, index) =>
+    changedOf(index % 4 === 0 ? "warn" : "fail", { check: "sdk.order", page: `page-${index}` }),
+  );
+  const changes = {
+    comparedWith,
+    new: newOnes,
+    worse: [changedOf("fail", { check: "page.errors", viewport: "mobile" })],
+    resolved: [
+      changedOf("pass", { check: "goals.match", page: null, goal: "Signup", viewport: "mobile" }),
+      changedOf("pass", { check: "viewports.coverage", page: null, viewport: null }),
+    ],
+    persisting: 0,
+  };
+  const html = overviewOf(summaryOf([found("pass")], undefined, changes));
+  const section = sectionText(html, "Changes since 2026-11-27 03:00 UTC");
+  expect(section).toContain(
+    "New: 9 fail, 3 warn warn sdk.order page-0 · desktop fail sdk.order page-1 · desktop fail sdk.order page-2 · desktop",
+  );
+  expect(section).toContain("fail sdk.order page-9 · desktop And 2 more: the detailed report lists every finding.");
+  expect(section).not.toContain("page-10");
+  expect(section).toContain("Worse: 1 fail fail page.errors home · mobile");
+  expect(section).toContain("Resolved: 2 pass goals.match Signup · mobile pass viewports.coverage the spec");
+  // With several specs, each names its spec and environment.
+  const runs = [runOf(checklistOf("pass")), runOf(checklistOf("pass"), { spec: "audits/blog.yaml", project: "Blog" })];
+  const several = overviewOf(summaryOf([found("pass")], runs, { ...changes, new: [], resolved: [] }));
+  expect(sectionText(several, "Changes since 2026-11-27 03:00 UTC")).toContain(
+    "fail page.errors audits/shop.yaml (staging) · home · mobile",
+  );
+  // Nothing changed, or nothing to compare with: no section.
+  const unchanged = { ...changes, new: [], worse: [], resolved: [] };
+  expect(overviewOf(summaryOf([found("pass")], undefined, unchanged))).not.toContain("<h2>Changes since");
+  expect(overviewOf(summaryOf([found("pass")]))).not.toContain("<h2>Changes since");
 });
 
 test("without history the trend says none is kept; with it, one cell per run and item, oldest first, each titled with its run and status", () => {
@@ -286,8 +411,8 @@ test("the grid shows each page × viewport's worst status, its variations' findi
   );
 });
 
-test("tracking-plan coverage lists the planned events fired and never fired, and counts the calls judged; nothing without a plan", () => {
-  const coverage = found("fail", {
+test("tracking-plan coverage lists the planned events fired and never fired, and each plan check with its worst status; nothing without a plan", () => {
+  const coverage = found("warn", {
     check: "plan.coverage",
     page: null,
     viewport: null,
@@ -295,17 +420,47 @@ test("tracking-plan coverage lists the planned events fired and never fired, and
     evidence: { seen: ["Order Completed", "Cart Viewed"], unseen: ["Refund"], planned: 3 },
   });
   const judged = [
-    found("pass", { check: "plan.properties" }),
-    found("fail", { check: "plan.properties", viewport: "mobile" }),
+    found("pass", { check: "plan.properties", evidence: { judgedCalls: 3, violations: [] } }),
     found("skip", { check: "plan.events", page: "about" }),
   ];
   const html = overviewOf(summaryOf([coverage, ...judged]));
   const section = sectionText(html, "Tracking-plan coverage");
   expect(section).toContain(
-    "fail Demo shop (staging) 2 of 3 planned events fired on an audited page. Fired Order Completed , Cart Viewed Never fired Refund",
+    "warn Demo shop (staging) 2 of 3 planned events fired on an audited page. Fired Order Completed , Cart Viewed Never fired Refund",
   );
-  expect(section).toContain("Calls judged against the plan, per page × viewport: 1 pass, 0 warn, 1 fail, 1 skip.");
+  expect(section).toContain("warn plan.coverage 1 of 3 planned events fired on no audited page × viewport: Refund.");
   expect(overviewOf(summaryOf([found("pass")]))).not.toContain("Tracking-plan coverage");
+});
+
+test("the tracking-plan box shows the worst status of its checks, counts the calls plan.properties judged and the pages × viewports each check judged", () => {
+  const coverage = found("pass", {
+    check: "plan.coverage",
+    page: null,
+    viewport: null,
+    message: "All 2 planned events fired on an audited page.",
+    evidence: { seen: ["Order Completed", "Cart Viewed"], unseen: [], planned: 2 },
+  });
+  const violation = (callIndex: number) => ({ event: "Order Completed", callIndex, keyword: "type" });
+  const judged = [
+    found("pass", { check: "plan.properties", evidence: { judgedCalls: 3, violations: [] } }),
+    found("fail", {
+      check: "plan.properties",
+      viewport: "mobile",
+      // Two violations of one call, and one of another: two calls break the plan.
+      evidence: { judgedCalls: 4, violations: [violation(1), violation(1), violation(4)] },
+    }),
+    found("skip", { check: "plan.properties", page: "about" }),
+    found("pass", { check: "plan.events" }),
+    found("warn", { check: "plan.events", viewport: "mobile" }),
+  ];
+  const html = overviewOf(summaryOf([coverage, ...judged]));
+  const section = sectionText(html, "Tracking-plan coverage");
+  expect(section).toContain("fail Demo shop (staging) 2 of 2 planned events fired");
+  expect(section).toContain(
+    "fail plan.properties 7 planned calls judged, 2 of them breaking the plan; pages × viewports: 1 fail, 1 pass, 1 not checked.",
+  );
+  expect(section).toContain("warn plan.events pages × viewports: 1 warn, 1 pass.");
+  expect(section).toContain("pass plan.coverage All 2 planned events fired on an audited page.");
 });
 
 test("what happened before consent lists each page × viewport's consent findings together; nothing without consent", () => {

@@ -1,7 +1,7 @@
 import type { RunSummary } from "../../results/summary.js";
 import type { Finding } from "../../findings/finding.js";
 import { findingPlace } from "../console.js";
-import { html, withCode, type Markup } from "./markup.js";
+import { html, scrollBox, withCode, type Markup } from "./markup.js";
 import { findingsOf, runTitle, statusBadge } from "./status.js";
 
 /**
@@ -19,10 +19,13 @@ export function beforeConsent(summary: Pick<RunSummary, "runs" | "findings">): M
     return consent.length === 0 ? [] : [{ run, consent }];
   });
   if (watched.length === 0) return null;
-  return html`<section class="sa-section"><h2>What happened before consent</h2>${watched.map(
-    ({ run, consent }) => html`<table class="sa-consent"><caption>${runTitle(run)}</caption>
+  return html`<section class="sa-section"><h2>What happened before consent</h2>${watched.map(({ run, consent }) =>
+    scrollBox(
+      `What happened before consent on ${runTitle(run)}`,
+      html`<table class="sa-consent"><caption>${runTitle(run)}</caption>
 <thead><tr><th scope="col">where</th><th scope="col">check</th><th scope="col">status</th><th scope="col">what happened</th></tr></thead>
 <tbody>${consent.map(consentRow)}</tbody></table>`,
+    ),
   )}</section>`;
 }
 

@@ -1,39 +1,69 @@
 import type { RunSummary } from "../../results/summary.js";
-import type { Finding } from "../../findings/finding.js";
+import { worstStatus, type CheckId, type Finding } from "../../findings/finding.js";
 import { html, withCode, type Markup } from "./markup.js";
-import { findingsOf, runTitle, statusBadge } from "./status.js";
+import { findingsOf, runTitle, STATUS_TEXT, statusBadge } from "./status.js";
+
+/** The plan's checks as the box lists them: the calls and tracks judged on each page × viewport, then the coverage. */
+const PLAN_CHECKS = ["plan.properties", "plan.events", "plan.coverage"] as const satisfies readonly CheckId[];
 
 /**
  * The tracking plan's coverage of each spec × environment that had a plan: the planned events
- * fired somewhere and those never fired (plan.coverage's evidence), and how the calls judged
- * against the plan fared. Nothing when no run had a plan.
+ * fired somewhere and those never fired (plan.coverage's evidence), and each plan check with the
+ * worst status of its findings, the calls plan.properties judged and the pages × viewports each
+ * judged. The box's own badge is the worst of them all. Nothing when no run had a plan.
  */
 export function planCoverage(summary: Pick<RunSummary, "runs" | "findings">): Markup | null {
   const covered = summary.runs.flatMap((run) => {
     const coverage = findingsOf(summary, run).find((finding) => finding.check === "plan.coverage");
-    return coverage === undefined
-      ? []
-      : [
-          {
-            run,
-            coverage,
-            judged: findingsOf(summary, run).filter(
-              (finding) => finding.check === "plan.properties" || finding.check === "plan.events",
-            ),
-          },
-        ];
+    const planFindings = findingsOf(summary, run).filter((finding) =>
+      (PLAN_CHECKS as readonly CheckId[]).includes(finding.check),
+    );
+    return coverage === undefined ? [] : [{ run, coverage, planFindings }];
   });
   if (covered.length === 0) return null;
   return html`<section class="sa-section"><h2>Tracking-plan coverage</h2>${covered.map(
-    ({
-      run,
-      coverage,
-      judged,
-    }) => html`<article class="sa-check"><h3>${statusBadge(coverage.status)} ${runTitle(run)}</h3>
+    ({ run, coverage, planFindings }) => html`<article class="sa-check"><h3>${statusBadge(
+      worstStatus(planFindings.map((finding) => finding.status)),
+    )} ${runTitle(run)}</h3>
 ${eventLists(coverage)}
-<p>Calls judged against the plan, per page × viewport: ${(["pass", "warn", "fail", "skip"] as const).map((status, index) => `${index > 0 ? ", " : ""}${judged.filter((finding) => finding.status === status).length} ${status}`)}.</p>
-<p>${withCode(coverage.message)}</p></article>`,
+<ul class="sa-plan-checks">${PLAN_CHECKS.map((check) =>
+      planCheckLine(
+        check,
+        planFindings.filter((finding) => finding.check === check),
+      ),
+    )}</ul></article>`,
   )}</section>`;
+}
+
+/** One plan check: its worst status and what it judged; nothing when it has no finding. */
+function planCheckLine(check: CheckId, findings: readonly Finding[]): Markup | null {
+  if (findings.length === 0) return null;
+  const badge = statusBadge(worstStatus(findings.map((finding) => finding.status)));
+  if (check === "plan.coverage") return html`<li>${badge} <code>${check}</code> ${withCode(findings[0]!.message)}</li>`;
+  const calls = check === "plan.properties" ? `${judgedCalls(findings)}; ` : "";
+  return html`<li>${badge} <code>${check}</code> ${calls}pages × viewports: ${statusCounts(findings)}.</li>`;
+}
+
+/** `7 planned calls judged, 2 of them breaking the plan`, from plan.properties' evidence. */
+function judgedCalls(findings: readonly Finding[]): string {
+  let judged = 0;
+  let breaking = 0;
+  for (const { evidence } of findings) {
+    if (typeof evidence.judgedCalls === "number") judged += evidence.judgedCalls;
+    // A call breaks the plan once, however many of its keys break it.
+    const violations = Array.isArray(evidence.violations) ? (evidence.violations as { callIndex?: unknown }[]) : [];
+    breaking += new Set(violations.map((violation) => violation.callIndex)).size;
+  }
+  return `${judged} planned call${judged === 1 ? "" : "s"} judged, ${breaking} of them breaking the plan`;
+}
+
+/** `1 fail, 2 pass, 1 not checked`: the findings by status, the worst first, statuses none has left out. */
+function statusCounts(findings: readonly Finding[]): string {
+  return (["fail", "warn", "pass", "skip"] as const)
+    .map((status) => [status, findings.filter((finding) => finding.status === status).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${count} ${STATUS_TEXT[status]}`)
+    .join(", ");
 }
 
 function eventLists(coverage: Finding): Markup | null {

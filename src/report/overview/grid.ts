@@ -1,6 +1,6 @@
 import { type RunSummary } from "../../results/summary.js";
 import { worstStatus, type Status } from "../../findings/finding.js";
-import { html, type Markup } from "./markup.js";
+import { html, scrollBox, type Markup } from "./markup.js";
 import { findingsOf, runTitle, statusBadge } from "./status.js";
 
 /**
@@ -23,8 +23,11 @@ export function pagesGrid(summary: Pick<RunSummary, "runs" | "findings">): Marku
       const statuses = cells.get(JSON.stringify([page, viewport]));
       return statuses === undefined ? html`<td>not audited</td>` : html`<td>${statusBadge(worstStatus(statuses))}</td>`;
     };
-    return html`<table class="sa-grid"><caption>${runTitle(run)}: the worst status of each page × viewport</caption>
+    return scrollBox(
+      `Pages × viewports of ${runTitle(run)}`,
+      html`<table class="sa-grid"><caption>${runTitle(run)}: the worst status of each page × viewport</caption>
 <thead><tr><th scope="col">page</th>${viewports.map((viewport) => html`<th scope="col">${viewport}</th>`)}</tr></thead>
-<tbody>${pages.map((page) => html`<tr><th scope="row">${page}</th>${viewports.map((viewport) => cell(page, viewport))}</tr>`)}</tbody></table>`;
+<tbody>${pages.map((page) => html`<tr><th scope="row">${page}</th>${viewports.map((viewport) => cell(page, viewport))}</tr>`)}</tbody></table>`,
+    );
   })}</section>`;
 }

@@ -32,6 +32,14 @@ function toHtml(value: Interpolated): string {
   return value.map(toHtml).join("");
 }
 
+/**
+ * A box that scrolls sideways on its own when its content (a table, a drawing) is wider than the
+ * screen, so that the page never does; it takes the keyboard's focus, to be scrolled without a pointer.
+ */
+export function scrollBox(label: string, content: Markup): Markup {
+  return html`<div class="sa-scroll" role="region" tabindex="0" aria-label="${label}">${content}</div>`;
+}
+
 /** A finding's message as the console writes it, its `code` spans shown as code, everything else as text. */
 export function withCode(message: string): Markup {
   const parts = message.split("`");

@@ -1,6 +1,7 @@
 import type { RecordedChecklist } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
 import { findingsToActOn } from "./act-on.js";
+import { changedFindings } from "./changes.js";
 import { beforeConsent } from "./consent.js";
 import { planCoverage } from "./coverage.js";
 import { firstScreen } from "./first-screen.js";
@@ -33,6 +34,7 @@ export interface OverviewParts {
 export function overviewParts(sources: OverviewSources): OverviewParts {
   const page: Markup = html`<main id="${OVERVIEW_ID}">
 ${firstScreen(sources.summary)}
+${changedFindings(sources.summary)}
 ${findingsToActOn(sources.summary)}
 ${pagesGrid(sources.summary)}
 ${planCoverage(sources.summary)}
@@ -42,7 +44,11 @@ ${checklistTrend(sources.summary, sources.history)}
 <p class="sa-section"><button type="button" class="sa-open" data-sa-open>Open the detailed report (Allure): every page × viewport, its checks, screenshots and captured calls</button></p>
 </main>
 <button type="button" id="sa-back">Back to the overview</button>`;
-  return { head: `<style>${OVERVIEW_STYLE}</style>`, body: `${page.html}\n<script>${OVERVIEW_SCRIPT}</script>` };
+  // Allure's template has no viewport tag: without one, a phone lays the page out 980 px wide and shrinks it.
+  return {
+    head: `<meta name="viewport" content="width=device-width, initial-scale=1">\n<style>${OVERVIEW_STYLE}</style>`,
+    body: `${page.html}\n<script>${OVERVIEW_SCRIPT}</script>`,
+  };
 }
 
 /** The Allure report's HTML with the overview: its style at the end of the head, its page first in the body. */

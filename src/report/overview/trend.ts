@@ -3,7 +3,7 @@ import { utcMinute } from "../../results/changes.js";
 import type { RunSummary } from "../../results/summary.js";
 import type { Checklist, Status } from "../../findings/finding.js";
 import { CHECKLIST_LABELS } from "../console.js";
-import { html, type Markup } from "./markup.js";
+import { html, scrollBox, type Markup } from "./markup.js";
 import { runTitle, STATUS_TEXT } from "./status.js";
 
 /** The drawing's measures, in pixels: one column per run, one row per checklist item. */
@@ -24,7 +24,7 @@ ${summary.runs.map((run) => {
   const runs = history.filter((recorded) => recorded.spec === run.spec && recorded.environment === run.environment);
   if (runs.length === 0)
     return html`<p>${runTitle(run)}: no run kept in the history yet; the next runs into this output folder draw its trend.</p>`;
-  return html`<figure class="sa-trend"><figcaption>${runTitle(run)}: ${runs.length} run(s), ${utcMinute(runs[0]!.startedAt)} to ${utcMinute(runs.at(-1)!.startedAt)}</figcaption>${trendSvg(runTitle(run), runs)}</figure>`;
+  return html`<figure class="sa-trend"><figcaption>${runTitle(run)}: ${runs.length} run(s), ${utcMinute(runs[0]!.startedAt)} to ${utcMinute(runs.at(-1)!.startedAt)}</figcaption>${scrollBox(`The checklist over the kept runs of ${runTitle(run)}`, trendSvg(runTitle(run), runs))}</figure>`;
 })}</section>`;
 }
 

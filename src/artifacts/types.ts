@@ -388,6 +388,14 @@ export interface FlickerFrames {
   frames: [number, 0 | 1, number][];
   /** Each look of the target (its markup, every computed longhand and its box) the frames saw, as a SHA-1. */
   signatures: string[];
+  /**
+   * Each time the page was seen hidden or shown (html or body at opacity 0 or visibility hidden, or
+   * no longer), in order: [when, 1 hidden or 0 shown], the first row the first look at it. Seen as the
+   * page's own scripts and style sheets change it, before the first frame too, and at every frame:
+   * the hidden time runs from when the page was hidden until it was shown, however late a busy
+   * machine renders the first frame. Absent in artifacts saved before; the frames' own column then.
+   */
+  hiddenChanges?: [number, 0 | 1][];
   /** When the frames were read: the last frame lasts until then. */
   readAtMs: number;
   /** The sampler's own time on the page's main thread, in all. */

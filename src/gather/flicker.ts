@@ -27,6 +27,8 @@ const SAMPLER_MAX_MS = 30_000;
 interface SamplerState {
   /** [sampled at, hidden 0/1, look index] per frame. */
   frames: [number, 0 | 1, number][];
+  /** [seen at, hidden 0/1] each time the page was seen hidden or shown, the first look included, between frames too. */
+  hiddenChanges: [number, 0 | 1][];
   /** Each look of the target, in full. */
   looks: string[];
   /** Each look's box in CSS pixels of the page. */
@@ -49,9 +51,12 @@ export interface DocumentSample extends Omit<SamplerState, "stopped"> {
  * or invisible (hidden by itself or an ancestor below body, opacity included). The look is
  * computed again only after something changed: a mutation, a transition or an animation, or the
  * style sheets (one added, removed or disabled, a rule inserted or deleted, a sheet replaced or
- * adopted), which each frame compares cheaply. Each frame is timed when its sampling ends (the
- * style and layout the frame needed happened by then; the frame's own timestamp runs up to ~45 ms
- * early on the first frame). A document the page leaves hands its frames over through `binding`.
+ * adopted), which each frame compares cheaply. Whether the page is hidden is also looked at as the
+ * page's scripts and style sheets change it (html's or body's attributes, a style element or a
+ * style sheet link added, removed, changed or loaded), from before the first frame: the moments
+ * it was hidden and shown are the page's, however late a busy machine renders the first frame.
+ * Each frame is timed when its sampling ends (the style and layout the frame needed happened by
+ * then; the frame's own timestamp runs up to ~45 ms early on the first frame). A document the page leaves hands its frames over through `binding`.
  * Its state hangs off a symbol, out of the page's way; the binding is the one global it sees.
  * Serialised into the page, so it must be self-contained.
  */
@@ -69,7 +74,7 @@ export function flickerSampler({
 }): void {
   // The target is the page's own: a frame's document has none of its own to sample.
   if (window !== window.top) return;
-  const state: SamplerState = { frames: [], looks: [], boxes: [], stopped: false, costMs: 0 };
+  const state: SamplerState = { frames: [], hiddenChanges: [], looks: [], boxes: [], stopped: false, costMs: 0 };
   Object.defineProperty(window, Symbol.for(key), { value: state });
   const known = new Map<string, number>();
   const ABSENT = -1;
@@ -81,6 +86,27 @@ export function flickerSampler({
     const style = getComputedStyle(element);
     return style.opacity === "0" || style.visibility === "hidden";
   };
+  const pageHidden = (): 0 | 1 => (hidden(document.documentElement) || hidden(document.body) ? 1 : 0);
+  // The page's hidden state at `atMs`, kept when it changed (the first look always).
+  const noteHidden = (atMs: number, now: 0 | 1) => {
+    if (state.hiddenChanges.at(-1)?.[1] !== now) state.hiddenChanges.push([atMs, now]);
+  };
+  // Between frames: looked at only when the page may have been hidden or shown, and while sampling.
+  const lookAtHidden = () => {
+    const started = performance.now();
+    if (state.stopped || started >= maxMs) return;
+    noteHidden(started, pageHidden());
+    state.costMs += performance.now() - started;
+  };
+  // What can hide or show html or body: their own attributes, and the style elements and style sheet links.
+  const STYLING = new Set(["HTML", "BODY", "STYLE", "LINK"]);
+  const styling = (node: Node | null) => node !== null && STYLING.has(node.nodeName);
+  const restyles = (record: MutationRecord) =>
+    record.type === "attributes"
+      ? styling(record.target)
+      : record.target.nodeName === "STYLE" ||
+        record.target.parentNode?.nodeName === "STYLE" ||
+        [...record.addedNodes, ...record.removedNodes].some(styling);
   // The longhands of the target's size: a font swap or a narrower column changes them, not its content.
   const SIZE = new Set(["width", "height", "inline-size", "block-size", "perspective-origin", "transform-origin"]);
   const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -177,17 +203,22 @@ export function flickerSampler({
       }
       last = element === null ? ABSENT : lookOf(element);
     }
-    const shown = hidden(document.documentElement) || hidden(document.body) ? 1 : 0;
+    const pageIsHidden = pageHidden();
     const ended = performance.now();
     state.costMs += ended - started;
-    state.frames.push([ended, shown, last]);
+    state.frames.push([ended, pageIsHidden, last]);
+    noteHidden(ended, pageIsHidden);
     if (!state.stopped && ended < maxMs) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  lookAtHidden();
   const changed = () => {
     dirty = true;
   };
-  new MutationObserver(changed).observe(document, {
+  new MutationObserver((records) => {
+    dirty = true;
+    if (records.some(restyles)) lookAtHidden();
+  }).observe(document, {
     subtree: true,
     childList: true,
     attributes: true,
@@ -195,6 +226,8 @@ export function flickerSampler({
   });
   for (const type of ["transitionrun", "transitionend", "animationstart", "animationend", "load"])
     document.addEventListener(type, changed, true);
+  // A style sheet link's rules apply once it has loaded.
+  document.addEventListener("load", (event) => styling(event.target as Node) && lookAtHidden(), true);
   // A client-side redirect or a reload: the frames shown so far are the visitor's too. They are
   // handed over as the document starts to leave (a binding called from pagehide never arrives),
   // and again, in full, should it stay after all.
@@ -203,6 +236,7 @@ export function flickerSampler({
     if (state.stopped || location.protocol === "about:" || handOver === undefined) return;
     void handOver({
       frames: [...state.frames],
+      hiddenChanges: [...state.hiddenChanges],
       looks: [...state.looks],
       boxes: [...state.boxes],
       costMs: state.costMs,
@@ -320,6 +354,7 @@ export function joinDocuments(samples: readonly DocumentSample[]): JoinedDocumen
   if (first === undefined) return null;
   const joined: JoinedDocuments = {
     frames: [],
+    hiddenChanges: [],
     looks: [],
     boxes: [],
     costMs: 0,
@@ -341,6 +376,7 @@ export function joinDocuments(samples: readonly DocumentSample[]): JoinedDocumen
     });
     for (const [atMs, hidden, look] of sample.frames)
       joined.frames.push([atMs + shift, hidden, look < 0 ? look : lookIndex[look]!]);
+    for (const [atMs, hidden] of sample.hiddenChanges) joined.hiddenChanges.push([atMs + shift, hidden]);
     joined.costMs += sample.costMs;
     joined.startsMs.push(shift);
   }
@@ -369,6 +405,7 @@ export async function readFlicker(
       state.stopped = true;
       return {
         frames: state.frames,
+        hiddenChanges: state.hiddenChanges,
         looks: state.looks,
         boxes: state.boxes,
         costMs: state.costMs,
@@ -383,6 +420,7 @@ export async function readFlicker(
   const frames = read.frames;
   const flicker: FlickerFrames = {
     frames,
+    hiddenChanges: read.hiddenChanges,
     signatures: read.looks.map((look) => createHash("sha1").update(look).digest("hex")),
     // A page caught between documents: its last frame lasts until the last frame sampled.
     readAtMs: current === null ? (frames.at(-1)?.[0] ?? 0) : current.readAtMs + current.timeOrigin - read.timeOrigin,

@@ -33,7 +33,7 @@ for (const target of plan.targets) {
         let gotIn = false;
         try {
           context = await openAuditContext(browser, {
-            ...auditContextOptions(viewport, traffic),
+            ...auditContextOptions(viewport, traffic, browser.version()),
             ...accessContextOptions(credentials, auth.storageState ?? null),
           });
           await addSiteCookies(context, credentials);

@@ -59,7 +59,7 @@ for (const target of plan.targets) {
         // A viewport whose login did not get in has nothing to open: page.access says why.
         if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
         const context = await openAuditContext(browser, {
-          ...auditContextOptions(viewport, traffic),
+          ...auditContextOptions(viewport, traffic, browser.version()),
           ...accessContextOptions(credentials, login?.storageState ?? auth?.storageState ?? null),
           ...gpcContextOptions(unit.consent),
         });

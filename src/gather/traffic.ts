@@ -3,6 +3,7 @@ import { isOnDomain } from "../url/domain.js";
 import type { TrafficSpec } from "../spec/schema.js";
 import { toolVersion } from "../package/version.js";
 import { deviceFor } from "../browser/viewports.js";
+import { visitorUserAgent } from "../browser/visitor.js";
 import type { NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";
 import { decodeCollectBody } from "./payload.js";
@@ -49,15 +50,20 @@ export function auditUserAgent(deviceUserAgent: string, suffix: string): string 
 }
 
 /**
- * The options of a fresh context for a viewport: its device (the browser type is the worker's),
- * the user-agent suffix, and, when collect requests are intercepted, no service workers:
- * Playwright's routes miss what a service worker fetches, and nothing may slip past them.
+ * The options of a fresh context for a viewport, in a browser of `browserVersion`: its device (the
+ * browser type is the worker's), its user agent at that browser's version with the suffix, and,
+ * when collect requests are intercepted, no service workers: Playwright's routes miss what a
+ * service worker fetches, and nothing may slip past them.
  */
-export function auditContextOptions(viewport: string, traffic: TrafficTags): BrowserContextOptions {
+export function auditContextOptions(
+  viewport: string,
+  traffic: TrafficTags,
+  browserVersion: string,
+): BrowserContextOptions {
   const { defaultBrowserType: _browserType, ...device } = deviceFor(viewport)!;
   return {
     ...device,
-    userAgent: auditUserAgent(device.userAgent, traffic.userAgentSuffix),
+    userAgent: auditUserAgent(visitorUserAgent(device.userAgent, browserVersion), traffic.userAgentSuffix),
     ...(traffic.collect === "intercept" ? { serviceWorkers: "block" as const } : {}),
   };
 }

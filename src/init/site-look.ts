@@ -134,7 +134,7 @@ async function identifySdk(
 }> {
   // The probe answers its calls through routes, which miss what a service worker fetches.
   const context = await browser.newContext({
-    ...auditContextOptions("desktop", TRAFFIC),
+    ...auditContextOptions("desktop", TRAFFIC, browser.version()),
     ...access,
     serviceWorkers: "block",
   });
@@ -281,7 +281,10 @@ async function gatherSitePage(
   page: { id: string; path: string; steps: Step[] },
   viewport: Viewport,
 ): Promise<{ artifacts: PageArtifacts; links: PageLink[] }> {
-  const context = await browser.newContext({ ...auditContextOptions(viewport, TRAFFIC), ...look.access });
+  const context = await browser.newContext({
+    ...auditContextOptions(viewport, TRAFFIC, browser.version()),
+    ...look.access,
+  });
   try {
     const artifacts = await gatherPage(context, {
       spec: look.plan.file,

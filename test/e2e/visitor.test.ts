@@ -8,6 +8,7 @@ import { DEFAULTS_INSTALL, findVendorPage, KEYS } from "../../fixtures/vendors/m
 import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
+import { auditLaunchOptions } from "../../src/browser/visitor.js";
 import { toolVersion } from "../../src/package/version.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { testBrowserPath } from "../support/browser.js";
@@ -17,7 +18,8 @@ import { readSummary, runCli } from "./cli.js";
  * The audit's browser is a visitor's on every run, with or without `consent`, and on a browser
  * server too: PostHog's snippet with PostHog's defaults (its bot filter on) passes
  * events.delivered on both viewports, and every page saw `navigator.webdriver` false and a user
- * agent without "Headless", with the audit's suffix.
+ * agent without "Headless" that names the browser's own major version (as its client hints do:
+ * test/browser/visitor.test.ts), with the audit's suffix.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -73,8 +75,18 @@ function savedPages(out: string, spec: string, page: string): PageArtifacts[] {
     .sort((a, b) => a.viewport.localeCompare(b.viewport));
 }
 
-/** On both viewports: events.delivered passes, and the page saw a visitor's browser with the audit's tag. */
-function expectVisitor(summary: RunSummary, out: string, page: string, spec: string): void {
+/** The version of the browser the audit launches here, as Playwright reports it. */
+async function auditBrowserVersion(): Promise<string> {
+  const browser = await chromium.launch(auditLaunchOptions(testBrowserPath() ?? null));
+  try {
+    return browser.version();
+  } finally {
+    await browser.close();
+  }
+}
+
+/** On both viewports: events.delivered passes, and the page saw a visitor's browser of `browserVersion` with the audit's tag. */
+function expectVisitor(summary: RunSummary, out: string, page: string, spec: string, browserVersion: string): void {
   const delivered = summary.findings.filter(
     (finding) => finding.check === "events.delivered" && finding.page === page && isSpec(finding.spec, spec),
   );
@@ -101,7 +113,9 @@ function expectVisitor(summary: RunSummary, out: string, page: string, spec: str
     expect(artifacts.visitor?.webdriver, artifacts.viewport).toBe(false);
     expect(artifacts.visitor?.userAgent, artifacts.viewport).not.toMatch(/headless/i);
     expect(artifacts.visitor?.userAgent, artifacts.viewport).toMatch(
-      new RegExp(`Chrome/[\\d.]+ (Mobile )?Safari/537\\.36 ${SUFFIX.replaceAll(".", "\\.")}$`),
+      new RegExp(
+        `Chrome/${browserVersion.split(".")[0]}\\.0\\.0\\.0 (Mobile )?Safari/537\\.36 ${SUFFIX.replaceAll(".", "\\.")}$`,
+      ),
     );
   }
 }
@@ -133,8 +147,9 @@ test("without and with consent, PostHog's defaults pass on both viewports and th
     findings: summary.findings.filter((finding) => !isSpec(finding.spec, specs.botSuffix)),
     calls: summary.calls.filter((call) => !isSpec(call.spec, specs.botSuffix)),
   };
-  expectVisitor(correct, out, DEFAULTS_PAGE, specs.defaults);
-  expectVisitor(correct, out, "vcc-posthog", specs.consent);
+  const browserVersion = await auditBrowserVersion();
+  expectVisitor(correct, out, DEFAULTS_PAGE, specs.defaults, browserVersion);
+  expectVisitor(correct, out, "vcc-posthog", specs.consent, browserVersion);
   expect(correct.findings.filter((finding) => finding.check === "page.errors" && finding.status !== "pass")).toEqual(
     [],
   );
@@ -169,6 +184,7 @@ test("on a browser server launched as an automated one, the audit's contexts sti
     const probe = await chromium.connect(server.wsEndpoint());
     const page = await probe.newPage();
     expect(await page.evaluate(() => navigator.webdriver)).toBe(true);
+    const serverVersion = probe.version();
     await probe.close();
     const dir = join(testInfo.project.outputDir, "visitor-remote-run");
     const out = join(dir, "out");
@@ -180,7 +196,7 @@ test("on a browser server launched as an automated one, the audit's contexts sti
       },
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expectVisitor(readSummary(out), out, DEFAULTS_PAGE, spec);
+    expectVisitor(readSummary(out), out, DEFAULTS_PAGE, spec, serverVersion);
   } finally {
     await server.close();
   }

@@ -8,9 +8,10 @@ const document = (
   looks: string[],
   frames: DocumentSample["frames"],
   costMs = 2,
-): DocumentSample => ({ timeOrigin, looks, boxes: looks.map(() => box), frames, costMs });
+  hiddenChanges: DocumentSample["hiddenChanges"] = [[0, 0]],
+): DocumentSample => ({ timeOrigin, looks, boxes: looks.map(() => box), frames, hiddenChanges, costMs });
 
-test("each document's frames move onto the first's clock, in the order the documents started; the same look on two documents is one look", () => {
+test("each document's frames and hidden changes move onto the first's clock, in the order the documents started; the same look on two documents is one look", () => {
   const second = document(
     1_000_500,
     ["long", "control"],
@@ -20,6 +21,10 @@ test("each document's frames move onto the first's clock, in the order the docum
       [50, 0, 1],
     ],
     3,
+    [
+      [2, 1],
+      [40, 0],
+    ],
   );
   const first = document(
     1_000_000,
@@ -28,6 +33,11 @@ test("each document's frames move onto the first's clock, in the order the docum
       [20, 0, -1],
       [40, 0, 0],
       [400, 1, -2],
+    ],
+    2,
+    [
+      [1, 0],
+      [380, 1],
     ],
   );
   expect(joinDocuments([second, first])).toEqual({
@@ -43,6 +53,13 @@ test("each document's frames move onto the first's clock, in the order the docum
       [510, 0, -1],
       [530, 0, 1],
       [550, 0, 0],
+    ],
+    // Hidden from 380 ms on the first document until the second showed its page, at 540 ms.
+    hiddenChanges: [
+      [1, 0],
+      [380, 1],
+      [502, 1],
+      [540, 0],
     ],
     costMs: 5,
   });

@@ -142,6 +142,55 @@ test("a filmstrip covers each field that holds a secret, as the screenshots do: 
   }
 });
 
+test("a page hidden before its first frame: hidden from when its snippet hid it, not from a first frame a long script held back, until its timer showed it", async ({
+  gather,
+}) => {
+  // The snippet hides the page and sets its timer; a long script after it holds the first frame back.
+  const head = `<style>.async-hide { opacity: 0 !important }</style>
+<script>
+  window.__moments = { hiding: performance.now() };
+  document.documentElement.className += " async-hide";
+  setTimeout(function () {
+    window.__moments.showing = performance.now();
+    document.documentElement.className = "";
+    window.__shown(window.__moments);
+  }, 900);
+</script>
+<script>
+  window.__moments.busyFrom = performance.now();
+  for (var until = performance.now() + 600; performance.now() < until;) {}
+  window.__moments.busyUntil = performance.now();
+</script>`;
+  let moments: { hiding: number; showing: number; busyFrom: number; busyUntil: number } | undefined;
+  const artifacts = await gather(
+    "broken",
+    { path: "/fixed-cta" },
+    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+    {
+      prepare: async (context) => {
+        await context.exposeBinding("__shown", (_source, recorded: typeof moments) => void (moments = recorded));
+        await serve(page(head))(context);
+      },
+    },
+  );
+  const flicker = artifacts.flicker!;
+  expect(moments).toBeDefined();
+  const { hiding, showing, busyFrom, busyUntil } = moments!;
+  const hiddenAt = flicker.hiddenChanges!.find(([, hidden]) => hidden === 1)![0];
+  const shownAt = flicker.hiddenChanges!.find(([atMs, hidden]) => hidden === 0 && atMs > hiddenAt)![0];
+  // Seen hidden as the snippet ran, before the long script and the first frame after it.
+  expect(hiddenAt).toBeGreaterThanOrEqual(hiding);
+  expect(hiddenAt).toBeLessThanOrEqual(busyFrom);
+  expect(flicker.frames[0]![0]).toBeGreaterThan(busyUntil);
+  // Seen shown as its timer showed it, by the first frame after that at the latest.
+  expect(shownAt).toBeGreaterThanOrEqual(showing);
+  expect(shownAt).toBeLessThanOrEqual(flicker.frames.find(([atMs, hidden]) => atMs >= showing && hidden === 0)![0]);
+  const times = flickerTimes(flicker)!;
+  expect(times.hiddenMs).toBe(Math.round(shownAt - hiddenAt));
+  expect(times.hiddenMs).toBeGreaterThanOrEqual(Math.floor(showing - busyFrom));
+  expect(times.controlPaintedMs).toBe(0);
+});
+
 /**
  * Serves `html` in two parts, the second `pauseMs` after the first: the parser stops after the
  * first and the browser paints what it has, as it does when a slow network or a busy CPU makes

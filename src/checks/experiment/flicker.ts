@@ -52,7 +52,8 @@ export const experimentFlicker = defineCheck({
     "measured on the page's own clock at every frame from the first, across the documents of a client-side " +
     "redirect or a reload and through CSSOM changes: the target was painted with the control's " +
     `content for at least one frame before the variation replaced it (**warn** up to ${CONTROL_PAINTED_FAIL_ABOVE_MS} ms, **fail** beyond), ` +
-    "or the page stayed hidden (an anti-flicker snippet's opacity 0 or visibility hidden on html or body) for " +
+    "or the page stayed hidden (an anti-flicker snippet's opacity 0 or visibility hidden on html or body, from when " +
+    "the snippet hid it until it was shown, before the first frame too) for " +
     `${HIDDEN_WARN_FROM_MS} ms or more in all (**warn**); the worst wins. ` +
     "A target on screen in no frame (absent, hidden, or the page hidden, in every one) gets a **skip** " +
     "saying so, instead of a pass: no frame could have shown flicker. " +

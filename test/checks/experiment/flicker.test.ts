@@ -44,6 +44,34 @@ test("times: the control painted until the variation's look stays, hidden frames
   expect(flickerTimes({ frames: [], readAtMs: 0 })).toBeNull();
 });
 
+test("times: a page hidden before its first frame counts from when it was hidden until it was shown, however late the first frame", () => {
+  // A snippet hid the page at 40 ms and its own 1.5 s timer showed it at 1540 ms, the variation in place at once.
+  const hiddenChanges: FlickerFrames["hiddenChanges"] = [
+    [2, 0],
+    [40, 1],
+    [1540, 0],
+  ];
+  const idle = { ...sampled([...frames(56, 1540, VARIATION, 1), ...frames(1540, 1700, VARIATION)]), hiddenChanges };
+  // A busy machine rendered the first frame at 1300 ms: the frames saw 240 ms of it hidden.
+  const late = { ...sampled([...frames(1300, 1540, VARIATION, 1), ...frames(1540, 1700, VARIATION)]), hiddenChanges };
+  expect(flickerTimes(idle)).toMatchObject({ firstFrameMs: 56, hiddenMs: 1500, hiddenAfterAppliedMs: 1484 });
+  expect(flickerTimes(late)).toMatchObject({ firstFrameMs: 1300, hiddenMs: 1500, hiddenAfterAppliedMs: 240 });
+  for (const times of [flickerTimes(idle)!, flickerTimes(late)!]) expect(judgeFlicker(times).status).toBe("warn");
+  // Rendered only once it was shown again: the visitor waited on a hidden page all the same.
+  const afterShown = { ...sampled(frames(1700, 1900, VARIATION)), hiddenChanges };
+  expect(flickerTimes(afterShown)).toMatchObject({ firstFrameMs: 1700, hiddenMs: 1500, hiddenAfterAppliedMs: 0 });
+  expect(judged([unit("Long copy", afterShown)])[0]).toMatchObject({
+    status: "warn",
+    message: expect.stringContaining("the page was hidden for 1500 ms in all"),
+  });
+  // Hidden again and never shown (a redirect that hides the page once more): until the frames were read.
+  const hiddenAgain = {
+    ...sampled(frames(60, 1000, VARIATION), 2000),
+    hiddenChanges: [...hiddenChanges, [1800, 1]] satisfies FlickerFrames["hiddenChanges"],
+  };
+  expect(flickerTimes(hiddenAgain)).toMatchObject({ hiddenMs: 1700, hiddenAfterAppliedMs: 1680 });
+});
+
 test("the verdict: no control frame passes; up to 100 ms warns, beyond fails; hidden 1000 ms or more warns; the worst wins", () => {
   const times = { firstFrameMs: 40, appliedAtMs: 40, controlPaintedMs: 0, hiddenMs: 0, hiddenAfterAppliedMs: 0 };
   expect(judgeFlicker(times).status).toBe("pass");

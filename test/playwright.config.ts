@@ -10,7 +10,7 @@ const INTEGRATION_TESTS = [
   "api/faults.test.ts",
   "cli/pictures.test.ts",
   "fixtures/**/*.test.ts",
-  "gather/{consent,flicker,key-places,login,login-state,page,page-done,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
+  "gather/{consent,flicker,key-places,login,login-state,page,page-done,picture-masks,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
   "init/{first-look,key-discovery,sdk-detection,service-project,site-look,spec-draft}.test.ts",
   "report/side-by-side.test.ts",
 ];

@@ -297,6 +297,8 @@ export interface PageArtifacts {
   errors: PageError[];
   /** Screenshot file, relative to the output directory; null when none was taken. */
   screenshot: string | null;
+  /** The pictures of the unit not saved because their masks could not be placed (docs/closed-sites.md), and why; absent when none was. */
+  picturesLeftOut?: PictureLeftOut[];
   /** The variation this unit previewed; null for the page as it is (every experiment's control). */
   variation: AppliedVariation | null;
   /** The targets of the experiments with variations, seen before the journey: each one's, on the page; the unit's own, on a variation. */
@@ -310,6 +312,14 @@ export interface PageArtifacts {
   consent?: ConsentArtifacts;
   /** Every route the page showed, in order (events.pageviews); null when the browser could not tell route changes; absent in artifacts saved before routes were noted. */
   routes?: RouteVisit[] | null;
+}
+
+/** A picture of a unit left out rather than saved with a secret in it. */
+export interface PictureLeftOut {
+  /** The page's screenshot, the first screen the views see (the side-by-side picture's), or the filmstrip. */
+  picture: "screenshot" | "view" | "filmstrip";
+  /** Why its masks could not be placed: "the field #coupon, which a step typed a secret or a canary into, was not on the page to be masked". */
+  why: string;
 }
 
 /** Which consent unit a page × viewport is: the page (consent given), a refusal, or Global Privacy Control on (nothing answered). */

@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { LOGIN_FILES, type AuditTarget } from "../plan/plan.js";
 import { credentialsOf, runSecrets } from "../privacy/redact.js";
 import { MIN_SCRUBBED_LENGTH, shortSecretVariables } from "../privacy/secrets.js";
-import { storedSecrets, type StoredState } from "../privacy/stored-secrets.js";
-import { jsonObjectIn } from "../text/parse-json.js";
+import { storedSecretsIn } from "../privacy/stored-secrets.js";
 import { environmentOf } from "../spec/environment.js";
 
 /**
@@ -31,7 +30,7 @@ export function runSecretLists(
   const projectKeys = new Set(
     targets.flatMap((target) => Object.values(target.spec.environments).map((environment) => environment.key)),
   );
-  const yielded = [...new Set(stateFiles.flatMap((file) => storedSecrets(readState(file), projectKeys)))];
+  const yielded = [...new Set(stateFiles.flatMap((file) => storedSecretsIn(readState(file), projectKeys)))];
   return {
     secrets: [...new Set([...runSecrets(targets, env), ...yielded])],
     credentials: [...new Set([...targets.flatMap((target) => credentialsOf(target.spec, env)), ...yielded])],
@@ -64,15 +63,13 @@ function loginStateFiles(workDir: string): string[] {
     .map((name) => join(folder, name));
 }
 
-/** A storage-state file's state; an empty one when it is gone or no JSON object (the run refused a spec's unreadable one before it started). */
-function readState(file: string): StoredState {
-  let text: string;
+/** A storage-state file's text; none when it is gone (the run refused a spec's unreadable one before it started). */
+function readState(file: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
-    return {};
+    return "";
   }
-  return (jsonObjectIn(text) as StoredState | undefined) ?? {};
 }
 
 /** The warnings a run starts with: one per variable whose secret is too short to hide from the outputs, named, never shown. */

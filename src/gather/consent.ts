@@ -39,6 +39,8 @@ export interface ConsentOptions {
   settleMs: number;
   /** How long one step of the spec's answer may take. */
   stepTimeoutMs: number;
+  /** Told of each field a step of the spec's answer typed into: the pictures mask it from then on. */
+  typed?: (selector: string) => void;
 }
 
 const BINDING = "__setupAuditConsent";
@@ -362,6 +364,7 @@ export class ConsentWatch {
       timeoutMs: this.options.stepTimeoutMs,
       hasCall: () => false,
       changed: this.changed,
+      ...(this.options.typed ? { typed: this.options.typed } : {}),
     });
     return failed === null
       ? null
@@ -604,7 +607,7 @@ export class ConsentPart implements GathererPart {
     if (!options.consent) return;
     this.watch = await ConsentWatch.install(
       context,
-      { ...options.consent, settleMs: options.sdk.settleMs, stepTimeoutMs },
+      { ...options.consent, settleMs: options.sdk.settleMs, stepTimeoutMs, typed: this.gathering.noteTyped },
       new URL(options.page.path, options.baseUrl).href,
       sinceStart,
       changed,

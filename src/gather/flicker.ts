@@ -5,7 +5,7 @@ import { flickerTimes } from "../artifacts/flicker.js";
 import type { FilmstripFrame, FlickerFrames, PageArtifacts } from "../artifacts/types.js";
 import { maskedPng, type PixelBox } from "./png.js";
 import type { Gathering, GathererPart } from "./part.js";
-import type { MaskedFields } from "./screenshot.js";
+import { placeMasks, type PageArea, type PictureMasks } from "./picture-masks.js";
 
 /**
  * Flicker, measured on the page's own clock: an init script samples every rendered frame from
@@ -386,15 +386,19 @@ export function joinDocuments(samples: readonly DocumentSample[]): JoinedDocumen
 /**
  * Reads the frames the sampler saw, in the documents the page left and in the current one, and
  * stops it; stops the screencast and saves the filmstrip's frames as `framePath(n)` (absolute path
- * and name relative to the output; none when null), each of the `masked` fields covered as the
- * screenshots cover them. `sinceStart` turns an epoch time into the page test's clock. Null when
+ * and name relative to the output; none when null), masked as every picture is (`masks`; when
+ * they cannot be placed, none is saved and `leftOut` says why). `sinceStart` turns an epoch time into the page test's clock. Null when
  * no document could be read.
  */
 export async function readFlicker(
   page: Page,
   sampling: FlickerSampling,
   screencast: Screencast | null,
-  film: { framePath: ((index: number) => { path: string; name: string }) | null; masked: MaskedFields },
+  film: {
+    framePath: ((index: number) => { path: string; name: string }) | null;
+    masks: PictureMasks;
+    leftOut: (why: string) => void;
+  },
   sinceStart: (epochMs: number) => number,
 ): Promise<FlickerFrames | null> {
   const { framePath } = film;
@@ -437,9 +441,13 @@ export async function readFlicker(
   const chosen = filmstripFrames(onPageClock, flickerTimes(flicker)?.appliedAtMs ?? null);
   const boxes = read.boxes;
   const area = boxes.length === 0 ? null : unionOf(boxes, FILMSTRIP_MARGIN);
-  // Fields that could not be found keep the filmstrip out: a secret never reaches a picture.
-  const secrets = await fieldAreas(film.masked);
-  if (secrets === null) return flicker;
+  // Masks that cannot be placed keep the filmstrip out: a secret never reaches a picture.
+  const placed = await placeMasks(film.masks);
+  if ("unplaced" in placed) {
+    film.leftOut(placed.unplaced);
+    return flicker;
+  }
+  const secrets = placed.areas;
   const kept: FilmstripFrame[] = [];
   for (const frame of chosen) {
     const pixels = Buffer.from(frame.data, "base64");
@@ -462,28 +470,6 @@ export async function readFlicker(
   return flicker;
 }
 
-/**
- * Each field that holds a secret, as a box in CSS pixels of the page, where it is now; null when
- * one of them cannot be found on the page now (it may have been on screen in an earlier frame).
- */
-async function fieldAreas({ page, selectors }: MaskedFields): Promise<PageArea[] | null> {
-  const boxes = await Promise.all(
-    selectors.map((selector) =>
-      page
-        .locator(selector)
-        .evaluateAll((elements) =>
-          elements.map((element) => {
-            const rect = element.getBoundingClientRect();
-            return { x: rect.x + scrollX, y: rect.y + scrollY, width: rect.width, height: rect.height };
-          }),
-        )
-        .catch(() => []),
-    ),
-  );
-  if (boxes.some((found) => found.length === 0)) return null;
-  return boxes.flat().map((box) => unionOf([box], 0));
-}
-
 /** The first frame, the last before the variation was in place, the first with it, and the last: a picture of the switch, in order. */
 function filmstripFrames<T extends { atMs: number }>(frames: readonly T[], appliedAtMs: number | null): T[] {
   if (frames.length === 0) return [];
@@ -495,14 +481,6 @@ function filmstripFrames<T extends { atMs: number }>(frames: readonly T[], appli
     if (after) picked.add(after);
   }
   return frames.filter((frame) => picked.has(frame));
-}
-
-/** An area of the page, in CSS pixels. */
-interface PageArea {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
 }
 
 /** The area that holds every one of `boxes`, with `margin` pixels around. */
@@ -550,9 +528,10 @@ export class FlickerPart implements GathererPart {
   async settle(page: Page): Promise<void> {
     // Shown and settled: the frames from the first until now say how the variation arrived, before
     // the audit holds the animations to see the targets.
-    const { options, masked, sinceStart } = this.gathering;
+    const { options, masks, sinceStart } = this.gathering;
     if (options.flicker && this.sampling !== null) {
-      const film = { framePath: options.flicker.filmstrip, masked };
+      const leftOut = (why: string) => this.gathering.leaveOut("filmstrip", why);
+      const film = { framePath: options.flicker.filmstrip, masks, leftOut };
       this.flicker = await readFlicker(page, this.sampling, this.screencast, film, sinceStart);
     }
   }

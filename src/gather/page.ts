@@ -40,8 +40,10 @@ export interface PageGatherOptions {
   stepTimeoutMs?: number;
   /** Where to save the screenshot (absolute) and how to name it in the artifacts; null for none. */
   screenshot: { path: string; name: string } | null;
-  /** The selectors of the fields a step types a secret (`valueEnv`) or a canary into: the screenshot and view screens mask them. Absent for none. */
+  /** The selectors of the fields a step types a secret (`valueEnv`) or a canary into: every picture masks them. Absent for none. */
   maskedFields?: readonly string[];
+  /** The run's secrets (docs/closed-sites.md): every picture masks the text and the field values that show one. Absent for none. */
+  secrets?: readonly string[];
   /** The experiments whose target is seen before the journey: on the page as it is, those with variations; on a variation, its own. */
   viewedExperiments?: ExperimentTarget[];
   /** Where to save the first screen as the views see it, as `screenshot`; null or absent for none. */
@@ -89,6 +91,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     mobile: options.mobile,
     browser: browserName(context),
     ...Object.assign({}, ...slices),
+    ...(gathering.picturesLeftOut.length > 0 ? { picturesLeftOut: gathering.picturesLeftOut } : {}),
     durationMs: Date.now() - gathering.startedAt,
   };
 }

@@ -1,11 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditTarget, AuditUnit } from "../plan/plan.js";
 import { isMobileViewport } from "../browser/viewports.js";
-import { scrubText, secretsOf } from "../privacy/redact.js";
+import { credentialsOf, scrubText, secretsOf } from "../privacy/redact.js";
+import { storedSecretsIn } from "../privacy/stored-secrets.js";
 import { gatherPage } from "./page.js";
 import { gpcContextOptions } from "./consent.js";
 import { firstLine } from "../text/wording.js";
@@ -58,15 +59,20 @@ for (const target of plan.targets) {
           : null;
         // A viewport whose login did not get in has nothing to open: page.access says why.
         if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
+        const storageState = login?.storageState ?? auth?.storageState ?? null;
         const context = await openAuditContext(browser, {
           ...auditContextOptions(viewport, traffic, browser.version()),
-          ...accessContextOptions(credentials, login?.storageState ?? auth?.storageState ?? null),
+          ...accessContextOptions(credentials, storageState),
           ...gpcContextOptions(unit.consent),
         });
         if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
         try {
           await addSiteCookies(context, credentials);
-          return await gatherOnViewport(context, target, unit, viewport, { ...site, login: login?.outcome ?? null });
+          return await gatherOnViewport(context, target, unit, viewport, {
+            ...site,
+            login: login?.outcome ?? null,
+            secrets: pictureSecrets(target, storageState),
+          });
         } finally {
           if (plan.trace) await context.tracing.stop({ path: testInfo.outputPath(viewport, "trace.zip") });
           closeLater(context);
@@ -109,6 +115,7 @@ async function gatherOnViewport(
     originHeaders: RequestTags["originHeaders"];
     browserTagger: SiteRequestTagger | null;
     login: LoginOutcome | null;
+    secrets: readonly string[];
   },
 ): Promise<string> {
   const pageSpec = target.spec.pages.find((page) => page.id === unit.page)!;
@@ -158,6 +165,17 @@ async function gatherOnViewport(
   });
   writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;
+}
+
+/**
+ * The run's secrets a page of `target` may show, for its pictures to mask: the values of the
+ * variables its spec names (the API key's too), and what the storage state its context starts
+ * from holds (a login's, or the spec's `storageState` file).
+ */
+function pictureSecrets(target: AuditTarget, storageState: string | null): string[] {
+  const projectKeys = new Set(Object.values(target.spec.environments).map((environment) => environment.key));
+  const stored = storageState === null ? [] : storedSecretsIn(readFileSync(storageState, "utf8"), projectKeys);
+  return [...new Set([...credentialsOf(target.spec, process.env), ...stored])];
 }
 
 /** Where one page × viewport's artifacts go for the CLI. */

@@ -1,7 +1,8 @@
 import type { BrowserContext, CDPSession, Page } from "playwright";
-import type { PageArtifacts } from "../artifacts/types.js";
+import type { PageArtifacts, PictureLeftOut } from "../artifacts/types.js";
 import type { PageGatherOptions } from "./page.js";
-import type { MaskedFields } from "./screenshot.js";
+import type { PictureMasks } from "./picture-masks.js";
+import type { PictureOutcome } from "./screenshot.js";
 import type { ExperimentTarget } from "./selectors.js";
 import { Signal } from "./signal.js";
 
@@ -43,8 +44,12 @@ export class Gathering {
   readonly stepTimeoutMs: number;
   /** The parts, in their order (`pageParts`). */
   parts: readonly GathererPart[] = [];
+  /** The pictures not saved because their masks could not be placed, and why. */
+  readonly picturesLeftOut: PictureLeftOut[] = [];
   private opened: Page | null = null;
   private session: Promise<CDPSession> | null = null;
+  /** The fields to mask that a step (the banner's answer, the journey) has typed into so far. */
+  private readonly typed = new Set<string>();
 
   constructor(
     readonly context: BrowserContext,
@@ -87,9 +92,32 @@ export class Gathering {
     return this.options.consent !== undefined && this.options.consent.unit !== "page";
   }
 
-  /** The fields the screenshots mask. */
-  get masked(): MaskedFields {
-    return { page: this.page, selectors: this.options.maskedFields ?? [] };
+  /** What every picture of the page masks, as things stand: the secret fields, those typed into so far, the run's secrets. */
+  get masks(): PictureMasks {
+    const selectors = this.options.maskedFields ?? [];
+    return {
+      page: this.page,
+      selectors,
+      typed: selectors.filter((selector) => this.typed.has(selector)),
+      secrets: this.options.secrets ?? [],
+    };
+  }
+
+  /** A step typed into the field `selector`: from now on, a picture without it masked is not saved. */
+  readonly noteTyped = (selector: string): void => {
+    this.typed.add(selector);
+  };
+
+  /** Notes a picture not saved because its masks could not be placed, and why. */
+  leaveOut(picture: PictureLeftOut["picture"], why: string): void {
+    this.picturesLeftOut.push({ picture, why });
+  }
+
+  /** The name of a picture when it was saved; null when not, noting why. */
+  kept(picture: PictureLeftOut["picture"], outcome: PictureOutcome, name: string): string | null {
+    if (outcome.saved) return name;
+    this.leaveOut(picture, outcome.why);
+    return null;
   }
 
   /** Milliseconds from the start to `epochMs`, never negative. */

@@ -1,63 +1,68 @@
 import { writeFile } from "node:fs/promises";
-import type { CDPSession, Page } from "playwright";
+import type { CDPSession } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { Gathering, GathererPart } from "./part.js";
 import { withDeadline } from "./deadline.js";
+import { hasMasks, maskedPicture, placeMasks, type PictureMasks } from "./picture-masks.js";
 
 const SCREENSHOT_TIMEOUT_MS = 10_000;
 
-/** The fields of a page whose text is a secret (a step typed a `valueEnv` or a canary into them), by selector. */
-export interface MaskedFields {
-  page: Page;
-  selectors: readonly string[];
-}
+/** A picture saved, or why it was not: its masks could not be placed. */
+export type PictureOutcome = { saved: true } | { saved: false; why: string };
 
 /**
  * Saves what the viewport shows, in CSS pixels (a phone's 2.6× screenshot costs more than it
  * shows a person), straight from Chromium. Playwright's own screenshot first hides the caret and
  * waits for fonts in every frame through an isolated world of its own, which costs several round
  * trips per page; the audit takes its screenshot once the page has loaded and settled anyway.
- * A page with fields to mask is taken by Playwright, whose `mask` covers each of them.
+ * Each of `masks` is painted over it, where it was just before and just after the capture (a
+ * page may move it meanwhile); when one cannot be placed, nothing is saved. Rejects when the
+ * capture failed.
  */
 export async function saveViewportScreenshot(
   session: CDPSession,
   path: string,
-  masked: MaskedFields | null = null,
-): Promise<void> {
-  const capture = masked !== null && masked.selectors.length > 0 ? captureMasked(masked) : captureViewport(session);
+  masks: PictureMasks,
+): Promise<PictureOutcome> {
   const png = await withDeadline(
-    capture,
+    maskedViewport(session, masks),
     SCREENSHOT_TIMEOUT_MS,
     `the screenshot took more than ${SCREENSHOT_TIMEOUT_MS / 1000} s`,
   );
+  if (typeof png === "string") return { saved: false, why: png };
   await writeFile(path, png);
+  return { saved: true };
 }
 
-/** The viewport in CSS pixels, each of the fields covered by a box. */
-async function captureMasked({ page, selectors }: MaskedFields): Promise<Buffer> {
-  return page.screenshot({
-    scale: "css",
-    caret: "hide",
-    mask: selectors.map((selector) => page.locator(selector)),
-    timeout: SCREENSHOT_TIMEOUT_MS,
-  });
+/** The viewport with its masks painted over; why not, when they cannot be placed. */
+async function maskedViewport(session: CDPSession, masks: PictureMasks): Promise<Buffer | string> {
+  if (!hasMasks(masks)) return (await captureViewport(session)).png;
+  const before = await placeMasks(masks);
+  if ("unplaced" in before) return before.unplaced;
+  const { png, clip } = await captureViewport(session);
+  const after = await placeMasks(masks);
+  if ("unplaced" in after) return after.unplaced;
+  return maskedPicture(png, clip, [...before.areas, ...after.areas]) ?? "the picture could not be read to be masked";
 }
 
-async function captureViewport(session: CDPSession): Promise<Buffer> {
+/** The viewport in CSS pixels, and the area of the document it shows. */
+async function captureViewport(
+  session: CDPSession,
+): Promise<{ png: Buffer; clip: { x: number; y: number; width: number; height: number } }> {
   const { cssVisualViewport, contentSize, cssContentSize } = await session.send("Page.getLayoutMetrics");
   const devicePixelRatio = cssContentSize.width > 0 ? contentSize.width / cssContentSize.width : 1;
+  const clip = {
+    x: cssVisualViewport.pageX,
+    y: cssVisualViewport.pageY,
+    width: cssVisualViewport.clientWidth,
+    height: cssVisualViewport.clientHeight,
+  };
   const { data } = await session.send("Page.captureScreenshot", {
     format: "png",
     optimizeForSpeed: true,
-    clip: {
-      x: cssVisualViewport.pageX,
-      y: cssVisualViewport.pageY,
-      width: cssVisualViewport.clientWidth,
-      height: cssVisualViewport.clientHeight,
-      scale: (cssVisualViewport.zoom ?? 1) / devicePixelRatio,
-    },
+    clip: { ...clip, scale: (cssVisualViewport.zoom ?? 1) / devicePixelRatio },
   });
-  return Buffer.from(data, "base64");
+  return { png: Buffer.from(data, "base64"), clip };
 }
 
 /** The screenshot part: the viewport saved once the journey is done; its name, or null when it could not be. */
@@ -73,8 +78,9 @@ export class ScreenshotPart implements GathererPart {
   async settle(): Promise<void> {
     const { screenshot } = this.gathering.options;
     if (!screenshot) return;
-    this.saved = saveViewportScreenshot(await this.gathering.cdp(), screenshot.path, this.gathering.masked).then(
-      () => screenshot.name,
+    const session = await this.gathering.cdp();
+    this.saved = saveViewportScreenshot(session, screenshot.path, this.gathering.masks).then(
+      (outcome) => this.gathering.kept("screenshot", outcome, screenshot.name),
       () => null,
     );
   }

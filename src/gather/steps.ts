@@ -23,6 +23,8 @@ export interface StepContext {
   eventWaitMs?: number;
   /** Told as each step starts, by its index: the calls made from then on are that step's. */
   stepStarted?: (index: number) => void;
+  /** Told of each field a `fill` step typed into, by its selector, once it did. */
+  typed?: (selector: string) => void;
 }
 
 /** Walks a journey; returns the first step that failed, or null. */
@@ -47,6 +49,7 @@ async function runStep(page: Page, step: Step, context: StepContext): Promise<vo
   const timeout = context.timeoutMs;
   if ("fill" in step) {
     await page.locator(step.fill.selector).fill(typedText(step.fill, process.env), { timeout });
+    context.typed?.(step.fill.selector);
   } else if ("click" in step) {
     await page.locator(step.click).click({ timeout });
   } else if ("waitFor" in step) {
@@ -119,6 +122,7 @@ export class JourneyPart implements GathererPart {
       hasCall: (name) => this.calls.made().some((call) => call.name === name),
       changed,
       stepStarted: (index) => this.routes.stepStarted(index),
+      typed: this.gathering.noteTyped,
       // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
       ...(this.gathering.consentWithheld ? { eventWaitMs: sdk.settleMs } : {}),
     });

@@ -6,7 +6,8 @@ import type { ExperimentTarget } from "./selectors.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
 import { withDeadline } from "./deadline.js";
-import { saveViewportScreenshot, type MaskedFields } from "./screenshot.js";
+import type { PictureMasks } from "./picture-masks.js";
+import { saveViewportScreenshot, type PictureOutcome } from "./screenshot.js";
 
 /**
  * Previewing a variation the way the service's preview does once its SDK is ready: the css as a
@@ -158,7 +159,13 @@ export async function viewExperiments(
   page: Page,
   experiments: readonly ExperimentTarget[],
   atMs: number,
-  options: { cdp: CDPSession | null; screen: { path: string; name: string } | null; masked: MaskedFields },
+  options: {
+    cdp: CDPSession | null;
+    screen: { path: string; name: string } | null;
+    masks: PictureMasks;
+    /** The screen's name once saved, null when not (noting why). */
+    kept: (outcome: PictureOutcome, name: string) => string | null;
+  },
 ): Promise<ExperimentView[]> {
   if (experiments.length === 0) return [];
   const held = await page.evaluate(holdAnimations, HELD_ANIMATIONS_KEY).then(
@@ -185,8 +192,8 @@ export async function viewExperiments(
   const saved =
     cdp === null || screen === null
       ? null
-      : await saveViewportScreenshot(cdp, screen.path, options.masked).then(
-          () => screen.name,
+      : await saveViewportScreenshot(cdp, screen.path, options.masks).then(
+          (outcome) => options.kept(outcome, screen.name),
           () => null,
         );
   return views.map((view) => ({ ...view, screen: saved }));
@@ -411,11 +418,12 @@ export class ViewsPart implements GathererPart {
   }
 
   async settle(page: Page): Promise<void> {
-    const { viewed, options, masked } = this.gathering;
+    const { viewed, options, masks } = this.gathering;
     this.views = await viewExperiments(page, viewed, this.variation.viewedAt, {
       cdp: viewed.length > 0 ? await this.gathering.cdp() : null,
       screen: options.viewScreenshot ?? null,
-      masked,
+      masks,
+      kept: (outcome, name) => this.gathering.kept("view", outcome, name),
     });
   }
 

@@ -39,3 +39,8 @@ export function storedSecrets(state: StoredState, keep: ReadonlySet<string>): st
   const tokens = values.flatMap((value) => (typeof value === "string" ? tokensIn(value) : []));
   return [...new Set(tokens.filter((token) => !keep.has(token)))];
 }
+
+/** The secrets of a storage state as its file holds it (JSON text), as `storedSecrets` finds them; none in text that is no JSON object. */
+export function storedSecretsIn(text: string, keep: ReadonlySet<string>): string[] {
+  return storedSecrets((jsonObjectIn(text) as StoredState | undefined) ?? {}, keep);
+}

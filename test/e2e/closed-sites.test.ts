@@ -94,13 +94,22 @@ function pixelsIn(png: PNG, box: { x: number; y: number; width: number; height: 
   return pixels;
 }
 
-/** The coupon page as pictured without a mask, signed in and with the code typed, and where its field is. */
+/** A box in CSS pixels of a picture. */
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * The coupon page as pictured without a mask, signed in, with the code typed and applied: where
+ * its field is, and the code it echoes back; and the account page, where the session shows.
+ */
 interface TypedCoupon {
   typed: PNG;
-  box: { x: number; y: number; width: number; height: number };
+  box: Box;
+  echo: Box;
+  account: PNG;
+  session: Box;
 }
 
-/** The coupon page on each viewport, pictured without a mask with the code typed, in one browser. */
+/** The coupon and account pages on each viewport, pictured without a mask with the code typed and applied, in one browser. */
 async function typedCoupons(): Promise<Map<string, TypedCoupon>> {
   const browser = await chromium.launch({ executablePath: testBrowserPath(), args: LAUNCH_ARGS });
   try {
@@ -111,8 +120,14 @@ async function typedCoupons(): Promise<Map<string, TypedCoupon>> {
       const page = await context.newPage();
       await page.goto(`${SITE}/members/coupon`);
       await page.locator("#coupon").fill(coupon);
+      await page.locator("#apply").click();
       const box = (await page.locator("#coupon").boundingBox())!;
-      pictured.set(viewport, { typed: PNG.sync.read(await page.screenshot({ scale: "css", caret: "hide" })), box });
+      const echo = (await page.locator("#applied code").boundingBox())!;
+      const typed = PNG.sync.read(await page.screenshot({ scale: "css", caret: "hide" }));
+      await page.goto(`${SITE}/members/account`);
+      const session = (await page.locator("#session code").boundingBox())!;
+      const account = PNG.sync.read(await page.screenshot({ scale: "css", caret: "hide" }));
+      pictured.set(viewport, { typed, box, echo, account, session });
     }
     return pictured;
   } finally {
@@ -120,18 +135,17 @@ async function typedCoupons(): Promise<Map<string, TypedCoupon>> {
   }
 }
 
-/** The coupon field's box in a picture of the audit is all mask, where the same page with the code typed, pictured without a mask, shows the code. */
-function expectCouponMasked(picture: string, { typed, box }: TypedCoupon): void {
+/** A box in a picture of the audit is all mask, where the same page pictured without a mask shows a secret there (dark glyphs). */
+function expectMasked(picture: string, unmaskedPicture: PNG, box: Box): void {
   const pictured = PNG.sync.read(readFileSync(picture));
-  expect([pictured.width, pictured.height], picture).toEqual([typed.width, typed.height]);
+  expect([pictured.width, pictured.height], picture).toEqual([unmaskedPicture.width, unmaskedPicture.height]);
   const masked = pixelsIn(pictured, box);
-  const unmasked = pixelsIn(typed, box);
+  const unmasked = pixelsIn(unmaskedPicture, box);
   expect(masked.length, picture).toBeGreaterThan(100);
   expect(
     masked.filter((pixel) => pixel.join() !== MASK.join()),
     picture,
   ).toEqual([]);
-  // The typed code's pixels: dark glyphs on the field, which the mask hides.
   expect(unmasked.filter((pixel) => Math.max(...pixel) < 128).length, picture).toBeGreaterThan(20);
 }
 
@@ -253,7 +267,7 @@ test("each closed site passes with its auth on both viewports; no output shows a
   expect(received.filter((request) => request.host === otherHost && request.cookie !== null)).toEqual([]);
 });
 
-test("every picture of a field typed from a variable masks it on both viewports: the screenshot, the view screens of the page and of its variation, and the side-by-side picture; its code sent as a property and a session a redirect carries show in no output", async () => {
+test("every picture of a field typed from a variable masks it on both viewports: the screenshot, the view screens of the page and of its variation, and the side-by-side picture; the code echoed back and the session a page shows are masked too; its code sent as a property and a session a redirect carries show in no output", async () => {
   // A login, two pages and a variation on both viewports, then the unmasked pictures to compare with.
   test.slow();
   const out = outDir("pictures");
@@ -291,7 +305,11 @@ test("every picture of a field typed from a variable masks it on both viewports:
     ).toEqual(
       [`coupon.${viewport}.png`, `views/coupon.${viewport}.VARIATION.png`, `views/coupon.${viewport}.png`].sort(),
     );
-    for (const name of ofViewport) expectCouponMasked(join(folder, name), typed.get(viewport)!);
+    const unmasked = typed.get(viewport)!;
+    for (const name of ofViewport) expectMasked(join(folder, name), unmasked.typed, unmasked.box);
+    // The code the page echoes once applied (after the journey: the screenshot), and the session the account page shows.
+    expectMasked(join(folder, `coupon.${viewport}.png`), unmasked.typed, unmasked.echo);
+    expectMasked(join(folder, `welcome.${viewport}.png`), unmasked.account, unmasked.session);
   }
   // The side-by-side picture of each viewport is made of those screens, scaled to its columns: the mask's colour is in it (a page pictured without a mask has none).
   const resultsDir = join(out, "allure-results");

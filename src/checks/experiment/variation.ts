@@ -14,6 +14,7 @@ import { uncapitalised } from "../../text/wording.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 import { goalEvents, previewsOf } from "./previews.js";
 import { visibleChange } from "./visible-change.js";
+import { withPicturesLeftOut } from "../pictures-left-out.js";
 
 /**
  * experiment.variation: each variation's preview compared with its control (the page as it is)
@@ -133,7 +134,9 @@ export const experimentVariation = defineCheck({
     "here before launch, by previewing every variation on every viewport beside the page as it is.",
   evaluate(context): Finding[] {
     return context.spec.experiments.flatMap((experiment) =>
-      previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)),
+      previewsOf(context, experiment).map(({ variation, unit }) =>
+        withPicturesLeftOut(judgeUnit(context, experiment, variation, unit), unit),
+      ),
     );
   },
 });

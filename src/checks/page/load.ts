@@ -1,7 +1,10 @@
 import type { Finding } from "../../findings/finding.js";
 import { describeStep } from "../../spec/steps.js";
-import { auditedEnvironment, defineCheck, finding, pageSpecOf } from "../check.js";
+import type { PageArtifacts } from "../../artifacts/types.js";
+import type { AuthSpec } from "../../spec/schema.js";
+import { auditedEnvironment, defineCheck, finding, pageSpecOf, type CheckContext } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
+import { withPicturesLeftOut } from "../pictures-left-out.js";
 
 /** page.load: the page could be loaded and its journey walked. */
 export const pageLoad = defineCheck({
@@ -21,46 +24,49 @@ export const pageLoad = defineCheck({
     "reaches the business action whose event the experiment counts.",
   evaluate(context): Finding[] {
     const auth = auditedEnvironment(context).auth;
-    return context.pages.map((page) => {
-      const scope = { page: page.page, viewport: page.viewport };
-      // A page the site kept the audit out of is page.access's, however it answered.
-      if (keptOut(page, auth) !== null)
-        return finding(context, "skip", "Not judged: the site kept the audit out (page.access says why).", scope);
-      if (page.loadError !== null) {
-        return finding(
-          context,
-          "fail",
-          `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`,
-          scope,
-          {
-            url: page.requestedUrl,
-            status: page.documentStatus,
-          },
-        );
-      }
-      if (page.stepError !== null) {
-        const step = pageSpecOf(context, page.page)?.steps[page.stepError.step];
-        return finding(
-          context,
-          "fail",
-          `The journey stopped at step ${page.stepError.step + 1}: ${page.stepError.message}. Update the step's selector or the page.`,
-          scope,
-          {
-            step: page.stepError.step + 1,
-            action: step ? describeStep(step) : null,
-          },
-        );
-      }
-      return finding(
-        context,
-        "pass",
-        `${page.requestedUrl} loaded (HTTP ${page.documentStatus ?? "?"}) and its journey completed.`,
-        scope,
-        {
-          url: page.requestedUrl,
-          status: page.documentStatus,
-        },
-      );
-    });
+    return context.pages.map((page) => withPicturesLeftOut(judgeLoad(context, auth, page), page));
   },
 });
+
+/** page.load's finding on one page × viewport, before the pictures it left out are named. */
+function judgeLoad(context: CheckContext, auth: AuthSpec | undefined, page: PageArtifacts): Finding {
+  const scope = { page: page.page, viewport: page.viewport };
+  // A page the site kept the audit out of is page.access's, however it answered.
+  if (keptOut(page, auth) !== null)
+    return finding(context, "skip", "Not judged: the site kept the audit out (page.access says why).", scope);
+  if (page.loadError !== null) {
+    return finding(
+      context,
+      "fail",
+      `${page.requestedUrl} could not be loaded: ${page.loadError}. Check that the page exists and the site is up.`,
+      scope,
+      {
+        url: page.requestedUrl,
+        status: page.documentStatus,
+      },
+    );
+  }
+  if (page.stepError !== null) {
+    const step = pageSpecOf(context, page.page)?.steps[page.stepError.step];
+    return finding(
+      context,
+      "fail",
+      `The journey stopped at step ${page.stepError.step + 1}: ${page.stepError.message}. Update the step's selector or the page.`,
+      scope,
+      {
+        step: page.stepError.step + 1,
+        action: step ? describeStep(step) : null,
+      },
+    );
+  }
+  return finding(
+    context,
+    "pass",
+    `${page.requestedUrl} loaded (HTTP ${page.documentStatus ?? "?"}) and its journey completed.`,
+    scope,
+    {
+      url: page.requestedUrl,
+      status: page.documentStatus,
+    },
+  );
+}

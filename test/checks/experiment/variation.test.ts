@@ -316,6 +316,20 @@ test("a sound preview passes, with page, experiment, variation and viewport name
   });
 });
 
+test("a preview whose first screen or filmstrip was left out rather than saved with a secret in it says so, and why", () => {
+  const why = "the page could not be searched for text that shows a secret of the run";
+  const picturesLeftOut = [
+    { picture: "view" as const, why },
+    { picture: "filmstrip" as const, why },
+  ];
+  const [found] = judged([pricing()], [preview({ picturesLeftOut })]);
+  expect(found?.status).toBe("pass");
+  expect(found?.message).toContain(
+    `Its first screen (the side-by-side picture's) was not saved: ${why}; its filmstrip was not saved: ${why}.`,
+  );
+  expect(found?.evidence).toMatchObject({ picturesLeftOut });
+});
+
 test("the preview's lost goal event fails it; a call made before the change, or lost, never counts", () => {
   const lostGoal = preview({
     calls: [

@@ -25,6 +25,18 @@ test.describe("page.load", () => {
     );
     expect(finding).toMatchObject({ status: "fail", evidence: { step: 1, action: 'click "#submit"' } });
   });
+
+  test("says which of the page's pictures were left out rather than saved with a secret in them, and why, without changing its verdict", () => {
+    const why = "the field #coupon, which a step typed a secret or a canary into, was not on the page to be masked";
+    const picturesLeftOut = [{ picture: "screenshot" as const, why }];
+    const [finding] = pageLoad.evaluate(contextOf([pageWith({ screenshot: null, picturesLeftOut })]));
+    expect(finding?.status).toBe("pass");
+    expect(finding?.message).toMatch(
+      /and its journey completed\. Its screenshot was not saved: the field #coupon, .*to be masked\.$/,
+    );
+    expect(finding?.evidence).toMatchObject({ picturesLeftOut });
+    expect(pageLoad.evaluate(contextOf([pageWith()]))[0]?.message).not.toContain("not saved");
+  });
 });
 
 test.describe("page.errors", () => {

@@ -383,6 +383,26 @@ export function joinDocuments(samples: readonly DocumentSample[]): JoinedDocumen
   return joined;
 }
 
+/** Stops the sampler of the current document and reads what it saw; null when the page has none (or is between documents). */
+function stopSampler(page: Page) {
+  return page
+    .evaluate((key) => {
+      const state = (window as unknown as Record<symbol, SamplerState | undefined>)[Symbol.for(key)];
+      if (state === undefined) return null;
+      state.stopped = true;
+      return {
+        frames: state.frames,
+        hiddenChanges: state.hiddenChanges,
+        looks: state.looks,
+        boxes: state.boxes,
+        costMs: state.costMs,
+        readAtMs: performance.now(),
+        timeOrigin: performance.timeOrigin,
+      };
+    }, SAMPLER_KEY)
+    .catch(() => null);
+}
+
 /**
  * Reads the frames the sampler saw, in the documents the page left and in the current one, and
  * stops it; stops the screencast and saves the filmstrip's frames as `framePath(n)` (absolute path
@@ -402,22 +422,7 @@ export async function readFlicker(
   sinceStart: (epochMs: number) => number,
 ): Promise<FlickerFrames | null> {
   const { framePath } = film;
-  const current = await page
-    .evaluate((key) => {
-      const state = (window as unknown as Record<symbol, SamplerState | undefined>)[Symbol.for(key)];
-      if (state === undefined) return null;
-      state.stopped = true;
-      return {
-        frames: state.frames,
-        hiddenChanges: state.hiddenChanges,
-        looks: state.looks,
-        boxes: state.boxes,
-        costMs: state.costMs,
-        readAtMs: performance.now(),
-        timeOrigin: performance.timeOrigin,
-      };
-    }, SAMPLER_KEY)
-    .catch(() => null);
+  const current = await stopSampler(page);
   const shot = (await screencast?.stop()) ?? [];
   const read = joinDocuments(sampling.close(current));
   if (read === null) return null;

@@ -86,10 +86,11 @@ export class CallsPart implements GathererPart {
     const { context, options, sinceStart, page } = this.gathering;
     const lost = await recoverLostCalls(context, this.missingGlobalReads, options.sdk, sinceStart);
     // Page views show their URL, and those the SDK made on its own show at all, only in what it sent.
+    const made = this.made();
     const calls =
       this.unwatched() === null
-        ? withPageViews(this.made(), this.network.collect, options.sdk, placeOf(this.gathering, this.routes, page))
-        : this.made();
+        ? withPageViews(made, this.network.collect, options.sdk, placeOf(this.gathering, this.routes, page))
+        : made;
     return {
       sdkReadyAtMs: this.sdkReadyAt === null ? null : sinceStart(this.sdkReadyAt),
       callsFromNetwork: this.unwatched(),

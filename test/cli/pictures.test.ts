@@ -91,6 +91,8 @@ test("a run without variations starts no browser: none is needed, even one that 
 });
 
 test("the pictures are rendered in a browser launched as the run's, or on the run's browser server", async () => {
+  // Two browsers start one after the other, each taking seconds beside the suite's audits: triple time.
+  test.slow();
   const local = run({ previewed: true });
   const launched = pictureOf(await makeVariationPictures(local, LOCAL), local);
   // Two columns of 360 pixels and the gutter between them.

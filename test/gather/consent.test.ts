@@ -246,6 +246,8 @@ test("an ungated SDK sends before the banner is answered; its requests before co
 test("with GPC on, a correct page shows no banner and tracks nothing; one that takes GPC for consent tracks", async ({
   gatherConsent,
 }) => {
+  // Each page watches a whole banner timeout (the correct one shows none) before its journey, one after the other: triple time.
+  test.slow();
   const honoured = await gatherConsent("/consent/vcc/segment", "gpc");
   expect(honoured.consent).toMatchObject({ unit: "gpc", method: "none", answeredAtMs: null });
   expect(honoured.collect).toEqual([]);

@@ -30,7 +30,9 @@ for (const vendor of VENDORS) {
     visitorBrowser,
     fixtures,
   }) => {
-    // Each look waits out its time for a consent banner: the installs' looks run side by side.
+    // Each look waits out its time for a consent banner: the installs' looks run side by side, each
+    // in a context of the one browser, and took past 30 s beside the suite's audits: triple time.
+    test.slow();
     const looks = await Promise.all(
       installs.map((install) =>
         lookAtSite(visitorBrowser, lookPlan(`${fixtures.urls.vendors}/${vendor}/${install}/correct`)),

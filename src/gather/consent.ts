@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { BrowserContext, CDPSession, Frame, Page } from "playwright";
+import type { BrowserContext, CDPSession, Frame, Locator, Page } from "playwright";
 import type {
   ConsentArtifacts,
   ConsentUnitKind,
@@ -10,7 +10,7 @@ import type {
   StorageWrite,
   StoredName,
 } from "../artifacts/types.js";
-import type { ConsentSpec, Step } from "../spec/schema.js";
+import { MAX_CONSENT_TIMEOUT_MS, type ConsentSpec, type Step } from "../spec/schema.js";
 import { storageNameMatcher } from "../spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
 import type { Gathering, GathererPart } from "./part.js";
@@ -54,6 +54,24 @@ const BANNER_GONE_TIMEOUT_MS = 2000;
 const MAX_REQUESTS = 200;
 /** How long the page is watched at least once its banner shows: a tag fired on a timer, or by a tag manager once the page is idle, is still sent before consent. */
 const MIN_WATCH_MS = 2000;
+
+/** The banner's window, `consent.timeoutMs` on both clocks (`bannerWindow`). */
+interface BannerWindow {
+  over(): boolean;
+  ended: Promise<void>;
+}
+
+/** A bound on the banner's wait should the page's clock never answer: the longest window a spec may give, twice. */
+const MAX_CONSENT_WAIT_MS = 2 * MAX_CONSENT_TIMEOUT_MS;
+
+/** True once `locator` is visible, false when the banner's window ends first. */
+function shownWithin(locator: Locator, window: BannerWindow): Promise<boolean> {
+  const shown = locator.waitFor({ state: "visible", timeout: MAX_CONSENT_WAIT_MS }).then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([shown, window.ended.then(() => false)]);
+}
 /** Requests that say nothing about tracking, unless a tracker's. */
 const IGNORED_TYPES = new Set(["document", "stylesheet", "font"]);
 
@@ -197,7 +215,9 @@ export class ConsentWatch {
       await quiet();
       return;
     }
-    const banner = answer === "auto" ? await this.autoBanner(page) : await this.stepsBanner(page, answer);
+    const window = this.bannerWindow(pageClock);
+    const banner =
+      answer === "auto" ? await this.autoBanner(page, window) : await this.stepsBanner(page, answer, window);
     if (banner === null) return;
     this.bannerAt = Date.now();
     // On the page's clock and the audit's: a page that navigates away ends the first wait early.
@@ -266,19 +286,37 @@ export class ConsentWatch {
     this.changed.notify();
   }
 
-  /** The rules' banner, once visible to a visitor as well: the frame it is in and its selector when the rule names one; null when none showed within the timeout. */
-  private async autoBanner(page: Page): Promise<{ frame: Frame; cmp: string; selector: string | null } | null> {
-    const deadline = Date.now() + this.options.spec.timeoutMs;
+  /**
+   * How long the banner is waited for: `timeoutMs` after the page's load on the audit's clock and
+   * on the page's own, whichever ends later. A page whose renderer is starved (a loaded machine)
+   * runs its timers late, its consent manager and the rules' retries with them: its window is then
+   * as long in the page's time as in the audit's. `over` turns true when it ends; `ended` resolves then.
+   */
+  private bannerWindow(pageClock: (ms: number) => Promise<unknown>): BannerWindow {
+    const { timeoutMs } = this.options.spec;
+    let over = false;
+    const ended = Promise.all([
+      new Promise((resolve) => setTimeout(resolve, timeoutMs)),
+      pageClock(timeoutMs).catch(() => undefined),
+    ]).then(() => {
+      over = true;
+      this.changed.notify();
+    });
+    return { over: () => over, ended };
+  }
+
+  /** The rules' banner, once visible to a visitor as well: the frame it is in and its selector when the rule names one; null when none showed within the window. */
+  private async autoBanner(
+    page: Page,
+    window: BannerWindow,
+  ): Promise<{ frame: Frame; cmp: string; selector: string | null } | null> {
+    const popups = () => this.messages.filter((message) => message.type === "popupFound");
     let seen = 0;
     for (;;) {
-      const found = await this.changed.waitFor(
-        () => this.messages.filter((message) => message.type === "popupFound").length > seen,
-        Math.max(0, deadline - Date.now()),
-      );
-      if (!found) return null;
-      const popups = this.messages.filter((message) => message.type === "popupFound");
-      seen = popups.length;
-      const popup = popups.at(-1)!;
+      await this.changed.waitFor(() => popups().length > seen || window.over(), MAX_CONSENT_WAIT_MS);
+      if (popups().length <= seen) return null;
+      seen = popups().length;
+      const popup = popups().at(-1)!;
       const frame = popup.frame ?? page.mainFrame();
       const selector = popupSelector(popup.cmp ?? "");
       const cmp = popup.cmp ?? "an unnamed consent manager";
@@ -286,31 +324,16 @@ export class ConsentWatch {
       // The rules call an element in the layout "visible"; a banner built but not shown is not one a
       // visitor sees. Its container may have no box of its own (vanilla-cookieconsent's is empty,
       // its dialog fixed): what shows is it or something inside it.
-      const shown = await frame
-        .locator(shownPart(selector))
-        .first()
-        .waitFor({ state: "visible", timeout: Math.max(1, deadline - Date.now()) })
-        .then(
-          () => true,
-          () => false,
-        );
-      if (shown) return { frame, cmp, selector };
-      if (Date.now() >= deadline) return null;
+      if (await shownWithin(frame.locator(shownPart(selector)).first(), window)) return { frame, cmp, selector };
+      if (window.over()) return null;
     }
   }
 
-  /** The spec's banner: its first step's element is visible; null when it was not within the timeout. */
-  private async stepsBanner(page: Page, steps: readonly Step[]): Promise<true | null> {
+  /** The spec's banner: its first step's element is visible; null when it was not within the window. */
+  private async stepsBanner(page: Page, steps: readonly Step[], window: BannerWindow): Promise<true | null> {
     const selector = firstSelector(steps);
     if (selector === null) return true;
-    return page
-      .locator(selector)
-      .first()
-      .waitFor({ state: "visible", timeout: this.options.spec.timeoutMs })
-      .then(
-        () => true as const,
-        () => null,
-      );
+    return (await shownWithin(page.locator(selector).first(), window)) ? true : null;
   }
 
   private async answerWithRules(

@@ -704,7 +704,7 @@ const pageSchema = z.strictObject({
 });
 
 /** The longest `consent.timeoutMs` a spec may give. */
-const MAX_CONSENT_TIMEOUT_MS = 60_000;
+export const MAX_CONSENT_TIMEOUT_MS = 60_000;
 
 /**
  * How a consent banner is answered: `auto` (a library of consent managers' rules finds and

@@ -85,7 +85,6 @@ test("the demo shop with --api: workspace, project and the api section come from
 });
 
 test("the broken shop: the spec's run fails on the faults pages plant on load, and on nothing else", async ({}, testInfo) => {
-  test.setTimeout(420_000);
   // A server of this checkout's fixtures, whatever version the shared one runs.
   const fixtures = await startFixtures({ ports: EPHEMERAL_PORTS });
   try {
@@ -165,7 +164,6 @@ for (const [manager, cmp] of [
   ["klaro", "Klaro"],
 ] as const) {
   test(`a site behind ${manager}'s consent banner: init says it met the banner, accepts it to see the SDK, writes the consent section, and the spec's run passes`, async ({}, testInfo) => {
-    test.setTimeout(300_000);
     const file = testInfo.outputPath(`consent-${manager}.yaml`);
     const init = await runCli([
       "init",

@@ -18,7 +18,6 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(300_000);
   const out = join(testInfo.project.outputDir, "instance-calls-run");
   const run = await runCli(["run", e2eSpec("instance-posthog.yaml"), "--out", out, "--workers", "2"]);
   expect(run.code, run.stdout + run.stderr).toBe(0);

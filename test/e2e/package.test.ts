@@ -34,7 +34,6 @@ let packed: PackResult;
 let project: string;
 
 test.beforeAll(async () => {
-  test.setTimeout(300_000);
   tarballDir = scratchDir("setup-audit-pack");
   packed = await pack(tarballDir);
   project = await installedProject(tarballDir, packed);
@@ -135,7 +134,6 @@ test("the tracker database the consent watch reads loads from the installed pack
 });
 
 test("setup-audit --version names the installed version, and demo passes on both viewports, offline, on free ports", async () => {
-  test.setTimeout(240_000);
   expect(await npx(["--version"])).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
 
   // A key of the user's own stays theirs: the demo audits the mock service with the mock's key.
@@ -161,7 +159,6 @@ test("setup-audit --version names the installed version, and demo passes on both
 });
 
 test("init writes a spec for a site into the project's audits/, and run, validate, report, baseline, merge and schema work on it", async () => {
-  test.setTimeout(420_000);
   const init = await npx(["init", `${DEMO_SHOP}/`, "--crawl", "5"]);
   expect(init.code, init.stdout + init.stderr).toBe(0);
   const file = join(project, "audits/127.0.0.1.yaml");
@@ -207,7 +204,6 @@ function browserPath(): string {
 }
 
 test("the GitHub Action masks the key, audits with the project's setup-audit, writes the job summary and outputs the verdict, and uploads the output folder", async () => {
-  test.setTimeout(300_000);
   rmSync(join(project, "audits"), { recursive: true });
   mkdirSync(join(project, "audits"));
   copyFileSync(join(ROOT, "audits/demo-shop.yaml"), join(project, "audits/demo-shop.yaml"));
@@ -240,7 +236,6 @@ test("the GitHub Action masks the key, audits with the project's setup-audit, wr
 });
 
 test("the GitHub Action annotates a failed check on its spec, outputs verdict fail, uploads the report and then fails the job", async () => {
-  test.setTimeout(300_000);
   const spec = parse(readFileSync(join(ROOT, "audits/demo-shop.yaml"), "utf8")) as Record<string, unknown> & {
     pages: { id: string }[];
   };

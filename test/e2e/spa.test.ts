@@ -47,7 +47,6 @@ const FAULTS = {
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(600_000);
   const out = join(testInfo.project.outputDir, "spa-run");
   const run = await runCli([
     "run",

@@ -19,7 +19,6 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(300_000);
   const out = join(testInfo.project.outputDir, "tracking-plan-amplitude-run");
   const run = await runCli(["run", SPEC, "--out", out, "--workers", "2"]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

@@ -31,7 +31,6 @@ let out: string;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(600_000);
   out = join(testInfo.project.outputDir, "tracking-plan-run");
   const run = await runCli([
     "run",

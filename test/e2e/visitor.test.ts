@@ -121,7 +121,6 @@ function expectVisitor(summary: RunSummary, out: string, page: string, spec: str
 }
 
 test("without and with consent, PostHog's defaults pass on both viewports and the pages saw a visitor's browser; a user agent its bot filter reads is named with its setting", async ({}, testInfo) => {
-  test.setTimeout(300_000);
   const dir = join(testInfo.project.outputDir, "visitor-run");
   const specs = {
     defaults: writeSpec(join(dir, "specs"), "posthog-defaults.yaml", defaultsSpec()),
@@ -173,7 +172,6 @@ test("without and with consent, PostHog's defaults pass on both viewports and th
 });
 
 test("on a browser server launched as an automated one, the audit's contexts still present a visitor's browser, and PostHog's defaults pass", async ({}, testInfo) => {
-  test.setTimeout(300_000);
   const server = await chromium.launchServer({
     executablePath: testBrowserPath(),
     args: LAUNCH_ARGS,

@@ -176,7 +176,6 @@ test("a script's cookie writes carry the page's time and task: a probe is one ta
 test("the request log before consent names known trackers, keeps 200 requests and then only each tracker's first, and counts what it left out", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const context = await browser.newContext();
   try {
     const startedAt = Date.now();
@@ -259,8 +258,6 @@ test("with GPC on, a correct page shows no banner and tracks nothing; one that t
 test("no banner: a page without a consent manager, and one that hides its banner from an automated browser", async ({
   gatherConsent,
 }) => {
-  // Neither SDK ever loads: each page waits out its SDK's bound and its journey's waitForEvent.
-  test.setTimeout(90_000);
   // Both pages at once, each in its own context: the waits overlap.
   const [none, hidden] = await Promise.all([
     gatherConsent("/consent/none/segment", "page", { timeoutMs: 1500 }),

@@ -111,8 +111,6 @@ function widePicture(): Buffer {
 test("on a 390 px phone nothing overflows sideways: long URLs, spec paths and names wrap, tables and the trend scroll inside their own box", async ({
   browser,
 }, testInfo) => {
-  // A page of some 800 findings, laid out and measured element by element: seconds on a busy machine.
-  test.setTimeout(90_000);
   const summary = longSummary();
   const parts = overviewParts({
     summary,

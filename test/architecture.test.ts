@@ -160,10 +160,9 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["spec", "text", "node:net"],
   },
   report: {
-    why: "reporters read the run's result, the checks' definitions and the titles, never the spec, the API or the browser side",
+    why: "reporters render the run's result and summary.json alone (each finding with its check's title, severity and family as judged), never a check, the spec, the API or the browser side",
     may: [
       "artifacts",
-      "checks",
       "findings",
       "package",
       "plan/titles.ts",

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHECKS } from "../../src/checks/index.js";
+import { CHECKS, reported } from "../../src/checks/index.js";
 import { overviewParts } from "../../src/report/overview/overview.js";
 import { readOverviewSources } from "../../src/report/overview/sources.js";
 import { specIdentity } from "../../src/cli/spec-identity.js";
@@ -66,18 +66,20 @@ function largeSummary(): RunSummary {
     for (const viewport of VIEWPORTS) {
       for (const check of pageChecks) {
         const status = statuses[index++ % statuses.length]!;
-        findings.push({
-          check,
-          status,
-          spec,
-          page: `p${page}`,
-          viewport,
-          goal: null,
-          experiment: null,
-          variation: null,
-          message: `\`${check}\` on /bench/${page} (${viewport}): ${status}, with a sentence of the length a finding's message has, saying what to do.`,
-          evidence: {},
-        });
+        findings.push(
+          reported({
+            check,
+            status,
+            spec,
+            page: `p${page}`,
+            viewport,
+            goal: null,
+            experiment: null,
+            variation: null,
+            message: `\`${check}\` on /bench/${page} (${viewport}): ${status}, with a sentence of the length a finding's message has, saying what to do.`,
+            evidence: {},
+          }),
+        );
       }
     }
   }

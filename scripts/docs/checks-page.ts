@@ -1,6 +1,8 @@
 import { CHECKS } from "../../src/checks/index.js";
 import type { Check } from "../../src/checks/check.js";
 import { CHECKLIST_LABELS } from "../../src/report/console.js";
+import { CHECKLIST_SOURCES } from "../../src/results/checklist.js";
+import type { Checklist } from "../../src/findings/finding.js";
 import { cell, githubSlug } from "./markdown.js";
 
 /** What a check's scope means to a reader: where its findings come from, shards and merge included. */
@@ -22,14 +24,17 @@ function link(check: Check): string {
 /** docs/checks.md's checklist: each item of the service's checklist, as the console names it, and the checks that feed it. */
 export function checklistTable(): string {
   const rows = Object.entries(CHECKLIST_LABELS).map(([item, label]) => {
-    const feeding = CHECKS.filter((check) => check.checklist === item).map(link);
+    const feeding = CHECKS.filter((check) => CHECKLIST_SOURCES[item as keyof Checklist].includes(check.id)).map(link);
     return `| \`${item}\` | ${label} | ${feeding.join(", ")} |`;
   });
   return ["| item | the console says | fed by |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
 function checklistItem(check: Check): string {
-  return check.checklist === null ? "none" : `\`${check.checklist}\``;
+  const item = (Object.keys(CHECKLIST_SOURCES) as (keyof Checklist)[]).find((name) =>
+    CHECKLIST_SOURCES[name].includes(check.id),
+  );
+  return item === undefined ? "none" : `\`${item}\``;
 }
 
 /** One check in full: what it vouches for, where it belongs, when it fails and why that matters. */

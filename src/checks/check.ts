@@ -2,7 +2,7 @@ import { keptOut } from "../artifacts/site-entry.js";
 import type { ApiArtifacts, CapturedCall, ConsentArtifacts, PageArtifacts, ReportFile } from "../artifacts/types.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
-import type { CheckId, Checklist, Finding, Status } from "../findings/finding.js";
+import type { CheckId, Family, Judgement, Severity, Status } from "../findings/finding.js";
 import { environmentOf } from "../spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
 import type { AuditUnit } from "../plan/plan.js";
@@ -40,33 +40,9 @@ export interface CheckContext extends AuditContext {
 }
 
 /**
- * Check families: how the report's categories group failures, so a reader sees "three pages lose
- * calls to the SDK load order" before reading any single page. In the order a failure is filed:
- * a result failing several is filed under the first.
- */
-export const FAMILIES = [
-  "SDK installation and load order",
-  "Goal/event mismatch",
-  "Delivery",
-  "Personal data",
-  "Tracking plan",
-  "Experiments",
-  "API",
-  "Pages and viewports",
-] as const;
-
-/** One family of checks. */
-export type Family = (typeof FAMILIES)[number];
-
-/** Allure's severities, most severe first. */
-export const SEVERITIES = ["blocker", "critical", "normal", "minor", "trivial"] as const;
-
-/** One Allure severity. */
-export type Severity = (typeof SEVERITIES)[number];
-
-/**
- * What a check is: the one record the registry, the report's severity, family and checklist
- * tables and the checks page (docs/checks.md) are built from.
+ * What a check is: the one record the registry, the findings' titles, severity and family, and
+ * the checks page (docs/checks.md) are built from. Which checklist item it feeds is the
+ * checklist's to say (results/checklist.ts).
  */
 export interface CheckDefinition<Id extends string = string> {
   /** The stable id of the public contract (docs/checks.md); never changed once published. */
@@ -88,8 +64,6 @@ export interface CheckDefinition<Id extends string = string> {
    * conversions are lost or counted wrongly, `normal` for setup hygiene, `minor` for noise.
    */
   severity: Severity;
-  /** The item of the service's checklist its findings feed; null when it feeds none. */
-  checklist: keyof Checklist | null;
   /** When it fails or warns, in markdown, with links relative to docs/: the checks page's "Fails when". */
   failsWhen: string;
   /** Why it matters, one paragraph of markdown: the report's description of its results and the checks page's "Why it matters". */
@@ -104,7 +78,7 @@ export interface CheckDefinition<Id extends string = string> {
 
 /** A check: what it is, and a pure evaluation. */
 export interface Check<Id extends string = CheckId> extends CheckDefinition<Id> {
-  evaluate(context: AuditContext): Finding[];
+  evaluate(context: AuditContext): Judgement[];
 }
 
 /**
@@ -112,7 +86,7 @@ export interface Check<Id extends string = CheckId> extends CheckDefinition<Id> 
  * the context (`finding(context, …)`), so the id is written once; the id must be one of CHECK_IDS.
  */
 export function defineCheck<const Id extends CheckId>(
-  check: CheckDefinition<Id> & { evaluate(context: CheckContext): Finding[] },
+  check: CheckDefinition<Id> & { evaluate(context: CheckContext): Judgement[] },
 ): Check<Id> {
   const { evaluate, ...definition } = check;
   const id: CheckId = definition.id;
@@ -135,7 +109,7 @@ export function finding(
   message: string,
   scope: FindingScope = {},
   evidence: Record<string, unknown> = {},
-): Finding {
+): Judgement {
   return {
     check: context.check,
     status,
@@ -158,7 +132,7 @@ export interface Verdict {
 }
 
 /** The one finding of a check judged once per spec × environment: no page, viewport, goal or experiment. */
-export function specWideFinding(context: CheckContext, verdict: Verdict): Finding[] {
+export function specWideFinding(context: CheckContext, verdict: Verdict): Judgement[] {
   return [finding(context, verdict.status, verdict.message, {}, verdict.evidence)];
 }
 
@@ -166,7 +140,7 @@ export function specWideFinding(context: CheckContext, verdict: Verdict): Findin
  * Runs a page-level judgement on every page × viewport that loaded and let the audit in; any
  * other gets a `skip` saying why, since page.load or page.access already reports it.
  */
-export function perLoadedPage(context: CheckContext, judge: (page: JudgedPage) => Verdict): Finding[] {
+export function perLoadedPage(context: CheckContext, judge: (page: JudgedPage) => Verdict): Judgement[] {
   return context.pages.map((page) => {
     const scope = { page: page.page, viewport: page.viewport };
     const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);

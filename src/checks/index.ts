@@ -1,4 +1,4 @@
-import type { CheckId, Finding } from "../findings/finding.js";
+import type { CheckId, Finding, Judgement } from "../findings/finding.js";
 import { API_CHECKS } from "./api/index.js";
 import { BASELINE_CHECKS } from "./baseline/index.js";
 import { CONSENT_CHECKS } from "./consent/index.js";
@@ -46,14 +46,15 @@ export function checkOf(id: CheckId): Check {
  * Runs every check on one spec × environment and applies the spec's severity overrides. A check
  * whose inputs the run lacks is not judged: it gets the one `skip` finding its missing input
  * calls for (none for a baseline nobody asked for). A check that throws becomes one failed
- * finding, never a crashed run.
+ * finding, never a crashed run. Each finding carries its check's title for its status, severity and
+ * family, so that what reports it needs the checks no more.
  */
 export function runChecks(context: AuditContext, checks: readonly Check[] = CHECKS): Finding[] {
   return checks.flatMap((check) => {
     const checkContext = { ...context, check: check.id };
     const needs = typeof check.needs === "function" ? check.needs(context) : (check.needs ?? []);
     const missing = missingInput(context, needs);
-    let findings: Finding[];
+    let findings: Judgement[];
     if (missing !== null) {
       findings = missing.reason === null ? [] : [finding(checkContext, "skip", missing.reason)];
     } else {
@@ -70,11 +71,19 @@ export function runChecks(context: AuditContext, checks: readonly Check[] = CHEC
         ];
       }
     }
-    return findings.map((found) => applyOverride(found, context.spec.checks[check.id]));
+    return findings.map((found) => reported(applyOverride(found, context.spec.checks[check.id]), check));
   });
 }
 
-function applyOverride(found: Finding, override: "off" | "warn" | "fail" | undefined): Finding {
+/** A judgement as the run reports it: with its check's title for its status, severity and family. */
+export function reported(judgement: Judgement, check: Check = checkOf(judgement.check)): Finding {
+  const { check: id, status, ...where } = judgement;
+  const title = status === "fail" || status === "warn" ? check.failureTitle : check.title;
+  // In summary.json's order: the check and its status, what it is, then where and why.
+  return { check: id, status, title, severity: check.severity, family: check.family, ...where };
+}
+
+function applyOverride(found: Judgement, override: "off" | "warn" | "fail" | undefined): Judgement {
   if (override === undefined) return found;
   if (override === "off") {
     return {

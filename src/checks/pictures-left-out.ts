@@ -1,5 +1,5 @@
 import type { PageArtifacts, PictureLeftOut } from "../artifacts/types.js";
-import type { Finding } from "../findings/finding.js";
+import type { Judgement } from "../findings/finding.js";
 import { capitalised } from "../text/wording.js";
 
 /**
@@ -16,7 +16,7 @@ const PICTURE_NAMES: Record<PictureLeftOut["picture"], string> = {
 };
 
 /** `judged`, with the pictures of `unit` that were left out named in its message and evidence; as it is when none was. */
-export function withPicturesLeftOut(judged: Finding, unit: PageArtifacts): Finding {
+export function withPicturesLeftOut(judged: Judgement, unit: PageArtifacts): Judgement {
   const leftOut = unit.picturesLeftOut ?? [];
   if (leftOut.length === 0) return judged;
   const said = leftOut.map(({ picture, why }) => `its ${PICTURE_NAMES[picture]} was not saved: ${why}`).join("; ");

@@ -49,7 +49,7 @@ export async function publishResults(
   const pictures = await makeVariationPictures({ outDir: plan.outDir, targets }, plan);
   // Like the HTML report built from them, the Allure results are an output: failing to write them never changes the verdict.
   const allureWritten = await writeAllureResults(
-    { runId: plan.runId, outDir: plan.outDir, targets },
+    { runId: plan.runId, outDir: plan.outDir, targets, checks: summary.checks ?? {} },
     { resultsDir: join(plan.outDir, "allure-results"), secrets, pictures },
   ).then(
     () => true,

@@ -51,8 +51,33 @@ export type CheckId = (typeof CHECK_IDS)[number];
 /** The status of one finding; `skip` when the check did not apply or was turned off. */
 export type Status = "pass" | "warn" | "fail" | "skip";
 
-/** One judgement of one check, on one page × viewport, goal, experiment or spec. */
-export interface Finding {
+/**
+ * Check families: how the report's categories group failures, so a reader sees "three pages lose
+ * calls to the SDK load order" before reading any single page. In the order a failure is filed:
+ * a result failing several is filed under the first.
+ */
+export const FAMILIES = [
+  "SDK installation and load order",
+  "Goal/event mismatch",
+  "Delivery",
+  "Personal data",
+  "Tracking plan",
+  "Experiments",
+  "API",
+  "Pages and viewports",
+] as const;
+
+/** One family of checks. */
+export type Family = (typeof FAMILIES)[number];
+
+/** Allure's severities, most severe first. */
+export const SEVERITIES = ["blocker", "critical", "normal", "minor", "trivial"] as const;
+
+/** One Allure severity. */
+export type Severity = (typeof SEVERITIES)[number];
+
+/** One judgement of one check, on one page × viewport, goal, experiment or spec, as the check gives it. */
+export interface Judgement {
   check: CheckId;
   status: Status;
   spec: string;
@@ -67,6 +92,24 @@ export interface Finding {
   /** Plain data that backs the message; never a raw secret or personal value. */
   evidence: Record<string, unknown>;
 }
+
+/**
+ * A judgement as the run reports it (summary.json, the history, every report): with its check's
+ * title, severity and family as they were when it was judged, so that a report rendered from it
+ * later, or by another version, shows what the run said, whatever the checks say today.
+ */
+export interface Finding extends Judgement {
+  /** The check's title for this status: what a pass vouches for, or what went wrong (a warn or fail). */
+  title: string;
+  severity: Severity;
+  family: Family;
+}
+
+/**
+ * Why each check a run judged matters, by check id, as it was when the run judged it: the
+ * paragraph every report shows beside its findings (summary.json's `checks`).
+ */
+export type CheckReasons = Record<string, { why: string }>;
 
 /** The five checks the service asks for before a setup is trusted, in the order they are shown. */
 export const CHECKLIST_ITEMS = [

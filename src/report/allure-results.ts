@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LabelName, Status as AllureStatus, type Label } from "allure-js-commons";
 import type { RuntimeMessage } from "allure-js-commons/sdk";
-import { CHECKS, checkOf } from "../checks/index.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
 import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import { scrubText } from "../privacy/redact.js";
-import type { Finding, Status } from "../findings/finding.js";
+import type { CheckReasons, Finding, Status } from "../findings/finding.js";
 import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
 import { pageTitle } from "../plan/titles.js";
 import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";
@@ -66,6 +65,11 @@ const CHECKLIST_WHY =
   "both checked, and no bot/SRM or dropped-event warning. Each item is the worst status of the checks " +
   "that feed it; open the page results below for the evidence.";
 
+/** What a result's findings are reported with: the values never to print, and why each check matters. */
+interface ResultContext extends RedactionContext {
+  reasons: CheckReasons;
+}
+
 /**
  * Every result of the run, viewport by viewport in the order the specs name them; spec-wide
  * results are filed under the spec's first viewport. `secrets` are scrubbed from every text; each
@@ -82,7 +86,7 @@ export function allureEntries(run: RunResult, secrets: readonly string[], pictur
           target,
           result,
           viewport,
-          { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets },
+          { keys: target.keys, requiredAttributes: target.requiredAttributes, secrets, reasons: run.checks },
           pictures,
         ),
       ]),
@@ -94,7 +98,7 @@ function* targetEntries(
   target: ReportTarget,
   result: TargetResult,
   viewport: string,
-  redaction: RedactionContext,
+  redaction: ResultContext,
   pictures: VariationPictures,
 ): Generator<AllureEntry> {
   const first = viewport === target.viewports[0];
@@ -248,7 +252,7 @@ function pageEvidence(outDir: string, page: JudgedPage, redaction: RedactionCont
 function reportFindings(
   label: RuntimeMessage,
   findings: readonly Finding[],
-  redaction: RedactionContext,
+  redaction: ResultContext,
   where: string,
   evidence: RuntimeMessage[] = [],
 ): AllureContent {
@@ -257,14 +261,12 @@ function reportFindings(
     ...(severity ? [{ name: LabelName.SEVERITY, value: severity }] : []),
     ...failedFamilies(findings).map((family) => ({ name: FAMILY_LABEL, value: family })),
   ];
-  const steps = findings.flatMap((finding) => {
-    const check = checkOf(finding.check);
-    const title = finding.status === "fail" || finding.status === "warn" ? check.failureTitle : check.title;
-    return logStep(
-      `${finding.check}: ${title} — ${scrubText(finding.message, redaction.secrets)}`,
+  const steps = findings.flatMap((finding) =>
+    logStep(
+      `${finding.check}: ${finding.title} — ${scrubText(finding.message, redaction.secrets)}`,
       ALLURE_STATUS[finding.status],
-    );
-  });
+    ),
+  );
   const failed = findings.filter((finding) => finding.status === "fail");
   return {
     outcome:
@@ -274,7 +276,7 @@ function reportFindings(
             status: "failed",
             message: `${failed.length} check(s) failed on ${where}:\n${failed.map((finding) => `- ${finding.check}: ${scrubText(finding.message, redaction.secrets)}`).join("\n")}`,
           },
-    messages: [label, metadata({ labels, description: whyOf(findings) }), ...steps, ...evidence],
+    messages: [label, metadata({ labels, description: whyOf(findings, redaction.reasons) }), ...steps, ...evidence],
   };
 }
 
@@ -282,10 +284,13 @@ function reportFindings(
  * Why the checks that failed or warned matter, as markdown; when none did, why each check that
  * judged the result matters, so a passing result still says what it vouches for.
  */
-function whyOf(findings: readonly Finding[]): string {
+function whyOf(findings: readonly Finding[], reasons: CheckReasons): string {
   const problems = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
-  const ids = new Set((problems.length > 0 ? problems : findings).map((finding) => finding.check));
-  return CHECKS.filter((check) => ids.has(check.id))
-    .map((check) => `**${check.id}: ${check.title}.** ${check.why}`)
+  const titled = new Map<string, string>();
+  for (const finding of problems.length > 0 ? problems : findings)
+    if (!titled.has(finding.check)) titled.set(finding.check, finding.title);
+  return [...titled]
+    .filter(([id]) => reasons[id] !== undefined)
+    .map(([id, title]) => `**${id}: ${title}.** ${reasons[id]!.why}`)
     .join("\n\n");
 }

@@ -1,7 +1,5 @@
 import type { CategoryRule } from "@allurereport/core-api";
-import { FAMILIES, type Family } from "../checks/check.js";
-import { checkOf } from "../checks/index.js";
-import type { Finding } from "../findings/finding.js";
+import { FAMILIES, type Family, type Finding } from "../findings/finding.js";
 import { escapeRegExp } from "../text/wording.js";
 
 /** The Allure label that carries the families of a result's failed checks. */
@@ -9,9 +7,7 @@ export const FAMILY_LABEL = "family";
 
 /** The families of the failed findings, in filing order, each once. */
 export function failedFamilies(findings: readonly Finding[]): Family[] {
-  const failed = new Set(
-    findings.filter((finding) => finding.status === "fail").map((finding) => checkOf(finding.check).family),
-  );
+  const failed = new Set(findings.filter((finding) => finding.status === "fail").map((finding) => finding.family));
   return FAMILIES.filter((family) => failed.has(family));
 }
 

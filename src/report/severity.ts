@@ -1,10 +1,8 @@
-import { SEVERITIES, type Severity } from "../checks/check.js";
-import { checkOf } from "../checks/index.js";
-import type { Finding } from "../findings/finding.js";
+import { type Finding, SEVERITIES, type Severity } from "../findings/finding.js";
 
-/** The severity of a result: that of its most severe failed or warning check; null when none. */
+/** The severity of a result: that of its most severe failed or warning finding; null when none. */
 export function severityOf(findings: readonly Finding[]): Severity | null {
   const problems = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
-  const ranks = problems.map((finding) => SEVERITIES.indexOf(checkOf(finding.check).severity));
+  const ranks = problems.map((finding) => SEVERITIES.indexOf(finding.severity));
   return ranks.length === 0 ? null : SEVERITIES[Math.min(...ranks)]!;
 }

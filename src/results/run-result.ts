@@ -5,7 +5,8 @@ import { routeOfCall } from "../artifacts/page-views.js";
 import type { AuditTarget } from "../plan/plan.js";
 import { hideSecretsDeep, scrubText, withoutUserInfo } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type RunSummary, type SpecRun } from "./summary.js";
-import { type Finding } from "../findings/finding.js";
+import { type CheckReasons, type Finding } from "../findings/finding.js";
+import { checkReasons } from "./check-reasons.js";
 
 /**
  * A run's result: what the checks found on each spec × environment, and the summary.json built
@@ -75,6 +76,8 @@ export interface RunResult {
   outDir: string;
   /** Each spec × environment audited, in plan order. */
   targets: { target: ReportTarget; result: TargetResult }[];
+  /** Why each check judged matters, as summary.json keeps it. */
+  checks: CheckReasons;
 }
 
 /** Builds summary.json from every target's results. */
@@ -104,6 +107,7 @@ export function buildSummary(
     durationMs: options.durationMs,
     runs,
     findings,
+    checks: checkReasons(findings),
     calls: results.flatMap(callRecords),
     // Set when the run is compared with an earlier one (cli/changes.ts), which needs the history.
     changes: null,

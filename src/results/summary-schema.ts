@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS, type CheckId } from "../findings/finding.js";
+import { CHECK_IDS, type CheckId, FAMILIES, SEVERITIES } from "../findings/finding.js";
 import type { RunSummary } from "./summary.js";
 
 /** Where the generated JSON Schema of summary.json ships, relative to the package root. */
@@ -19,6 +19,13 @@ const finding = z
   .object({
     check: checkId,
     status,
+    title: z
+      .string()
+      .describe(
+        "The check's title as it was when it was judged: what a pass vouches for, or, on a warn or fail, what went wrong.",
+      ),
+    severity: z.enum(SEVERITIES).describe("The check's severity as it was when it was judged."),
+    family: z.enum(FAMILIES).describe("The check's family (the report's category) as it was when it was judged."),
     spec: z.string().describe("The spec file, as the run named it."),
     page: nullableName("The page's id; null on a finding that judges no one page."),
     viewport: nullableName("`desktop` or `mobile`; null on a finding that judges no one viewport."),
@@ -161,6 +168,12 @@ const runSummary = z
     durationMs: z.number(),
     runs: z.array(specRun),
     findings: z.array(finding),
+    checks: z
+      .record(z.string(), z.object({ why: z.string() }).strict())
+      .optional()
+      .describe(
+        "Why each check of `findings` matters, by check id, as it was when the run judged it: every report shows it beside the findings.",
+      ),
     calls: z.array(call),
     changes,
   })

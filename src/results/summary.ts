@@ -1,4 +1,11 @@
-import { worstStatus, type CheckId, type Checklist, type Finding, type Status } from "../findings/finding.js";
+import {
+  worstStatus,
+  type CheckId,
+  type Checklist,
+  type CheckReasons,
+  type Finding,
+  type Status,
+} from "../findings/finding.js";
 import type { Delivery } from "../artifacts/types.js";
 
 /** One call as reported in summary.json. */
@@ -57,6 +64,8 @@ export interface RunSummary {
   durationMs: number;
   runs: SpecRun[];
   findings: Finding[];
+  /** Why each check of `findings` matters, as it was when the run judged it; absent from a summary written before it was kept. */
+  checks?: CheckReasons;
   calls: CallRecord[];
   /** What changed since the run compared with (results/changes.ts); null when there is nothing to compare with. */
   changes: Changes | null;

@@ -12,7 +12,6 @@ import { apiProject } from "../../src/checks/api/project.js";
 import { apiWorkspace } from "../../src/checks/api/workspace.js";
 import { apiSettings } from "../../src/cli/api-phase.js";
 import { ingestedEvents } from "../../src/artifacts/delivery.js";
-import type { Finding } from "../../src/findings/finding.js";
 import { contextOf, specWith } from "../support/artifacts.js";
 import { environmentDomain } from "../../src/url/domain.js";
 
@@ -214,7 +213,7 @@ test("renamed fields and a nested workspace still match", async () => {
   expect(run.message("api.project")).toBe(
     "The service lists the project: project prj_demo_staging has projectKey `prj_demo_staging`.",
   );
-  expect(run.findings.find((found: Finding) => found.check === "api.workspace")!.evidence).toMatchObject({
+  expect(run.findings.find((found) => found.check === "api.workspace")!.evidence).toMatchObject({
     field: "settings.workspace",
   });
 });

@@ -7,19 +7,21 @@ import { CliError, EXIT } from "../../src/runner/errors.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 import { scratchDir } from "../support/scratch.js";
+import { reported } from "../../src/checks/index.js";
 
-const found = (status: Status, page: string, spec = "audits/shop.yaml"): Finding => ({
-  check: "page.load",
-  status,
-  spec,
-  page,
-  viewport: "mobile",
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "",
-  evidence: {},
-});
+const found = (status: Status, page: string, spec = "audits/shop.yaml"): Finding =>
+  reported({
+    check: "page.load",
+    status,
+    spec,
+    page,
+    viewport: "mobile",
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "",
+    evidence: {},
+  });
 const summaryOf = (findings: Finding[], startedAt: string, spec = "audits/shop.yaml"): RunSummary => ({
   version: 1,
   verdict: findings.some((finding) => finding.status === "fail") ? "fail" : "pass",

@@ -5,8 +5,9 @@ import { ciRunUrl, notifyWebhook, POST_POLICY, type PostPolicy } from "../../src
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 import type { WebhookMessage } from "../../src/report/webhook.js";
+import { reported } from "../../src/checks/index.js";
 
-const failed: Finding = {
+const failed: Finding = reported({
   check: "page.load",
   status: "fail",
   spec: "audits/shop.yaml",
@@ -17,7 +18,7 @@ const failed: Finding = {
   variation: null,
   message: "The page did not load.",
   evidence: {},
-};
+});
 const summary = (changes: RunSummary["changes"]): RunSummary => ({
   version: 1,
   verdict: "fail",

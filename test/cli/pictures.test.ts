@@ -12,6 +12,7 @@ import type { Finding } from "../../src/findings/finding.js";
 import { pageWith } from "../support/artifacts.js";
 import { testBrowserPath } from "../support/browser.js";
 import { scratchDir } from "../support/scratch.js";
+import { reported } from "../../src/checks/index.js";
 
 const EXPERIMENT = { name: "Pricing CTA copy", page: "pricing" };
 const LOCAL: PictureBrowserSource = { browserExecutable: testBrowserPath() ?? null, browserEndpoint: null };
@@ -42,7 +43,7 @@ function run({ previewed }: { previewed: boolean }): PictureSources {
       ],
     });
   };
-  const judged: Finding = {
+  const judged: Finding = reported({
     check: "experiment.variation",
     status: "pass",
     spec: "audits/demo.yaml",
@@ -53,7 +54,7 @@ function run({ previewed }: { previewed: boolean }): PictureSources {
     variation: "Long copy",
     message: "Previews well.",
     evidence: {},
-  };
+  });
   const pages = [
     unit("control.png", null),
     unit("long.png", { experiment: EXPERIMENT.name, name: "Long copy", errors: [] }),

@@ -8,6 +8,7 @@ import { planTarget } from "../../src/plan/target.js";
 import type { TargetResult } from "../../src/results/run-result.js";
 import { specWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
+import { reported } from "../../src/checks/index.js";
 
 test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
   const out = scratchDir("publish");
@@ -23,7 +24,7 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
     pages: [],
     viewports: ["desktop"],
   });
-  const failed = {
+  const failed = reported({
     check: "page.load",
     status: "fail",
     spec: "audits/shop.yaml",
@@ -34,7 +35,7 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
     variation: null,
     message: "Did not load.",
     evidence: {},
-  } as const;
+  });
   const result: TargetResult = {
     spec: "audits/shop.yaml",
     project: "Demo shop",

@@ -13,6 +13,8 @@ import type { Finding } from "../../src/findings/finding.js";
 import { reportTarget, type RunResult } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
+import { reported } from "../../src/checks/index.js";
+import { checkReasons } from "../../src/results/check-reasons.js";
 
 const spec = specWith();
 const target: AuditTarget = planTarget({
@@ -25,19 +27,20 @@ const target: AuditTarget = planTarget({
   pages: ["home", "signup"],
   viewports: ["desktop", "mobile"],
 });
-const finding = (overrides: Partial<Finding>): Finding => ({
-  check: "page.load",
-  status: "pass",
-  spec: "audits/shop.yaml",
-  page: "home",
-  viewport: "desktop",
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "Loaded.",
-  evidence: {},
-  ...overrides,
-});
+const finding = (overrides: Partial<Finding>): Finding =>
+  reported({
+    check: "page.load",
+    status: "pass",
+    spec: "audits/shop.yaml",
+    page: "home",
+    viewport: "desktop",
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "Loaded.",
+    evidence: {},
+    ...overrides,
+  });
 
 /** home on both viewports, signup on desktop only (its mobile unit belongs to another shard); home fails on mobile. */
 function runWith(findings: Finding[]): RunResult {
@@ -49,6 +52,7 @@ function runWith(findings: Finding[]): RunResult {
   return {
     runId: "abc123",
     outDir: scratchDir("allure-out"),
+    checks: checkReasons(findings),
     targets: [
       {
         target: reportTarget(target),

@@ -1,26 +1,25 @@
 import { expect, test } from "@playwright/test";
 import { CHECKLIST_SOURCES, rollUpChecklist } from "../../src/results/checklist.js";
-import { FAMILIES } from "../../src/checks/check.js";
-import { CHECKS } from "../../src/checks/index.js";
-import { type CheckId } from "../../src/findings/finding.js";
-import type { Checklist, Finding } from "../../src/findings/finding.js";
+import { CHECKS, reported } from "../../src/checks/index.js";
+import { type Checklist, type CheckId, FAMILIES, type Finding } from "../../src/findings/finding.js";
 import { checklistSteps } from "../../src/report/checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL, reportCategories } from "../../src/report/families.js";
 import { severityOf } from "../../src/report/severity.js";
 
-const found = (check: CheckId, status: Finding["status"], where: Partial<Finding> = {}): Finding => ({
-  check,
-  status,
-  spec: "s.yaml",
-  page: null,
-  viewport: null,
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "",
-  evidence: {},
-  ...where,
-});
+const found = (check: CheckId, status: Finding["status"], where: Partial<Finding> = {}): Finding =>
+  reported({
+    check,
+    status,
+    spec: "s.yaml",
+    page: null,
+    viewport: null,
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "",
+    evidence: {},
+    ...where,
+  });
 
 test("the checklist rolls up the checks that feed each item", () => {
   const checklist = rollUpChecklist([

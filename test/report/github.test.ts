@@ -2,20 +2,22 @@ import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand } from "../../src/report/github.js";
+import { reported } from "../../src/checks/index.js";
 
-const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding => ({
-  check: "events.expected",
-  status,
-  spec: "audits/shop.yaml",
-  page: null,
-  viewport: null,
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "",
-  evidence: {},
-  ...where,
-});
+const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding =>
+  reported({
+    check: "events.expected",
+    status,
+    spec: "audits/shop.yaml",
+    page: null,
+    viewport: null,
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "",
+    evidence: {},
+    ...where,
+  });
 
 const summaryOf = (findings: Finding[], verdict: RunSummary["verdict"] = "fail"): RunSummary => ({
   version: 1,

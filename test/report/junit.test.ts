@@ -2,24 +2,26 @@ import { expect, test } from "@playwright/test";
 import { toJUnitXml } from "../../src/report/junit.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
+import { reported } from "../../src/checks/index.js";
 
 const found = (
   check: Finding["check"],
   status: Finding["status"],
   message: string,
   page: string | null = "signup",
-): Finding => ({
-  check,
-  status,
-  spec: "audits/shop.yaml",
-  page,
-  viewport: page ? "mobile" : null,
-  goal: null,
-  experiment: null,
-  variation: null,
-  message,
-  evidence: {},
-});
+): Finding =>
+  reported({
+    check,
+    status,
+    spec: "audits/shop.yaml",
+    page,
+    viewport: page ? "mobile" : null,
+    goal: null,
+    experiment: null,
+    variation: null,
+    message,
+    evidence: {},
+  });
 
 const summary: RunSummary = {
   version: 1,

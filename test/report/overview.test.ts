@@ -8,20 +8,23 @@ import { overviewParts, withOverview, type OverviewSources } from "../../src/rep
 import { readOverviewSources } from "../../src/report/overview/sources.js";
 import { rollUpChecklist } from "../../src/results/checklist.js";
 import { scratchDir } from "../support/scratch.js";
+import { reported } from "../../src/checks/index.js";
+import { checkReasons } from "../../src/results/check-reasons.js";
 
-const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
-  check: "page.load",
-  status,
-  spec: "audits/shop.yaml",
-  page: "home",
-  viewport: "desktop",
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "Loaded.",
-  evidence: {},
-  ...where,
-});
+const found = (status: Status, where: Partial<Finding> = {}): Finding =>
+  reported({
+    check: "page.load",
+    status,
+    spec: "audits/shop.yaml",
+    page: "home",
+    viewport: "desktop",
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "Loaded.",
+    evidence: {},
+    ...where,
+  });
 
 const checklistOf = (status: Status, changed: Partial<Checklist> = {}): Checklist => ({
   workspace: status,
@@ -53,6 +56,7 @@ const summaryOf = (
   durationMs: 25_800,
   runs,
   findings,
+  checks: checkReasons(findings),
   calls: [],
   changes,
 });
@@ -620,4 +624,35 @@ test("the sources are summary.json, the history of findings and the pictures the
       ["control and variations side by side: p1.png", 'filmstrip of "Long": p2.png'],
     ],
   ]);
+});
+
+test("an old summary renders as it was: a check since renamed keeps its id, title, severity and reason, and one written before findings carried them shows its id", () => {
+  const retired = {
+    ...found("fail", { page: "pricing", viewport: "mobile", message: "The banner covered the page." }),
+    check: "layout.banner" as Finding["check"],
+    title: "A banner covers the page",
+    severity: "minor" as const,
+    family: "Pages and viewports" as const,
+  };
+  const {
+    title: _title,
+    severity: _severity,
+    family: _family,
+    ...untitled
+  } = found("warn", {
+    check: "sdk.order",
+    page: "home",
+    viewport: "desktop",
+    message: "A call came first.",
+  });
+  const text = textOf(
+    overviewOf({
+      ...summaryOf([retired, untitled as Finding]),
+      checks: { "layout.banner": { why: "A visitor cannot see what the experiment changes." } },
+    }),
+  );
+  expect(text).toContain("A banner covers the page layout.banner 1 finding(s)");
+  expect(text).toContain("Why it matters: A visitor cannot see what the experiment changes.");
+  expect(text).toContain("sdk.order sdk.order 1 finding(s)");
+  expect(text).not.toContain("Calls run before the SDK has loaded");
 });

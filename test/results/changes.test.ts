@@ -13,24 +13,26 @@ import {
 } from "../../src/results/changes.js";
 import type { RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
+import { reported } from "../../src/checks/index.js";
 
 const SPEC = "audits/shop.yaml";
 /** The spec paths these tests write are their identity already. */
 const asWritten = (spec: string) => spec;
 
-const found = (status: Status, where: Partial<Finding> = {}): Finding => ({
-  check: "events.expected",
-  status,
-  spec: SPEC,
-  page: "home",
-  viewport: "mobile",
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "",
-  evidence: {},
-  ...where,
-});
+const found = (status: Status, where: Partial<Finding> = {}): Finding =>
+  reported({
+    check: "events.expected",
+    status,
+    spec: SPEC,
+    page: "home",
+    viewport: "mobile",
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "",
+    evidence: {},
+    ...where,
+  });
 
 const specRun = (spec = SPEC, environment = "staging", verdict: SpecRun["verdict"] = "fail"): SpecRun => ({
   spec,

@@ -13,8 +13,9 @@ import type { Finding } from "../../src/findings/finding.js";
 import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";
 import { scratchDir } from "../support/scratch.js";
+import { reported } from "../../src/checks/index.js";
 
-const leaky: Finding = {
+const leaky: Finding = reported({
   check: "page.errors",
   status: "warn",
   spec: "audits/shop.yaml",
@@ -25,7 +26,7 @@ const leaky: Finding = {
   variation: null,
   message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost',
   evidence: { errors: [{ kind: "console", message: "token s3cret-value, czNjcmV0LXZhbHVl" }] },
-};
+});
 const result: TargetResult = {
   spec: "audits/shop.yaml",
   project: "Demo shop",

@@ -36,7 +36,14 @@ test("a summary with an unknown check id, an unknown field or a missing one does
 
 test("a summary compared with an earlier run validates with its changes, and a change without its key does not", () => {
   const findings = golden.findings as Record<string, unknown>[];
-  const { message: _message, evidence: _evidence, ...key } = findings.find((finding) => finding.status === "fail")!;
+  const {
+    message: _message,
+    evidence: _evidence,
+    title: _title,
+    severity: _severity,
+    family: _family,
+    ...key
+  } = findings.find((finding) => finding.status === "fail")!;
   const changed = { ...key, environment: "staging" };
   const changes = {
     comparedWith: { startedAt: "2026-11-27T03:00:00.000Z", verdict: "fail" },

@@ -1,19 +1,21 @@
 import { expect, test } from "@playwright/test";
 import { verdictOf } from "../../src/results/summary.js";
 import { worstStatus, type Finding } from "../../src/findings/finding.js";
+import { reported } from "../../src/checks/index.js";
 
-const found = (check: Finding["check"], status: Finding["status"]): Finding => ({
-  check,
-  status,
-  spec: "s.yaml",
-  page: null,
-  viewport: null,
-  goal: null,
-  experiment: null,
-  variation: null,
-  message: "",
-  evidence: {},
-});
+const found = (check: Finding["check"], status: Finding["status"]): Finding =>
+  reported({
+    check,
+    status,
+    spec: "s.yaml",
+    page: null,
+    viewport: null,
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "",
+    evidence: {},
+  });
 
 test("the worst status wins, and nothing at all is a skip", () => {
   expect(worstStatus(["pass", "warn", "skip"])).toBe("warn");

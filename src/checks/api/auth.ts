@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, specWideFinding } from "../check.js";
 import { needed } from "../inputs.js";
 import { exchangeEvidence } from "./answers.js";
@@ -11,7 +11,6 @@ export const apiAuth = defineCheck({
   failureTitle: "The API key is missing or refused",
   family: "API",
   severity: "blocker",
-  checklist: "workspace",
   failsWhen:
     "`api` is configured and the variable `api.keyEnv` names is unset or empty, or the service refuses " +
     "the key (401, 403)",
@@ -19,7 +18,7 @@ export const apiAuth = defineCheck({
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
   needs: ["api"],
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const api = needed(context, "api");
     if (!api.keySet || api.projects === null) {
       return specWideFinding(context, {

@@ -1,6 +1,6 @@
 import { CONDITION_FIELDS } from "../../api/match.js";
 import type { ApiGoal } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { nearMisses, orJoined, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding, type AuditContext, type Verdict } from "../check.js";
 import { failedExchange, judgeableApi, matchedProject } from "./answers.js";
@@ -13,7 +13,6 @@ export const apiGoals = defineCheck({
   failureTitle: "A goal is missing in the service or its condition differs",
   family: "API",
   severity: "critical",
-  checklist: "goalEventMatch",
   failsWhen:
     'a spec goal is not in the service ("did you mean …"), its condition differs from the spec\'s event ' +
     "(near misses named), or the goals could not be read; **skip** without `api.goalsPath`",
@@ -21,7 +20,7 @@ export const apiGoals = defineCheck({
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",
   needs: ["api"],
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const skip = (message: string) => specWideFinding(context, { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;
     const judgeable = judgeableApi(context);

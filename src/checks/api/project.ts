@@ -1,6 +1,6 @@
 import { findProject, serviceProjectKey } from "../../api/match.js";
 import type { ApiProject } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding, type AuditContext, type Verdict } from "../check.js";
 import { failedExchange, judgeableApi, keyField, projectLabel, wantedProjectOf } from "./answers.js";
@@ -13,7 +13,6 @@ export const apiProject = defineCheck({
   failureTitle: "The service does not list the environment's project",
   family: "API",
   severity: "critical",
-  checklist: "projectKeyOrDomain",
   failsWhen:
     "the project list could not be read (the cause, the attempts and the time are named), or neither the " +
     "environment's key nor its domain is in it (near misses named); **warn** when the domain is listed " +
@@ -22,7 +21,7 @@ export const apiProject = defineCheck({
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
   needs: ["api"],
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const judgeable = judgeableApi(context);
     if ("blocked" in judgeable) return specWideFinding(context, { status: "skip", message: judgeable.blocked });
     const exchange = judgeable.projects;

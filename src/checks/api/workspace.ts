@@ -1,5 +1,5 @@
 import { isWorkspace, WORKSPACE_FIELDS } from "../../api/match.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { capitalised, nearMisses, orJoined, orList } from "../../text/wording.js";
 import { defineCheck, specWideFinding } from "../check.js";
 import { matchedProject, projectLabel } from "./answers.js";
@@ -12,13 +12,12 @@ export const apiWorkspace = defineCheck({
   failureTitle: "The project belongs to another workspace",
   family: "API",
   severity: "critical",
-  checklist: "workspace",
   failsWhen: "the listed project names another workspace (by name and id); **skip** when the element names none",
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
   needs: ["api"],
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const found = matchedProject(context);
     if ("skip" in found) return specWideFinding(context, { status: "skip", message: found.skip });
     const named = found.match.element.workspace;

@@ -1,6 +1,6 @@
 import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../../artifacts/baseline.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, finding, notConsentedReason, type CheckContext } from "../check.js";
 import { needed } from "../inputs.js";
 import { keptOut } from "../../artifacts/site-entry.js";
@@ -15,7 +15,6 @@ export const baselineCalls = defineCheck({
   failureTitle: "An event that fired in the baseline no longer fires",
   family: "Goal/event mismatch",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "only with `run --baseline`, per page × viewport: an event (a `track` name, or `identify`) that fired " +
     "there in the baseline no longer does, or a page or viewport where events fired is gone from the spec " +
@@ -27,7 +26,7 @@ export const baselineCalls = defineCheck({
     "its conversions vanish. Comparing every page and viewport with a known-good run catches the loss " +
     "the night it happens; new events are only warnings, until the baseline is refreshed to include them.",
   needs: ["baseline"],
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const baseline = needed(context, "baseline");
     const audited = context.pages.map((page) => comparePage(context, page, baseline.pages[page.page]?.[page.viewport]));
     const notAudited = baselinePairs(baseline)
@@ -40,7 +39,7 @@ export const baselineCalls = defineCheck({
   },
 });
 
-function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCalls | undefined): Finding {
+function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCalls | undefined): Judgement {
   const where = `${page.page} · ${page.viewport}`;
   const scope = { page: page.page, viewport: page.viewport };
   if (keptOut(page, auditedEnvironment(context).auth) !== null)
@@ -105,7 +104,7 @@ function comparePage(context: CheckContext, page: PageArtifacts, before: FiredCa
 }
 
 /** A page × viewport of the baseline that this run did not audit: narrowed out (skip), or gone from the spec (fail). */
-function compareUnaudited(context: CheckContext, page: string, viewport: string, before: FiredCalls): Finding {
+function compareUnaudited(context: CheckContext, page: string, viewport: string, before: FiredCalls): Judgement {
   const where = `${page} · ${viewport}`;
   const scope = { page, viewport };
   const evidence = { baseline: before, run: null };

@@ -1,6 +1,6 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import {
   auditedEnvironment,
   consentGiven as given,
@@ -20,7 +20,6 @@ export const consentBanner = defineCheck({
   failureTitle: "The consent banner is missing or cannot be answered",
   family: "Personal data",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "with `consent`: the banner was not found within `consent.timeoutMs` after the page loaded, or could not " +
     "be answered (accepted, or refused on the reject unit); the page's other checks and its reject and GPC " +
@@ -29,7 +28,7 @@ export const consentBanner = defineCheck({
     "A banner the audit cannot answer is a banner it cannot see past: nothing after it, the SDK and the " +
     "journey included, can be judged. A banner that does not show, or does not take its answer, also " +
     "means visitors are tracked without being asked, or not tracked at all.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     return consentPages(context).map((page) => {
       const scope = { page: page.page, viewport: page.viewport };
       const notJudged = notOpenedReason(page, auditedEnvironment(context).auth);

@@ -1,6 +1,6 @@
 import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts, RequestSeen } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
 import {
@@ -23,7 +23,6 @@ export const consentBefore = defineCheck({
   failureTitle: "The page tracks before consent",
   family: "Personal data",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "with `consent`: before consent was given, a collect request left, a request reached a known " +
     "third-party tracker (named, with its category: see [Consent](consent.md#known-trackers)), the SDK's " +
@@ -34,7 +33,7 @@ export const consentBefore = defineCheck({
     "the answer is tracking without consent, whoever receives it: the SDK's service, an advertising pixel " +
     "or another analytics tag. It also skews the numbers: the visitors who would refuse are counted " +
     "anyway, on some pages and not others.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const matches = storageNameMatcher(context.spec.sdk.storage);
     return consentPages(context).map((page) => {
       const scope = { page: page.page, viewport: page.viewport };

@@ -1,6 +1,6 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../../artifacts/types.js";
-import type { Finding, Status } from "../../findings/finding.js";
+import type { Judgement, Status } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { storageNameMatcher } from "../../spec/storage-names.js";
 import {
@@ -24,7 +24,6 @@ export const consentReject = defineCheck({
   failureTitle: "The page tracks after a refusal",
   family: "Personal data",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "with `consent.reject` (or `consent.gpc`): after refusing (or with Global Privacy Control on), the page " +
     "still made an SDK call, sent a collect request, or wrote the SDK's storage (**fail**; **warn** on the " +
@@ -33,7 +32,7 @@ export const consentReject = defineCheck({
     "A refusal that the page ignores is tracking against the visitor's stated wish, the worst case for a " +
     "privacy review. Global Privacy Control is a legal opt-out in several US states and a strong signal " +
     "elsewhere; a site that tracks a GPC visitor without asking should know it does.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const matches = storageNameMatcher(context.spec.sdk.storage);
     return (context.refusals ?? []).flatMap((unit) => {
       const consent = unit.consent;

@@ -1,6 +1,6 @@
 import { carrierOf, ingestionUnverified, type JudgedCall } from "../../artifacts/delivery.js";
 import type { CollectRequest } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { botFilterCause } from "../bot-filter.js";
 import { defineCheck, describeCall, perLoadedPage } from "../check.js";
 
@@ -12,7 +12,6 @@ export const eventsDelivered = defineCheck({
   failureTitle: "Calls were dropped or rejected",
   family: "Delivery",
   severity: "critical",
-  checklist: "noWarnings",
   failsWhen:
     "a call was never delivered (when the page sent none and its browser showed what the SDK's bot filter " +
     "reads, the finding says so and names the SDK's setting: see [A visitor's browser](audit-traffic.md#a-visitors-browser)), " +
@@ -23,7 +22,7 @@ export const eventsDelivered = defineCheck({
     "A call the page made but the service never accepted is a conversion that is silently missing: " +
     "batches lost when the page navigates away, or payloads the collector rejects, bias results toward " +
     "the visitors whose events happen to survive.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const unverified = ingestionUnverified(context.spec, context.api);
     return perLoadedPage(context, (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.

@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { defineCheck, madeCalls, pageSpecOf, perLoadedPage } from "../check.js";
 
@@ -10,14 +10,13 @@ export const eventsExpected = defineCheck({
   failureTitle: "An expected event did not fire",
   family: "Goal/event mismatch",
   severity: "critical",
-  checklist: "goalEventMatch",
   failsWhen:
     "an event in the page's `expect` did not fire on that viewport (near misses are named; a call lost " +
     "before the SDK existed never counts as fired)",
   why:
     "A goal can only count conversions the page reports. An event that fires on desktop but not on " +
     "mobile (or only in one journey) skews every variation's conversion rate without any error.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     return perLoadedPage(context, (page) => {
       const expected = pageSpecOf(context, page.page)?.expect;
       const wantedTracks = expected?.track ?? [];

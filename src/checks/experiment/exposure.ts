@@ -1,6 +1,6 @@
 import type { JudgedCall } from "../../artifacts/delivery.js";
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import type { ExperimentSpec } from "../../spec/schema.js";
 import { variationId } from "../../spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
@@ -156,7 +156,6 @@ export const experimentExposure = defineCheck({
   failureTitle: "An experiment's exposure is missing, doubled, late or names another variation",
   family: "Experiments",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "with the experiment's `exposure`, per experiment × unit (the page as it is, each variation) × viewport: on " +
     "the page as it is, the exposure did not fire, fired more than once on one page (a journey that moves on " +
@@ -179,7 +178,7 @@ export const experimentExposure = defineCheck({
     "mixes the groups; sent after the goal's event, it misses the conversions that came first. Each one is a " +
     "known cause of the sample-ratio-mismatch warning, found here in a browser before launch instead of in the " +
     "data weeks later.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     return context.spec.experiments.flatMap((experiment) => {
       const { exposure } = experiment;
       if (exposure === undefined) return [];
@@ -243,7 +242,7 @@ function judgePage(
   exposure: Exposure,
   goalEvents: readonly string[],
   page: PageArtifacts,
-): Finding {
+): Judgement {
   const scope = { page: experiment.page, viewport: page.viewport, experiment: experiment.name, variation: null };
   const named = `The exposure of "${experiment.name}" on ${experiment.page} as it is (${page.viewport})`;
   const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);

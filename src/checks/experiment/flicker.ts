@@ -1,6 +1,6 @@
 import { flickerTimes, neverShown, type FlickerTimes, type NeverShown } from "../../artifacts/flicker.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
@@ -46,7 +46,6 @@ export const experimentFlicker = defineCheck({
   failureTitle: "A variation flickers, or its page stays hidden",
   family: "Experiments",
   severity: "normal",
-  checklist: null,
   failsWhen:
     "per experiment × variation × viewport, for variations forced by `query` alone (the site applies them), " +
     "measured on the page's own clock at every frame from the first, across the documents of a client-side " +
@@ -65,7 +64,7 @@ export const experimentFlicker = defineCheck({
     "the switch, and it biases the result toward whoever noticed. The anti-flicker snippets that vendors ship " +
     "instead hide the whole page until the variation is in (for up to 3 to 4 s), and that costs conversions " +
     "in every variation. Neither shows in the experiment's numbers; both are measured here, frame by frame.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     return context.spec.experiments.flatMap((experiment) =>
       previewsOf(context, experiment).map(({ variation, unit }) => judgeUnit(context, experiment, variation, unit)),
     );
@@ -77,7 +76,7 @@ function judgeUnit(
   experiment: ExperimentSpec,
   variation: VariationSpec,
   unit: PageArtifacts,
-): Finding {
+): Judgement {
   const scope = {
     page: experiment.page,
     viewport: unit.viewport,

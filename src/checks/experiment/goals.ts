@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { closestMatch, quoteList } from "../../text/wording.js";
 import { defineCheck, specWideFinding } from "../check.js";
 
@@ -10,12 +10,11 @@ export const experimentGoals = defineCheck({
   failureTitle: "An experiment has no goal or an unknown one",
   family: "Experiments",
   severity: "normal",
-  checklist: null,
   failsWhen: 'an experiment has no goal, or names a goal the spec does not define ("did you mean …")',
   why:
     "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +
     "name that matches no goal measures nothing.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const experiments = context.spec.experiments;
     if (experiments.length === 0)
       return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });

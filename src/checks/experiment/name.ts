@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, specWideFinding } from "../check.js";
 
 // Words that say nothing about what an experiment changes: a name made only of these is vague.
@@ -57,7 +57,6 @@ export const experimentName = defineCheck({
   failureTitle: "An experiment has a vague name",
   family: "Experiments",
   severity: "minor",
-  checklist: null,
   failsWhen:
     'an experiment\'s name is vague: generic words only ("test 2", "new experiment"), a default ' +
     `("untitled", "Copy of …", "… (copy)"), a single word or under ${SHORTEST_NAME} characters; one finding lists them ` +
@@ -66,7 +65,7 @@ export const experimentName = defineCheck({
     'Results outlive the people who set them up. "test 2" or "Copy of pricing" in a report months later ' +
     "tells nobody what changed, on which page, for whom: results get misread, or the wrong experiment is " +
     "stopped.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const experiments = context.spec.experiments;
     if (experiments.length === 0)
       return specWideFinding(context, { status: "skip", message: "The spec defines no experiment." });

@@ -1,5 +1,5 @@
 import type { SelectorMatch } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, finding } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 
@@ -76,7 +76,6 @@ export const experimentSelector = defineCheck({
   failureTitle: "An experiment's selector misses, or hits several elements",
   family: "Experiments",
   severity: "normal",
-  checklist: null,
   failsWhen:
     "per experiment × viewport: the selector is not valid CSS, or matches no visible element, or more " +
     "than one (**fail**, with the count); or looks fragile (**warn**): position-based (`:nth-child`, " +
@@ -87,7 +86,7 @@ export const experimentSelector = defineCheck({
     "An experiment changes the page through its selector. One that matches nothing on mobile shows " +
     "mobile visitors the original while counting them in the variation; one that matches several " +
     "elements changes more than was designed; a fragile one breaks silently at the next deploy.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const viewports = [...new Set(context.pages.map((page) => page.viewport))];
     return context.spec.experiments.flatMap((experiment) =>
       viewports.map((viewport) => {

@@ -1,5 +1,5 @@
 import type { CapturedCall, ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
 import {
   auditedEnvironment,
@@ -117,7 +117,6 @@ export const experimentVariation = defineCheck({
   failureTitle: "A variation breaks the page, changes nothing or loses conversions",
   family: "Experiments",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "per experiment × variation × viewport, its preview compared with the page as it is (the control): the " +
     "variation's js throws (the error and its line are named); its selector matches no visible element, or " +
@@ -132,7 +131,7 @@ export const experimentVariation = defineCheck({
     "call-to-action's markup that silently drops its click handler so the variation records no conversions, " +
     "CSS that makes the page wider than a phone, a change that shows nothing on one viewport. Each is caught " +
     "here before launch, by previewing every variation on every viewport beside the page as it is.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     return context.spec.experiments.flatMap((experiment) =>
       previewsOf(context, experiment).map(({ variation, unit }) =>
         withPicturesLeftOut(judgeUnit(context, experiment, variation, unit), unit),
@@ -146,7 +145,7 @@ function judgeUnit(
   experiment: ExperimentSpec,
   variation: VariationSpec,
   unit: PageArtifacts,
-): Finding {
+): Judgement {
   const { viewport } = unit;
   const scope = { page: experiment.page, viewport, experiment: experiment.name, variation: variation.name };
   const named = `Variation "${variation.name}" of "${experiment.name}" on ${viewport}`;

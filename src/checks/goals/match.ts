@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
@@ -11,12 +11,11 @@ export const goalsMatch = defineCheck({
   failureTitle: "A goal's event never fires exactly",
   family: "Goal/event mismatch",
   severity: "critical",
-  checklist: "goalEventMatch",
   failsWhen: 'a goal\'s event never fired exactly, on a viewport; near misses are named ("did you mean …")',
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const viewports = [...new Set(context.pages.map((page) => page.viewport))];
     const auth = auditedEnvironment(context).auth;
     return context.spec.goals.flatMap((goal) =>

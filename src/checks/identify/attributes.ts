@@ -1,5 +1,5 @@
 import type { CapturedCall } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, describeCall, perLoadedPage } from "../check.js";
 import { identifyCalls } from "./calls.js";
 
@@ -11,7 +11,6 @@ export const identifyAttributes = defineCheck({
   failureTitle: "identify misses required attributes or sends nested values",
   family: "Personal data",
   severity: "normal",
-  checklist: null,
   failsWhen:
     "the page's identify-kind calls together miss an `identify.required` attribute (null counts as " +
     "missing), or one of them sends a value that is not a string, number or boolean (the key is named)",
@@ -19,7 +18,7 @@ export const identifyAttributes = defineCheck({
     "Segments are built from the attributes identify sends. A missing `plan` leaves the visitor out of " +
     "every segment on it, and a nested object or array is not a value a segment can compare: the " +
     "results split by segment are then silently wrong.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const required = context.spec.identify.required;
     return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);

@@ -1,5 +1,5 @@
 import type { CanarySighting, CapturedCall } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { capitalised } from "../../text/wording.js";
 import type { PlannedCanary } from "../../plan/plan.js";
 import { defineCheck, perLoadedPage, type AuditContext } from "../check.js";
@@ -20,7 +20,6 @@ export const identifyPii = defineCheck({
   failureTitle: "Personal data is sent to the service",
   family: "Personal data",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "identify sends personal data, by key name or by value (see [Personal data](personal-data.md)), or a " +
     "journey's canary value turns up in a request to another host than the environment's domain, or to " +
@@ -31,7 +30,7 @@ export const identifyPii = defineCheck({
     "phone number or name sent to the service is personal data processed without need, and a value " +
     "typed into a form that turns up in a request to another host, even hashed, is a leak a privacy " +
     "review will find.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const allow = context.spec.identify.allowPersonalData;
     return perLoadedPage(context, (page) => {
       const calls = identifyCalls(page);

@@ -1,6 +1,6 @@
 import type { LoginOutcome, PageArtifacts } from "../../artifacts/types.js";
 import { shareableUrl } from "../../privacy/redact.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { secretVariables } from "../../privacy/secrets.js";
 import { keptOut, loginFailure, samePath, type KeptOut, type LoginFailure } from "../../artifacts/site-entry.js";
 import type { AuthSpec } from "../../spec/schema.js";
@@ -14,7 +14,6 @@ export const pageAccess = defineCheck({
   failureTitle: "The site kept the audit out",
   family: "Pages and viewports",
   severity: "blocker",
-  checklist: null,
   failsWhen:
     "per page × viewport: the page answered 401 or 403, or the browser gave up on the site's HTTP authentication " +
     "(it had no credentials for it), or, with `auth.login`, the page landed or ended on the login's path or on a " +
@@ -27,7 +26,7 @@ export const pageAccess = defineCheck({
     "Staging sites are closed (HTTP Basic auth, a preview token, a login form). An audit kept out sees a 401 or the " +
     "login page instead of the site: its SDK, events and goals would be judged on a page no visitor converts on. " +
     "So being let in is judged first, and a page the audit was kept out of is judged by nothing else.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const auth = auditedEnvironment(context).auth;
     return [...loginFindings(context, auth), ...context.pages.map((page) => judgePage(context, page, auth))];
   },
@@ -47,7 +46,7 @@ function variablesOf(context: CheckContext, part: "login" | "credentials"): stri
 }
 
 /** One finding per viewport with `auth.login`: whether its login got in. */
-function loginFindings(context: CheckContext, auth: AuthSpec | undefined): Finding[] {
+function loginFindings(context: CheckContext, auth: AuthSpec | undefined): Judgement[] {
   if (auth?.login === undefined) return [];
   const viewports = [...new Set(context.pages.map((page) => page.viewport))];
   return viewports.map((viewport) => {
@@ -113,7 +112,7 @@ function loginFailureText(context: CheckContext, outcome: LoginOutcome, failure:
 }
 
 /** One page × viewport: let in, kept out (and why), or a login wall the spec has no way through. */
-function judgePage(context: CheckContext, page: PageArtifacts, auth: AuthSpec | undefined): Finding {
+function judgePage(context: CheckContext, page: PageArtifacts, auth: AuthSpec | undefined): Judgement {
   const scope = { page: page.page, viewport: page.viewport };
   const url = shareableUrl(page.requestedUrl);
   const evidence = {

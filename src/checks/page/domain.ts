@@ -1,6 +1,6 @@
 import { leavesDomain } from "../../url/domain.js";
 import { shareableUrl } from "../../privacy/redact.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, finding, notOpenedReason } from "../check.js";
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain = defineCheck({
@@ -10,7 +10,6 @@ export const pageDomain = defineCheck({
   failureTitle: "The page leaves the project's domain",
   family: "Pages and viewports",
   severity: "critical",
-  checklist: "projectKeyOrDomain",
   failsWhen:
     "the page, after redirects and journey steps, went to a URL off the environment's domain (the URL is " +
     "named, without its query); every URL the main frame was sent to counts, a redirect whose target then " +
@@ -19,7 +18,7 @@ export const pageDomain = defineCheck({
     "The project is bound to its domain: a redirect or journey step that lands on another host audits " +
     "(and, for visitors, tracks) a site the experiment does not cover, and an audit must never wander " +
     "off to hosts nobody asked it to visit.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const { domain } = context;
     // Not perLoadedPage: a redirect off the domain is a finding even when the page it led to failed.
     return context.pages.map((page) => {

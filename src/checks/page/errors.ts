@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, perLoadedPage } from "../check.js";
 import { redactUrl } from "../../privacy/redact.js";
 
@@ -10,12 +10,11 @@ export const pageErrors = defineCheck({
   failureTitle: "The page throws or logs errors",
   family: "Pages and viewports",
   severity: "minor",
-  checklist: null,
   failsWhen: "the page throws or logs errors (**warn** by default)",
   why:
     "Script errors often stop the code that calls the SDK, so events go missing only for some visitors " +
     "or browsers; they also hint at an experiment's custom code breaking the page.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     return perLoadedPage(context, (page) => {
       if (page.errors.length === 0) return { status: "pass", message: "No uncaught exception and no console error." };
       const errors = page.errors

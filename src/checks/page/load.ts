@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { describeStep } from "../../spec/steps.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
 import type { AuthSpec } from "../../spec/schema.js";
@@ -14,7 +14,6 @@ export const pageLoad = defineCheck({
   failureTitle: "The page could not be loaded or its journey failed",
   family: "Pages and viewports",
   severity: "blocker",
-  checklist: null,
   failsWhen:
     "the page could not be loaded (network error, HTTP status ≥ 400, timeout; the URL that failed is " +
     "named, a redirect's target too) or a journey step failed",
@@ -22,14 +21,14 @@ export const pageLoad = defineCheck({
     "Nothing else can be judged on a page that does not load: a network error, an HTTP error status " +
     "or a timeout hides every call the page would have made, and a journey that breaks half-way never " +
     "reaches the business action whose event the experiment counts.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const auth = auditedEnvironment(context).auth;
     return context.pages.map((page) => withPicturesLeftOut(judgeLoad(context, auth, page), page));
   },
 });
 
 /** page.load's finding on one page × viewport, before the pictures it left out are named. */
-function judgeLoad(context: CheckContext, auth: AuthSpec | undefined, page: PageArtifacts): Finding {
+function judgeLoad(context: CheckContext, auth: AuthSpec | undefined, page: PageArtifacts): Judgement {
   const scope = { page: page.page, viewport: page.viewport };
   // A page the site kept the audit out of is page.access's, however it answered.
   if (keptOut(page, auth) !== null)

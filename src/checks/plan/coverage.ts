@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { auditedEnvironment, defineCheck, notJudgedReason, specWideFinding } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
 
@@ -10,14 +10,13 @@ export const planCoverage = defineCheck({
   failureTitle: "Planned events fired nowhere",
   family: "Tracking plan",
   severity: "minor",
-  checklist: null,
   failsWhen:
     "with `trackingPlan`: planned events that no audited page × viewport fired (**warn**, listing them; " +
     "evidence `seen`, `unseen`, `planned`)",
   why:
     "A planned event no audited page fires is either not built yet or fired by a journey the spec does not " +
     "walk: its properties were never checked, and the plan's coverage says so instead of passing it.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const plan = judgedPlan(context);
     if (plan === null) return [];
     const auth = auditedEnvironment(context).auth;

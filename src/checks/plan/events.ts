@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { closestMatch } from "../../text/wording.js";
 import { defineCheck, perLoadedPage } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
@@ -11,14 +11,13 @@ export const planEvents = defineCheck({
   failureTitle: "A track is not in the tracking plan",
   family: "Tracking plan",
   severity: "normal",
-  checklist: null,
   failsWhen:
     "with `trackingPlan`: a track on a page × viewport has a name the plan lacks, with the plan's nearest " +
     'name ("did you mean …"); **warn** by default, `trackingPlan.unplanned` makes it fail or turns it off',
   why:
     "An event the plan does not know is one nobody agreed to analyse, and most often a near miss of one " +
     "they did (`Order Complete` for `Order Completed`): the planned metric then counts nothing.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const plan = judgedPlan(context);
     if (plan === null) return [];
     const unplanned = context.spec.trackingPlan!.unplanned;

@@ -1,5 +1,5 @@
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import type { PlanViolation, TrackingPlan } from "../../tracking-plan/types.js";
 import { routeOfCall } from "../../artifacts/page-views.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
@@ -37,7 +37,6 @@ export const planProperties = defineCheck({
   failureTitle: "A call breaks the tracking plan",
   family: "Tracking plan",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "with `trackingPlan`: a planned track's properties, or an identify-kind call's attributes, break the " +
     "plan's JSON Schema on a page × viewport: a required key missing, a wrong type, a value outside its " +
@@ -47,7 +46,7 @@ export const planProperties = defineCheck({
     "An experiment's metrics are computed from what the events carry. A `revenue` sent as the string " +
     '`"12.50"`, a plan tier outside the segments the service knows, or a missing `order_id` break the ' +
     "numbers while every event still fires and arrives.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const plan = judgedPlan(context);
     if (plan === null) return [];
     return perLoadedPage(context, (page) => {

@@ -1,6 +1,6 @@
 import { SPLIT_FIELDS, VISITOR_FIELDS } from "../../api/match.js";
 import type { ReportExperiment, ReportVariation, ReportWarning } from "../../artifacts/types.js";
-import type { Finding, Status } from "../../findings/finding.js";
+import type { Judgement, Status } from "../../findings/finding.js";
 import { worstStatus } from "../../findings/finding.js";
 import { failedExchange, judgeableApi } from "../api/answers.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
@@ -48,7 +48,6 @@ export const reportWarnings = defineCheck({
   failureTitle: "The service's report warns of bot traffic, a sample-ratio mismatch or dropped events",
   family: "Delivery",
   severity: "normal",
-  checklist: "noWarnings",
   failsWhen:
     "with a `report` section, per experiment the report lists: the service reports a bot-traffic, " +
     "sample-ratio-mismatch or dropped-events warning (each named as what it is), or the visitor counts " +
@@ -62,7 +61,7 @@ export const reportWarnings = defineCheck({
   // The report data comes from the exported file, or from the service API.
   needs: ({ spec }): CheckInput[] =>
     spec.report?.file !== undefined ? ["reportFile"] : spec.report?.path !== undefined ? ["api"] : [],
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const read = reportExperiments(context);
     if ("status" in read) return specWideFinding(context, read);
     if (read.experiments.length === 0) {
@@ -131,7 +130,7 @@ function judgeExperiment(
   index: number,
   options: SrmOptions,
   source: string,
-): Finding {
+): Judgement {
   const handle = experiment.name;
   const label = handle === null ? `Experiment #${index + 1} of the report` : `Experiment "${handle}"`;
   const warnings = experiment.warnings.map((warning) => ({ kind: warningKind(warning), text: warning.text }));

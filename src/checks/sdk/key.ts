@@ -1,5 +1,5 @@
 import type { KeySighting, PageArtifacts } from "../../artifacts/types.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { isKeyToken } from "../../text/key-token.js";
 import { orJoined } from "../../text/wording.js";
@@ -39,7 +39,6 @@ export const sdkKey = defineCheck({
   failureTitle: "The page installs another environment's key",
   family: "SDK installation and load order",
   severity: "critical",
-  checklist: "projectKeyOrDomain",
   failsWhen:
     "the SDK's script tag installs a key other than the environment's, another environment's key is seen " +
     "anywhere, or the environment's key is seen nowhere; keys are looked for where SDKs put them, and " +
@@ -52,7 +51,7 @@ export const sdkKey = defineCheck({
     "Staging and production are separate projects. A staging key on production (or the reverse) sends " +
     "real visitors into the test project, or test traffic into the live results, and nothing in the page " +
     "looks wrong.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const ownKey = auditedEnvironment(context).key;
     const envOfKey = new Map(Object.entries(context.spec.environments).map(([name, env]) => [env.key, name]));
     return perLoadedPage(context, (page) => {

@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
 import { unwatchable } from "./unwatchable.js";
 
@@ -10,7 +10,6 @@ export const sdkOrder = defineCheck({
   failureTitle: "Calls run before the SDK has loaded",
   family: "SDK installation and load order",
   severity: "critical",
-  checklist: null,
   failsWhen:
     "a call ran before the SDK had loaded and was lost (**fail**), or was only queued by a stub snippet " +
     "(**warn**); **warn** too when the calls could not be watched (a frozen API, a redefined global) and " +
@@ -19,7 +18,7 @@ export const sdkOrder = defineCheck({
     "A call made before the SDK exists throws and is lost for good: the conversions of the fastest " +
     "visitors never reach the experiment. A stub snippet saves them by queueing, but their delivery then " +
     "depends on the SDK loading at all before the visitor leaves.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const { global } = context.spec.sdk;
     return perLoadedPage(context, (page) => {
       // Page views are events.pageviews' business: a page() queued by a snippet is how page views are sent.

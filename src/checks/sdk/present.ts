@@ -1,5 +1,5 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, describeCall, perLoadedPage, type Verdict } from "../check.js";
 import { unwatchable } from "./unwatchable.js";
 
@@ -11,7 +11,6 @@ export const sdkPresent = defineCheck({
   failureTitle: "The SDK is missing or broken",
   family: "SDK installation and load order",
   severity: "blocker",
-  checklist: null,
   failsWhen:
     "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
     "SDK is ready](architecture.md#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +
@@ -23,7 +22,7 @@ export const sdkPresent = defineCheck({
   why:
     "Without the SDK nothing is tracked and no visitor is bucketed: the experiment silently runs on " +
     "zero traffic from this page.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const { global } = context.spec.sdk;
     return perLoadedPage(context, (page) => withCallsOutside(presence(page, context.spec.sdk), page, global));
   },

@@ -1,4 +1,4 @@
-import type { Finding } from "../../findings/finding.js";
+import type { Judgement } from "../../findings/finding.js";
 import { defineCheck, specWideFinding } from "../check.js";
 
 /** viewports.coverage: both a mobile and a desktop viewport were audited. */
@@ -9,12 +9,11 @@ export const viewportsCoverage = defineCheck({
   failureTitle: "Mobile or desktop was not audited",
   family: "Pages and viewports",
   severity: "normal",
-  checklist: "mobileAndDesktop",
   failsWhen: "mobile and desktop were not both audited",
   why:
     "Layouts, menus and even scripts differ between mobile and desktop; a setup checked on one only " +
     "can lose every event of the other, which is often half of the traffic.",
-  evaluate(context): Finding[] {
+  evaluate(context): Judgement[] {
     const audited = [...new Set(context.pages.map((page) => page.viewport))];
     const mobile = audited.filter((viewport) =>
       context.pages.some((page) => page.viewport === viewport && page.mobile),

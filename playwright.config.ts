@@ -2,7 +2,7 @@ import { cpus } from "node:os";
 import { defineConfig } from "@playwright/test";
 import { auditLaunchOptions } from "./src/browser/visitor.js";
 import { gatheringSecrets } from "./src/cli/run-secrets.js";
-import { readPlan } from "./src/plan/plan.js";
+import { readPlan } from "./src/schedule/plan.js";
 
 /**
  * The audit's own Playwright configuration, driven by the plan `setup-audit run` writes: the

@@ -11,7 +11,7 @@ import { expect, test } from "@playwright/test";
  */
 const SRC = join(import.meta.dirname, "../src");
 
-/** Every TypeScript file of src/, as a path relative to it with `/` separators (`cli/run.ts`, `plan/plan.ts`). */
+/** Every TypeScript file of src/, as a path relative to it with `/` separators (`cli/run.ts`, `schedule/plan.ts`). */
 const FILES = readdirSync(SRC, { recursive: true, encoding: "utf8" })
   .filter((name) => name.endsWith(".ts"))
   .map((name) => name.split(sep).join("/"))
@@ -55,7 +55,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   },
   artifacts: {
     why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries, and the text and URL helpers they read with",
-    may: ["api", "privacy", "spec", "text", "url"],
+    may: ["api", "privacy", "audit-spec", "text", "url"],
   },
   browser: {
     why: "the browser is found and its devices named here, for whoever drives it",
@@ -63,7 +63,17 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   },
   checks: {
     why: "a check is a pure function of the spec, the plan and the artifacts: no browser, no I/O, no package; of the API side, its matching rules alone",
-    may: ["api/match.ts", "artifacts", "findings", "plan", "privacy", "spec", "text", "tracking-plan/types.ts", "url"],
+    may: [
+      "api/match.ts",
+      "artifacts",
+      "findings",
+      "schedule",
+      "privacy",
+      "audit-spec",
+      "text",
+      "tracking-plan/types.ts",
+      "url",
+    ],
   },
   cli: {
     why: "the CLI reaches everything, a browser of its own for the report's pictures, and the bundled fixtures through the demo alone",
@@ -75,12 +85,12 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "findings",
       "init",
       "package",
-      "plan",
+      "schedule",
       "privacy",
       "report",
       "results",
       "runner",
-      "spec",
+      "audit-spec",
       "text",
       "tracking-plan",
       "url",
@@ -108,9 +118,9 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "artifacts",
       "browser",
       "package",
-      "plan",
+      "schedule",
       "privacy",
-      "spec",
+      "audit-spec",
       "text",
       "url",
       "playwright",
@@ -133,10 +143,10 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "checks",
       "gather",
       "package",
-      "plan",
+      "schedule",
       "privacy",
       "runner",
-      "spec",
+      "audit-spec",
       "text",
       "url",
       "playwright",
@@ -151,13 +161,13 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     why: "setup-audit's own folder and version, read from its package.json",
     may: ["node:fs", "node:path", "node:url"],
   },
-  plan: {
+  schedule: {
     why: "the plan is made from the spec alone (naming the kinds of units the artifacts carry), and read from the file the CLI wrote",
-    may: ["artifacts/types.ts", "spec", "url", "node:fs"],
+    may: ["artifacts/types.ts", "audit-spec", "url", "node:fs"],
   },
   privacy: {
     why: "what may be shown is decided from the spec and the values alone",
-    may: ["spec", "text", "node:net"],
+    may: ["audit-spec", "text", "node:net"],
   },
   report: {
     why: "reporters render the run's result and summary.json alone (each finding with its check's title, severity and family as judged), never a check, the spec, the API or the browser side",
@@ -165,7 +175,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "artifacts",
       "findings",
       "package",
-      "plan/titles.ts",
+      "schedule/titles.ts",
       "privacy",
       "results",
       "text",
@@ -182,13 +192,13 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   },
   results: {
     why: "results are built from the plan's targets, the judged artifacts and the checks' registry",
-    may: ["artifacts", "checks", "findings", "plan", "privacy", "text", "zod", "node:path"],
+    may: ["artifacts", "checks", "findings", "schedule", "privacy", "text", "zod", "node:path"],
   },
   runner: {
     why: "what the CLI and init share to run a phase: the errors and exit codes, Playwright's runner, whether a site answers",
-    may: ["package", "plan", "undici", "node:child_process", "node:module", "node:url"],
+    may: ["package", "schedule", "undici", "node:child_process", "node:module", "node:url"],
   },
-  spec: {
+  "audit-spec": {
     why: "the spec loader turns YAML into a spec and needs nothing of the audit but the check ids its `checks` section names",
     may: ["findings", "text", "url", "yaml", "zod", "node:crypto", "node:fs", "node:path"],
   },
@@ -197,8 +207,8 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     why: "a tracking plan is read from its file or folder and compiled with a JSON Schema validator, its problems placed as a spec's are, or drafted from calls; it judges no page",
     may: [
       "privacy/redact.ts",
-      "spec/errors.ts",
-      "spec/locate.ts",
+      "audit-spec/errors.ts",
+      "audit-spec/locate.ts",
       "text",
       "yaml",
       "ajv",
@@ -303,7 +313,7 @@ test("no two folders of src/ import each other", () => {
 
 test("the spec loader reaches no Playwright, not even through the modules it imports", () => {
   const reached = reachedFrom(
-    FILES.filter((file) => folderOf(file) === "spec"),
+    FILES.filter((file) => folderOf(file) === "audit-spec"),
     (target) => FILES.includes(target),
   );
   const playwright = [...reached].flatMap((file) =>

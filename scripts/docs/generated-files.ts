@@ -1,5 +1,5 @@
 import { SUMMARY_SCHEMA_FILE, summaryJsonSchemaText } from "../../src/results/summary-schema.js";
-import { SPEC_SCHEMA_FILE, specJsonSchemaText } from "../../src/spec/json-schema.js";
+import { SPEC_SCHEMA_FILE, specJsonSchemaText } from "../../src/audit-spec/json-schema.js";
 import { checklistTable, checksReference } from "./checks-page.js";
 import { withGeneratedPart } from "./markdown.js";
 import { specReference } from "./spec-reference.js";
@@ -16,7 +16,7 @@ export interface GeneratedFile {
 export const GENERATED_FILES: readonly GeneratedFile[] = [
   {
     file: "docs/spec.md",
-    what: "the spec reference (from the descriptions in src/spec/schema.ts)",
+    what: "the spec reference (from the descriptions in src/audit-spec/schema.ts)",
     derive: (before) => withGeneratedPart(before, "docs/spec.md", "spec reference", specReference()),
   },
   {
@@ -32,7 +32,7 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
   },
   {
     file: SPEC_SCHEMA_FILE,
-    what: "the spec's JSON Schema (from src/spec/schema.ts)",
+    what: "the spec's JSON Schema (from src/audit-spec/schema.ts)",
     derive: () => specJsonSchemaText(),
   },
   {

@@ -1,4 +1,4 @@
-import { specJsonSchema } from "../../src/spec/json-schema.js";
+import { specJsonSchema } from "../../src/audit-spec/json-schema.js";
 import { cell, githubSlug } from "./markdown.js";
 
 /**

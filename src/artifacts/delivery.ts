@@ -7,7 +7,7 @@ import type {
   PageArtifacts,
   PageReload,
 } from "./types.js";
-import type { AuditSpec } from "../spec/schema.js";
+import type { AuditSpec } from "../audit-spec/schema.js";
 
 /**
  * Matches calls to the collect requests that carried them. A call is carried by an event that

@@ -1,7 +1,7 @@
 import { routeKey, routeOf, type RouteQuery } from "../url/route.js";
 import type { CapturedCall, RouteVisit } from "./types.js";
 import { isRecord } from "../text/parse-json.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 
 /**
  * Page views and routes in the vendors' payloads: which collected event is a page view, the URL a

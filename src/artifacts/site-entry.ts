@@ -1,4 +1,4 @@
-import type { AuthSpec } from "../spec/schema.js";
+import type { AuthSpec } from "../audit-spec/schema.js";
 import type { LoginOutcome, PageArtifacts } from "./types.js";
 
 /**

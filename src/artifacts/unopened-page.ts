@@ -1,4 +1,4 @@
-import type { AuditSpec, ConsentSpec } from "../spec/schema.js";
+import type { AuditSpec, ConsentSpec } from "../audit-spec/schema.js";
 import type { ConsentArtifacts, ConsentUnitKind, LoginOutcome, PageArtifacts } from "./types.js";
 
 /** The planned spec × environment an unopened unit belongs to (the plan's target has these). */

@@ -1,6 +1,6 @@
 import type { VisitorSignals } from "../artifacts/types.js";
-import { PRESETS, type BotFilter } from "../spec/presets.js";
-import type { SdkSpec } from "../spec/schema.js";
+import { PRESETS, type BotFilter } from "../audit-spec/presets.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 
 /**
  * Whether an SDK's bot filter explains calls that never left the page, judged on how the page saw

@@ -3,9 +3,9 @@ import type { ApiArtifacts, CapturedCall, ConsentArtifacts, PageArtifacts, Repor
 import type { CallBaseline } from "../artifacts/baseline.js";
 import type { JudgedPage } from "../artifacts/delivery.js";
 import type { CheckId, Family, Judgement, Severity, Status } from "../findings/finding.js";
-import { environmentOf } from "../spec/environment.js";
-import type { AuditSpec, AuthSpec, Environment } from "../spec/schema.js";
-import type { AuditUnit } from "../plan/plan.js";
+import { environmentOf } from "../audit-spec/environment.js";
+import type { AuditSpec, AuthSpec, Environment } from "../audit-spec/schema.js";
+import type { AuditUnit } from "../schedule/plan.js";
 import type { TrackingPlan } from "../tracking-plan/types.js";
 import type { CheckInput } from "./inputs.js";
 

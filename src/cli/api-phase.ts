@@ -1,8 +1,8 @@
 import { gatherApi, gatherRecentEvents, type ApiGatherOptions, type ApiSettings } from "../api/gather.js";
 import { wantedProject } from "../api/match.js";
 import type { ApiArtifacts, ApiExchange } from "../artifacts/types.js";
-import type { AuditTarget } from "../plan/plan.js";
-import { environmentOf } from "../spec/environment.js";
+import type { AuditTarget } from "../schedule/plan.js";
+import { environmentOf } from "../audit-spec/environment.js";
 
 /**
  * The API phases of a run, as the CLI drives them: before the browsers, every spec ×

@@ -8,7 +8,7 @@ import {
   parseSummaryForBaseline,
 } from "../results/baseline-file.js";
 import { type CallBaseline } from "../artifacts/baseline.js";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import { CliError, EXIT } from "../runner/errors.js";
 
 /** `--baseline [FILE]` of `run` and `merge`: compare with `file`, or with the file beside each spec when it is null; null to compare with none. */

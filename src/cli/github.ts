@@ -9,8 +9,8 @@ import {
   workflowCommand,
   type AnnotationPlace,
 } from "../report/github.js";
-import type { SpecError } from "../spec/errors.js";
-import { entryPathOf, positionOf } from "../spec/locate.js";
+import type { SpecError } from "../audit-spec/errors.js";
+import { entryPathOf, positionOf } from "../audit-spec/locate.js";
 
 /**
  * What a run in GitHub Actions adds to its own output: a job summary when `GITHUB_STEP_SUMMARY`

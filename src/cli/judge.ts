@@ -5,7 +5,7 @@ import type { CallBaseline } from "../artifacts/baseline.js";
 import type { Check } from "../checks/check.js";
 import { CHECKS, runChecks } from "../checks/index.js";
 import { isPageAsItIs, isRefusal } from "../artifacts/unit-kind.js";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 import { trackingPlanOf } from "./tracking-plans.js";
 

@@ -219,7 +219,7 @@ const COMMANDS: Record<string, Command> = {
       const { summaryJsonSchemaText } = await import("../results/summary-schema.js");
       process.stdout.write(summaryJsonSchemaText());
     } else {
-      const { specJsonSchemaText } = await import("../spec/json-schema.js");
+      const { specJsonSchemaText } = await import("../audit-spec/json-schema.js");
       process.stdout.write(specJsonSchemaText());
     }
     return EXIT.ok;

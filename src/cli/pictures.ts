@@ -1,6 +1,6 @@
 import { chromium, type Page } from "playwright";
 import { findBrowser, LAUNCH_ARGS } from "../browser/launch.js";
-import type { AuditPlan } from "../plan/plan.js";
+import type { AuditPlan } from "../schedule/plan.js";
 import type { PicturePage } from "../report/side-by-side.js";
 import { variationPictures, type PictureSources, type VariationPictures } from "../report/variation-pictures.js";
 import { firstLine } from "../text/wording.js";

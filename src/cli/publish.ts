@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AuditPlan } from "../plan/plan.js";
+import type { AuditPlan } from "../schedule/plan.js";
 import { firstLine } from "../text/wording.js";
 import { formatConsoleReport } from "../report/console.js";
 import { toJUnitXml } from "../report/junit.js";

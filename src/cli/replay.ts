@@ -7,7 +7,7 @@ import { maskSecretsInLog } from "./github.js";
 import { judgeGathered } from "./judge.js";
 import { prepareOutDir } from "./out-dir.js";
 import { publishResults, type PublishOptions } from "./publish.js";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import type { TargetResult } from "../results/run-result.js";
 import {

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOGIN_FILES, type AuditTarget } from "../plan/plan.js";
+import { LOGIN_FILES, type AuditTarget } from "../schedule/plan.js";
 import { credentialsOf, runSecrets } from "../privacy/redact.js";
 import { MIN_SCRUBBED_LENGTH, shortSecretVariables } from "../privacy/secrets.js";
 import { storedSecretsIn } from "../privacy/stored-secrets.js";
-import { environmentOf } from "../spec/environment.js";
+import { environmentOf } from "../audit-spec/environment.js";
 
 /**
  * The one list of a run's secrets that every output is scrubbed of: the values of the variables

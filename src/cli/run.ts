@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
 import { isMobileViewport } from "../browser/viewports.js";
-import type { AuditPlan, AuditTarget } from "../plan/plan.js";
+import type { AuditPlan, AuditTarget } from "../schedule/plan.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { runSecretLists, shortSecretWarnings } from "./run-secrets.js";
 import { preloadReportBuilder } from "../report/html.js";

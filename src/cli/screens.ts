@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import type { TargetResult } from "../results/run-result.js";
 
 /**

@@ -6,7 +6,7 @@ import type { ApiArtifacts, CollectRequest } from "../artifacts/types.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import { scrubbedFindings, type TargetResult } from "../results/run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "../runner/errors.js";

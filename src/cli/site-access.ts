@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import { missingVariables, secretVariables } from "../privacy/secrets.js";
-import { environmentOf } from "../spec/environment.js";
+import { environmentOf } from "../audit-spec/environment.js";
 import { CliError, EXIT } from "../runner/errors.js";
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { knownViewports } from "../browser/viewports.js";
-import { formatSpecError, loadSpecs, type LoadedSpec, type SpecLoadResult } from "../spec/load.js";
+import { formatSpecError, loadSpecs, type LoadedSpec, type SpecLoadResult } from "../audit-spec/load.js";
 import { CliError, EXIT, usageError } from "../runner/errors.js";
 import { annotateSpecErrors } from "./github.js";
 import { discoverSpecs, plansLeftOutLine } from "./spec-discovery.js";

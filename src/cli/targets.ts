@@ -1,10 +1,10 @@
 import { basename, extname } from "node:path";
-import type { AuditTarget } from "../plan/plan.js";
-import { planTarget } from "../plan/target.js";
+import type { AuditTarget } from "../schedule/plan.js";
+import { planTarget } from "../schedule/target.js";
 import { knownViewports } from "../browser/viewports.js";
 import { closestMatch } from "../text/wording.js";
 import { isOnDomain } from "../url/domain.js";
-import type { LoadedSpec } from "../spec/load.js";
+import type { LoadedSpec } from "../audit-spec/load.js";
 import { usageError } from "../runner/errors.js";
 
 /** What the command line narrows a run to. */

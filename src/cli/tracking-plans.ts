@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
-import type { SpecError } from "../spec/errors.js";
-import type { AuditSpec } from "../spec/schema.js";
+import type { SpecError } from "../audit-spec/errors.js";
+import type { AuditSpec } from "../audit-spec/schema.js";
 import { loadTrackingPlan, type TrackingPlanLoad } from "../tracking-plan/load.js";
 import type { TrackingPlan } from "../tracking-plan/types.js";
 

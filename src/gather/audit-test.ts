@@ -2,8 +2,8 @@ import { test } from "@playwright/test";
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright";
 import { presentAsVisitor } from "../browser/visitor.js";
 import { keepPlainStacks } from "./plain-stacks.js";
-import { readPlan, type AuditTarget } from "../plan/plan.js";
-import { environmentOf } from "../spec/environment.js";
+import { readPlan, type AuditTarget } from "../schedule/plan.js";
+import { environmentOf } from "../audit-spec/environment.js";
 import { SiteRequestTagger } from "./traffic.js";
 
 /**

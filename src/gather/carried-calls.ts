@@ -2,7 +2,7 @@ import { isRecord } from "../text/parse-json.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
 import { firstSendings, isPageViewEvent, madeAtEpochMs, pageViewName, recordedUrl } from "../artifacts/page-views.js";
 import { routeOf } from "../url/route.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 
 /**
  * The calls a page's collect requests carried, read back from their payloads: what the audit

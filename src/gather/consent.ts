@@ -10,8 +10,8 @@ import type {
   StorageWrite,
   StoredName,
 } from "../artifacts/types.js";
-import { MAX_CONSENT_TIMEOUT_MS, type ConsentSpec, type Step } from "../spec/schema.js";
-import { storageNameMatcher } from "../spec/storage-names.js";
+import { MAX_CONSENT_TIMEOUT_MS, type ConsentSpec, type Step } from "../audit-spec/schema.js";
+import { storageNameMatcher } from "../audit-spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
 import type { Gathering, GathererPart } from "./part.js";
 import type { Signal } from "./signal.js";

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome } from "../artifacts/types.js";
-import { LOGIN_FILES } from "../plan/plan.js";
+import { LOGIN_FILES } from "../schedule/plan.js";
 
 /**
  * A viewport's login, handed from the login test to its pages' tests: how it went, and the

@@ -1,8 +1,8 @@
 import type { BrowserContext } from "playwright";
 import { loginFailure } from "../artifacts/site-entry.js";
-import { environmentOf } from "../spec/environment.js";
+import { environmentOf } from "../audit-spec/environment.js";
 import { firstLine } from "../text/wording.js";
-import { pageTitle } from "../plan/titles.js";
+import { pageTitle } from "../schedule/titles.js";
 import { gatherTest, openAuditContext, plan } from "./audit-test.js";
 import { walkLogin } from "./login.js";
 import { saveLogin } from "./login-state.js";

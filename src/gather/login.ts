@@ -1,7 +1,7 @@
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome } from "../artifacts/types.js";
 import { isOnDomain } from "../url/domain.js";
-import type { AuthSpec } from "../spec/schema.js";
+import type { AuthSpec } from "../audit-spec/schema.js";
 import { firstLine } from "../text/wording.js";
 import { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";

@@ -1,6 +1,6 @@
 import type { BrowserContext } from "playwright";
 import type { CapturedCall } from "../artifacts/types.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 import { escapeRegExp } from "../text/wording.js";
 import { watchedMethods, type RecorderMessage } from "./recorder.js";
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, Request, Response } from "playwright";
 import type { CollectRequest, KeySighting, PageArtifacts, SdkScriptLoad } from "../artifacts/types.js";
 import { urlMatcher } from "../url/glob.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
 import { keysInScriptUrl } from "./sdk-tag.js";
 import type { Gathering, GathererPart } from "./part.js";

@@ -10,7 +10,7 @@ import {
   recordedUrl,
   routeOfCall,
 } from "../artifacts/page-views.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 import type { Page } from "playwright";
 import type { NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";

@@ -1,6 +1,6 @@
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
-import type { PageSpec, SdkSpec } from "../spec/schema.js";
+import type { PageSpec, SdkSpec } from "../audit-spec/schema.js";
 import type { Canary } from "./canary.js";
 import type { ConsentOptions } from "./consent.js";
 import { NavigationPart } from "./navigation.js";

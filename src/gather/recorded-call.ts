@@ -1,5 +1,5 @@
 import type { CapturedCall } from "../artifacts/types.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 import { isRecord } from "../text/parse-json.js";
 import type { RecorderMessage } from "./recorder.js";
 

@@ -10,7 +10,7 @@
  * (the recorder then says it lost sight of it). One call is one record: an SDK that assigns the
  * global again with the value it read (the recorder's own proxy) is followed, not wrapped twice.
  */
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 
 /** A method the recorder watches, by its dotted path on the global. */
 export interface WatchedMethod {

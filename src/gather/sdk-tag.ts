@@ -1,7 +1,7 @@
 import type { Page } from "playwright";
 import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
 import { globToRegExpSource } from "../url/glob.js";
-import type { SdkSpec } from "../spec/schema.js";
+import type { SdkSpec } from "../audit-spec/schema.js";
 import { wordsOf } from "../text/wording.js";
 import type { CallsPart } from "./calls.js";
 import type { NavigationPart } from "./navigation.js";

@@ -1,6 +1,6 @@
 import type { BrowserContext, BrowserContextOptions } from "playwright";
 import { secretValue } from "../privacy/secrets.js";
-import type { AuthSpec } from "../spec/schema.js";
+import type { AuthSpec } from "../audit-spec/schema.js";
 import type { RequestTags } from "./traffic.js";
 
 /**

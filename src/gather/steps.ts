@@ -1,7 +1,7 @@
 import type { Page } from "playwright";
 import { typedText } from "../privacy/secrets.js";
-import type { Step } from "../spec/schema.js";
-import { describeStep } from "../spec/steps.js";
+import type { Step } from "../audit-spec/schema.js";
+import { describeStep } from "../audit-spec/steps.js";
 import { firstLine } from "../text/wording.js";
 import { urlMatcher } from "../url/glob.js";
 import type { PageArtifacts } from "../artifacts/types.js";

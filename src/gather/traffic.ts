@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession } from "playwright";
 import { isOnDomain } from "../url/domain.js";
-import type { TrafficSpec } from "../spec/schema.js";
+import type { TrafficSpec } from "../audit-spec/schema.js";
 import { toolVersion } from "../package/version.js";
 import { deviceFor } from "../browser/viewports.js";
 import { visitorUserAgent } from "../browser/visitor.js";

@@ -1,5 +1,5 @@
 import type { PageArtifacts } from "../artifacts/types.js";
-import type { Step } from "../spec/schema.js";
+import type { Step } from "../audit-spec/schema.js";
 import { routeOf } from "../url/route.js";
 import { isSitePage } from "./crawl.js";
 

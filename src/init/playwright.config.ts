@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { auditLaunchOptions } from "../browser/visitor.js";
-import { PLAN_ENV } from "../plan/plan.js";
+import { PLAN_ENV } from "../schedule/plan.js";
 import { readLookPlan } from "./site-look.js";
 
 /**

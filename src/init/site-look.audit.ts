@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { test } from "@playwright/test";
-import { PLAN_ENV } from "../plan/plan.js";
+import { PLAN_ENV } from "../schedule/plan.js";
 import { lookAtSite, readLookPlan } from "./site-look.js";
 
 /** `setup-audit init`'s look at a site, in the browser the runner launched; the CLI reads the result file. */

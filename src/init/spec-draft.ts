@@ -1,7 +1,7 @@
 import type { PageArtifacts } from "../artifacts/types.js";
-import { PRESETS } from "../spec/presets.js";
+import { PRESETS } from "../audit-spec/presets.js";
 import { KEY_PLACES } from "../checks/sdk/key.js";
-import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../spec/schema.js";
+import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../audit-spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";
 import type { LinkJourney } from "./in-app-link.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";

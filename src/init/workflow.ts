@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, resolve } from "node:path";
 import { knownViewports } from "../browser/viewports.js";
 import { usageError } from "../runner/errors.js";
-import { parseSpec } from "../spec/load.js";
+import { parseSpec } from "../audit-spec/load.js";
 
 /**
  * `init --workflow`: the GitHub Actions workflow that docs/ci.md gives to copy, for the spec and

@@ -1,5 +1,5 @@
 import { consentSteps, MIN_SCRUBBED_LENGTH, secretValues } from "./secrets.js";
-import type { AuditSpec } from "../spec/schema.js";
+import type { AuditSpec } from "../audit-spec/schema.js";
 
 /**
  * The redaction policy: what setup-audit may print or write of what it captured. The API key

@@ -1,4 +1,4 @@
-import type { AuditSpec, FillSpec, Step } from "../spec/schema.js";
+import type { AuditSpec, FillSpec, Step } from "../audit-spec/schema.js";
 
 /**
  * Secrets for closed sites: the spec names the environment variables that hold them (`auth`,

@@ -8,7 +8,7 @@ import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import { scrubText } from "../privacy/redact.js";
 import type { CheckReasons, Finding, Status } from "../findings/finding.js";
 import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
-import { pageTitle } from "../plan/titles.js";
+import { pageTitle } from "../schedule/titles.js";
 import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";
 import { CHECKLIST_STORY, checklistSteps } from "./checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL } from "./families.js";

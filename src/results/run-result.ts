@@ -2,7 +2,7 @@ import type { ApiArtifacts } from "../artifacts/types.js";
 import { rollUpChecklist } from "./checklist.js";
 import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
 import { routeOfCall } from "../artifacts/page-views.js";
-import type { AuditTarget } from "../plan/plan.js";
+import type { AuditTarget } from "../schedule/plan.js";
 import { hideSecretsDeep, scrubText, withoutUserInfo } from "../privacy/redact.js";
 import { verdictOf, type CallRecord, type CollectMode, type RunSummary, type SpecRun } from "./summary.js";
 import { type CheckReasons, type Finding } from "../findings/finding.js";

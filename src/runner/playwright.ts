@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { PACKAGE_ROOT } from "../package/package-root.js";
-import { PLAN_ENV } from "../plan/plan.js";
+import { PLAN_ENV } from "../schedule/plan.js";
 
 const require = createRequire(import.meta.url);
 

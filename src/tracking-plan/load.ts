@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { LineCounter, parseDocument, type Document } from "yaml";
-import type { SpecError } from "../spec/errors.js";
-import { locateProblem, yamlSyntaxError } from "../spec/locate.js";
+import type { SpecError } from "../audit-spec/errors.js";
+import { locateProblem, yamlSyntaxError } from "../audit-spec/locate.js";
 import { formatPath } from "../text/plain-messages.js";
 import { SchemaCompiler } from "./compile.js";
 import { isOwnPlan, readOwnPlan } from "./own-format.js";

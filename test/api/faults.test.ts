@@ -5,7 +5,7 @@ import { createServiceHandler } from "../../fixtures/service/service.js";
 import { systemClock, type Clock } from "../../src/api/client.js";
 import { gatherApi, gatherRecentEvents, type ApiSettings } from "../../src/api/gather.js";
 import type { ApiArtifacts } from "../../src/artifacts/types.js";
-import type { AuditSpec } from "../../src/spec/schema.js";
+import type { AuditSpec } from "../../src/audit-spec/schema.js";
 import { apiAuth } from "../../src/checks/api/auth.js";
 import { apiGoals } from "../../src/checks/api/goals.js";
 import { apiProject } from "../../src/checks/api/project.js";

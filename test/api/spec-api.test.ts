@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { formatSpecError, parseSpec } from "../../src/spec/load.js";
+import { formatSpecError, parseSpec } from "../../src/audit-spec/load.js";
 
 /** The spec's `api` section: the retry overrides and the path placeholders. */
 

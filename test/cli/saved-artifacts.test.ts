@@ -9,7 +9,7 @@ import { buildTarget } from "../../src/cli/targets.js";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import type { TargetResult } from "../../src/results/run-result.js";
 import type { Finding } from "../../src/findings/finding.js";
-import type { AuditSpec } from "../../src/spec/schema.js";
+import type { AuditSpec } from "../../src/audit-spec/schema.js";
 import { apiWith, callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";
 import { scratchDir } from "../support/scratch.js";

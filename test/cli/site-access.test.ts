@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { requireSiteAccess } from "../../src/cli/site-access.js";
-import type { AuditTarget } from "../../src/plan/plan.js";
-import { planTarget } from "../../src/plan/target.js";
+import type { AuditTarget } from "../../src/schedule/plan.js";
+import { planTarget } from "../../src/schedule/target.js";
 import { specWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
 

@@ -7,13 +7,13 @@ import { runCli, runCommand } from "./cli.js";
 test("validate exits 2 and names file:line:col for each invalid spec", async () => {
   const run = await runCli([
     "validate",
-    "test/spec/specs/syntax-error.yaml",
-    "test/spec/specs/misspelled-key.yaml",
-    "test/spec/specs/wrong-type.yaml",
+    "test/audit-spec/specs/syntax-error.yaml",
+    "test/audit-spec/specs/misspelled-key.yaml",
+    "test/audit-spec/specs/wrong-type.yaml",
   ]);
   expect(run.code).toBe(2);
   for (const file of ["syntax-error", "misspelled-key", "wrong-type"]) {
-    expect(run.stderr).toMatch(new RegExp(`test/spec/specs/${file}\\.yaml:\\d+:\\d+ `));
+    expect(run.stderr).toMatch(new RegExp(`test/audit-spec/specs/${file}\\.yaml:\\d+:\\d+ `));
   }
   expect(run.stderr).toContain("did you mean");
 });
@@ -25,7 +25,7 @@ test("validate exits 0 on a valid spec", async () => {
 });
 
 test("run refuses an invalid spec with exit 2 and audits nothing", async ({}, testInfo) => {
-  const run = await runCli(["run", "test/spec/specs/misspelled-key.yaml", "--out", testInfo.outputPath("out")]);
+  const run = await runCli(["run", "test/audit-spec/specs/misspelled-key.yaml", "--out", testInfo.outputPath("out")]);
   expect(run.code).toBe(2);
   expect(run.stdout).not.toContain("Auditing");
 });

@@ -4,8 +4,8 @@ import { expect, test } from "@playwright/test";
 import { EPHEMERAL_PORTS, FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import { KEYS, SDKS, VENDORS } from "../../fixtures/vendors/manifest.js";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { parseSpec } from "../../src/spec/load.js";
-import type { AuditSpec } from "../../src/spec/schema.js";
+import { parseSpec } from "../../src/audit-spec/load.js";
+import type { AuditSpec } from "../../src/audit-spec/schema.js";
 import { readSummary, runCli } from "./cli.js";
 
 /**

@@ -4,7 +4,7 @@ import { ConsentWatch, gpcContextOptions } from "../../src/gather/consent.js";
 import { gatherPage } from "../../src/gather/page.js";
 import { Signal } from "../../src/gather/signal.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
-import type { ConsentSpec, PageSpec } from "../../src/spec/schema.js";
+import type { ConsentSpec, PageSpec } from "../../src/audit-spec/schema.js";
 import { ACCEPT_SELECTOR, REJECT_SELECTOR } from "../../fixtures/consent/site.js";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
 import { specWith } from "../support/artifacts.js";

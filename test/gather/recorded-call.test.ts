@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { toCall } from "../../src/gather/recorded-call.js";
 import type { RecorderMessage } from "../../src/gather/recorder.js";
-import type { SdkSpec } from "../../src/spec/schema.js";
+import type { SdkSpec } from "../../src/audit-spec/schema.js";
 
 type CallMessage = Extract<RecorderMessage, { type: "call" }>;
 

@@ -5,8 +5,8 @@ import { detectSdk } from "../../src/init/sdk-detection.js";
 import { draftSdk, draftSpec, type DraftInputs, type ServiceFacts } from "../../src/init/spec-draft.js";
 import { specText } from "../../src/init/spec-text.js";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { parseSpec } from "../../src/spec/load.js";
-import type { AuditSpec } from "../../src/spec/schema.js";
+import { parseSpec } from "../../src/audit-spec/load.js";
+import type { AuditSpec } from "../../src/audit-spec/schema.js";
 import { callWith, pageWith } from "../support/artifacts.js";
 import { globalWith, lookWith, requestWith } from "../support/first-look.js";
 

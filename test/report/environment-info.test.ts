@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { planTarget } from "../../src/plan/target.js";
+import { planTarget } from "../../src/schedule/target.js";
 import { environmentInfo } from "../../src/report/environment-info.js";
 import { reportTarget, type ReportTarget } from "../../src/results/run-result.js";
 import { pageWith, specWith } from "../support/artifacts.js";

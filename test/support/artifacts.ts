@@ -10,9 +10,9 @@ import type {
 } from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
-import type { AuditUnit } from "../../src/plan/plan.js";
-import { planTarget } from "../../src/plan/target.js";
-import { auditSpecSchema, type AuditSpec } from "../../src/spec/schema.js";
+import type { AuditUnit } from "../../src/schedule/plan.js";
+import { planTarget } from "../../src/schedule/target.js";
+import { auditSpecSchema, type AuditSpec } from "../../src/audit-spec/schema.js";
 
 /** A valid spec for unit tests, with `overrides` merged over the top level. */
 export function specWith(overrides: Record<string, unknown> = {}): AuditSpec {

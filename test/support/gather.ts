@@ -2,7 +2,7 @@ import { devices, type BrowserContext, type BrowserContextOptions } from "playwr
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
-import type { PageSpec } from "../../src/spec/schema.js";
+import type { PageSpec } from "../../src/audit-spec/schema.js";
 import { specWith } from "./artifacts.js";
 import { test as withFixtures } from "./browser.js";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { formatSpecError } from "../../src/spec/errors.js";
+import { formatSpecError } from "../../src/audit-spec/errors.js";
 import { loadTrackingPlan } from "../../src/tracking-plan/load.js";
 import type { TrackingPlan } from "../../src/tracking-plan/types.js";
 import { folderWith, ORDER_PLAN } from "../support/tracking-plan.js";

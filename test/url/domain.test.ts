@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { buildTarget } from "../../src/cli/targets.js";
 import { environmentDomain, isOnDomain, leavesDomain } from "../../src/url/domain.js";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { formatSpecError, parseSpec } from "../../src/spec/load.js";
+import { formatSpecError, parseSpec } from "../../src/audit-spec/load.js";
 import { specWith } from "../support/artifacts.js";
 
 test.describe("the domain rule", () => {

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { PRESETS } from "../../src/spec/presets.js";
-import { storageNameMatcher } from "../../src/spec/storage-names.js";
+import { PRESETS } from "../../src/audit-spec/presets.js";
+import { storageNameMatcher } from "../../src/audit-spec/storage-names.js";
 import { globBraceProblem, urlMatcher } from "../../src/url/glob.js";
 
 test("** crosses folders, * does not, {a,b} picks one", () => {

@@ -2,7 +2,7 @@ import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts, RequestSeen } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
-import { storageNameMatcher } from "../../spec/storage-names.js";
+import { storageNameMatcher } from "../../audit-spec/storage-names.js";
 import {
   auditedEnvironment,
   defineCheck,

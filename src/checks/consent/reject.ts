@@ -2,7 +2,7 @@ import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../../artifacts/types.js";
 import type { Judgement, Status } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
-import { storageNameMatcher } from "../../spec/storage-names.js";
+import { storageNameMatcher } from "../../audit-spec/storage-names.js";
 import {
   auditedEnvironment,
   consentGiven as given,

@@ -1,7 +1,7 @@
 import type { CapturedCall } from "../../artifacts/types.js";
 import { routeOfCall } from "../../artifacts/page-views.js";
 import type { Judgement } from "../../findings/finding.js";
-import { describeStep } from "../../spec/steps.js";
+import { describeStep } from "../../audit-spec/steps.js";
 import { defineCheck, madeCalls, pageSpecOf, perLoadedPage, type Verdict } from "../check.js";
 
 /** Less apart than this, equal tracks made in one step are one action's duplicates; a carousel's or a timer's repeats come further apart. */

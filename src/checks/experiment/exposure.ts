@@ -1,11 +1,11 @@
 import type { JudgedCall } from "../../artifacts/delivery.js";
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import type { ExperimentSpec } from "../../spec/schema.js";
-import { variationId } from "../../spec/variation-id.js";
+import type { ExperimentSpec } from "../../audit-spec/schema.js";
+import { variationId } from "../../audit-spec/variation-id.js";
 import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
-import { appliedByAudit } from "../../plan/target.js";
+import { appliedByAudit } from "../../schedule/target.js";
 import { exposuresOnScreen } from "./exposure-screen.js";
 import { goalEvents, previewsOf } from "./previews.js";
 

@@ -1,10 +1,10 @@
 import { flickerTimes, neverShown, type FlickerTimes, type NeverShown } from "../../artifacts/flicker.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
+import type { ExperimentSpec, VariationSpec } from "../../audit-spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
-import { appliedByAudit } from "../../plan/target.js";
+import { appliedByAudit } from "../../schedule/target.js";
 import { previewsOf } from "./previews.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
-import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
+import type { ExperimentSpec, VariationSpec } from "../../audit-spec/schema.js";
 import type { CheckContext } from "../check.js";
 
 /** What the checks of an experiment's previews share: which units previewed which variation, how it was applied, and the goals' events. */

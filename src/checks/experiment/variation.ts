@@ -1,6 +1,6 @@
 import type { CapturedCall, ExperimentView, PageArtifacts, TargetElement } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import type { ExperimentSpec, VariationSpec } from "../../spec/schema.js";
+import type { ExperimentSpec, VariationSpec } from "../../audit-spec/schema.js";
 import {
   auditedEnvironment,
   defineCheck,

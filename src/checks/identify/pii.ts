@@ -1,7 +1,7 @@
 import type { CanarySighting, CapturedCall } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { capitalised } from "../../text/wording.js";
-import type { PlannedCanary } from "../../plan/plan.js";
+import type { PlannedCanary } from "../../schedule/plan.js";
 import { defineCheck, perLoadedPage, type AuditContext } from "../check.js";
 import {
   detectPersonalValue,

@@ -3,7 +3,7 @@ import { shareableUrl } from "../../privacy/redact.js";
 import type { Judgement } from "../../findings/finding.js";
 import { secretVariables } from "../../privacy/secrets.js";
 import { keptOut, loginFailure, samePath, type KeptOut, type LoginFailure } from "../../artifacts/site-entry.js";
-import type { AuthSpec } from "../../spec/schema.js";
+import type { AuthSpec } from "../../audit-spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, type CheckContext } from "../check.js";
 
 /** page.access: the site let the audit in, on every page × viewport and through its login. */

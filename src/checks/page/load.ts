@@ -1,7 +1,7 @@
 import type { Judgement } from "../../findings/finding.js";
-import { describeStep } from "../../spec/steps.js";
+import { describeStep } from "../../audit-spec/steps.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
-import type { AuthSpec } from "../../spec/schema.js";
+import type { AuthSpec } from "../../audit-spec/schema.js";
 import { auditedEnvironment, defineCheck, finding, pageSpecOf, type CheckContext } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 import { withPicturesLeftOut } from "../pictures-left-out.js";

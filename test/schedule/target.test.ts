@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { planTarget } from "../../src/plan/target.js";
+import { planTarget } from "../../src/schedule/target.js";
 import { specWith } from "../support/artifacts.js";
 
 const spec = specWith({

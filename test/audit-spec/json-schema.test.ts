@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
-import { specJsonSchema } from "../../src/spec/json-schema.js";
+import { specJsonSchema } from "../../src/audit-spec/json-schema.js";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { parseSpec } from "../../src/spec/load.js";
+import { parseSpec } from "../../src/audit-spec/load.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 // Union types (`type: ["string", "number"]`) are plain JSON Schema; Ajv's strict mode only asks that they be allowed.

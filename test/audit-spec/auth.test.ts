@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { formatSpecError, parseSpec, type SpecParseResult } from "../../src/spec/load.js";
+import { formatSpecError, parseSpec, type SpecParseResult } from "../../src/audit-spec/load.js";
 import { MINIMAL, minimalWith } from "../support/spec-text.js";
 
 /**

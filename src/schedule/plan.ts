@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { UnitKind } from "../artifacts/types.js";
-import type { AuditSpec, FillSpec } from "../spec/schema.js";
+import type { AuditSpec, FillSpec } from "../audit-spec/schema.js";
 
 /**
  * The plan of one `run`: written by the CLI, read by the Playwright config and the audit tests,

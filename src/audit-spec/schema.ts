@@ -366,7 +366,7 @@ export const sdkSchema = z
       .nullable()
       .optional()
       .describe(
-        "A vendor whose defaults fill every field not given (src/spec/presets.ts); a field given beside it wins.",
+        "A vendor whose defaults fill every field not given (src/audit-spec/presets.ts); a field given beside it wins.",
       ),
     script: glob.optional().describe("URL glob of the SDK's script."),
     global: z

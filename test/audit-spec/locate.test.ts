@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { entryPathOf } from "../../src/spec/locate.js";
+import { entryPathOf } from "../../src/audit-spec/locate.js";
 
 const spec = {
   goals: [{ name: "Signup completed", event: "signup_success" }],

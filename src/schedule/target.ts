@@ -1,6 +1,6 @@
-import { environmentOf } from "../spec/environment.js";
+import { environmentOf } from "../audit-spec/environment.js";
 import { environmentDomain } from "../url/domain.js";
-import type { ExperimentSpec, VariationSpec } from "../spec/schema.js";
+import type { ExperimentSpec, VariationSpec } from "../audit-spec/schema.js";
 import type { AuditTarget, AuditUnit, PlannedCanary, UnitGathering } from "./plan.js";
 import { pageTitle } from "./titles.js";
 

@@ -11,8 +11,8 @@ import {
   parseSpec,
   type SpecLoadResult,
   type SpecParseResult,
-} from "../../src/spec/load.js";
-import { PRESETS } from "../../src/spec/presets.js";
+} from "../../src/audit-spec/load.js";
+import { PRESETS } from "../../src/audit-spec/presets.js";
 import { MINIMAL, minimalWith } from "../support/spec-text.js";
 
 const specsDir = fileURLToPath(new URL("./specs/", import.meta.url));

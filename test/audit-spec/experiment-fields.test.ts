@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { knownViewports } from "../../src/browser/viewports.js";
-import { formatSpecError, parseSpec } from "../../src/spec/load.js";
-import { variationId } from "../../src/spec/variation-id.js";
+import { formatSpecError, parseSpec } from "../../src/audit-spec/load.js";
+import { variationId } from "../../src/audit-spec/variation-id.js";
 import { minimalWith } from "../support/spec-text.js";
 
 /** The experiment's exposure, its forced control and its variations' ids. */

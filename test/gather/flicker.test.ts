@@ -11,7 +11,7 @@ import { scratchDir } from "../support/scratch.js";
 /**
  * The flicker sampler in a real Chromium: a page applies its variation from a timer a set time after
  * the first frame in which the target exists, and records when the timer really fired; the sampler
- * measures the control painted until then within one frame plus 20 ms.
+ * measures the control painted until then within the frames around it plus 20 ms.
  */
 const PLANTED_MS = 400;
 const page = (head: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Plans</title>${head}</head>
@@ -61,14 +61,23 @@ test("a variation applied by a timer after the first frame: the control painted 
     const { flicker } = artifacts;
     expect(flicker).toBeTruthy();
     const times = flickerTimes(flicker!)!;
-    // The switch is the first frame with the variation: one frame is the gap before it.
+    // The switch is the first frame with the variation. The frames bound what can be measured at
+    // both ends: the page's first frame with the button may come up to one frame after the one the
+    // sampler saw it in, and its change up to one frame before the switch. On a loaded machine a
+    // frame lasts hundreds of milliseconds: the bound is the frames' own, never a fixed time.
     const switchIndex = flicker!.frames.findIndex((row) => row[0] >= times.appliedAtMs);
-    const frameGap = flicker!.frames[switchIndex]![0] - flicker!.frames[switchIndex - 1]![0];
+    const gaps = flicker!.frames.slice(1, switchIndex + 1).map((row, index) => row[0] - flicker!.frames[index]![0]);
+    const frameGap = gaps.at(-1)!;
+    const longestGap = Math.max(...gaps);
     expect(recorded).toBeGreaterThanOrEqual(PLANTED_MS);
     expect(
-      Math.abs(times.controlPaintedMs - recorded!),
-      `measured ${times.controlPaintedMs} ms, recorded ${recorded} ms, frame ${frameGap} ms`,
-    ).toBeLessThanOrEqual(frameGap + 20);
+      times.controlPaintedMs,
+      `measured ${times.controlPaintedMs} ms, recorded ${recorded} ms`,
+    ).toBeGreaterThanOrEqual(recorded! - frameGap - 20);
+    expect(
+      times.controlPaintedMs,
+      `measured ${times.controlPaintedMs} ms, recorded ${recorded} ms, frames up to ${longestGap} ms apart`,
+    ).toBeLessThanOrEqual(recorded! + longestGap + frameGap + 20);
     expect(times.hiddenMs).toBe(0);
     expect(flicker!.signatures).toHaveLength(2);
     expect(flicker!.filmstrip.length).toBeGreaterThanOrEqual(2);
@@ -132,11 +141,16 @@ test("a filmstrip covers each field that holds a secret, as the screenshots do: 
     // The unmasked frame shows the field: the typed text on white, no mask.
     expect(inside(plain)).not.toContain("ff00ff");
     expect(new Set(inside(plain)).size).toBeGreaterThan(1);
-    // Outside the field the frames show the same page.
-    const above = (image: NonNullable<ReturnType<typeof decodePng>>) =>
-      image.pixels.subarray(0, field.y * image.width * image.bpp);
+    // Above the field the masked frame shows the page, no mask: the two frames come from two loads
+    // of the page, whose last frames need not be the same moment, so only the mask is compared.
+    const maskedAbove = (image: NonNullable<ReturnType<typeof decodePng>>) => {
+      let count = 0;
+      for (let at = 0; at < field.y * image.width * image.bpp; at += image.bpp)
+        if (image.pixels.subarray(at, at + 3).toString("hex") === "ff00ff") count++;
+      return count;
+    };
     expect(masked.width).toBe(plain.width);
-    expect(above(masked).equals(above(plain))).toBe(true);
+    expect(maskedAbove(masked)).toBe(0);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -111,9 +111,6 @@ test("allure-results: one variations result per viewport, its steps the variatio
   }
 });
 
-/** How long the 4 MB single-file report may take to load and answer: a minute on 2 cores that are busy with other audits. */
-const REPORT_TIMEOUT_MS = 60_000;
-
 /**
  * Opens the result named `name` from the report's tree: loads the report afresh, opens the Allure
  * report from its overview, searches for the
@@ -133,7 +130,7 @@ async function openResult(page: Page, file: string, name: string, path: readonly
       if (!(await inside.isVisible())) await section(title).click({ timeout: 2_000 });
     }
     await expect(leaf).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: REPORT_TIMEOUT_MS });
+  }).toPass();
   await leaf.click();
   await expect(page.getByTestId("test-result-info-title")).toHaveText(name);
 }
@@ -144,8 +141,9 @@ test("the single-file report, opened offline, shows the control beside the varia
   const singleFile = join(out, "audit-report.html");
   expect(runOutput).toContain(`Shareable file: ${singleFile} (`);
   const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
-  test.setTimeout(6 * REPORT_TIMEOUT_MS);
-  context.setDefaultTimeout(REPORT_TIMEOUT_MS);
+  // The 4 MB single-file report loads and answers as fast as the machine lets it: every wait is
+  // for what it shows, bounded by the test's own limit alone.
+  context.setDefaultTimeout(0);
   try {
     const { page, requests, outside } = await openOffline(context, singleFile);
     // The overview shows each viewport's picture and filmstrip inline, before any click.

@@ -76,7 +76,7 @@ test("a shard leaves the summary and the check annotations to the merge", async 
 test("in GitHub Actions an invalid spec is annotated at its file, line and column", async () => {
   const run = await runCli(["validate", "test/audit-spec/specs/misspelled-key.yaml"], { GITHUB_ACTIONS: "true" });
   expect(run.code).toBe(2);
-  const [, line, col] = run.stderr.match(/test\/spec\/specs\/misspelled-key\.yaml:(\d+):(\d+) /)!;
+  const [, line, col] = run.stderr.match(/test\/audit-spec\/specs\/misspelled-key\.yaml:(\d+):(\d+) /)!;
   expect(run.stdout).toMatch(
     new RegExp(
       `^::error file=test/audit-spec/specs/misspelled-key\\.yaml,line=${line},col=${col},title=setup-audit%3A invalid spec::.*did you mean`,

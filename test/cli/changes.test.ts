@@ -7,20 +7,14 @@ import { CliError, EXIT } from "../../src/runner/errors.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
 import { scratchDir } from "../support/scratch.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (status: Status, page: string, spec = "audits/shop.yaml"): Finding =>
-  reported({
-    check: "page.load",
+  findingWith({
     status,
     spec,
     page,
     viewport: "mobile",
-    goal: null,
-    experiment: null,
-    variation: null,
-    message: "",
-    evidence: {},
   });
 const summaryOf = (findings: Finding[], startedAt: string, spec = "audits/shop.yaml"): RunSummary => ({
   version: 1,

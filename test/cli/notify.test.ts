@@ -5,19 +5,13 @@ import { ciRunUrl, notifyWebhook, POST_POLICY, type PostPolicy } from "../../src
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 import type { WebhookMessage } from "../../src/report/webhook.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
-const failed: Finding = reported({
-  check: "page.load",
+const failed: Finding = findingWith({
   status: "fail",
-  spec: "audits/shop.yaml",
   page: "home",
   viewport: "mobile",
-  goal: null,
-  experiment: null,
-  variation: null,
   message: "The page did not load.",
-  evidence: {},
 });
 const summary = (changes: RunSummary["changes"]): RunSummary => ({
   version: 1,

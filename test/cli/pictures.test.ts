@@ -9,10 +9,9 @@ import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { makeVariationPictures, type PictureBrowserSource } from "../../src/cli/pictures.js";
 import type { PictureSources } from "../../src/report/variation-pictures.js";
 import type { Finding } from "../../src/findings/finding.js";
-import { pageWith } from "../support/artifacts.js";
+import { pageWith, findingWith } from "../support/artifacts.js";
 import { testBrowserPath } from "../support/browser.js";
 import { scratchDir } from "../support/scratch.js";
-import { reported } from "../../src/checks/index.js";
 
 const EXPERIMENT = { name: "Pricing CTA copy", page: "pricing" };
 const LOCAL: PictureBrowserSource = { browserExecutable: testBrowserPath() ?? null, browserEndpoint: null };
@@ -43,17 +42,14 @@ function run({ previewed }: { previewed: boolean }): PictureSources {
       ],
     });
   };
-  const judged: Finding = reported({
+  const judged: Finding = findingWith({
     check: "experiment.variation",
-    status: "pass",
     spec: "audits/demo.yaml",
     page: "pricing",
     viewport: "desktop",
-    goal: null,
     experiment: EXPERIMENT.name,
     variation: "Long copy",
     message: "Previews well.",
-    evidence: {},
   });
   const pages = [
     unit("control.png", null),

@@ -6,9 +6,8 @@ import { publishResults } from "../../src/cli/publish.js";
 import type { AuditTarget } from "../../src/schedule/plan.js";
 import { planTarget } from "../../src/schedule/target.js";
 import type { TargetResult } from "../../src/results/run-result.js";
-import { specWith } from "../support/artifacts.js";
+import { specWith, findingWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
-import { reported } from "../../src/checks/index.js";
 
 test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
   const out = scratchDir("publish");
@@ -24,17 +23,9 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
     pages: [],
     viewports: ["desktop"],
   });
-  const failed = reported({
-    check: "page.load",
+  const failed = findingWith({
     status: "fail",
-    spec: "audits/shop.yaml",
-    page: null,
-    viewport: null,
-    goal: null,
-    experiment: null,
-    variation: null,
     message: "Did not load.",
-    evidence: {},
   });
   const result: TargetResult = {
     spec: "audits/shop.yaml",

@@ -11,9 +11,8 @@ import { allureEntries } from "../../src/report/allure-results.js";
 import { writeAllureResults } from "../../src/report/allure-writer.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { reportTarget, type RunResult } from "../../src/results/run-result.js";
-import { pageWith, specWith } from "../support/artifacts.js";
+import { pageWith, specWith, findingWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
-import { reported } from "../../src/checks/index.js";
 import { checkReasons } from "../../src/results/check-reasons.js";
 
 const spec = specWith();
@@ -28,17 +27,10 @@ const target: AuditTarget = planTarget({
   viewports: ["desktop", "mobile"],
 });
 const finding = (overrides: Partial<Finding>): Finding =>
-  reported({
-    check: "page.load",
-    status: "pass",
-    spec: "audits/shop.yaml",
+  findingWith({
     page: "home",
     viewport: "desktop",
-    goal: null,
-    experiment: null,
-    variation: null,
     message: "Loaded.",
-    evidence: {},
     ...overrides,
   });
 

@@ -4,20 +4,13 @@ import { jobSummaryMarkdown } from "../../src/report/github.js";
 import { uncheckedItems } from "../../src/results/checklist.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (check: Finding["check"], status: Status, message = "Judged."): Finding =>
-  reported({
+  findingWith({
     check,
     status,
-    spec: "audits/shop.yaml",
-    page: null,
-    viewport: null,
-    goal: null,
-    experiment: null,
-    variation: null,
     message,
-    evidence: {},
   });
 const NO_API =
   "The spec has no api section, so the service API is not cross-checked. Add one (baseUrl, keyEnv) to check the workspace, project and goals.";

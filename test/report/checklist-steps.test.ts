@@ -1,23 +1,17 @@
 import { expect, test } from "@playwright/test";
 import { CHECKLIST_SOURCES, rollUpChecklist } from "../../src/results/checklist.js";
-import { CHECKS, reported } from "../../src/checks/index.js";
+import { CHECKS } from "../../src/checks/index.js";
 import { type Checklist, type CheckId, FAMILIES, type Finding } from "../../src/findings/finding.js";
 import { checklistSteps } from "../../src/report/checklist-steps.js";
 import { failedFamilies, FAMILY_LABEL, reportCategories } from "../../src/report/families.js";
 import { severityOf } from "../../src/report/severity.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (check: CheckId, status: Finding["status"], where: Partial<Finding> = {}): Finding =>
-  reported({
+  findingWith({
     check,
     status,
     spec: "s.yaml",
-    page: null,
-    viewport: null,
-    goal: null,
-    experiment: null,
-    variation: null,
-    message: "",
-    evidence: {},
     ...where,
   });
 

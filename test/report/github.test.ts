@@ -2,20 +2,12 @@ import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { findingCommands, jobSummaryMarkdown, maskCommands, workflowCommand } from "../../src/report/github.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (status: Finding["status"], where: Partial<Finding> = {}): Finding =>
-  reported({
+  findingWith({
     check: "events.expected",
     status,
-    spec: "audits/shop.yaml",
-    page: null,
-    viewport: null,
-    goal: null,
-    experiment: null,
-    variation: null,
-    message: "",
-    evidence: {},
     ...where,
   });
 

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { toJUnitXml } from "../../src/report/junit.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (
   check: Finding["check"],
@@ -10,17 +10,12 @@ const found = (
   message: string,
   page: string | null = "signup",
 ): Finding =>
-  reported({
+  findingWith({
     check,
     status,
-    spec: "audits/shop.yaml",
     page,
     viewport: page ? "mobile" : null,
-    goal: null,
-    experiment: null,
-    variation: null,
     message,
-    evidence: {},
   });
 
 const summary: RunSummary = {

@@ -8,21 +8,15 @@ import { overviewParts, withOverview, type OverviewSources } from "../../src/rep
 import { readOverviewSources } from "../../src/report/overview/sources.js";
 import { rollUpChecklist } from "../../src/results/checklist.js";
 import { scratchDir } from "../support/scratch.js";
-import { reported } from "../../src/checks/index.js";
 import { checkReasons } from "../../src/results/check-reasons.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding =>
-  reported({
-    check: "page.load",
+  findingWith({
     status,
-    spec: "audits/shop.yaml",
     page: "home",
     viewport: "desktop",
-    goal: null,
-    experiment: null,
-    variation: null,
     message: "Loaded.",
-    evidence: {},
     ...where,
   });
 

@@ -2,20 +2,15 @@ import { expect, test } from "@playwright/test";
 import { deservesMessage, webhookMessage } from "../../src/report/webhook.js";
 import type { ChangedFinding, Changes, RunSummary } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (status: Status, page: string, message = `${page} is broken`): Finding =>
-  reported({
+  findingWith({
     check: "events.expected",
     status,
-    spec: "audits/shop.yaml",
     page,
     viewport: "mobile",
-    goal: null,
-    experiment: null,
-    variation: null,
     message,
-    evidence: {},
   });
 const changed = (finding: Finding): ChangedFinding => {
   const { message: _message, evidence: _evidence, ...key } = finding;

@@ -13,24 +13,19 @@ import {
 } from "../../src/results/changes.js";
 import type { RunSummary, SpecRun } from "../../src/results/summary.js";
 import type { Finding, Status } from "../../src/findings/finding.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const SPEC = "audits/shop.yaml";
 /** The spec paths these tests write are their identity already. */
 const asWritten = (spec: string) => spec;
 
 const found = (status: Status, where: Partial<Finding> = {}): Finding =>
-  reported({
+  findingWith({
     check: "events.expected",
     status,
     spec: SPEC,
     page: "home",
     viewport: "mobile",
-    goal: null,
-    experiment: null,
-    variation: null,
-    message: "",
-    evidence: {},
     ...where,
   });
 

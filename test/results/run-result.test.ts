@@ -5,7 +5,7 @@ import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { writeShardResults } from "../../src/cli/shards.js";
 import type { AuditTarget } from "../../src/schedule/plan.js";
 import { planTarget } from "../../src/schedule/target.js";
-import { callWith, collectOf, pageWith, specWith } from "../support/artifacts.js";
+import { callWith, collectOf, pageWith, specWith, findingWith } from "../support/artifacts.js";
 import { formatConsoleReport } from "../../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
 import { toJUnitXml } from "../../src/report/junit.js";
@@ -13,17 +13,12 @@ import type { Finding } from "../../src/findings/finding.js";
 import { buildSummary, reportTarget, type TargetResult } from "../../src/results/run-result.js";
 import { runSecretLists } from "../../src/cli/run-secrets.js";
 import { scratchDir } from "../support/scratch.js";
-import { reported } from "../../src/checks/index.js";
 
-const leaky: Finding = reported({
+const leaky: Finding = findingWith({
   check: "page.errors",
   status: "warn",
-  spec: "audits/shop.yaml",
   page: "signup",
   viewport: "mobile",
-  goal: null,
-  experiment: null,
-  variation: null,
   message: 'TypeError for jane@example.org typed "s3cret-value"; identify("u_42") lost',
   evidence: { errors: [{ kind: "console", message: "token s3cret-value, czNjcmV0LXZhbHVl" }] },
 });

@@ -1,20 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { verdictOf } from "../../src/results/summary.js";
 import { worstStatus, type Finding } from "../../src/findings/finding.js";
-import { reported } from "../../src/checks/index.js";
+import { findingWith } from "../support/artifacts.js";
 
 const found = (check: Finding["check"], status: Finding["status"]): Finding =>
-  reported({
+  findingWith({
     check,
     status,
     spec: "s.yaml",
-    page: null,
-    viewport: null,
-    goal: null,
-    experiment: null,
-    variation: null,
-    message: "",
-    evidence: {},
   });
 
 test("the worst status wins, and nothing at all is a skip", () => {

@@ -9,6 +9,8 @@ import type {
   PageArtifacts,
 } from "../../src/artifacts/types.js";
 import type { AuditContext } from "../../src/checks/check.js";
+import { reported } from "../../src/checks/index.js";
+import type { Finding } from "../../src/findings/finding.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import type { AuditUnit } from "../../src/schedule/plan.js";
 import { planTarget } from "../../src/schedule/target.js";
@@ -44,6 +46,26 @@ export const twoEnvironments = specWith({
   },
   defaultEnvironment: "staging",
 });
+
+/**
+ * A finding as a run reports it, with its check's title, severity and family: a passing page.load
+ * of audits/shop.yaml on no page, viewport, goal or experiment, with `overrides`.
+ */
+export function findingWith(overrides: Partial<Finding> = {}): Finding {
+  return reported({
+    check: "page.load",
+    status: "pass",
+    spec: "audits/shop.yaml",
+    page: null,
+    viewport: null,
+    goal: null,
+    experiment: null,
+    variation: null,
+    message: "",
+    evidence: {},
+    ...overrides,
+  });
+}
 
 /** Page artifacts of a page that loaded with a ready SDK and no calls, with `overrides` applied. */
 export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts {

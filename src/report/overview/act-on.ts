@@ -18,7 +18,10 @@ export function findingsToActOn(summary: Pick<RunSummary, "runs" | "findings" | 
   if (problems.length === 0)
     return html`<section class="sa-section"><h2>Findings to act on</h2><p>None: no check failed or warned.</p></section>`;
   const byCheck = new Map<string, Finding[]>(CHECK_IDS.map((id) => [id, []]));
-  for (const finding of problems) byCheck.set(finding.check, [...(byCheck.get(finding.check) ?? []), finding]);
+  for (const finding of problems) {
+    if (!byCheck.has(finding.check)) byCheck.set(finding.check, []);
+    byCheck.get(finding.check)!.push(finding);
+  }
   const groups = [...byCheck].filter(([, findings]) => findings.length > 0);
   const ordered = [
     ...groups.filter(([, findings]) => worstStatus(findings.map((f) => f.status)) === "fail"),

@@ -43,6 +43,9 @@ test("the bundled demo shop passes on desktop and mobile", async ({}, testInfo) 
     expect(Object.keys(finding)).toEqual([
       "check",
       "status",
+      "title",
+      "severity",
+      "family",
       "spec",
       "page",
       "viewport",

@@ -23,6 +23,13 @@ const SAMPLER_BINDING = "__setupAuditFlicker";
 /** The sampler stops by itself after this long, should the audit never read it. */
 const SAMPLER_MAX_MS = 30_000;
 
+/**
+ * How many frames the page renders before its frames are read (a second's worth at 60 frames a
+ * second): a change the page makes after a count of its own frames (its framework starting) is
+ * seen however late a busy machine renders them, its first frame included.
+ */
+export const FRAMES_BEFORE_READ = 60;
+
 /** The sampler's state in the page. */
 interface SamplerState {
   /** [sampled at, hidden 0/1, look index] per frame. */
@@ -383,6 +390,24 @@ export function joinDocuments(samples: readonly DocumentSample[]): JoinedDocumen
   return joined;
 }
 
+/**
+ * Waits until the current document has rendered `count` frames, or its sampler stopped (on its
+ * own clock, SAMPLER_MAX_MS after the navigation started); a page that moves on ends the wait.
+ */
+async function waitForFrames(page: Page, count: number): Promise<void> {
+  await page
+    .waitForFunction(
+      ({ key, count, maxMs }) => {
+        const state = (window as unknown as Record<symbol, SamplerState | undefined>)[Symbol.for(key)];
+        return state === undefined || state.stopped || state.frames.length >= count || performance.now() >= maxMs;
+      },
+      { key: SAMPLER_KEY, count, maxMs: SAMPLER_MAX_MS },
+      // The page's own clock ends the wait; this bounds a page whose thread never comes back.
+      { timeout: SAMPLER_MAX_MS, polling: 100 },
+    )
+    .catch(() => undefined);
+}
+
 /** Stops the sampler of the current document and reads what it saw; null when the page has none (or is between documents). */
 function stopSampler(page: Page) {
   return page
@@ -404,8 +429,8 @@ function stopSampler(page: Page) {
 }
 
 /**
- * Reads the frames the sampler saw, in the documents the page left and in the current one, and
- * stops it; stops the screencast and saves the filmstrip's frames as `framePath(n)` (absolute path
+ * Reads the frames the sampler saw, in the documents the page left and in the current one (once
+ * it rendered FRAMES_BEFORE_READ frames), and stops it; stops the screencast and saves the filmstrip's frames as `framePath(n)` (absolute path
  * and name relative to the output; none when null), masked as every picture is (`masks`; when
  * they cannot be placed, none is saved and `leftOut` says why). `sinceStart` turns an epoch time into the page test's clock. Null when
  * no document could be read.
@@ -422,6 +447,7 @@ export async function readFlicker(
   sinceStart: (epochMs: number) => number,
 ): Promise<FlickerFrames | null> {
   const { framePath } = film;
+  await waitForFrames(page, FRAMES_BEFORE_READ);
   const current = await stopSampler(page);
   const shot = (await screencast?.stop()) ?? [];
   const read = joinDocuments(sampling.close(current));

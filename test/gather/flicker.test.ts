@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
 import { flickerTimes } from "../../src/artifacts/flicker.js";
+import { FRAMES_BEFORE_READ } from "../../src/gather/flicker.js";
 import { decodePng } from "../../src/gather/png.js";
+import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 import { scratchDir } from "../support/scratch.js";
 
@@ -318,6 +320,40 @@ for (const [how, code] of [
     expect(flicker.documentStartsMs).toEqual([0]);
   });
 }
+
+test("a page whose frames come slowly applies its variation through the CSSOM after a count of them, past the delivery timeout: the frames are read once it rendered enough, the switch in them", async ({
+  gather,
+}) => {
+  // Each of its first frames holds the page's thread for 60 ms (a busy machine, or a framework
+  // starting): the variation comes about 1.2 s after the first frame, long after the 300 ms the
+  // audit waits for a change it cannot see (no mutation).
+  const planted = Math.floor(FRAMES_BEFORE_READ / 3);
+  const head = `<style>#cta { background: #3056d3 }</style><script>
+    var frames = 0;
+    requestAnimationFrame(function slow() {
+      var until = performance.now() + 60;
+      while (performance.now() < until) {}
+      if (document.getElementById("cta") && ++frames === ${planted}) document.styleSheets[0].insertRule("#cta { background: rgb(10, 125, 59) }", 1);
+      else requestAnimationFrame(slow);
+    });
+  </script>`;
+  const artifacts = await gather(
+    "broken",
+    { path: "/fixed-cta" },
+    {
+      viewedExperiments: [experiment],
+      variation,
+      flicker: { selector: "#cta", filmstrip: null },
+      sdk: { ...specWith().sdk, deliveryTimeoutMs: 300 },
+    },
+    { prepare: serve(page(head)) },
+  );
+  const flicker = artifacts.flicker!;
+  expect(flicker.signatures).toHaveLength(2);
+  expect(flicker.frames.length).toBeGreaterThanOrEqual(FRAMES_BEFORE_READ);
+  // The control showed for the slow frames: 60 ms each at least, less the frame the switch lands on.
+  expect(flickerTimes(flicker)!.controlPaintedMs).toBeGreaterThanOrEqual((planted - 2) * 60);
+});
 
 test("a variation applied by a client-side redirect: the control painted on the first document counts, on the first navigation's clock", async ({
   gather,

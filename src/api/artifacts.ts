@@ -1,4 +1,4 @@
-import type { ReportExperiment } from "./report.js";
+import type { ReportExperiment } from "./service-report.js";
 import type { ApiGoal, ApiProject, ApiRecentEvent } from "./schemas.js";
 
 /**

@@ -3,7 +3,7 @@ import type { ApiArtifacts, ApiExchange } from "./artifacts.js";
 import { ApiClient, systemClock, type Clock } from "./client.js";
 import { findProject, type ProjectWanted } from "./match.js";
 import { redactDeep } from "../privacy/redact.js";
-import { reportListSchema } from "./report.js";
+import { reportListSchema } from "./service-report.js";
 import type { RetryPolicy } from "./retry.js";
 import { goalListSchema, parseList, projectListSchema, recentEventListSchema } from "./schemas.js";
 

@@ -442,10 +442,10 @@ export interface PageReload {
 
 /**
  * The service's elements and report data, as the API schemas normalise them (api/schemas.ts,
- * api/report.ts): one typed shape whichever field names the service used.
+ * api/service-report.ts): one typed shape whichever field names the service used.
  */
 export type { ApiGoal, ApiProject, ApiRecentEvent } from "../api/schemas.js";
-export type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "../api/report.js";
+export type { ReportExperiment, ReportFile, ReportVariation, ReportWarning } from "../api/service-report.js";
 
 /** What the API gatherer recorded (api/artifacts.ts): the exchanges with the service, and why one failed. */
 export type { ApiArtifacts, ApiExchange, ApiFailure } from "../api/artifacts.js";

@@ -1,5 +1,5 @@
 import type { ApiArtifacts, PageArtifacts } from "../artifacts/types.js";
-import { readReportFile } from "../api/report.js";
+import { readReportFile } from "../api/service-report.js";
 import { ingestedEvents, reconcileDeliveries, type JudgedPage } from "../artifacts/delivery.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import type { Check } from "../checks/check.js";

@@ -1,4 +1,4 @@
 import { reportWarnings } from "./warnings.js";
 
-/** The `report.*` checks, in the order the report shows them. */
+/** The `report.*` checks, on the service's own report of its experiments, in the order our report shows them. */
 export const REPORT_CHECKS = [reportWarnings] as const;

@@ -3,7 +3,7 @@ import type { ApiExchange, ReportExperiment } from "../../../src/artifacts/types
 import type { AuditContext } from "../../../src/checks/check.js";
 import { runChecks } from "../../../src/checks/index.js";
 import { reportWarnings } from "../../../src/checks/report/warnings.js";
-import { reportListSchema } from "../../../src/api/report.js";
+import { reportListSchema } from "../../../src/api/service-report.js";
 import { apiWith, contextOf, exchangeOf, failedExchange, normalised, specWith } from "../../support/artifacts.js";
 
 /** report.warnings on report data: each reported warning named as what it is, the SRM test's figures, and every reason to skip. */

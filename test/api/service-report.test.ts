@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { parseReport, readReportFile } from "../../src/api/report.js";
+import { parseReport, readReportFile } from "../../src/api/service-report.js";
 
 /**
  * Report data, read leniently, as the API answers it or as an exported file next to the spec

@@ -3,14 +3,9 @@ import type { BrowserContext, Request } from "playwright";
 import type { CanarySighting, PageArtifacts } from "../artifacts/types.js";
 import { isOnDomain } from "../url/domain.js";
 import type { NetworkCapture } from "./network.js";
+import type { Canary } from "./page-options.js";
 import type { Gathering, GathererPart } from "./part.js";
 import { base64Forms } from "../text/base64.js";
-
-/** A journey value marked as canary, and the step that typed it. */
-export interface Canary {
-  step: number;
-  value: string;
-}
 
 type Form = CanarySighting["form"];
 

@@ -10,9 +10,10 @@ import type {
   StorageWrite,
   StoredName,
 } from "../artifacts/types.js";
-import { MAX_CONSENT_TIMEOUT_MS, type ConsentSpec, type Step } from "../audit-spec/schema.js";
+import { MAX_CONSENT_TIMEOUT_MS, type Step } from "../audit-spec/schema.js";
 import { storageNameMatcher } from "../audit-spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
+import type { ConsentOptions } from "./page-options.js";
 import type { Gathering, GathererPart } from "./part.js";
 import type { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";
@@ -28,20 +29,6 @@ import { trackerMatcher, type TrackerMatcher } from "./trackers.js";
  * snapshot; local and session storage through DevTools' own DOMStorage events, which the page
  * cannot see or forge.
  */
-
-/** What a consent unit needs from the spec. */
-export interface ConsentOptions {
-  spec: ConsentSpec;
-  unit: ConsentUnitKind;
-  /** `sdk.storage`: the names whose writes are kept. */
-  storage: readonly string[];
-  /** `sdk.settleMs`: the quiet window before the banner is answered. */
-  settleMs: number;
-  /** How long one step of the spec's answer may take. */
-  stepTimeoutMs: number;
-  /** Told of each field a step of the spec's answer typed into: the pictures mask it from then on. */
-  typed?: (selector: string) => void;
-}
 
 const BINDING = "__setupAuditConsent";
 /** The name autoconsent's content script calls to reach its host. */

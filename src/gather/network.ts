@@ -3,9 +3,8 @@ import type { CollectRequest, KeySighting, PageArtifacts, SdkScriptLoad } from "
 import { urlMatcher } from "../url/glob.js";
 import type { SdkSpec } from "../audit-spec/schema.js";
 import { decodeCollectBody } from "./payload.js";
-import { keysInScriptUrl } from "./sdk-tag.js";
 import type { Gathering, GathererPart } from "./part.js";
-import { interceptCollect } from "./traffic.js";
+import { interceptCollect, SiteRequestTagger, tagsAnything, type RequestTags } from "./traffic.js";
 
 /** Headers that say where the request came from, not what the SDK sent: the page's own URL is no key place. */
 const NOT_SDK_HEADERS = new Set(["referer"]);
@@ -17,6 +16,23 @@ export function decodeBasicAuth(value: string): { user: string; password: string
   const text = Buffer.from(match[1]!.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
   const colon = text.indexOf(":");
   return colon === -1 ? { user: text, password: "" } : { user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+/** The spec's keys found in a script URL's path or query (decoded or not): `script-url` sightings naming the URL. */
+export function keysInScriptUrl(url: string, projectKeys: readonly string[]): KeySighting[] {
+  const decoded = safeDecode(url);
+  return projectKeys
+    .filter((key) => key !== "" && (url.includes(key) || decoded.includes(key)))
+    .map((key) => ({ key, where: "script-url", detail: url }));
+}
+
+/** `text` URL-decoded; as it is when it does not decode. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -195,5 +211,27 @@ export class NetworkPart implements GathererPart {
     // Headers some requests reveal only asynchronously (cookies) may still carry a key.
     await this.capture.settled();
     return { sdkScripts: this.capture.sdkScripts, collect: this.gathering.beforeReload(this.capture.collect) };
+  }
+}
+
+/** The traffic part: tags the page's requests to the site, and answers its collect requests itself when told to. */
+export class TrafficPart implements GathererPart {
+  constructor(
+    private readonly gathering: Gathering,
+    private readonly network: NetworkCapture,
+  ) {}
+
+  async attach(): Promise<void> {
+    const { options, context } = this.gathering;
+    const tags: RequestTags = {
+      header: options.traffic.header,
+      domain: options.siteDomain,
+      originHeaders: options.originHeaders ?? null,
+    };
+    options.browserTagger?.tagFor(tags);
+    // A remote browser's pages are tagged each through a session of its own.
+    if (tagsAnything(tags) && options.browserTagger === null)
+      await SiteRequestTagger.tagPage(await this.gathering.cdp(), tags);
+    if (options.traffic.collect === "intercept") await this.network.intercept(context);
   }
 }

@@ -1,9 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from "playwright";
 import type { PageArtifacts, PictureLeftOut } from "../artifacts/types.js";
-import type { PageGatherOptions } from "./page.js";
-import type { PictureMasks } from "./picture-masks.js";
-import type { PictureOutcome } from "./screenshot.js";
-import type { ExperimentTarget } from "./selectors.js";
+import type { ExperimentTarget, PageGatherOptions } from "./page-options.js";
+import type { PictureMasks, PictureOutcome } from "./picture-masks.js";
 import { Signal } from "./signal.js";
 
 /**

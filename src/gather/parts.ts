@@ -3,7 +3,7 @@ import { CanaryPart } from "./canary.js";
 import { ConsentPart } from "./consent.js";
 import { FlickerPart } from "./flicker.js";
 import type { NavigationPart } from "./navigation.js";
-import { NetworkPart } from "./network.js";
+import { NetworkPart, TrafficPart } from "./network.js";
 import { PageErrorsPart } from "./page-errors.js";
 import { PageViewsPart } from "./page-views.js";
 import type { Gathering, GathererPart } from "./part.js";
@@ -15,7 +15,6 @@ import { SdkReadyPart } from "./sdk-ready.js";
 import { SdkTagPart } from "./sdk-tag.js";
 import { SelectorsPart } from "./selectors.js";
 import { JourneyPart } from "./steps.js";
-import { TrafficPart } from "./traffic.js";
 import { VariationPart, ViewsPart } from "./variation.js";
 
 /**

@@ -2,6 +2,9 @@ import type { Page } from "playwright";
 import { MIN_SCRUBBED_LENGTH } from "../privacy/secrets.js";
 import { maskedPng, type PixelBox } from "./png.js";
 
+/** A picture saved, or why it was not: its masks could not be placed. */
+export type PictureOutcome = { saved: true } | { saved: false; why: string };
+
 /**
  * The one rule of every picture the gatherer saves (the screenshot, the view screens, the
  * filmstrip's frames): each field a step types a secret or a canary into, and each text or field

@@ -3,12 +3,9 @@ import type { CDPSession } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { Gathering, GathererPart } from "./part.js";
 import { withDeadline } from "./deadline.js";
-import { hasMasks, maskedPicture, placeMasks, type PictureMasks } from "./picture-masks.js";
+import { hasMasks, maskedPicture, placeMasks, type PictureMasks, type PictureOutcome } from "./picture-masks.js";
 
 const SCREENSHOT_TIMEOUT_MS = 10_000;
-
-/** A picture saved, or why it was not: its masks could not be placed. */
-export type PictureOutcome = { saved: true } | { saved: false; why: string };
 
 /**
  * Saves what the viewport shows, in CSS pixels (a phone's 2.6× screenshot costs more than it

@@ -5,7 +5,7 @@ import type { SdkSpec } from "../audit-spec/schema.js";
 import { wordsOf } from "../text/wording.js";
 import type { CallsPart } from "./calls.js";
 import type { NavigationPart } from "./navigation.js";
-import type { NetworkCapture } from "./network.js";
+import { keysInScriptUrl, type NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 /** What the page's SDK installation says about its project key. */
@@ -53,14 +53,6 @@ export function isKeyShapedName(name: string): boolean {
  */
 export function namesGlobal(value: string, sdkGlobal: string, onWindow: boolean): boolean {
   return value === sdkGlobal || (IDENTIFIER.test(value) && onWindow);
-}
-
-/** The spec's keys found in a script URL's path or query (decoded or not): `script-url` sightings naming the URL. */
-export function keysInScriptUrl(url: string, projectKeys: readonly string[]): KeySighting[] {
-  const decoded = safeDecode(url);
-  return projectKeys
-    .filter((key) => key !== "" && (url.includes(key) || decoded.includes(key)))
-    .map((key) => ({ key, where: "script-url", detail: url }));
 }
 
 /**
@@ -152,14 +144,6 @@ export async function readSdkTag(page: Page, sdk: SdkSpec, projectKeys: readonly
       if (value === key) sightings.push({ key, where: "sdk-global", detail: `${sdk.global}.${name}` });
   }
   return { sdkTagKey, sightings };
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /**

@@ -1,12 +1,7 @@
 import type { Page } from "playwright";
 import type { PageArtifacts, SelectorMatch } from "../artifacts/types.js";
+import type { ExperimentTarget } from "./page-options.js";
 import type { Gathering, GathererPart } from "./part.js";
-
-/** An experiment that changes this page. */
-export interface ExperimentTarget {
-  name: string;
-  selector: string;
-}
 
 /** Counts what each experiment's selector matches on the page, and how many matches are visible. */
 export async function matchSelectors(page: Page, experiments: readonly ExperimentTarget[]): Promise<SelectorMatch[]> {

@@ -4,8 +4,6 @@ import type { TrafficSpec } from "../audit-spec/schema.js";
 import { toolVersion } from "../package/version.js";
 import { deviceFor } from "../browser/viewports.js";
 import { visitorUserAgent } from "../browser/visitor.js";
-import type { NetworkCapture } from "./network.js";
-import type { Gathering, GathererPart } from "./part.js";
 import { decodeCollectBody } from "./payload.js";
 
 /**
@@ -180,26 +178,4 @@ export async function interceptCollect(context: BrowserContext, isCollectUrl: (u
       await route.fulfill({ status: error === null ? 200 : 400, json: answer }).catch(() => undefined);
     },
   );
-}
-
-/** The traffic part: tags the page's requests to the site, and answers its collect requests itself when told to. */
-export class TrafficPart implements GathererPart {
-  constructor(
-    private readonly gathering: Gathering,
-    private readonly network: NetworkCapture,
-  ) {}
-
-  async attach(): Promise<void> {
-    const { options, context } = this.gathering;
-    const tags: RequestTags = {
-      header: options.traffic.header,
-      domain: options.siteDomain,
-      originHeaders: options.originHeaders ?? null,
-    };
-    options.browserTagger?.tagFor(tags);
-    // A remote browser's pages are tagged each through a session of its own.
-    if (tagsAnything(tags) && options.browserTagger === null)
-      await SiteRequestTagger.tagPage(await this.gathering.cdp(), tags);
-    if (options.traffic.collect === "intercept") await this.network.intercept(context);
-  }
 }

@@ -2,24 +2,18 @@ import type { CDPSession, Page } from "playwright";
 import { createHash } from "node:crypto";
 import type { AppliedVariation, ExperimentView, PageArtifacts, TargetPixels } from "../artifacts/types.js";
 import type { Gathering, GathererPart } from "./part.js";
-import type { ExperimentTarget } from "./selectors.js";
+import type { ExperimentTarget, VariationCode } from "./page-options.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
 import { withDeadline } from "./deadline.js";
-import type { PictureMasks } from "./picture-masks.js";
-import { saveViewportScreenshot, type PictureOutcome } from "./screenshot.js";
+import type { PictureMasks, PictureOutcome } from "./picture-masks.js";
+import { saveViewportScreenshot } from "./screenshot.js";
 
 /**
  * Previewing a variation the way the service's preview does once its SDK is ready: the css as a
  * style sheet, then the js run in the page's own world. Then, on a variation and on the page as
  * it is alike, the experiment's target is seen before the journey starts.
  */
-
-/** A variation's code, as the spec loader read it. */
-export interface VariationCode {
-  css: string | null;
-  js: string | null;
-}
 
 /** The name the variation's js runs under, so that its errors (now or later) can be told from the page's and carry a line. */
 export const VARIATION_SOURCE = "setup-audit-variation.js";

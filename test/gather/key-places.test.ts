@@ -1,9 +1,8 @@
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
-import { decodeBasicAuth, keysInHeaders, NetworkCapture } from "../../src/gather/network.js";
+import { decodeBasicAuth, keysInHeaders, keysInScriptUrl, NetworkCapture } from "../../src/gather/network.js";
 import {
   isKeyShapedName,
-  keysInScriptUrl,
   namesGlobal,
   readSdkTag,
   scriptTagFacts,

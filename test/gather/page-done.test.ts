@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import { CallsPart } from "../../src/gather/calls.js";
 import { NetworkPart } from "../../src/gather/network.js";
-import type { PageGatherOptions } from "../../src/gather/page.js";
+import type { PageGatherOptions } from "../../src/gather/page-options.js";
 import { Gathering } from "../../src/gather/part.js";
 import { RouteWatch } from "../../src/gather/routes.js";
 import { specWith } from "../support/artifacts.js";

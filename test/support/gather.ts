@@ -1,6 +1,7 @@
 import { devices, type BrowserContext, type BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
-import { gatherPage, type PageGatherOptions } from "../../src/gather/page.js";
+import { gatherPage } from "../../src/gather/page.js";
+import type { PageGatherOptions } from "../../src/gather/page-options.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
 import type { PageSpec } from "../../src/audit-spec/schema.js";
 import { specWith } from "./artifacts.js";

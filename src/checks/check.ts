@@ -7,7 +7,7 @@ import { environmentOf } from "../audit-spec/environment.js";
 import type { AuditSpec, AuthSpec, Environment } from "../audit-spec/schema.js";
 import type { AuditUnit } from "../schedule/plan.js";
 import type { TrackingPlan } from "../tracking-plan/types.js";
-import type { CheckInput } from "./inputs.js";
+import type { Requirement } from "./inputs.js";
 
 /** Everything the checks of one spec × environment may read. */
 export interface AuditContext {
@@ -69,12 +69,19 @@ export interface CheckDefinition<Id extends string = string> {
   /** Why it matters, one paragraph of markdown: the report's description of its results and the checks page's "Why it matters". */
   why: string;
   /**
-   * The inputs it reads that a run may lack (checks/inputs.ts), or a function of the context that
-   * says which (the spec's `report` section picks a file or the API); without one of them the
-   * runner gives the check's finding instead, saying why. None by default.
+   * What it reads (checks/inputs.ts): the inputs a run may lack (the API's answers, a report file,
+   * a baseline) and the keys of the pages' artifacts, or a function of the context that says which
+   * (the spec's `report` section picks a file or the API). When one is missing, the runner gives
+   * the check's finding instead, saying which.
    */
-  needs?: readonly CheckInput[] | ((context: AuditContext) => readonly CheckInput[]);
+  requires: readonly Requirement[] | ((context: AuditContext) => readonly Requirement[]);
 }
+
+/** What `notOpenedReason` reads of a page: whether the site let the audit in, and whether it loaded. */
+export const OPENED_PAGE = ["access", "documentStatus", "loadError"] as const satisfies readonly Requirement[];
+
+/** What `notJudgedReason` and `perLoadedPage` read of a page: whether it was opened, and whether consent was given. */
+export const LOADED_PAGE = [...OPENED_PAGE, "consent", "variation"] as const satisfies readonly Requirement[];
 
 /** A check: what it is, and a pure evaluation. */
 export interface Check<Id extends string = CheckId> extends CheckDefinition<Id> {

@@ -4,7 +4,7 @@ import { BASELINE_CHECKS } from "./baseline/index.js";
 import { CONSENT_CHECKS } from "./consent/index.js";
 import type { AuditContext, Check } from "./check.js";
 import { finding } from "./check.js";
-import { missingInput } from "./inputs.js";
+import { missingRequirement } from "./inputs.js";
 import { EVENTS_CHECKS } from "./events/index.js";
 import { EXPERIMENT_CHECKS } from "./experiment/index.js";
 import { GOALS_CHECKS } from "./goals/index.js";
@@ -44,16 +44,16 @@ export function checkOf(id: CheckId): Check {
 
 /**
  * Runs every check on one spec × environment and applies the spec's severity overrides. A check
- * whose inputs the run lacks is not judged: it gets the one `skip` finding its missing input
- * calls for (none for a baseline nobody asked for). A check that throws becomes one failed
+ * that lacks what it requires is not judged: it gets the one `skip` finding its missing input or
+ * artifact calls for (none for a baseline nobody asked for). A check that throws becomes one failed
  * finding, never a crashed run. Each finding carries its check's title for its status, severity and
  * family, so that what reports it needs the checks no more.
  */
 export function runChecks(context: AuditContext, checks: readonly Check[] = CHECKS): Finding[] {
   return checks.flatMap((check) => {
     const checkContext = { ...context, check: check.id };
-    const needs = typeof check.needs === "function" ? check.needs(context) : (check.needs ?? []);
-    const missing = missingInput(context, needs);
+    const requires = typeof check.requires === "function" ? check.requires(context) : check.requires;
+    const missing = missingRequirement(context, requires);
     let findings: Judgement[];
     if (missing !== null) {
       findings = missing.reason === null ? [] : [finding(checkContext, "skip", missing.reason)];

@@ -50,13 +50,15 @@ export function judgeTarget(
 
 /**
  * Judges one spec × environment's pages as they were gathered (by this run, or saved by an
- * earlier one): each call's delivery is reconciled once, here, with what the service ingested.
+ * earlier one) with `checks` (default: all): each call's delivery is reconciled once, here, with
+ * what the service ingested.
  */
 export function judgeGathered(
   target: AuditTarget,
   pages: readonly PageArtifacts[],
   api: ApiArtifacts | null,
   baseline: CallBaseline | undefined,
+  checks: readonly Check[] = CHECKS,
 ): TargetResult {
-  return judgeTarget(target, reconcileDeliveries(pages, ingestedEvents(api)), api, baseline);
+  return judgeTarget(target, reconcileDeliveries(pages, ingestedEvents(api)), api, baseline, checks);
 }

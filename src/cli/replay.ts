@@ -9,6 +9,7 @@ import { prepareOutDir } from "./out-dir.js";
 import { publishResults, type PublishOptions } from "./publish.js";
 import type { AuditTarget } from "../schedule/plan.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
+import type { Check } from "../checks/check.js";
 import type { TargetResult } from "../results/run-result.js";
 import {
   readSavedRun,
@@ -83,7 +84,8 @@ export async function readReplay(
 ): Promise<{
   saved: SavedRun;
   targets: AuditTarget[];
-  judge: (baselines: readonly (CallBaseline | undefined)[]) => TargetResult[];
+  /** Judges each target with `checks` (default: all). */
+  judge: (baselines: readonly (CallBaseline | undefined)[], checks?: readonly Check[]) => TargetResult[];
 }> {
   const saved = readSavedRun(dir);
   const specs = await loadValidSpecs(replayedSpecFiles(saved, options.specs, dir));
@@ -91,7 +93,7 @@ export async function readReplay(
   return {
     saved,
     targets: replayed.map((entry) => entry.target),
-    judge: (baselines) =>
-      replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index])),
+    judge: (baselines, checks) =>
+      replayed.map((entry, index) => judgeGathered(entry.target, entry.pages, entry.api, baselines[index], checks)),
   };
 }

@@ -17,7 +17,7 @@ export const apiAuth = defineCheck({
   why:
     "Without a valid key the service's own view of the project — its workspace, key and goal " +
     "conditions — cannot be compared with the site, and every number-trusting check rests on guesses.",
-  needs: ["api"],
+  requires: ["api"],
   evaluate(context): Judgement[] {
     const api = needed(context, "api");
     if (!api.keySet || api.projects === null) {

@@ -19,7 +19,7 @@ export const apiGoals = defineCheck({
   why:
     "A goal counts only events whose name equals its condition exactly: a goal missing in the " +
     "service, or a condition of `Signup Success` for an event `signup_success`, shows zero conversions without any error.",
-  needs: ["api"],
+  requires: ["api"],
   evaluate(context): Judgement[] {
     const skip = (message: string) => specWideFinding(context, { status: "skip", message });
     const goalsPath = context.spec.api?.goalsPath;

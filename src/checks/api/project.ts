@@ -20,7 +20,7 @@ export const apiProject = defineCheck({
   why:
     "A key the service does not know, or the production key on staging, sends every event to a " +
     "project nobody looks at — or mixes test traffic into real results.",
-  needs: ["api"],
+  requires: ["api"],
   evaluate(context): Judgement[] {
     const judgeable = judgeableApi(context);
     if ("blocked" in judgeable) return specWideFinding(context, { status: "skip", message: judgeable.blocked });

@@ -16,7 +16,7 @@ export const apiWorkspace = defineCheck({
   why:
     "Experiments, goals and reports live in a workspace: a project in the wrong one is audited, " +
     "configured and read by the wrong team.",
-  needs: ["api"],
+  requires: ["api"],
   evaluate(context): Judgement[] {
     const found = matchedProject(context);
     if ("skip" in found) return specWideFinding(context, { status: "skip", message: found.skip });

@@ -1,7 +1,14 @@
 import { firedCalls, firedNothing, firedOnlyIn, type CallBaseline, type FiredCalls } from "../../artifacts/baseline.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import { auditedEnvironment, defineCheck, finding, notConsentedReason, type CheckContext } from "../check.js";
+import {
+  auditedEnvironment,
+  defineCheck,
+  finding,
+  notConsentedReason,
+  type CheckContext,
+  OPENED_PAGE,
+} from "../check.js";
 import { needed } from "../inputs.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 
@@ -25,7 +32,7 @@ export const baselineCalls = defineCheck({
     "renamed callback, a consent banner that now blocks the SDK on mobile — fails nothing else while " +
     "its conversions vanish. Comparing every page and viewport with a known-good run catches the loss " +
     "the night it happens; new events are only warnings, until the baseline is refreshed to include them.",
-  needs: ["baseline"],
+  requires: ["baseline", ...OPENED_PAGE, "calls"],
   evaluate(context): Judgement[] {
     const baseline = needed(context, "baseline");
     const audited = context.pages.map((page) => comparePage(context, page, baseline.pages[page.page]?.[page.viewport]));

@@ -9,6 +9,7 @@ import {
   notOpenedReason,
   type CheckContext,
   type Verdict,
+  OPENED_PAGE,
 } from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 
@@ -20,6 +21,7 @@ export const consentBanner = defineCheck({
   failureTitle: "The consent banner is missing or cannot be answered",
   family: "Personal data",
   severity: "critical",
+  requires: [...OPENED_PAGE, "consent"],
   failsWhen:
     "with `consent`: the banner was not found within `consent.timeoutMs` after the page loaded, or could not " +
     "be answered (accepted, or refused on the reject unit); the page's other checks and its reject and GPC " +

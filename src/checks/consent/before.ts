@@ -11,6 +11,7 @@ import {
   notJudgedReason,
   type CheckContext,
   type Verdict,
+  LOADED_PAGE,
 } from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 import { listed, requestLine, sdkStorage } from "./leaks.js";
@@ -23,6 +24,7 @@ export const consentBefore = defineCheck({
   failureTitle: "The page tracks before consent",
   family: "Personal data",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "collect"],
   failsWhen:
     "with `consent`: before consent was given, a collect request left, a request reached a known " +
     "third-party tracker (named, with its category: see [Consent](consent.md#known-trackers)), the SDK's " +

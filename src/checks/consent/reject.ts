@@ -12,6 +12,7 @@ import {
   notJudgedReason,
   type CheckContext,
   type Verdict,
+  LOADED_PAGE,
 } from "../check.js";
 import { consentPages, pathOf } from "./pages.js";
 import { listed, requestLine, sdkStorage } from "./leaks.js";
@@ -24,6 +25,7 @@ export const consentReject = defineCheck({
   failureTitle: "The page tracks after a refusal",
   family: "Personal data",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "collect"],
   failsWhen:
     "with `consent.reject` (or `consent.gpc`): after refusing (or with Global Privacy Control on), the page " +
     "still made an SDK call, sent a collect request, or wrote the SDK's storage (**fail**; **warn** on the " +

@@ -2,7 +2,7 @@ import { carrierOf, ingestionUnverified, type JudgedCall } from "../../artifacts
 import type { CollectRequest } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { botFilterCause } from "../bot-filter.js";
-import { defineCheck, describeCall, perLoadedPage } from "../check.js";
+import { defineCheck, describeCall, perLoadedPage, LOADED_PAGE } from "../check.js";
 
 /** events.delivered: every call reached the collector and was accepted. */
 export const eventsDelivered = defineCheck({
@@ -12,6 +12,7 @@ export const eventsDelivered = defineCheck({
   failureTitle: "Calls were dropped or rejected",
   family: "Delivery",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "collect", "visitor"],
   failsWhen:
     "a call was never delivered (when the page sent none and its browser showed what the SDK's bot filter " +
     "reads, the finding says so and names the SDK's setting: see [A visitor's browser](audit-traffic.md#a-visitors-browser)), " +

@@ -2,7 +2,7 @@ import type { CapturedCall } from "../../artifacts/types.js";
 import { routeOfCall } from "../../artifacts/page-views.js";
 import type { Judgement } from "../../findings/finding.js";
 import { describeStep } from "../../audit-spec/steps.js";
-import { defineCheck, madeCalls, pageSpecOf, perLoadedPage, type Verdict } from "../check.js";
+import { defineCheck, madeCalls, pageSpecOf, perLoadedPage, type Verdict, LOADED_PAGE } from "../check.js";
 
 /** Less apart than this, equal tracks made in one step are one action's duplicates; a carousel's or a timer's repeats come further apart. */
 export const DUPLICATE_WITHIN_MS = 1000;
@@ -36,6 +36,7 @@ export const eventsDuplicate = defineCheck({
   failureTitle: "An event was sent twice for one action",
   family: "Goal/event mismatch",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "callsFromNetwork"],
   failsWhen:
     "the same track (same name, equal properties) was made more than once for one action: during one journey step, or before the first step, less than 1 s apart; the message names the step by its number counted from 1 and its action (`step 2 (click \"#buy\")`); repeats at least 1 s apart (a carousel's impressions, a timer) are not duplicates, a repeat in a later step is another action, an experiment's exposure is [`experiment.exposure`](#experimentexposure)'s business, and retries of one call (one call, several requests, as the vendors' messageId or insert_id mark them) are one call (see [Single-page apps](single-page-apps.md#duplicate-events))",
   why: "A handler bound twice, or an effect that runs twice, sends every event twice, and every conversion rate built on it is wrong. The vendors' deduplication drops only retries of one message, never a second call.",

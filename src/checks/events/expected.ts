@@ -1,6 +1,6 @@
 import type { Judgement } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
-import { defineCheck, madeCalls, pageSpecOf, perLoadedPage } from "../check.js";
+import { defineCheck, madeCalls, pageSpecOf, perLoadedPage, LOADED_PAGE } from "../check.js";
 
 /** events.expected: every `track` the spec expects on a page happened there, on this viewport. */
 export const eventsExpected = defineCheck({
@@ -10,6 +10,7 @@ export const eventsExpected = defineCheck({
   failureTitle: "An expected event did not fire",
   family: "Goal/event mismatch",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls"],
   failsWhen:
     "an event in the page's `expect` did not fire on that viewport (near misses are named; a call lost " +
     "before the SDK existed never counts as fired)",

@@ -2,7 +2,7 @@ import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import { routeOfCall, routeSpans, showsRoute, spanOf, type RouteSpan } from "../../artifacts/page-views.js";
 import { routeOf, type RouteQuery } from "../../url/route.js";
 import type { Judgement } from "../../findings/finding.js";
-import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict } from "../check.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage, type Verdict, LOADED_PAGE } from "../check.js";
 
 /** A route the page showed from one route change to the next, with the page views made while it was current. */
 interface Visit extends RouteSpan {
@@ -17,6 +17,7 @@ export const eventsPageviews = defineCheck({
   failureTitle: "Routes got no page view, or more than one",
   family: "Goal/event mismatch",
   severity: "critical",
+  requires: [...LOADED_PAGE, "routes", "calls"],
   failsWhen:
     "with `sdk.pageViews`: a route the page showed (the load, then each route change: a pushState, or a back or forward, that changes the path, the query (unless `sdk.routeQuery: ignore`) or a hash router's route `#/…`) got no page view while it was current, got more than one, or got one whose URL (where the vendor records one) is another route; the evidence lists every route with its page views (see [Single-page apps](single-page-apps.md#routes))",
   why: "Page views are the denominator of most funnels. A router change that sends two (the SDK's automatic one and the app's own) doubles the traffic; a back or forward step that sends none loses it; one sent before the route changes counts the previous page again. Every rate built on them shifts without any error.",

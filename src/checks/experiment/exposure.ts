@@ -3,7 +3,15 @@ import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import type { ExperimentSpec } from "../../audit-spec/schema.js";
 import { variationId } from "../../audit-spec/variation-id.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls, notJudgedReason, type CheckContext } from "../check.js";
+import {
+  auditedEnvironment,
+  defineCheck,
+  finding,
+  madeCalls,
+  notJudgedReason,
+  type CheckContext,
+  LOADED_PAGE,
+} from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
 import { appliedByAudit } from "../../schedule/target.js";
 import { exposuresOnScreen } from "./exposure-screen.js";
@@ -156,6 +164,7 @@ export const experimentExposure = defineCheck({
   failureTitle: "An experiment's exposure is missing, doubled, late or names another variation",
   family: "Experiments",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "reload", "flicker"],
   failsWhen:
     "with the experiment's `exposure`, per experiment × unit (the page as it is, each variation) × viewport: on " +
     "the page as it is, the exposure did not fire, fired more than once on one page (a journey that moves on " +

@@ -2,7 +2,7 @@ import { flickerTimes, neverShown, type FlickerTimes, type NeverShown } from "..
 import type { PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import type { ExperimentSpec, VariationSpec } from "../../audit-spec/schema.js";
-import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, notJudgedReason, type CheckContext, LOADED_PAGE } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
 import { appliedByAudit } from "../../schedule/target.js";
 import { previewsOf } from "./previews.js";
@@ -46,6 +46,7 @@ export const experimentFlicker = defineCheck({
   failureTitle: "A variation flickers, or its page stays hidden",
   family: "Experiments",
   severity: "normal",
+  requires: [...LOADED_PAGE, "flicker"],
   failsWhen:
     "per experiment × variation × viewport, for variations forced by `query` alone (the site applies them), " +
     "measured on the page's own clock at every frame from the first, across the documents of a client-side " +

@@ -10,6 +10,7 @@ export const experimentGoals = defineCheck({
   failureTitle: "An experiment has no goal or an unknown one",
   family: "Experiments",
   severity: "normal",
+  requires: [],
   failsWhen: 'an experiment has no goal, or names a goal the spec does not define ("did you mean …")',
   why:
     "An experiment without a goal cannot be launched, or runs without ever producing a result; a goal " +

@@ -57,6 +57,7 @@ export const experimentName = defineCheck({
   failureTitle: "An experiment has a vague name",
   family: "Experiments",
   severity: "minor",
+  requires: [],
   failsWhen:
     'an experiment\'s name is vague: generic words only ("test 2", "new experiment"), a default ' +
     `("untitled", "Copy of …", "… (copy)"), a single word or under ${SHORTEST_NAME} characters; one finding lists them ` +

@@ -1,6 +1,6 @@
 import type { SelectorMatch } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import { auditedEnvironment, defineCheck, finding } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, OPENED_PAGE } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 
 /** A chain of more compound selectors than this (`main .card > h2 span`) breaks when the markup around the target changes. */
@@ -76,6 +76,7 @@ export const experimentSelector = defineCheck({
   failureTitle: "An experiment's selector misses, or hits several elements",
   family: "Experiments",
   severity: "normal",
+  requires: [...OPENED_PAGE, "selectors"],
   failsWhen:
     "per experiment × viewport: the selector is not valid CSS, or matches no visible element, or more " +
     "than one (**fail**, with the count); or looks fragile (**warn**): position-based (`:nth-child`, " +

@@ -9,6 +9,7 @@ import {
   notConsentedReason,
   pageSpecOf,
   type CheckContext,
+  LOADED_PAGE,
 } from "../check.js";
 import { uncapitalised } from "../../text/wording.js";
 import { keptOut } from "../../artifacts/site-entry.js";
@@ -117,6 +118,7 @@ export const experimentVariation = defineCheck({
   failureTitle: "A variation breaks the page, changes nothing or loses conversions",
   family: "Experiments",
   severity: "critical",
+  requires: [...LOADED_PAGE, "experimentViews", "calls", "stepError", "picturesLeftOut"],
   failsWhen:
     "per experiment × variation × viewport, its preview compared with the page as it is (the control): the " +
     "variation's js throws (the error and its line are named); its selector matches no visible element, or " +

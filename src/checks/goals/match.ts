@@ -1,6 +1,6 @@
 import type { Judgement } from "../../findings/finding.js";
 import { nearMisses, orList } from "../../text/wording.js";
-import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, madeCalls, notConsentedReason, LOADED_PAGE } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 
 /** goals.match: each goal's event fired with exactly the goal's name, on each viewport. */
@@ -11,6 +11,7 @@ export const goalsMatch = defineCheck({
   failureTitle: "A goal's event never fires exactly",
   family: "Goal/event mismatch",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls"],
   failsWhen: 'a goal\'s event never fired exactly, on a viewport; near misses are named ("did you mean …")',
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +

@@ -1,6 +1,6 @@
 import type { CapturedCall } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import { defineCheck, describeCall, perLoadedPage } from "../check.js";
+import { defineCheck, describeCall, perLoadedPage, LOADED_PAGE } from "../check.js";
 import { identifyCalls } from "./calls.js";
 
 /** identify.attributes: the page's identify-kind calls together carry the required attributes, as simple values. */
@@ -11,6 +11,7 @@ export const identifyAttributes = defineCheck({
   failureTitle: "identify misses required attributes or sends nested values",
   family: "Personal data",
   severity: "normal",
+  requires: [...LOADED_PAGE, "calls"],
   failsWhen:
     "the page's identify-kind calls together miss an `identify.required` attribute (null counts as " +
     "missing), or one of them sends a value that is not a string, number or boolean (the key is named)",

@@ -2,7 +2,7 @@ import type { CanarySighting, CapturedCall } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { capitalised } from "../../text/wording.js";
 import type { PlannedCanary } from "../../schedule/plan.js";
-import { defineCheck, perLoadedPage, type AuditContext } from "../check.js";
+import { defineCheck, perLoadedPage, type AuditContext, LOADED_PAGE } from "../check.js";
 import {
   detectPersonalValue,
   findPersonalData,
@@ -20,6 +20,7 @@ export const identifyPii = defineCheck({
   failureTitle: "Personal data is sent to the service",
   family: "Personal data",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "canarySightings"],
   failsWhen:
     "identify sends personal data, by key name or by value (see [Personal data](personal-data.md)), or a " +
     "journey's canary value turns up in a request to another host than the environment's domain, or to " +

@@ -4,7 +4,7 @@ import type { Judgement } from "../../findings/finding.js";
 import { secretVariables } from "../../privacy/secrets.js";
 import { keptOut, loginFailure, samePath, type KeptOut, type LoginFailure } from "../../artifacts/site-entry.js";
 import type { AuthSpec } from "../../audit-spec/schema.js";
-import { auditedEnvironment, defineCheck, finding, type CheckContext } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, type CheckContext, OPENED_PAGE } from "../check.js";
 
 /** page.access: the site let the audit in, on every page × viewport and through its login. */
 export const pageAccess = defineCheck({
@@ -14,6 +14,7 @@ export const pageAccess = defineCheck({
   failureTitle: "The site kept the audit out",
   family: "Pages and viewports",
   severity: "blocker",
+  requires: [...OPENED_PAGE, "requestedUrl"],
   failsWhen:
     "per page × viewport: the page answered 401 or 403, or the browser gave up on the site's HTTP authentication " +
     "(it had no credentials for it), or, with `auth.login`, the page landed or ended on the login's path or on a " +

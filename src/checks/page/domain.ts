@@ -1,7 +1,7 @@
 import { leavesDomain } from "../../url/domain.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import type { Judgement } from "../../findings/finding.js";
-import { auditedEnvironment, defineCheck, finding, notOpenedReason } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, notOpenedReason, OPENED_PAGE } from "../check.js";
 /** page.domain: every URL a page went through, after redirects and journey steps, stays on the domain. */
 export const pageDomain = defineCheck({
   id: "page.domain",
@@ -10,6 +10,7 @@ export const pageDomain = defineCheck({
   failureTitle: "The page leaves the project's domain",
   family: "Pages and viewports",
   severity: "critical",
+  requires: [...OPENED_PAGE, "requestedUrl", "navigations", "finalUrl"],
   failsWhen:
     "the page, after redirects and journey steps, went to a URL off the environment's domain (the URL is " +
     "named, without its query); every URL the main frame was sent to counts, a redirect whose target then " +

@@ -1,5 +1,5 @@
 import type { Judgement } from "../../findings/finding.js";
-import { defineCheck, perLoadedPage } from "../check.js";
+import { defineCheck, perLoadedPage, LOADED_PAGE } from "../check.js";
 import { redactUrl } from "../../privacy/redact.js";
 
 /** page.errors: the page throws no errors and logs none. */
@@ -10,6 +10,7 @@ export const pageErrors = defineCheck({
   failureTitle: "The page throws or logs errors",
   family: "Pages and viewports",
   severity: "minor",
+  requires: [...LOADED_PAGE, "errors"],
   failsWhen: "the page throws or logs errors (**warn** by default)",
   why:
     "Script errors often stop the code that calls the SDK, so events go missing only for some visitors " +

@@ -14,6 +14,7 @@ export const pageLoad = defineCheck({
   failureTitle: "The page could not be loaded or its journey failed",
   family: "Pages and viewports",
   severity: "blocker",
+  requires: ["access", "documentStatus", "loadError", "stepError", "requestedUrl", "picturesLeftOut"],
   failsWhen:
     "the page could not be loaded (network error, HTTP status ≥ 400, timeout; the URL that failed is " +
     "named, a redirect's target too) or a journey step failed",

@@ -1,5 +1,5 @@
 import type { Judgement } from "../../findings/finding.js";
-import { auditedEnvironment, defineCheck, notJudgedReason, specWideFinding } from "../check.js";
+import { auditedEnvironment, defineCheck, notJudgedReason, specWideFinding, LOADED_PAGE } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
 
 /** plan.coverage: every planned event fired on some audited page × viewport. */
@@ -10,6 +10,7 @@ export const planCoverage = defineCheck({
   failureTitle: "Planned events fired nowhere",
   family: "Tracking plan",
   severity: "minor",
+  requires: [...LOADED_PAGE, "calls"],
   failsWhen:
     "with `trackingPlan`: planned events that no audited page × viewport fired (**warn**, listing them; " +
     "evidence `seen`, `unseen`, `planned`)",

@@ -1,6 +1,6 @@
 import type { Judgement } from "../../findings/finding.js";
 import { closestMatch } from "../../text/wording.js";
-import { defineCheck, perLoadedPage } from "../check.js";
+import { defineCheck, perLoadedPage, LOADED_PAGE } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
 
 /** plan.events: every track the page made is an event of the plan. */
@@ -11,6 +11,7 @@ export const planEvents = defineCheck({
   failureTitle: "A track is not in the tracking plan",
   family: "Tracking plan",
   severity: "normal",
+  requires: [...LOADED_PAGE, "calls"],
   failsWhen:
     "with `trackingPlan`: a track on a page × viewport has a name the plan lacks, with the plan's nearest " +
     'name ("did you mean …"); **warn** by default, `trackingPlan.unplanned` makes it fail or turns it off',

@@ -2,7 +2,7 @@ import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import type { PlanViolation, TrackingPlan } from "../../tracking-plan/types.js";
 import { routeOfCall } from "../../artifacts/page-views.js";
-import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage, LOADED_PAGE } from "../check.js";
 import { judgedPlan, namedTracks } from "./planned-calls.js";
 import { violationEvidence, violationSentence } from "./sentences.js";
 
@@ -37,6 +37,7 @@ export const planProperties = defineCheck({
   failureTitle: "A call breaks the tracking plan",
   family: "Tracking plan",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls"],
   failsWhen:
     "with `trackingPlan`: a planned track's properties, or an identify-kind call's attributes, break the " +
     "plan's JSON Schema on a page × viewport: a required key missing, a wrong type, a value outside its " +

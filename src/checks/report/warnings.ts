@@ -4,7 +4,7 @@ import type { Judgement, Status } from "../../findings/finding.js";
 import { worstStatus } from "../../findings/finding.js";
 import { failedExchange, judgeableApi } from "../api/answers.js";
 import { defineCheck, finding, specWideFinding, type AuditContext, type CheckContext, type Verdict } from "../check.js";
-import { needed, type CheckInput } from "../inputs.js";
+import { needed, type Requirement } from "../inputs.js";
 import { sampleRatioMismatch, type SrmOptions, type SrmResult } from "./srm.js";
 
 /**
@@ -59,7 +59,7 @@ export const reportWarnings = defineCheck({
     "partly bots, or whose events are dropped produces numbers that look fine and are wrong; the " +
     "service says so in its report, and the visitor counts show a broken split before anyone reads a result.",
   // The report data comes from the exported file, or from the service API.
-  needs: ({ spec }): CheckInput[] =>
+  requires: ({ spec }): Requirement[] =>
     spec.report?.file !== undefined ? ["reportFile"] : spec.report?.path !== undefined ? ["api"] : [],
   evaluate(context): Judgement[] {
     const read = reportExperiments(context);

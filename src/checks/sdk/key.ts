@@ -3,7 +3,7 @@ import type { Judgement } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
 import { isKeyToken } from "../../text/key-token.js";
 import { orJoined } from "../../text/wording.js";
-import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext } from "../check.js";
+import { auditedEnvironment, defineCheck, perLoadedPage, type AuditContext, LOADED_PAGE } from "../check.js";
 
 /** Each place a key is looked for, in words. */
 export const KEY_PLACES: Record<KeySighting["where"], string> = {
@@ -39,6 +39,7 @@ export const sdkKey = defineCheck({
   failureTitle: "The page installs another environment's key",
   family: "SDK installation and load order",
   severity: "critical",
+  requires: [...LOADED_PAGE, "sdkReadyAtMs", "sdkTagKey", "keySightings"],
   failsWhen:
     "the SDK's script tag installs a key other than the environment's, another environment's key is seen " +
     "anywhere, or the environment's key is seen nowhere; keys are looked for where SDKs put them, and " +

@@ -1,5 +1,5 @@
 import type { Judgement } from "../../findings/finding.js";
-import { defineCheck, describeCall, madeCalls, perLoadedPage } from "../check.js";
+import { defineCheck, describeCall, madeCalls, perLoadedPage, LOADED_PAGE } from "../check.js";
 import { unwatchable } from "./unwatchable.js";
 
 /** sdk.order: no call runs before the SDK has loaded. */
@@ -10,6 +10,7 @@ export const sdkOrder = defineCheck({
   failureTitle: "Calls run before the SDK has loaded",
   family: "SDK installation and load order",
   severity: "critical",
+  requires: [...LOADED_PAGE, "calls", "callsFromNetwork", "sdkReadyAtMs"],
   failsWhen:
     "a call ran before the SDK had loaded and was lost (**fail**), or was only queued by a stub snippet " +
     "(**warn**); **warn** too when the calls could not be watched (a frozen API, a redefined global) and " +

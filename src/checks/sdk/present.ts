@@ -1,6 +1,6 @@
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { Judgement } from "../../findings/finding.js";
-import { defineCheck, describeCall, perLoadedPage, type Verdict } from "../check.js";
+import { defineCheck, describeCall, perLoadedPage, type Verdict, LOADED_PAGE } from "../check.js";
 import { unwatchable } from "./unwatchable.js";
 
 /** sdk.present: the SDK script loaded and defined its global. */
@@ -11,6 +11,7 @@ export const sdkPresent = defineCheck({
   failureTitle: "The SDK is missing or broken",
   family: "SDK installation and load order",
   severity: "blocker",
+  requires: [...LOADED_PAGE, "sdkScripts", "sdkReadyAtMs", "callsFromNetwork", "calls"],
   failsWhen:
     "the SDK script was not requested, failed, or its global never became the ready SDK (see [When the " +
     "SDK is ready](architecture.md#when-the-sdk-is-ready)); **warn** when the page redefined the global beyond the " +

@@ -9,6 +9,7 @@ export const viewportsCoverage = defineCheck({
   failureTitle: "Mobile or desktop was not audited",
   family: "Pages and viewports",
   severity: "normal",
+  requires: [],
   failsWhen: "mobile and desktop were not both audited",
   why:
     "Layouts, menus and even scripts differ between mobile and desktop; a setup checked on one only " +

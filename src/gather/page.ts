@@ -2,8 +2,8 @@ import type { BrowserContext } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { NavigationPart } from "./navigation.js";
 import type { PageGatherOptions } from "./page-options.js";
-import { Gathering } from "./part.js";
-import { pageParts } from "./parts.js";
+import { Gathering, type GathererPart } from "./part.js";
+import { type Observations, pageParts } from "./parts.js";
 
 /**
  * Opens the page in a context that has none yet, loads it, walks its journey and records
@@ -13,7 +13,7 @@ import { pageParts } from "./parts.js";
 export async function gatherPage(context: BrowserContext, options: PageGatherOptions): Promise<PageArtifacts> {
   const gathering = new Gathering(context, options);
   const navigation = new NavigationPart(gathering);
-  const parts = pageParts(gathering, navigation);
+  const parts: readonly GathererPart[] = pageParts(gathering, navigation);
   gathering.parts = parts;
   // Bindings and init scripts go to the context before its page exists: the page then starts
   // with them, instead of each being a round trip to a renderer that is still starting.
@@ -22,8 +22,11 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   for (const part of parts) await part.attach?.(page);
   gathering.loaded = await navigation.load(page);
   if (gathering.loaded) for (const part of parts) await part.settle?.(page);
-  const slices: Partial<PageArtifacts>[] = [];
-  for (const part of parts) slices.push((await part.finish?.()) ?? {});
+  const slices: unknown[] = [];
+  for (const part of parts) slices.push(await part.finish?.());
+  // Each slice is what its part's `finish` says it gives: together, every observation of the page
+  // (the compiler checks that the parts fill each key the artifacts require).
+  const observed = Object.assign({}, ...slices) as Observations;
   return {
     spec: options.spec,
     environment: options.environment,
@@ -32,7 +35,7 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
     viewport: options.viewport,
     mobile: options.mobile,
     browser: browserName(context),
-    ...Object.assign({}, ...slices),
+    ...observed,
     ...(gathering.picturesLeftOut.length > 0 ? { picturesLeftOut: gathering.picturesLeftOut } : {}),
     durationMs: Date.now() - gathering.startedAt,
   };

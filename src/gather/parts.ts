@@ -24,7 +24,7 @@ import { VariationPart, ViewsPart } from "./variation.js";
  * the page read while its calls settle, and last it is reloaded for its exposures. A part that
  * needs another gets it here.
  */
-export function pageParts(gathering: Gathering, navigation: NavigationPart): GathererPart[] {
+export function pageParts(gathering: Gathering, navigation: NavigationPart) {
   const routes = new RoutesPart(gathering);
   const network = new NetworkPart(gathering);
   const calls = new CallsPart(gathering, routes.watch, network.capture);
@@ -56,5 +56,16 @@ export function pageParts(gathering: Gathering, navigation: NavigationPart): Gat
     new PageViewsPart(gathering, routes.watch, network.capture, calls.recorded),
     new QuietWindowPart(gathering, journey),
     new ReloadPart(gathering, navigation, calls, network.capture, reads),
-  ];
+  ] as const satisfies readonly GathererPart[];
 }
+
+/** What one part fills of the page's artifacts: what its `finish` gives. */
+type SliceOf<Part> = Part extends { finish(): Promise<infer Slice> } ? Slice : object;
+
+/** Every member of a union, as one type that is all of them. */
+type AllOf<Union> = (Union extends unknown ? (whole: Union) => void : never) extends (whole: infer All) => void
+  ? All
+  : never;
+
+/** What the parts fill together: each part's slice of the page's artifacts. */
+export type Observations = AllOf<SliceOf<ReturnType<typeof pageParts>[number]>>;

@@ -8,6 +8,7 @@ import { defineConfig, type Project } from "@playwright/test";
  */
 const INTEGRATION_TESTS = [
   "api/faults.test.ts",
+  "contributing.test.ts",
   "cli/pictures.test.ts",
   "fixtures/**/*.test.ts",
   "browser/visitor.test.ts",

@@ -137,7 +137,11 @@ test("the network rests on a Segment page once its collect call is answered, tho
     const answered: string[] = [];
     context.on("response", (response) => answered.push(new URL(response.url()).pathname));
     const page = await context.newPage();
+    // The page view's answer comes first: on a loaded machine the SDK may send it after a quiet
+    // longer than any window, which is not what this test is about.
+    const collected = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/segment/v1/p");
     await page.goto(`${fixtures.urls.vendors}/segment/snippet/correct`);
+    await collected;
     expect(await network.rest(500, 10_000)).toBe(true);
     expect(answered).toContain("/api/segment/v1/p");
     // The page view's request has its answer but never reports its body loaded: networkidle waits on.

@@ -430,10 +430,11 @@ function stopSampler(page: Page) {
 
 /**
  * Reads the frames the sampler saw, in the documents the page left and in the current one (once
- * it rendered FRAMES_BEFORE_READ frames), and stops it; stops the screencast and saves the filmstrip's frames as `framePath(n)` (absolute path
- * and name relative to the output; none when null), masked as every picture is (`masks`; when
- * they cannot be placed, none is saved and `leftOut` says why). `sinceStart` turns an epoch time into the page test's clock. Null when
- * no document could be read.
+ * it rendered FRAMES_BEFORE_READ frames), and stops it; stops the screencast and saves the
+ * filmstrip's frames as `framePath(n)` (absolute path and name relative to the output; none when
+ * null), masked as every picture is (`masks`; when they cannot be placed, none is saved and
+ * `leftOut` says why). `sinceStart` turns an epoch time into the page test's clock. Null when no
+ * document could be read.
  */
 export async function readFlicker(
   page: Page,

@@ -2,7 +2,7 @@ import type { Judgement } from "../../findings/finding.js";
 import { describeStep } from "../../audit-spec/steps.js";
 import type { PageArtifacts } from "../../artifacts/types.js";
 import type { AuthSpec } from "../../audit-spec/schema.js";
-import { auditedEnvironment, defineCheck, finding, pageSpecOf, type CheckContext } from "../check.js";
+import { auditedEnvironment, defineCheck, finding, pageSpecOf, type CheckContext, OPENED_PAGE } from "../check.js";
 import { keptOut } from "../../artifacts/site-entry.js";
 import { withPicturesLeftOut } from "../pictures-left-out.js";
 
@@ -14,7 +14,7 @@ export const pageLoad = defineCheck({
   failureTitle: "The page could not be loaded or its journey failed",
   family: "Pages and viewports",
   severity: "blocker",
-  requires: ["access", "documentStatus", "loadError", "stepError", "requestedUrl", "picturesLeftOut"],
+  requires: [...OPENED_PAGE, "stepError", "requestedUrl", "picturesLeftOut"],
   failsWhen:
     "the page could not be loaded (network error, HTTP status ≥ 400, timeout; the URL that failed is " +
     "named, a redirect's target too) or a journey step failed",

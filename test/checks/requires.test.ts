@@ -8,10 +8,12 @@ import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { contextOf, pageWith } from "../support/artifacts.js";
 
 /**
- * Every check declares what it reads (`requires`): judged on the broken shop's golden artifacts,
- * whose pages every check but the consent and baseline ones judges, no check reads a key of a
- * page's artifacts it does not declare; and a check that requires a key the artifacts lack is not
- * judged, the runner saying which.
+ * Every check declares what it reads (`requires`): judged on the broken shop's golden artifacts
+ * (once as its spec is, once with page views and exposures on), no check reads a key of a page's
+ * artifacts it does not declare. Most checks read the pages there; those the golden spec gives
+ * nothing of theirs (consent, baseline, tracking plan, flicker on a variation the site applies)
+ * are held to their declarations by the runner alone. And a check that requires a key the
+ * artifacts lack is not judged, the runner saying which.
  */
 
 /** What names a page: every check may read it without declaring it. */

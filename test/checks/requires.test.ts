@@ -12,7 +12,7 @@ import { contextOf, pageWith } from "../support/artifacts.js";
  * (once as its spec is, once with page views and exposures on), no check reads a key of a page's
  * artifacts it does not declare. Most checks read the pages there; those the golden spec gives
  * nothing of theirs (consent, baseline, tracking plan, flicker on a variation the site applies)
- * are held to their declarations by the runner alone. And a check that requires a key the
+ * are not proven here: their own tests read them. And a check that requires a key the
  * artifacts lack is not judged, the runner saying which.
  */
 

@@ -17,10 +17,21 @@ import type { Gathering, GathererPart } from "./part.js";
 
 /**
  * What the observer tells the gatherer: the tab's current entry changed to `url` (`at` on the page's
- * clock, as the recorder stamps calls; `wall`, the same moment by `Date.now()`), or the browser
- * cannot tell route changes. Whether the route changed is the gatherer's to tell, from the URL.
+ * clock, as the recorder stamps calls), or the browser cannot tell route changes. Whether the route
+ * changed is the gatherer's to tell, from the URL. `clocks` is one reading of both of the page's
+ * clocks, for the gatherer to place the SDKs' timestamps: `wall` by `Date.now()`, taken between two
+ * readings of the page's clock `spreadMs` apart (how long the thread may have been away in between).
  */
-export type RouteMessage = { url: string; how: RouteVisit["how"]; at: number; wall: number } | { unobservable: true };
+export type RouteMessage =
+  | { url: string; how: RouteVisit["how"]; at: number; clocks: ClockReading }
+  | { unobservable: true };
+
+/** `Date.now()` read between two readings of the page's clock (`performance`), `at` the first of them. */
+export interface ClockReading {
+  at: number;
+  wall: number;
+  spreadMs: number;
+}
 
 const BINDING = "__setupAuditRoute";
 
@@ -32,9 +43,11 @@ export class RouteWatch {
   private observable = true;
   /**
    * How far the wall clock (`Date.now()`: the audit's, and the SDKs' timestamps) runs ahead of the
-   * page's (`performance`), which drift apart by tens of milliseconds on a busy machine.
+   * page's (`performance`), from the reading with the narrowest spread: on a loaded machine the
+   * page's thread may be descheduled between two reads, and a reading across that gap would place
+   * every SDK timestamp that much too early (a page view before the call that made it).
    */
-  private wallAhead = 0;
+  private clocks: ClockReading = { at: 0, wall: 0, spreadMs: Infinity };
 
   /** `routeQuery`: whether a change of the query alone is a route change (`sdk.routeQuery`). */
   constructor(private readonly routeQuery: RouteQuery = "keep") {}
@@ -65,7 +78,7 @@ export class RouteWatch {
 
   /** A moment of the wall clock (`Date.now()`, an SDK's timestamp) on the page's clock. */
   onPageClock(wallMs: number): number {
-    return wallMs - this.wallAhead;
+    return wallMs - (this.clocks.wall - this.clocks.at);
   }
 
   /** The route current at `epochMs`; null before the first document started. */
@@ -98,7 +111,7 @@ export class RouteWatch {
       this.observable = false;
       return;
     }
-    this.wallAhead = message.wall - message.at;
+    if (message.clocks.spreadMs < this.clocks.spreadMs) this.clocks = message.clocks;
     const route = routeOf(message.url);
     if (message.how !== "load" && route === this.visits.at(-1)?.route) return;
     this.visits.push({ route, how: message.how, atMs: message.at });
@@ -134,7 +147,22 @@ function observeRoutes(binding: string): void {
     if (typeof deliver === "function") deliver(message);
   };
   const now = () => performance.timeOrigin + performance.now();
-  send({ url: location.href, how: "load", at: now(), wall: Date.now() });
+  // Read again while the thread was away between the reads (a few tries: one good reading is enough).
+  const readClocks = (): ClockReading => {
+    let best: ClockReading = { at: 0, wall: 0, spreadMs: Infinity };
+    for (let tries = 0; tries < 5 && best.spreadMs >= 1; tries++) {
+      const at = now();
+      const wall = Date.now();
+      const spreadMs = now() - at;
+      if (spreadMs < best.spreadMs) best = { at, wall, spreadMs };
+    }
+    return best;
+  };
+  const routeChanged = (how: RouteVisit["how"]) => {
+    const clocks = readClocks();
+    send({ url: location.href, how, at: clocks.at, clocks });
+  };
+  routeChanged("load");
   type Entry = { index: number };
   type EntryChange = Event & { navigationType: string | null; from: Entry };
   const navigation = win.navigation as (EventTarget & { currentEntry: Entry | null }) | undefined;
@@ -154,6 +182,6 @@ function observeRoutes(binding: string): void {
             ? "push"
             : null;
     if (how === null) return;
-    send({ url: location.href, how, at: now(), wall: Date.now() });
+    routeChanged(how);
   });
 }

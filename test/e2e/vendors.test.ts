@@ -87,7 +87,7 @@ for (const vendor of VENDORS) {
           expect(
             findings
               .filter((finding) => finding.status === "fail")
-              .map((finding) => `${finding.check} ${finding.viewport}: ${finding.message}`),
+              .map((finding) => `${page} ${finding.viewport} ${finding.check}: ${finding.message}`),
           ).toEqual([]);
           for (const viewport of viewports) {
             expect(one(vendor, style, page, "sdk.key", viewport).status).toBe("pass");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { pageViewsSent, withPageViews, type PagePlace } from "../../src/gather/page-views.js";
-import { RouteWatch } from "../../src/gather/routes.js";
+import { RouteWatch, type RouteMessage } from "../../src/gather/routes.js";
 import type { CapturedCall, CollectRequest, RouteVisit } from "../../src/artifacts/types.js";
 import { routeOf } from "../../src/url/route.js";
 
@@ -13,11 +13,16 @@ const ORIGIN = "http://app.test";
 const STARTED_AT = 1_800_000_000_000;
 const POSTHOG = { pageEvent: "$pageview", page: [], track: ["capture"] };
 
+/** The observer's message for a visit of `route` at `ms`, both of the page's clocks read as one (`spreadMs` 0). */
+function visit(route: string, how: RouteVisit["how"], ms: number): RouteMessage {
+  const at = STARTED_AT + ms;
+  return { url: `${ORIGIN}${route}`, how, at, clocks: { at, wall: at, spreadMs: 0 } };
+}
+
 /** A page that showed `visits` (`[route, how, ms since the start]`), on one clock for the page and the wall. */
 function placeOf(visits: readonly [string, RouteVisit["how"], number][]): PagePlace {
   const routes = new RouteWatch();
-  for (const [route, how, ms] of visits)
-    routes.note({ url: `${ORIGIN}${route}`, how, at: STARTED_AT + ms, wall: STARTED_AT + ms });
+  for (const [route, how, ms] of visits) routes.note(visit(route, how, ms));
   return { routes, startedAt: STARTED_AT, pageUrl: `${ORIGIN}${visits.at(-1)![0]}` };
 }
 
@@ -169,11 +174,21 @@ test("with routeQuery ignore a filter change is no route the page waits for a pa
   ];
   const sent = (routeQuery: "keep" | "ignore") => {
     const routes = new RouteWatch(routeQuery);
-    for (const [route, how, ms] of visits)
-      routes.note({ url: `${ORIGIN}${route}`, how, at: STARTED_AT + ms, wall: STARTED_AT + ms });
+    for (const [route, how, ms] of visits) routes.note(visit(route, how, ms));
     const place = { routes, startedAt: STARTED_AT, pageUrl: `${ORIGIN}/shop/?color=red` };
     return pageViewsSent([], [posthogBatch([["/shop/", 120]])], { ...POSTHOG, pageViews: true }, place);
   };
   expect(sent("keep")).toBe(false);
   expect(sent("ignore")).toBe(true);
+});
+
+test("a clock reading the page's thread was away in the middle of does not move the SDK's stamps: a page view made as its call is still its", () => {
+  const place = placeOf([["/", "load", 100]]);
+  // A later renaming whose Date.now() was read 40 ms after its page clock (the thread descheduled in between).
+  const renamed = visit("/", "replace", 900);
+  if (!("clocks" in renamed)) throw new Error("a visit's message");
+  place.routes.note({ ...renamed, clocks: { ...renamed.clocks, wall: renamed.clocks.wall + 40, spreadMs: 40 } });
+  expect(place.routes.onPageClock(STARTED_AT + 1000)).toBe(STARTED_AT + 1000);
+  const made = withPageViews([pageCall("/", 1000)], [posthogBatch([["/", 1000]])], POSTHOG, place);
+  expect(described(made)).toEqual([["page", "/", 1000, "/"]]);
 });

@@ -89,6 +89,16 @@ test.describe("events.delivered", () => {
     expect(finding?.message).toContain("net::ERR_ABORTED");
   });
 
+  test("a call whose request had no answer yet says so, apart from one no request carried", () => {
+    const calls = [callWith({ name: "cta_clicked" })];
+    const pending = { ...collectOf(calls, null), atMs: 1200 };
+    const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls, collect: [pending] })]));
+    expect(finding?.status).toBe("fail");
+    expect(finding?.message).toContain(
+      'track("cta_clicked") was never delivered (its request, sent 1200 ms after the page started, had no answer when the page was done)',
+    );
+  });
+
   test("leaves calls lost before the SDK to sdk.order", () => {
     const [finding] = eventsDelivered.evaluate(contextOf([pageWith({ calls: [callWith({ state: "lost" })] })]));
     expect(finding?.status).toBe("skip");

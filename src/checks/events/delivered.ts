@@ -64,10 +64,7 @@ export const eventsDelivered = defineCheck({
         ),
         ...dropped
           .filter((call) => !notIngested.includes(call))
-          .map(
-            (call) =>
-              `${describeCall(call)} was never delivered${carrier(call)?.failure ? ` (${carrier(call)!.failure})` : ""}`,
-          ),
+          .map((call) => `${describeCall(call)} was never delivered${whyUndelivered(carrier(call))}`),
       ];
       if (problems.length > 0) {
         const advice =
@@ -101,6 +98,13 @@ export const eventsDelivered = defineCheck({
     });
   },
 });
+
+/** What the request that carried an undelivered call shows: its network error, or that it was still waiting for an answer; empty when no request carried it. */
+function whyUndelivered(carrier: CollectRequest | null): string {
+  if (carrier === null) return "";
+  if (carrier.failure) return ` (${carrier.failure})`;
+  return ` (its request, sent ${carrier.atMs} ms after the page started, had no answer when the page was done)`;
+}
 
 /** A call the collector answered (through `carrier`) with a 2xx that the service then did not list. */
 function collectorAcceptedOnly(call: JudgedCall, carrier: CollectRequest | null): boolean {

@@ -55,7 +55,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
   },
   artifacts: {
     why: "artifacts are plain data, and the rules about them pure: the service's elements as the API normalises them, the spec's types, the personal data a saved call carries, and the text and URL helpers they read with",
-    may: ["api", "privacy", "audit-spec", "text", "url"],
+    may: ["api", "privacy", "audit-spec", "text", "url", "vendors"],
   },
   browser: {
     why: "the browser is found and its devices named here, for whoever drives it",
@@ -73,6 +73,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "text",
       "tracking-plan/types.ts",
       "url",
+      "vendors",
     ],
   },
   cli: {
@@ -123,6 +124,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "audit-spec",
       "text",
       "url",
+      "vendors",
       "playwright",
       "@playwright/test",
       "third-party-web",
@@ -149,6 +151,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "audit-spec",
       "text",
       "url",
+      "vendors",
       "playwright",
       "@playwright/test",
       "node:crypto",
@@ -199,8 +202,8 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["package", "schedule", "undici", "node:child_process", "node:module", "node:url"],
   },
   "audit-spec": {
-    why: "the spec loader turns YAML into a spec and needs nothing of the audit but the check ids its `checks` section names",
-    may: ["findings", "text", "url", "yaml", "zod", "node:crypto", "node:fs", "node:path"],
+    why: "the spec loader turns YAML into a spec and needs nothing of the audit but the check ids its `checks` section names and the vendors' presets",
+    may: ["findings", "text", "url", "vendors", "yaml", "zod", "node:crypto", "node:fs", "node:path"],
   },
   text: { why: "text helpers depend on nothing of the audit", may: ["zod"] },
   "tracking-plan": {
@@ -218,6 +221,10 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     ],
   },
   url: { why: "URL rules depend on nothing of the audit", may: ["text"] },
+  vendors: {
+    why: "what the audit knows of each vendor's SDK, its preset and the shape of its events, is plain data and pure readers",
+    may: ["text"],
+  },
 };
 
 /** Whether `target` (as importsOf names it) is what an entry of an allow-list names. */

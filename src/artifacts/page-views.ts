@@ -1,12 +1,11 @@
 import { routeKey, routeOf, type RouteQuery } from "../url/route.js";
 import type { CapturedCall, RouteVisit } from "./types.js";
-import { isRecord } from "../text/parse-json.js";
-import type { SdkSpec } from "../audit-spec/schema.js";
+import { messageIdOf } from "../vendors/payload.js";
 
 /**
- * Page views and routes in the vendors' payloads: which collected event is a page view, the URL a
- * vendor records with it, when it was made, and the id that marks a retry of one message. Read the
- * same way by the gatherer (the page views an SDK makes on its own) and by the checks.
+ * Page views and routes: the spans of a page's route visits, where a call or a page view belongs,
+ * and which sendings of one message are retries. Read the same way by the gatherer (the page views
+ * an SDK makes on its own) and by the checks; what a vendor's payload holds is src/vendors/.
  */
 
 /**
@@ -79,52 +78,6 @@ export function routeOfCall(call: Pick<CapturedCall, "route" | "documentUrl">): 
   return call.route ?? routeOf(call.documentUrl);
 }
 
-/** True when a collected event is a page view: Segment's and RudderStack's `type: "page"`, or an event named `sdk.pageEvent` (PostHog's `$pageview`). */
-export function isPageViewEvent(raw: unknown, sdk: Pick<SdkSpec, "pageEvent">): boolean {
-  if (!isRecord(raw)) return false;
-  if (raw.type === "page") return true;
-  const name = raw.event ?? raw.event_type ?? raw.name;
-  return sdk.pageEvent !== null && name === sdk.pageEvent;
-}
-
-/** The name a page-view event carries (PostHog's `$pageview`, a Segment page's name), else its type (Segment's `page`): what its call's delivery is matched by. */
-export function pageViewName(raw: unknown): string | null {
-  if (!isRecord(raw)) return null;
-  const name = [raw.event, raw.event_type, raw.name, raw.type].find(
-    (candidate) => typeof candidate === "string" && candidate !== "",
-  );
-  return typeof name === "string" ? name : null;
-}
-
-/** The URL a page view's payload records (PostHog's and Mixpanel's `$current_url`, Segment's and RudderStack's `url`, Amplitude's `[Amplitude] Page URL`); null when it records none. */
-export function recordedUrl(raw: unknown): string | null {
-  if (!isRecord(raw)) return null;
-  const properties = record(raw.properties) ?? record(raw.event_properties);
-  const page = record(record(raw.context)?.page);
-  const candidates = [properties?.$current_url, properties?.url, page?.url, properties?.["[Amplitude] Page URL"]];
-  const found = candidates.find((candidate) => typeof candidate === "string" && URL.canParse(candidate));
-  return typeof found === "string" ? found : null;
-}
-
-/** When the SDK says the event was made, in epoch milliseconds: `timestamp`, `originalTimestamp` (ISO), `time` (milliseconds, or Mixpanel's seconds); null when it does not say. */
-export function madeAtEpochMs(raw: unknown): number | null {
-  if (!isRecord(raw)) return null;
-  for (const stamp of [raw.timestamp, raw.originalTimestamp]) {
-    if (typeof stamp === "string" && !Number.isNaN(Date.parse(stamp))) return Date.parse(stamp);
-  }
-  const time = raw.time ?? record(raw.properties)?.time;
-  if (typeof time !== "number" || !Number.isFinite(time)) return null;
-  // Mixpanel counts seconds; the others milliseconds.
-  return time < 1e11 ? time * 1000 : time;
-}
-
-/** The id an SDK gives one message, which its retries repeat (Segment's and RudderStack's messageId, PostHog's uuid, Amplitude's insert_id, Mixpanel's $insert_id); null when it has none. */
-function messageIdOf(raw: unknown): string | null {
-  if (!isRecord(raw)) return null;
-  const id = raw.messageId ?? raw.uuid ?? raw.insert_id ?? record(raw.properties)?.$insert_id;
-  return typeof id === "string" && id !== "" ? id : null;
-}
-
 /**
  * A filter true for the first sending of each message, false for an event sent again under the id
  * its SDK gave it (a retry, a queue persisted from an earlier document); true for an event with no id.
@@ -138,8 +91,4 @@ export function firstSendings(): (raw: unknown) => boolean {
     seen.add(id);
     return true;
   };
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return isRecord(value) ? value : null;
 }

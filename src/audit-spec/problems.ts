@@ -1,7 +1,7 @@
 import { isRecord } from "../text/parse-json.js";
 import type { z } from "zod";
 import { describeValue } from "../text/plain-messages.js";
-import { PRESET_NAMES } from "./presets.js";
+import { PRESET_NAMES } from "../vendors/presets.js";
 import { allowedKeys, schemasAt } from "./schema-walk.js";
 import { closestMatch, quoteList } from "../text/wording.js";
 

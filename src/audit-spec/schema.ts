@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CHECK_IDS } from "../findings/finding.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import { globBraceProblem } from "../url/glob.js";
-import { PRESET_NAMES, PRESETS, presetReady } from "./presets.js";
+import { PRESET_NAMES, PRESETS, presetReady } from "../vendors/presets.js";
 
 /** A glob (src/url/glob.ts) whose braces balance: an unclosed `{` would match nothing, or break the pattern. */
 const glob = z
@@ -365,9 +365,7 @@ export const sdkSchema = z
       .enum(PRESET_NAMES)
       .nullable()
       .optional()
-      .describe(
-        "A vendor whose defaults fill every field not given (src/audit-spec/presets.ts); a field given beside it wins.",
-      ),
+      .describe("A vendor whose defaults fill every field not given (src/vendors/); a field given beside it wins."),
     script: glob.optional().describe("URL glob of the SDK's script."),
     global: z
       .string()

@@ -1,5 +1,6 @@
 import type { VisitorSignals } from "../artifacts/types.js";
-import { PRESETS, type BotFilter } from "../audit-spec/presets.js";
+import { PRESETS } from "../vendors/presets.js";
+import type { BotFilter } from "../vendors/vendor.js";
 import type { SdkSpec } from "../audit-spec/schema.js";
 
 /**

@@ -1,15 +1,8 @@
 import { routeOf } from "../url/route.js";
 import { callToken } from "../artifacts/delivery.js";
 import type { CapturedCall, CollectRequest } from "../artifacts/types.js";
-import {
-  CLOCK_SLACK_MS,
-  firstSendings,
-  isPageViewEvent,
-  madeAtEpochMs,
-  pageViewName,
-  recordedUrl,
-  routeOfCall,
-} from "../artifacts/page-views.js";
+import { CLOCK_SLACK_MS, firstSendings, routeOfCall } from "../artifacts/page-views.js";
+import { isPageViewEvent, madeAtEpochMs, pageViewName, recordedUrl } from "../vendors/payload.js";
 import type { SdkSpec } from "../audit-spec/schema.js";
 import type { Page } from "playwright";
 import type { NetworkCapture } from "./network.js";

@@ -1,5 +1,5 @@
 import type { BrowserContext, CDPSession, Page } from "playwright";
-import { PRESET_NAMES, PRESETS, presetReady, type PresetName } from "../audit-spec/presets.js";
+import { PRESET_NAMES, PRESETS, presetReady, type PresetName } from "../vendors/presets.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
 import { firstLine } from "../text/wording.js";
 import { NetworkWatch } from "./network-rest.js";

@@ -1,6 +1,6 @@
 import { decodeCollectBody } from "../gather/payload.js";
 import { urlMatcher } from "../url/glob.js";
-import { PRESET_NAMES, PRESETS, type PresetName } from "../audit-spec/presets.js";
+import { PRESET_NAMES, PRESETS, type PresetName } from "../vendors/presets.js";
 import { IDENTIFY_LIKE, TRACK_LIKE, type FirstLook, type GlobalSeen } from "./first-look.js";
 
 /**

@@ -11,7 +11,7 @@ import { isAuthRefusal } from "../gather/landing.js";
 import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
 import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
 import { urlMatcher } from "../url/glob.js";
-import { PRESETS, type PresetName } from "../audit-spec/presets.js";
+import { PRESETS, type PresetName } from "../vendors/presets.js";
 import { sdkSchema, type SdkSpec } from "../audit-spec/schema.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";

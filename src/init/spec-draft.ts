@@ -1,5 +1,5 @@
 import type { PageArtifacts } from "../artifacts/types.js";
-import { PRESETS } from "../audit-spec/presets.js";
+import { PRESETS } from "../vendors/presets.js";
 import { KEY_PLACES } from "../checks/sdk/key.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../audit-spec/schema.js";
 import type { ProbeResult } from "./collect-probe.js";

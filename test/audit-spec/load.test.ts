@@ -12,7 +12,7 @@ import {
   type SpecLoadResult,
   type SpecParseResult,
 } from "../../src/audit-spec/load.js";
-import { PRESETS } from "../../src/audit-spec/presets.js";
+import { PRESETS } from "../../src/vendors/presets.js";
 import { MINIMAL, minimalWith } from "../support/spec-text.js";
 
 const specsDir = fileURLToPath(new URL("./specs/", import.meta.url));

@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
 import { chooseKey, isKeyLike, keyCandidates } from "../../src/init/key-discovery.js";
 import { isKeyToken } from "../../src/text/key-token.js";
-import { PRESETS } from "../../src/audit-spec/presets.js";
+import { PRESETS } from "../../src/vendors/presets.js";
 import { pageWith } from "../support/artifacts.js";
 import { globalWith, lookWith, requestWith } from "../support/first-look.js";
 

@@ -5,6 +5,10 @@ import { expect, test } from "@playwright/test";
 import { historyReportIds } from "../../src/report/history.js";
 import { buildReport, REPORT_PATHS } from "../../src/report/html.js";
 
+// Each test builds the report two or three times (Allure's generator, a few seconds each when the
+// machine is idle, ten times that beside two suites on 2 cores): the limit catches a hang.
+test.describe.configure({ timeout: 180_000 });
+
 /** Writes a fresh allure-results folder, as a run does: the same tests, new result ids. */
 function writeRun(outDir: string, status: "passed" | "failed"): void {
   const resultsDir = join(outDir, REPORT_PATHS.results);

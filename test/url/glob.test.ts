@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PRESETS } from "../../src/audit-spec/presets.js";
+import { PRESETS } from "../../src/vendors/presets.js";
 import { storageNameMatcher } from "../../src/audit-spec/storage-names.js";
 import { globBraceProblem, urlMatcher } from "../../src/url/glob.js";
 

@@ -6,7 +6,7 @@ export interface UnopenedTarget {
   specFile: string;
   environment: string;
   baseUrl: string;
-  spec: Pick<AuditSpec, "pages" | "consent">;
+  spec: { pages: readonly Pick<AuditSpec["pages"][number], "id" | "path">[]; consent?: ConsentSpec | undefined };
 }
 
 /** The planned unit that was never opened (the plan's unit has these). */

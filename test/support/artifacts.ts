@@ -12,6 +12,7 @@ import type { AuditContext } from "../../src/checks/check.js";
 import { reported } from "../../src/checks/index.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
+import { unopenedPage } from "../../src/artifacts/unopened-page.js";
 import type { AuditUnit } from "../../src/schedule/plan.js";
 import { planTarget } from "../../src/schedule/target.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/audit-spec/schema.js";
@@ -67,35 +68,36 @@ export function findingWith(overrides: Partial<Finding> = {}): Finding {
   });
 }
 
-/** Page artifacts of a page that loaded with a ready SDK and no calls, with `overrides` applied. */
+/**
+ * Page artifacts of a page that loaded with a ready SDK and no calls, with `overrides` applied:
+ * what a page no part observed holds (the unopened page's record, so that a new field's empty
+ * value comes with it), then what a loaded page of the demo spec showed.
+ */
 export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts {
+  const page = overrides.page ?? "home";
+  const unobserved = unopenedPage(
+    {
+      specFile: "audits/demo.yaml",
+      environment: "staging",
+      baseUrl: "http://127.0.0.1:47412",
+      spec: { pages: [{ id: page, path: "/" }], consent: undefined },
+    },
+    { id: page, kind: "page", page, variation: null },
+    { viewport: "desktop", mobile: false },
+    { loadError: "", login: null },
+  );
   return {
-    spec: "audits/demo.yaml",
-    environment: "staging",
-    page: "home",
-    viewport: "desktop",
-    mobile: false,
+    ...unobserved,
     browser: "Chromium 156.0.7339.80",
-    requestedUrl: "http://127.0.0.1:47412/",
     finalUrl: "http://127.0.0.1:47412/",
     navigations: ["http://127.0.0.1:47412/"],
     loadError: null,
     documentStatus: 200,
-    stepError: null,
     access: { login: null, landedUrl: "http://127.0.0.1:47412/", passwordField: false, authRefused: false },
     sdkScripts: [{ url: "http://127.0.0.1:47411/sdk/v1/sdk.js", status: 200, failure: null, atMs: 20 }],
     sdkReadyAtMs: 120,
-    callsFromNetwork: null,
     sdkTagKey: "prj_demo_staging",
     keySightings: [{ key: "prj_demo_staging", where: "script-tag", detail: "data-project-key" }],
-    selectors: [],
-    canarySightings: [],
-    calls: [],
-    collect: [],
-    errors: [],
-    screenshot: null,
-    variation: null,
-    experimentViews: [],
     durationMs: 900,
     ...overrides,
     unit: overrides.unit ?? unitOf(overrides),

@@ -164,7 +164,7 @@ test("503 every time: four attempts with jittered waits, then a finding", async 
   const run = await audit("/faults/503");
   expect(run.status).toEqual(PROJECT_FAILED);
   expect(run.message("api.project")).toMatch(
-    /HTTP 503 with body \{"error":"service unavailable"\}, after 4 attempts in \d+ ms\. The service is having trouble: run the audit later\.$/,
+    /HTTP 503 with body \{"error":"service unavailable"\}, after 4 attempts in [\d.]+ m?s\. The service is having trouble: run the audit later\.$/,
   );
   expect(apiRequests).toHaveLength(4);
   expectJitteredWaits(run.waits, [100, 200, 400]);

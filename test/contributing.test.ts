@@ -6,9 +6,10 @@ import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 
 /**
- * docs/contributing.md's walk-through, done: in a copy of src/, the dialogs part and the
- * page.dialogs check are added exactly as the document shows them (its code blocks, its lines in
- * the lists, the new artifact field), and the copy type-checks and judges; without the part's
+ * docs/contributing.md's walk-through, done: in a copy of src/, the dialogs part, its input's
+ * field and rule in the plan, and the page.dialogs check are added exactly as the document shows
+ * them (its code blocks, its lines in the lists, the new artifact field), and the copy
+ * type-checks, plans and judges; without the part's
  * line in the list, the compiler names the field no part fills.
  */
 
@@ -49,7 +50,7 @@ async function typecheck(copy: string): Promise<{ code: number; output: string }
   );
 }
 
-test("the walk-through's part and check, added as docs/contributing.md shows, type-check and judge; a part left out of the list fails the compiler", async () => {
+test("the walk-through's part, its plan rule and its check, added as docs/contributing.md shows, type-check, plan and judge; a part left out of the list fails the compiler", async () => {
   const copy = mkdtempSync(join(tmpdir(), "setup-audit-walkthrough-"));
   try {
     cpSync(join(ROOT, "src"), join(copy, "src"), { recursive: true });
@@ -72,8 +73,27 @@ test("the walk-through's part and check, added as docs/contributing.md shows, ty
       "    errors: [],\n    screenshot",
       `    errors: [],\n${lineOf("dialogs: [],")}\n    screenshot`,
     );
+    // The choice the plan makes: the input's field, its rule for every unit, its value on a page gathered as it is.
+    replaceOnce(
+      copy,
+      "src/schedule/page-input.ts",
+      "  stepTimeoutMs: number;\n}\n",
+      `  stepTimeoutMs: number;\n${block("keepsDialogs: boolean")}}\n`,
+    );
+    replaceOnce(
+      copy,
+      "src/schedule/target.ts",
+      "    stepTimeoutMs: STEP_TIMEOUT_MS,\n",
+      `    stepTimeoutMs: STEP_TIMEOUT_MS,\n${lineOf("keepsDialogs: unit.kind")}\n`,
+    );
+    replaceOnce(
+      copy,
+      "src/schedule/page-input.ts",
+      "    stepTimeoutMs: STEP_TIMEOUT_MS,\n",
+      "    stepTimeoutMs: STEP_TIMEOUT_MS,\n    keepsDialogs: true,\n",
+    );
     writeFileSync(join(copy, "src/gather/dialogs.ts"), block("export class DialogsPart"));
-    const listed = lineOf("new DialogsPart()");
+    const listed = lineOf("new DialogsPart(gathering)");
     const parts = "src/gather/parts.ts";
     replaceOnce(
       copy,
@@ -107,13 +127,21 @@ test("the walk-through's part and check, added as docs/contributing.md shows, ty
       join(copy, "judge.ts"),
       `import { runChecks } from "./src/checks/index.js";
 import { pageDialogs } from "./src/checks/page/dialogs.js";
-import { contextOf, pageWith } from "${join(ROOT, "test/support/artifacts.js")}";
+import { planTarget } from "./src/schedule/target.js";
+import { contextOf, pageWith, specWith } from "${join(ROOT, "test/support/artifacts.js")}";
 const asked = { ...pageWith({ page: "home" }), dialogs: ["Leave this page?"] };
 const quiet = { ...pageWith({ page: "pricing" }), dialogs: [] };
 const older = pageWith({ page: "signup" });
 // The builders are the suite's own: their context is the repository's type, the same shape.
 const judged = (pages: object[]) => runChecks(contextOf(pages as never) as never, [pageDialogs]).map(({ status, message }) => [status, message]);
-console.log(JSON.stringify([judged([asked, quiet]), judged([older])]));
+// The plan's rule: the page as it is keeps its dialogs, its variation's preview does not.
+const spec = specWith({
+  pages: [{ id: "home", path: "/" }],
+  experiments: [{ name: "Hero", page: "home", selector: "h1", goals: [], variations: [{ name: "Short", js: "void 0" }] }],
+});
+const target = planTarget({ specFile: "shop.yaml", slug: "shop", spec: spec as never, specSha256: "", environment: "staging", baseUrl: "https://shop.example.test", pages: ["home"], viewports: ["desktop"] });
+const kept = target.units.map((unit) => [unit.kind, unit.inputs.desktop!.keepsDialogs]);
+console.log(JSON.stringify([judged([asked, quiet]), judged([older]), kept]));
 `,
     );
     const checked = await typecheck(copy);
@@ -130,6 +158,10 @@ console.log(JSON.stringify([judged([asked, quiet]), judged([older])]));
           "skip",
           'Not judged: the artifacts of page "signup" on desktop hold no `dialogs` (saved by an earlier setup-audit, or edited). Run the audit again to judge it.',
         ],
+      ],
+      [
+        ["page", true],
+        ["variation", false],
       ],
     ]);
     // Without the part's line in the list, no part fills the new field: the compiler says so at gatherPage.

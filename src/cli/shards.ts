@@ -6,7 +6,8 @@ import type { ApiArtifacts, CollectRequest } from "../artifacts/types.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
-import type { AuditTarget } from "../schedule/plan.js";
+import type { AuditTarget, AuditUnit } from "../schedule/plan.js";
+import { planTarget } from "../schedule/target.js";
 import { scrubbedFindings, type TargetResult } from "../results/run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { usageError } from "../runner/errors.js";
@@ -25,8 +26,8 @@ import { runSecretLists } from "./run-secrets.js";
  * (goals, viewports, the API, the spec) run again on every shard's pages together.
  */
 
-/** A target as a shard file records it: the spec is read again from its file when merging. */
-type ShardTarget = Omit<AuditTarget, "spec">;
+/** A target as a shard file records it: the spec is read again from its file when merging, and the units' inputs were the gatherer's alone (their pages' steps may type a secret). */
+type ShardTarget = Omit<AuditTarget, "spec" | "units"> & { units: Omit<AuditUnit, "inputs">[] };
 
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
 export const SHARD_FILE_VERSION = 10;
@@ -53,7 +54,10 @@ export function writeShardResults(
     version: SHARD_FILE_VERSION,
     shard,
     startedAt: startedAt.toISOString(),
-    targets: targets.map(({ spec: _spec, ...target }) => target),
+    targets: targets.map(({ spec: _spec, units, ...target }) => ({
+      ...target,
+      units: units.map(({ inputs: _inputs, ...unit }) => unit),
+    })),
     results: results.map((result, index) => {
       const allow = targets[index]?.spec.identify.allowPersonalData ?? [];
       const pages = result.pages.map((page) => hideSecretsDeep(shareablePage(page, allow), secrets));
@@ -95,7 +99,10 @@ export async function mergeShards(
       "Merge with the spec files the shards ran with (the same commit), or run the shards again.",
     );
   }
-  const targets: AuditTarget[] = first.targets.map((target) => ({ ...target, spec: specs.get(target.specFile)!.spec }));
+  // Planned again as the shards planned them, from the same spec: the same units, with their inputs.
+  const targets = first.targets.map(({ units: _units, domain: _domain, ...chosen }) =>
+    planTarget({ ...chosen, spec: specs.get(chosen.specFile)!.spec }),
+  );
 
   const outDir = resolve(options.out);
   const staleOutputsDeleted = prepareOutDir(outDir);

@@ -38,14 +38,14 @@ export class CallsPart implements GathererPart {
   ) {}
 
   async install(): Promise<void> {
-    const { context, options } = this.gathering;
+    const { context, input } = this.gathering;
     await context.exposeBinding(BINDING, (_source, message: RecorderMessage) => this.note(message));
     await context.addInitScript(installRecorder, {
       binding: BINDING,
-      global: options.sdk.global,
-      methods: watchedMethods(options.sdk),
-      ready: options.sdk.ready,
-      scriptPattern: globToRegExpSource(options.sdk.script),
+      global: input.sdk.global,
+      methods: watchedMethods(input.sdk),
+      ready: input.sdk.ready,
+      scriptPattern: globToRegExpSource(input.sdk.script),
     });
   }
 
@@ -72,8 +72,8 @@ export class CallsPart implements GathererPart {
    * could not be watched.
    */
   made(): CapturedCall[] {
-    const { options, page } = this.gathering;
-    const carried = carriedCalls(this.network.collect, options.sdk, page.url(), this.placeAt);
+    const { input, page } = this.gathering;
+    const carried = carriedCalls(this.network.collect, input.sdk, page.url(), this.placeAt);
     if (this.unwatched() !== null) return carried;
     // The page views the SDK sent are paired with the page's own page-view calls once it is done (withPageViews).
     return withCallsOnTheWire(
@@ -83,13 +83,13 @@ export class CallsPart implements GathererPart {
   }
 
   async finish(): Promise<Pick<PageArtifacts, "sdkReadyAtMs" | "callsFromNetwork" | "calls">> {
-    const { context, options, sinceStart, page } = this.gathering;
-    const lost = await recoverLostCalls(context, this.missingGlobalReads, options.sdk, sinceStart);
+    const { context, input, sinceStart, page } = this.gathering;
+    const lost = await recoverLostCalls(context, this.missingGlobalReads, input.sdk, sinceStart);
     // Page views show their URL, and those the SDK made on its own show at all, only in what it sent.
     const made = this.made();
     const calls =
       this.unwatched() === null
-        ? withPageViews(made, this.network.collect, options.sdk, placeOf(this.gathering, this.routes, page))
+        ? withPageViews(made, this.network.collect, input.sdk, placeOf(this.gathering, this.routes, page))
         : made;
     return {
       sdkReadyAtMs: this.sdkReadyAt === null ? null : sinceStart(this.sdkReadyAt),
@@ -112,7 +112,7 @@ export class CallsPart implements GathererPart {
     if (message.type === "missing-global") this.missingGlobalReads.push(message);
     if (message.type === "call" && this.gathering.observing)
       this.recorded.push({
-        ...toCall(message, this.gathering.sinceStart, this.gathering.options.sdk),
+        ...toCall(message, this.gathering.sinceStart, this.gathering.input.sdk),
         step: this.routes.stepAt(message.at),
         route: routeOf(message.url),
       });
@@ -125,9 +125,7 @@ export class CallsPart implements GathererPart {
   private unwatched(): PageArtifacts["callsFromNetwork"] {
     return (
       this.blind ??
-      (this.atWorkWithoutGlobal()
-        ? { reason: "no-global", detail: `window.${this.gathering.options.sdk.global}` }
-        : null)
+      (this.atWorkWithoutGlobal() ? { reason: "no-global", detail: `window.${this.gathering.input.sdk.global}` } : null)
     );
   }
 
@@ -137,18 +135,15 @@ export class CallsPart implements GathererPart {
    * expected one not seen yet may still come.
    */
   private expectedSeen(): boolean {
-    const { options } = this.gathering;
     // Without consent nothing is expected: what comes anyway is waited for by the quiet window.
     if (this.gathering.consentWithheld) return true;
     const made = this.made();
     const watched = this.globalAssigned && this.blind === null;
     if (watched && !made.some((call) => call.seenOn === "network")) return true;
-    const expected = options.page.expect;
-    // An exposure to fire again after the reload is expected too: a batch that holds it must leave before the reload.
-    const tracks = [...(expected?.track ?? []), ...(options.reloadForExposures ?? [])];
+    const { expected } = this.gathering.input;
     return (
-      tracks.every((name) => made.some((call) => call.kind === "track" && call.name === name)) &&
-      (!expected?.identify || made.some((call) => call.kind === "identify"))
+      expected.track.every((name) => made.some((call) => call.kind === "track" && call.name === name)) &&
+      (!expected.identify || made.some((call) => call.kind === "identify"))
     );
   }
 }

@@ -3,7 +3,7 @@ import type { BrowserContext, Request } from "playwright";
 import type { CanarySighting, PageArtifacts } from "../artifacts/types.js";
 import { isOnDomain } from "../url/domain.js";
 import type { NetworkCapture } from "./network.js";
-import type { Canary } from "./page-options.js";
+import type { Canary } from "./gather-run.js";
 import type { Gathering, GathererPart } from "./part.js";
 import { base64Forms } from "../text/base64.js";
 
@@ -84,11 +84,11 @@ export class CanaryPart implements GathererPart {
   private readonly watch: CanaryWatch;
 
   constructor(gathering: Gathering, network: NetworkCapture) {
-    const { context, options } = gathering;
+    const { context, input, run } = gathering;
     this.watch = new CanaryWatch(
       context,
-      options.canaries,
-      (url) => isOnDomain(url.href, options.siteDomain),
+      run.canaries,
+      (url) => isOnDomain(url.href, input.siteDomain),
       (url) => network.isCollectUrl(url) || network.isSdkUrl(url),
     );
   }

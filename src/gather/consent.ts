@@ -13,7 +13,7 @@ import type {
 import { MAX_CONSENT_TIMEOUT_MS, type Step } from "../audit-spec/schema.js";
 import { storageNameMatcher } from "../audit-spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
-import type { ConsentOptions } from "./page-options.js";
+import type { ConsentOptions } from "./gather-run.js";
 import type { Gathering, GathererPart } from "./part.js";
 import type { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";
@@ -613,12 +613,17 @@ export class ConsentPart implements GathererPart {
   constructor(private readonly gathering: Gathering) {}
 
   async install(): Promise<void> {
-    const { options, context, sinceStart, changed, stepTimeoutMs } = this.gathering;
-    if (!options.consent) return;
+    const { input, context, sinceStart, changed } = this.gathering;
+    if (input.consent === null) return;
     this.watch = await ConsentWatch.install(
       context,
-      { ...options.consent, settleMs: options.sdk.settleMs, stepTimeoutMs, typed: this.gathering.noteTyped },
-      new URL(options.page.path, options.baseUrl).href,
+      {
+        ...input.consent,
+        settleMs: input.sdk.settleMs,
+        stepTimeoutMs: input.stepTimeoutMs,
+        typed: this.gathering.noteTyped,
+      },
+      new URL(input.page.path, input.baseUrl).href,
       sinceStart,
       changed,
     );

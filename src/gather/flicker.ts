@@ -547,23 +547,27 @@ export class FlickerPart implements GathererPart {
   constructor(private readonly gathering: Gathering) {}
 
   async install(): Promise<void> {
-    const { options, context } = this.gathering;
-    if (options.flicker)
-      this.sampling = await FlickerSampling.install(context, options.flicker.selector, () => this.gathering.page);
+    const { input, context } = this.gathering;
+    if (input.flicker !== null)
+      this.sampling = await FlickerSampling.install(context, input.flicker.selector, () => this.gathering.page);
   }
 
   async attach(): Promise<void> {
     // The filmstrip starts before the page does, so that its first frame is in.
-    if (this.gathering.options.flicker?.filmstrip) this.screencast = await Screencast.start(await this.gathering.cdp());
+    if (this.gathering.input.pictures.filmstrip !== null)
+      this.screencast = await Screencast.start(await this.gathering.cdp());
   }
 
   async settle(page: Page): Promise<void> {
     // Shown and settled: the frames from the first until now say how the variation arrived, before
     // the audit holds the animations to see the targets.
-    const { options, masks, sinceStart } = this.gathering;
-    if (options.flicker && this.sampling !== null) {
+    const { input, masks, sinceStart } = this.gathering;
+    if (input.flicker !== null && this.sampling !== null) {
       const leftOut = (why: string) => this.gathering.leaveOut("filmstrip", why);
-      const film = { framePath: options.flicker.filmstrip, masks, leftOut };
+      const { filmstrip } = input.pictures;
+      const framePath =
+        filmstrip === null ? null : (index: number) => this.gathering.pictureFile(filmstrip, `${index}.png`)!;
+      const film = { framePath, masks, leftOut };
       this.flicker = await readFlicker(page, this.sampling, this.screencast, film, sinceStart);
     }
   }

@@ -32,10 +32,10 @@ export class NavigationPart implements GathererPart {
   private beforeReloading: { url: string; navigations: number } | null = null;
 
   constructor(private readonly gathering: Gathering) {
-    const { options } = gathering;
+    const { input, run } = gathering;
     this.requestedUrl = withQueryParam(
-      withPreviewQuery(new URL(options.page.path, options.baseUrl), options.variation?.query ?? {}),
-      options.traffic.queryParam,
+      withPreviewQuery(new URL(input.page.path, input.baseUrl), input.variation?.query ?? {}),
+      run.traffic.queryParam,
     );
   }
 
@@ -94,7 +94,7 @@ export class NavigationPart implements GathererPart {
   }
 
   async finish(): Promise<NavigationSlice> {
-    const { options, page, loaded } = this.gathering;
+    const { run, page, loaded } = this.gathering;
     return {
       requestedUrl: this.requestedUrl,
       finalUrl: loaded ? (this.beforeReloading?.url ?? page.url()) : null,
@@ -102,7 +102,7 @@ export class NavigationPart implements GathererPart {
       loadError: this.loadError,
       documentStatus: this.documentStatus,
       visitor: this.visitor,
-      access: { login: options.login ?? null, ...this.landing, authRefused: this.authRefused },
+      access: { login: run.login, ...this.landing, authRefused: this.authRefused },
     };
   }
 }

@@ -192,11 +192,11 @@ export class NetworkPart implements GathererPart {
   readonly capture: NetworkCapture;
 
   constructor(private readonly gathering: Gathering) {
-    const { context, options, sinceStart, changed } = gathering;
+    const { context, input, sinceStart, changed } = gathering;
     this.capture = new NetworkCapture(
       context,
-      options.sdk,
-      options.projectKeys,
+      input.sdk,
+      input.projectKeys,
       sinceStart,
       () => changed.notify(),
       () => gathering.observing,
@@ -222,16 +222,16 @@ export class TrafficPart implements GathererPart {
   ) {}
 
   async attach(): Promise<void> {
-    const { options, context } = this.gathering;
+    const { input, run, context } = this.gathering;
     const tags: RequestTags = {
-      header: options.traffic.header,
-      domain: options.siteDomain,
-      originHeaders: options.originHeaders ?? null,
+      header: run.traffic.header,
+      domain: input.siteDomain,
+      originHeaders: run.originHeaders,
     };
-    options.browserTagger?.tagFor(tags);
+    run.browserTagger?.tagFor(tags);
     // A remote browser's pages are tagged each through a session of its own.
-    if (tagsAnything(tags) && options.browserTagger === null)
+    if (tagsAnything(tags) && run.browserTagger === null)
       await SiteRequestTagger.tagPage(await this.gathering.cdp(), tags);
-    if (options.traffic.collect === "intercept") await this.network.intercept(context);
+    if (run.traffic.collect === "intercept") await this.network.intercept(context);
   }
 }

@@ -155,7 +155,7 @@ export class PageViewsPart implements GathererPart {
     return pageViewsSent(
       this.recorded,
       this.network.collect,
-      gathering.options.sdk,
+      gathering.input.sdk,
       placeOf(gathering, this.routes, gathering.page),
     );
   }

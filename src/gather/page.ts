@@ -1,17 +1,18 @@
 import type { BrowserContext } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { NavigationPart } from "./navigation.js";
-import type { PageGatherOptions } from "./page-options.js";
+import type { PageInput } from "../schedule/page-input.js";
+import type { GatherRun } from "./gather-run.js";
 import { Gathering, type GathererPart } from "./part.js";
 import { type Observations, pageParts } from "./parts.js";
 
 /**
  * Opens the page in a context that has none yet, loads it, walks its journey and records
- * everything the checks need. Never judges. Each observation is a part (parts.ts), run through
+ * everything the checks need, as its input from the plan says. Never judges. Each observation is a part (parts.ts), run through
  * the steps of part.ts in the list's order.
  */
-export async function gatherPage(context: BrowserContext, options: PageGatherOptions): Promise<PageArtifacts> {
-  const gathering = new Gathering(context, options);
+export async function gatherPage(context: BrowserContext, input: PageInput, run: GatherRun): Promise<PageArtifacts> {
+  const gathering = new Gathering(context, input, run);
   const navigation = new NavigationPart(gathering);
   const parts: readonly GathererPart[] = pageParts(gathering, navigation);
   gathering.parts = parts;
@@ -28,12 +29,12 @@ export async function gatherPage(context: BrowserContext, options: PageGatherOpt
   // (the compiler checks that the parts fill each key the artifacts require).
   const observed = Object.assign({}, ...slices) as Observations;
   return {
-    spec: options.spec,
-    environment: options.environment,
-    unit: options.unit,
-    page: options.page.id,
-    viewport: options.viewport,
-    mobile: options.mobile,
+    spec: input.spec,
+    environment: input.environment,
+    unit: input.unit,
+    page: input.page.id,
+    viewport: input.viewport,
+    mobile: input.mobile,
     browser: browserName(context),
     ...observed,
     ...(gathering.picturesLeftOut.length > 0 ? { picturesLeftOut: gathering.picturesLeftOut } : {}),

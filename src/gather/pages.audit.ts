@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BrowserContext } from "playwright";
 import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../audit-spec/environment.js";
@@ -10,18 +10,13 @@ import { storedSecretsIn } from "../privacy/stored-secrets.js";
 import { gatherPage } from "./page.js";
 import { gpcContextOptions } from "./consent.js";
 import { firstLine } from "../text/wording.js";
-import { consentSteps, secretFields, typedText } from "../privacy/secrets.js";
+import { typedText } from "../privacy/secrets.js";
 import { unopenedPage } from "../artifacts/unopened-page.js";
 import { gatherTest, openAuditContext, plan } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
-import {
-  auditContextOptions,
-  resolveTraffic,
-  type RequestTags,
-  type SiteRequestTagger,
-  type TrafficTags,
-} from "./traffic.js";
+import { auditContextOptions, resolveTraffic } from "./traffic.js";
+import type { GatherRun } from "./gather-run.js";
 
 /**
  * One test per unit of the plan (a page as it is, or a variation previewed on it): gather the
@@ -31,12 +26,8 @@ import {
  * storage state its viewport's login ended with (login.audit.ts ran before).
  */
 for (const target of plan.targets) {
-  const pageTraffic = resolveTraffic(target.spec.traffic, plan.runId);
   const auth = environmentOf(target.spec, target.environment).auth;
   for (const unit of target.units) {
-    // A preview is no visit: its collect requests are answered inside the browser, so that it
-    // never adds events to the service's data, nor vouches there for the page's own calls.
-    const traffic: TrafficTags = unit.variation === null ? pageTraffic : { ...pageTraffic, collect: "intercept" };
     // The test's viewports, for the progress lines, and where each one's artifacts go: the
     // reporter notes beside a file that never came why it did not.
     const annotation = [
@@ -48,8 +39,8 @@ for (const target of plan.targets) {
     ];
     gatherTest(unit.title, { annotation }, async ({ browser, browserTagger, closeLater }, testInfo) => {
       const credentials = siteCredentials(auth, target.baseUrl, process.env);
-      const site = { traffic, siteDomain: target.domain, originHeaders: originHeaders(credentials), browserTagger };
       const gatherInContext = async (viewport: string) => {
+        const traffic = resolveTraffic(unit.inputs[viewport]!.traffic, plan.runId);
         const login = auth?.login
           ? readLogin(
               plan.workDir,
@@ -68,8 +59,10 @@ for (const target of plan.targets) {
         if (plan.trace) await context.tracing.start({ screenshots: true, snapshots: true });
         try {
           await addSiteCookies(context, credentials);
-          return await gatherOnViewport(context, target, unit, viewport, {
-            ...site,
+          return await gatherOnViewport(context, unit, viewport, {
+            traffic,
+            originHeaders: originHeaders(credentials),
+            browserTagger,
             login: login?.outcome ?? null,
             secrets: pictureSecrets(target, storageState),
           });
@@ -103,65 +96,18 @@ for (const target of plan.targets) {
   }
 }
 
-/** Gathers one page × viewport, or one variation's, as the plan's unit says, writes its artifacts for the CLI and says what it gathered. */
+/** Gathers one page × viewport, or one variation's, with the input the plan gave it and what only the run knows; writes its artifacts for the CLI and says what it gathered. */
 async function gatherOnViewport(
   context: BrowserContext,
-  target: AuditTarget,
   unit: AuditUnit,
   viewport: string,
-  site: {
-    traffic: TrafficTags;
-    siteDomain: string;
-    originHeaders: RequestTags["originHeaders"];
-    browserTagger: SiteRequestTagger | null;
-    login: LoginOutcome | null;
-    secrets: readonly string[];
-  },
+  run: Omit<GatherRun, "canaries" | "folders">,
 ): Promise<string> {
-  const pageSpec = target.spec.pages.find((page) => page.id === unit.page)!;
-  const { gathering } = unit;
-  const experimentsNamed = (names: readonly string[]) =>
-    target.spec.experiments.filter((experiment) => experiment.page === unit.page && names.includes(experiment.name));
-  const pictures = gathering.pictures[viewport]!;
-  // With on-failure, the CLI moves a screenshot into the output only once a check failed or warned.
-  const screenshotRoot = target.spec.screenshots === "on" ? plan.outDir : plan.workDir;
-  const kept = (root: string, name: string | null) => {
-    if (name === null) return null;
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    return { path: join(root, name), name };
-  };
-  const { filmstrip } = pictures;
-  const artifacts = await gatherPage(context, {
-    spec: target.specFile,
-    environment: target.environment,
-    unit: { id: unit.id, kind: unit.kind },
-    baseUrl: target.baseUrl,
-    page: pageSpec,
-    sdk: target.spec.sdk,
-    viewport,
-    mobile: isMobileViewport(viewport),
-    projectKeys: Object.values(target.spec.environments).map((environment) => environment.key),
-    experiments: experimentsNamed(gathering.selectorsOf),
-    canaries: unit.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
-    ...site,
-    screenshot: kept(screenshotRoot, pictures.screenshot),
-    // The consent steps run before the views are seen; the page's journey before the screenshot.
-    maskedFields: secretFields([...consentSteps(target.spec).flatMap(({ steps }) => steps), ...pageSpec.steps]),
-    // The side-by-side pictures are composed after the run, and after a merge: their screens are kept in the output.
-    viewedExperiments: experimentsNamed(gathering.viewed),
-    viewScreenshot: kept(plan.outDir, pictures.view),
-    variation: gathering.preview ?? undefined,
-    ...(target.spec.consent
-      ? { consent: { spec: target.spec.consent, unit: unit.consent ?? "page", storage: target.spec.sdk.storage } }
-      : {}),
-    flicker:
-      gathering.flicker === null
-        ? undefined
-        : {
-            selector: gathering.flicker.selector,
-            filmstrip: filmstrip === null ? null : (index: number) => kept(plan.outDir, `${filmstrip}${index}.png`)!,
-          },
-    reloadForExposures: gathering.reloadForExposures,
+  const input = unit.inputs[viewport]!;
+  const artifacts = await gatherPage(context, input, {
+    ...run,
+    canaries: input.canaries.map(({ step, fill }) => ({ step, value: typedText(fill, process.env) })),
+    folders: { output: plan.outDir, work: plan.workDir },
   });
   writeArtifacts(unit, viewport, artifacts);
   return `${artifacts.calls.length} call(s)${artifacts.loadError ? `; could not load: ${artifacts.loadError}` : ""}`;

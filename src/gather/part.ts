@@ -1,6 +1,9 @@
 import type { BrowserContext, CDPSession, Page } from "playwright";
 import type { PageArtifacts, PictureLeftOut } from "../artifacts/types.js";
-import type { ExperimentTarget, PageGatherOptions } from "./page-options.js";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { PageInput, PlannedPicture } from "../schedule/page-input.js";
+import type { GatherRun } from "./gather-run.js";
 import type { PictureMasks, PictureOutcome } from "./picture-masks.js";
 import { Signal } from "./signal.js";
 
@@ -26,7 +29,7 @@ export interface GathererPart {
   finish?(): Promise<Partial<PageArtifacts>>;
 }
 
-/** What the parts of one page's gathering share: its options, its clock, its page and the signal that something new happened. */
+/** What the parts of one page's gathering share: its input and its run's, its clock, its page and the signal that something new happened. */
 export class Gathering {
   /** When the gathering started, epoch milliseconds: the artifacts' times count from here. */
   readonly startedAt = Date.now();
@@ -38,8 +41,6 @@ export class Gathering {
   private done = false;
   /** True once the page loaded: the parts settle only then. */
   loaded = false;
-  /** How long one journey step (or the banner's answer) may take. */
-  readonly stepTimeoutMs: number;
   /** The parts, in their order (`pageParts`). */
   parts: readonly GathererPart[] = [];
   /** The pictures not saved because their masks could not be placed, and why. */
@@ -51,10 +52,9 @@ export class Gathering {
 
   constructor(
     readonly context: BrowserContext,
-    readonly options: PageGatherOptions,
-  ) {
-    this.stepTimeoutMs = options.stepTimeoutMs ?? 15_000;
-  }
+    readonly input: PageInput,
+    readonly run: GatherRun,
+  ) {}
 
   /** True when no part waits for anything more. */
   isSettled(): boolean {
@@ -80,25 +80,31 @@ export class Gathering {
     return this.parts.reduce((count, part) => count + (part.activity?.() ?? 0), 0);
   }
 
-  /** The experiments whose target is seen before the journey. */
-  get viewed(): readonly ExperimentTarget[] {
-    return this.options.viewedExperiments ?? [];
-  }
-
   /** True on a consent unit whose visitor gives no consent (a refusal, GPC): no call of the SDK's may come. */
   get consentWithheld(): boolean {
-    return this.options.consent !== undefined && this.options.consent.unit !== "page";
+    return this.input.consent !== null && this.input.consent.unit !== "page";
   }
 
   /** What every picture of the page masks, as things stand: the secret fields, those typed into so far, the run's secrets. */
   get masks(): PictureMasks {
-    const selectors = this.options.maskedFields ?? [];
+    const selectors = this.input.maskedFields;
     return {
       page: this.page,
       selectors,
       typed: selectors.filter((selector) => this.typed.has(selector)),
-      secrets: this.options.secrets ?? [],
+      secrets: this.run.secrets,
     };
+  }
+
+  /** Where to save a planned picture (its folder made) and how the artifacts name it, `suffix` after its name; null for none. */
+  pictureFile(picture: PlannedPicture | null, suffix = ""): { path: string; name: string } | null {
+    if (picture === null) return null;
+    const { folders } = this.run;
+    if (folders === null) throw new Error(`no folder to save ${picture.name} in`);
+    const name = `${picture.name}${suffix}`;
+    const path = join(folders[picture.folder], name);
+    mkdirSync(dirname(path), { recursive: true });
+    return { path, name };
   }
 
   /** A step typed into the field `selector`: from now on, a picture without it masked is not saved. */

@@ -19,7 +19,7 @@ export class QuietWindowPart implements GathererPart {
     await gathering.changed.waitForQuiet(
       () => gathering.isSettled(),
       () => gathering.activity(),
-      gathering.options.sdk.settleMs,
+      gathering.input.sdk.settleMs,
       Math.max(0, this.journey.doneBy - Date.now()),
       gathering.pageClock,
     );

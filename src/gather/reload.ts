@@ -35,8 +35,8 @@ export class ReloadPart implements GathererPart {
 
   async settle(page: Page): Promise<void> {
     const { gathering, network, reads } = this;
-    const { options, context, changed, sinceStart } = gathering;
-    const exposures = options.reloadForExposures ?? [];
+    const { input, context, changed, sinceStart } = gathering;
+    const exposures = input.reloadForExposures;
     if (exposures.length === 0) return;
     // What is read of the page (its tag, the selectors, the screenshot) is read of it, not of its reload.
     await Promise.all([reads.tag.pending(), reads.selectors.pending(), reads.screenshot.pending()]);
@@ -54,15 +54,9 @@ export class ReloadPart implements GathererPart {
       calls: () => this.calls.made(),
       collect: () => network.collect,
       settle: (condition, timeoutMs) =>
-        changed.waitForQuiet(
-          condition,
-          () => gathering.activity(),
-          options.sdk.settleMs,
-          timeoutMs,
-          gathering.pageClock,
-        ),
+        changed.waitForQuiet(condition, () => gathering.activity(), input.sdk.settleMs, timeoutMs, gathering.pageClock),
       waitFor: (condition, timeoutMs) => changed.waitFor(condition, timeoutMs),
-      timeoutMs: options.sdk.deliveryTimeoutMs,
+      timeoutMs: input.sdk.deliveryTimeoutMs,
     });
   }
 

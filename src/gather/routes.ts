@@ -123,7 +123,7 @@ export class RoutesPart implements GathererPart {
   readonly watch: RouteWatch;
 
   constructor(private readonly gathering: Gathering) {
-    this.watch = new RouteWatch(gathering.options.sdk.routeQuery);
+    this.watch = new RouteWatch(gathering.input.sdk.routeQuery);
   }
 
   install(): Promise<void> {

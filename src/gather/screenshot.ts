@@ -69,12 +69,12 @@ export class ScreenshotPart implements GathererPart {
   constructor(private readonly gathering: Gathering) {}
 
   async attach(): Promise<void> {
-    if (this.gathering.options.screenshot) await this.gathering.cdp();
+    if (this.gathering.input.pictures.screenshot !== null) await this.gathering.cdp();
   }
 
   async settle(): Promise<void> {
-    const { screenshot } = this.gathering.options;
-    if (!screenshot) return;
+    const screenshot = this.gathering.pictureFile(this.gathering.input.pictures.screenshot);
+    if (screenshot === null) return;
     const session = await this.gathering.cdp();
     this.saved = saveViewportScreenshot(session, screenshot.path, this.gathering.masks).then(
       (outcome) => this.gathering.kept("screenshot", outcome, screenshot.name),

@@ -23,9 +23,9 @@ export class SdkReadyPart implements GathererPart {
     this.calls.sdkReadyAt !== null || this.calls.atWorkWithoutGlobal() || !this.mayBecomeReady();
 
   async settle(): Promise<void> {
-    const { options, changed, viewed } = this.gathering;
-    const { sdk } = options;
-    if (options.page.steps.length === 0 && viewed.length === 0) return;
+    const { input, changed } = this.gathering;
+    const { sdk } = input;
+    if (!input.awaitsSdk) return;
     // Nothing of the SDK yet: a quiet window, on both clocks, for a late tag to show itself.
     const sdkSeen = () => this.network.sdkScripts.length > 0 || this.calls.globalAssigned;
     if (!sdkSeen()) {

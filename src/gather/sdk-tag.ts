@@ -193,7 +193,7 @@ export class SdkTagPart implements GathererPart {
   }
 
   private readNow(page: Page): Promise<SdkTagFacts> {
-    return readSdkTag(page, this.gathering.options.sdk, this.gathering.options.projectKeys);
+    return readSdkTag(page, this.gathering.input.sdk, this.gathering.input.projectKeys);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Page } from "playwright";
 import type { PageArtifacts, SelectorMatch } from "../artifacts/types.js";
-import type { ExperimentTarget } from "./page-options.js";
+import type { ExperimentTarget } from "../schedule/page-input.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 /** Counts what each experiment's selector matches on the page, and how many matches are visible. */
@@ -50,7 +50,7 @@ export class SelectorsPart implements GathererPart {
   constructor(private readonly gathering: Gathering) {}
 
   async settle(page: Page): Promise<void> {
-    this.matches = matchSelectors(page, this.gathering.options.experiments);
+    this.matches = matchSelectors(page, this.gathering.input.experiments);
   }
 
   /** The count under way. */

@@ -114,11 +114,11 @@ export class JourneyPart implements GathererPart {
   ) {}
 
   async settle(page: Page): Promise<void> {
-    const { options, changed, stepTimeoutMs } = this.gathering;
-    const { sdk } = options;
-    this.stepError = await runSteps(page, options.page.steps, {
-      baseUrl: options.baseUrl,
-      timeoutMs: stepTimeoutMs,
+    const { input, changed } = this.gathering;
+    const { sdk } = input;
+    this.stepError = await runSteps(page, input.page.steps, {
+      baseUrl: input.baseUrl,
+      timeoutMs: input.stepTimeoutMs,
       hasCall: (name) => this.calls.made().some((call) => call.name === name),
       changed,
       stepStarted: (index) => this.routes.stepStarted(index),

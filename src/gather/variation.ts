@@ -2,7 +2,7 @@ import type { CDPSession, Page } from "playwright";
 import { createHash } from "node:crypto";
 import type { AppliedVariation, ExperimentView, PageArtifacts, TargetPixels } from "../artifacts/types.js";
 import type { Gathering, GathererPart } from "./part.js";
-import type { ExperimentTarget, VariationCode } from "./page-options.js";
+import type { ExperimentTarget, PlannedPreview } from "../schedule/page-input.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
 import { withDeadline } from "./deadline.js";
@@ -21,7 +21,7 @@ export const VARIATION_SOURCE = "setup-audit-variation.js";
 /** Applies the css, then runs the js; returns what the js threw at once (null when it ran). */
 export async function applyVariation(
   page: Page,
-  code: VariationCode,
+  code: Pick<PlannedPreview, "css" | "js">,
 ): Promise<AppliedVariation["errors"][number] | null> {
   if (code.css !== null) await page.addStyleTag({ content: code.css });
   if (code.js === null) return null;
@@ -352,7 +352,8 @@ export class VariationPart implements GathererPart {
   constructor(private readonly gathering: Gathering) {}
 
   async install(): Promise<void> {
-    const { viewed, context } = this.gathering;
+    const { input, context } = this.gathering;
+    const viewed = input.viewedExperiments;
     if (viewed.length > 0) await context.addInitScript(watchTargetChanges, targetWatch(viewed));
   }
 
@@ -365,8 +366,9 @@ export class VariationPart implements GathererPart {
   }
 
   async settle(page: Page): Promise<void> {
-    const { options, viewed, sinceStart } = this.gathering;
-    const { variation, sdk } = options;
+    const { input, sinceStart } = this.gathering;
+    const { variation, sdk } = input;
+    const viewed = input.viewedExperiments;
     this.viewedAt = sinceStart(Date.now());
     const thrown = variation ? await applyVariation(page, variation) : null;
     if (thrown !== null) this.errors.push(thrown);
@@ -375,7 +377,7 @@ export class VariationPart implements GathererPart {
     // js threw at once), then quiet.
     // A forced control may show what the page showed all along: only its stillness is waited for.
     const changeExpected =
-      variation !== undefined &&
+      variation !== null &&
       variation.control !== true &&
       ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0)
@@ -384,7 +386,7 @@ export class VariationPart implements GathererPart {
   }
 
   async finish(): Promise<Pick<PageArtifacts, "variation">> {
-    const { variation } = this.gathering.options;
+    const { variation } = this.gathering.input;
     return {
       variation: variation
         ? {
@@ -408,14 +410,15 @@ export class ViewsPart implements GathererPart {
   ) {}
 
   async attach(): Promise<void> {
-    if (this.gathering.viewed.length > 0) await this.gathering.cdp();
+    if (this.gathering.input.viewedExperiments.length > 0) await this.gathering.cdp();
   }
 
   async settle(page: Page): Promise<void> {
-    const { viewed, options, masks } = this.gathering;
+    const { input, masks } = this.gathering;
+    const viewed = input.viewedExperiments;
     this.views = await viewExperiments(page, viewed, this.variation.viewedAt, {
       cdp: viewed.length > 0 ? await this.gathering.cdp() : null,
-      screen: options.viewScreenshot ?? null,
+      screen: this.gathering.pictureFile(input.pictures.view),
       masks,
       kept: (outcome, name) => this.gathering.kept("view", outcome, name),
     });

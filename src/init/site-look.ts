@@ -5,7 +5,8 @@ import { CliError, EXIT } from "../runner/errors.js";
 import { ConsentWatch } from "../gather/consent.js";
 import { gatherPage } from "../gather/page.js";
 import { Signal } from "../gather/signal.js";
-import type { ConsentSpec, Step } from "../audit-spec/schema.js";
+import type { ConsentSpec, Step, TrafficSpec } from "../audit-spec/schema.js";
+import { plainPageInput } from "../schedule/page-input.js";
 import { readSdkTag } from "../gather/sdk-tag.js";
 import { isAuthRefusal } from "../gather/landing.js";
 import { accessContextOptions, siteCredentials } from "../gather/site-access.js";
@@ -87,10 +88,8 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 /** How long a generic SDK's probe call may take to leave: long enough for a batching timer. */
 const PROBE_TIMEOUT_MS = 10_000;
 /** Init's traffic: the audit's user agent, no header or query parameter, collect requests sent as they are. */
-const TRAFFIC: TrafficTags = resolveTraffic(
-  { userAgentSuffix: undefined, header: false, queryParam: false, collect: "send" },
-  "init",
-);
+const TRAFFIC_SPEC: TrafficSpec = { userAgentSuffix: undefined, header: false, queryParam: false, collect: "send" };
+const TRAFFIC: TrafficTags = resolveTraffic(TRAFFIC_SPEC, "init");
 /** How init answers a banner: with the rules, as a spec's `accept: auto` does. */
 const ACCEPT: ConsentSpec = { accept: "auto", gpc: false, timeoutMs: 5000 };
 
@@ -286,26 +285,34 @@ async function gatherSitePage(
     ...look.access,
   });
   try {
-    const artifacts = await gatherPage(context, {
+    const input = plainPageInput({
       spec: look.plan.file,
       environment: look.plan.environment,
       // Each page init looks at is a page as it is, a unit of its own.
       unit: { id: page.id, kind: "page" },
-      baseUrl: look.start.origin,
       page,
-      sdk: look.sdk,
+      baseUrl: look.start.origin,
+      siteDomain: look.start.hostname,
       viewport,
       mobile: isMobileViewport(viewport),
+      sdk: look.sdk,
       projectKeys: look.candidates,
-      experiments: [],
-      canaries: [],
-      siteDomain: look.start.hostname,
-      traffic: TRAFFIC,
-      browserTagger: null,
-      screenshot: null,
-      // Each page's banner is accepted, as on the first look: what fires is what a consenting visitor's page does.
-      ...(look.consent ? { consent: { spec: ACCEPT, unit: "page" as const, storage: look.sdk.storage } } : {}),
+      traffic: TRAFFIC_SPEC,
     });
+    const artifacts = await gatherPage(
+      context,
+      // Each page's banner is accepted, as on the first look: what fires is what a consenting visitor's page does.
+      look.consent ? { ...input, consent: { spec: ACCEPT, unit: "page", storage: look.sdk.storage } } : input,
+      {
+        canaries: [],
+        traffic: TRAFFIC,
+        originHeaders: null,
+        login: null,
+        browserTagger: null,
+        secrets: [],
+        folders: null,
+      },
+    );
     if (artifacts.loadError !== null) return { artifacts, links: [] };
     const links =
       (await context

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { UnitKind } from "../artifacts/types.js";
-import type { AuditSpec, FillSpec } from "../audit-spec/schema.js";
+import type { AuditSpec } from "../audit-spec/schema.js";
+import type { PageInput, PlannedCanary } from "./page-input.js";
 
 /**
  * The plan of one `run`: written by the CLI, read by the Playwright config and the audit tests,
@@ -52,37 +53,8 @@ export interface AuditUnit {
   canaries: PlannedCanary[];
   /** The file each viewport's artifacts are written to, in the work folder's artifacts/, by viewport. */
   artifactFiles: Record<string, string>;
-  /** What the gatherer watches and keeps on it, decided here once. */
-  gathering: UnitGathering;
-}
-
-/** What a unit's gathering watches, applies and keeps: the gatherer does what it says, and decides none of it again. */
-export interface UnitGathering {
-  /** The experiments (by name) whose selectors are counted on it for experiment.selector: the page's, on the page as it is; none on a preview or a consent unit. */
-  selectorsOf: string[];
-  /** The experiments (by name) whose targets are seen before the journey: on the page as it is, those with variations; on a preview, its own; none on a consent unit. */
-  viewed: string[];
-  /** The variation previewed: its preview link's parameters and the code the audit applies itself (js, then css); null on every other unit. */
-  preview: PlannedPreview | null;
-  /** On a variation the site applies itself (forced by its `query` alone): its target, sampled frame by frame for experiment.flicker; null elsewhere. */
-  flicker: { selector: string } | null;
-  /** The exposures' events (`experiments[].exposure.event`) to fire again on a reload of the page as it is; empty for no reload. */
-  reloadForExposures: string[];
-  /** The pictures kept of it, by viewport: its screenshot and the first screen as the views see it, named relative to the output folder, and its filmstrip frames' names before their index and `.png`; null for none. */
-  pictures: Record<string, { screenshot: string | null; view: string | null; filmstrip: string | null }>;
-}
-
-/** A variation as a preview shows it. */
-export interface PlannedPreview {
-  experiment: string;
-  name: string;
-  /** The preview link's parameters (a forced control's `control.query`). */
-  query: Record<string, string>;
-  /** The variation's code the audit applies itself; null for none. */
-  css: string | null;
-  js: string | null;
-  /** The experiment's control forced by its `control.query`. */
-  control?: true;
+  /** What the gatherer is given on each viewport, by viewport: its whole input, decided here once. */
+  inputs: Record<string, PageInput>;
 }
 
 /** A variation previewed as a unit of its own. */
@@ -94,14 +66,6 @@ export interface PlannedVariation {
   id: string;
   /** True for the experiment's control forced by its `control.query` (named `control`, which no variation may be): the variations are compared with it instead of the page as it is. */
   control?: true;
-}
-
-/** A journey step that types a canary value. */
-export interface PlannedCanary {
-  /** Its index in the page's steps. */
-  step: number;
-  /** What it types and where: the value as written or the variable that holds it, never the secret. */
-  fill: FillSpec;
 }
 
 /** Everything a run's workers need to know. */

@@ -1,50 +1,64 @@
 import { environmentOf } from "../audit-spec/environment.js";
 import { environmentDomain } from "../url/domain.js";
+import type { ConsentUnitKind } from "../artifacts/types.js";
 import type { ExperimentSpec, VariationSpec } from "../audit-spec/schema.js";
-import type { AuditTarget, AuditUnit, PlannedCanary, UnitGathering } from "./plan.js";
+import { isMobileViewport } from "../browser/viewports.js";
+import { consentSteps, secretFields } from "../privacy/secrets.js";
+import {
+  awaitsSdk,
+  expectedCalls,
+  type PageInput,
+  type PlannedCanary,
+  type PlannedPreview,
+  STEP_TIMEOUT_MS,
+} from "./page-input.js";
+import type { AuditTarget, AuditUnit } from "./plan.js";
 import { pageTitle } from "./titles.js";
 
 /**
  * The facts of a target that every stage after the plan reads, computed once when the plan is
  * made: the environment's domain, and the units to audit with their titles, files and canaries.
  */
-export function planTarget(target: Planned): AuditTarget {
-  return {
-    ...target,
-    domain: environmentDomain(environmentOf(target.spec, target.environment)),
-    units: unitsOf(target),
-  };
+export function planTarget(chosen: Omit<AuditTarget, "domain" | "units">): AuditTarget {
+  const target = { ...chosen, domain: environmentDomain(environmentOf(chosen.spec, chosen.environment)) };
+  return { ...target, units: unitsOf(target) };
 }
 
 /** Every audited page as it is, then the variations of the experiments on them, in spec order. */
 function unitsOf(target: Planned): AuditUnit[] {
-  const pages = target.pages.map(
-    (page): AuditUnit => ({
-      ...unitFiles(target, page, null),
+  const pages = target.pages.map((page): AuditUnit => {
+    const files = unitFiles(target, page, null);
+    const canaries = canariesOf(target, page);
+    return {
+      ...files,
       title: pageTitle(target.slug, page),
       kind: "page",
       page,
       variation: null,
-      canaries: canariesOf(target, page),
-      gathering: pageGathering(target, page),
-    }),
-  );
+      canaries,
+      inputs: inputsOf(target, { id: files.id, kind: "page" }, page, { ...pageAsItIs(target, page), canaries }),
+    };
+  });
   const previews = target.spec.experiments.flatMap((experiment, e) => {
     if (!target.pages.includes(experiment.page)) return [];
-    const preview = (variation: VariationSpec, id: string, control: boolean): AuditUnit => ({
-      ...unitFiles(target, experiment.page, id),
-      title: pageTitle(target.slug, `${experiment.page} · ${experiment.name} · ${variation.name}`),
-      kind: "variation",
-      page: experiment.page,
-      variation: {
-        experiment: experiment.name,
-        name: variation.name,
-        id,
-        ...(control ? { control: true as const } : {}),
-      },
-      canaries: [],
-      gathering: previewGathering(target, experiment, variation, id, control),
-    });
+    const preview = (variation: VariationSpec, id: string, control: boolean): AuditUnit => {
+      const files = unitFiles(target, experiment.page, id);
+      const unit = { id: files.id, kind: "variation" as const };
+      return {
+        ...files,
+        title: pageTitle(target.slug, `${experiment.page} · ${experiment.name} · ${variation.name}`),
+        kind: "variation",
+        page: experiment.page,
+        variation: {
+          experiment: experiment.name,
+          name: variation.name,
+          id,
+          ...(control ? { control: true as const } : {}),
+        },
+        canaries: [],
+        inputs: inputsOf(target, unit, experiment.page, previewOf(experiment, variation, id, control)),
+      };
+    };
     // A control forced by query is previewed first, as a unit of its own, when there are variations to compare with it.
     const control =
       experiment.control !== undefined && experiment.variations.length > 0
@@ -64,9 +78,10 @@ function consentUnitsOf(target: Planned): AuditUnit[] {
     ...(consent.gpc ? (["gpc"] as const) : []),
   ];
   return kinds.flatMap((kind) =>
-    target.pages.map(
-      (page): AuditUnit => ({
-        ...unitFiles(target, page, kind),
+    target.pages.map((page): AuditUnit => {
+      const files = unitFiles(target, page, kind);
+      return {
+        ...files,
         title: pageTitle(target.slug, `${page} · ${kind === "reject" ? "consent refused" : "Global Privacy Control"}`),
         kind,
         page,
@@ -74,16 +89,13 @@ function consentUnitsOf(target: Planned): AuditUnit[] {
         canaries: [],
         consent: kind,
         // A refusal's or GPC's unit is judged by consent.reject alone: no experiment, selector count or picture of its own.
-        gathering: {
-          selectorsOf: [],
-          viewed: [],
-          preview: null,
-          flicker: null,
-          reloadForExposures: [],
-          pictures: picturesOf(target, page, null, { screenshot: false, views: false, filmstrip: false }),
-        },
-      }),
-    ),
+        inputs: inputsOf(target, { id: files.id, kind }, page, {
+          ...NOTHING_OF_ITS_OWN,
+          kept: { screenshot: false, views: false, filmstrip: false },
+          consentUnit: kind,
+        }),
+      };
+    }),
   );
 }
 
@@ -106,11 +118,36 @@ function canariesOf(target: Planned, pageId: string): PlannedCanary[] {
   );
 }
 
-/** A target as the command line chose it, before the plan's facts. */
-type Planned = Omit<AuditTarget, "domain" | "units">;
+/** A target before its units. */
+type Planned = Omit<AuditTarget, "units">;
+
+/** What a unit's kind decides of its input: what it watches, applies and keeps, and the consent unit it is. */
+interface KindInput {
+  /** The experiments (by name) whose selectors are counted. */
+  selectorsOf: string[];
+  /** The experiments (by name) whose targets are seen before the journey. */
+  viewed: string[];
+  variation: PlannedPreview | null;
+  flicker: { selector: string } | null;
+  reloadForExposures: string[];
+  canaries: PlannedCanary[];
+  /** Which pictures it keeps, and a preview's place in the spec that names them. */
+  kept: { screenshot: boolean; views: boolean; filmstrip: boolean; variationId?: string };
+  consentUnit: ConsentUnitKind;
+}
+
+/** A unit that watches, applies and fires nothing of the page's experiments. */
+const NOTHING_OF_ITS_OWN = {
+  selectorsOf: [],
+  viewed: [],
+  variation: null,
+  flicker: null,
+  reloadForExposures: [],
+  canaries: [],
+} as const satisfies Partial<KindInput>;
 
 /** The page as it is: its experiments' selectors counted, those with variations viewed, each exposure fired again on a reload, and its screenshot. */
-function pageGathering(target: Planned, page: string): UnitGathering {
+function pageAsItIs(target: Planned, page: string): Omit<KindInput, "canaries"> {
   const experiments = target.spec.experiments.filter((experiment) => experiment.page === page);
   const viewed = experiments
     .filter((experiment) => experiment.variations.length > 0)
@@ -118,28 +155,23 @@ function pageGathering(target: Planned, page: string): UnitGathering {
   return {
     selectorsOf: experiments.map((experiment) => experiment.name),
     viewed,
-    preview: null,
+    variation: null,
     flicker: null,
     // The page as it is is loaded once more for the exposure: the same visitor must see the same variation.
     reloadForExposures: experiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])),
-    pictures: picturesOf(target, page, null, { screenshot: true, views: viewed.length > 0, filmstrip: false }),
+    kept: { screenshot: true, views: viewed.length > 0, filmstrip: false },
+    consentUnit: "page",
   };
 }
 
 /** A variation's preview (a variation unit is judged by the experiment checks alone): its own experiment viewed, its code applied, and flicker sampled when the site applies it. */
-function previewGathering(
-  target: Planned,
-  experiment: ExperimentSpec,
-  variation: VariationSpec,
-  id: string,
-  control: boolean,
-): UnitGathering {
+function previewOf(experiment: ExperimentSpec, variation: VariationSpec, id: string, control: boolean): KindInput {
   // The audit's own js and css are not the site's timing: only a variation the site applies itself is sampled for flicker.
   const sampled = !control && appliedByAudit(variation) === null;
   return {
-    selectorsOf: [],
+    ...NOTHING_OF_ITS_OWN,
     viewed: [experiment.name],
-    preview: {
+    variation: {
       experiment: experiment.name,
       name: variation.name,
       query: variation.query ?? {},
@@ -148,36 +180,82 @@ function previewGathering(
       ...(control ? { control: true as const } : {}),
     },
     flicker: sampled ? { selector: experiment.selector } : null,
-    reloadForExposures: [],
-    pictures: picturesOf(target, experiment.page, id, { screenshot: false, views: true, filmstrip: sampled }),
+    kept: { screenshot: false, views: true, filmstrip: sampled, variationId: id },
+    consentUnit: "page",
   };
 }
 
-/**
- * The unit's pictures on each viewport, named relative to the output (none with `screenshots: off`):
- * the page's screenshot, and what the side-by-side pictures, composed after the run (and after a
- * merge), need of the views: the first screen, and a sampled variation's filmstrip frames.
- */
-function picturesOf(
+/** The unit's whole input on each of the target's viewports. */
+function inputsOf(
   target: Planned,
-  page: string,
-  variationId: string | null,
-  kept: { screenshot: boolean; views: boolean; filmstrip: boolean },
-): UnitGathering["pictures"] {
-  const folder = `screenshots/${target.slug}/${target.environment}`;
-  const on = target.spec.screenshots !== "off";
-  const view = (viewport: string) =>
-    `${folder}/views/${page}.${viewport}${variationId === null ? "" : `.${variationId}`}`;
+  unit: PageInput["unit"],
+  pageId: string,
+  kind: KindInput,
+): Record<string, PageInput> {
+  const { spec } = target;
+  const page = spec.pages.find((candidate) => candidate.id === pageId)!;
+  const experimentsNamed = (names: readonly string[]) =>
+    spec.experiments
+      .filter((experiment) => experiment.page === pageId && names.includes(experiment.name))
+      .map(({ name, selector }) => ({ name, selector }));
+  const viewedExperiments = experimentsNamed(kind.viewed);
+  const shared = {
+    spec: target.specFile,
+    environment: target.environment,
+    unit,
+    page,
+    baseUrl: target.baseUrl,
+    siteDomain: target.domain,
+    sdk: spec.sdk,
+    projectKeys: Object.values(spec.environments).map((environment) => environment.key),
+    // A preview is no visit: its collect requests are answered inside the browser, so that it
+    // never adds events to the service's data, nor vouches there for the page's own calls.
+    traffic: kind.variation === null ? spec.traffic : { ...spec.traffic, collect: "intercept" as const },
+    experiments: experimentsNamed(kind.selectorsOf),
+    viewedExperiments,
+    canaries: kind.canaries,
+    // The consent steps run before the views are seen; the page's journey before the screenshot.
+    maskedFields: secretFields([...consentSteps(spec).flatMap(({ steps }) => steps), ...page.steps]),
+    variation: kind.variation,
+    flicker: kind.flicker,
+    consent: spec.consent ? { spec: spec.consent, unit: kind.consentUnit, storage: spec.sdk.storage } : null,
+    reloadForExposures: kind.reloadForExposures,
+    awaitsSdk: awaitsSdk(page, viewedExperiments),
+    expected: expectedCalls(page, kind.reloadForExposures),
+    stepTimeoutMs: STEP_TIMEOUT_MS,
+  };
   return Object.fromEntries(
     target.viewports.map((viewport) => [
       viewport,
       {
-        screenshot: on && kept.screenshot ? `${folder}/${page}.${viewport}.png` : null,
-        view: on && kept.views ? `${view(viewport)}.png` : null,
-        filmstrip: on && kept.views && kept.filmstrip ? `${view(viewport)}.film` : null,
+        ...shared,
+        viewport,
+        mobile: isMobileViewport(viewport),
+        pictures: picturesOf(target, pageId, viewport, kind.kept),
       },
     ]),
   );
+}
+
+/**
+ * The unit's pictures on a viewport, named relative to the output (none with `screenshots: off`):
+ * the page's screenshot, kept in the work folder until a check fails with `on-failure`, and what
+ * the side-by-side pictures, composed after the run (and after a merge), need of the views: the
+ * first screen, and a sampled variation's filmstrip frames, kept in the output.
+ */
+function picturesOf(target: Planned, page: string, viewport: string, kept: KindInput["kept"]): PageInput["pictures"] {
+  const folder = `screenshots/${target.slug}/${target.environment}`;
+  const on = target.spec.screenshots !== "off";
+  const view = `${folder}/views/${page}.${viewport}${kept.variationId === undefined ? "" : `.${kept.variationId}`}`;
+  const output = (name: string) => ({ name, folder: "output" as const });
+  return {
+    screenshot:
+      on && kept.screenshot
+        ? { name: `${folder}/${page}.${viewport}.png`, folder: target.spec.screenshots === "on" ? "output" : "work" }
+        : null,
+    view: on && kept.views ? output(`${view}.png`) : null,
+    filmstrip: on && kept.views && kept.filmstrip ? output(`${view}.film`) : null,
+  };
 }
 
 /** What the audit applies of a variation itself, `js` before `css`: no site's SDK chose it, nor timed it. Null for a variation the site applies (forced by `query` alone). */

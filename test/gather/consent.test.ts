@@ -3,12 +3,13 @@ import type { ConsentUnitKind, PageArtifacts } from "../../src/artifacts/types.j
 import { ConsentWatch, gpcContextOptions } from "../../src/gather/consent.js";
 import { gatherPage } from "../../src/gather/page.js";
 import { Signal } from "../../src/gather/signal.js";
-import { resolveTraffic } from "../../src/gather/traffic.js";
+import { plainPageInput } from "../../src/schedule/page-input.js";
 import type { ConsentSpec, PageSpec } from "../../src/audit-spec/schema.js";
 import { ACCEPT_SELECTOR, REJECT_SELECTOR } from "../../fixtures/consent/site.js";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
 import { specWith } from "../support/artifacts.js";
 import { test as withFixtures } from "../support/browser.js";
+import { runWith, withPlanRules } from "../support/gather.js";
 
 /** The gatherer on the consent fixture pages, in a browser that presents itself as a visitor's (the audit's), or one that says it is automated. */
 const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
@@ -25,28 +26,25 @@ const test = withFixtures.extend<{ gatherConsent: GatherConsent }>({
           path,
           steps: [{ click: "#signup" }, { waitForEvent: "signup_success" }],
         };
-        return await gatherPage(context, {
+        const input = plainPageInput({
           spec: "audits/consent.yaml",
           environment: "staging",
           unit: unit === "page" ? { id: "signup", kind: "page" } : { id: `signup.${unit}`, kind: unit },
-          baseUrl: fixtures.urls.consent,
           page,
-          sdk: { ...spec.sdk, deliveryTimeoutMs: 4000 },
+          baseUrl: fixtures.urls.consent,
+          siteDomain: "127.0.0.1",
           viewport: "desktop",
           mobile: false,
+          sdk: { ...spec.sdk, deliveryTimeoutMs: 4000 },
           projectKeys: [KEYS.segment.staging, KEYS.segment.production],
-          experiments: [],
-          canaries: [],
-          siteDomain: "127.0.0.1",
-          traffic: resolveTraffic(spec.traffic, "test-run"),
-          browserTagger: null,
-          screenshot: null,
-          consent: {
-            spec: { accept: "auto", gpc: false, timeoutMs: 4000, ...consent },
-            unit,
-            storage: spec.sdk.storage,
-          },
+          traffic: spec.traffic,
         });
+        const consentInput = {
+          spec: { accept: "auto" as const, gpc: false, timeoutMs: 4000, ...consent },
+          unit,
+          storage: spec.sdk.storage,
+        };
+        return await gatherPage(context, withPlanRules({ ...input, consent: consentInput }), runWith({}));
       } finally {
         await context.close();
       }

@@ -7,7 +7,7 @@ import { flickerTimes } from "../../src/artifacts/flicker.js";
 import { FRAMES_BEFORE_READ } from "../../src/gather/flicker.js";
 import { decodePng } from "../../src/gather/png.js";
 import { specWith } from "../support/artifacts.js";
-import { test } from "../support/gather.js";
+import { picturesIn, test } from "../support/gather.js";
 import { scratchDir } from "../support/scratch.js";
 
 /**
@@ -48,10 +48,8 @@ test("a variation applied by a timer after the first frame: the control painted 
       {
         viewedExperiments: [experiment],
         variation,
-        flicker: {
-          selector: "#cta",
-          filmstrip: (index) => ({ path: join(folder, `film${index}.png`), name: `film${index}.png` }),
-        },
+        flicker: { selector: "#cta" },
+        ...picturesIn(folder, { filmstrip: "film" }),
       },
       {
         prepare: async (context) => {
@@ -111,10 +109,8 @@ test("a filmstrip covers each field that holds a secret, as the screenshots do: 
           viewedExperiments: [experiment],
           variation,
           maskedFields,
-          flicker: {
-            selector: "#cta",
-            filmstrip: (index) => ({ path: join(folder, `${label}${index}.png`), name: `${label}${index}.png` }),
-          },
+          flicker: { selector: "#cta" },
+          ...picturesIn(folder, { filmstrip: label }),
         },
         {
           prepare: async (context) => {
@@ -181,7 +177,7 @@ test("a page hidden before its first frame: hidden from when its snippet hid it,
   const artifacts = await gather(
     "broken",
     { path: "/fixed-cta" },
-    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta" } },
     {
       prepare: async (context) => {
         await context.exposeBinding("__shown", (_source, recorded: typeof moments) => void (moments = recorded));
@@ -250,7 +246,7 @@ test("the demo shop's preview link is applied before any frame paints its target
       {
         viewedExperiments: [{ name: preview.experiment, selector: "#cta-primary" }],
         variation: preview,
-        flicker: { selector: "#cta-primary", filmstrip: null },
+        flicker: { selector: "#cta-primary" },
       },
     );
     const flicker = artifacts.flicker!;
@@ -278,7 +274,7 @@ test("a target whose content stays (a banner pushes it down, its glyphs change w
   const artifacts = await gather(
     "broken",
     { path: "/fixed-cta" },
-    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta" } },
     { prepare: serve(page(moving)) },
   );
   const times = flickerTimes(artifacts.flicker!)!;
@@ -309,7 +305,7 @@ for (const [how, code] of [
     const artifacts = await gather(
       "broken",
       { path: "/fixed-cta" },
-      { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+      { viewedExperiments: [experiment], variation, flicker: { selector: "#cta" } },
       { prepare: serve(page(head)) },
     );
     const flicker = artifacts.flicker!;
@@ -343,7 +339,7 @@ test("a page whose frames come slowly applies its variation through the CSSOM af
     {
       viewedExperiments: [experiment],
       variation,
-      flicker: { selector: "#cta", filmstrip: null },
+      flicker: { selector: "#cta" },
       sdk: { ...specWith().sdk, deliveryTimeoutMs: 300 },
     },
     { prepare: serve(page(head)) },
@@ -363,7 +359,7 @@ test("a variation applied by a client-side redirect: the control painted on the 
   const artifacts = await gather(
     "broken",
     { path: "/fixed-cta" },
-    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta", filmstrip: null } },
+    { viewedExperiments: [experiment], variation, flicker: { selector: "#cta" } },
     {
       prepare: async (context) => {
         await serve(page(redirect))(context);

@@ -1,7 +1,8 @@
 import { expect } from "@playwright/test";
 import { CallsPart } from "../../src/gather/calls.js";
 import { NetworkPart } from "../../src/gather/network.js";
-import type { PageGatherOptions } from "../../src/gather/page-options.js";
+import type { GatherRun } from "../../src/gather/gather-run.js";
+import type { PageInput } from "../../src/schedule/page-input.js";
 import { Gathering } from "../../src/gather/part.js";
 import { RouteWatch } from "../../src/gather/routes.js";
 import { specWith } from "../support/artifacts.js";
@@ -43,7 +44,7 @@ test("after the page is done and until its reload starts, its calls and collect 
         collect: "**/v1/collect",
       },
     }).sdk;
-    const gathering = new Gathering(context, { sdk, projectKeys: [] } as unknown as PageGatherOptions);
+    const gathering = new Gathering(context, { sdk, projectKeys: [] } as unknown as PageInput, {} as GatherRun);
     const network = new NetworkPart(gathering);
     const calls = new CallsPart(gathering, new RouteWatch(), network.capture);
     await calls.install();

@@ -1,9 +1,10 @@
+import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { devices, expect, type BrowserContext } from "@playwright/test";
 import { PNG } from "pngjs";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { specWith } from "../support/artifacts.js";
-import { test } from "../support/gather.js";
+import { picturesIn, test } from "../support/gather.js";
 
 /** The gatherer against the bundled sites in a real Chromium: what it records, not what it judges. */
 test("a journey's calls are recorded as direct, with the SDK ready first and every call accepted", async ({
@@ -308,15 +309,12 @@ test("the screenshot shows the viewport in CSS pixels, on a phone too", async ({
     return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
   };
   for (const device of ["Desktop Chrome", "Pixel 7"]) {
-    const path = testInfo.outputPath(`${device}.png`);
-    const artifacts = await gather(
-      "demo",
-      { path: "/pricing" },
-      { screenshot: { path, name: "pricing.png" } },
-      { device: devices[device] },
-    );
+    const folder = testInfo.outputPath(device);
+    const artifacts = await gather("demo", { path: "/pricing" }, picturesIn(folder, { screenshot: "pricing.png" }), {
+      device: devices[device],
+    });
     expect(artifacts.screenshot).toBe("pricing.png");
-    expect(pngSize(path)).toEqual(devices[device]!.viewport);
+    expect(pngSize(join(folder, "pricing.png"))).toEqual(devices[device]!.viewport);
   }
 });
 
@@ -330,14 +328,12 @@ test("the screenshot and the view screen mask the fields a step types a secret i
       if (png.data[at] === 0xff && png.data[at + 1] === 0x00 && png.data[at + 2] === 0xff) count++;
     return count;
   };
-  const picture = (name: string) => ({ path: testInfo.outputPath(name), name });
   const journey = { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa-secret@example.test" } }] };
   const viewed = { viewedExperiments: [{ name: "headline", selector: "h1" }] };
   const masked = await gather("demo", journey, {
     ...viewed,
     maskedFields: ["#email"],
-    screenshot: picture("masked.png"),
-    viewScreenshot: picture("masked-view.png"),
+    ...picturesIn(testInfo.outputPath(), { screenshot: "masked.png", view: "masked-view.png" }),
   });
   expect([masked.stepError, masked.screenshot, masked.experimentViews[0]?.screen]).toEqual([
     null,
@@ -346,8 +342,7 @@ test("the screenshot and the view screen mask the fields a step types a secret i
   ]);
   const plain = await gather("demo", journey, {
     ...viewed,
-    screenshot: picture("plain.png"),
-    viewScreenshot: picture("plain-view.png"),
+    ...picturesIn(testInfo.outputPath(), { screenshot: "plain.png", view: "plain-view.png" }),
   });
   expect([plain.screenshot, plain.experimentViews[0]?.screen]).toEqual(["plain.png", "plain-view.png"]);
   // A text field's box: some hundreds of pixels at least.

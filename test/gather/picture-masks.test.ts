@@ -5,7 +5,7 @@ import type { BrowserContext } from "playwright";
 import { PNG } from "pngjs";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { specWith } from "../support/artifacts.js";
-import { test } from "../support/gather.js";
+import { picturesIn, test } from "../support/gather.js";
 import { scratchDir } from "../support/scratch.js";
 
 /**
@@ -46,7 +46,6 @@ test("the text and the field values that show a secret of the run are masked in 
   const tokens = ["tok_live_7Qz9Xc2Lm4", "tok_live_Hb8Wn3Pr6K"];
   const pictured: { artifacts: PageArtifacts; screens: PNG[] }[] = [];
   for (const [run, token] of tokens.entries()) {
-    const named = (name: string) => ({ path: join(folder, `${run}-${name}`), name: `${run}-${name}` });
     const artifacts = await gather(
       "broken",
       { path: "/account" },
@@ -54,11 +53,14 @@ test("the text and the field values that show a secret of the run are masked in 
         // A run's secrets hold more than the page shows: a password it never echoes, too short ones.
         sdk,
         secrets: [token, "stage-Pass-7741", "x9"],
-        screenshot: named("screenshot.png"),
         viewedExperiments: [experiment],
-        viewScreenshot: named("view.png"),
         variation: { experiment: experiment.name, name: "Long copy", query: { preview: "1" }, js: null, css: null },
-        flicker: { selector: "#cta", filmstrip: (index) => named(`film${index}.png`) },
+        flicker: { selector: "#cta" },
+        ...picturesIn(folder, {
+          screenshot: `${run}-screenshot.png`,
+          view: `${run}-view.png`,
+          filmstrip: `${run}-film`,
+        }),
       },
       { prepare: serve(echoPage(token)) },
     );
@@ -90,16 +92,14 @@ test("a screenshot whose field typed from a secret is gone when it is taken is n
 <body><h1>Coupon</h1><p><input id="coupon" size="24"> <button id="apply" type="button">Apply</button></p>
 <script>document.getElementById("apply").addEventListener("click", () => document.getElementById("coupon").remove());</script>
 </body></html>`;
-  const named = (name: string) => ({ path: join(folder, name), name });
   const artifacts = await gather(
     "broken",
     { path: "/account", steps: [{ fill: { selector: "#coupon", value: "preview-abc1" } }, { click: "#apply" }] },
     {
       sdk,
       maskedFields: ["#coupon"],
-      screenshot: named("screenshot.png"),
       viewedExperiments: [{ name: "Heading", selector: "h1" }],
-      viewScreenshot: named("view.png"),
+      ...picturesIn(folder, { screenshot: "screenshot.png", view: "view.png" }),
     },
     { prepare: serve(html) },
   );

@@ -44,7 +44,7 @@ const fields = {
 
 test("the plan lists each audited page, then each variation of the experiments on them, with its title, files and canaries", () => {
   const target = planTarget({ ...fields, baseUrl: "https://shop.example.test", pages: ["home", "signup"] });
-  expect(target.units.map(({ gathering: _gathering, ...unit }) => unit)).toEqual([
+  expect(target.units.map(({ inputs: _inputs, ...unit }) => unit)).toEqual([
     {
       id: "home",
       title: "shop › home",
@@ -141,7 +141,7 @@ test("an experiment's control forced by query is previewed as a unit of its own,
   ]);
 });
 
-test("each unit carries what its gathering watches, applies and keeps, decided once by the plan", () => {
+test("each unit's input on each viewport holds what its gathering watches, applies, waits for and keeps, decided once by the plan", () => {
   const siteApplied = { name: "Short", query: { hero: "short" } };
   const experiments = [
     {
@@ -156,6 +156,8 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
     ...spec,
     experiments,
     consent: { accept: "auto" as const, reject: "auto" as const, gpc: false, timeoutMs: 5000 },
+    // Until a check fails, the screenshot waits in the work folder.
+    screenshots: "on-failure" as const,
   };
   const units = planTarget({
     ...fields,
@@ -163,28 +165,52 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
     baseUrl: "https://shop.example.test",
     pages: ["home"],
   }).units;
+  const hero = "Hero copy, short vs long";
   const views = "screenshots/shop/staging/views";
-  expect(units.map((unit) => [unit.id, unit.kind, unit.gathering])).toEqual([
+  /** What a unit's kind decides, on its desktop input. */
+  const decided = ({ inputs }: (typeof units)[number]) => {
+    const input = inputs.desktop!;
+    return {
+      selectorsOf: input.experiments.map((experiment) => experiment.name),
+      viewed: input.viewedExperiments.map((experiment) => experiment.name),
+      variation: input.variation,
+      flicker: input.flicker,
+      reloadForExposures: input.reloadForExposures,
+      collect: input.traffic.collect,
+      consent: input.consent?.unit,
+      awaitsSdk: input.awaitsSdk,
+      expected: input.expected,
+      pictures: input.pictures,
+    };
+  };
+  const previewed = {
+    selectorsOf: [],
+    viewed: [hero],
+    reloadForExposures: [],
+    collect: "intercept",
+    consent: "page",
+    awaitsSdk: true,
+    expected: { track: [], identify: false },
+  };
+  expect(units.map((unit) => [unit.id, unit.kind, decided(unit)])).toEqual([
     [
       "home",
       "page",
       {
-        selectorsOf: ["Hero copy, short vs long"],
-        viewed: ["Hero copy, short vs long"],
-        preview: null,
+        selectorsOf: [hero],
+        viewed: [hero],
+        variation: null,
         flicker: null,
         reloadForExposures: ["Experiment Viewed"],
+        collect: "send",
+        consent: "page",
+        awaitsSdk: true,
+        // The exposure fired again after the reload is owed before it.
+        expected: { track: ["Experiment Viewed"], identify: false },
         pictures: {
-          desktop: {
-            screenshot: "screenshots/shop/staging/home.desktop.png",
-            view: `${views}/home.desktop.png`,
-            filmstrip: null,
-          },
-          mobile: {
-            screenshot: "screenshots/shop/staging/home.mobile.png",
-            view: `${views}/home.mobile.png`,
-            filmstrip: null,
-          },
+          screenshot: { name: "screenshots/shop/staging/home.desktop.png", folder: "work" },
+          view: { name: `${views}/home.desktop.png`, folder: "output" },
+          filmstrip: null,
         },
       },
     ],
@@ -192,21 +218,13 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
       "home.e0c",
       "variation",
       {
-        selectorsOf: [],
-        viewed: ["Hero copy, short vs long"],
-        preview: {
-          experiment: "Hero copy, short vs long",
-          name: "control",
-          query: { hero: "long" },
-          css: null,
-          js: null,
-          control: true,
-        },
+        ...previewed,
+        variation: { experiment: hero, name: "control", query: { hero: "long" }, css: null, js: null, control: true },
         flicker: null,
-        reloadForExposures: [],
         pictures: {
-          desktop: { screenshot: null, view: `${views}/home.desktop.e0c.png`, filmstrip: null },
-          mobile: { screenshot: null, view: `${views}/home.mobile.e0c.png`, filmstrip: null },
+          screenshot: null,
+          view: { name: `${views}/home.desktop.e0c.png`, folder: "output" },
+          filmstrip: null,
         },
       },
     ],
@@ -214,14 +232,13 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
       "home.e0v0",
       "variation",
       {
-        selectorsOf: [],
-        viewed: ["Hero copy, short vs long"],
-        preview: { experiment: "Hero copy, short vs long", name: "Long/copy", query: {}, css: null, js: "void 0" },
+        ...previewed,
+        variation: { experiment: hero, name: "Long/copy", query: {}, css: null, js: "void 0" },
         flicker: null,
-        reloadForExposures: [],
         pictures: {
-          desktop: { screenshot: null, view: `${views}/home.desktop.e0v0.png`, filmstrip: null },
-          mobile: { screenshot: null, view: `${views}/home.mobile.e0v0.png`, filmstrip: null },
+          screenshot: null,
+          view: { name: `${views}/home.desktop.e0v0.png`, folder: "output" },
+          filmstrip: null,
         },
       },
     ],
@@ -229,28 +246,13 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
       "home.e0v1",
       "variation",
       {
-        selectorsOf: [],
-        viewed: ["Hero copy, short vs long"],
-        preview: {
-          experiment: "Hero copy, short vs long",
-          name: "Short",
-          query: { hero: "short" },
-          css: null,
-          js: null,
-        },
+        ...previewed,
+        variation: { experiment: hero, name: "Short", query: { hero: "short" }, css: null, js: null },
         flicker: { selector: "#hero" },
-        reloadForExposures: [],
         pictures: {
-          desktop: {
-            screenshot: null,
-            view: `${views}/home.desktop.e0v1.png`,
-            filmstrip: `${views}/home.desktop.e0v1.film`,
-          },
-          mobile: {
-            screenshot: null,
-            view: `${views}/home.mobile.e0v1.png`,
-            filmstrip: `${views}/home.mobile.e0v1.film`,
-          },
+          screenshot: null,
+          view: { name: `${views}/home.desktop.e0v1.png`, folder: "output" },
+          filmstrip: { name: `${views}/home.desktop.e0v1.film`, folder: "output" },
         },
       },
     ],
@@ -260,16 +262,34 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
       {
         selectorsOf: [],
         viewed: [],
-        preview: null,
+        variation: null,
         flicker: null,
         reloadForExposures: [],
-        pictures: {
-          desktop: { screenshot: null, view: null, filmstrip: null },
-          mobile: { screenshot: null, view: null, filmstrip: null },
-        },
+        collect: "send",
+        consent: "reject",
+        // Nothing is seen nor walked on a page without a journey: the SDK is not waited for.
+        awaitsSdk: false,
+        expected: { track: [], identify: false },
+        pictures: { screenshot: null, view: null, filmstrip: null },
       },
     ],
   ]);
+  // Each viewport's input is that viewport's: its device, and its pictures' names.
+  const mobile = units[0]!.inputs.mobile!;
+  expect([mobile.viewport, mobile.mobile, mobile.pictures.screenshot?.name]).toEqual([
+    "mobile",
+    true,
+    "screenshots/shop/staging/home.mobile.png",
+  ]);
+  expect(units[0]!.inputs.desktop!.mobile).toBe(false);
+  // With screenshots on, the screenshot goes to the output at once.
+  const on = planTarget({
+    ...fields,
+    spec: { ...withConsent, screenshots: "on" as const },
+    baseUrl: "https://shop.example.test",
+    pages: ["home"],
+  }).units;
+  expect(on[0]!.inputs.desktop!.pictures.screenshot?.folder).toBe("output");
   const off = planTarget({
     ...fields,
     spec: { ...withConsent, screenshots: "off" as const },
@@ -278,7 +298,7 @@ test("each unit carries what its gathering watches, applies and keeps, decided o
   }).units;
   expect(
     off
-      .flatMap((unit) => Object.values(unit.gathering.pictures))
-      .every((kept) => kept.screenshot === null && kept.view === null && kept.filmstrip === null),
+      .flatMap((unit) => Object.values(unit.inputs))
+      .every(({ pictures }) => pictures.screenshot === null && pictures.view === null && pictures.filmstrip === null),
   ).toBe(true);
 });

@@ -1,7 +1,8 @@
 import { devices, type BrowserContext, type BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../../src/artifacts/types.js";
 import { gatherPage } from "../../src/gather/page.js";
-import type { PageGatherOptions } from "../../src/gather/page-options.js";
+import type { GatherRun } from "../../src/gather/gather-run.js";
+import { awaitsSdk, expectedCalls, type PageInput, plainPageInput } from "../../src/schedule/page-input.js";
 import { resolveTraffic } from "../../src/gather/traffic.js";
 import type { PageSpec } from "../../src/audit-spec/schema.js";
 import { specWith } from "./artifacts.js";
@@ -13,11 +14,14 @@ export interface GatherContext {
   prepare?: (context: BrowserContext) => Promise<void>;
 }
 
-/** Gathers one page of a bundled shop; `options` override the gatherer's. */
+/** What a test sets of the page's input (schedule/page-input.ts) and of its run's (gather/gather-run.ts): the canaries and the traffic are the run's, resolved. */
+export type GatherOverrides = Partial<Omit<PageInput, keyof GatherRun>> & Partial<GatherRun>;
+
+/** Gathers one page of a bundled shop, as it is unless `overrides` say otherwise. */
 export type Gather = (
   site: "demo" | "broken",
   page: Partial<PageSpec> & { path: string },
-  options?: Partial<PageGatherOptions>,
+  overrides?: GatherOverrides,
   context?: GatherContext,
 ) => Promise<PageArtifacts>;
 
@@ -25,31 +29,63 @@ export type Gather = (
 export const test = withFixtures.extend<{ gather: Gather }>({
   gather: async ({ browser, fixtures }, use) => {
     const contexts: BrowserContext[] = [];
-    await use(async (site, pageSpec, options = {}, { device = {}, prepare } = {}) => {
+    await use(async (site, pageSpec, overrides = {}, { device = {}, prepare } = {}) => {
       const baseUrl = site === "demo" ? fixtures.urls.demoShop : fixtures.urls.brokenShop;
       const context = await browser.newContext({ ...devices["Desktop Chrome"], ...device });
       contexts.push(context);
       await prepare?.(context);
       const spec = specWith();
-      return gatherPage(context, {
+      const { canaries, traffic, originHeaders, login, browserTagger, secrets, folders, ...input } = overrides;
+      const basics = plainPageInput({
         spec: "audits/test.yaml",
         environment: "staging",
         unit: { id: pageSpec.id ?? "page", kind: "page" },
-        baseUrl,
         page: { id: "page", steps: [], ...pageSpec },
-        sdk: { ...spec.sdk, deliveryTimeoutMs: 2500 },
+        baseUrl,
+        siteDomain: new URL(baseUrl).hostname,
         viewport: "desktop",
         mobile: false,
+        sdk: { ...spec.sdk, deliveryTimeoutMs: 2500 },
         projectKeys: ["prj_demo_staging", "prj_demo_prod", "prj_broken_staging"],
-        experiments: [],
-        canaries: [],
-        siteDomain: new URL(baseUrl).hostname,
-        traffic: resolveTraffic(spec.traffic, "test-run"),
-        browserTagger: null,
-        screenshot: null,
-        ...options,
+        traffic: spec.traffic,
       });
+      const run = { canaries, traffic, originHeaders, login, browserTagger, secrets, folders };
+      return gatherPage(context, withPlanRules({ ...basics, ...input }), runWith(run));
     });
     await Promise.all(contexts.map((context) => context.close()));
   },
 });
+
+/** The input with the plan's rules applied to what the test set: the SDK awaited and the calls expected as the plan would. */
+export function withPlanRules(input: PageInput): PageInput {
+  return {
+    ...input,
+    awaitsSdk: awaitsSdk(input.page, input.viewedExperiments),
+    expected: expectedCalls(input.page, input.reloadForExposures),
+  };
+}
+
+/** Overrides that save the pictures named (relative to `folder`, the output's stand-in): the screenshot, the view screen, the filmstrip's frames before their index. */
+export function picturesIn(
+  folder: string,
+  names: Partial<Record<keyof PageInput["pictures"], string>>,
+): Pick<GatherOverrides, "pictures" | "folders"> {
+  const planned = (name: string | undefined) => (name === undefined ? null : { name, folder: "output" as const });
+  return {
+    pictures: { screenshot: planned(names.screenshot), view: planned(names.view), filmstrip: planned(names.filmstrip) },
+    folders: { output: folder, work: folder },
+  };
+}
+
+/** A test's run: no secret, canary, login, header for a closed site or folder unless it says so; the spec's default traffic. */
+export function runWith(overrides: { [Key in keyof GatherRun]?: GatherRun[Key] | undefined }): GatherRun {
+  return {
+    canaries: overrides.canaries ?? [],
+    traffic: overrides.traffic ?? resolveTraffic(specWith().traffic, "test-run"),
+    originHeaders: overrides.originHeaders ?? null,
+    login: overrides.login ?? null,
+    browserTagger: overrides.browserTagger ?? null,
+    secrets: overrides.secrets ?? [],
+    folders: overrides.folders ?? null,
+  };
+}

@@ -1,7 +1,7 @@
 import type { CanarySighting, CapturedCall } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { capitalised } from "../../text/wording.js";
-import type { PlannedCanary } from "../../schedule/plan.js";
+import type { PlannedCanary } from "../../schedule/page-input.js";
 import { defineCheck, perLoadedPage, type AuditContext, LOADED_PAGE } from "../check.js";
 import {
   detectPersonalValue,

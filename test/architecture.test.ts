@@ -84,6 +84,7 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
       "browser",
       "checks",
       "findings",
+      "gather/unopened-page.ts",
       "init",
       "package",
       "schedule",

@@ -60,18 +60,12 @@ test("the walk-through's part, its plan rule and its check, added as docs/contri
     symlinkSync(join(ROOT, "fixtures"), join(copy, "fixtures"));
     const tsconfig = JSON.parse(readFileSync(join(ROOT, "tsconfig.json"), "utf8"));
     writeFileSync(join(copy, "tsconfig.json"), JSON.stringify({ ...tsconfig, include: ["src", "judge.ts"] }));
-    // The observation: the field and its empty value, the part's file, its line in the list.
+    // The observation: the field, the part's file (its empty value with it), its entry in the list.
     replaceOnce(
       copy,
       "src/artifacts/types.ts",
       "  errors: PageError[];\n",
       "  errors: PageError[];\n  dialogs: string[];\n",
-    );
-    replaceOnce(
-      copy,
-      "src/artifacts/unopened-page.ts",
-      "    errors: [],\n    screenshot",
-      `    errors: [],\n${lineOf("dialogs: [],")}\n    screenshot`,
     );
     // The choice the plan makes: the input's field, its rule for every unit, its value on a page gathered as it is.
     replaceOnce(
@@ -93,13 +87,13 @@ test("the walk-through's part, its plan rule and its check, added as docs/contri
       "    stepTimeoutMs: STEP_TIMEOUT_MS,\n    keepsDialogs: true,\n",
     );
     writeFileSync(join(copy, "src/gather/dialogs.ts"), block("export class DialogsPart"));
-    const listed = lineOf("new DialogsPart(gathering)");
+    const listed = lineOf("listed(DialogsPart");
     const parts = "src/gather/parts.ts";
     replaceOnce(
       copy,
       parts,
-      "    new PageErrorsPart(network.capture),\n",
-      `    new PageErrorsPart(network.capture),\n${listed}\n`,
+      "  listed(PageErrorsPart, (_, built) => new PageErrorsPart(built(NetworkPart).capture)),\n",
+      `  listed(PageErrorsPart, (_, built) => new PageErrorsPart(built(NetworkPart).capture)),\n${listed}\n`,
     );
     replaceOnce(
       copy,

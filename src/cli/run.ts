@@ -3,12 +3,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
-import { isMobileViewport } from "../browser/viewports.js";
 import type { AuditPlan, AuditTarget } from "../schedule/plan.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { runSecretLists, shortSecretWarnings } from "./run-secrets.js";
 import { preloadReportBuilder } from "../report/html.js";
-import { unopenedPage } from "../artifacts/unopened-page.js";
+import { unopenedPage } from "../gather/unopened-page.js";
 import { gatherFailureFileOf } from "../artifacts/gather-failure.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
 import { gatherApiAfterBrowsers, gatherApiBeforeBrowsers } from "./api-phase.js";
@@ -179,7 +178,7 @@ function readArtifacts(workDir: string, target: AuditTarget, sharded: boolean): 
       const noted = gatherFailureNote(path);
       const loadError = `the page's audit crashed or timed out (${noted ?? "see the output above"})`;
       const why = { loadError, login: null };
-      return [{ file, page: unopenedPage(target, unit, { viewport, mobile: isMobileViewport(viewport) }, why) }];
+      return [{ file, page: unopenedPage(unit.inputs[viewport]!, why) }];
     }),
   );
 }

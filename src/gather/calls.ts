@@ -20,6 +20,11 @@ const BINDING = "__setupAuditRecord";
  * the collect requests: all of them when they could not be watched.
  */
 export class CallsPart implements GathererPart {
+  /** A page never opened made no call, and its SDK was never ready. */
+  static empty(): Pick<PageArtifacts, "sdkReadyAtMs" | "callsFromNetwork" | "calls"> {
+    return { sdkReadyAtMs: null, callsFromNetwork: null, calls: [] };
+  }
+
   /** The calls watched on the SDK's global. */
   readonly recorded: CapturedCall[] = [];
   /** Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it. */

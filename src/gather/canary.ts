@@ -81,6 +81,11 @@ export class CanaryWatch {
 
 /** The canary part: every request searched for the canary values, from before the page exists. */
 export class CanaryPart implements GathererPart {
+  /** A page never opened sent no canary anywhere. */
+  static empty(): Pick<PageArtifacts, "canarySightings"> {
+    return { canarySightings: [] };
+  }
+
   private readonly watch: CanaryWatch;
 
   constructor(gathering: Gathering, network: NetworkCapture) {

@@ -14,6 +14,7 @@ import { MAX_CONSENT_TIMEOUT_MS, type Step } from "../audit-spec/schema.js";
 import { storageNameMatcher } from "../audit-spec/storage-names.js";
 import { firstLine } from "../text/wording.js";
 import type { ConsentOptions } from "./gather-run.js";
+import type { PageInput } from "../schedule/page-input.js";
 import type { Gathering, GathererPart } from "./part.js";
 import type { Signal } from "./signal.js";
 import { runSteps } from "./steps.js";
@@ -110,9 +111,7 @@ export class ConsentWatch {
 
   /** How the banner is to be answered on this unit: the rules, the spec's steps, or nothing (GPC). */
   get answer(): "auto" | readonly Step[] | null {
-    if (this.options.unit === "gpc") return null;
-    const answer = this.options.unit === "reject" ? this.options.spec.reject : this.options.spec.accept;
-    return answer ?? null;
+    return answerOf(this.options);
   }
 
   /** Installs the watch on a context whose page does not exist yet: the bindings and init scripts, and autoconsent when the rules answer. */
@@ -225,7 +224,7 @@ export class ConsentWatch {
     const answer = this.answer;
     return {
       unit: this.options.unit,
-      method: answer === null ? "none" : answer === "auto" ? "auto" : "steps",
+      method: methodOf(answer),
       timeoutMs: this.options.spec.timeoutMs,
       bannerAtMs: this.bannerAt === null ? null : this.sinceStart(this.bannerAt),
       cmp:
@@ -606,8 +605,42 @@ function safeTest(pattern: string, url: string): boolean {
   }
 }
 
+/** How a unit's banner is to be answered: the rules, the spec's steps, or nothing (GPC). */
+function answerOf(consent: Pick<ConsentOptions, "unit" | "spec">): "auto" | readonly Step[] | null {
+  if (consent.unit === "gpc") return null;
+  return (consent.unit === "reject" ? consent.spec.reject : consent.spec.accept) ?? null;
+}
+
+/** How the artifacts name an answer. */
+function methodOf(answer: "auto" | readonly Step[] | null): ConsentArtifacts["method"] {
+  return answer === null ? "none" : answer === "auto" ? "auto" : "steps";
+}
+
 /** The consent part: with the spec's `consent` section, the unit's banner waited for and answered before the SDK and the journey. */
 export class ConsentPart implements GathererPart {
+  /** A page never opened saw no banner; it was to answer the way the spec says. */
+  static empty(input: Pick<PageInput, "consent">): Pick<PageArtifacts, "consent"> {
+    const { consent } = input;
+    if (consent === null) return {};
+    return {
+      consent: {
+        unit: consent.unit,
+        method: methodOf(answerOf(consent)),
+        timeoutMs: consent.spec.timeoutMs,
+        bannerAtMs: null,
+        cmp: null,
+        answeredAtMs: null,
+        answerError: null,
+        webdriver: null,
+        storedAtAnswer: [],
+        storedAtEnd: [],
+        writes: [],
+        requestsBefore: [],
+        requestsLeftOut: 0,
+      },
+    };
+  }
+
   private watch: ConsentWatch | null = null;
 
   constructor(private readonly gathering: Gathering) {}

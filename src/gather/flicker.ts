@@ -540,6 +540,11 @@ function framePixels(area: PageArea, frame: ScreencastFrame, frameWidth: number)
 
 /** The flicker part: on a variation the site applies itself, its target sampled frame by frame from the first, and the filmstrip. */
 export class FlickerPart implements GathererPart {
+  /** A page never opened painted no frame. */
+  static empty(): Pick<PageArtifacts, "flicker"> {
+    return {};
+  }
+
   private screencast: Screencast | null = null;
   private sampling: FlickerSampling | null = null;
   private flicker: FlickerFrames | null = null;

@@ -2,6 +2,7 @@ import type { Page } from "playwright";
 import type { PageAccess, PageArtifacts, VisitorSignals } from "../artifacts/types.js";
 import { firstLine } from "../text/wording.js";
 import { isAuthRefusal, landingOf } from "./landing.js";
+import type { PageInput } from "../schedule/page-input.js";
 import type { Gathering, GathererPart } from "./part.js";
 import { withQueryParam } from "./traffic.js";
 
@@ -15,6 +16,18 @@ type NavigationSlice = Pick<
 
 /** The navigation part: loads the page, and notes every URL its main frame was sent to and where it landed. */
 export class NavigationPart implements GathererPart {
+  /** A page never opened was sent nowhere and loaded nothing; no login of its own got it in. */
+  static empty(input: Pick<PageInput, "page" | "baseUrl" | "variation">): NavigationSlice {
+    return {
+      requestedUrl: withPreviewQuery(new URL(input.page.path, input.baseUrl), input.variation?.query ?? {}),
+      finalUrl: null,
+      navigations: [],
+      loadError: null,
+      documentStatus: null,
+      access: { login: null, landedUrl: null, passwordField: false, authRefused: false },
+    };
+  }
+
   /** The page's URL, with a preview link's parameters and the traffic's query parameter. */
   readonly requestedUrl: string;
   /**

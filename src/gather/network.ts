@@ -189,6 +189,11 @@ export class NetworkCapture {
 
 /** The network part: the SDK script's loads and the collect requests, watched from before the page exists. */
 export class NetworkPart implements GathererPart {
+  /** A page never opened loaded no script and sent no request. */
+  static empty(): Pick<PageArtifacts, "sdkScripts" | "collect"> {
+    return { sdkScripts: [], collect: [] };
+  }
+
   readonly capture: NetworkCapture;
 
   constructor(private readonly gathering: Gathering) {

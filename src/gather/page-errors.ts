@@ -9,6 +9,11 @@ const FAILED_REQUEST = /^Failed to load resource\b/;
 
 /** The page errors part: what the page threw and what it logged as an error. */
 export class PageErrorsPart implements GathererPart {
+  /** A page never opened threw nothing. */
+  static empty(): Pick<PageArtifacts, "errors"> {
+    return { errors: [] };
+  }
+
   private readonly errors: PageArtifacts["errors"] = [];
 
   constructor(private readonly network: NetworkCapture) {}

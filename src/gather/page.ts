@@ -3,7 +3,7 @@ import type { PageArtifacts } from "../artifacts/types.js";
 import { NavigationPart } from "./navigation.js";
 import type { PageInput } from "../schedule/page-input.js";
 import type { GatherRun } from "./gather-run.js";
-import { Gathering, type GathererPart } from "./part.js";
+import { Gathering } from "./part.js";
 import { type Observations, pageParts } from "./parts.js";
 
 /**
@@ -13,9 +13,9 @@ import { type Observations, pageParts } from "./parts.js";
  */
 export async function gatherPage(context: BrowserContext, input: PageInput, run: GatherRun): Promise<PageArtifacts> {
   const gathering = new Gathering(context, input, run);
-  const navigation = new NavigationPart(gathering);
-  const parts: readonly GathererPart[] = pageParts(gathering, navigation);
+  const parts = pageParts(gathering);
   gathering.parts = parts;
+  const navigation = parts.find((part) => part instanceof NavigationPart)!;
   // Bindings and init scripts go to the context before its page exists: the page then starts
   // with them, instead of each being a round trip to a renderer that is still starting.
   for (const part of parts) await part.install?.();
@@ -29,12 +29,7 @@ export async function gatherPage(context: BrowserContext, input: PageInput, run:
   // (the compiler checks that the parts fill each key the artifacts require).
   const observed = Object.assign({}, ...slices) as Observations;
   return {
-    spec: input.spec,
-    environment: input.environment,
-    unit: input.unit,
-    page: input.page.id,
-    viewport: input.viewport,
-    mobile: input.mobile,
+    ...whoseArtifacts(input),
     browser: browserName(context),
     ...observed,
     ...(gathering.picturesLeftOut.length > 0 ? { picturesLeftOut: gathering.picturesLeftOut } : {}),
@@ -48,4 +43,18 @@ function browserName(context: BrowserContext): string | null {
   if (!browser) return null;
   const name = browser.browserType().name();
   return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${browser.version()}`;
+}
+
+/** Which unit × viewport the artifacts are of, as its input names it. */
+export function whoseArtifacts(
+  input: PageInput,
+): Pick<PageArtifacts, "spec" | "environment" | "unit" | "page" | "viewport" | "mobile"> {
+  return {
+    spec: input.spec,
+    environment: input.environment,
+    unit: input.unit,
+    page: input.page.id,
+    viewport: input.viewport,
+    mobile: input.mobile,
+  };
 }

@@ -4,14 +4,13 @@ import type { BrowserContext } from "playwright";
 import type { LoginOutcome, PageArtifacts } from "../artifacts/types.js";
 import { environmentOf } from "../audit-spec/environment.js";
 import type { AuditTarget, AuditUnit } from "../schedule/plan.js";
-import { isMobileViewport } from "../browser/viewports.js";
 import { credentialsOf, scrubText, secretsOf } from "../privacy/redact.js";
 import { storedSecretsIn } from "../privacy/stored-secrets.js";
 import { gatherPage } from "./page.js";
 import { gpcContextOptions } from "./consent.js";
 import { firstLine } from "../text/wording.js";
 import { typedText } from "../privacy/secrets.js";
-import { unopenedPage } from "../artifacts/unopened-page.js";
+import { unopenedPage } from "./unopened-page.js";
 import { gatherTest, openAuditContext, plan } from "./audit-test.js";
 import { readLogin } from "./login-state.js";
 import { accessContextOptions, addSiteCookies, originHeaders, siteCredentials } from "./site-access.js";
@@ -49,7 +48,7 @@ for (const target of plan.targets) {
             )
           : null;
         // A viewport whose login did not get in has nothing to open: page.access says why.
-        if (login !== null && login.storageState === null) return keepOut(target, unit, viewport, login.outcome);
+        if (login !== null && login.storageState === null) return keepOut(unit, viewport, login.outcome);
         const storageState = login?.storageState ?? auth?.storageState ?? null;
         const context = await openAuditContext(browser, {
           ...auditContextOptions(viewport, traffic, browser.version()),
@@ -135,8 +134,8 @@ function writeArtifacts(unit: AuditUnit, viewport: string, artifacts: PageArtifa
 }
 
 /** Records a page × viewport left unopened because its viewport's login did not get in, and says so. */
-function keepOut(target: AuditTarget, unit: AuditUnit, viewport: string, login: LoginOutcome): string {
+function keepOut(unit: AuditUnit, viewport: string, login: LoginOutcome): string {
   const why = { loadError: "not opened: the login did not get in (page.access says why)", login };
-  writeArtifacts(unit, viewport, unopenedPage(target, unit, { viewport, mobile: isMobileViewport(viewport) }, why));
+  writeArtifacts(unit, viewport, unopenedPage(unit.inputs[viewport]!, why));
   return "0 call(s); not opened: the login did not get in";
 }

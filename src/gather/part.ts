@@ -29,6 +29,12 @@ export interface GathererPart {
   finish?(): Promise<Partial<PageArtifacts>>;
 }
 
+/** What one part fills of the page's artifacts: what its `finish` gives. */
+export type SliceOf<Part> = Part extends { finish(): Promise<infer Slice> } ? Slice : object;
+
+/** Finds a part of the list for a part that reads it: the same one for every reader, built at the first ask. */
+export type BuiltPart = <Part extends GathererPart>(kind: abstract new (...args: never[]) => Part) => Part;
+
 /** What the parts of one page's gathering share: its input and its run's, its clock, its page and the signal that something new happened. */
 export class Gathering {
   /** When the gathering started, epoch milliseconds: the artifacts' times count from here. */

@@ -23,6 +23,11 @@ interface PageReads {
  * takes to fire them again. What the page did from then on is the reload's, not the page's.
  */
 export class ReloadPart implements GathererPart {
+  /** A page never opened was never loaded again. */
+  static empty(): Pick<PageArtifacts, "reload"> {
+    return {};
+  }
+
   private reload: PageReload | null = null;
 
   constructor(

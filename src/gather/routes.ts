@@ -120,6 +120,11 @@ export class RouteWatch {
 
 /** The routes part: the watch, installed before the page exists; its slice, the routes the page showed before any reload. */
 export class RoutesPart implements GathererPart {
+  /** A page never opened went through no route. */
+  static empty(): Pick<PageArtifacts, "routes"> {
+    return {};
+  }
+
   readonly watch: RouteWatch;
 
   constructor(private readonly gathering: Gathering) {

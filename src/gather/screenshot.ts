@@ -64,6 +64,11 @@ async function captureViewport(
 
 /** The screenshot part: the viewport saved once the journey is done; its name, or null when it could not be. */
 export class ScreenshotPart implements GathererPart {
+  /** A page never opened has no screenshot. */
+  static empty(): Pick<PageArtifacts, "screenshot"> {
+    return { screenshot: null };
+  }
+
   private saved: Promise<string | null> = Promise.resolve(null);
 
   constructor(private readonly gathering: Gathering) {}

@@ -152,6 +152,11 @@ export async function readSdkTag(page: Page, sdk: SdkSpec, projectKeys: readonly
  * part saw.
  */
 export class SdkTagPart implements GathererPart {
+  /** A page never opened showed no tag and no key. */
+  static empty(): Pick<PageArtifacts, "sdkTagKey" | "keySightings"> {
+    return { sdkTagKey: null, keySightings: [] };
+  }
+
   private facts: Promise<SdkTagFacts> = Promise.resolve({ sdkTagKey: null, sightings: [] });
   /** How many URLs the page had been sent to when its tag was read. */
   private navigationsAtRead = 0;

@@ -45,6 +45,11 @@ export async function matchSelectors(page: Page, experiments: readonly Experimen
 
 /** The selectors part: what each experiment's selector matches, counted once the journey is done. */
 export class SelectorsPart implements GathererPart {
+  /** A page never opened matched no selector. */
+  static empty(): Pick<PageArtifacts, "selectors"> {
+    return { selectors: [] };
+  }
+
   private matches: Promise<SelectorMatch[]> = Promise.resolve([]);
 
   constructor(private readonly gathering: Gathering) {}

@@ -102,6 +102,11 @@ export function urlStepMatcher(glob: string): (url: URL) => boolean {
  * The page is done, at most deliveryTimeoutMs after its journey, once its calls settle.
  */
 export class JourneyPart implements GathererPart {
+  /** A page never opened walked no step. */
+  static empty(): Pick<PageArtifacts, "stepError"> {
+    return { stepError: null };
+  }
+
   /** When the wait for the page's calls ends at the latest (epoch milliseconds). */
   doneBy = 0;
   private stepError: PageArtifacts["stepError"] = null;

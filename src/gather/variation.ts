@@ -2,7 +2,7 @@ import type { CDPSession, Page } from "playwright";
 import { createHash } from "node:crypto";
 import type { AppliedVariation, ExperimentView, PageArtifacts, TargetPixels } from "../artifacts/types.js";
 import type { Gathering, GathererPart } from "./part.js";
-import type { ExperimentTarget, PlannedPreview } from "../schedule/page-input.js";
+import type { ExperimentTarget, PageInput, PlannedPreview } from "../schedule/page-input.js";
 import { escapeRegExp } from "../text/wording.js";
 import { pngCells } from "./png-cells.js";
 import { withDeadline } from "./deadline.js";
@@ -345,6 +345,22 @@ function releaseAnimations(key: string): void {
  * settled and the page is shown.
  */
 export class VariationPart implements GathererPart {
+  /** A page never opened had its variation applied, with no error: it was never run. */
+  static empty(input: Pick<PageInput, "variation">): Pick<PageArtifacts, "variation"> {
+    const { variation } = input;
+    return {
+      variation:
+        variation === null
+          ? null
+          : {
+              experiment: variation.experiment,
+              name: variation.name,
+              ...(variation.control ? { control: true as const } : {}),
+              errors: [],
+            },
+    };
+  }
+
   /** When the variation was applied and the targets are seen: the same moment, before the journey. */
   viewedAt = 0;
   private readonly errors: AppliedVariation["errors"] = [];
@@ -386,22 +402,18 @@ export class VariationPart implements GathererPart {
   }
 
   async finish(): Promise<Pick<PageArtifacts, "variation">> {
-    const { variation } = this.gathering.input;
-    return {
-      variation: variation
-        ? {
-            experiment: variation.experiment,
-            name: variation.name,
-            ...(variation.control ? { control: true as const } : {}),
-            errors: this.errors,
-          }
-        : null,
-    };
+    const { variation } = VariationPart.empty(this.gathering.input);
+    return { variation: variation && { ...variation, errors: this.errors } };
   }
 }
 
 /** The views part: each experiment's target seen as the visitor sees it, before the journey, and the first screen saved. */
 export class ViewsPart implements GathererPart {
+  /** A page never opened showed no target. */
+  static empty(): Pick<PageArtifacts, "experimentViews"> {
+    return { experimentViews: [] };
+  }
+
   private views: PageArtifacts["experimentViews"] = [];
 
   constructor(

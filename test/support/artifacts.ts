@@ -12,7 +12,8 @@ import type { AuditContext } from "../../src/checks/check.js";
 import { reported } from "../../src/checks/index.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { ingestedEvents, reconcileDeliveries } from "../../src/artifacts/delivery.js";
-import { unopenedPage } from "../../src/artifacts/unopened-page.js";
+import { unopenedPage } from "../../src/gather/unopened-page.js";
+import { plainPageInput } from "../../src/schedule/page-input.js";
 import type { AuditUnit } from "../../src/schedule/plan.js";
 import { planTarget } from "../../src/schedule/target.js";
 import { auditSpecSchema, type AuditSpec } from "../../src/audit-spec/schema.js";
@@ -75,17 +76,20 @@ export function findingWith(overrides: Partial<Finding> = {}): Finding {
  */
 export function pageWith(overrides: Partial<PageArtifacts> = {}): PageArtifacts {
   const page = overrides.page ?? "home";
-  const unobserved = unopenedPage(
-    {
-      specFile: "audits/demo.yaml",
-      environment: "staging",
-      baseUrl: "http://127.0.0.1:47412",
-      spec: { pages: [{ id: page, path: "/" }], consent: undefined },
-    },
-    { id: page, kind: "page", page, variation: null },
-    { viewport: "desktop", mobile: false },
-    { loadError: "", login: null },
-  );
+  const input = plainPageInput({
+    spec: "audits/demo.yaml",
+    environment: "staging",
+    unit: { id: page, kind: "page" },
+    page: { id: page, path: "/", steps: [] },
+    baseUrl: "http://127.0.0.1:47412",
+    siteDomain: "127.0.0.1",
+    viewport: "desktop",
+    mobile: false,
+    sdk: specWith().sdk,
+    projectKeys: ["prj_demo_staging"],
+    traffic: specWith().traffic,
+  });
+  const unobserved = unopenedPage(input, { loadError: "", login: null });
   return {
     ...unobserved,
     browser: "Chromium 156.0.7339.80",

@@ -166,8 +166,16 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["node:fs", "node:path", "node:url"],
   },
   schedule: {
-    why: "the plan is made from the spec alone (naming the kinds of units the artifacts carry, each viewport's device and the fields to mask), and read from the file the CLI wrote",
-    may: ["artifacts/types.ts", "audit-spec", "browser/viewports.ts", "privacy/secrets.ts", "url", "node:fs"],
+    why: "the plan is made from the spec alone (naming the kinds of units the artifacts carry, each viewport's device and the fields to mask), read from the file the CLI wrote, and recorded without what only the gatherer may see",
+    may: [
+      "artifacts/types.ts",
+      "audit-spec",
+      "browser/viewports.ts",
+      "privacy/redact.ts",
+      "privacy/secrets.ts",
+      "url",
+      "node:fs",
+    ],
   },
   privacy: {
     why: "what may be shown is decided from the spec and the values alone",

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ApiArtifacts, CapturedCall, PageArtifacts } from "../artifacts/types.js";
 import { personalDataOf } from "../checks/identify/pii.js";
-import type { AuditTarget, AuditUnit } from "../schedule/plan.js";
-import { hideSecretsDeep, shareableUrl, withoutUserInfo } from "../privacy/redact.js";
+import { type AuditTarget, type AuditUnit, type RecordedTarget, recordedTarget } from "../schedule/plan.js";
+import { hideSecretsDeep, shareableUrl } from "../privacy/redact.js";
 import type { LoadedSpec } from "../audit-spec/load.js";
 import { toolVersion } from "../package/version.js";
 import { usageError } from "../runner/errors.js";
@@ -31,7 +31,7 @@ const PAGES_DIR = "pages";
 export const SAVED_VERSION = 1;
 
 /** One spec × environment as it was gathered. */
-export interface SavedTarget extends Omit<AuditTarget, "spec"> {
+export interface SavedTarget extends RecordedTarget {
   /** The command line's `--page` and `--viewport` (empty: the spec's own). */
   selection: Pick<TargetFilters, "pages" | "viewports">;
   /** The service's answers, recent events included; null without an `api` section. */
@@ -85,9 +85,8 @@ export function saveArtifacts(
     version: SAVED_VERSION,
     tool: toolVersion(),
     startedAt: run.startedAt.toISOString(),
-    targets: run.targets.map(({ target: { spec: _spec, ...target }, api }) => ({
-      ...target,
-      baseUrl: withoutUserInfo(target.baseUrl),
+    targets: run.targets.map(({ target, api }) => ({
+      ...recordedTarget(target),
       selection: run.selection,
       api: hideSecretsDeep(api, secrets),
     })),

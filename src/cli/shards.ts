@@ -6,7 +6,7 @@ import type { ApiArtifacts, CollectRequest } from "../artifacts/types.js";
 import type { CallBaseline } from "../artifacts/baseline.js";
 import { CHECKS } from "../checks/index.js";
 import { detectPersonalValue, redactPersonalData } from "../privacy/personal-data.js";
-import type { AuditTarget, AuditUnit } from "../schedule/plan.js";
+import { type AuditTarget, type RecordedTarget, recordedTarget } from "../schedule/plan.js";
 import { planTarget } from "../schedule/target.js";
 import { scrubbedFindings, type TargetResult } from "../results/run-result.js";
 import { loadBaselines, type BaselineChoice } from "./baseline.js";
@@ -26,9 +26,6 @@ import { runSecretLists } from "./run-secrets.js";
  * (goals, viewports, the API, the spec) run again on every shard's pages together.
  */
 
-/** A target as a shard file records it: the spec is read again from its file when merging, and the units' inputs were the gatherer's alone (their pages' steps may type a secret). */
-type ShardTarget = Omit<AuditTarget, "spec" | "units"> & { units: Omit<AuditUnit, "inputs">[] };
-
 /** The shard file's shape: raised whenever the page artifacts or results it carries change. */
 export const SHARD_FILE_VERSION = 10;
 
@@ -37,7 +34,7 @@ interface ShardResults {
   version: typeof SHARD_FILE_VERSION;
   shard: string;
   startedAt: string;
-  targets: ShardTarget[];
+  targets: RecordedTarget[];
   results: TargetResult[];
 }
 
@@ -54,10 +51,7 @@ export function writeShardResults(
     version: SHARD_FILE_VERSION,
     shard,
     startedAt: startedAt.toISOString(),
-    targets: targets.map(({ spec: _spec, units, ...target }) => ({
-      ...target,
-      units: units.map(({ inputs: _inputs, ...unit }) => unit),
-    })),
+    targets: targets.map(recordedTarget),
     results: results.map((result, index) => {
       const allow = targets[index]?.spec.identify.allowPersonalData ?? [];
       const pages = result.pages.map((page) => hideSecretsDeep(shareablePage(page, allow), secrets));
@@ -79,7 +73,7 @@ export async function mergeShards(
     );
   const shards = dirs.map(readShard);
   const first = shards[0]!;
-  const identity = (targets: readonly ShardTarget[]) =>
+  const identity = (targets: readonly RecordedTarget[]) =>
     JSON.stringify(targets.map(({ specFile, specSha256, environment }) => [specFile, specSha256, environment]));
   const stranger = shards.find((shard) => identity(shard.targets) !== identity(first.targets));
   if (stranger) {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { UnitKind } from "../artifacts/types.js";
 import type { AuditSpec } from "../audit-spec/schema.js";
+import { withoutUserInfo } from "../privacy/redact.js";
 import type { PageInput, PlannedCanary } from "./page-input.js";
 
 /**
@@ -55,6 +56,23 @@ export interface AuditUnit {
   artifactFiles: Record<string, string>;
   /** What the gatherer is given on each viewport, by viewport: its whole input, decided here once. */
   inputs: Record<string, PageInput>;
+}
+
+/**
+ * A target as a file kept after the run records it (a shard's results, the saved artifacts):
+ * without its spec, read again from its file, nor its units' inputs, which were the gatherer's
+ * alone (a page's steps type literal values), and its base URL without the credentials a
+ * `--base-url` may carry.
+ */
+export type RecordedTarget = Omit<AuditTarget, "spec" | "units"> & { units: Omit<AuditUnit, "inputs">[] };
+
+/** The target as a file kept after the run records it. */
+export function recordedTarget({ spec: _spec, units, ...target }: AuditTarget): RecordedTarget {
+  return {
+    ...target,
+    baseUrl: withoutUserInfo(target.baseUrl),
+    units: units.map(({ inputs: _inputs, ...unit }) => unit),
+  };
 }
 
 /** A variation previewed as a unit of its own. */

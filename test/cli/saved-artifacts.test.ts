@@ -87,6 +87,26 @@ test("the saved artifacts hold every page, with the API key and a closed site's 
   expect(text).toContain("«redacted»");
 });
 
+test("run.json keeps no credentials of a --base-url, and no page's input: the units as the plan named them, without what their gathering was given", () => {
+  const dir = scratchDir("saved-base-url");
+  const target = buildTarget(loaded(closedSpec()), {
+    env: undefined,
+    viewports: [],
+    pages: [],
+    baseUrl: "http://qa:url-Pass-9931@127.0.0.1:47412",
+  });
+  saveArtifacts(
+    dir,
+    { startedAt: new Date(0), selection: { pages: [], viewports: [] }, targets: [{ target, pages: [], api: null }] },
+    [dir],
+    [],
+  );
+  const text = readFileSync(join(dir, "artifacts", "run.json"), "utf8");
+  expect(text).not.toContain("url-Pass-9931");
+  const [savedTarget] = readSavedRun(dir).targets;
+  expect(savedTarget!.units.map((unit) => Object.keys(unit).includes("inputs"))).toEqual([false, false]);
+});
+
 test("a replay judges identify.pii as the run did, though the user name it sent was redacted; allowPersonalData as the spec says now", () => {
   for (const spec of [closedSpec(), closedSpec({ identify: { required: [], allowPersonalData: ["contact"] } })]) {
     const { dir, pages } = saved(closedSpec());

@@ -60,7 +60,7 @@ test("summary.json's messages are scrubbed once, as the shareable report does, a
   }
 });
 
-test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included, and its pages hold no secret", () => {
+test("a shard file keeps the findings' messages scrubbed as summary.json's, secrets included, and its pages hold no secret, nor a --base-url's credentials", () => {
   const spec = specWith({
     pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }],
   });
@@ -70,7 +70,7 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
     spec,
     specSha256: "0".repeat(64),
     environment: "staging",
-    baseUrl: "http://127.0.0.1:47412",
+    baseUrl: "http://qa:url-Pass-9931@127.0.0.1:47412",
     pages: ["signup"],
     viewports: ["mobile"],
   });
@@ -91,7 +91,7 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
   );
   const text = readFileSync(join(out, "shard-results.json"), "utf8");
   expect(text).toContain('TypeError for «email» typed \\"«redacted»\\"; identify(«user id») lost');
-  expect(text).not.toMatch(/jane@|s3cret|u_42/);
+  expect(text).not.toMatch(/jane@|s3cret|u_42|url-Pass-9931/);
   expect(text).toContain("token «redacted»");
 });
 

@@ -19,7 +19,7 @@ export class NavigationPart implements GathererPart {
   /** A page never opened was sent nowhere and loaded nothing; no login of its own got it in. */
   static empty(input: Pick<PageInput, "page" | "baseUrl" | "variation">): NavigationSlice {
     return {
-      requestedUrl: withPreviewQuery(new URL(input.page.path, input.baseUrl), input.variation?.query ?? {}),
+      requestedUrl: pageUrl(input),
       finalUrl: null,
       navigations: [],
       loadError: null,
@@ -45,11 +45,7 @@ export class NavigationPart implements GathererPart {
   private beforeReloading: { url: string; navigations: number } | null = null;
 
   constructor(private readonly gathering: Gathering) {
-    const { input, run } = gathering;
-    this.requestedUrl = withQueryParam(
-      withPreviewQuery(new URL(input.page.path, input.baseUrl), input.variation?.query ?? {}),
-      run.traffic.queryParam,
-    );
+    this.requestedUrl = withQueryParam(pageUrl(gathering.input), gathering.run.traffic.queryParam);
   }
 
   async attach(page: Page): Promise<void> {
@@ -118,6 +114,11 @@ export class NavigationPart implements GathererPart {
       access: { login: run.login, ...this.landing, authRefused: this.authRefused },
     };
   }
+}
+
+/** The page's URL as the plan gives it: its path on the base URL, with a preview link's parameters. */
+function pageUrl(input: Pick<PageInput, "page" | "baseUrl" | "variation">): string {
+  return withPreviewQuery(new URL(input.page.path, input.baseUrl), input.variation?.query ?? {});
 }
 
 /** The page's URL with a preview link's parameters added. */

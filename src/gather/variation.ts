@@ -345,7 +345,7 @@ function releaseAnimations(key: string): void {
  * settled and the page is shown.
  */
 export class VariationPart implements GathererPart {
-  /** A page never opened had its variation applied, with no error: it was never run. */
+  /** A page never opened names the variation it was to preview, with no error: its code never ran. */
   static empty(input: Pick<PageInput, "variation">): Pick<PageArtifacts, "variation"> {
     const { variation } = input;
     return {

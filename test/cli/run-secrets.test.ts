@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { saveLogin } from "../../src/gather/login-state.js";
 import type { AuditTarget } from "../../src/schedule/plan.js";
-import { planTarget } from "../../src/schedule/target.js";
 import { gatheringSecrets, runSecretLists, shortSecretWarnings } from "../../src/cli/run-secrets.js";
-import { specWith } from "../support/artifacts.js";
+import { specWith, plannedTarget } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
 
 /** A closed site's target: Basic auth, a login, a journey that types an invite code and a literal value, and a storage state in `stateFile`. */
@@ -24,13 +23,9 @@ function closedTarget(stateFile: string): AuditTarget {
     defaultEnvironment: "staging",
     pages: [{ id: "signup", path: "/signup", steps: journey }],
   });
-  return planTarget({
+  return plannedTarget(spec, {
     specFile: "audits/closed.yaml",
     slug: "closed",
-    spec,
-    specSha256: "0".repeat(64),
-    environment: "staging",
-    baseUrl: "http://127.0.0.1:47412",
     pages: ["signup"],
     viewports: ["desktop"],
   });

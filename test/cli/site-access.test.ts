@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { requireSiteAccess } from "../../src/cli/site-access.js";
 import type { AuditTarget } from "../../src/schedule/plan.js";
-import { planTarget } from "../../src/schedule/target.js";
-import { specWith } from "../support/artifacts.js";
+import { specWith, plannedTarget } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
 
 /** `run`'s refusal (exit 2) of a closed site it could not get into, before any browser starts. */
@@ -13,16 +12,7 @@ function targetWith(auth: Record<string, unknown>): AuditTarget {
   const spec = specWith({
     environments: { staging: { key: "prj_demo_staging", baseUrl: "http://127.0.0.1:47412", auth } },
   });
-  return planTarget({
-    specFile: "audits/shop.yaml",
-    slug: "shop",
-    spec,
-    specSha256: "0".repeat(64),
-    environment: "staging",
-    baseUrl: "http://127.0.0.1:47412",
-    pages: ["home"],
-    viewports: ["desktop"],
-  });
+  return plannedTarget(spec, { pages: ["home"], viewports: ["desktop"] });
 }
 
 const basic = { basic: { usernameEnv: "STAGING_USER", passwordEnv: "STAGING_PASSWORD" } };

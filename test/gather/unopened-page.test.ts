@@ -1,21 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { isPageAsItIs, isRefusal } from "../../src/artifacts/unit-kind.js";
 import { unopenedPage } from "../../src/gather/unopened-page.js";
-import { planTarget } from "../../src/schedule/target.js";
-import { specWith } from "../support/artifacts.js";
+import { specWith, plannedTarget } from "../support/artifacts.js";
 
 /** The plan of the signup page on desktop: its units, each with its input. */
 const unitsOf = (spec: ReturnType<typeof specWith>) =>
-  planTarget({
-    specFile: "audits/shop.yaml",
-    slug: "shop",
-    spec,
-    specSha256: "0".repeat(64),
-    environment: "staging",
-    baseUrl: "http://127.0.0.1:47412",
-    pages: ["signup"],
-    viewports: ["desktop"],
-  }).units;
+  plannedTarget(spec, { pages: ["signup"], viewports: ["desktop"] }).units;
 const why = { loadError: "the page's audit crashed or timed out (see the output above)", login: null };
 const signup = { id: "signup", path: "/signup" };
 

@@ -6,26 +6,16 @@ import type { TestResult as AllureResult } from "allure-js-commons";
 import { md5 } from "allure-js-commons/sdk/reporter";
 import { checkOf } from "../../src/checks/index.js";
 import type { AuditTarget } from "../../src/schedule/plan.js";
-import { planTarget } from "../../src/schedule/target.js";
 import { allureEntries } from "../../src/report/allure-results.js";
 import { writeAllureResults } from "../../src/report/allure-writer.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { reportTarget, type RunResult } from "../../src/results/run-result.js";
-import { pageWith, specWith, findingWith } from "../support/artifacts.js";
+import { pageWith, specWith, findingWith, plannedTarget } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
 import { checkReasons } from "../../src/results/check-reasons.js";
 
 const spec = specWith();
-const target: AuditTarget = planTarget({
-  specFile: "audits/shop.yaml",
-  slug: "shop",
-  spec,
-  specSha256: "0".repeat(64),
-  environment: "staging",
-  baseUrl: "http://127.0.0.1:47412",
-  pages: ["home", "signup"],
-  viewports: ["desktop", "mobile"],
-});
+const target: AuditTarget = plannedTarget(spec, { pages: ["home", "signup"], viewports: ["desktop", "mobile"] });
 const finding = (overrides: Partial<Finding>): Finding =>
   findingWith({
     page: "home",

@@ -4,8 +4,7 @@ import { expect, test } from "@playwright/test";
 import { reconcileDeliveries } from "../../src/artifacts/delivery.js";
 import { writeShardResults } from "../../src/cli/shards.js";
 import type { AuditTarget } from "../../src/schedule/plan.js";
-import { planTarget } from "../../src/schedule/target.js";
-import { callWith, collectOf, pageWith, specWith, findingWith } from "../support/artifacts.js";
+import { callWith, collectOf, pageWith, specWith, findingWith, plannedTarget } from "../support/artifacts.js";
 import { formatConsoleReport } from "../../src/report/console.js";
 import { findingCommands, jobSummaryMarkdown } from "../../src/report/github.js";
 import { toJUnitXml } from "../../src/report/junit.js";
@@ -64,12 +63,7 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
   const spec = specWith({
     pages: [{ id: "signup", path: "/signup", steps: [{ fill: { selector: "#code", value: "s3cret-value" } }] }],
   });
-  const target: AuditTarget = planTarget({
-    specFile: "audits/shop.yaml",
-    slug: "shop",
-    spec,
-    specSha256: "0".repeat(64),
-    environment: "staging",
+  const target: AuditTarget = plannedTarget(spec, {
     baseUrl: "http://qa:url-Pass-9931@127.0.0.1:47412",
     pages: ["signup"],
     viewports: ["mobile"],
@@ -97,16 +91,7 @@ test("a shard file keeps the findings' messages scrubbed as summary.json's, secr
 
 test("a shard file masks a reload's calls and keeps none of its payloads, as the page's own, and each keeps the delivery judged before", () => {
   const spec = specWith({ pages: [{ id: "signup", path: "/signup" }] });
-  const target: AuditTarget = planTarget({
-    specFile: "audits/shop.yaml",
-    slug: "shop",
-    spec,
-    specSha256: "0".repeat(64),
-    environment: "staging",
-    baseUrl: "http://127.0.0.1:47412",
-    pages: ["signup"],
-    viewports: ["mobile"],
-  });
+  const target: AuditTarget = plannedTarget(spec, { pages: ["signup"], viewports: ["mobile"] });
   const identify = callWith({
     kind: "identify",
     method: "identify",
@@ -149,17 +134,7 @@ test("the report previews each experiment with variations on an audited page onc
       { name: "Home banner colour", page: "home", selector: ".banner", variations: [variations[0]] },
     ],
   });
-  const targetOf = (pages: string[]): AuditTarget =>
-    planTarget({
-      specFile: "audits/shop.yaml",
-      slug: "shop",
-      spec,
-      specSha256: "0".repeat(64),
-      environment: "staging",
-      baseUrl: "http://127.0.0.1:47412",
-      pages,
-      viewports: ["mobile"],
-    });
+  const targetOf = (pages: string[]): AuditTarget => plannedTarget(spec, { pages: pages, viewports: ["mobile"] });
   expect(reportTarget(targetOf(["home"])).previewed).toEqual([
     { name: "Home hero copy", page: "home" },
     { name: "Home banner colour", page: "home" },

@@ -151,6 +151,24 @@ export function collectOf(
   };
 }
 
+/** The plan of `spec` as `run` makes it for the shop's spec file on staging; `chosen` names other pages, viewports or a base URL. */
+export function plannedTarget(
+  spec: AuditSpec,
+  chosen: Partial<Parameters<typeof planTarget>[0]> = {},
+): ReturnType<typeof planTarget> {
+  return planTarget({
+    specFile: "audits/shop.yaml",
+    slug: "shop",
+    spec,
+    specSha256: "0".repeat(64),
+    environment: "staging",
+    baseUrl: "http://127.0.0.1:47412",
+    pages: spec.pages.map((page) => page.id),
+    viewports: spec.viewports,
+    ...chosen,
+  });
+}
+
 /** A check context over these pages (and what the service API said, and the variations' previews, when given), with the plan of every page of the spec in `environment`. */
 export function contextOf(
   pages: PageArtifacts[],

@@ -37,7 +37,7 @@ export class CallsPart implements GathererPart {
   private blind: PageArtifacts["callsFromNetwork"] = null;
 
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"sdk" | "expected" | "consent">,
     private readonly routes: RouteWatch,
     private readonly network: NetworkCapture,
   ) {}
@@ -141,7 +141,7 @@ export class CallsPart implements GathererPart {
    */
   private expectedSeen(): boolean {
     // Without consent nothing is expected: what comes anyway is waited for by the quiet window.
-    if (this.gathering.consentWithheld) return true;
+    if (this.gathering.consentWithheld()) return true;
     const made = this.made();
     const watched = this.globalAssigned && this.blind === null;
     if (watched && !made.some((call) => call.seenOn === "network")) return true;

@@ -88,7 +88,7 @@ export class CanaryPart implements GathererPart {
 
   private readonly watch: CanaryWatch;
 
-  constructor(gathering: Gathering, network: NetworkCapture) {
+  constructor(gathering: Gathering<"siteDomain">, network: NetworkCapture) {
     const { context, input, run } = gathering;
     this.watch = new CanaryWatch(
       context,

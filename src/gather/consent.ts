@@ -643,7 +643,7 @@ export class ConsentPart implements GathererPart {
 
   private watch: ConsentWatch | null = null;
 
-  constructor(private readonly gathering: Gathering) {}
+  constructor(private readonly gathering: Gathering<"consent" | "sdk" | "stepTimeoutMs" | "page" | "baseUrl">) {}
 
   async install(): Promise<void> {
     const { input, context, sinceStart, changed } = this.gathering;

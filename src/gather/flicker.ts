@@ -549,7 +549,7 @@ export class FlickerPart implements GathererPart {
   private sampling: FlickerSampling | null = null;
   private flicker: FlickerFrames | null = null;
 
-  constructor(private readonly gathering: Gathering) {}
+  constructor(private readonly gathering: Gathering<"flicker" | "pictures" | "maskedFields">) {}
 
   async install(): Promise<void> {
     const { input, context } = this.gathering;
@@ -566,13 +566,13 @@ export class FlickerPart implements GathererPart {
   async settle(page: Page): Promise<void> {
     // Shown and settled: the frames from the first until now say how the variation arrived, before
     // the audit holds the animations to see the targets.
-    const { input, masks, sinceStart } = this.gathering;
+    const { input, sinceStart } = this.gathering;
     if (input.flicker !== null && this.sampling !== null) {
       const leftOut = (why: string) => this.gathering.leaveOut("filmstrip", why);
       const { filmstrip } = input.pictures;
       const framePath =
         filmstrip === null ? null : (index: number) => this.gathering.pictureFile(filmstrip, `${index}.png`)!;
-      const film = { framePath, masks, leftOut };
+      const film = { framePath, masks: this.gathering.masks(), leftOut };
       this.flicker = await readFlicker(page, this.sampling, this.screencast, film, sinceStart);
     }
   }

@@ -44,7 +44,7 @@ export class NavigationPart implements GathererPart {
   /** Where the page was, and how many URLs it had been sent to, when it was loaded once more; null without a reload. */
   private beforeReloading: { url: string; navigations: number } | null = null;
 
-  constructor(private readonly gathering: Gathering) {
+  constructor(private readonly gathering: Gathering<"page" | "baseUrl" | "variation">) {
     this.requestedUrl = withQueryParam(pageUrl(gathering.input), gathering.run.traffic.queryParam);
   }
 

@@ -196,7 +196,7 @@ export class NetworkPart implements GathererPart {
 
   readonly capture: NetworkCapture;
 
-  constructor(private readonly gathering: Gathering) {
+  constructor(private readonly gathering: Gathering<"sdk" | "projectKeys">) {
     const { context, input, sinceStart, changed } = gathering;
     this.capture = new NetworkCapture(
       context,
@@ -222,7 +222,7 @@ export class NetworkPart implements GathererPart {
 /** The traffic part: tags the page's requests to the site, and answers its collect requests itself when told to. */
 export class TrafficPart implements GathererPart {
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"siteDomain">,
     private readonly network: NetworkCapture,
   ) {}
 

@@ -137,14 +137,14 @@ export function pageViewsSent(
 }
 
 /** Where the gathering's page is now: its routes and steps, the start and its URL. */
-export function placeOf(gathering: Gathering, routes: RouteWatch, page: Page): PagePlace {
+export function placeOf(gathering: Gathering<never>, routes: RouteWatch, page: Page): PagePlace {
   return { routes, startedAt: gathering.startedAt, pageUrl: page.url() };
 }
 
 /** The page views part: with `sdk.pageViews`, the page is not done until each route's page view was sent. */
 export class PageViewsPart implements GathererPart {
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"sdk">,
     private readonly routes: RouteWatch,
     private readonly network: NetworkCapture,
     private readonly recorded: readonly CapturedCall[],

@@ -35,8 +35,12 @@ export type SliceOf<Part> = Part extends { finish(): Promise<infer Slice> } ? Sl
 /** Finds a part of the list for a part that reads it: the same one for every reader, built at the first ask. */
 export type BuiltPart = <Part extends GathererPart>(kind: abstract new (...args: never[]) => Part) => Part;
 
-/** What the parts of one page's gathering share: its input and its run's, its clock, its page and the signal that something new happened. */
-export class Gathering {
+/**
+ * What the parts of one page's gathering share: its input and its run's, its clock, its page and
+ * the signal that something new happened. A part names the fields of the input it reads (`Reads`):
+ * the compiler holds it to them, and to the fields its calls on the hub read (`this`).
+ */
+export class Gathering<Reads extends keyof PageInput = keyof PageInput> {
   /** When the gathering started, epoch milliseconds: the artifacts' times count from here. */
   readonly startedAt = Date.now();
   /** Told of every new thing a part sees (a call, a request, a stored cookie), to wake the waits. */
@@ -56,11 +60,16 @@ export class Gathering {
   /** The fields to mask that a step (the banner's answer, the journey) has typed into so far. */
   private readonly typed = new Set<string>();
 
+  /** The unit's input on this viewport, as far as the part reads it. */
+  readonly input: Pick<PageInput, Reads>;
+
   constructor(
     readonly context: BrowserContext,
-    readonly input: PageInput,
+    input: PageInput,
     readonly run: GatherRun,
-  ) {}
+  ) {
+    this.input = input;
+  }
 
   /** True when no part waits for anything more. */
   isSettled(): boolean {
@@ -87,12 +96,12 @@ export class Gathering {
   }
 
   /** True on a consent unit whose visitor gives no consent (a refusal, GPC): no call of the SDK's may come. */
-  get consentWithheld(): boolean {
+  consentWithheld(this: Gathering<"consent">): boolean {
     return this.input.consent !== null && this.input.consent.unit !== "page";
   }
 
   /** What every picture of the page masks, as things stand: the secret fields, those typed into so far, the run's secrets. */
-  get masks(): PictureMasks {
+  masks(this: Gathering<"maskedFields">): PictureMasks {
     const selectors = this.input.maskedFields;
     return {
       page: this.page,

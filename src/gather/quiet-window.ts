@@ -10,7 +10,7 @@ import type { JourneyPart } from "./steps.js";
  */
 export class QuietWindowPart implements GathererPart {
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"sdk">,
     private readonly journey: JourneyPart,
   ) {}
 

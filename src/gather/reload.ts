@@ -31,7 +31,7 @@ export class ReloadPart implements GathererPart {
   private reload: PageReload | null = null;
 
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"reloadForExposures" | "sdk">,
     private readonly navigation: NavigationPart,
     private readonly calls: CallsPart,
     private readonly network: NetworkCapture,

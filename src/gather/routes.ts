@@ -127,7 +127,7 @@ export class RoutesPart implements GathererPart {
 
   readonly watch: RouteWatch;
 
-  constructor(private readonly gathering: Gathering) {
+  constructor(private readonly gathering: Gathering<"sdk">) {
     this.watch = new RouteWatch(gathering.input.sdk.routeQuery);
   }
 

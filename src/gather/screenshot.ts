@@ -71,7 +71,7 @@ export class ScreenshotPart implements GathererPart {
 
   private saved: Promise<string | null> = Promise.resolve(null);
 
-  constructor(private readonly gathering: Gathering) {}
+  constructor(private readonly gathering: Gathering<"pictures" | "maskedFields">) {}
 
   async attach(): Promise<void> {
     if (this.gathering.input.pictures.screenshot !== null) await this.gathering.cdp();
@@ -81,7 +81,7 @@ export class ScreenshotPart implements GathererPart {
     const screenshot = this.gathering.pictureFile(this.gathering.input.pictures.screenshot);
     if (screenshot === null) return;
     const session = await this.gathering.cdp();
-    this.saved = saveViewportScreenshot(session, screenshot.path, this.gathering.masks).then(
+    this.saved = saveViewportScreenshot(session, screenshot.path, this.gathering.masks()).then(
       (outcome) => this.gathering.kept("screenshot", outcome, screenshot.name),
       () => null,
     );

@@ -13,7 +13,7 @@ export class SdkReadyPart implements GathererPart {
   private lateSdkWaitedFor = false;
 
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"sdk" | "awaitsSdk">,
     private readonly calls: CallsPart,
     private readonly network: NetworkCapture,
   ) {}

@@ -162,7 +162,7 @@ export class SdkTagPart implements GathererPart {
   private navigationsAtRead = 0;
 
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"sdk" | "projectKeys">,
     private readonly navigation: NavigationPart,
     private readonly calls: CallsPart,
     private readonly network: NetworkCapture,

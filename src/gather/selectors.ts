@@ -52,7 +52,7 @@ export class SelectorsPart implements GathererPart {
 
   private matches: Promise<SelectorMatch[]> = Promise.resolve([]);
 
-  constructor(private readonly gathering: Gathering) {}
+  constructor(private readonly gathering: Gathering<"experiments">) {}
 
   async settle(page: Page): Promise<void> {
     this.matches = matchSelectors(page, this.gathering.input.experiments);

@@ -112,7 +112,7 @@ export class JourneyPart implements GathererPart {
   private stepError: PageArtifacts["stepError"] = null;
 
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"page" | "baseUrl" | "stepTimeoutMs" | "sdk" | "consent">,
     private readonly calls: CallsPart,
     private readonly routes: RouteWatch,
     private readonly sdkReady: SdkReadyPart,
@@ -129,7 +129,7 @@ export class JourneyPart implements GathererPart {
       stepStarted: (index) => this.routes.stepStarted(index),
       typed: this.gathering.noteTyped,
       // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
-      ...(this.gathering.consentWithheld ? { eventWaitMs: sdk.settleMs } : {}),
+      ...(this.gathering.consentWithheld() ? { eventWaitMs: sdk.settleMs } : {}),
     });
     this.doneBy = Date.now() + sdk.deliveryTimeoutMs;
     await changed.waitFor(this.sdkReady.readyOrNever, sdk.deliveryTimeoutMs);

@@ -365,7 +365,7 @@ export class VariationPart implements GathererPart {
   viewedAt = 0;
   private readonly errors: AppliedVariation["errors"] = [];
 
-  constructor(private readonly gathering: Gathering) {}
+  constructor(private readonly gathering: Gathering<"variation" | "sdk" | "viewedExperiments">) {}
 
   async install(): Promise<void> {
     const { input, context } = this.gathering;
@@ -417,7 +417,7 @@ export class ViewsPart implements GathererPart {
   private views: PageArtifacts["experimentViews"] = [];
 
   constructor(
-    private readonly gathering: Gathering,
+    private readonly gathering: Gathering<"viewedExperiments" | "pictures" | "maskedFields">,
     private readonly variation: VariationPart,
   ) {}
 
@@ -426,12 +426,12 @@ export class ViewsPart implements GathererPart {
   }
 
   async settle(page: Page): Promise<void> {
-    const { input, masks } = this.gathering;
+    const { input } = this.gathering;
     const viewed = input.viewedExperiments;
     this.views = await viewExperiments(page, viewed, this.variation.viewedAt, {
       cdp: viewed.length > 0 ? await this.gathering.cdp() : null,
       screen: this.gathering.pictureFile(input.pictures.view),
-      masks,
+      masks: this.gathering.masks(),
       kept: (outcome, name) => this.gathering.kept("view", outcome, name),
     });
   }

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { chromium, type Browser, type Page } from "playwright";
+import { chromium, type Browser } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 import { testBrowserPath } from "../support/browser.js";
-import { openOffline as openOfflineIn } from "../support/offline.js";
+import { expectAllureShows, openOffline as openOfflineIn, type OfflinePage } from "../support/offline.js";
 
 const BROKEN_SHOP = e2eSpec("broken-shop.yaml");
 const API_KEY = "test-api-key";
@@ -18,10 +18,8 @@ const USER_ID = /\bu_[0-9a-f]{6,}\b/;
 const OPEN_ALLURE = "Open the detailed report (Allure)";
 
 /** A report opened in Chromium where every request that is not file:, data: or blob: is blocked and recorded. */
-interface OfflineReport {
+interface OfflineReport extends OfflinePage {
   browser: Browser;
-  page: Page;
-  outside: string[];
 }
 
 async function openOffline(file: string): Promise<OfflineReport> {
@@ -69,13 +67,14 @@ test("the single-file report of a broken-shop run opens offline on its overview,
   });
 
   await test.step("opened offline, it shows the checklist and the planted failures and calls no host", async () => {
-    const { browser, page, outside } = await openOffline(singleFile);
+    const opened = await openOffline(singleFile);
+    const { browser, page, outside } = opened;
     try {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verdict: FAIL");
       await page.getByRole("button", { name: OPEN_ALLURE, exact: true }).click();
       // The Allure app: the overview beside it is hidden, yet holds some of the same words.
       const allure = page.locator("#app");
-      await expect(allure.getByText("Setup audit: Broken shop (staging)").first()).toBeVisible();
+      await expectAllureShows(opened, "Setup audit: Broken shop (staging)");
       await expect(allure.getByText("Setup checklist — Broken shop (staging)")).toBeVisible();
       await page.screenshot({ path: testInfo.outputPath("report.png") });
 
@@ -166,9 +165,11 @@ test("two consecutive runs give a report whose history shows both; rebuilding it
       .split("\n"),
   ).toHaveLength(2);
 
-  const { browser, page, outside } = await openOffline(join(out, "audit-report.html"));
+  const opened = await openOffline(join(out, "audit-report.html"));
+  const { browser, page, outside } = opened;
   try {
     await page.getByRole("button", { name: OPEN_ALLURE, exact: true }).click();
+    await expectAllureShows(opened, "Setup checklist — Broken shop (staging)");
     await page.getByText("Setup checklist — Broken shop (staging)").click();
     await page
       .getByText(/^History/)

@@ -18,7 +18,7 @@
  * same load and counts its `sdk.order` warnings.
  * Prints what differs and a count; exits 1 when anything does.
  * Options: --runs 5  --busy 3 (how many of the runs use twice the cores and busy loops)
- *          --only GROUP (repeatable): broken-shop, vendors, consent, growthbook, spa, object-stub
+ *          --only GROUP (repeatable): broken-shop, vendors, consent, growthbook, spa, experimentation, object-stub
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -214,6 +214,7 @@ const GROUPS: Record<string, () => Promise<number>> = {
       ["growthbook-flicker.yaml", "growthbook-exposure.yaml", "growthbook-hidden-timer.yaml"].map(e2eSpec),
     ),
   spa: () => repeatedRuns("single-page apps", [e2eSpec("spa-segment.yaml"), e2eSpec("spa-posthog.yaml")]),
+  experimentation: () => repeatedRuns("experimentation SDK pages", [e2eSpec("statsig.yaml")]),
   "object-stub": objectStubRuns,
 };
 const chosen = values.only ?? Object.keys(GROUPS);

@@ -305,6 +305,8 @@ export interface PageArtifacts {
   experimentViews: ExperimentView[];
   /** What each rendered frame showed of the experiment's target from the first, and the filmstrip: on a variation forced by `query` alone (experiment.flicker); absent or null elsewhere. */
   flicker?: FlickerFrames | null;
+  /** With the spec's `experimentSdk`: the clients it made and the flags they evaluated (experiment.assignment); null without it, absent in artifacts saved before it was recorded. */
+  experimentSdk?: ExperimentSdkSeen | null;
   /** The page loaded once more in the same context, without a journey, for experiment.exposure (the visitor keeps their bucket); absent or null when no experiment of the page has an `exposure`, and on variations. */
   reload?: PageReload | null;
   durationMs: number;
@@ -312,6 +314,36 @@ export interface PageArtifacts {
   consent?: ConsentArtifacts;
   /** Every route the page showed, in order (events.pageviews); null when the browser could not tell route changes; absent in artifacts saved before routes were noted. */
   routes?: RouteVisit[] | null;
+}
+
+/** What the experimentation SDK did on a page: the clients made, and every evaluation of a flag by them, in order. */
+export interface ExperimentSdkSeen {
+  inits: ExperimentSdkInit[];
+  evaluations: FlagEvaluation[];
+}
+
+/** A client of the experimentation SDK made on the page (`new Statsig.StatsigClient(key, …)`). */
+export interface ExperimentSdkInit {
+  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`). */
+  method: string;
+  /** Its first string argument: the key it was given; null when it was given none. */
+  key: string | null;
+  atMs: number;
+  /** When its initialisation was over (it had its values, or gave up); null when it never was while the page was watched. */
+  readyAtMs: number | null;
+}
+
+/** One evaluation of a flag (gate, experiment) by a client of the experimentation SDK. */
+export interface FlagEvaluation {
+  /** The client's method (`getExperiment`). */
+  method: string;
+  /** The key it evaluated: its first argument. */
+  flag: string;
+  /** The variation (or group, or gate value) the result names, as a string; null when it names none. */
+  variation: string | null;
+  /** The SDK's reason for the result (`Network:Recognized`); null when it gives none. */
+  reason: string | null;
+  atMs: number;
 }
 
 /** A picture of a unit left out rather than saved with a secret in it. */

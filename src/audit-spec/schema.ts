@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CHECK_IDS } from "../findings/finding.js";
 import { environmentDomain, isOnDomain } from "../url/domain.js";
 import { globBraceProblem } from "../url/glob.js";
+import { EXPERIMENT_PRESET_NAMES, EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
 import { PRESET_NAMES, PRESETS, presetReady } from "../vendors/presets.js";
 
 /** A glob (src/url/glob.ts) whose braces balance: an unclosed `{` would match nothing, or break the pattern. */
@@ -212,6 +213,13 @@ const environmentSchema = z.strictObject({
     .describe(
       "The service's project key, for the api.* checks and the {project} placeholder, when the key the pages install is another vendor's SDK's; default: key.",
     ),
+  experimentKey: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The key experimentSdk must be initialised with in this environment (a client key, client-side ID or SDK key): experiment.assignment fails another; no other environment of the spec may have the same one.",
+    ),
   baseUrl: httpUrl.describe(
     "Where the pages are: each page's path is read from here. It must be on the environment's domain.",
   ),
@@ -357,6 +365,40 @@ const REQUIRED_SDK_FIELDS = ["script", "global", "track", "identify", "collect"]
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 6000;
 /** The longest `sdk.deliveryTimeoutMs` a spec may give. */
 export const MAX_DELIVERY_TIMEOUT_MS = 120_000;
+
+/** The `experimentSdk` section: the SDK that assigns the visitor a variation, its preset's fields resolved. */
+export const experimentSdkSchema = z
+  .strictObject({
+    preset: z
+      .enum(EXPERIMENT_PRESET_NAMES)
+      .describe(
+        "The experimentation SDK, whose defaults fill every field not given (src/vendors/); a field given beside it wins.",
+      ),
+    global: z
+      .string()
+      .regex(/^[A-Za-z_$][\w$]*$/, "must be a JavaScript identifier")
+      .optional()
+      .describe("The window global the SDK's bundle defines; default: the preset's."),
+    init: methodPaths(1)
+      .optional()
+      .describe(
+        "Path(s) on the global of the constructor or factory whose first string argument is the key and whose result is the client (Statsig's StatsigClient); default: the preset's.",
+      ),
+    evaluate: methodPaths(1)
+      .optional()
+      .describe(
+        "The client's methods that evaluate a flag by its key, their first argument (Statsig's getExperiment); default: the preset's.",
+      ),
+  })
+  .transform((section) => {
+    const preset = EXPERIMENT_PRESETS[section.preset];
+    return {
+      preset: section.preset,
+      global: section.global ?? preset.global,
+      init: section.init ?? preset.init,
+      evaluate: section.evaluate ?? preset.evaluate,
+    };
+  });
 
 /** The `sdk` section: a preset and/or the fields it fills, resolved into every field. */
 export const sdkSchema = z
@@ -645,6 +687,13 @@ const experimentSchema = z
       .describe(
         "How to force the control, for a site that buckets the unforced page at random: the control the variations are compared with is then the page forced so. Without it, the unforced page is the control.",
       ),
+    flag: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The experiment's key in experimentSdk (a flag, gate or experiment name): experiment.assignment checks the SDK evaluated it to one of the experiment's variations on its page, not to its fallback.",
+      ),
     exposure: z
       .strictObject({
         event: z.string().min(1).describe("The track call's name (its first argument)."),
@@ -811,6 +860,11 @@ export const auditSpecSchema = z
     sdk: sdkSchema.describe(
       "The SDK the pages must load: a preset, the fields it fills, or both. Without a preset, script, global, track, identify and collect are required.",
     ),
+    experimentSdk: experimentSdkSchema
+      .optional()
+      .describe(
+        "The SDK that assigns each visitor a variation and logs the exposure itself (Statsig), when it is not sdk: experiment.assignment reads its evaluations of each experiment's flag.",
+      ),
     consent: consentSchema
       .optional()
       .describe(
@@ -897,6 +951,23 @@ export const auditSpecSchema = z
         });
       }
       seenKeys.set(env.key, name);
+      if (env.experimentKey !== undefined) {
+        const sharing = Object.entries(spec.environments).find(
+          ([otherName, otherEnv]) => otherName !== name && otherEnv.experimentKey === env.experimentKey,
+        );
+        if (sharing !== undefined && envNames.indexOf(sharing[0]) < envNames.indexOf(name))
+          ctx.addIssue({
+            code: "custom",
+            path: ["environments", name, "experimentKey"],
+            message: `is the same key as environment "${sharing[0]}": each environment's experimentation SDK must have its own key`,
+          });
+        if (spec.experimentSdk === undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["environments", name, "experimentKey"],
+            message: "needs experimentSdk: name the SDK it is the key of (experimentSdk.preset), or leave it out",
+          });
+      }
       // An unparsable baseUrl already has its own error.
       const domain = URL.canParse(env.baseUrl) ? environmentDomain(env) : undefined;
       if (domain !== undefined && !isOnDomain(env.baseUrl, domain)) {
@@ -915,6 +986,13 @@ export const auditSpecSchema = z
           "needs the api section (baseUrl, keyEnv) to ask the service; or point report.file at an exported JSON file instead",
       });
     }
+    if (spec.experimentSdk !== undefined && spec.experimentSdk.global === spec.sdk.global) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["experimentSdk"],
+        message: `has sdk's global "${spec.sdk.global}": an experimentation SDK that is the analytics SDK itself is not supported yet; leave experimentSdk out`,
+      });
+    }
     const pageIds = new Set<string>();
     spec.pages.forEach((page, index) => {
       if (pageIds.has(page.id)) {
@@ -923,6 +1001,13 @@ export const auditSpecSchema = z
       pageIds.add(page.id);
     });
     spec.experiments.forEach((experiment, index) => {
+      if (experiment.flag !== undefined && spec.experimentSdk === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["experiments", index, "flag"],
+          message: "needs experimentSdk: name the SDK that evaluates it (experimentSdk.preset), or leave it out",
+        });
+      }
       if (!pageIds.has(experiment.page)) {
         ctx.addIssue({
           code: "custom",
@@ -947,6 +1032,8 @@ export type FillSpec = Extract<Step, { fill: unknown }>["fill"];
 export type AuthSpec = NonNullable<Environment["auth"]>;
 /** The SDK description of a spec. */
 export type SdkSpec = AuditSpec["sdk"];
+/** The experimentation SDK of a spec, its preset's fields resolved. */
+export type ExperimentSdkSpec = NonNullable<AuditSpec["experimentSdk"]>;
 /** How a spec tags its audit traffic and whether collect requests reach the service. */
 export type TrafficSpec = AuditSpec["traffic"];
 /** One experiment of a spec. */

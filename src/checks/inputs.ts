@@ -32,6 +32,7 @@ const MAY_BE_ABSENT: Record<OptionalArtifactKey, true> = {
   reload: true,
   consent: true,
   routes: true,
+  experimentSdk: true,
 };
 
 /** What a check reads: an input a run may lack, or a key of every page's artifacts. */

@@ -34,6 +34,7 @@ export const CHECK_IDS = [
   "experiment.name",
   "experiment.goals",
   "experiment.selector",
+  "experiment.assignment",
   "experiment.exposure",
   "experiment.flicker",
   "experiment.variation",

@@ -2,6 +2,7 @@ import type { PageInput } from "../schedule/page-input.js";
 import { CallsPart } from "./calls.js";
 import { CanaryPart } from "./canary.js";
 import { ConsentPart } from "./consent.js";
+import { ExperimentSdkPart } from "./experiment-sdk.js";
 import { FlickerPart } from "./flicker.js";
 import { NavigationPart } from "./navigation.js";
 import { NetworkPart, TrafficPart } from "./network.js";
@@ -53,6 +54,7 @@ export const PAGE_PARTS = [
     CallsPart,
     (gathering, built) => new CallsPart(gathering, built(RoutesPart).watch, built(NetworkPart).capture),
   ),
+  listed(ExperimentSdkPart, (gathering) => new ExperimentSdkPart(gathering)),
   listed(
     PageViewsPart,
     (gathering, built) =>

@@ -1,5 +1,5 @@
 import type { ConsentUnitKind, UnitKind } from "../artifacts/types.js";
-import type { ConsentSpec, FillSpec, PageSpec, SdkSpec, TrafficSpec } from "../audit-spec/schema.js";
+import type { ConsentSpec, ExperimentSdkSpec, FillSpec, PageSpec, SdkSpec, TrafficSpec } from "../audit-spec/schema.js";
 
 /**
  * What one unit of the plan is given on one viewport, whole: every choice of what to watch, apply,
@@ -20,6 +20,8 @@ export interface PageInput {
   viewport: string;
   mobile: boolean;
   sdk: SdkSpec;
+  /** The SDK that assigns the visitor a variation, whose initialisation and evaluations are recorded; null without `experimentSdk`. */
+  experimentSdk: ExperimentSdkSpec | null;
   /** Every environment's project key, to be searched for. */
   projectKeys: string[];
   /** How audit traffic identifies itself (the run's id fills a tag without a value), and whether collect requests reach the service. */
@@ -128,6 +130,7 @@ export type PageBasics = Pick<
 export function plainPageInput(basics: PageBasics): PageInput {
   return {
     ...basics,
+    experimentSdk: null,
     experiments: [],
     viewedExperiments: [],
     canaries: [],

@@ -207,6 +207,7 @@ function inputsOf(
     baseUrl: target.baseUrl,
     siteDomain: target.domain,
     sdk: spec.sdk,
+    experimentSdk: spec.experimentSdk ?? null,
     projectKeys: Object.values(spec.environments).map((environment) => environment.key),
     // A preview is no visit: its collect requests are answered inside the browser, so that it
     // never adds events to the service's data, nor vouches there for the page's own calls.

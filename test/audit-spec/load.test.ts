@@ -140,7 +140,7 @@ test.describe("unknown keys", () => {
 
   test("list the allowed keys when none is close", () => {
     expect(printed(parse(minimalWith({}, "owner: me")))).toEqual([
-      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, report, sdk, consent, traffic, viewports, screenshots, goals, experiments, identify, trackingPlan, pages, checks',
+      'spec.yaml:16:1 unknown key "owner" — allowed keys: workspace, project, environments, defaultEnvironment, api, report, sdk, experimentSdk, consent, traffic, viewports, screenshots, goals, experiments, identify, trackingPlan, pages, checks',
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { experimentAssignment } from "./assignment.js";
 import { experimentExposure } from "./exposure.js";
 import { experimentFlicker } from "./flicker.js";
 import { experimentGoals } from "./goals.js";
@@ -10,6 +11,7 @@ export const EXPERIMENT_CHECKS = [
   experimentName,
   experimentGoals,
   experimentSelector,
+  experimentAssignment,
   experimentExposure,
   experimentFlicker,
   experimentVariation,

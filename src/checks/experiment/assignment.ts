@@ -1,0 +1,131 @@
+import type { ExperimentSdkSeen, FlagEvaluation } from "../../artifacts/types.js";
+import type { JudgedPage } from "../../artifacts/delivery.js";
+import type { AuditSpec, ExperimentSpec } from "../../audit-spec/schema.js";
+import { variationId } from "../../audit-spec/variation-id.js";
+import type { Judgement } from "../../findings/finding.js";
+import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
+import { auditedEnvironment, defineCheck, finding, notJudgedReason, OPENED_PAGE, type Verdict } from "../check.js";
+
+/** The id the control is named by when the SDK assigns it. */
+const CONTROL_ID = "control";
+
+/** experiment.assignment: on its page, the experimentation SDK was made with this environment's key and evaluated the experiment's flag to one of its variations. */
+export const experimentAssignment = defineCheck({
+  id: "experiment.assignment",
+  scope: "page",
+  title: "The experimentation SDK assigns each visitor one of the experiment's variations",
+  failureTitle: "The experimentation SDK gives the experiment's flag its fallback, or runs with another key",
+  family: "Experiments",
+  severity: "critical",
+  requires: [...OPENED_PAGE, "consent", "variation", "experimentSdk"],
+  failsWhen:
+    "per experiment with a `flag` × viewport, on its page: the experimentation SDK (`experimentSdk`) made no " +
+    "client there; or was made with another key than the environment's `experimentKey` (naming the other " +
+    "environment when it is its key); or never evaluated `flag`; or evaluated it only to its fallback (an " +
+    "unknown flag, one not served to client SDKs, one evaluated before the SDK was ready or after its " +
+    "initialisation failed), with the SDK's own reason; or to a variation that is none of the experiment's " +
+    "(their `id`s, and `control`) (**fail**)",
+  why:
+    "A flag SDK that cannot serve the experiment still renders the page: the visitor gets the fallback, " +
+    "the experiment silently has no visitors, or counts visitors of the wrong environment. Each is a known " +
+    "cause of a sample-ratio mismatch, and only a browser on the page shows it before launch.",
+  evaluate(context): Judgement[] {
+    const flagged = context.spec.experiments.filter((experiment) => experiment.flag !== undefined);
+    const { auth } = auditedEnvironment(context);
+    return flagged.flatMap((experiment) =>
+      context.pages
+        .filter((page) => page.page === experiment.page)
+        .map((page) => {
+          const scope = { page: page.page, viewport: page.viewport, experiment: experiment.name };
+          const notJudged = notJudgedReason(page, auth);
+          if (notJudged !== null) return finding(context, "skip", notJudged, scope);
+          const verdict = judgeAssignment(context.spec, context.environment, experiment, page);
+          return finding(context, verdict.status, verdict.message, scope, verdict.evidence);
+        }),
+    );
+  },
+});
+
+/** The verdict on one experiment's flag on one page × viewport. */
+export function judgeAssignment(
+  spec: AuditSpec,
+  environment: string,
+  experiment: ExperimentSpec,
+  page: Pick<JudgedPage, "experimentSdk">,
+): Verdict {
+  const seen = page.experimentSdk;
+  const sdk = spec.experimentSdk!;
+  const vendor = EXPERIMENT_PRESETS[sdk.preset];
+  const flag = experiment.flag!;
+  if (seen === undefined)
+    return {
+      status: "skip",
+      message: "Not judged: these artifacts were saved before the experimentation SDK was recorded.",
+    };
+  if (seen === null)
+    return { status: "skip", message: "Not judged: the page was gathered without the spec's experimentSdk." };
+  const keyVerdict = judgeKey(spec, environment, seen, vendor.vendor);
+  if (keyVerdict !== null) return keyVerdict;
+  const evaluations = seen.evaluations.filter((evaluation) => evaluation.flag === flag);
+  const key = seen.inits[0]!.key;
+  if (evaluations.length === 0) {
+    const unready = seen.inits.every((init) => init.readyAtMs === null) ? " (its initialisation never finished)" : "";
+    return {
+      status: "fail",
+      message: `${vendor.vendor} never evaluated "${flag}" on this page${unready}: no visitor is assigned to the experiment here. Evaluate the flag where the experiment runs (${sdk.evaluate.join(", ")}).`,
+      evidence: { key },
+    };
+  }
+  const assigned = evaluations.find(
+    (evaluation) => evaluation.reason !== null && vendor.result.assigned.test(evaluation.reason),
+  );
+  if (assigned === undefined) return fallbackVerdict(flag, evaluations.at(-1)!, vendor.result.fallbacks, key);
+  const ids = [CONTROL_ID, ...experiment.variations.map(variationId)];
+  const evidence = { key, value: assigned.variation, reason: assigned.reason, atMs: assigned.atMs };
+  if (assigned.variation === null || !ids.includes(assigned.variation))
+    return {
+      status: "fail",
+      message: `"${flag}" evaluated to ${assigned.variation === null ? "no variation" : `\`${assigned.variation}\``} (${assigned.reason}), which is none of the experiment's variations (${ids.join(", ")}). Give each variation the id the SDK names it by, or point flag at the experiment's key.`,
+      evidence,
+    };
+  return {
+    status: "pass",
+    message: `"${flag}" evaluated to \`${assigned.variation}\` (${assigned.reason}) at ${assigned.atMs} ms, with the key ${key}.`,
+    evidence,
+  };
+}
+
+/** A fail when no client was made, or none with the environment's key; null when one was. */
+function judgeKey(spec: AuditSpec, environment: string, seen: ExperimentSdkSeen, vendor: string): Verdict | null {
+  if (seen.inits.length === 0)
+    return {
+      status: "fail",
+      message: `${vendor} made no client on this page (${spec.experimentSdk!.init.join(", ")} never called): no flag is evaluated and the experiment has no visitors here. Initialise the SDK on this page.`,
+    };
+  const expected = spec.environments[environment]?.experimentKey;
+  const keys = seen.inits.map((init) => init.key);
+  if (expected === undefined || keys.includes(expected)) return null;
+  const wrong = keys.find((key) => key !== null) ?? null;
+  const owner = Object.entries(spec.environments).find(([, env]) => wrong !== null && env.experimentKey === wrong);
+  const message =
+    owner !== undefined
+      ? `${vendor} was initialised with ${owner[0]}'s key ${wrong} instead of ${environment}'s ${expected}: this environment's visitors are counted in ${owner[0]}'s experiments. Use the environment's own key.`
+      : `${vendor} was initialised with ${wrong === null ? "no key" : `the key ${wrong}`}, not ${environment}'s experimentKey ${expected}. Use the environment's key, or correct experimentKey.`;
+  return { status: "fail", message, evidence: { key: wrong, expected } };
+}
+
+/** The fail for a flag that got only the SDK's fallback, with the SDK's reason and what it means. */
+function fallbackVerdict(
+  flag: string,
+  evaluation: FlagEvaluation,
+  fallbacks: readonly { reason: RegExp; means: string }[],
+  key: string | null,
+): Verdict {
+  const { reason } = evaluation;
+  const means = fallbacks.find((fallback) => reason !== null && fallback.reason.test(reason))?.means;
+  return {
+    status: "fail",
+    message: `"${flag}" got the SDK's fallback, not a variation (reason ${reason ?? "none given"})${means === undefined ? "" : `: ${means}`}. Every visitor sees the fallback and none is counted in the experiment.`,
+    evidence: { key, value: evaluation.variation, reason, atMs: evaluation.atMs },
+  };
+}

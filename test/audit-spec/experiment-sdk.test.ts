@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { knownViewports } from "../../src/browser/viewports.js";
+import { formatSpecError, parseSpec, type SpecParseResult } from "../../src/audit-spec/load.js";
+import { MINIMAL, minimalWith } from "../support/spec-text.js";
+
+/** The errors of an invalid spec as the CLI prints them, the file always named spec.yaml. */
+function printed(result: SpecParseResult): string[] {
+  if (result.ok) throw new Error("expected the spec to be invalid");
+  return result.errors.map((error) => formatSpecError({ ...error, file: "spec.yaml" }));
+}
+
+function parse(text: string): SpecParseResult {
+  return parseSpec(text, "spec.yaml", knownViewports());
+}
+
+const EXPERIMENT = ["experiments:", "  - name: Pricing CTA copy", "    page: home", '    selector: "#cta"'];
+const PRODUCTION = ["  production:", "    key: prj_demo_prod", "    baseUrl: https://shop.example.test"];
+
+test("a preset fills the experimentation SDK's fields, and a field given beside it wins", () => {
+  const result = parse(
+    minimalWith({ 5: [MINIMAL[4]!, "    experimentKey: client-staging"] }, "experimentSdk:", "  preset: statsig"),
+  );
+  if (!result.ok) throw new Error(printed(result).join("\n"));
+  expect(result.spec.experimentSdk).toEqual({
+    preset: "statsig",
+    global: "Statsig",
+    init: ["StatsigClient"],
+    evaluate: ["getFeatureGate", "getExperiment", "getDynamicConfig", "getLayer"],
+  });
+  expect(result.spec.environments.staging!.experimentKey).toBe("client-staging");
+  const overridden = parse(minimalWith({}, "experimentSdk:", "  preset: statsig", "  evaluate: getExperiment"));
+  expect(overridden.ok && overridden.spec.experimentSdk?.evaluate).toEqual(["getExperiment"]);
+});
+
+test("an unknown preset names the one meant", () => {
+  expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: statsgi")))).toEqual([
+    'spec.yaml:17:11 experimentSdk.preset: must be one of "statsig", not text ("statsgi") — did you mean "statsig"?',
+  ]);
+});
+
+test("a flag needs experimentSdk, at the flag", () => {
+  expect(printed(parse(minimalWith({}, ...EXPERIMENT, "    flag: pricing_cta")))).toEqual([
+    "spec.yaml:20:11 experiments[0].flag: needs experimentSdk: name the SDK that evaluates it (experimentSdk.preset), or leave it out",
+  ]);
+});
+
+test("an experimentKey needs experimentSdk, and no two environments share one", () => {
+  expect(printed(parse(minimalWith({ 5: [MINIMAL[4]!, "    experimentKey: client-staging"] })))).toEqual([
+    "spec.yaml:6:20 environments.staging.experimentKey: needs experimentSdk: name the SDK it is the key of (experimentSdk.preset), or leave it out",
+  ]);
+  const shared = minimalWith(
+    {
+      5: [MINIMAL[4]!, "    experimentKey: client-staging"],
+      6: [MINIMAL[5]!, ...PRODUCTION, "    experimentKey: client-staging"],
+    },
+    "defaultEnvironment: staging",
+    "experimentSdk:",
+    "  preset: statsig",
+  );
+  expect(printed(parse(shared))).toEqual([
+    'spec.yaml:11:20 environments.production.experimentKey: is the same key as environment "staging": each environment\'s experimentation SDK must have its own key',
+  ]);
+});
+
+test("an experimentation SDK on the analytics SDK's own global is refused, for now, at experimentSdk", () => {
+  expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: statsig", "  global: expsvc")))).toEqual([
+    'spec.yaml:16:1 experimentSdk: has sdk\'s global "expsvc": an experimentation SDK that is the analytics SDK itself is not supported yet; leave experimentSdk out',
+  ]);
+});

@@ -1,0 +1,129 @@
+import { expect, test } from "@playwright/test";
+import type { ExperimentSdkSeen, FlagEvaluation } from "../../../src/artifacts/types.js";
+import { experimentAssignment } from "../../../src/checks/experiment/assignment.js";
+import { contextOf, pageWith, specWith } from "../../support/artifacts.js";
+
+/** A shop whose experiment runs on Statsig, its client keys per environment; the visitor lands in cta-long. */
+const SPEC = specWith({
+  environments: {
+    staging: { key: "prj_demo_staging", experimentKey: "client-staging", baseUrl: "http://127.0.0.1:47412" },
+    production: { key: "prj_demo_prod", experimentKey: "client-production", baseUrl: "https://shop.example.test" },
+  },
+  defaultEnvironment: "staging",
+  experimentSdk: { preset: "statsig" },
+  pages: [{ id: "pricing", path: "/pricing" }],
+  experiments: [
+    {
+      name: "Pricing CTA copy",
+      page: "pricing",
+      selector: "#cta",
+      flag: "pricing_cta",
+      variations: [{ name: "Long copy", css: "#cta { color: green }", id: "cta-long" }],
+    },
+  ],
+});
+
+const init = (key: string | null, readyAtMs: number | null = 900) => ({
+  method: "Statsig.StatsigClient",
+  key,
+  atMs: 120,
+  readyAtMs,
+});
+
+const evaluation = (overrides: Partial<FlagEvaluation> = {}): FlagEvaluation => ({
+  method: "getExperiment",
+  flag: "pricing_cta",
+  variation: "cta-long",
+  reason: "Network:Recognized",
+  atMs: 910,
+  ...overrides,
+});
+
+/** experiment.assignment's findings on the pricing page, desktop, with what the SDK did there. */
+function judged(seen: ExperimentSdkSeen | null | undefined) {
+  const page = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seen });
+  return experimentAssignment.evaluate(contextOf([page], SPEC));
+}
+
+test("passes when the client has the environment's key and the flag evaluated to one of the experiment's variations, the control included", () => {
+  expect(judged({ inits: [init("client-staging")], evaluations: [evaluation()] })).toEqual([
+    expect.objectContaining({
+      check: "experiment.assignment",
+      status: "pass",
+      page: "pricing",
+      viewport: "desktop",
+      experiment: "Pricing CTA copy",
+      message: '"pricing_cta" evaluated to `cta-long` (Network:Recognized) at 910 ms, with the key client-staging.',
+      evidence: { key: "client-staging", value: "cta-long", reason: "Network:Recognized", atMs: 910 },
+    }),
+  ]);
+  const control = judged({ inits: [init("client-staging")], evaluations: [evaluation({ variation: "control" })] });
+  expect(control[0]!.status).toBe("pass");
+  // A fallback first (evaluated while loading), then the real value: the visitor was assigned.
+  const late = [evaluation({ variation: null, reason: "Loading:Unrecognized", atMs: 300 }), evaluation()];
+  expect(judged({ inits: [init("client-staging")], evaluations: late })[0]!.status).toBe("pass");
+});
+
+test("fails on another environment's key, naming both, and on a key of no environment", () => {
+  const [other] = judged({ inits: [init("client-production")], evaluations: [evaluation()] });
+  expect(other).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "was initialised with production's key client-production instead of staging's client-staging",
+    ),
+    evidence: { key: "client-production", expected: "client-staging" },
+  });
+  const [unknown] = judged({ inits: [init("client-typo")], evaluations: [evaluation()] });
+  expect(unknown).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "was initialised with the key client-typo, not staging's experimentKey client-staging",
+    ),
+  });
+});
+
+test("fails when no client was made, or the flag was never evaluated", () => {
+  expect(judged({ inits: [], evaluations: [] })[0]).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining("made no client on this page (StatsigClient never called)"),
+  });
+  expect(
+    judged({ inits: [init("client-staging", null)], evaluations: [evaluation({ flag: "other" })] })[0],
+  ).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      'never evaluated "pricing_cta" on this page (its initialisation never finished): no visitor is assigned',
+    ),
+  });
+});
+
+test("fails on the SDK's fallback with its reason and what it means, and on a variation that is none of the experiment's", () => {
+  const fallback = (reason: string) =>
+    judged({ inits: [init("client-staging")], evaluations: [evaluation({ variation: null, reason })] })[0]!;
+  expect(fallback("Network:Unrecognized")).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "(reason Network:Unrecognized): the project has no such gate or experiment, or does not serve it to client SDKs",
+    ),
+    evidence: { key: "client-staging", value: null, reason: "Network:Unrecognized", atMs: 910 },
+  });
+  expect(fallback("Uninitialized").message).toContain("evaluated before the client's initialisation finished");
+  expect(fallback("NoValues").message).toContain("the client's initialisation failed or timed out");
+  const [stranger] = judged({ inits: [init("client-staging")], evaluations: [evaluation({ variation: "cta-short" })] });
+  expect(stranger).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "evaluated to `cta-short` (Network:Recognized), which is none of the experiment's variations (control, cta-long)",
+    ),
+  });
+});
+
+test("skips a page gathered without the SDK recorded, and judges nothing for an experiment without a flag", () => {
+  expect(judged(undefined)[0]).toMatchObject({ status: "skip", message: expect.stringContaining("saved before") });
+  expect(judged(null)[0]).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("without the spec's experimentSdk"),
+  });
+  const unflagged = specWith({ experiments: [{ name: "Copy", page: "home", selector: "#cta" }] });
+  expect(experimentAssignment.evaluate(contextOf([pageWith({ page: "home" })], unflagged))).toEqual([]);
+});

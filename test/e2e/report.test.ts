@@ -3,11 +3,16 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromium, type Browser } from "playwright";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { readSummary, runCli } from "./cli.js";
 import { testBrowserPath } from "../support/browser.js";
+import { GOLDEN_DIR, GOLDEN_SPEC } from "../support/golden.js";
 import { expectAllureShows, openOffline as openOfflineIn, type OfflinePage } from "../support/offline.js";
 
-const BROKEN_SHOP = e2eSpec("broken-shop.yaml");
+/**
+ * The broken shop's golden artifacts judged again (`run --from-artifacts`, no page opened): the
+ * report is built from what was gathered, the same either way.
+ */
+const REPLAY = ["run", GOLDEN_SPEC, "--from-artifacts", GOLDEN_DIR];
 const API_KEY = "test-api-key";
 /** The broken shop's journey types this e-mail address; it must appear nowhere in the report. */
 const TYPED_EMAIL = "qa@example.test";
@@ -47,7 +52,7 @@ function textsUnder(dir: string): { file: string; text: string }[] {
 
 test("the single-file report of a broken-shop run opens offline on its overview, shows the checklist and the planted failures one click away, and holds no secret", async ({}, testInfo) => {
   const out = testInfo.outputPath("out");
-  const run = await runCli(["run", BROKEN_SHOP, "--out", out], { SERVICE_API_KEY: API_KEY });
+  const run = await runCli([...REPLAY, "--out", out], { SERVICE_API_KEY: API_KEY });
   expect(run.code, run.stdout + run.stderr).toBe(1);
   expect(run.stdout).toContain(`Report: ${join(out, "html")}/ — serve it`);
   expect(run.stdout).toContain(`Shareable file: run \`setup-audit report --out ${out} --single-file --open\``);
@@ -139,12 +144,8 @@ test("the single-file report of a broken-shop run opens offline on its overview,
 });
 
 test("two consecutive runs give a report whose history shows both; rebuilding it adds no entry", async ({}, testInfo) => {
-  // 25 s alone; 2.3 and 3.0 min beside another suite; once past 5 min, waiting for the Allure
-  // report's tree after 18 s of audits (that file, opened again, showed its tree in 3 s). Given
-  // room for a loaded machine.
-  test.slow();
   const out = testInfo.outputPath("out");
-  const run = ["run", BROKEN_SHOP, "--out", out, "--page", "early-call", "--viewport", "desktop"];
+  const run = [...REPLAY, "--out", out, "--page", "early-call", "--viewport", "desktop"];
   const first = await runCli(run);
   expect(first.code, first.stdout + first.stderr).toBe(1);
   expect(first.stdout).toContain("History: 1 run(s)");

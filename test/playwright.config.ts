@@ -27,7 +27,8 @@ export default defineConfig({
   fullyParallel: true,
   // Most tests wait on pages, SDK batch timers and deadlines, not on the cores: one and a half
   // workers per core, of which the end-to-end audits (each with browsers of its own) take at most
-  // one per core; the rest run the browser-free and integration tests beside them.
+  // one per core; the rest run the browser-free and integration tests beside them. The audits keep
+  // both cores busy: three end-to-end workers instead of two did the same tests in the same time.
   workers: "150%",
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["./summary-reporter.ts"]],

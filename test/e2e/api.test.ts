@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
+import { textsUnder } from "../support/output-texts.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
 
 /** The service API through the CLI, against the shared mock service: passing, failing, down, and never leaking the key. */
@@ -106,12 +107,12 @@ test("with the API down, the pages are still audited and the run exits 1, not 3"
   );
 });
 
-test("the API key appears in no file the run wrote and in none of its output", async ({}, testInfo) => {
+test("the API key appears in no file the run wrote, the single-file report's embedded files included, and in none of its output", async ({}, testInfo) => {
   const key = "sk_audit_canary_7F3C9E1B5A";
   const out = testInfo.outputPath("out");
   const accepted = e2eSpec("api-canary-key.yaml");
   const echoed = e2eSpec("api-canary-echo.yaml");
-  const run = await runCli(["run", accepted, echoed, "--out", out], { AUDIT_CANARY_KEY: key });
+  const run = await runCli(["run", accepted, echoed, "--out", out, "--single-file"], { AUDIT_CANARY_KEY: key });
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const summary = readSummary(out);
   // The key was used: accepted by one spec's API, refused (and echoed back) by the other's.
@@ -129,8 +130,12 @@ test("the API key appears in no file the run wrote and in none of its output", a
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name));
   expect(files.length).toBeGreaterThan(3);
+  expect(files.some((file) => file.endsWith("audit-report.html"))).toBe(true);
   const leaks = [key, encodeURIComponent(key), Buffer.from(key).toString("base64")].flatMap((form) => [
     ...files.filter((file) => readFileSync(file).includes(form)),
+    ...textsUnder(out)
+      .filter(({ text }) => text.includes(form))
+      .map(({ file }) => file),
     ...(run.stdout.includes(form) ? ["stdout"] : []),
     ...(run.stderr.includes(form) ? ["stderr"] : []),
   ]);

@@ -67,7 +67,8 @@ export function judgeAssignment(
   const keyVerdict = judgeKey(spec, environment, seen, vendor.vendor);
   if (keyVerdict !== null) return keyVerdict;
   const evaluations = seen.evaluations.filter((evaluation) => evaluation.flag === flag);
-  const key = seen.inits[0]!.key;
+  // The environment's key when a client had it (judgeKey passed), else the only key there is to name.
+  const key = spec.environments[environment]?.experimentKey ?? seen.inits[0]!.key;
   if (evaluations.length === 0) {
     const unready = seen.inits.every((init) => init.readyAtMs === null) ? " (its initialisation never finished)" : "";
     return {

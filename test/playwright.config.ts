@@ -12,7 +12,7 @@ const INTEGRATION_TESTS = [
   "cli/pictures.test.ts",
   "fixtures/**/*.test.ts",
   "browser/visitor.test.ts",
-  "gather/{consent,flicker,key-places,login,login-state,page,page-done,picture-masks,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
+  "gather/{consent,experiment-sdk,flicker,key-places,login,login-state,page,page-done,picture-masks,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
   "init/{first-look,key-discovery,sdk-detection,service-project,site-look,spec-draft}.test.ts",
   "report/{overview-phone,side-by-side}.test.ts",
 ];

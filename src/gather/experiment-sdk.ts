@@ -11,12 +11,13 @@ type ExperimentSdkMessage =
   | { type: "ready"; init: number; at: number }
   | ({ type: "evaluation" } & Omit<FlagEvaluation, "atMs"> & { at: number });
 
-/** What the page's watch is given: the SDK's global, its constructors, the client's evaluating methods and where a result keeps its variation and reason. */
+/** What the page's watch is given: the SDK's global, its constructors, its registry of clients, the client's evaluating methods and where a result keeps its variation and reason. */
 interface WatchConfig {
   binding: string;
   global: string;
   init: string[];
   evaluate: string[];
+  registry: { global: string; clients: string } | null;
   ready: { property: string; equals: string };
   variation: readonly string[];
   reason: readonly string[];
@@ -43,13 +44,14 @@ export class ExperimentSdkPart implements GathererPart {
     const { context, input } = this.gathering;
     if (input.experimentSdk === null) return;
     const { global, init, evaluate, preset } = input.experimentSdk;
-    const { result, ready } = EXPERIMENT_PRESETS[preset];
+    const { result, ready, registry } = EXPERIMENT_PRESETS[preset];
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
     const config: WatchConfig = {
       binding: BINDING,
       global,
       init,
       evaluate,
+      registry: registry ?? null,
       ready,
       variation: result.variation,
       reason: result.reason,
@@ -92,11 +94,12 @@ export class ExperimentSdkPart implements GathererPart {
 }
 
 /**
- * Runs in the page before its scripts; serialised into the page, so it must be self-contained. The global's
- * name gets an accessor that gives what the page assigned (what it held before, until then), so
- * that each assignment is seen. Each constructor or factory named by `init` is wrapped where it is;
- * each client it makes gets its evaluating methods wrapped, on the client itself (Statsig's are its
- * own memoised functions, not its prototype's).
+ * Runs in the page before its scripts; serialised into the page, so it must be self-contained. The
+ * global's name gets an accessor that gives what the page assigned (what it held before, until
+ * then), so that each assignment is seen; so does the SDK's registry of clients, when it has one.
+ * Each constructor or factory named by `init` is wrapped where it is; each client, made through it
+ * or seen in the registry, gets its evaluating methods wrapped on the client itself (Statsig's are
+ * its own memoised functions, assigned after it registers itself: an accessor wraps each as it is).
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
 function watchExperimentSdk(config: WatchConfig): void {
@@ -113,36 +116,60 @@ function watchExperimentSdk(config: WatchConfig): void {
     }
     return null;
   };
+  /** Gives `owner[name]` an accessor: what is assigned is kept, and `seen` is told of it. */
+  const watchProperty = (owner: object, name: string, seen: (value: unknown) => unknown) => {
+    let value = seen((owner as Record<string, unknown>)[name]);
+    try {
+      Object.defineProperty(owner, name, {
+        configurable: true,
+        enumerable: true,
+        get: () => value,
+        set(next: unknown) {
+          value = seen(next);
+        },
+      });
+    } catch {
+      // A sealed object keeps its property as it is.
+    }
+  };
   const wrapped = new WeakSet<object>();
+  const noted = new WeakSet<object>();
   let inits = 0;
+  // Inside a watched constructor the registry stays silent: the constructor notes its client.
+  let constructing = 0;
   const awaitReady = (client: Record<string, unknown>, init: number) => {
     if (client[config.ready.property] === config.ready.equals) send({ type: "ready", init, at: Date.now() });
     else setTimeout(() => awaitReady(client, init), 50);
   };
-  const watchClient = (client: unknown, init: number) => {
+  const evaluating = (name: string, original: unknown) => {
+    if (typeof original !== "function" || wrapped.has(original)) return original;
+    const watched = function (this: unknown, ...args: unknown[]) {
+      const result: unknown = original.apply(this, args);
+      if (typeof args[0] === "string")
+        send({
+          type: "evaluation",
+          method: name,
+          flag: args[0],
+          variation: read(result, config.variation),
+          reason: read(result, config.reason),
+          at: Date.now(),
+        });
+      return result;
+    };
+    wrapped.add(watched);
+    return watched;
+  };
+  const noteClient = (method: string, key: unknown, client: unknown, at: number) => {
+    if (client !== null && typeof client === "object") {
+      if (noted.has(client)) return;
+      noted.add(client);
+    }
+    const init = inits++;
+    send({ type: "init", method, key: typeof key === "string" ? key : null, at });
     // What is no client (a factory's promise) has no readiness to wait for.
     if (client === null || typeof client !== "object") return send({ type: "ready", init, at: Date.now() });
     awaitReady(client as Record<string, unknown>, init);
-    if (wrapped.has(client)) return;
-    wrapped.add(client);
-    const methods = client as Record<string, unknown>;
-    for (const name of config.evaluate) {
-      const original = methods[name];
-      if (typeof original !== "function") continue;
-      methods[name] = function (this: unknown, ...args: unknown[]) {
-        const result: unknown = original.apply(this, args);
-        if (typeof args[0] === "string")
-          send({
-            type: "evaluation",
-            method: name,
-            flag: args[0],
-            variation: read(result, config.variation),
-            reason: read(result, config.reason),
-            at: Date.now(),
-          });
-        return result;
-      };
-    }
+    for (const name of config.evaluate) watchProperty(client, name, (method) => evaluating(name, method));
   };
   const watchInits = (sdk: unknown) => {
     if (sdk === null || (typeof sdk !== "object" && typeof sdk !== "function")) return;
@@ -153,29 +180,49 @@ function watchExperimentSdk(config: WatchConfig): void {
       const name = keys[keys.length - 1]!;
       const original = owner?.[name];
       if (typeof original !== "function" || wrapped.has(original)) continue;
-      const noteInit = <Client>(args: unknown[], client: Client): Client => {
-        const key = args.find((arg) => typeof arg === "string");
-        send({ type: "init", method: `${config.global}.${path}`, key: key ?? null, at: Date.now() });
-        watchClient(client, inits++);
+      const noteInit = <Client>(args: unknown[], make: () => Client): Client => {
+        const at = Date.now();
+        constructing++;
+        let client: Client;
+        try {
+          client = make();
+        } finally {
+          constructing--;
+        }
+        noteClient(
+          `${config.global}.${path}`,
+          args.find((arg) => typeof arg === "string"),
+          client,
+          at,
+        );
         return client;
       };
       const watched = new Proxy(original, {
-        construct: (target, args, newTarget) => noteInit(args, Reflect.construct(target, args, newTarget)),
-        apply: (target, self, args) => noteInit(args, Reflect.apply(target, self, args)),
+        construct: (target, args, newTarget) => noteInit(args, () => Reflect.construct(target, args, newTarget)),
+        apply: (target, self, args) => noteInit(args, () => Reflect.apply(target, self, args)),
       });
       wrapped.add(watched);
       owner[name] = watched;
     }
   };
-  let value = (window as unknown as Record<string, unknown>)[config.global];
-  watchInits(value);
-  Object.defineProperty(window, config.global, {
-    configurable: true,
-    enumerable: true,
-    get: () => value,
-    set(next: unknown) {
-      value = next;
-      watchInits(next);
-    },
+  watchProperty(window, config.global, (sdk) => {
+    watchInits(sdk);
+    return sdk;
+  });
+  const { registry } = config;
+  if (registry === null) return;
+  const registered = (clients: unknown) => {
+    if (constructing === 0 && clients !== null && typeof clients === "object")
+      for (const [key, client] of Object.entries(clients))
+        noteClient(`${registry.global}.${registry.clients}`, key, client, Date.now());
+    return clients;
+  };
+  const watchedRegistries = new WeakSet<object>();
+  watchProperty(window, registry.global, (holder) => {
+    if (holder !== null && typeof holder === "object" && !watchedRegistries.has(holder)) {
+      watchedRegistries.add(holder);
+      watchProperty(holder, registry.clients, registered);
+    }
+    return holder;
   });
 }

@@ -10,6 +10,13 @@ export interface ExperimentPreset {
   global: string;
   /** Paths on the global of the constructors or factories whose first string argument is the client key; what they return is the client. */
   init: string[];
+  /**
+   * Where the SDK registers each client it makes, by its key, however the page loads it: a window
+   * global of the SDK's own (`global`) and its property holding the clients by key (`clients`). It
+   * is how a client is seen when the SDK is bundled into the site's code from npm, where no
+   * `global` is defined.
+   */
+  registry?: { global: string; clients: string };
   /** The client's methods that evaluate a flag, gate or experiment by its key (their first argument). */
   evaluate: string[];
   /** The client's property that says its initialisation is over (it has its values, or gave up), and the value it then has. */

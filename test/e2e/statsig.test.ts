@@ -6,8 +6,9 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * Statsig's own browser SDK assigning the visitor (fixtures/sites/statsig.ts): the correct shop
- * page passes experiment.assignment and every other check on both viewports; each planted fault
- * is reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
+ * pages (its values late, or the SDK bundled into the site's code) pass experiment.assignment and
+ * every other check on both viewports; each planted fault is reported by experiment.assignment
+ * alone, naming the key, the flag or the SDK's reason.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -51,9 +52,9 @@ test("each fault names the key, the flag or the SDK's reason", () => {
   }
 });
 
-test("the correct pages' visitor is assigned a variation of the experiment with staging's key, its values late or not, and the pages pass every check", () => {
+test("the correct pages' visitor is assigned a variation of the experiment with staging's key, its values late or not, the SDK bundled or not, and the pages pass every check", () => {
   for (const viewport of VIEWPORTS) {
-    for (const page of ["shop", "slow-shop"]) {
+    for (const page of ["shop", "slow-shop", "bundled-shop"]) {
       const assignment = findingOf(summary, "experiment.assignment", { page, viewport });
       expect(assignment).toMatchObject({
         status: "pass",

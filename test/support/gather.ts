@@ -17,9 +17,12 @@ export interface GatherContext {
 /** What a test sets of the page's input (schedule/page-input.ts) and of its run's (gather/gather-run.ts): the canaries and the traffic are the run's, resolved. */
 export type GatherOverrides = Partial<Omit<PageInput, keyof GatherRun>> & Partial<GatherRun>;
 
+/** The bundled shops a test gathers from, by the name it gives them. */
+const SITES = { demo: "demoShop", broken: "brokenShop", statsig: "statsig" } as const;
+
 /** Gathers one page of a bundled shop, as it is unless `overrides` say otherwise. */
 export type Gather = (
-  site: "demo" | "broken",
+  site: keyof typeof SITES,
   page: Partial<PageSpec> & { path: string },
   overrides?: GatherOverrides,
   context?: GatherContext,
@@ -30,7 +33,7 @@ export const test = withFixtures.extend<{ gather: Gather }>({
   gather: async ({ browser, fixtures }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (site, pageSpec, overrides = {}, { device = {}, prepare } = {}) => {
-      const baseUrl = site === "demo" ? fixtures.urls.demoShop : fixtures.urls.brokenShop;
+      const baseUrl = fixtures.urls[SITES[site]];
       const context = await browser.newContext({ ...devices["Desktop Chrome"], ...device });
       contexts.push(context);
       await prepare?.(context);

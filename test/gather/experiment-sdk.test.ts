@@ -1,0 +1,58 @@
+import { expect } from "@playwright/test";
+import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
+import type { ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
+import { statsig } from "../../src/vendors/statsig.js";
+import { test } from "../support/gather.js";
+
+/**
+ * The experimentation SDK's watch against Statsig's real bundle (fixtures/sites/statsig.ts): each
+ * client once, with its key, however the page loads the SDK, and each evaluation's variation and
+ * reason, the one made as the client is made included.
+ */
+const experimentSdk: ExperimentSdkSpec = {
+  preset: "statsig",
+  global: statsig.global,
+  init: statsig.init,
+  evaluate: statsig.evaluate,
+};
+
+test("a client made through the bundle's global is seen once, at its constructor, with its evaluation", async ({
+  gather,
+}) => {
+  const { experimentSdk: seen } = await gather("statsig", { path: "/shop" }, { experimentSdk });
+  expect(seen?.inits).toEqual([
+    expect.objectContaining({ method: "Statsig.StatsigClient", key: STATSIG_CLIENT_KEYS.staging }),
+  ]);
+  expect(seen?.inits[0]?.readyAtMs).not.toBeNull();
+  expect(seen?.evaluations).toEqual([
+    expect.objectContaining({ flag: "pricing_cta", variation: "cta-long", reason: "Network:Recognized" }),
+  ]);
+});
+
+test("a client of the SDK bundled into the site's code, which defines no global, is seen in its registry, with its evaluation", async ({
+  gather,
+  browser,
+  fixtures,
+}) => {
+  const page = await browser.newPage();
+  await page.goto(`${fixtures.urls.statsig}/bundled-shop`);
+  await expect(page.locator("#cta")).toHaveText("Start your free trial");
+  expect(await page.evaluate(() => "Statsig" in window)).toBe(false);
+  await page.close();
+
+  const { experimentSdk: seen } = await gather("statsig", { path: "/bundled-shop" }, { experimentSdk });
+  expect(seen?.inits).toEqual([
+    expect.objectContaining({ method: "__STATSIG__.instances", key: STATSIG_CLIENT_KEYS.staging }),
+  ]);
+  expect(seen?.inits[0]?.readyAtMs).not.toBeNull();
+  expect(seen?.evaluations).toEqual([
+    expect.objectContaining({ flag: "pricing_cta", variation: "cta-long", reason: "Network:Recognized" }),
+  ]);
+});
+
+test("an evaluation made as the client is made, before its values, is seen with the SDK's reason", async ({
+  gather,
+}) => {
+  const { experimentSdk: seen } = await gather("statsig", { path: "/too-early" }, { experimentSdk });
+  expect(seen?.evaluations[0]).toMatchObject({ flag: "pricing_cta", variation: null, reason: "Uninitialized" });
+});

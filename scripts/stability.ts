@@ -214,7 +214,8 @@ const GROUPS: Record<string, () => Promise<number>> = {
       ["growthbook-flicker.yaml", "growthbook-exposure.yaml", "growthbook-hidden-timer.yaml"].map(e2eSpec),
     ),
   spa: () => repeatedRuns("single-page apps", [e2eSpec("spa-segment.yaml"), e2eSpec("spa-posthog.yaml")]),
-  experimentation: () => repeatedRuns("experimentation SDK pages", [e2eSpec("statsig.yaml")]),
+  experimentation: () =>
+    repeatedRuns("experimentation SDK pages", [e2eSpec("statsig.yaml"), e2eSpec("launchdarkly.yaml")]),
   "object-stub": objectStubRuns,
 };
 const chosen = values.only ?? Object.keys(GROUPS);

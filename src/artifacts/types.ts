@@ -335,7 +335,7 @@ export interface ExperimentSdkInit {
 
 /** One evaluation of a flag (gate, experiment) by a client of the experimentation SDK. */
 export interface FlagEvaluation {
-  /** The client's method (`getExperiment`). */
+  /** The client's method (`getExperiment`), or the hook's stage where the SDK's hook does not name it (LaunchDarkly's `afterEvaluation`). */
   method: string;
   /** The key it evaluated: its first argument. */
   flag: string;
@@ -343,6 +343,8 @@ export interface FlagEvaluation {
   variation: string | null;
   /** The SDK's reason for the result (`Network:Recognized`); null when it gives none. */
   reason: string | null;
+  /** Whether the client that evaluated it had finished its initialisation then; absent from artifacts saved before it was recorded. */
+  clientReady?: boolean;
   atMs: number;
 }
 

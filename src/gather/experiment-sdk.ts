@@ -1,5 +1,6 @@
 import type { ExperimentSdkInit, FlagEvaluation, PageArtifacts } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
+import type { ExperimentPreset } from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
 import type { Gathering, GathererPart } from "./part.js";
 
@@ -18,7 +19,8 @@ interface WatchConfig {
   init: string[];
   evaluate: string[];
   registry: { global: string; clients: string } | null;
-  ready: { property: string; equals: string };
+  ready: ExperimentPreset["ready"];
+  hook: { add: string; stage: string; flag: string } | null;
   variation: readonly string[];
   reason: readonly string[];
 }
@@ -44,7 +46,7 @@ export class ExperimentSdkPart implements GathererPart {
     const { context, input } = this.gathering;
     if (input.experimentSdk === null) return;
     const { global, init, evaluate, preset } = input.experimentSdk;
-    const { result, ready, registry } = EXPERIMENT_PRESETS[preset];
+    const { result, ready, registry, hook } = EXPERIMENT_PRESETS[preset];
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
     const config: WatchConfig = {
       binding: BINDING,
@@ -53,6 +55,7 @@ export class ExperimentSdkPart implements GathererPart {
       evaluate,
       registry: registry ?? null,
       ready,
+      hook: hook ?? null,
       variation: result.variation,
       reason: result.reason,
     };
@@ -99,7 +102,8 @@ export class ExperimentSdkPart implements GathererPart {
  * then), so that each assignment is seen; so does the SDK's registry of clients, when it has one.
  * Each constructor or factory named by `init` is wrapped where it is; each client, made through it
  * or seen in the registry, gets its evaluating methods wrapped on the client itself (Statsig's are
- * its own memoised functions, assigned after it registers itself: an accessor wraps each as it is).
+ * its own memoised functions, assigned after it registers itself: an accessor wraps each as it is),
+ * or the preset's hook added. Each evaluation says whether its client was ready when it was made.
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: serialised into the page
 function watchExperimentSdk(config: WatchConfig): void {
@@ -137,27 +141,64 @@ function watchExperimentSdk(config: WatchConfig): void {
   let inits = 0;
   // Inside a watched constructor the registry stays silent: the constructor notes its client.
   let constructing = 0;
-  const awaitReady = (client: Record<string, unknown>, init: number) => {
-    if (client[config.ready.property] === config.ready.equals) send({ type: "ready", init, at: Date.now() });
-    else setTimeout(() => awaitReady(client, init), 50);
+  /** Tells of the client's readiness once; says, as each evaluation is made, whether the client was ready. */
+  const watchReadiness = (client: Record<string, unknown>, init: number): (() => boolean) => {
+    let told = false;
+    const ready = () => {
+      if (told) return;
+      told = true;
+      send({ type: "ready", init, at: Date.now() });
+    };
+    const { ready: says } = config;
+    if ("on" in says) {
+      const subscribe = client[says.on];
+      if (typeof subscribe === "function") for (const event of says.events) subscribe.call(client, event, ready);
+      return () => told;
+    }
+    const isReady = () => client[says.property] === says.equals;
+    const poll = () => (isReady() ? ready() : setTimeout(poll, 50));
+    poll();
+    return isReady;
   };
-  const evaluating = (name: string, original: unknown) => {
+  const evaluation = (method: string, flag: unknown, result: unknown, isReady: () => boolean) => {
+    if (typeof flag === "string")
+      send({
+        type: "evaluation",
+        method,
+        flag,
+        variation: read(result, config.variation),
+        reason: read(result, config.reason),
+        clientReady: isReady(),
+        at: Date.now(),
+      });
+  };
+  const evaluating = (name: string, original: unknown, isReady: () => boolean) => {
     if (typeof original !== "function" || wrapped.has(original)) return original;
     const watched = function (this: unknown, ...args: unknown[]) {
       const result: unknown = original.apply(this, args);
-      if (typeof args[0] === "string")
-        send({
-          type: "evaluation",
-          method: name,
-          flag: args[0],
-          variation: read(result, config.variation),
-          reason: read(result, config.reason),
-          at: Date.now(),
-        });
+      evaluation(name, args[0], result, isReady);
       return result;
     };
     wrapped.add(watched);
     return watched;
+  };
+  /** Reads each evaluation through the client's hook, or else by wrapping its evaluating methods. */
+  const watchEvaluations = (client: Record<string, unknown>, isReady: () => boolean) => {
+    const { hook } = config;
+    if (hook === null) {
+      for (const name of config.evaluate) watchProperty(client, name, (method) => evaluating(name, method, isReady));
+      return;
+    }
+    const add = client[hook.add];
+    if (typeof add !== "function") return;
+    add.call(client, {
+      getMetadata: () => ({ name: "setup-audit" }),
+      [hook.stage]: (context: Record<string, unknown>, data: unknown, detail: unknown) => {
+        const method = typeof context?.method === "string" ? context.method : hook.stage;
+        evaluation(method, context?.[hook.flag], detail, isReady);
+        return data;
+      },
+    });
   };
   const noteClient = (method: string, key: unknown, client: unknown, at: number) => {
     if (client !== null && typeof client === "object") {
@@ -168,41 +209,46 @@ function watchExperimentSdk(config: WatchConfig): void {
     send({ type: "init", method, key: typeof key === "string" ? key : null, at });
     // What is no client (a factory's promise) has no readiness to wait for.
     if (client === null || typeof client !== "object") return send({ type: "ready", init, at: Date.now() });
-    awaitReady(client as Record<string, unknown>, init);
-    for (const name of config.evaluate) watchProperty(client, name, (method) => evaluating(name, method));
+    const methods = client as Record<string, unknown>;
+    watchEvaluations(methods, watchReadiness(methods, init));
   };
+  /** The constructor or factory at `path`, wrapped so that each client it makes is noted. */
+  const making = (path: string, original: unknown) => {
+    if (typeof original !== "function" || wrapped.has(original)) return original;
+    const noteInit = <Client>(args: unknown[], make: () => Client): Client => {
+      const at = Date.now();
+      constructing++;
+      let client: Client;
+      try {
+        client = make();
+      } finally {
+        constructing--;
+      }
+      noteClient(
+        `${config.global}.${path}`,
+        args.find((arg) => typeof arg === "string"),
+        client,
+        at,
+      );
+      return client;
+    };
+    const watched = new Proxy(original, {
+      construct: (target, args, newTarget) => noteInit(args, () => Reflect.construct(target, args, newTarget)),
+      apply: (target, self, args) => noteInit(args, () => Reflect.apply(target, self, args)),
+    });
+    wrapped.add(watched);
+    return watched;
+  };
+  // Each constructor is watched as it is assigned: a UMD build may assign its global first, then fill it (LaunchDarkly's).
   const watchInits = (sdk: unknown) => {
-    if (sdk === null || (typeof sdk !== "object" && typeof sdk !== "function")) return;
+    if (sdk === null || (typeof sdk !== "object" && typeof sdk !== "function") || wrapped.has(sdk)) return;
+    wrapped.add(sdk);
     for (const path of config.init) {
       const keys = path.split(".");
       let owner = sdk as Record<string, unknown>;
       for (const key of keys.slice(0, -1)) owner = (owner?.[key] ?? null) as Record<string, unknown>;
-      const name = keys[keys.length - 1]!;
-      const original = owner?.[name];
-      if (typeof original !== "function" || wrapped.has(original)) continue;
-      const noteInit = <Client>(args: unknown[], make: () => Client): Client => {
-        const at = Date.now();
-        constructing++;
-        let client: Client;
-        try {
-          client = make();
-        } finally {
-          constructing--;
-        }
-        noteClient(
-          `${config.global}.${path}`,
-          args.find((arg) => typeof arg === "string"),
-          client,
-          at,
-        );
-        return client;
-      };
-      const watched = new Proxy(original, {
-        construct: (target, args, newTarget) => noteInit(args, () => Reflect.construct(target, args, newTarget)),
-        apply: (target, self, args) => noteInit(args, () => Reflect.apply(target, self, args)),
-      });
-      wrapped.add(watched);
-      owner[name] = watched;
+      if (owner !== null && (typeof owner === "object" || typeof owner === "function"))
+        watchProperty(owner, keys[keys.length - 1]!, (original) => making(path, original));
     }
   };
   watchProperty(window, config.global, (sdk) => {

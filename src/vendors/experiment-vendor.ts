@@ -19,8 +19,21 @@ export interface ExperimentPreset {
   registry?: { global: string; clients: string };
   /** The client's methods that evaluate a flag, gate or experiment by its key (their first argument). */
   evaluate: string[];
-  /** The client's property that says its initialisation is over (it has its values, or gave up), and the value it then has. */
-  ready: { property: string; equals: string };
+  /**
+   * How the client says its initialisation is over (it has its values, or gave up): a property of
+   * the client and the value it then has (Statsig), or the events the client emits then, through
+   * its method that subscribes to them (LaunchDarkly's `on`). A listener subscribed as the client
+   * is made hears them before the page's own.
+   */
+  ready: { property: string; equals: string } | { on: string; events: readonly string[] };
+  /**
+   * A hook the client calls after each evaluation with its detail, for an SDK whose evaluating
+   * methods do not all say why (LaunchDarkly's `variation` returns the value alone): the client's
+   * method that adds a hook, the hook's stage (a method of the hook, called with the evaluation's
+   * context, data and detail) and the context's field naming the flag. With a hook, the methods
+   * are not wrapped, and the detail is read as a result is.
+   */
+  hook?: { add: string; stage: string; flag: string };
   /** How an evaluation's result says what the visitor got. */
   result: EvaluationShape;
 }
@@ -33,6 +46,12 @@ export interface EvaluationShape {
   reason: readonly string[];
   /** True for a reason that means the SDK knew the flag and served its rules, not its fallback. */
   assigned: RegExp;
+  /**
+   * The SDK gives a served value no reason unless asked for one (LaunchDarkly without
+   * `evaluationReasons`), and always gives its fallback one: a result with a variation and no
+   * reason was served.
+   */
+  servedWithoutReason?: boolean;
   /** What the fallback's reasons mean, in words that say what to fix: the first whose pattern matches. */
   fallbacks: readonly { reason: RegExp; means: string }[];
 }

@@ -1,13 +1,16 @@
 import { expect } from "@playwright/test";
+import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
 import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
 import type { ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
+import { launchdarkly } from "../../src/vendors/launchdarkly.js";
 import { statsig } from "../../src/vendors/statsig.js";
 import { test } from "../support/gather.js";
 
 /**
- * The experimentation SDK's watch against Statsig's real bundle (fixtures/sites/statsig.ts): each
- * client once, with its key, however the page loads the SDK, and each evaluation's variation and
- * reason, the one made as the client is made included.
+ * The experimentation SDK's watch against the vendors' real bundles (fixtures/sites/statsig.ts,
+ * launchdarkly.ts): each client once, with its key, however the page loads the SDK, and each
+ * evaluation's variation and reason, and whether its client was ready, the one made as the client
+ * is made included.
  */
 const experimentSdk: ExperimentSdkSpec = {
   preset: "statsig",
@@ -54,5 +57,42 @@ test("an evaluation made as the client is made, before its values, is seen with 
   gather,
 }) => {
   const { experimentSdk: seen } = await gather("statsig", { path: "/too-early" }, { experimentSdk });
-  expect(seen?.evaluations[0]).toMatchObject({ flag: "pricing_cta", variation: null, reason: "Uninitialized" });
+  expect(seen?.evaluations[0]).toMatchObject({
+    flag: "pricing_cta",
+    variation: null,
+    reason: "Uninitialized",
+    clientReady: false,
+  });
+});
+
+const launchdarklySdk: ExperimentSdkSpec = {
+  preset: "launchdarkly",
+  global: launchdarkly.global,
+  init: launchdarkly.init,
+  evaluate: launchdarkly.evaluate,
+};
+
+test("LaunchDarkly's client, whose global is filled after it is assigned, is seen at its factory; each variation() is read through its hook, before and after the flags came", async ({
+  gather,
+}) => {
+  const shop = await gather("launchdarkly", { path: "/shop" }, { experimentSdk: launchdarklySdk });
+  expect(shop.experimentSdk?.inits).toEqual([
+    expect.objectContaining({ method: "LDClient.initialize", key: LAUNCHDARKLY_CLIENT_IDS.staging }),
+  ]);
+  const [init] = shop.experimentSdk!.inits;
+  expect(shop.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({ flag: "pricing_cta", variation: "cta-long", reason: "FALLTHROUGH", clientReady: true }),
+  ]);
+  expect(shop.experimentSdk!.evaluations[0]!.atMs).toBeGreaterThanOrEqual(init!.readyAtMs!);
+
+  const early = await gather("launchdarkly", { path: "/too-early" }, { experimentSdk: launchdarklySdk });
+  // The page's default value, with the reason LaunchDarkly gives an unknown flag too.
+  expect(early.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({
+      flag: "pricing_cta",
+      variation: "control",
+      reason: "FLAG_NOT_FOUND",
+      clientReady: false,
+    }),
+  ]);
 });

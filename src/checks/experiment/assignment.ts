@@ -4,10 +4,14 @@ import type { AuditSpec, ExperimentSpec } from "../../audit-spec/schema.js";
 import { variationId } from "../../audit-spec/variation-id.js";
 import type { Judgement } from "../../findings/finding.js";
 import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
+import type { EvaluationShape } from "../../vendors/experiment-vendor.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, OPENED_PAGE, type Verdict } from "../check.js";
 
 /** The id the control is named by when the SDK assigns it. */
 const CONTROL_ID = "control";
+
+/** What a fallback means when the client that gave it had not finished its initialisation. */
+const BEFORE_READY = "it was evaluated before the client's initialisation finished";
 
 /** experiment.assignment: on its page, the experimentation SDK was made with this environment's key and evaluated the experiment's flag to one of its variations. */
 export const experimentAssignment = defineCheck({
@@ -77,23 +81,28 @@ export function judgeAssignment(
       evidence: { key },
     };
   }
-  const assigned = evaluations.find(
-    (evaluation) => evaluation.reason !== null && vendor.result.assigned.test(evaluation.reason),
-  );
+  const assigned = evaluations.find((evaluation) => wasServed(evaluation, vendor.result));
   if (assigned === undefined) return fallbackVerdict(flag, evaluations.at(-1)!, vendor.result.fallbacks, key);
   const ids = [CONTROL_ID, ...experiment.variations.map(variationId)];
   const evidence = { key, value: assigned.variation, reason: assigned.reason, atMs: assigned.atMs };
+  const why = assigned.reason ?? "served; the SDK gave no reason";
   if (assigned.variation === null || !ids.includes(assigned.variation))
     return {
       status: "fail",
-      message: `"${flag}" evaluated to ${assigned.variation === null ? "no variation" : `\`${assigned.variation}\``} (${assigned.reason}), which is none of the experiment's variations (${ids.join(", ")}). Give each variation the id the SDK names it by, or point flag at the experiment's key.`,
+      message: `"${flag}" evaluated to ${assigned.variation === null ? "no variation" : `\`${assigned.variation}\``} (${why}), which is none of the experiment's variations (${ids.join(", ")}). Give each variation the id the SDK names it by, or point flag at the experiment's key.`,
       evidence,
     };
   return {
     status: "pass",
-    message: `"${flag}" evaluated to \`${assigned.variation}\` (${assigned.reason}) at ${assigned.atMs} ms, with the key ${key}.`,
+    message: `"${flag}" evaluated to \`${assigned.variation}\` (${why}) at ${assigned.atMs} ms, with the key ${key}.`,
     evidence,
   };
+}
+
+/** Whether the SDK served the flag's rules rather than its fallback: its reason says so, or it gave none where only a served value has none. */
+function wasServed(evaluation: FlagEvaluation, shape: EvaluationShape): boolean {
+  if (evaluation.reason !== null) return shape.assigned.test(evaluation.reason);
+  return shape.servedWithoutReason === true && evaluation.variation !== null;
 }
 
 /** A fail when no client was made, or none with the environment's key; null when one was. */
@@ -123,7 +132,11 @@ function fallbackVerdict(
   key: string | null,
 ): Verdict {
   const { reason } = evaluation;
-  const means = fallbacks.find((fallback) => reason !== null && fallback.reason.test(reason))?.means;
+  // Some SDKs give the same reason before their values arrive as for an unknown flag (LaunchDarkly's FLAG_NOT_FOUND).
+  const means =
+    evaluation.clientReady === false
+      ? BEFORE_READY
+      : fallbacks.find((fallback) => reason !== null && fallback.reason.test(reason))?.means;
   return {
     status: "fail",
     message: `"${flag}" got the SDK's fallback, not a variation (reason ${reason ?? "none given"})${means === undefined ? "" : `: ${means}`}. Every visitor sees the fallback and none is counted in the experiment.`,

@@ -40,9 +40,9 @@ const evaluation = (overrides: Partial<FlagEvaluation> = {}): FlagEvaluation => 
 });
 
 /** experiment.assignment's findings on the pricing page, desktop, with what the SDK did there. */
-function judged(seen: ExperimentSdkSeen | null | undefined) {
+function judged(seen: ExperimentSdkSeen | null | undefined, spec = SPEC) {
   const page = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seen });
-  return experimentAssignment.evaluate(contextOf([page], SPEC));
+  return experimentAssignment.evaluate(contextOf([page], spec));
 }
 
 test("passes when the client has the environment's key and the flag evaluated to one of the experiment's variations, the control included", () => {
@@ -126,4 +126,37 @@ test("skips a page gathered without the SDK recorded, and judges nothing for an 
   });
   const unflagged = specWith({ experiments: [{ name: "Copy", page: "home", selector: "#cta" }] });
   expect(experimentAssignment.evaluate(contextOf([pageWith({ page: "home" })], unflagged))).toEqual([]);
+});
+
+test("on LaunchDarkly, a value served without a reason passes, and the one reason of its fallback says before or after the flags came", () => {
+  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset: "launchdarkly" as const } };
+  const ld = (overrides: Partial<FlagEvaluation>) =>
+    judged(
+      {
+        inits: [{ ...init("client-staging"), method: "LDClient.initialize" }],
+        evaluations: [evaluation({ method: "afterEvaluation", reason: null, clientReady: true, ...overrides })],
+      },
+      spec,
+    )[0]!;
+  expect(ld({})).toMatchObject({
+    status: "pass",
+    message:
+      '"pricing_cta" evaluated to `cta-long` (served; the SDK gave no reason) at 910 ms, with the key client-staging.',
+  });
+  expect(ld({ reason: "RULE_MATCH" }).status).toBe("pass");
+  // The fallback: the page's default value, with FLAG_NOT_FOUND whatever the cause.
+  expect(ld({ variation: "control", reason: "FLAG_NOT_FOUND" })).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "(reason FLAG_NOT_FOUND): the environment has no such flag, or does not make it available to client-side SDKs",
+    ),
+  });
+  expect(ld({ variation: "control", reason: "FLAG_NOT_FOUND", clientReady: false }).message).toContain(
+    "(reason FLAG_NOT_FOUND): it was evaluated before the client's initialisation finished",
+  );
+  expect(ld({ variation: "control", reason: "OFF" }).message).toContain("the flag is off in this environment");
+  // Statsig always gives a reason: none is no served value there.
+  expect(judged({ inits: [init("client-staging")], evaluations: [evaluation({ reason: null })] })[0]!.status).toBe(
+    "fail",
+  );
 });

@@ -1,0 +1,118 @@
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { SLOW_INIT_MS as LAUNCHDARKLY_SLOW_INIT_MS } from "../../fixtures/sites/launchdarkly.js";
+import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+
+/**
+ * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
+ * launchdarkly.ts): the correct shop pages (their values late, or the SDK bundled into the site's
+ * code) pass experiment.assignment and every other check on both viewports; each planted fault is
+ * reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
+ */
+const VIEWPORTS = ["desktop", "mobile"] as const;
+
+/** A vendor's shop: its spec, its correct pages and what they are assigned, and each faulty page's message and evidence. */
+interface VendorShop {
+  spec: string;
+  correct: string[];
+  served: { key: string; value: string; reason: string };
+  /** How late the slow page's values come. */
+  slowInitMs: number;
+  faults: Record<string, { message: string; evidence?: Record<string, unknown> }>;
+}
+
+const SHOPS: Record<string, VendorShop> = {
+  statsig: {
+    spec: "statsig.yaml",
+    correct: ["shop", "slow-shop", "bundled-shop"],
+    served: { key: "client-statsig-staging", value: "cta-long", reason: "Network:Recognized" },
+    slowInitMs: STATSIG_SLOW_INIT_MS,
+    faults: {
+      "other-key": {
+        message:
+          "was initialised with production's key client-statsig-production instead of staging's client-statsig-staging",
+      },
+      "unknown-flag": {
+        message: '"checkout_cta" got the SDK\'s fallback, not a variation (reason Network:Unrecognized)',
+      },
+      // Evaluated as the client was made, before initializeAsync: Statsig's own reason says so.
+      "too-early": {
+        message: '"pricing_cta" got the SDK\'s fallback, not a variation (reason Uninitialized)',
+        evidence: { key: "client-statsig-staging", value: null, reason: "Uninitialized" },
+      },
+    },
+  },
+  launchdarkly: {
+    spec: "launchdarkly.yaml",
+    correct: ["shop", "slow-shop"],
+    served: { key: "ld-client-staging", value: "cta-long", reason: "FALLTHROUGH" },
+    slowInitMs: LAUNCHDARKLY_SLOW_INIT_MS,
+    faults: {
+      "other-key": {
+        message: "was initialised with production's key ld-client-production instead of staging's ld-client-staging",
+      },
+      "unknown-flag": {
+        message:
+          '"checkout_cta" got the SDK\'s fallback, not a variation (reason FLAG_NOT_FOUND): the environment has no such flag, or does not make it available to client-side SDKs',
+      },
+      // The same reason as the unknown flag's: only when it was evaluated tells them apart.
+      "too-early": {
+        message:
+          "\"pricing_cta\" got the SDK's fallback, not a variation (reason FLAG_NOT_FOUND): it was evaluated before the client's initialisation finished",
+        evidence: { key: "ld-client-staging", value: "control", reason: "FLAG_NOT_FOUND" },
+      },
+    },
+  },
+};
+
+for (const [vendor, shop] of Object.entries(SHOPS)) {
+  test.describe(vendor, () => {
+    test.describe.configure({ mode: "serial" });
+    let summary: RunSummary;
+
+    test.beforeAll(async ({}, testInfo) => {
+      const out = join(testInfo.project.outputDir, `${vendor}-run`);
+      const run = await runCli(["run", e2eSpec(shop.spec), "--out", out]);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      summary = readSummary(out);
+    });
+
+    test("each planted assignment fault, and nothing else, is reported on both viewports", () => {
+      const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+      expect(
+        reported.map((finding) => `${finding.check} ${finding.status} ${finding.page} ${finding.viewport}`).sort(),
+      ).toEqual(
+        VIEWPORTS.flatMap((viewport) =>
+          Object.keys(shop.faults).map((page) => `experiment.assignment fail ${page} ${viewport}`),
+        ).sort(),
+      );
+    });
+
+    test("each fault names the key, the flag or the SDK's reason", () => {
+      for (const viewport of VIEWPORTS)
+        for (const [page, fault] of Object.entries(shop.faults))
+          expect(findingOf(summary, "experiment.assignment", { page, viewport })).toMatchObject({
+            message: expect.stringContaining(fault.message),
+            ...(fault.evidence ? { evidence: fault.evidence } : {}),
+          });
+    });
+
+    test("the correct pages' visitor is assigned a variation of the experiment with staging's key, and the pages pass every check", () => {
+      for (const viewport of VIEWPORTS) {
+        for (const page of shop.correct) {
+          expect(findingOf(summary, "experiment.assignment", { page, viewport })).toMatchObject({
+            status: "pass",
+            evidence: shop.served,
+          });
+          const findings = summary.findings.filter((finding) => finding.page === page && finding.viewport === viewport);
+          expect(findings.filter((finding) => finding.status !== "pass" && finding.status !== "skip")).toEqual([]);
+        }
+        // The page waited for the client's values, answered slowInitMs after it asked, before it was done.
+        const late = findingOf(summary, "experiment.assignment", { page: "slow-shop", viewport });
+        expect(late.evidence.atMs as number).toBeGreaterThan(shop.slowInitMs);
+      }
+    });
+  });
+}

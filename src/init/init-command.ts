@@ -220,6 +220,7 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: Draft
     basic: options.basic,
     consent: look.consent,
     journey: look.journey,
+    experimentSdk: look.experimentSdk,
   });
   const text = specText(draft);
   const parsed = parseSpec(text, file, knownViewports());
@@ -228,11 +229,15 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: Draft
   mkdirSync(dirname(resolve(file)), { recursive: true });
   writeFileSync(file, text);
   const which = look.preset === null ? `window.${parsed.spec.sdk.global}, no preset` : `preset ${look.preset}`;
+  const experimenting = draft.experimentSdk && {
+    key: parsed.spec.environments[options.environment]?.experimentKey ?? "not found",
+    flags: parsed.spec.experiments.filter((experiment) => experiment.flag !== undefined).length,
+  };
   process.stdout.write(
     (look.consent
       ? `Met the consent banner of ${look.consent.cmp} and accepted it to see the SDK: the spec's consent section audits it.\n`
       : "") +
-      `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
+      `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${experimenting ? `experimentation SDK ${look.experimentSdk} (key ${experimenting.key}, ${experimenting.flags} flag(s)), ` : ""}${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
       `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
   );
   if (options.workflow) {

@@ -13,7 +13,9 @@ import { accessContextOptions, siteCredentials } from "../gather/site-access.js"
 import { auditContextOptions, resolveTraffic, type TrafficTags } from "../gather/traffic.js";
 import { urlMatcher } from "../url/glob.js";
 import { PRESETS, type PresetName } from "../vendors/presets.js";
-import { sdkSchema, type SdkSpec } from "../audit-spec/schema.js";
+import { experimentSdkSchema, sdkSchema, type ExperimentSdkSpec, type SdkSpec } from "../audit-spec/schema.js";
+import type { ExperimentPresetName } from "../vendors/experiment-presets.js";
+import { detectExperimentSdk, withoutExperimentSdk } from "./experiment-draft.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
 import { CrawlQueue, pageIdFor } from "./crawl.js";
@@ -69,6 +71,8 @@ export type LookResult =
       journey: LookJourney | null;
       /** The consent banner met on the first look and accepted to see the SDK; null when none showed. */
       consent: { cmp: string } | null;
+      /** The experimentation SDK the first look saw, whose clients and evaluations the pages' artifacts hold; null when none. */
+      experimentSdk: ExperimentPresetName | null;
     }
   | { ok: false; exitCode: number; message: string; hint: string };
 
@@ -101,17 +105,22 @@ export async function lookAtSite(browser: Browser, plan: LookPlan): Promise<Look
       siteCredentials(plan.basic ? { basic: plan.basic } : undefined, plan.url, process.env),
       null,
     );
-    const { finalUrl, preset, sdkDraft, candidates, consent } = await identifySdk(browser, plan.url, access);
+    const { finalUrl, preset, sdkDraft, candidates, consent, experimentSdk } = await identifySdk(
+      browser,
+      plan.url,
+      access,
+    );
     const sdk = sdkSchema.parse(sdkInput(sdkDraft));
     const { pages, artifacts, journey } = await gatherPages(browser, {
       plan,
       start: new URL(finalUrl),
       sdk,
+      experimentSdk: experimentSdk === null ? null : experimentSdkSchema.parse({ preset: experimentSdk }),
       candidates,
       access,
       consent: consent !== null,
     });
-    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts, journey, consent };
+    return { ok: true, finalUrl, preset, sdk: sdkDraft, pages, artifacts, journey, consent, experimentSdk };
   } catch (error) {
     if (error instanceof CliError)
       return { ok: false, exitCode: error.exitCode, message: error.message, hint: error.hint };
@@ -130,6 +139,7 @@ async function identifySdk(
   sdkDraft: SdkDraft;
   candidates: string[];
   consent: { cmp: string } | null;
+  experimentSdk: ExperimentPresetName | null;
 }> {
   // The probe answers its calls through routes, which miss what a service worker fetches.
   const context = await browser.newContext({
@@ -166,7 +176,9 @@ async function identifySdk(
         : "Check the URL and that the site is up, then run init again.";
       throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, hint);
     }
-    const detection = detectSdk(look);
+    // The experimentation SDK's client is no analytics SDK, whatever its methods are called.
+    const experimentSdk = detectExperimentSdk(look.globals);
+    const detection = detectSdk({ ...look, globals: withoutExperimentSdk(look.globals, experimentSdk) });
     const generic = detection.preset === null ? (detection.generic[0] ?? null) : null;
     const probe: ProbeResult | null =
       generic &&
@@ -208,6 +220,7 @@ async function identifySdk(
       sdkDraft: draftSdk(detection, probe, candidates)!,
       candidates,
       consent,
+      experimentSdk,
     };
   } finally {
     await context.close();
@@ -232,6 +245,7 @@ async function gatherPages(
     plan: LookPlan;
     start: URL;
     sdk: SdkSpec;
+    experimentSdk: ExperimentSdkSpec | null;
     candidates: string[];
     access: BrowserContextOptions;
     consent: boolean;
@@ -285,7 +299,7 @@ async function gatherSitePage(
     ...look.access,
   });
   try {
-    const input = plainPageInput({
+    const plain = plainPageInput({
       spec: look.plan.file,
       environment: look.plan.environment,
       // Each page init looks at is a page as it is, a unit of its own.
@@ -299,6 +313,8 @@ async function gatherSitePage(
       projectKeys: look.candidates,
       traffic: TRAFFIC_SPEC,
     });
+    // The experimentation SDK's clients and evaluations: the key and the flags the draft names.
+    const input = { ...plain, experimentSdk: look.experimentSdk };
     const artifacts = await gatherPage(
       context,
       // Each page's banner is accepted, as on the first look: what fires is what a consenting visitor's page does.

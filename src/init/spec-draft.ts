@@ -2,7 +2,9 @@ import type { PageArtifacts } from "../artifacts/types.js";
 import { PRESETS } from "../vendors/presets.js";
 import { KEY_PLACES } from "../checks/sdk/key.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_DELIVERY_TIMEOUT_MS } from "../audit-spec/schema.js";
+import type { ExperimentPresetName } from "../vendors/experiment-presets.js";
 import type { ProbeResult } from "./collect-probe.js";
+import { draftExperimentSdk } from "./experiment-draft.js";
 import type { LinkJourney } from "./in-app-link.js";
 import { attributesSeen, firedOnEveryViewport, trackedOnEveryViewport } from "./fired-events.js";
 import type { KeyChoice, KeySeen } from "./key-discovery.js";
@@ -178,6 +180,8 @@ export interface DraftInputs {
   basic: BasicAuthVariables | null;
   /** The consent banner init met and accepted; absent or null when it met none. */
   consent?: { cmp: string } | null;
+  /** The experimentation SDK the first look saw; absent or null when none. */
+  experimentSdk?: ExperimentPresetName | null;
   /** On a single-page app, the journey through the first page's first in-app link and what walking it gathered; absent or null otherwise. */
   journey?: { page: string; steps: LinkJourney; artifacts: readonly PageArtifacts[] } | null;
 }
@@ -289,6 +293,9 @@ function withPageViews(sdk: SdkDraft, loads: readonly PageArtifacts[], journey: 
 export function draftSpec(inputs: DraftInputs): SpecDraft {
   const { service } = inputs;
   const host = new URL(inputs.baseUrl).hostname;
+  const experiments = inputs.experimentSdk
+    ? draftExperimentSdk(inputs.experimentSdk, inputs.pages, inputs.artifacts)
+    : null;
   const fromService = (value: string | null, what: string): Noted<string> | null =>
     value === null ? null : { value, comment: `${what}, as the service lists the key's project` };
   const fill =
@@ -325,6 +332,7 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
       baseUrl: inputs.baseUrl,
       comments: inputs.key.others.map(otherKeyComment),
       basic: inputs.basic,
+      experimentKey: experiments?.key ?? null,
     },
     api: service && {
       baseUrl: service.baseUrl,
@@ -337,6 +345,7 @@ export function draftSpec(inputs: DraftInputs): SpecDraft {
           : { value: service.recentEventsPath, check: true, comment: "answered during init" },
     },
     sdk: withPageViews(inputs.sdk, inputs.artifacts, inputs.journey),
+    experimentSdk: experiments && { preset: experiments.preset, experiments: experiments.experiments },
     consent: inputs.consent ?? null,
     goals: draftGoals(service, inputs.artifacts),
     identify: identifyNote(inputs.artifacts),

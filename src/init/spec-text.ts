@@ -39,6 +39,14 @@ export interface SdkDraft {
   fields: { name: string; value: Noted<string | string[] | number | boolean> }[];
 }
 
+/** An experiment on a flag the experimentation SDK evaluated. */
+export interface DraftExperiment {
+  name: Noted<string>;
+  page: string;
+  selector: Noted<string>;
+  flag: Noted<string>;
+}
+
 /** The variables that hold a Basic-auth site's user name and password (`init --basic-env USER_VAR:PASSWORD_VAR`). */
 export interface BasicAuthVariables {
   usernameEnv: string;
@@ -60,6 +68,8 @@ export interface SpecDraft {
     baseUrl: string;
     comments: string[];
     basic: BasicAuthVariables | null;
+    /** The key the experimentation SDK's clients were made with; null without one. */
+    experimentKey: Noted<string> | null;
   };
   api: {
     baseUrl: string;
@@ -68,6 +78,8 @@ export interface SpecDraft {
     recentEventsPath: Noted<string> | null;
   } | null;
   sdk: SdkDraft;
+  /** The experimentation SDK's preset, and the experiments on the flags it evaluated; null when the page has none. */
+  experimentSdk: { preset: Noted<string>; experiments: DraftExperiment[] } | null;
   /** The consent banner init met and accepted to see the SDK; null when it met none. */
   consent: { cmp: string } | null;
   goals: DraftGoal[];
@@ -124,6 +136,7 @@ export function specText(draft: SpecDraft): string {
     ...comments(4, environment.comments),
     line(4, "key", environment.key),
     ...(environment.projectKey ? [line(4, "projectKey", environment.projectKey)] : []),
+    ...(environment.experimentKey ? [line(4, "experimentKey", environment.experimentKey)] : []),
     line(4, "baseUrl", { value: environment.baseUrl }),
     ...(environment.basic
       ? [
@@ -145,6 +158,7 @@ export function specText(draft: SpecDraft): string {
     if (api.recentEventsPath) lines.push(line(2, "recentEventsPath", api.recentEventsPath));
   }
   lines.push("sdk:", ...comments(2, sdk.comments), ...sdk.fields.map((field) => line(2, field.name, field.value)));
+  if (draft.experimentSdk) lines.push("experimentSdk:", line(2, "preset", draft.experimentSdk.preset));
   if (draft.consent) {
     lines.push(
       `# The site asks for consent before it tracks: init met the banner of ${draft.consent.cmp} and accepted it to see the SDK.`,
@@ -175,6 +189,20 @@ export function specText(draft: SpecDraft): string {
     ...active.map((goal) => `  ${goalItem(goal)}${commentOf({ comment: goal.comment })}`),
   );
   lines.push("identify:", ...comments(2, draft.identify.comments), line(2, "required", draft.identify.required));
+  const experiments = draft.experimentSdk?.experiments ?? [];
+  if (experiments.length > 0)
+    lines.push(
+      "# check: an experiment per flag the pages evaluated: give each its goals, the element it changes, and its",
+      "# variations with the ids the SDK names them by.",
+      "experiments:",
+    );
+  for (const experiment of experiments)
+    lines.push(
+      `  - ${line(0, "name", experiment.name)}`,
+      `    page: ${yamlScalar(experiment.page)}`,
+      line(4, "selector", experiment.selector),
+      line(4, "flag", experiment.flag),
+    );
   lines.push("pages:");
   for (const page of draft.pages) {
     lines.push(`  - id: ${yamlScalar(page.id)}`, line(4, "path", page.path));

@@ -159,6 +159,35 @@ for (const vendor of VENDORS) {
   });
 }
 
+for (const [site, preset, key] of [
+  // The SDK bundled into the site's code: only its registry of clients tells it.
+  [`http://127.0.0.1:${FIXTURE_PORTS.statsig}/bundled-shop`, "statsig", "client-statsig-staging"],
+  [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/shop`, "launchdarkly", "ld-client-staging"],
+] as const) {
+  test(`${preset}'s shop: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
+    const file = testInfo.outputPath(`${preset}.yaml`);
+    const init = await runCli(["init", site, "--out", file]);
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain(`experimentation SDK ${preset} (key ${key}, 1 flag(s))`);
+    const { spec } = writtenSpec(file);
+    expect(spec.experimentSdk?.preset).toBe(preset);
+    expect(spec.environments.production?.experimentKey).toBe(key);
+    expect(spec.experiments.map((experiment) => experiment.flag)).toEqual(["pricing_cta"]);
+    const out = testInfo.outputPath("out");
+    const run = await runCli(["run", file, "--out", out]);
+    const { findings } = readSummary(out);
+    const assignment = findings.filter((finding) => finding.check === "experiment.assignment");
+    expect(assignment.map((finding) => [finding.viewport, finding.status])).toEqual([
+      ["desktop", "pass"],
+      ["mobile", "pass"],
+    ]);
+    // What init cannot know, and marked for a check: the goals the experiment measures.
+    const failed = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+    expect(failed.map((finding) => finding.check)).toEqual(["experiment.goals"]);
+    expect(run.code).toBe(1);
+  });
+}
+
 for (const [manager, cmp] of [
   ["vcc", "cookieconsent3"],
   ["klaro", "Klaro"],

@@ -284,3 +284,60 @@ test("a single-page app's journey through its first in-app link is written as th
   // A journey on another page leaves this one without steps.
   expect(written({ journey: { ...journey, page: "pricing" } }).spec.pages[0]!.steps).toEqual([]);
 });
+
+test("an experimentation SDK gets its preset, the key its clients were made with, and an experiment per flag evaluated, on the first page that did", () => {
+  const seen = (key: string, flags: string[]) => ({
+    experimentSdk: {
+      inits: [{ method: "Statsig.StatsigClient", key, atMs: 100, readyAtMs: 400 }],
+      evaluations: flags.map((flag) => ({
+        method: "getExperiment",
+        flag,
+        variation: "a",
+        reason: "Network:Recognized",
+        atMs: 410,
+      })),
+    },
+  });
+  const artifacts = [
+    ...unitsOf("home", "/", seen("client-prod", ["hero_copy"])),
+    ...unitsOf("pricing", "/pricing", seen("client-prod", ["hero_copy", "pricing_cta"])),
+  ];
+  const { text, spec, line } = written({
+    experimentSdk: "statsig",
+    pages: [
+      { id: "home", path: "/" },
+      { id: "pricing", path: "/pricing" },
+    ],
+    artifacts,
+  });
+  expect(spec.experimentSdk?.preset).toBe("statsig");
+  expect(spec.environments.production?.experimentKey).toBe("client-prod");
+  expect(line("experimentKey:")).toBe(
+    "    experimentKey: client-prod  # its client was made with it on 4 of 4 page × viewport(s)",
+  );
+  expect(spec.experiments.map(({ name, page, selector, flag }) => ({ name, page, selector, flag }))).toEqual([
+    { name: "hero_copy", page: "home", selector: "body", flag: "hero_copy" },
+    { name: "pricing_cta", page: "pricing", selector: "body", flag: "pricing_cta" },
+  ]);
+  expect(text).toContain("  - name: hero_copy  # check: the experiment's name as your team calls it\n");
+  expect(text).toContain("    selector: body  # check: the element the experiment changes\n");
+
+  // Another key on one page: the majority's, marked for a check, naming the other.
+  const mixed = written({
+    experimentSdk: "statsig",
+    pages: [
+      { id: "home", path: "/" },
+      { id: "pricing", path: "/pricing" },
+    ],
+    artifacts: [
+      ...unitsOf("home", "/", seen("client-prod", [])),
+      ...unitsOf("pricing", "/pricing", seen("client-stg", [])),
+    ],
+  });
+  expect(mixed.line("experimentKey:")).toMatch(/# check: .*also client-(stg|prod): another environment's key\?/);
+  expect(mixed.spec.experiments).toEqual([]);
+  // None made: no key, and the preset alone.
+  const none = written({ experimentSdk: "launchdarkly" });
+  expect(none.spec.experimentSdk?.preset).toBe("launchdarkly");
+  expect(none.spec.environments.production?.experimentKey).toBeUndefined();
+});

@@ -27,8 +27,8 @@ export const experimentAssignment = defineCheck({
     "client there; or was made with another key than the environment's `experimentKey` (naming the other " +
     "environment when it is its key); or never evaluated `flag`; or evaluated it only to its fallback (an " +
     "unknown flag, one not served to client SDKs, one evaluated before the SDK was ready or after its " +
-    "initialisation failed), with the SDK's own reason; or to a variation that is none of the experiment's " +
-    "(their `id`s, and `control`) (**fail**)",
+    "initialisation failed), with the SDK's own reason; or to no variation, or, when the experiment lists " +
+    "variations, to one that is none of them (their `id`s, and `control`) (**fail**)",
   why:
     "A flag SDK that cannot serve the experiment still renders the page: the visitor gets the fallback, " +
     "the experiment silently has no visitors, or counts visitors of the wrong environment. Each is a known " +
@@ -86,7 +86,9 @@ export function judgeAssignment(
   const ids = [CONTROL_ID, ...experiment.variations.map(variationId)];
   const evidence = { key, value: assigned.variation, reason: assigned.reason, atMs: assigned.atMs };
   const why = assigned.reason ?? "served; the SDK gave no reason";
-  if (assigned.variation === null || !ids.includes(assigned.variation))
+  // An experiment that lists no variation names none the SDK's could differ from.
+  const listed = experiment.variations.length > 0;
+  if (assigned.variation === null || (listed && !ids.includes(assigned.variation)))
     return {
       status: "fail",
       message: `"${flag}" evaluated to ${assigned.variation === null ? "no variation" : `\`${assigned.variation}\``} (${why}), which is none of the experiment's variations (${ids.join(", ")}). Give each variation the id the SDK names it by, or point flag at the experiment's key.`,

@@ -109,6 +109,10 @@ test("fails on the SDK's fallback with its reason and what it means, and on a va
   });
   expect(fallback("Uninitialized").message).toContain("evaluated before the client's initialisation finished");
   expect(fallback("NoValues").message).toContain("the client's initialisation failed or timed out");
+  // An experiment that lists no variation takes whichever the SDK served.
+  const unlisted = { ...SPEC, experiments: [{ ...SPEC.experiments[0]!, variations: [] }] };
+  const served = { inits: [init("client-staging")], evaluations: [evaluation({ variation: "cta-short" })] };
+  expect(judged(served, unlisted)[0]!.status).toBe("pass");
   const [stranger] = judged({ inits: [init("client-staging")], evaluations: [evaluation({ variation: "cta-short" })] });
   expect(stranger).toMatchObject({
     status: "fail",

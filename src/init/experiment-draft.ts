@@ -1,0 +1,111 @@
+import type { PageArtifacts } from "../artifacts/types.js";
+import {
+  EXPERIMENT_PRESET_NAMES,
+  EXPERIMENT_PRESETS,
+  type ExperimentPresetName,
+} from "../vendors/experiment-presets.js";
+import type { DraftExperiment, Noted } from "./spec-text.js";
+
+/**
+ * What init drafts of the experimentation SDK a site runs beside its analytics SDK: the preset
+ * whose global (or registry of clients) the first look saw, the key its clients were made with,
+ * and an experiment per flag the pages evaluated, each on the first page that evaluated it.
+ */
+
+/** The experimentation SDK whose global, or registry of clients, the page defined; null when none. */
+export function detectExperimentSdk(globals: readonly { name: string }[]): ExperimentPresetName | null {
+  const names = new Set(globals.map((global) => global.name));
+  return (
+    EXPERIMENT_PRESET_NAMES.find((name) => {
+      const { global, registry } = EXPERIMENT_PRESETS[name];
+      return names.has(global) || (registry !== undefined && names.has(registry.global));
+    }) ?? null
+  );
+}
+
+/**
+ * The page's globals less the experimentation SDK's: its own globals and every global a script of
+ * its defines (the client a page keeps in `window.client`, whose `track` is no analytics SDK's).
+ */
+export function withoutExperimentSdk<Global extends { name: string; definedBy: string | null }>(
+  globals: readonly Global[],
+  preset: ExperimentPresetName | null,
+): Global[] {
+  if (preset === null) return [...globals];
+  const { global, registry } = EXPERIMENT_PRESETS[preset];
+  const own = new Set([global, ...(registry ? [registry.global] : [])]);
+  const scripts = new Set(
+    globals.filter((seen) => own.has(seen.name) && seen.definedBy !== null).map((seen) => seen.definedBy),
+  );
+  return globals.filter((seen) => !own.has(seen.name) && !scripts.has(seen.definedBy));
+}
+
+/** The experimentation SDK's part of the draft: its preset, the environment's key, and the experiments. */
+export interface ExperimentSdkDraft {
+  preset: Noted<string>;
+  key: Noted<string> | null;
+  experiments: DraftExperiment[];
+}
+
+/** The selector written for an experiment's element, which init cannot know. */
+const BODY = "body";
+
+/** The draft from what the pages' clients did; `pages` in crawl order. */
+export function draftExperimentSdk(
+  preset: ExperimentPresetName,
+  pages: readonly { id: string }[],
+  artifacts: readonly PageArtifacts[],
+): ExperimentSdkDraft {
+  const loaded = artifacts.filter((unit) => unit.loadError === null);
+  const { vendor } = EXPERIMENT_PRESETS[preset];
+  return {
+    preset: { value: preset, comment: `${vendor} is on the page` },
+    key: keyNote(loaded),
+    experiments: pages.flatMap((page) =>
+      flagsFirstEvaluatedOn(page.id, pages, loaded).map((flag) => ({
+        name: { value: flag, check: true, comment: "the experiment's name as your team calls it" },
+        page: page.id,
+        selector: { value: BODY, check: true, comment: "the element the experiment changes" },
+        flag: { value: flag, comment: `evaluated when init loaded ${page.id}` },
+      })),
+    ),
+  };
+}
+
+/** The key most of the page × viewports' clients were made with; a guess when another was used too, or not on every one. */
+function keyNote(loaded: readonly PageArtifacts[]): Noted<string> | null {
+  const units = new Map<string, number>();
+  for (const unit of loaded)
+    for (const key of new Set(unit.experimentSdk?.inits.map((init) => init.key) ?? []))
+      if (key !== null) units.set(key, (units.get(key) ?? 0) + 1);
+  const [chosen, ...others] = [...units].sort((a, b) => b[1] - a[1]);
+  if (chosen === undefined) return null;
+  const comment = `its client was made with it on ${chosen[1]} of ${loaded.length} page × viewport(s)`;
+  if (others.length === 0 && chosen[1] === loaded.length) return { value: chosen[0], comment };
+  const also = others.map(([key]) => key);
+  return {
+    value: chosen[0],
+    check: true,
+    comment: also.length === 0 ? comment : `${comment}; also ${also.join(", ")}: another environment's key?`,
+  };
+}
+
+/** The flags evaluated on `page` and on no page listed before it. */
+function flagsFirstEvaluatedOn(
+  page: string,
+  pages: readonly { id: string }[],
+  loaded: readonly PageArtifacts[],
+): string[] {
+  const flagsOf = (id: string) =>
+    new Set(
+      loaded
+        .filter((unit) => unit.page === id)
+        .flatMap((unit) => unit.experimentSdk?.evaluations.map((evaluation) => evaluation.flag) ?? []),
+    );
+  const before = pages.slice(
+    0,
+    pages.findIndex((listed) => listed.id === page),
+  );
+  const earlier = new Set(before.flatMap((listed) => [...flagsOf(listed.id)]));
+  return [...flagsOf(page)].filter((flag) => !earlier.has(flag)).sort();
+}

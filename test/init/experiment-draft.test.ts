@@ -1,0 +1,23 @@
+import { expect, test } from "@playwright/test";
+import { detectExperimentSdk, withoutExperimentSdk } from "../../src/init/experiment-draft.js";
+
+/** Which experimentation SDK init takes a page's globals for. */
+test("an experimentation SDK is told by its global, or by its registry of clients where it is bundled; none by neither", () => {
+  const globals = (...names: string[]) => names.map((name) => ({ name }));
+  expect(detectExperimentSdk(globals("expsvc", "Statsig", "__STATSIG__"))).toBe("statsig");
+  expect(detectExperimentSdk(globals("__STATSIG__"))).toBe("statsig");
+  expect(detectExperimentSdk(globals("LDClient"))).toBe("launchdarkly");
+  expect(detectExperimentSdk(globals("expsvc", "analytics"))).toBeNull();
+});
+
+test("the experimentation SDK's globals, and those its script defines (the page's client), are no analytics SDK", () => {
+  const ld = "https://shop.example.test/cdn/ldclient.min.js";
+  const globals = [
+    { name: "LDClient", definedBy: ld },
+    { name: "client", definedBy: ld },
+    { name: "analytics", definedBy: "https://cdn.segment.com/analytics.js/v1/wk/analytics.min.js" },
+    { name: "inline", definedBy: null },
+  ];
+  expect(withoutExperimentSdk(globals, "launchdarkly").map((global) => global.name)).toEqual(["analytics", "inline"]);
+  expect(withoutExperimentSdk(globals, null)).toEqual(globals);
+});

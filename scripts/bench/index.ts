@@ -14,7 +14,9 @@
  * against the same audit without one (`bench-plan:`, before the last line; scripts/bench/tracking-plan.ts).
  * Then the report's overview of a run of 400 page × viewports, built with no browser
  * (`bench-overview:`, before the last line; scripts/bench/overview.ts).
- * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent|plan|overview (that
+ * Then the experimentation SDKs' correct pages against bare Playwright doing the same waits
+ * (`bench-experiments:`, before the last line; scripts/bench/experiment-sdks.ts).
+ * Options: --pages 20,200  --workers 2  --repeat 1  --only variations|realsdk|consent|plan|overview|experiments (that
  * measurement alone, without the rest or the last line), or --only overhead (the table of every N and
  * the last line, without the other measurements)
  */
@@ -29,6 +31,7 @@ import { DEFAULTS_INSTALL, LATE_INSTALL, VENDOR_PAGES, VENDORS } from "../../fix
 import type { RunSummary } from "../../src/results/summary.js";
 import { measure, median, type Measure } from "./measure.js";
 import { consentLine, measureConsent, type ConsentRound } from "./consent.js";
+import { experimentsLine, measureExperimentSdks, type ExperimentsRound } from "./experiment-sdks.js";
 import { overviewLine, timeOverview, type OverviewTiming } from "./overview.js";
 import { measurePlanAudit, planLine, timePlanValidation, type PlanRound } from "./tracking-plan.js";
 import { measureVariations, variationsLine, type VariationsRound } from "./variations.js";
@@ -41,7 +44,7 @@ const { values } = parseArgs({
     only: { type: "string" },
   },
 });
-const ALONE = ["overhead", "variations", "realsdk", "consent", "plan", "overview"] as const;
+const ALONE = ["overhead", "variations", "realsdk", "consent", "plan", "overview", "experiments"] as const;
 const only = ALONE.find((name) => name === values.only) ?? null;
 if (values.only !== undefined && only === null)
   throw new Error(
@@ -181,6 +184,7 @@ let consent: ConsentRound[] = [];
 let planValidation = { wallMs: 0, cpuMs: 0 };
 let plan: PlanRound[] = [];
 let overview: OverviewTiming | null = null;
+let experiments: ExperimentsRound[] = [];
 try {
   if (only === null || only === "overhead") {
     for (const pages of sizes) {
@@ -204,6 +208,7 @@ try {
     });
   }
   if (only === null || only === "overview") overview = timeOverview(work);
+  if (only === null || only === "experiments") experiments = await measureExperimentSdks({ work, rounds });
 } finally {
   rmSync(work, { recursive: true, force: true });
   await fixtures?.close();
@@ -226,6 +231,7 @@ else if (only === "realsdk") process.stdout.write(realSdkLine());
 else if (only === "consent") process.stdout.write(consentLine(consent));
 else if (only === "plan") process.stdout.write(planLine(planValidation, plan));
 else if (only === "overview") process.stdout.write(overviewLine(overview!));
+else if (only === "experiments") process.stdout.write(experimentsLine(experiments));
 else printAll(only === null);
 
 /** `bench-realsdk:`: the median ratio audit / bare over the rounds, and each round's. */
@@ -269,6 +275,7 @@ function printAll(others: boolean): void {
     process.stdout.write(consentLine(consent));
     process.stdout.write(planLine(planValidation, plan));
     process.stdout.write(overviewLine(overview!));
+    process.stdout.write(experimentsLine(experiments));
   }
   process.stdout.write(
     `bench: ratio=${ratio} ratio_noshots=${ratioNoShots} growth=${growth} api_calls=${Math.max(...largest.rounds.map((round) => round.apiCalls))}\n`,

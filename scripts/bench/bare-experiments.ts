@@ -1,0 +1,40 @@
+/**
+ * The floor the audit of the experimentation-SDK pages is measured against: bare Playwright, one
+ * browser, a fresh context per page × viewport, both viewports of a page at once (as one worker of
+ * the audit gathers them); load the page and wait until the SDK's evaluation changed the CTA's copy,
+ * then, where the page's spec clicks it, click it and wait for the reference SDK's collect response.
+ * Prints the sum of the page × viewports' own times (from the context's opening to its closing) in ms.
+ * Usage: tsx scripts/bench/bare-experiments.ts URL[!click]…
+ */
+import { chromium, devices } from "playwright";
+import { findBrowser } from "../../src/browser/launch.js";
+import { auditLaunchOptions } from "../../src/browser/visitor.js";
+
+/** The copy the experiment's variation gives the CTA, once the SDK evaluated its flag. */
+const ASSIGNED_COPY = "Start your free trial";
+
+const pages = process.argv.slice(2).map((arg) => ({ url: arg.replace(/!click$/, ""), click: arg.endsWith("!click") }));
+const browserChoice = findBrowser();
+if (!browserChoice.found) throw new Error(browserChoice.problem);
+const browser = await chromium.launch(auditLaunchOptions(browserChoice.executablePath));
+let unitsMs = 0;
+for (const { url, click } of pages) {
+  await Promise.all(
+    ["Desktop Chrome", "Pixel 7"].map(async (device) => {
+      const started = Date.now();
+      const context = await browser.newContext(devices[device]);
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: "load" });
+      await page.locator("#cta", { hasText: ASSIGNED_COPY }).waitFor({ timeout: 30_000 });
+      if (click) {
+        const collected = page.waitForResponse("**/v1/collect", { timeout: 30_000 });
+        await page.click("#cta");
+        await collected;
+      }
+      await context.close();
+      unitsMs += Date.now() - started;
+    }),
+  );
+}
+await browser.close();
+process.stdout.write(`${unitsMs}\n`);

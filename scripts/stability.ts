@@ -215,7 +215,11 @@ const GROUPS: Record<string, () => Promise<number>> = {
     ),
   spa: () => repeatedRuns("single-page apps", [e2eSpec("spa-segment.yaml"), e2eSpec("spa-posthog.yaml")]),
   experimentation: () =>
-    repeatedRuns("experimentation SDK pages", [e2eSpec("statsig.yaml"), e2eSpec("launchdarkly.yaml")]),
+    repeatedRuns("experimentation SDK pages", [
+      e2eSpec("statsig.yaml"),
+      e2eSpec("launchdarkly.yaml"),
+      e2eSpec("growthbook-flags.yaml"),
+    ]),
   "object-stub": objectStubRuns,
 };
 const chosen = values.only ?? Object.keys(GROUPS);

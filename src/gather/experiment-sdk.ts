@@ -19,6 +19,7 @@ interface WatchConfig {
   init: string[];
   evaluate: string[];
   registry: { global: string; clients: string } | null;
+  keyProperty: string | null;
   ready: ExperimentPreset["ready"];
   hook: { add: string; stage: string; flag: string } | null;
   variation: readonly string[];
@@ -46,7 +47,7 @@ export class ExperimentSdkPart implements GathererPart {
     const { context, input } = this.gathering;
     if (input.experimentSdk === null) return;
     const { global, init, evaluate, preset } = input.experimentSdk;
-    const { result, ready, registry, hook } = EXPERIMENT_PRESETS[preset];
+    const { result, ready, registry, hook, keyProperty } = EXPERIMENT_PRESETS[preset];
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
     const config: WatchConfig = {
       binding: BINDING,
@@ -54,6 +55,7 @@ export class ExperimentSdkPart implements GathererPart {
       init,
       evaluate,
       registry: registry ?? null,
+      keyProperty: keyProperty ?? null,
       ready,
       hook: hook ?? null,
       variation: result.variation,
@@ -212,6 +214,15 @@ function watchExperimentSdk(config: WatchConfig): void {
     const methods = client as Record<string, unknown>;
     watchEvaluations(methods, watchReadiness(methods, init));
   };
+  /** The key a constructor or factory was given: its first string argument, else its options object's key property. */
+  const keyAmong = (args: unknown[]): unknown => {
+    const key = args.find((arg) => typeof arg === "string");
+    if (key !== undefined || config.keyProperty === null) return key;
+    const [options] = args;
+    return options !== null && typeof options === "object"
+      ? (options as Record<string, unknown>)[config.keyProperty]
+      : undefined;
+  };
   /** The constructor or factory at `path`, wrapped so that each client it makes is noted. */
   const making = (path: string, original: unknown) => {
     if (typeof original !== "function" || wrapped.has(original)) return original;
@@ -224,12 +235,7 @@ function watchExperimentSdk(config: WatchConfig): void {
       } finally {
         constructing--;
       }
-      noteClient(
-        `${config.global}.${path}`,
-        args.find((arg) => typeof arg === "string"),
-        client,
-        at,
-      );
+      noteClient(`${config.global}.${path}`, keyAmong(args), client, at);
       return client;
     };
     const watched = new Proxy(original, {

@@ -10,6 +10,8 @@ export interface ExperimentPreset {
   global: string;
   /** Paths on the global of the constructors or factories whose first string argument is the client key; what they return is the client. */
   init: string[];
+  /** Where the key is for a constructor given one options object instead (GrowthBook's `clientKey`): that object's property. */
+  keyProperty?: string;
   /**
    * Where the SDK registers each client it makes, by its key, however the page loads it: a window
    * global of the SDK's own (`global`) and its property holding the clients by key (`clients`). It
@@ -25,7 +27,7 @@ export interface ExperimentPreset {
    * its method that subscribes to them (LaunchDarkly's `on`). A listener subscribed as the client
    * is made hears them before the page's own.
    */
-  ready: { property: string; equals: string } | { on: string; events: readonly string[] };
+  ready: { property: string; equals: string | boolean } | { on: string; events: readonly string[] };
   /**
    * A hook the client calls after each evaluation with its detail, for an SDK whose evaluating
    * methods do not all say why (LaunchDarkly's `variation` returns the value alone): the client's

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { SLOW_INIT_MS as GROWTHBOOK_SLOW_INIT_MS } from "../../fixtures/sites/growthbook-flags.js";
 import { SLOW_INIT_MS as LAUNCHDARKLY_SLOW_INIT_MS } from "../../fixtures/sites/launchdarkly.js";
 import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
 import type { RunSummary } from "../../src/results/summary.js";
@@ -7,7 +8,7 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
- * launchdarkly.ts): the correct shop pages (their values late, or the SDK bundled into the site's
+ * launchdarkly.ts, growthbook-flags.ts): the correct shop pages (their values late, or the SDK bundled into the site's
  * code) pass experiment.assignment and every other check on both viewports; each planted fault is
  * reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
  */
@@ -62,6 +63,27 @@ const SHOPS: Record<string, VendorShop> = {
         message:
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason FLAG_NOT_FOUND): it was evaluated before the client's initialisation finished",
         evidence: { key: "ld-client-staging", value: "control", reason: "FLAG_NOT_FOUND" },
+      },
+    },
+  },
+  growthbook: {
+    spec: "growthbook-flags.yaml",
+    correct: ["shop", "slow-shop"],
+    served: { key: "sdk-gb-staging", value: "cta-long", reason: "experiment" },
+    slowInitMs: GROWTHBOOK_SLOW_INIT_MS,
+    faults: {
+      "other-key": {
+        message: "was initialised with production's key sdk-gb-production instead of staging's sdk-gb-staging",
+      },
+      "unknown-flag": {
+        message:
+          "\"checkout-cta\" got the SDK's fallback, not a variation (reason unknownFeature): the SDK connection's payload has no such feature",
+      },
+      // The same source as the unknown feature's: only when it was evaluated tells them apart.
+      "too-early": {
+        message:
+          "\"pricing-cta\" got the SDK's fallback, not a variation (reason unknownFeature): it was evaluated before the client's initialisation finished",
+        evidence: { key: "sdk-gb-staging", reason: "unknownFeature" },
       },
     },
   },

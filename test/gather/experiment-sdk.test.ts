@@ -1,14 +1,16 @@
 import { expect } from "@playwright/test";
+import { GROWTHBOOK_CLIENT_KEYS } from "../../fixtures/sites/growthbook-flags.js";
 import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
 import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
 import type { ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
+import { growthbook } from "../../src/vendors/growthbook.js";
 import { launchdarkly } from "../../src/vendors/launchdarkly.js";
 import { statsig } from "../../src/vendors/statsig.js";
 import { test } from "../support/gather.js";
 
 /**
  * The experimentation SDK's watch against the vendors' real bundles (fixtures/sites/statsig.ts,
- * launchdarkly.ts): each client once, with its key, however the page loads the SDK, and each
+ * launchdarkly.ts, growthbook-flags.ts): each client once, with its key, however the page loads the SDK, and each
  * evaluation's variation and reason, and whether its client was ready, the one made as the client
  * is made included.
  */
@@ -94,5 +96,23 @@ test("LaunchDarkly's client, whose global is filled after it is assigned, is see
       reason: "FLAG_NOT_FOUND",
       clientReady: false,
     }),
+  ]);
+});
+
+test("GrowthBook's instance is seen with the clientKey of its options; getFeatureValue is read through evalFeature, with its source", async ({
+  gather,
+}) => {
+  const experimentSdk: ExperimentSdkSpec = {
+    preset: "growthbook",
+    global: growthbook.global,
+    init: growthbook.init,
+    evaluate: growthbook.evaluate,
+  };
+  const shop = await gather("growthbookFlags", { path: "/shop" }, { experimentSdk });
+  expect(shop.experimentSdk?.inits).toEqual([
+    expect.objectContaining({ method: "growthbook.GrowthBook", key: GROWTHBOOK_CLIENT_KEYS.staging }),
+  ]);
+  expect(shop.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({ flag: "pricing-cta", variation: "cta-long", reason: "experiment", clientReady: true }),
   ]);
 });

@@ -7,6 +7,9 @@ test("an experimentation SDK is told by its global, or by its registry of client
   expect(detectExperimentSdk(globals("expsvc", "Statsig", "__STATSIG__"))).toBe("statsig");
   expect(detectExperimentSdk(globals("__STATSIG__"))).toBe("statsig");
   expect(detectExperimentSdk(globals("LDClient"))).toBe("launchdarkly");
+  expect(detectExperimentSdk(globals("growthbook"))).toBe("growthbook");
+  // GrowthBook's auto bundle, which makes its instance itself, is not the SDK's flags.
+  expect(detectExperimentSdk(globals("_growthbook"))).toBeNull();
   expect(detectExperimentSdk(globals("expsvc", "analytics"))).toBeNull();
 });
 

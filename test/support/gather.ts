@@ -18,7 +18,13 @@ export interface GatherContext {
 export type GatherOverrides = Partial<Omit<PageInput, keyof GatherRun>> & Partial<GatherRun>;
 
 /** The bundled shops a test gathers from, by the name it gives them. */
-const SITES = { demo: "demoShop", broken: "brokenShop", statsig: "statsig", launchdarkly: "launchdarkly" } as const;
+const SITES = {
+  demo: "demoShop",
+  broken: "brokenShop",
+  statsig: "statsig",
+  launchdarkly: "launchdarkly",
+  growthbookFlags: "growthbookFlags",
+} as const;
 
 /** Gathers one page of a bundled shop, as it is unless `overrides` say otherwise. */
 export type Gather = (

@@ -324,7 +324,7 @@ export interface ExperimentSdkSeen {
 
 /** A client of the experimentation SDK made on the page (`new Statsig.StatsigClient(key, …)`). */
 export interface ExperimentSdkInit {
-  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`). */
+  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), or the SDK's registry it was seen in (`__STATSIG__.instances`). */
   method: string;
   /** Its first string argument: the key it was given; null when it was given none. */
   key: string | null;

@@ -24,8 +24,10 @@ export function detectExperimentSdk(globals: readonly { name: string }[]): Exper
 }
 
 /**
- * The page's globals less the experimentation SDK's: its own globals and every global a script of
- * its defines (the client a page keeps in `window.client`, whose `track` is no analytics SDK's).
+ * The page's globals less the experimentation SDK's: its own globals and every global the script
+ * that defines its global (its vendor bundle) defines (the client a page keeps in `window.client`,
+ * whose `track` is no analytics SDK's). Its registry's script is not one: a site that bundles the
+ * SDK from npm bundles its analytics SDK into the same script too.
  */
 export function withoutExperimentSdk<Global extends { name: string; definedBy: string | null }>(
   globals: readonly Global[],
@@ -35,7 +37,7 @@ export function withoutExperimentSdk<Global extends { name: string; definedBy: s
   const { global, registry } = EXPERIMENT_PRESETS[preset];
   const own = new Set([global, ...(registry ? [registry.global] : [])]);
   const scripts = new Set(
-    globals.filter((seen) => own.has(seen.name) && seen.definedBy !== null).map((seen) => seen.definedBy),
+    globals.filter((seen) => seen.name === global && seen.definedBy !== null).map((seen) => seen.definedBy),
   );
   return globals.filter((seen) => !own.has(seen.name) && !scripts.has(seen.definedBy));
 }

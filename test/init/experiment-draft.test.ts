@@ -24,3 +24,12 @@ test("the experimentation SDK's globals, and those its script defines (the page'
   expect(withoutExperimentSdk(globals, "launchdarkly").map((global) => global.name)).toEqual(["analytics", "inline"]);
   expect(withoutExperimentSdk(globals, null)).toEqual(globals);
 });
+
+test("a bundled SDK's registry takes nothing else of its script: the analytics SDK the same bundle defines stays", () => {
+  const bundle = "https://shop.example.test/assets/app.js";
+  const globals = [
+    { name: "__STATSIG__", definedBy: bundle },
+    { name: "analytics", definedBy: bundle },
+  ];
+  expect(withoutExperimentSdk(globals, "statsig").map((global) => global.name)).toEqual(["analytics"]);
+});

@@ -2,10 +2,8 @@ import { expect } from "@playwright/test";
 import { GROWTHBOOK_CLIENT_KEYS } from "../../fixtures/sites/growthbook-flags.js";
 import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
 import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
-import type { ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
-import { growthbook } from "../../src/vendors/growthbook.js";
-import { launchdarkly } from "../../src/vendors/launchdarkly.js";
-import { statsig } from "../../src/vendors/statsig.js";
+import { experimentSdkSchema, type ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
+import type { ExperimentPresetName } from "../../src/vendors/experiment-presets.js";
 import { test } from "../support/gather.js";
 
 /**
@@ -14,12 +12,10 @@ import { test } from "../support/gather.js";
  * evaluation's variation and reason, and whether its client was ready, the one made as the client
  * is made included.
  */
-const experimentSdk: ExperimentSdkSpec = {
-  preset: "statsig",
-  global: statsig.global,
-  init: statsig.init,
-  evaluate: statsig.evaluate,
-};
+/** The `experimentSdk` section a spec with only `preset` gets. */
+const sectionOf = (preset: ExperimentPresetName): ExperimentSdkSpec => experimentSdkSchema.parse({ preset });
+
+const experimentSdk = sectionOf("statsig");
 
 test("a client made through the bundle's global is seen once, at its constructor, with its evaluation", async ({
   gather,
@@ -67,12 +63,7 @@ test("an evaluation made as the client is made, before its values, is seen with 
   });
 });
 
-const launchdarklySdk: ExperimentSdkSpec = {
-  preset: "launchdarkly",
-  global: launchdarkly.global,
-  init: launchdarkly.init,
-  evaluate: launchdarkly.evaluate,
-};
+const launchdarklySdk = sectionOf("launchdarkly");
 
 test("LaunchDarkly's client, whose global is filled after it is assigned, is seen at its factory; each variation() is read through its hook, before and after the flags came", async ({
   gather,
@@ -102,13 +93,7 @@ test("LaunchDarkly's client, whose global is filled after it is assigned, is see
 test("GrowthBook's instance is seen with the clientKey of its options; getFeatureValue is read through evalFeature, with its source", async ({
   gather,
 }) => {
-  const experimentSdk: ExperimentSdkSpec = {
-    preset: "growthbook",
-    global: growthbook.global,
-    init: growthbook.init,
-    evaluate: growthbook.evaluate,
-  };
-  const shop = await gather("growthbookFlags", { path: "/shop" }, { experimentSdk });
+  const shop = await gather("growthbookFlags", { path: "/shop" }, { experimentSdk: sectionOf("growthbook") });
   expect(shop.experimentSdk?.inits).toEqual([
     expect.objectContaining({ method: "growthbook.GrowthBook", key: GROWTHBOOK_CLIENT_KEYS.staging }),
   ]);

@@ -107,8 +107,8 @@ export class CallsPart implements GathererPart {
 
   /** The step and route current when a call the collect requests carried was made. */
   private readonly placeAt: PlaceAt = (madeAtWallMs, sentAtMs) => {
-    const at = this.routes.onPageClock(madeAtWallMs ?? this.gathering.startedAt + sentAtMs);
-    return { step: this.routes.stepAt(at), route: this.routes.routeAt(at) };
+    const madeAt = madeAtWallMs ?? this.gathering.startedAt + sentAtMs;
+    return { step: this.routes.stepAtWall(madeAt), route: this.routes.routeAt(this.routes.onPageClock(madeAt)) };
   };
 
   private note(message: RecorderMessage): void {

@@ -1,8 +1,9 @@
-import type { BrowserContext } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import type { PageArtifacts, RouteVisit } from "../artifacts/types.js";
 import { routeSpans, spanOf, type RouteSpan } from "../artifacts/page-views.js";
 import { routeOf, type RouteQuery } from "../url/route.js";
 import type { Gathering, GathererPart } from "./part.js";
+import { withDeadline } from "./deadline.js";
 
 /**
  * Where the page was when it made a call: the route it showed and the journey step being walked.
@@ -39,7 +40,8 @@ const BINDING = "__setupAuditRoute";
 export class RouteWatch {
   /** The routes shown, `atMs` in epoch milliseconds on the page's clock. */
   private readonly visits: RouteVisit[] = [];
-  private readonly stepStarts: number[] = [];
+  /** When each journey step started: on the wall clock (the audit's `Date.now()`), and on the page's own clock when it could be read. */
+  private readonly stepStarts: { wall: number; page: number | null }[] = [];
   private observable = true;
   /**
    * How far the wall clock (`Date.now()`: the audit's, and the SDKs' timestamps) runs ahead of the
@@ -65,14 +67,26 @@ export class RouteWatch {
     await context.addInitScript(observeRoutes, BINDING);
   }
 
-  /** Notes that journey step `index` starts now. */
-  stepStarted(index: number): void {
-    this.stepStarts[index] = Date.now();
+  /**
+   * Notes that journey step `index` starts now; `pageAt`: the page's clock read as it started (null
+   * when the page could not tell), so that the page's calls are placed on the clock they were timed
+   * by. The wall clock may be set (a virtual machine's clock stepped forward) between the page's
+   * load and its journey: a step placed through the reading of the load would then start after the
+   * calls it made.
+   */
+  stepStarted(index: number, pageAt: number | null = null): void {
+    this.stepStarts[index] = { wall: Date.now(), page: pageAt };
   }
 
   /** The step being walked at `epochMs` (the page's clock, epoch milliseconds); null before the first. */
   stepAt(epochMs: number): number | null {
-    const index = this.stepStarts.findLastIndex((startedAt) => this.onPageClock(startedAt) <= epochMs);
+    const index = this.stepStarts.findLastIndex((start) => (start.page ?? this.onPageClock(start.wall)) <= epochMs);
+    return index < 0 ? null : index;
+  }
+
+  /** The step being walked at `wallMs` (an SDK's timestamp: the wall clock, as the steps' starts were read); null before the first. */
+  stepAtWall(wallMs: number): number | null {
+    const index = this.stepStarts.findLastIndex((start) => start.wall <= wallMs);
     return index < 0 ? null : index;
   }
 
@@ -139,6 +153,12 @@ export class RoutesPart implements GathererPart {
     const visits = this.watch.finish(this.gathering.sinceStart);
     return { routes: visits === null ? null : this.gathering.beforeReload(visits) };
   }
+}
+
+/** The page's clock now (epoch milliseconds, the clock its calls are timed by); null when the page does not answer within two seconds (it is navigating, or hung). */
+export function readPageClock(page: Page): Promise<number | null> {
+  const reading = page.evaluate(() => performance.timeOrigin + performance.now());
+  return withDeadline(reading, 2_000, "the page's clock did not answer").catch(() => null);
 }
 
 /** The observer, serialised into the page, so it must be self-contained. */

@@ -7,7 +7,7 @@ import { urlMatcher } from "../url/glob.js";
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { CallsPart } from "./calls.js";
 import type { Gathering, GathererPart } from "./part.js";
-import type { RouteWatch } from "./routes.js";
+import { readPageClock, type RouteWatch } from "./routes.js";
 import type { SdkReadyPart } from "./sdk-ready.js";
 import type { Signal } from "./signal.js";
 
@@ -21,8 +21,8 @@ export interface StepContext {
   changed: Signal;
   /** On a unit without consent (a refusal, GPC): a waitForEvent step waits at most this long and never fails, since no call may come. */
   eventWaitMs?: number;
-  /** Told as each step starts, by its index: the calls made from then on are that step's. */
-  stepStarted?: (index: number) => void;
+  /** Told as each step starts, by its index, and waited for: the calls made from then on are that step's. */
+  stepStarted?: (index: number) => Promise<void>;
   /** Told of each field a `fill` step typed into, by its selector, once it did. */
   typed?: (selector: string) => void;
 }
@@ -34,7 +34,7 @@ export async function runSteps(
   context: StepContext,
 ): Promise<{ step: number; message: string } | null> {
   for (const [index, step] of steps.entries()) {
-    context.stepStarted?.(index);
+    await context.stepStarted?.(index);
     try {
       await runStep(page, step, context);
     } catch (error) {
@@ -126,7 +126,7 @@ export class JourneyPart implements GathererPart {
       timeoutMs: input.stepTimeoutMs,
       hasCall: (name) => this.calls.made().some((call) => call.name === name),
       changed,
-      stepStarted: (index) => this.routes.stepStarted(index),
+      stepStarted: async (index) => this.routes.stepStarted(index, await readPageClock(page)),
       typed: this.gathering.noteTyped,
       // Without consent no call may come: a waitForEvent step waits the quiet window, and never fails.
       ...(this.gathering.consentWithheld() ? { eventWaitMs: sdk.settleMs } : {}),

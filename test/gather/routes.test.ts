@@ -68,6 +68,18 @@ test("a call's step is the last one started before it, and its route the one cur
   await context.close();
 });
 
+test("a wall clock set forward between the page's load and its journey moves no call out of its step: steps are placed on the page's clock as read when they started, an SDK's timestamps on the wall clock", () => {
+  const watch = new RouteWatch();
+  const loadedAt = 1_000_000;
+  // At the load the two clocks were read together; since then the wall clock was set a minute forward.
+  const wallAtLoad = Date.now() - 60_000;
+  watch.note({ url: APP, how: "load", at: loadedAt, clocks: { at: loadedAt, wall: wallAtLoad, spreadMs: 0 } });
+  watch.stepStarted(0, loadedAt + 2_000);
+  watch.stepStarted(1, loadedAt + 3_000);
+  expect([loadedAt + 1_000, loadedAt + 2_500, loadedAt + 3_500].map((at) => watch.stepAt(at))).toEqual([null, 0, 1]);
+  expect([Date.now() - 30_000, Date.now() + 1_000].map((wall) => watch.stepAtWall(wall))).toEqual([null, 1]);
+});
+
 test("a hash router's route (#/, #!/) is a route, and its change a route change; an anchor, a hash route's own included, is none", async ({
   browser,
 }) => {

@@ -219,6 +219,7 @@ const GROUPS: Record<string, () => Promise<number>> = {
       e2eSpec("statsig.yaml"),
       e2eSpec("launchdarkly.yaml"),
       e2eSpec("growthbook-flags.yaml"),
+      e2eSpec("optimizely.yaml"),
     ]),
   "object-stub": objectStubRuns,
 };

@@ -22,6 +22,7 @@ export const EXPERIMENTS_TARGET = 1.2;
 const SHOPS = [
   { spec: "statsig.yaml", port: FIXTURE_PORTS.statsig, pages: ["shop", "bundled-shop"] },
   { spec: "launchdarkly.yaml", port: FIXTURE_PORTS.launchdarkly, pages: ["shop"] },
+  { spec: "optimizely.yaml", port: FIXTURE_PORTS.optimizely, pages: ["shop"] },
 ];
 
 /** A page of a spec, as far as the bench reads it. */

@@ -10,6 +10,7 @@ const BINDING = "__setupAuditExperimentSdk";
 type ExperimentSdkMessage =
   | ({ type: "init" } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
   | { type: "ready"; init: number; at: number }
+  | { type: "key"; init: number; key: string; at: number }
   | ({ type: "evaluation" } & Omit<FlagEvaluation, "atMs"> & { at: number });
 
 /** What the page's watch is given: the SDK's global, its constructors, its registry of clients, the client's evaluating methods and where a result keeps its variation and reason. */
@@ -20,6 +21,8 @@ interface WatchConfig {
   evaluate: string[];
   registry: { global: string; clients: string } | null;
   keyProperty: string | null;
+  keyOnReady: { method: string; property: string } | null;
+  userContext: string | null;
   ready: ExperimentPreset["ready"];
   hook: { add: string; stage: string; flag: string } | null;
   variation: readonly string[];
@@ -47,7 +50,7 @@ export class ExperimentSdkPart implements GathererPart {
     const { context, input } = this.gathering;
     if (input.experimentSdk === null) return;
     const { global, init, evaluate, preset } = input.experimentSdk;
-    const { result, ready, registry, hook, keyProperty } = EXPERIMENT_PRESETS[preset];
+    const { result, ready, registry, hook, keyProperty, keyOnReady, userContext } = EXPERIMENT_PRESETS[preset];
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
     const config: WatchConfig = {
       binding: BINDING,
@@ -56,6 +59,8 @@ export class ExperimentSdkPart implements GathererPart {
       evaluate,
       registry: registry ?? null,
       keyProperty: keyProperty ?? null,
+      keyOnReady: keyOnReady ?? null,
+      userContext: userContext ?? null,
       ready,
       hook: hook ?? null,
       variation: result.variation,
@@ -87,7 +92,10 @@ export class ExperimentSdkPart implements GathererPart {
     if (!this.gathering.observing) return;
     const atMs = this.gathering.sinceStart(message.at);
     if (message.type === "init") this.inits.push({ method: message.method, key: message.key, atMs, readyAtMs: null });
-    else if (message.type === "ready") {
+    else if (message.type === "key") {
+      const init = this.inits[message.init];
+      if (init !== undefined) init.key ??= message.key;
+    } else if (message.type === "ready") {
       const init = this.inits[message.init];
       if (init !== undefined) init.readyAtMs = atMs;
     } else {
@@ -143,18 +151,36 @@ function watchExperimentSdk(config: WatchConfig): void {
   let inits = 0;
   // Inside a watched constructor the registry stays silent: the constructor notes its client.
   let constructing = 0;
-  /** Tells of the client's readiness once; says, as each evaluation is made, whether the client was ready. */
-  const watchReadiness = (client: Record<string, unknown>, init: number): (() => boolean) => {
+  /** The key a ready client says it has, where it was given one the audit cannot read (keyOnReady). */
+  const keyOfReady = (client: Record<string, unknown>): string | null => {
+    const { keyOnReady } = config;
+    const configuration = keyOnReady === null ? undefined : client[keyOnReady.method];
+    if (typeof configuration !== "function") return null;
+    try {
+      return read(configuration.call(client), [keyOnReady!.property]);
+    } catch {
+      return null;
+    }
+  };
+  /** Tells of the client's readiness once (its key first, where only then known); says, as each evaluation is made, whether the client was ready. */
+  const watchReadiness = (client: Record<string, unknown>, init: number, keyKnown: boolean): (() => boolean) => {
     let told = false;
     const ready = () => {
       if (told) return;
       told = true;
+      const key = keyKnown ? null : keyOfReady(client);
+      if (key !== null) send({ type: "key", init, key, at: Date.now() });
       send({ type: "ready", init, at: Date.now() });
     };
     const { ready: says } = config;
     if ("on" in says) {
       const subscribe = client[says.on];
       if (typeof subscribe === "function") for (const event of says.events) subscribe.call(client, event, ready);
+      return () => told;
+    }
+    if ("settles" in says) {
+      const settled = client[says.settles];
+      if (typeof settled === "function") Promise.resolve(settled.call(client)).then(ready, ready);
       return () => told;
     }
     const isReady = () => client[says.property] === says.equals;
@@ -184,11 +210,29 @@ function watchExperimentSdk(config: WatchConfig): void {
     wrapped.add(watched);
     return watched;
   };
-  /** Reads each evaluation through the client's hook, or else by wrapping its evaluating methods. */
+  /** The client's method that makes user contexts, wrapped so that each context it makes has its evaluating methods watched. */
+  const makingUserContexts = (original: unknown, watchEvaluating: (evaluator: object) => void) => {
+    if (typeof original !== "function" || wrapped.has(original)) return original;
+    const watched = function (this: unknown, ...args: unknown[]) {
+      const made: unknown = original.apply(this, args);
+      if (made !== null && typeof made === "object") watchEvaluating(made);
+      return made;
+    };
+    wrapped.add(watched);
+    return watched;
+  };
+  /** Reads each evaluation through the client's hook, through the user contexts it makes, or else by wrapping its evaluating methods. */
   const watchEvaluations = (client: Record<string, unknown>, isReady: () => boolean) => {
-    const { hook } = config;
+    const { hook, userContext } = config;
+    const watchEvaluating = (evaluator: object) => {
+      for (const name of config.evaluate) watchProperty(evaluator, name, (method) => evaluating(name, method, isReady));
+    };
+    if (userContext !== null) {
+      watchProperty(client, userContext, (make) => makingUserContexts(make, watchEvaluating));
+      return;
+    }
     if (hook === null) {
-      for (const name of config.evaluate) watchProperty(client, name, (method) => evaluating(name, method, isReady));
+      watchEvaluating(client);
       return;
     }
     const add = client[hook.add];
@@ -212,7 +256,7 @@ function watchExperimentSdk(config: WatchConfig): void {
     // What is no client (a factory's promise) has no readiness to wait for.
     if (client === null || typeof client !== "object") return send({ type: "ready", init, at: Date.now() });
     const methods = client as Record<string, unknown>;
-    watchEvaluations(methods, watchReadiness(methods, init));
+    watchEvaluations(methods, watchReadiness(methods, init, typeof key === "string"));
   };
   /** The key a constructor or factory was given: its first string argument, else its options object's key property. */
   const keyAmong = (args: unknown[]): unknown => {

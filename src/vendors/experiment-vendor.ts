@@ -19,15 +19,27 @@ export interface ExperimentPreset {
    * `global` is defined.
    */
   registry?: { global: string; clients: string };
-  /** The client's methods that evaluate a flag, gate or experiment by its key (their first argument). */
+  /**
+   * Where the key is for an SDK whose client is given it inside an object the audit cannot read
+   * (Optimizely's config manager): the client's method that, once it is ready, returns its
+   * configuration, and the key's property there.
+   */
+  keyOnReady?: { method: string; property: string };
+  /** The client's method that makes the object the flags are evaluated on (Optimizely's `createUserContext`); without it, they are evaluated on the client. */
+  userContext?: string;
+  /** The methods that evaluate a flag, gate or experiment by its key (their first argument): the client's, or its user context's. */
   evaluate: string[];
   /**
    * How the client says its initialisation is over (it has its values, or gave up): a property of
    * the client and the value it then has (Statsig), or the events the client emits then, through
-   * its method that subscribes to them (LaunchDarkly's `on`). A listener subscribed as the client
-   * is made hears them before the page's own.
+   * its method that subscribes to them (LaunchDarkly's `on`), or its method that returns a promise
+   * settled then (Optimizely's `onReady`). A listener subscribed as the client is made hears them
+   * before the page's own.
    */
-  ready: { property: string; equals: string | boolean } | { on: string; events: readonly string[] };
+  ready:
+    | { property: string; equals: string | boolean }
+    | { on: string; events: readonly string[] }
+    | { settles: string };
   /**
    * A hook the client calls after each evaluation with its detail, for an SDK whose evaluating
    * methods do not all say why (LaunchDarkly's `variation` returns the value alone): the client's

@@ -2,13 +2,14 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { SLOW_INIT_MS as GROWTHBOOK_SLOW_INIT_MS } from "../../fixtures/sites/growthbook-flags.js";
 import { SLOW_INIT_MS as LAUNCHDARKLY_SLOW_INIT_MS } from "../../fixtures/sites/launchdarkly.js";
+import { SLOW_INIT_MS as OPTIMIZELY_SLOW_INIT_MS } from "../../fixtures/sites/optimizely.js";
 import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
- * launchdarkly.ts, growthbook-flags.ts): the correct shop pages (their values late, or the SDK bundled into the site's
+ * launchdarkly.ts, growthbook-flags.ts, optimizely.ts): the correct shop pages (their values late, or the SDK bundled into the site's
  * code) pass experiment.assignment and every other check on both viewports; each planted fault is
  * reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
  */
@@ -63,6 +64,28 @@ const SHOPS: Record<string, VendorShop> = {
         message:
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason FLAG_NOT_FOUND): it was evaluated before the client's initialisation finished",
         evidence: { key: "ld-client-staging", value: "control", reason: "FLAG_NOT_FOUND" },
+      },
+    },
+  },
+  optimizely: {
+    spec: "optimizely.yaml",
+    correct: ["shop", "slow-shop"],
+    // Optimizely names the rule that served the flag, here the experiment's.
+    served: { key: "opt-staging-4fJ2", value: "cta_long", reason: "pricing_cta_test" },
+    slowInitMs: OPTIMIZELY_SLOW_INIT_MS,
+    faults: {
+      // The key is the one the datafile names: production's, fetched with production's SDK key.
+      "other-key": {
+        message: "was initialised with production's key opt-production-9kQ7 instead of staging's opt-staging-4fJ2",
+      },
+      "unknown-flag": {
+        message:
+          '"checkout_cta" got the SDK\'s fallback, not a variation (reason No flag was found for key "checkout_cta".): the datafile has no such flag',
+      },
+      "too-early": {
+        message:
+          "\"pricing_cta\" got the SDK's fallback, not a variation (reason Optimizely SDK not configured properly yet.): it was evaluated before the client's initialisation finished",
+        evidence: { key: "opt-staging-4fJ2", value: null, reason: "Optimizely SDK not configured properly yet." },
       },
     },
   },

@@ -1,6 +1,7 @@
 import { expect } from "@playwright/test";
 import { GROWTHBOOK_CLIENT_KEYS } from "../../fixtures/sites/growthbook-flags.js";
 import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
+import { OPTIMIZELY_SDK_KEYS } from "../../fixtures/sites/optimizely.js";
 import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
 import { experimentSdkSchema, type ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
 import type { ExperimentPresetName } from "../../src/vendors/experiment-presets.js";
@@ -8,7 +9,7 @@ import { test } from "../support/gather.js";
 
 /**
  * The experimentation SDK's watch against the vendors' real bundles (fixtures/sites/statsig.ts,
- * launchdarkly.ts, growthbook-flags.ts): each client once, with its key, however the page loads the SDK, and each
+ * launchdarkly.ts, growthbook-flags.ts, optimizely.ts): each client once, with its key, however the page loads the SDK, and each
  * evaluation's variation and reason, and whether its client was ready, the one made as the client
  * is made included.
  */
@@ -99,5 +100,33 @@ test("GrowthBook's instance is seen with the clientKey of its options; getFeatur
   ]);
   expect(shop.experimentSdk?.evaluations).toEqual([
     expect.objectContaining({ flag: "pricing-cta", variation: "cta-long", reason: "experiment", clientReady: true }),
+  ]);
+});
+
+test("Optimizely's client is seen at createInstance with the SDK key its datafile names once it is in; each decide on a user context it makes is read, with the rule that served it or the SDK's reason", async ({
+  gather,
+}) => {
+  const experimentSdk = sectionOf("optimizely");
+  const shop = await gather("optimizely", { path: "/shop" }, { experimentSdk });
+  expect(shop.experimentSdk?.inits).toEqual([
+    expect.objectContaining({ method: "optimizelySdk.createInstance", key: OPTIMIZELY_SDK_KEYS.staging }),
+  ]);
+  expect(shop.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({
+      method: "decide",
+      flag: "pricing_cta",
+      variation: "cta_long",
+      reason: "pricing_cta_test",
+      clientReady: true,
+    }),
+  ]);
+  const early = await gather("optimizely", { path: "/too-early" }, { experimentSdk });
+  expect(early.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({
+      flag: "pricing_cta",
+      variation: null,
+      reason: "Optimizely SDK not configured properly yet.",
+      clientReady: false,
+    }),
   ]);
 });

@@ -24,6 +24,7 @@ const SITES = {
   statsig: "statsig",
   launchdarkly: "launchdarkly",
   growthbookFlags: "growthbookFlags",
+  optimizely: "optimizely",
 } as const;
 
 /** Gathers one page of a bundled shop, as it is unless `overrides` say otherwise. */

@@ -163,6 +163,8 @@ for (const [site, preset, key] of [
   // The SDK bundled into the site's code: only its registry of clients tells it.
   [`http://127.0.0.1:${FIXTURE_PORTS.statsig}/bundled-shop`, "statsig", "client-statsig-staging"],
   [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/shop`, "launchdarkly", "ld-client-staging"],
+  // The key only the datafile names, once the client is ready.
+  [`http://127.0.0.1:${FIXTURE_PORTS.optimizely}/shop`, "optimizely", "opt-staging-4fJ2"],
 ] as const) {
   test(`${preset}'s shop: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
     const file = testInfo.outputPath(`${preset}.yaml`);

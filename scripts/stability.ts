@@ -220,6 +220,7 @@ const GROUPS: Record<string, () => Promise<number>> = {
       e2eSpec("launchdarkly.yaml"),
       e2eSpec("growthbook-flags.yaml"),
       e2eSpec("optimizely.yaml"),
+      e2eSpec("amplitude-experiment.yaml"),
     ]),
   "object-stub": objectStubRuns,
 };

@@ -23,6 +23,7 @@ const SHOPS = [
   { spec: "statsig.yaml", port: FIXTURE_PORTS.statsig, pages: ["shop", "bundled-shop"] },
   { spec: "launchdarkly.yaml", port: FIXTURE_PORTS.launchdarkly, pages: ["shop"] },
   { spec: "optimizely.yaml", port: FIXTURE_PORTS.optimizely, pages: ["shop"] },
+  { spec: "amplitude-experiment.yaml", port: FIXTURE_PORTS.amplitudeExperiment, pages: ["shop"] },
 ];
 
 /** A page of a spec, as far as the bench reads it. */

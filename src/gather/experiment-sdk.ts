@@ -151,6 +151,17 @@ function watchExperimentSdk(config: WatchConfig): void {
   let inits = 0;
   // Inside a watched constructor the registry stays silent: the constructor notes its client.
   let constructing = 0;
+  /** A method of the client whose promise settles once its values are in: wrapped so that it tells `ready` then. */
+  const awaited = (original: unknown, ready: () => void) => {
+    if (typeof original !== "function" || wrapped.has(original)) return original;
+    const watched = function (this: unknown, ...args: unknown[]) {
+      const result: unknown = original.apply(this, args);
+      Promise.resolve(result).then(ready, ready);
+      return result;
+    };
+    wrapped.add(watched);
+    return watched;
+  };
   /** The key a ready client says it has, where it was given one the audit cannot read (keyOnReady). */
   const keyOfReady = (client: Record<string, unknown>): string | null => {
     const { keyOnReady } = config;
@@ -181,6 +192,10 @@ function watchExperimentSdk(config: WatchConfig): void {
     if ("settles" in says) {
       const settled = client[says.settles];
       if (typeof settled === "function") Promise.resolve(settled.call(client)).then(ready, ready);
+      return () => told;
+    }
+    if ("awaits" in says) {
+      for (const name of says.awaits) watchProperty(client, name, (method) => awaited(method, ready));
       return () => told;
     }
     const isReady = () => client[says.property] === says.equals;

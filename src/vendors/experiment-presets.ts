@@ -1,3 +1,4 @@
+import { amplitudeExperiment } from "./amplitude-experiment.js";
 import type { ExperimentPreset } from "./experiment-vendor.js";
 import { growthbook } from "./growthbook.js";
 import { launchdarkly } from "./launchdarkly.js";
@@ -5,10 +6,13 @@ import { optimizely } from "./optimizely.js";
 import { statsig } from "./statsig.js";
 
 /** The experimentation SDKs as `experimentSdk.preset` names them; each vendor is one module of this folder. */
-export const EXPERIMENT_PRESETS = { statsig, launchdarkly, optimizely, growthbook } satisfies Record<
-  string,
-  ExperimentPreset
->;
+export const EXPERIMENT_PRESETS = {
+  statsig,
+  launchdarkly,
+  optimizely,
+  "amplitude-experiment": amplitudeExperiment,
+  growthbook,
+} satisfies Record<string, ExperimentPreset>;
 
 /** An experimentation SDK's name as `experimentSdk.preset` takes it. */
 export type ExperimentPresetName = keyof typeof EXPERIMENT_PRESETS;

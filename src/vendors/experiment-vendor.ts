@@ -33,13 +33,15 @@ export interface ExperimentPreset {
    * How the client says its initialisation is over (it has its values, or gave up): a property of
    * the client and the value it then has (Statsig), or the events the client emits then, through
    * its method that subscribes to them (LaunchDarkly's `on`), or its method that returns a promise
-   * settled then (Optimizely's `onReady`). A listener subscribed as the client is made hears them
-   * before the page's own.
+   * settled then (Optimizely's `onReady`), or its methods whose promise, when the page calls one,
+   * settles once the values are fetched (Amplitude Experiment's `fetch` and `start`). A listener
+   * subscribed as the client is made hears them before the page's own.
    */
   ready:
     | { property: string; equals: string | boolean }
     | { on: string; events: readonly string[] }
-    | { settles: string };
+    | { settles: string }
+    | { awaits: readonly string[] };
   /**
    * A hook the client calls after each evaluation with its detail, for an SDK whose evaluating
    * methods do not all say why (LaunchDarkly's `variation` returns the value alone): the client's
@@ -68,4 +70,6 @@ export interface EvaluationShape {
   servedWithoutReason?: boolean;
   /** What the fallback's reasons mean, in words that say what to fix: the first whose pattern matches. */
   fallbacks: readonly { reason: RegExp; means: string }[];
+  /** What a fallback means where the SDK never gives a reason (Amplitude Experiment's empty variant). */
+  unexplained?: string;
 }

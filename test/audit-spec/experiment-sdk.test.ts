@@ -34,7 +34,7 @@ test("a preset fills the experimentation SDK's fields, and a field given beside 
 
 test("an unknown preset names the one meant", () => {
   expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: statsgi")))).toEqual([
-    'spec.yaml:17:11 experimentSdk.preset: must be one of "statsig", "launchdarkly", "optimizely", "growthbook", not text ("statsgi") — did you mean "statsig"?',
+    'spec.yaml:17:11 experimentSdk.preset: must be one of "statsig", "launchdarkly", "optimizely", "amplitude-experiment", "growthbook", not text ("statsgi") — did you mean "statsig"?',
   ]);
   expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: launchdarkley")))[0]).toContain(
     'did you mean "launchdarkly"?',

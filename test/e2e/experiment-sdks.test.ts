@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { SLOW_INIT_MS as AMPLITUDE_SLOW_INIT_MS } from "../../fixtures/sites/amplitude-experiment.js";
 import { SLOW_INIT_MS as GROWTHBOOK_SLOW_INIT_MS } from "../../fixtures/sites/growthbook-flags.js";
 import { SLOW_INIT_MS as LAUNCHDARKLY_SLOW_INIT_MS } from "../../fixtures/sites/launchdarkly.js";
 import { SLOW_INIT_MS as OPTIMIZELY_SLOW_INIT_MS } from "../../fixtures/sites/optimizely.js";
@@ -9,7 +10,7 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
- * launchdarkly.ts, growthbook-flags.ts, optimizely.ts): the correct shop pages (their values late, or the SDK bundled into the site's
+ * launchdarkly.ts, growthbook-flags.ts, optimizely.ts, amplitude-experiment.ts): the correct shop pages (their values late, or the SDK bundled into the site's
  * code) pass experiment.assignment and every other check on both viewports; each planted fault is
  * reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
  */
@@ -19,7 +20,7 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 interface VendorShop {
   spec: string;
   correct: string[];
-  served: { key: string; value: string; reason: string };
+  served: { key: string; value: string; reason: string | null };
   /** How late the slow page's values come. */
   slowInitMs: number;
   faults: Record<string, { message: string; evidence?: Record<string, unknown> }>;
@@ -86,6 +87,29 @@ const SHOPS: Record<string, VendorShop> = {
         message:
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason Optimizely SDK not configured properly yet.): it was evaluated before the client's initialisation finished",
         evidence: { key: "opt-staging-4fJ2", value: null, reason: "Optimizely SDK not configured properly yet." },
+      },
+    },
+  },
+  "amplitude-experiment": {
+    spec: "amplitude-experiment.yaml",
+    correct: ["shop", "slow-shop"],
+    // Amplitude Experiment never gives a reason.
+    served: { key: "client-amp-staging-3Kp8", value: "cta_long", reason: null },
+    slowInitMs: AMPLITUDE_SLOW_INIT_MS,
+    faults: {
+      "other-key": {
+        message:
+          "was initialised with production's key client-amp-production-7Wd2 instead of staging's client-amp-staging-3Kp8",
+      },
+      // The empty variant, with no reason: what it can mean is said.
+      "unknown-flag": {
+        message:
+          '"checkout_cta" got the SDK\'s fallback, not a variation (reason none given): the deployment has no such flag',
+      },
+      "too-early": {
+        message:
+          "\"pricing_cta\" got the SDK's fallback, not a variation (reason none given): it was evaluated before the client's initialisation finished",
+        evidence: { key: "client-amp-staging-3Kp8", value: null, reason: null },
       },
     },
   },

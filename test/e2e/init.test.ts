@@ -165,6 +165,7 @@ for (const [site, preset, key] of [
   [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/shop`, "launchdarkly", "ld-client-staging"],
   // The key only the datafile names, once the client is ready.
   [`http://127.0.0.1:${FIXTURE_PORTS.optimizely}/shop`, "optimizely", "opt-staging-4fJ2"],
+  [`http://127.0.0.1:${FIXTURE_PORTS.amplitudeExperiment}/shop`, "amplitude-experiment", "client-amp-staging-3Kp8"],
 ] as const) {
   test(`${preset}'s shop: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
     const file = testInfo.outputPath(`${preset}.yaml`);

@@ -1,4 +1,5 @@
 import { expect } from "@playwright/test";
+import { AMPLITUDE_DEPLOYMENT_KEYS } from "../../fixtures/sites/amplitude-experiment.js";
 import { GROWTHBOOK_CLIENT_KEYS } from "../../fixtures/sites/growthbook-flags.js";
 import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
 import { OPTIMIZELY_SDK_KEYS } from "../../fixtures/sites/optimizely.js";
@@ -9,7 +10,7 @@ import { test } from "../support/gather.js";
 
 /**
  * The experimentation SDK's watch against the vendors' real bundles (fixtures/sites/statsig.ts,
- * launchdarkly.ts, growthbook-flags.ts, optimizely.ts): each client once, with its key, however the page loads the SDK, and each
+ * launchdarkly.ts, growthbook-flags.ts, optimizely.ts, amplitude-experiment.ts): each client once, with its key, however the page loads the SDK, and each
  * evaluation's variation and reason, and whether its client was ready, the one made as the client
  * is made included.
  */
@@ -128,5 +129,32 @@ test("Optimizely's client is seen at createInstance with the SDK key its datafil
       reason: "Optimizely SDK not configured properly yet.",
       clientReady: false,
     }),
+  ]);
+});
+
+test("Amplitude Experiment's client is seen with its deployment key; it is ready once the page's fetch settles, and a variant asked before is the empty one", async ({
+  gather,
+}) => {
+  const experimentSdk = sectionOf("amplitude-experiment");
+  const shop = await gather("amplitudeExperiment", { path: "/shop" }, { experimentSdk });
+  expect(shop.experimentSdk?.inits).toEqual([
+    expect.objectContaining({
+      method: "Experiment.initializeWithAmplitudeAnalytics",
+      key: AMPLITUDE_DEPLOYMENT_KEYS.staging,
+      readyAtMs: expect.any(Number),
+    }),
+  ]);
+  expect(shop.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({
+      method: "variant",
+      flag: "pricing_cta",
+      variation: "cta_long",
+      reason: null,
+      clientReady: true,
+    }),
+  ]);
+  const early = await gather("amplitudeExperiment", { path: "/too-early" }, { experimentSdk });
+  expect(early.experimentSdk?.evaluations).toEqual([
+    expect.objectContaining({ flag: "pricing_cta", variation: null, reason: null, clientReady: false }),
   ]);
 });

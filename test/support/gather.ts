@@ -25,6 +25,7 @@ const SITES = {
   launchdarkly: "launchdarkly",
   growthbookFlags: "growthbookFlags",
   optimizely: "optimizely",
+  amplitudeExperiment: "amplitudeExperiment",
 } as const;
 
 /** Gathers one page of a bundled shop, as it is unless `overrides` say otherwise. */

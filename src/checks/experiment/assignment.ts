@@ -82,7 +82,7 @@ export function judgeAssignment(
     };
   }
   const assigned = evaluations.find((evaluation) => wasServed(evaluation, vendor.result));
-  if (assigned === undefined) return fallbackVerdict(flag, evaluations.at(-1)!, vendor.result.fallbacks, key);
+  if (assigned === undefined) return fallbackVerdict(flag, evaluations.at(-1)!, vendor.result, key);
   const ids = [CONTROL_ID, ...experiment.variations.map(variationId)];
   const evidence = { key, value: assigned.variation, reason: assigned.reason, atMs: assigned.atMs };
   const why = assigned.reason ?? "served; the SDK gave no reason";
@@ -130,7 +130,7 @@ function judgeKey(spec: AuditSpec, environment: string, seen: ExperimentSdkSeen,
 function fallbackVerdict(
   flag: string,
   evaluation: FlagEvaluation,
-  fallbacks: readonly { reason: RegExp; means: string }[],
+  shape: EvaluationShape,
   key: string | null,
 ): Verdict {
   const { reason } = evaluation;
@@ -138,7 +138,9 @@ function fallbackVerdict(
   const means =
     evaluation.clientReady === false
       ? BEFORE_READY
-      : fallbacks.find((fallback) => reason !== null && fallback.reason.test(reason))?.means;
+      : reason === null
+        ? shape.unexplained
+        : shape.fallbacks.find((fallback) => fallback.reason.test(reason))?.means;
   return {
     status: "fail",
     message: `"${flag}" got the SDK's fallback, not a variation (reason ${reason ?? "none given"})${means === undefined ? "" : `: ${means}`}. Every visitor sees the fallback and none is counted in the experiment.`,

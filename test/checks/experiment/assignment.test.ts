@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { ExperimentSdkSeen, FlagEvaluation } from "../../../src/artifacts/types.js";
 import { experimentAssignment } from "../../../src/checks/experiment/assignment.js";
+import type { ExperimentPresetName } from "../../../src/vendors/experiment-presets.js";
 import { contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 /** A shop whose experiment runs on Statsig, its client keys per environment; the visitor lands in cta-long. */
@@ -43,6 +44,13 @@ const evaluation = (overrides: Partial<FlagEvaluation> = {}): FlagEvaluation => 
 function judged(seen: ExperimentSdkSeen | null | undefined, spec = SPEC) {
   const page = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seen });
   return experimentAssignment.evaluate(contextOf([page], spec));
+}
+
+/** experiment.assignment's finding on the pricing page when `preset`'s client, ready with staging's key, evaluated the flag once (no reason unless `overrides` give one). */
+function judgedOn(preset: ExperimentPresetName, overrides: Partial<FlagEvaluation>) {
+  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset } };
+  const evaluations = [evaluation({ method: "evaluate", reason: null, clientReady: true, ...overrides })];
+  return judged({ inits: [init("client-staging")], evaluations }, spec)[0]!;
 }
 
 test("passes when the client has the environment's key and the flag evaluated to one of the experiment's variations, the control included", () => {
@@ -133,15 +141,7 @@ test("skips a page gathered without the SDK recorded, and judges nothing for an 
 });
 
 test("on LaunchDarkly, a value served without a reason passes, and the one reason of its fallback says before or after the flags came", () => {
-  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset: "launchdarkly" as const } };
-  const ld = (overrides: Partial<FlagEvaluation>) =>
-    judged(
-      {
-        inits: [{ ...init("client-staging"), method: "LDClient.initialize" }],
-        evaluations: [evaluation({ method: "afterEvaluation", reason: null, clientReady: true, ...overrides })],
-      },
-      spec,
-    )[0]!;
+  const ld = (overrides: Partial<FlagEvaluation>) => judgedOn("launchdarkly", overrides);
   expect(ld({})).toMatchObject({
     status: "pass",
     message:
@@ -162,5 +162,32 @@ test("on LaunchDarkly, a value served without a reason passes, and the one reaso
   // Statsig always gives a reason: none is no served value there.
   expect(judged({ inits: [init("client-staging")], evaluations: [evaluation({ reason: null })] })[0]!.status).toBe(
     "fail",
+  );
+});
+
+test("on Optimizely, the rule that served the decision passes but the Everyone Else rule's, and a decision it could not make says its first reason", () => {
+  const decided = (overrides: Partial<FlagEvaluation>) =>
+    judgedOn("optimizely", { reason: "pricing_cta_test", ...overrides });
+  expect(decided({}).status).toBe("pass");
+  expect(decided({ variation: "off", reason: "default-rollout-27001" })).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining('no rule served it but the flag\'s "Everyone Else" one'),
+  });
+  expect(decided({ variation: null, reason: 'No flag was found for key "pricing_cta".' }).message).toContain(
+    "the datafile has no such flag",
+  );
+});
+
+test("on Amplitude Experiment, which never gives a reason, a variant with a key passes and the empty one says what it can mean", () => {
+  const variant = (overrides: Partial<FlagEvaluation>) => judgedOn("amplitude-experiment", overrides);
+  expect(variant({}).status).toBe("pass");
+  expect(variant({ variation: null })).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "(reason none given): the deployment has no such flag (a typo, or a flag of another project or deployment), or the variants could not be fetched",
+    ),
+  });
+  expect(variant({ variation: null, clientReady: false }).message).toContain(
+    "(reason none given): it was evaluated before the client's initialisation finished",
   );
 });

@@ -1,0 +1,28 @@
+import type { ExperimentPreset } from "./experiment-vendor.js";
+
+/**
+ * Amplitude Experiment's browser SDK, `@amplitude/experiment-js-client` 1 (its UMD build,
+ * `dist/experiment-browser.min.js`, whose global is `Experiment`), beside Amplitude Analytics:
+ * `Experiment.initializeWithAmplitudeAnalytics(deploymentKey, config)` (or `initialize`) returns
+ * the client at once; `await client.fetch()` (or `start()`) gets the visitor's variants, and
+ * settles even when the fetch failed. `variant(flagKey)` returns `{ key, value, payload, expKey }`,
+ * or `{}` (the fallback) for a flag the deployment does not have, before the variants are in, or
+ * after a failed fetch: the SDK never says why.
+ */
+export const amplitudeExperiment: ExperimentPreset = {
+  vendor: "Amplitude Experiment (@amplitude/experiment-js-client)",
+  global: "Experiment",
+  init: ["initializeWithAmplitudeAnalytics", "initialize"],
+  evaluate: ["variant"],
+  ready: { awaits: ["fetch", "start"] },
+  result: {
+    variation: ["key", "value"],
+    reason: [],
+    // No reason ever: a variant with a key was served, the empty one is the fallback.
+    assigned: /^$/,
+    servedWithoutReason: true,
+    fallbacks: [],
+    unexplained:
+      "the deployment has no such flag (a typo, or a flag of another project or deployment), or the variants could not be fetched",
+  },
+};

@@ -1,3 +1,4 @@
+import type { Page } from "playwright";
 import type { ExperimentSdkInit, FlagEvaluation, PageArtifacts } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
 import type { ExperimentPreset } from "../vendors/experiment-vendor.js";
@@ -43,6 +44,8 @@ export class ExperimentSdkPart implements GathererPart {
 
   private readonly inits: ExperimentSdkInit[] = [];
   private readonly evaluations: FlagEvaluation[] = [];
+  /** The keys the requests for the clients' values carried in their URLs (the preset's keyInUrl), in order. */
+  private readonly keysInUrls: string[] = [];
 
   constructor(private readonly gathering: Gathering<"experimentSdk">) {}
 
@@ -69,6 +72,16 @@ export class ExperimentSdkPart implements GathererPart {
     await context.addInitScript(watchExperimentSdk, config);
   }
 
+  async attach(page: Page): Promise<void> {
+    const { experimentSdk } = this.gathering.input;
+    const pattern = experimentSdk === null ? undefined : EXPERIMENT_PRESETS[experimentSdk.preset].keyInUrl;
+    if (pattern === undefined) return;
+    page.on("request", (request) => {
+      const key = pattern.exec(request.url())?.[1];
+      if (key !== undefined && this.gathering.observing) this.keysInUrls.push(decodeURIComponent(key));
+    });
+  }
+
   /** Settled once every client made has finished its initialisation: the page evaluates its flags then. */
   isSettled(): boolean {
     return this.inits.every((init) => init.readyAtMs !== null);
@@ -80,6 +93,10 @@ export class ExperimentSdkPart implements GathererPart {
 
   async finish(): Promise<Pick<PageArtifacts, "experimentSdk">> {
     if (this.gathering.input.experimentSdk === null) return { experimentSdk: null };
+    // A client whose key was never read (it never got ready) has the one its request for values carried.
+    const unreadKeys = this.keysInUrls.filter((key) => !this.inits.some((init) => init.key === key));
+    const unread = this.inits.filter((init) => init.key === null);
+    for (const [index, init] of unread.entries()) init.key = unreadKeys[index] ?? null;
     return {
       experimentSdk: {
         inits: this.gathering.beforeReload(this.inits),

@@ -25,6 +25,12 @@ export interface ExperimentPreset {
    * configuration, and the key's property there.
    */
   keyOnReady?: { method: string; property: string };
+  /**
+   * Where the key travels in the URL of the request that fetches the client's values (Optimizely's
+   * datafile, `…/datafiles/<sdkKey>.json`): its first group. It names the key of a client that
+   * never got ready, whose key could not be read otherwise (a key the vendor refuses).
+   */
+  keyInUrl?: RegExp;
   /** The client's method that makes the object the flags are evaluated on (Optimizely's `createUserContext`); without it, they are evaluated on the client. */
   userContext?: string;
   /** The methods that evaluate a flag, gate or experiment by its key (their first argument): the client's, or its user context's. */

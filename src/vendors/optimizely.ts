@@ -18,6 +18,8 @@ export const optimizely: ExperimentPreset = {
   global: "optimizelySdk",
   init: ["createInstance"],
   keyOnReady: { method: "getOptimizelyConfig", property: "sdkKey" },
+  // The polling manager's default URL template, `https://cdn.optimizely.com/datafiles/%s.json`, or a proxy's that keeps its path.
+  keyInUrl: /\/datafiles\/([^/?#]+)\.json(?:[?#]|$)/,
   userContext: "createUserContext",
   evaluate: ["decide"],
   ready: { settles: "onReady" },

@@ -23,7 +23,8 @@ interface VendorShop {
   served: { key: string; value: string; reason: string | null };
   /** How late the slow page's values come. */
   slowInitMs: number;
-  faults: Record<string, { message: string; evidence?: Record<string, unknown> }>;
+  /** Each faulty page's experiment.assignment message and evidence, and the other findings the fault brings (`page.errors warn`). */
+  faults: Record<string, { message: string; evidence?: Record<string, unknown>; also?: string[] }>;
 }
 
 const SHOPS: Record<string, VendorShop> = {
@@ -78,6 +79,12 @@ const SHOPS: Record<string, VendorShop> = {
       // The key is the one the datafile names: production's, fetched with production's SDK key.
       "other-key": {
         message: "was initialised with production's key opt-production-9kQ7 instead of staging's opt-staging-4fJ2",
+      },
+      // The CDN refuses the key's datafile (the page's console says so): the key is read from the datafile's URL.
+      "unknown-key": {
+        message: "was initialised with the key opt-staging-4fJ2x, not staging's experimentKey opt-staging-4fJ2",
+        evidence: { key: "opt-staging-4fJ2x", expected: "opt-staging-4fJ2" },
+        also: ["page.errors warn"],
       },
       "unknown-flag": {
         message:
@@ -154,7 +161,9 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
         reported.map((finding) => `${finding.check} ${finding.status} ${finding.page} ${finding.viewport}`).sort(),
       ).toEqual(
         VIEWPORTS.flatMap((viewport) =>
-          Object.keys(shop.faults).map((page) => `experiment.assignment fail ${page} ${viewport}`),
+          Object.entries(shop.faults).flatMap(([page, fault]) =>
+            ["experiment.assignment fail", ...(fault.also ?? [])].map((finding) => `${finding} ${page} ${viewport}`),
+          ),
         ).sort(),
       );
     });

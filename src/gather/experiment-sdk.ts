@@ -168,12 +168,12 @@ function watchExperimentSdk(config: WatchConfig): void {
   let inits = 0;
   // Inside a watched constructor the registry stays silent: the constructor notes its client.
   let constructing = 0;
-  /** A method of the client whose promise settles once its values are in: wrapped so that it tells `ready` then. */
-  const awaited = (original: unknown, ready: () => void) => {
+  /** `original` wrapped so that `then` is told of each call's arguments and result, once it returned; what is no function, or is wrapped already, as it is. */
+  const afterEachCall = (original: unknown, then: (result: unknown, args: unknown[]) => void) => {
     if (typeof original !== "function" || wrapped.has(original)) return original;
     const watched = function (this: unknown, ...args: unknown[]) {
       const result: unknown = original.apply(this, args);
-      Promise.resolve(result).then(ready, ready);
+      then(result, args);
       return result;
     };
     wrapped.add(watched);
@@ -212,7 +212,10 @@ function watchExperimentSdk(config: WatchConfig): void {
       return () => told;
     }
     if ("awaits" in says) {
-      for (const name of says.awaits) watchProperty(client, name, (method) => awaited(method, ready));
+      // A method whose promise settles once the values are in, or the fetch gave up.
+      const settles = (method: unknown) =>
+        afterEachCall(method, (result) => Promise.resolve(result).then(ready, ready));
+      for (const name of says.awaits) watchProperty(client, name, settles);
       return () => told;
     }
     const isReady = () => client[says.property] === says.equals;
@@ -232,27 +235,8 @@ function watchExperimentSdk(config: WatchConfig): void {
         at: Date.now(),
       });
   };
-  const evaluating = (name: string, original: unknown, isReady: () => boolean) => {
-    if (typeof original !== "function" || wrapped.has(original)) return original;
-    const watched = function (this: unknown, ...args: unknown[]) {
-      const result: unknown = original.apply(this, args);
-      evaluation(name, args[0], result, isReady);
-      return result;
-    };
-    wrapped.add(watched);
-    return watched;
-  };
-  /** The client's method that makes user contexts, wrapped so that each context it makes has its evaluating methods watched. */
-  const makingUserContexts = (original: unknown, watchEvaluating: (evaluator: object) => void) => {
-    if (typeof original !== "function" || wrapped.has(original)) return original;
-    const watched = function (this: unknown, ...args: unknown[]) {
-      const made: unknown = original.apply(this, args);
-      if (made !== null && typeof made === "object") watchEvaluating(made);
-      return made;
-    };
-    wrapped.add(watched);
-    return watched;
-  };
+  const evaluating = (name: string, original: unknown, isReady: () => boolean) =>
+    afterEachCall(original, (result, args) => evaluation(name, args[0], result, isReady));
   /** Reads each evaluation through the client's hook, through the user contexts it makes, or else by wrapping its evaluating methods. */
   const watchEvaluations = (client: Record<string, unknown>, isReady: () => boolean) => {
     const { hook, userContext } = config;
@@ -260,7 +244,12 @@ function watchExperimentSdk(config: WatchConfig): void {
       for (const name of config.evaluate) watchProperty(evaluator, name, (method) => evaluating(name, method, isReady));
     };
     if (userContext !== null) {
-      watchProperty(client, userContext, (make) => makingUserContexts(make, watchEvaluating));
+      // Each user context the client makes has its evaluating methods watched.
+      const makingContexts = (make: unknown) =>
+        afterEachCall(make, (made) => {
+          if (made !== null && typeof made === "object") watchEvaluating(made);
+        });
+      watchProperty(client, userContext, makingContexts);
       return;
     }
     if (hook === null) {

@@ -187,6 +187,11 @@ test("on Amplitude Experiment, which never gives a reason, a variant with a key 
       "(reason none given): the deployment has no such flag (a typo, or a flag of another project or deployment), or the variants could not be fetched",
     ),
   });
+  // The deployment's default variant is served, but to a visitor outside the experiment.
+  expect(variant({ variation: "off", reason: "true" })).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining("(reason true): it is the deployment's default variant (metadata.default)"),
+  });
   expect(variant({ variation: null, clientReady: false }).message).toContain(
     "(reason none given): it was evaluated before the client's initialisation finished",
   );

@@ -15,6 +15,13 @@ const PHASE_CONFIGS = {
   init: fileURLToPath(new URL("../init/playwright.config.js", import.meta.url)),
 } as const;
 
+/**
+ * The runner's own loader, which compiles TypeScript imported from ESM, left out: the phases load
+ * compiled JavaScript only. On Node 20 that loader runs on a thread of its own through which every
+ * import passes; without it the runner and each worker start about 0.7 s sooner.
+ */
+const WITHOUT_TS_LOADER = { PW_DISABLE_TS_ESM: "1" };
+
 /** Runs the audit's gathering (or init's look) in Playwright's test runner; resolves to its exit code. */
 export function runPlaywrightPhase(
   phase: keyof typeof PHASE_CONFIGS,
@@ -27,7 +34,7 @@ export function runPlaywrightPhase(
     const child = spawn(process.execPath, args, {
       cwd: PACKAGE_ROOT,
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, [PLAN_ENV]: planFile, FORCE_COLOR: "0" },
+      env: { ...process.env, ...WITHOUT_TS_LOADER, [PLAN_ENV]: planFile, FORCE_COLOR: "0" },
     });
     child.on("error", reject);
     child.on("exit", (code, signal) => resolve(signal ? 130 : (code ?? 1)));

@@ -1,4 +1,4 @@
-import type { CheckId, Finding, Judgement } from "../findings/finding.js";
+import type { CallSdk, CheckId, Finding, Judgement } from "../findings/finding.js";
 import { API_CHECKS } from "./api/index.js";
 import { BASELINE_CHECKS } from "./baseline/index.js";
 import { CONSENT_CHECKS } from "./consent/index.js";
@@ -71,7 +71,7 @@ export function runChecks(context: AuditContext, checks: readonly Check[] = CHEC
         ];
       }
     }
-    return findings.map((found) => reported(applyOverride(found, context.spec.checks[check.id]), check));
+    return findings.map((found) => reported(applyOverride(aboutItsSdk(found), context.spec.checks[check.id]), check));
   });
 }
 
@@ -81,6 +81,16 @@ export function reported(judgement: Judgement, check: Check = checkOf(judgement.
   const title = status === "fail" || status === "warn" ? check.failureTitle : check.title;
   // In summary.json's order: the check and its status, what it is, then where and why.
   return { check: id, status, title, severity: check.severity, family: check.family, ...where };
+}
+
+/** The checks whose findings say which SDK they are about (`evidence.sdk`). */
+const NAMING_THEIR_SDK = /^(sdk|events)\./;
+
+/** A finding of `sdk.*` or `events.*` names its SDK: the analytics SDK, unless its check named the experimentation SDK. */
+function aboutItsSdk(found: Judgement): Judgement {
+  if (!NAMING_THEIR_SDK.test(found.check) || "sdk" in found.evidence) return found;
+  const sdk: CallSdk = "analytics";
+  return { ...found, evidence: { ...found.evidence, sdk } };
 }
 
 function applyOverride(found: Judgement, override: "off" | "warn" | "fail" | undefined): Judgement {

@@ -77,6 +77,9 @@ export const SEVERITIES = ["blocker", "critical", "normal", "minor", "trivial"] 
 /** One Allure severity. */
 export type Severity = (typeof SEVERITIES)[number];
 
+/** Which of the spec's SDKs a call or a finding is about: `sdk` (analytics) or `experimentSdk` (experiment). */
+export type CallSdk = "analytics" | "experiment";
+
 /** One judgement of one check, on one page × viewport, goal, experiment or spec, as the check gives it. */
 export interface Judgement {
   check: CheckId;

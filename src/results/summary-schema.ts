@@ -83,6 +83,12 @@ const call = z
       .describe(
         "`global`: watched on the SDK's global as it was made; `network`: read from the collect request that carried it, at that request's time (a call on the SDK's own instance, an SDK without a global or that could not be watched, a page view the SDK made on its own).",
       ),
+    sdk: z
+      .enum(["analytics", "experiment"])
+      .optional()
+      .describe(
+        "The SDK the call was made to: `analytics` (the spec's `sdk`) or `experiment` (its `experimentSdk`); absent from a summary written before it was kept.",
+      ),
   })
   .strict()
   .describe("One call the page made to the SDK.");

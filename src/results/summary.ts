@@ -1,5 +1,6 @@
 import {
   worstStatus,
+  type CallSdk,
   type CheckId,
   type Checklist,
   type CheckReasons,
@@ -40,6 +41,11 @@ export interface CallRecord {
    * a global or that could not be watched, a page view the SDK made on its own).
    */
   seenOn: "global" | "network";
+  /**
+   * The SDK the call was made to: the analytics SDK (`sdk`), or the experimentation SDK
+   * (`experimentSdk`) where its calls are gathered; absent from a summary written before it was kept.
+   */
+  sdk?: CallSdk;
 }
 
 /** Where a run's collect requests went: to the service, or answered by the audit inside the browser. */

@@ -44,6 +44,18 @@ test("a finding carries the experiment and variation of its scope; null where th
   });
 });
 
+test("a finding of sdk.* or events.* names the SDK it is about (evidence.sdk); a check may name the experimentation SDK, and other checks name none", () => {
+  const [order] = runChecks(contextOf([lostCall]), [sdkOrder]);
+  expect(order?.evidence.sdk).toBe("analytics");
+  const experimental: Check = {
+    ...sdkOrder,
+    evaluate: (context) => [finding({ ...context, check: "sdk.order" }, "fail", "late", {}, { sdk: "experiment" })],
+  };
+  expect(runChecks(contextOf([pageWith()]), [experimental])[0]?.evidence.sdk).toBe("experiment");
+  const [report] = runChecks(contextOf([pageWith()]), [reportWarnings]);
+  expect(report?.evidence).not.toHaveProperty("sdk");
+});
+
 test("a check that throws becomes one failed finding", () => {
   const broken: Check = {
     ...sdkOrder,

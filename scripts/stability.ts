@@ -221,6 +221,7 @@ const GROUPS: Record<string, () => Promise<number>> = {
       e2eSpec("growthbook-flags.yaml"),
       e2eSpec("optimizely.yaml"),
       e2eSpec("amplitude-experiment.yaml"),
+      e2eSpec("posthog-flags.yaml"),
     ]),
   "object-stub": objectStubRuns,
 };

@@ -986,11 +986,21 @@ export const auditSpecSchema = z
           "needs the api section (baseUrl, keyEnv) to ask the service; or point report.file at an exported JSON file instead",
       });
     }
-    if (spec.experimentSdk !== undefined && spec.experimentSdk.global === spec.sdk.global) {
+    const experimentSdk = spec.experimentSdk;
+    const logs = experimentSdk !== undefined && EXPERIMENT_PRESETS[experimentSdk.preset].logged !== undefined;
+    // A logging SDK is the analytics SDK itself, whose events it is read from; any other is an SDK of its own.
+    if (experimentSdk !== undefined && logs && experimentSdk.global !== spec.sdk.global) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["experimentSdk", "preset"],
+        message: `"${experimentSdk.preset}" reads the flags from the analytics SDK's own events, but sdk's global is "${spec.sdk.global}", not "${experimentSdk.global}": set sdk's preset to ${experimentSdk.preset}, or pick the experimentation SDK the site runs`,
+      });
+    }
+    if (experimentSdk !== undefined && !logs && experimentSdk.global === spec.sdk.global) {
       ctx.addIssue({
         code: "custom",
         path: ["experimentSdk"],
-        message: `has sdk's global "${spec.sdk.global}": an experimentation SDK that is the analytics SDK itself is not supported yet; leave experimentSdk out`,
+        message: `has sdk's global "${spec.sdk.global}": only an experimentation SDK that logs its flags through the analytics SDK (posthog) may be the analytics SDK itself; leave experimentSdk out`,
       });
     }
     const pageIds = new Set<string>();

@@ -14,6 +14,18 @@ import type { RouteWatch } from "./routes.js";
 
 const BINDING = "__setupAuditRecord";
 
+/** An init call of the SDK: its method, the key it installs, when (epoch milliseconds). */
+export interface SdkInitCall {
+  method: string;
+  key: string;
+  at: number;
+}
+
+/** Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it. */
+export function initSightings(inits: readonly SdkInitCall[]): KeySighting[] {
+  return inits.map(({ key, method }) => ({ key, where: "init", detail: method }));
+}
+
 /**
  * The calls part: what the recorder in the page reports (the SDK's readiness, every call on its
  * global, the reads of a global not there yet), and the calls the page made outside it, read from
@@ -27,8 +39,8 @@ export class CallsPart implements GathererPart {
 
   /** The calls watched on the SDK's global. */
   readonly recorded: CapturedCall[] = [];
-  /** Any key an init call installs, the spec's or not: sdk.key names a wrong one, `init` learns it. */
-  readonly initSightings: KeySighting[] = [];
+  /** Each init call the page made on the SDK (its method, the key it installs, epoch milliseconds). */
+  readonly inits: SdkInitCall[] = [];
   /** When the SDK said it was ready (epoch milliseconds); null until then. */
   sdkReadyAt: number | null = null;
   /** True once the page assigned the SDK's global. */
@@ -122,7 +134,7 @@ export class CallsPart implements GathererPart {
         route: routeOf(message.url),
       });
     if (message.type === "blind") this.blind ??= { reason: message.reason, detail: message.detail };
-    if (message.type === "init") this.initSightings.push({ key: message.key, where: "init", detail: message.method });
+    if (message.type === "init") this.inits.push({ method: message.method, key: message.key, at: message.at });
     this.gathering.changed.notify();
   }
 

@@ -1,8 +1,18 @@
 import type { Page } from "playwright";
-import type { ExperimentSdkInit, FlagEvaluation, PageArtifacts } from "../artifacts/types.js";
+import { firstSendings } from "../artifacts/page-views.js";
+import type {
+  CollectRequest,
+  ExperimentSdkInit,
+  ExperimentSdkSeen,
+  FlagEvaluation,
+  PageArtifacts,
+} from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
 import type { ExperimentPreset } from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
+import { madeAtEpochMs, textAt } from "../vendors/payload.js";
+import type { SdkInitCall } from "./calls.js";
+import type { NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 const BINDING = "__setupAuditExperimentSdk";
@@ -24,7 +34,7 @@ interface WatchConfig {
   keyProperty: string | null;
   keyOnReady: { method: string; property: string } | null;
   userContext: string | null;
-  ready: ExperimentPreset["ready"];
+  ready: NonNullable<ExperimentPreset["ready"]>;
   hook: { add: string; stage: string; flag: string } | null;
   variation: readonly string[];
   reason: readonly string[];
@@ -34,7 +44,9 @@ interface WatchConfig {
  * The experimentation SDK part: each client the page makes through the SDK's constructors (the key
  * it is given) and each flag the client evaluates (the variation its result names, the SDK's
  * reason). It watches the SDK's global as the page assigns it, and wraps the constructors on it and
- * the evaluating methods of each client they make; the page's calls go through unchanged.
+ * the evaluating methods of each client they make; the page's calls go through unchanged. An SDK
+ * that logs its evaluations as events of its own (the preset's `logged`: the analytics SDK itself)
+ * is read instead from the analytics SDK's init calls and the page's collect requests.
  */
 export class ExperimentSdkPart implements GathererPart {
   /** A page never opened made no client. */
@@ -47,13 +59,22 @@ export class ExperimentSdkPart implements GathererPart {
   /** The keys the requests for the clients' values carried in their URLs (the preset's keyInUrl), in order. */
   private readonly keysInUrls: string[] = [];
 
-  constructor(private readonly gathering: Gathering<"experimentSdk">) {}
+  /** When the answer with a logging SDK's values came (the preset's `logged.values`); null until it did. */
+  private valuesAtMs: number | null = null;
+
+  constructor(
+    private readonly gathering: Gathering<"experimentSdk">,
+    private readonly analyticsInits: readonly SdkInitCall[],
+    private readonly network: NetworkCapture,
+  ) {}
 
   async install(): Promise<void> {
     const { context, input } = this.gathering;
     if (input.experimentSdk === null) return;
     const { global, init, evaluate, preset } = input.experimentSdk;
     const { result, ready, registry, hook, keyProperty, keyOnReady, userContext } = EXPERIMENT_PRESETS[preset];
+    // An SDK that logs its evaluations is read from its events: nothing to watch in the page.
+    if (ready === undefined) return;
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
     const config: WatchConfig = {
       binding: BINDING,
@@ -74,6 +95,15 @@ export class ExperimentSdkPart implements GathererPart {
 
   async attach(page: Page): Promise<void> {
     const { experimentSdk } = this.gathering.input;
+    const logged = experimentSdk === null ? undefined : EXPERIMENT_PRESETS[experimentSdk.preset].logged;
+    if (logged !== undefined)
+      page.on("response", (response) => {
+        if (!this.gathering.observing || this.valuesAtMs !== null || !logged.values.test(response.url())) return;
+        this.valuesAtMs = this.gathering.sinceStart(Date.now());
+        this.gathering.changed.notify();
+        // Past its batch interval with nothing queued, the SDK sends nothing more: look again then.
+        setTimeout(() => this.gathering.changed.notify(), logged.flushMs);
+      });
     const pattern = experimentSdk === null ? undefined : EXPERIMENT_PRESETS[experimentSdk.preset].keyInUrl;
     if (pattern === undefined) return;
     page.on("request", (request) => {
@@ -82,17 +112,38 @@ export class ExperimentSdkPart implements GathererPart {
     });
   }
 
-  /** Settled once every client made has finished its initialisation: the page evaluates its flags then. */
+  /**
+   * Settled once every client made has finished its initialisation: the page evaluates its flags
+   * then. An SDK that logs its evaluations is settled once its values came and a batch it sent
+   * after that was answered (the evaluations made as they came left in it), or its batch interval
+   * passed since without one (it had none queued).
+   */
   isSettled(): boolean {
-    return this.inits.every((init) => init.readyAtMs !== null);
+    const { experimentSdk } = this.gathering.input;
+    if (experimentSdk === null || EXPERIMENT_PRESETS[experimentSdk.preset].logged === undefined)
+      return this.inits.every((init) => init.readyAtMs !== null);
+    if (this.analyticsInits.length === 0) return true;
+    const { valuesAtMs } = this;
+    if (valuesAtMs === null) return false;
+    const sinceValues = this.gathering.sinceStart(Date.now()) - valuesAtMs;
+    return (
+      sinceValues >= EXPERIMENT_PRESETS[experimentSdk.preset].logged!.flushMs ||
+      this.network.collect.some((request) => request.atMs > valuesAtMs && request.status !== null)
+    );
   }
 
   activity(): number {
-    return this.inits.length + this.inits.filter((init) => init.readyAtMs !== null).length + this.evaluations.length;
+    const values = this.valuesAtMs === null ? 0 : 1;
+    return (
+      values + this.inits.length + this.inits.filter((init) => init.readyAtMs !== null).length + this.evaluations.length
+    );
   }
 
   async finish(): Promise<Pick<PageArtifacts, "experimentSdk">> {
-    if (this.gathering.input.experimentSdk === null) return { experimentSdk: null };
+    const { experimentSdk } = this.gathering.input;
+    if (experimentSdk === null) return { experimentSdk: null };
+    const { logged } = EXPERIMENT_PRESETS[experimentSdk.preset];
+    if (logged !== undefined) return { experimentSdk: this.loggedBy(logged) };
     // A client whose key was never read (it never got ready) has the one its request for values carried.
     const unreadKeys = this.keysInUrls.filter((key) => !this.inits.some((init) => init.key === key));
     const unread = this.inits.filter((init) => init.key === null);
@@ -103,6 +154,38 @@ export class ExperimentSdkPart implements GathererPart {
         evaluations: this.gathering.beforeReload(this.evaluations),
       },
     };
+  }
+
+  /** What an SDK that logs its evaluations did: the analytics SDK's inits, ready once its values came, and each evaluation its collect requests carried. */
+  private loggedBy(logged: NonNullable<ExperimentPreset["logged"]>): ExperimentSdkSeen {
+    const { gathering, valuesAtMs } = this;
+    const inits = this.analyticsInits.map(({ method, key, at }) => ({
+      method,
+      key,
+      atMs: gathering.sinceStart(at),
+      readyAtMs: valuesAtMs,
+    }));
+    const preset = EXPERIMENT_PRESETS[gathering.input.experimentSdk!.preset];
+    const firstSending = firstSendings();
+    const evaluations = this.network.collect.flatMap((request: CollectRequest) =>
+      request.events.flatMap(({ raw }): FlagEvaluation[] => {
+        const flag = textAt(raw, logged.flag);
+        if (textAt(raw, ["event"]) !== logged.event || flag === null || !firstSending(raw)) return [];
+        const madeAt = madeAtEpochMs(raw);
+        return [
+          {
+            method: logged.event,
+            flag,
+            variation: textAt(raw, preset.result.variation),
+            reason: textAt(raw, preset.result.reason),
+            // The SDK logs no evaluation before its values are in.
+            clientReady: true,
+            atMs: madeAt === null ? request.atMs : gathering.sinceStart(madeAt),
+          },
+        ];
+      }),
+    );
+    return { inits: gathering.beforeReload(inits), evaluations: gathering.beforeReload(evaluations) };
   }
 
   private note(message: ExperimentSdkMessage): void {

@@ -54,7 +54,10 @@ export const PAGE_PARTS = [
     CallsPart,
     (gathering, built) => new CallsPart(gathering, built(RoutesPart).watch, built(NetworkPart).capture),
   ),
-  listed(ExperimentSdkPart, (gathering) => new ExperimentSdkPart(gathering)),
+  listed(
+    ExperimentSdkPart,
+    (gathering, built) => new ExperimentSdkPart(gathering, built(CallsPart).inits, built(NetworkPart).capture),
+  ),
   listed(
     PageViewsPart,
     (gathering, built) =>

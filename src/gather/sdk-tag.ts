@@ -3,7 +3,7 @@ import type { KeySighting, PageArtifacts } from "../artifacts/types.js";
 import { globToRegExpSource } from "../url/glob.js";
 import type { SdkSpec } from "../audit-spec/schema.js";
 import { wordsOf } from "../text/wording.js";
-import type { CallsPart } from "./calls.js";
+import { type CallsPart, initSightings } from "./calls.js";
 import type { NavigationPart } from "./navigation.js";
 import { keysInScriptUrl, type NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";
@@ -193,7 +193,11 @@ export class SdkTagPart implements GathererPart {
     if (loaded && this.navigation.ownNavigations().length !== this.navigationsAtRead) facts = await this.readNow(page);
     return {
       sdkTagKey: facts.sdkTagKey,
-      keySightings: uniqueSightings([...facts.sightings, ...this.calls.initSightings, ...this.network.keySightings]),
+      keySightings: uniqueSightings([
+        ...facts.sightings,
+        ...initSightings(this.calls.inits),
+        ...this.network.keySightings,
+      ]),
     };
   }
 

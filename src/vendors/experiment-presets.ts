@@ -3,6 +3,7 @@ import type { ExperimentPreset } from "./experiment-vendor.js";
 import { growthbook } from "./growthbook.js";
 import { launchdarkly } from "./launchdarkly.js";
 import { optimizely } from "./optimizely.js";
+import { posthogFlags } from "./posthog-flags.js";
 import { statsig } from "./statsig.js";
 
 /** The experimentation SDKs as `experimentSdk.preset` names them; each vendor is one module of this folder. */
@@ -11,6 +12,7 @@ export const EXPERIMENT_PRESETS = {
   launchdarkly,
   optimizely,
   "amplitude-experiment": amplitudeExperiment,
+  posthog: posthogFlags,
   growthbook,
 } satisfies Record<string, ExperimentPreset>;
 

@@ -41,9 +41,10 @@ export interface ExperimentPreset {
    * its method that subscribes to them (LaunchDarkly's `on`), or its method that returns a promise
    * settled then (Optimizely's `onReady`), or its methods whose promise, when the page calls one,
    * settles once the values are fetched (Amplitude Experiment's `fetch` and `start`). A listener
-   * subscribed as the client is made hears them before the page's own.
+   * subscribed as the client is made hears them before the page's own. Absent for an SDK whose
+   * evaluations are read from its own events (`logged`): it logs none before its values are in.
    */
-  ready:
+  ready?:
     | { property: string; equals: string | boolean }
     | { on: string; events: readonly string[] }
     | { settles: string }
@@ -56,6 +57,23 @@ export interface ExperimentPreset {
    * are not wrapped, and the detail is read as a result is.
    */
   hook?: { add: string; stage: string; flag: string };
+  /**
+   * For the analytics SDK itself (its global is `sdk`'s: PostHog's flags): each evaluation is an
+   * event the SDK logs through its own batches (`$feature_flag_called`), read back from the page's
+   * collect requests: the event's name and where it names the flag. Its client is the analytics
+   * SDK's, made by `sdk`'s init with `sdk`'s key; nothing is watched in the page. `result` reads
+   * the variation and the reason on the event.
+   */
+  logged?: {
+    event: string;
+    flag: readonly string[];
+    /** The requests whose answer brings the SDK its values: the time of the first is when it was ready. */
+    values: RegExp;
+    /** How long after an evaluation the SDK's batch with it has surely left (its flush interval, with room for a busy machine). */
+    flushMs: number;
+    /** What an evaluation that logged nothing may have been, and what to do: said when the flag was never seen evaluated. */
+    unseen: string;
+  };
   /** How an evaluation's result says what the visitor got. */
   result: EvaluationShape;
 }

@@ -55,6 +55,15 @@ function at(event: unknown, path: string): unknown {
   return path.split(".").reduce<unknown>((object, part) => (isRecord(object) ? object[part] : undefined), event);
 }
 
+/** The value at the first of `paths` that holds a string, number or boolean, as text; null when none does. */
+export function textAt(event: unknown, paths: readonly string[]): string | null {
+  for (const path of paths) {
+    const value = at(event, path);
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  }
+  return null;
+}
+
 /** The first non-empty string at one of `paths`; null when none holds one. */
 function firstText(event: unknown, paths: readonly string[]): string | null {
   for (const path of paths) {

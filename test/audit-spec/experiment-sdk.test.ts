@@ -34,7 +34,7 @@ test("a preset fills the experimentation SDK's fields, and a field given beside 
 
 test("an unknown preset names the one meant", () => {
   expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: statsgi")))).toEqual([
-    'spec.yaml:17:11 experimentSdk.preset: must be one of "statsig", "launchdarkly", "optimizely", "amplitude-experiment", "growthbook", not text ("statsgi") — did you mean "statsig"?',
+    'spec.yaml:17:11 experimentSdk.preset: must be one of "statsig", "launchdarkly", "optimizely", "amplitude-experiment", "posthog", "growthbook", not text ("statsgi") — did you mean "statsig"?',
   ]);
   expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: launchdarkley")))[0]).toContain(
     'did you mean "launchdarkly"?',
@@ -68,8 +68,23 @@ test("an experimentKey needs experimentSdk, and no two environments share one", 
   ]);
 });
 
-test("an experimentation SDK on the analytics SDK's own global is refused, for now, at experimentSdk", () => {
+test("an experimentation SDK on the analytics SDK's own global is refused at experimentSdk, unless it logs its flags through it", () => {
   expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: statsig", "  global: expsvc")))).toEqual([
-    'spec.yaml:16:1 experimentSdk: has sdk\'s global "expsvc": an experimentation SDK that is the analytics SDK itself is not supported yet; leave experimentSdk out',
+    'spec.yaml:16:1 experimentSdk: has sdk\'s global "expsvc": only an experimentation SDK that logs its flags through the analytics SDK (posthog) may be the analytics SDK itself; leave experimentSdk out',
   ]);
+});
+
+test("PostHog's flags are read through PostHog itself: its preset needs sdk's to be PostHog", () => {
+  expect(printed(parse(minimalWith({}, "experimentSdk:", "  preset: posthog")))).toEqual([
+    'spec.yaml:17:11 experimentSdk.preset: "posthog" reads the flags from the analytics SDK\'s own events, but sdk\'s global is "expsvc", not "posthog": set sdk\'s preset to posthog, or pick the experimentation SDK the site runs',
+  ]);
+  const onPosthog = minimalWith(
+    { 8: "  preset: posthog", 9: [], 10: [], 11: [], 12: [] },
+    "experimentSdk:",
+    "  preset: posthog",
+  );
+  const result = parse(onPosthog);
+  if (!result.ok) throw new Error(printed(result).join("\n"));
+  expect(result.spec.experimentSdk).toMatchObject({ preset: "posthog", global: "posthog", init: ["init"] });
+  expect(result.spec.sdk.global).toBe("posthog");
 });

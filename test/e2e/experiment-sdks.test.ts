@@ -4,14 +4,16 @@ import { SLOW_INIT_MS as AMPLITUDE_SLOW_INIT_MS } from "../../fixtures/sites/amp
 import { SLOW_INIT_MS as GROWTHBOOK_SLOW_INIT_MS } from "../../fixtures/sites/growthbook-flags.js";
 import { SLOW_INIT_MS as LAUNCHDARKLY_SLOW_INIT_MS } from "../../fixtures/sites/launchdarkly.js";
 import { SLOW_INIT_MS as OPTIMIZELY_SLOW_INIT_MS } from "../../fixtures/sites/optimizely.js";
+import { SLOW_FLAGS_MS as POSTHOG_SLOW_FLAGS_MS } from "../../fixtures/sites/posthog-flags.js";
 import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
- * launchdarkly.ts, growthbook-flags.ts, optimizely.ts, amplitude-experiment.ts): the correct shop pages (their values late, or the SDK bundled into the site's
- * code) pass experiment.assignment and every other check on both viewports; each planted fault is
+ * launchdarkly.ts, growthbook-flags.ts, optimizely.ts, amplitude-experiment.ts, and posthog-flags.ts,
+ * where the analytics SDK logs its flags): the correct shop pages (their values late, or the SDK
+ * bundled into the site's code) pass experiment.assignment and every other check on both viewports; each planted fault is
  * reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
  */
 const VIEWPORTS = ["desktop", "mobile"] as const;
@@ -117,6 +119,32 @@ const SHOPS: Record<string, VendorShop> = {
         message:
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason none given): it was evaluated before the client's initialisation finished",
         evidence: { key: "client-amp-staging-3Kp8", value: null, reason: null },
+      },
+    },
+  },
+  // PostHog is the analytics SDK too: its key is the environment's, and each evaluation an event it logs.
+  posthog: {
+    spec: "posthog-flags.yaml",
+    correct: ["shop", "slow-shop"],
+    served: { key: "phc_flagshop_staging_5Tq", value: "cta_long", reason: "Matched condition set 1" },
+    slowInitMs: POSTHOG_SLOW_FLAGS_MS,
+    faults: {
+      // The analytics SDK's key is production's too: sdk.key says so as well.
+      "other-key": {
+        message:
+          "was initialised with production's key phc_flagshop_production_8Rm instead of staging's phc_flagshop_staging_5Tq",
+        also: ["sdk.key fail"],
+      },
+      "unknown-flag": {
+        message:
+          '"checkout_cta" got the SDK\'s fallback, not a variation (reason flag_missing): the project has no such flag',
+        evidence: { key: "phc_flagshop_staging_5Tq", reason: "flag_missing" },
+      },
+      // Asked before the flags came: PostHog returned undefined and logged nothing.
+      "too-early": {
+        message:
+          'never evaluated "pricing_cta" on this page: no visitor is assigned to the experiment here. Evaluate the flag where the experiment runs (getFeatureFlag, isFeatureEnabled, getFeatureFlagResult); PostHog logs no evaluation made before its flags are in',
+        evidence: { key: "phc_flagshop_staging_5Tq" },
       },
     },
   },

@@ -63,7 +63,7 @@ test("after the page is done and until its reload starts, its calls and collect 
         (name) => (window as unknown as { expsvc: { init(key: string): void } }).expsvc.init(name),
         name,
       );
-      await expect.poll(() => calls.initSightings.map((sighting) => sighting.key)).toContain(name);
+      await expect.poll(() => calls.inits.map((init) => init.key)).toContain(name);
     };
     const kept = () => ({
       calls: calls.recorded.map((call) => call.name),

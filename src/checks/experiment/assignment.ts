@@ -4,7 +4,7 @@ import type { AuditSpec, ExperimentSpec } from "../../audit-spec/schema.js";
 import { variationId } from "../../audit-spec/variation-id.js";
 import type { Judgement } from "../../findings/finding.js";
 import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
-import type { EvaluationShape } from "../../vendors/experiment-vendor.js";
+import type { EvaluationShape, ExperimentPreset } from "../../vendors/experiment-vendor.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, OPENED_PAGE, type Verdict } from "../check.js";
 
 /** The id the control is named by when the SDK assigns it. */
@@ -68,16 +68,18 @@ export function judgeAssignment(
     };
   if (seen === null)
     return { status: "skip", message: "Not judged: the page was gathered without the spec's experimentSdk." };
-  const keyVerdict = judgeKey(spec, environment, seen, vendor.vendor);
+  const keyVerdict = judgeKey(spec, environment, seen, vendor);
   if (keyVerdict !== null) return keyVerdict;
   const evaluations = seen.evaluations.filter((evaluation) => evaluation.flag === flag);
   // The environment's key when a client had it (judgeKey passed), else the only key there is to name.
-  const key = spec.environments[environment]?.experimentKey ?? seen.inits[0]!.key;
+  const key = experimentKeyOf(spec, environment, vendor.logged !== undefined) ?? seen.inits[0]!.key;
   if (evaluations.length === 0) {
     const unready = seen.inits.every((init) => init.readyAtMs === null) ? " (its initialisation never finished)" : "";
+    // An SDK that logs its evaluations logs none it makes too early: what the page did is unseen.
+    const unseen = vendor.logged === undefined ? "" : `; ${vendor.logged.unseen}`;
     return {
       status: "fail",
-      message: `${vendor.vendor} never evaluated "${flag}" on this page${unready}: no visitor is assigned to the experiment here. Evaluate the flag where the experiment runs (${sdk.evaluate.join(", ")}).`,
+      message: `${vendor.vendor} never evaluated "${flag}" on this page${unready}: no visitor is assigned to the experiment here. Evaluate the flag where the experiment runs (${sdk.evaluate.join(", ")})${unseen}.`,
       evidence: { key },
     };
   }
@@ -108,22 +110,36 @@ function wasServed(evaluation: FlagEvaluation, shape: EvaluationShape): boolean 
 }
 
 /** A fail when no client was made, or none with the environment's key; null when one was. */
-function judgeKey(spec: AuditSpec, environment: string, seen: ExperimentSdkSeen, vendor: string): Verdict | null {
+function judgeKey(
+  spec: AuditSpec,
+  environment: string,
+  seen: ExperimentSdkSeen,
+  { vendor, logged }: ExperimentPreset,
+): Verdict | null {
   if (seen.inits.length === 0)
     return {
       status: "fail",
       message: `${vendor} made no client on this page (${spec.experimentSdk!.init.join(", ")} never called): no flag is evaluated and the experiment has no visitors here. Initialise the SDK on this page.`,
     };
-  const expected = spec.environments[environment]?.experimentKey;
+  // An SDK that logs through the analytics SDK is that SDK: its key is the environment's.
+  const expected = experimentKeyOf(spec, environment, logged !== undefined);
   const keys = seen.inits.map((init) => init.key);
   if (expected === undefined || keys.includes(expected)) return null;
   const wrong = keys.find((key) => key !== null) ?? null;
-  const owner = Object.entries(spec.environments).find(([, env]) => wrong !== null && env.experimentKey === wrong);
+  const owner = Object.keys(spec.environments).find(
+    (name) => wrong !== null && experimentKeyOf(spec, name, logged !== undefined) === wrong,
+  );
   const message =
     owner !== undefined
-      ? `${vendor} was initialised with ${owner[0]}'s key ${wrong} instead of ${environment}'s ${expected}: this environment's visitors are counted in ${owner[0]}'s experiments. Use the environment's own key.`
+      ? `${vendor} was initialised with ${owner}'s key ${wrong} instead of ${environment}'s ${expected}: this environment's visitors are counted in ${owner}'s experiments. Use the environment's own key.`
       : `${vendor} was initialised with ${wrong === null ? "no key" : `the key ${wrong}`}, not ${environment}'s experimentKey ${expected}. Use the environment's key, or correct experimentKey.`;
   return { status: "fail", message, evidence: { key: wrong, expected } };
+}
+
+/** An environment's key of the experimentation SDK: its experimentKey, or its key where the SDK is the analytics SDK itself. */
+function experimentKeyOf(spec: AuditSpec, environment: string, isAnalyticsSdk: boolean): string | undefined {
+  const env = spec.environments[environment];
+  return env?.experimentKey ?? (isAnalyticsSdk ? env?.key : undefined);
 }
 
 /** The fail for a flag that got only the SDK's fallback, with the SDK's reason and what it means. */

@@ -196,3 +196,39 @@ test("on Amplitude Experiment, which never gives a reason, a variant with a key 
     "(reason none given): it was evaluated before the client's initialisation finished",
   );
 });
+
+test("on PostHog's flags, the reason its flags endpoint gave passes, flag_missing and a rollout that left the visitor out fail, and an evaluation never logged says why it may not have been", () => {
+  const called = (overrides: Partial<FlagEvaluation>) =>
+    judgedOn("posthog", { method: "$feature_flag_called", reason: "Matched condition set 1", ...overrides });
+  expect(called({}).status).toBe("pass");
+  // An older flags endpoint gives no reasons: a value is served.
+  expect(called({ reason: null }).status).toBe("pass");
+  expect(called({ variation: null, reason: "flag_missing" })).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining("(reason flag_missing): the project has no such flag"),
+  });
+  // A flags request that timed out leaves every flag missing: the failure is what it means.
+  expect(called({ variation: null, reason: "timeout,flag_missing" }).message).toContain(
+    "(reason timeout,flag_missing): the flags endpoint failed to answer the flags",
+  );
+  expect(called({ variation: "false", reason: "Out of rollout bound" }).message).toContain(
+    "the flag's conditions or rollout left the visitor out of the experiment",
+  );
+  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset: "posthog" as const } };
+  // PostHog is the analytics SDK too: without an experimentKey, its key is the environment's.
+  const onKeys = {
+    ...spec,
+    environments: {
+      staging: { ...SPEC.environments.staging!, experimentKey: undefined },
+      production: { ...SPEC.environments.production!, experimentKey: undefined },
+    },
+  };
+  const served = [evaluation({ reason: "Matched condition set 1" })];
+  expect(judged({ inits: [init("prj_demo_staging")], evaluations: served }, onKeys)[0]!.status).toBe("pass");
+  expect(judged({ inits: [init("prj_demo_prod")], evaluations: served }, onKeys)[0]!.message).toContain(
+    "was initialised with production's key prj_demo_prod instead of staging's prj_demo_staging",
+  );
+  expect(judged({ inits: [init("client-staging")], evaluations: [] }, spec)[0]!.message).toContain(
+    "PostHog logs no evaluation made before its flags are in (it returns undefined then): evaluate the flag in posthog.onFeatureFlags(…)",
+  );
+});

@@ -17,7 +17,9 @@ export function detectExperimentSdk(globals: readonly { name: string }[]): Exper
   const names = new Set(globals.map((global) => global.name));
   return (
     EXPERIMENT_PRESET_NAMES.find((name) => {
-      const { global, registry } = EXPERIMENT_PRESETS[name];
+      const { global, registry, logged } = EXPERIMENT_PRESETS[name];
+      // An SDK that logs its flags through the analytics SDK has no global of its own: that global is the analytics SDK's.
+      if (logged !== undefined) return false;
       return names.has(global) || (registry !== undefined && names.has(registry.global));
     }) ?? null
   );

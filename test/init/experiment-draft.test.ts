@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { detectExperimentSdk, withoutExperimentSdk } from "../../src/init/experiment-draft.js";
 
 /** Which experimentation SDK init takes a page's globals for. */
-test("an experimentation SDK is told by its global, or by its registry of clients where it is bundled; none by neither", () => {
+test("an experimentation SDK is told by its global, or by its registry of clients where it is bundled; none by neither, nor by the analytics SDK's own", () => {
   const globals = (...names: string[]) => names.map((name) => ({ name }));
   expect(detectExperimentSdk(globals("expsvc", "Statsig", "__STATSIG__"))).toBe("statsig");
   expect(detectExperimentSdk(globals("__STATSIG__"))).toBe("statsig");
@@ -11,6 +11,8 @@ test("an experimentation SDK is told by its global, or by its registry of client
   // GrowthBook's auto bundle, which makes its instance itself, is not the SDK's flags.
   expect(detectExperimentSdk(globals("_growthbook"))).toBeNull();
   expect(detectExperimentSdk(globals("expsvc", "analytics"))).toBeNull();
+  // PostHog's global is its analytics SDK's: a PostHog site is no experimentation SDK by its global.
+  expect(detectExperimentSdk(globals("posthog"))).toBeNull();
 });
 
 test("the experimentation SDK's globals, and those its script defines (the page's client), are no analytics SDK", () => {

@@ -170,7 +170,7 @@ export class ExperimentSdkPart implements GathererPart {
     const evaluations = this.network.collect.flatMap((request: CollectRequest) =>
       request.events.flatMap(({ raw }): FlagEvaluation[] => {
         const flag = textAt(raw, logged.flag);
-        if (textAt(raw, ["event"]) !== logged.event || flag === null || !firstSending(raw)) return [];
+        if (textAt(raw, logged.name) !== logged.event || flag === null || !firstSending(raw)) return [];
         const madeAt = madeAtEpochMs(raw);
         return [
           {

@@ -59,13 +59,15 @@ export interface ExperimentPreset {
   hook?: { add: string; stage: string; flag: string };
   /**
    * For the analytics SDK itself (its global is `sdk`'s: PostHog's flags): each evaluation is an
-   * event the SDK logs through its own batches (`$feature_flag_called`), read back from the page's
-   * collect requests: the event's name and where it names the flag. Its client is the analytics
-   * SDK's, made by `sdk`'s init with `sdk`'s key; nothing is watched in the page. `result` reads
-   * the variation and the reason on the event.
+   * event the SDK logs through its own batches, read back from the page's collect requests. Its
+   * client is the analytics SDK's, made by `sdk`'s init with `sdk`'s key; nothing is watched in the
+   * page. `result` reads the variation and the reason on the event.
    */
   logged?: {
+    /** The event's name (`$feature_flag_called`). */
     event: string;
+    /** Where an event names itself, and where it names the flag: dotted paths, tried in order. */
+    name: readonly string[];
     flag: readonly string[];
     /** The requests whose answer brings the SDK its values: the time of the first is when it was ready. */
     values: RegExp;

@@ -17,6 +17,7 @@ export const posthogFlags: ExperimentPreset = {
   evaluate: ["getFeatureFlag", "isFeatureEnabled", "getFeatureFlagResult"],
   logged: {
     event: "$feature_flag_called",
+    name: ["event"],
     flag: ["properties.$feature_flag"],
     values: /\/(flags|decide)\/?(\?|$)/,
     // Its request queue flushes every 3 s.

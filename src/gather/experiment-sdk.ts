@@ -1,4 +1,4 @@
-import type { Page } from "playwright";
+import type { Page, Request } from "playwright";
 import { firstSendings } from "../artifacts/page-views.js";
 import type {
   CollectRequest,
@@ -8,7 +8,7 @@ import type {
   PageArtifacts,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
-import type { ExperimentPreset } from "../vendors/experiment-vendor.js";
+import type { EvaluationShape, ExperimentPreset } from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
 import { madeAtEpochMs, textAt } from "../vendors/payload.js";
 import type { SdkInitCall } from "./calls.js";
@@ -62,17 +62,23 @@ export class ExperimentSdkPart implements GathererPart {
   /** When the answer with a logging SDK's values came (the preset's `logged.values`); null until it did. */
   private valuesAtMs: number | null = null;
 
+  /** What the audit knows of the spec's experimentation SDK; null without one. */
+  private readonly preset: ExperimentPreset | null;
+
   constructor(
     private readonly gathering: Gathering<"experimentSdk">,
     private readonly analyticsInits: readonly SdkInitCall[],
     private readonly network: NetworkCapture,
-  ) {}
+  ) {
+    const { experimentSdk } = gathering.input;
+    this.preset = experimentSdk === null ? null : EXPERIMENT_PRESETS[experimentSdk.preset];
+  }
 
   async install(): Promise<void> {
     const { context, input } = this.gathering;
     if (input.experimentSdk === null) return;
-    const { global, init, evaluate, preset } = input.experimentSdk;
-    const { result, ready, registry, hook, keyProperty, keyOnReady, userContext } = EXPERIMENT_PRESETS[preset];
+    const { global, init, evaluate } = input.experimentSdk;
+    const { result, ready, registry, hook, keyProperty, keyOnReady, userContext } = this.preset!;
     // An SDK that logs its evaluations is read from its events: nothing to watch in the page.
     if (ready === undefined) return;
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
@@ -94,17 +100,20 @@ export class ExperimentSdkPart implements GathererPart {
   }
 
   async attach(page: Page): Promise<void> {
-    const { experimentSdk } = this.gathering.input;
-    const logged = experimentSdk === null ? undefined : EXPERIMENT_PRESETS[experimentSdk.preset].logged;
-    if (logged !== undefined)
-      page.on("response", (response) => {
-        if (!this.gathering.observing || this.valuesAtMs !== null || !logged.values.test(response.url())) return;
+    const logged = this.preset?.logged;
+    if (logged !== undefined) {
+      // The values' answer, or their request failing (PostHog aborts it after 3 s): either way the SDK is done waiting.
+      const valuesOver = (request: Request) => {
+        if (!this.gathering.observing || this.valuesAtMs !== null || !logged.values.test(request.url())) return;
         this.valuesAtMs = this.gathering.sinceStart(Date.now());
         this.gathering.changed.notify();
         // Past its batch interval with nothing queued, the SDK sends nothing more: look again then.
         setTimeout(() => this.gathering.changed.notify(), logged.flushMs);
-      });
-    const pattern = experimentSdk === null ? undefined : EXPERIMENT_PRESETS[experimentSdk.preset].keyInUrl;
+      };
+      page.on("response", (response) => valuesOver(response.request()));
+      page.on("requestfailed", valuesOver);
+    }
+    const pattern = this.preset?.keyInUrl;
     if (pattern === undefined) return;
     page.on("request", (request) => {
       const key = pattern.exec(request.url())?.[1];
@@ -119,15 +128,14 @@ export class ExperimentSdkPart implements GathererPart {
    * passed since without one (it had none queued).
    */
   isSettled(): boolean {
-    const { experimentSdk } = this.gathering.input;
-    if (experimentSdk === null || EXPERIMENT_PRESETS[experimentSdk.preset].logged === undefined)
-      return this.inits.every((init) => init.readyAtMs !== null);
+    const logged = this.preset?.logged;
+    if (logged === undefined) return this.inits.every((init) => init.readyAtMs !== null);
     if (this.analyticsInits.length === 0) return true;
     const { valuesAtMs } = this;
     if (valuesAtMs === null) return false;
     const sinceValues = this.gathering.sinceStart(Date.now()) - valuesAtMs;
     return (
-      sinceValues >= EXPERIMENT_PRESETS[experimentSdk.preset].logged!.flushMs ||
+      sinceValues >= logged.flushMs ||
       this.network.collect.some((request) => request.atMs > valuesAtMs && request.status !== null)
     );
   }
@@ -140,10 +148,9 @@ export class ExperimentSdkPart implements GathererPart {
   }
 
   async finish(): Promise<Pick<PageArtifacts, "experimentSdk">> {
-    const { experimentSdk } = this.gathering.input;
-    if (experimentSdk === null) return { experimentSdk: null };
-    const { logged } = EXPERIMENT_PRESETS[experimentSdk.preset];
-    if (logged !== undefined) return { experimentSdk: this.loggedBy(logged) };
+    if (this.preset === null) return { experimentSdk: null };
+    const { logged, result } = this.preset;
+    if (logged !== undefined) return { experimentSdk: this.loggedBy(logged, result) };
     // A client whose key was never read (it never got ready) has the one its request for values carried.
     const unreadKeys = this.keysInUrls.filter((key) => !this.inits.some((init) => init.key === key));
     const unread = this.inits.filter((init) => init.key === null);
@@ -157,7 +164,7 @@ export class ExperimentSdkPart implements GathererPart {
   }
 
   /** What an SDK that logs its evaluations did: the analytics SDK's inits, ready once its values came, and each evaluation its collect requests carried. */
-  private loggedBy(logged: NonNullable<ExperimentPreset["logged"]>): ExperimentSdkSeen {
+  private loggedBy(logged: NonNullable<ExperimentPreset["logged"]>, result: EvaluationShape): ExperimentSdkSeen {
     const { gathering, valuesAtMs } = this;
     const inits = this.analyticsInits.map(({ method, key, at }) => ({
       method,
@@ -165,7 +172,6 @@ export class ExperimentSdkPart implements GathererPart {
       atMs: gathering.sinceStart(at),
       readyAtMs: valuesAtMs,
     }));
-    const preset = EXPERIMENT_PRESETS[gathering.input.experimentSdk!.preset];
     const firstSending = firstSendings();
     const evaluations = this.network.collect.flatMap((request: CollectRequest) =>
       request.events.flatMap(({ raw }): FlagEvaluation[] => {
@@ -176,8 +182,8 @@ export class ExperimentSdkPart implements GathererPart {
           {
             method: logged.event,
             flag,
-            variation: textAt(raw, preset.result.variation),
-            reason: textAt(raw, preset.result.reason),
+            variation: textAt(raw, result.variation),
+            reason: textAt(raw, result.reason),
             // The SDK logs no evaluation before its values are in.
             clientReady: true,
             atMs: madeAt === null ? request.atMs : gathering.sinceStart(madeAt),

@@ -331,6 +331,8 @@ export interface ExperimentSdkInit {
   atMs: number;
   /** When its initialisation was over (it had its values, or gave up); null when it never was while the page was watched. */
   readyAtMs: number | null;
+  /** How its request for its values failed (the browser's error: `net::ERR_ABORTED`), when it did: it gave up, with none. */
+  valuesFailed?: string;
 }
 
 /** One evaluation of a flag (gate, experiment) by a client of the experimentation SDK. */

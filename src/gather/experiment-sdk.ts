@@ -61,6 +61,8 @@ export class ExperimentSdkPart implements GathererPart {
 
   /** When the answer with a logging SDK's values came (the preset's `logged.values`); null until it did. */
   private valuesAtMs: number | null = null;
+  /** How the request for the values failed, when it did (a logging SDK's). */
+  private valuesFailed: string | null = null;
 
   /** What the audit knows of the spec's experimentation SDK; null without one. */
   private readonly preset: ExperimentPreset | null;
@@ -103,15 +105,16 @@ export class ExperimentSdkPart implements GathererPart {
     const logged = this.preset?.logged;
     if (logged !== undefined) {
       // The values' answer, or their request failing (PostHog aborts it after 3 s): either way the SDK is done waiting.
-      const valuesOver = (request: Request) => {
+      const valuesOver = (request: Request, failure: string | null) => {
         if (!this.gathering.observing || this.valuesAtMs !== null || !logged.values.test(request.url())) return;
         this.valuesAtMs = this.gathering.sinceStart(Date.now());
+        this.valuesFailed = failure;
         this.gathering.changed.notify();
         // Past its batch interval with nothing queued, the SDK sends nothing more: look again then.
         setTimeout(() => this.gathering.changed.notify(), logged.flushMs);
       };
-      page.on("response", (response) => valuesOver(response.request()));
-      page.on("requestfailed", valuesOver);
+      page.on("response", (response) => valuesOver(response.request(), null));
+      page.on("requestfailed", (request) => valuesOver(request, request.failure()?.errorText ?? "failed"));
     }
     const pattern = this.preset?.keyInUrl;
     if (pattern === undefined) return;
@@ -171,6 +174,7 @@ export class ExperimentSdkPart implements GathererPart {
       key,
       atMs: gathering.sinceStart(at),
       readyAtMs: valuesAtMs,
+      ...(this.valuesFailed === null ? {} : { valuesFailed: this.valuesFailed }),
     }));
     const firstSending = firstSendings();
     const evaluations = this.network.collect.flatMap((request: CollectRequest) =>

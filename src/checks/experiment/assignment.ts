@@ -25,7 +25,8 @@ export const experimentAssignment = defineCheck({
   failsWhen:
     "per experiment with a `flag` × viewport, on its page: the experimentation SDK (`experimentSdk`) made no " +
     "client there; or was made with another key than the environment's `experimentKey` (naming the other " +
-    "environment when it is its key); or never evaluated `flag`; or evaluated it only to its fallback (an " +
+    "environment when it is its key); or never evaluated `flag` (saying so when its request for its flags " +
+    "failed); or evaluated it only to its fallback (an " +
     "unknown flag, one not served to client SDKs, one evaluated before the SDK was ready or after its " +
     "initialisation failed), with the SDK's own reason; or to no variation, or, when the experiment lists " +
     "variations, to one that is none of them (their `id`s, and `control`) (**fail**)",
@@ -73,6 +74,13 @@ export function judgeAssignment(
   const evaluations = seen.evaluations.filter((evaluation) => evaluation.flag === flag);
   // The environment's key when a client had it (judgeKey passed), else the only key there is to name.
   const key = experimentKeyOf(spec, environment, vendor.logged !== undefined) ?? seen.inits[0]!.key;
+  const failed = seen.inits.find((init) => init.valuesFailed !== undefined);
+  if (evaluations.length === 0 && failed !== undefined)
+    return {
+      status: "fail",
+      message: `${vendor.vendor} never got its flags: its request for them failed (${failed.valuesFailed}, ${failed.readyAtMs} ms into the page), so "${flag}" was never evaluated and no visitor is assigned to the experiment here. Make sure the SDK's flags endpoint (its host, or the site's path that proxies it) answers within the SDK's timeout.`,
+      evidence: { key, valuesFailed: failed.valuesFailed },
+    };
   if (evaluations.length === 0) {
     const unready = seen.inits.every((init) => init.readyAtMs === null) ? " (its initialisation never finished)" : "";
     // An SDK that logs its evaluations logs none it makes too early: what the page did is unseen.

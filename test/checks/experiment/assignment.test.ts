@@ -232,3 +232,20 @@ test("on PostHog's flags, the reason its flags endpoint gave passes, flag_missin
     "PostHog logs no evaluation made before its flags are in (it returns undefined then): evaluate the flag in posthog.onFeatureFlags(…)",
   );
 });
+
+test("a flag never evaluated because the SDK's request for its flags failed says so, with the browser's error, not that it was asked too early", () => {
+  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset: "posthog" as const } };
+  const aborted = { ...init("client-staging", 3010), valuesFailed: "net::ERR_ABORTED" };
+  const [finding] = judged({ inits: [aborted], evaluations: [] }, spec);
+  expect(finding).toMatchObject({
+    status: "fail",
+    message:
+      "PostHog feature flags (posthog-js) never got its flags: its request for them failed (net::ERR_ABORTED, 3010 ms into the page), so \"pricing_cta\" was never evaluated and no visitor is assigned to the experiment here. Make sure the SDK's flags endpoint (its host, or the site's path that proxies it) answers within the SDK's timeout.",
+    evidence: { key: "client-staging", valuesFailed: "net::ERR_ABORTED" },
+  });
+  // A flag evaluated to its fallback once the request failed is judged on the SDK's reason, as ever.
+  const fallback = evaluation({ variation: null, reason: "timeout,flag_missing", method: "$feature_flag_called" });
+  expect(judged({ inits: [aborted], evaluations: [fallback] }, spec)[0]!.message).toContain(
+    "(reason timeout,flag_missing): the flags endpoint failed to answer the flags",
+  );
+});

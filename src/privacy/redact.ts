@@ -11,13 +11,26 @@ import type { AuditSpec } from "../audit-spec/schema.js";
 /** What a secret is replaced with. */
 const REDACTED = "[redacted]";
 
+/** Each secret's forms, worked out once: a run hides its few secrets in every string it writes. */
+const formsBySecret = new Map<string, readonly string[]>();
+
+/** The forms of `secret` (encodedForms), from the cache. */
+function secretForms(secret: string): readonly string[] {
+  let forms = formsBySecret.get(secret);
+  if (forms === undefined) {
+    forms = encodedForms(secret);
+    formsBySecret.set(secret, forms);
+  }
+  return forms;
+}
+
 /**
  * The forms a secret travels in, longest first: as it is, URL-encoded, and in base64 and base64url
  * (an Authorization header's, a token's), padding left off. Inside longer encoded text (Basic
  * auth's `user:password`) a secret starts at any of three byte alignments: there, the characters
  * that encode its bytes alone are its form, those shared with its neighbours are not.
  */
-function secretForms(secret: string): string[] {
+function encodedForms(secret: string): string[] {
   const encoded = [0, 1, 2].flatMap((offset) => {
     const base64 = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)])
       .toString("base64")
@@ -32,7 +45,10 @@ function secretForms(secret: string): string[] {
 /** `text` with every occurrence of `secret` (plain, URL-encoded or base64) replaced by `mark`. */
 export function redactSecret(text: string, secret: string, mark = REDACTED): string {
   if (secret === "") return text;
-  return secretForms(secret).reduce((redacted, form) => redacted.split(form).join(mark), text);
+  return secretForms(secret).reduce(
+    (redacted, form) => (redacted.includes(form) ? redacted.split(form).join(mark) : redacted),
+    text,
+  );
 }
 
 /** The secrets of a spec run: the API key (when the spec names one and it is set), every typed value and every secret of a closed site that is set. */
@@ -153,12 +169,16 @@ export function scrubText(text: string, secrets: readonly string[]): string {
 
 /** `text` with the given secrets replaced by a mark; short ones would blank out ordinary words (a run names them in a warning at its start). */
 function hideSecrets(text: string, secrets: readonly string[]): string {
-  // Longest first: a secret inside another (the user name in Basic auth's pair) must not break the longer one's forms.
-  const hidden = secrets.filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
-  return hidden.reduce((scrubbed, secret) => redactSecret(scrubbed, secret, "«redacted»"), text);
+  return hiddenOf(secrets).reduce((scrubbed, secret) => redactSecret(scrubbed, secret, "«redacted»"), text);
+}
+
+/** The secrets hidden, longest first: a secret inside another (the user name in Basic auth's pair) must not break the longer one's forms. */
+function hiddenOf(secrets: readonly string[]): string[] {
+  return secrets.filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
 }
 
 /** A copy of plain data (a finding's evidence) with the given secrets hidden in every string, as scrubText hides them. */
 export function hideSecretsDeep<T>(value: T, secrets: readonly string[]): T {
-  return mapStrings(value, (text) => hideSecrets(text, secrets));
+  const hidden = hiddenOf(secrets);
+  return mapStrings(value, (text) => hideSecrets(text, hidden));
 }

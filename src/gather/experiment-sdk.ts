@@ -78,9 +78,9 @@ export class ExperimentSdkPart implements GathererPart {
 
   async install(): Promise<void> {
     const { context, input } = this.gathering;
-    if (input.experimentSdk === null) return;
+    if (input.experimentSdk === null || this.preset === null) return;
     const { global, init, evaluate } = input.experimentSdk;
-    const { result, ready, registry, hook, keyProperty, keyOnReady, userContext } = this.preset!;
+    const { result, ready, registry, hook, keyProperty, keyOnReady, userContext } = this.preset;
     // An SDK that logs its evaluations is read from its events: nothing to watch in the page.
     if (ready === undefined) return;
     await context.exposeBinding(BINDING, (_source, message: ExperimentSdkMessage) => this.note(message));
@@ -105,8 +105,10 @@ export class ExperimentSdkPart implements GathererPart {
     const logged = this.preset?.logged;
     if (logged !== undefined) {
       // The values' answer, or their request failing (PostHog aborts it after 3 s): either way the SDK is done waiting.
+      // An answer is final; a failure (a navigation cuts the request too) gives way to a later request's outcome.
       const valuesOver = (request: Request, failure: string | null) => {
-        if (!this.gathering.observing || this.valuesAtMs !== null || !logged.values.test(request.url())) return;
+        const answered = this.valuesAtMs !== null && this.valuesFailed === null;
+        if (!this.gathering.observing || answered || !logged.values.test(request.url())) return;
         this.valuesAtMs = this.gathering.sinceStart(Date.now());
         this.valuesFailed = failure;
         this.gathering.changed.notify();

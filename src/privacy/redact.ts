@@ -164,15 +164,17 @@ const IDENTIFY_USER_ID = /\bidentify\("(?:[^"\\]|\\.)*"\)/g;
  * base64) replaced by a mark.
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
-  return hideSecrets(text, secrets).replace(EMAIL_LIKE, "«email»").replace(IDENTIFY_USER_ID, "identify(«user id»)");
+  return hideSecrets(text, hiddenOf(secrets))
+    .replace(EMAIL_LIKE, "«email»")
+    .replace(IDENTIFY_USER_ID, "identify(«user id»)");
 }
 
-/** `text` with the given secrets replaced by a mark; short ones would blank out ordinary words (a run names them in a warning at its start). */
-function hideSecrets(text: string, secrets: readonly string[]): string {
-  return hiddenOf(secrets).reduce((scrubbed, secret) => redactSecret(scrubbed, secret, "«redacted»"), text);
+/** `text` with the secrets hiddenOf gave replaced by a mark. */
+function hideSecrets(text: string, hidden: readonly string[]): string {
+  return hidden.reduce((scrubbed, secret) => redactSecret(scrubbed, secret, "«redacted»"), text);
 }
 
-/** The secrets hidden, longest first: a secret inside another (the user name in Basic auth's pair) must not break the longer one's forms. */
+/** The secrets hidden, longest first (short ones would blank out ordinary words: a run names them in a warning at its start): a secret inside another (the user name in Basic auth's pair) must not break the longer one's forms. */
 function hiddenOf(secrets: readonly string[]): string[] {
   return secrets.filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
 }

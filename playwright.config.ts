@@ -1,5 +1,5 @@
 import { cpus } from "node:os";
-import { defineConfig } from "@playwright/test";
+import { playwrightTest } from "./src/browser/playwright.js";
 import { auditLaunchOptions } from "./src/browser/visitor.js";
 import { gatheringSecrets } from "./src/cli/run-secrets.js";
 import { readPlan } from "./src/schedule/plan.js";
@@ -20,7 +20,7 @@ const use = {
   ...(plan.browserEndpoint ? { connectOptions: { wsEndpoint: plan.browserEndpoint } } : {}),
 };
 
-export default defineConfig({
+export default playwrightTest().defineConfig({
   testDir: "./src",
   outputDir: `${plan.workDir}/playwright-gather`,
   fullyParallel: true,

@@ -58,8 +58,8 @@ const ALLOWED: Record<string, { why: string; may: readonly string[] }> = {
     may: ["api", "privacy", "audit-spec", "text", "url", "vendors"],
   },
   browser: {
-    why: "the browser is found and its devices named here, for whoever drives it",
-    may: ["playwright", "node:fs"],
+    why: "the browser is found and its devices named here, for whoever drives it, and Playwright's packages loaded",
+    may: ["playwright", "@playwright/test", "node:fs", "node:module"],
   },
   checks: {
     why: "a check is a pure function of the spec, the plan and the artifacts: no browser, no I/O, no package; of the API side, its matching rules alone",
@@ -245,6 +245,14 @@ function allows(entry: string, target: string): boolean {
 
 test("every folder of src/ lists what it may import, and only folders that exist do", () => {
   expect(Object.keys(ALLOWED).sort()).toEqual([...new Set(FILES.map(folderOf))].sort());
+});
+
+test("Playwright's packages are loaded in one place, with require (src/browser/playwright.ts): an ESM import of them costs each process a third of a second of CPU", () => {
+  const playwrightPackage = /^(@playwright\/test|playwright(-core)?)(\/|$)/;
+  const importing = FILES.filter((file) =>
+    importsOf(file, { runtime: true }).some((target) => playwrightPackage.test(target)),
+  );
+  expect(importing).toEqual([]);
 });
 
 test("at most two source files sit at the top of src/: the rest live in folders that say what they hold", () => {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium } from "playwright";
+import { playwright } from "./playwright.js";
 
 /** Launch arguments that keep Chromium quiet and working on locked-down CI machines. */
 export const LAUNCH_ARGS = [
@@ -40,7 +40,7 @@ export function findBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice
       ? { found: true, executablePath: named, description: named }
       : { found: false, problem: `${BROWSER_ENV} names ${named}, which does not exist` };
   }
-  if (existsSync(chromium.executablePath())) {
+  if (existsSync(playwright().chromium.executablePath())) {
     return { found: true, executablePath: null, description: "Playwright's Chromium" };
   }
   const system = SYSTEM_BROWSERS.find((path) => existsSync(path));

@@ -1,7 +1,10 @@
-import { devices } from "playwright";
+import type { devices as Devices } from "playwright";
+import { playwright } from "./playwright.js";
+
+const { devices } = playwright();
 
 /** How a named viewport is emulated. */
-export type ViewportDevice = (typeof devices)[string];
+export type ViewportDevice = (typeof Devices)[string];
 
 const ALIASES: Record<string, string> = { desktop: "Desktop Chrome", mobile: "Pixel 7" };
 

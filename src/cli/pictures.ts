@@ -1,5 +1,6 @@
-import { chromium, type Page } from "playwright";
+import type { Page } from "playwright";
 import { findBrowser, LAUNCH_ARGS } from "../browser/launch.js";
+import { playwright } from "../browser/playwright.js";
 import type { AuditPlan } from "../schedule/plan.js";
 import type { PicturePage } from "../report/side-by-side.js";
 import { variationPictures, type PictureSources, type VariationPictures } from "../report/variation-pictures.js";
@@ -43,8 +44,8 @@ export async function makeVariationPictures(
 
 async function openPage(source: PictureBrowserSource): Promise<Page> {
   const browser = source.browserEndpoint
-    ? await chromium.connect(source.browserEndpoint)
-    : await chromium.launch({ executablePath: source.browserExecutable ?? undefined, args: LAUNCH_ARGS });
+    ? await playwright().chromium.connect(source.browserEndpoint)
+    : await playwright().chromium.launch({ executablePath: source.browserExecutable ?? undefined, args: LAUNCH_ARGS });
   // One pixel per CSS pixel: the page's size is the picture's.
   return browser.newPage({ deviceScaleFactor: 1 });
 }

@@ -1,5 +1,5 @@
-import { test } from "@playwright/test";
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright";
+import { playwrightTest } from "../browser/playwright.js";
 import { presentAsVisitor } from "../browser/visitor.js";
 import { keepPlainStacks } from "./plain-stacks.js";
 import { readPlan, type AuditTarget } from "../schedule/plan.js";
@@ -33,7 +33,7 @@ function tagsRequests(target: AuditTarget): boolean {
 }
 
 /** A gather test: its worker's browser, the tagger that serves every page of it, and what closes its contexts. */
-export const gatherTest = test.extend<
+export const gatherTest = playwrightTest().test.extend<
   object,
   { browserTagger: SiteRequestTagger | null; closeLater: (context: BrowserContext) => void }
 >({

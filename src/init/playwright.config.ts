@@ -1,4 +1,4 @@
-import { defineConfig } from "@playwright/test";
+import { playwrightTest } from "../browser/playwright.js";
 import { auditLaunchOptions } from "../browser/visitor.js";
 import { PLAN_ENV } from "../schedule/plan.js";
 import { readLookPlan } from "./site-look.js";
@@ -10,7 +10,7 @@ import { readLookPlan } from "./site-look.js";
  */
 const plan = readLookPlan(process.env[PLAN_ENV]!);
 
-export default defineConfig({
+export default playwrightTest().defineConfig({
   testDir: ".",
   testMatch: "site-look.audit.js",
   outputDir: `${plan.workDir}/playwright-init`,

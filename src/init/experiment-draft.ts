@@ -26,6 +26,20 @@ export function detectExperimentSdk(globals: readonly { name: string }[]): Exper
 }
 
 /**
+ * The experimentation SDK that logs its flags through the analytics SDK the page runs (PostHog's
+ * flags, in posthog-js): a guess until the pages evaluated a flag, since the same SDK also runs
+ * without flags. Null when the analytics SDK has none.
+ */
+export function loggingExperimentSdk(analyticsGlobal: string | null): ExperimentPresetName | null {
+  return (
+    EXPERIMENT_PRESET_NAMES.find((name) => {
+      const { global, logged } = EXPERIMENT_PRESETS[name];
+      return logged !== undefined && global === analyticsGlobal;
+    }) ?? null
+  );
+}
+
+/**
  * The page's globals less the experimentation SDK's: its own globals and every global the script
  * that defines its global (its vendor bundle) defines (the client a page keeps in `window.client`,
  * whose `track` is no analytics SDK's). Its registry's script is not one: a site that bundles the
@@ -54,17 +68,26 @@ export interface ExperimentSdkDraft {
 /** The selector written for an experiment's element, which init cannot know. */
 const BODY = "body";
 
-/** The draft from what the pages' clients did; `pages` in crawl order. */
+/**
+ * The draft from what the pages' clients did; `pages` in crawl order. An SDK that logs its flags
+ * through the analytics SDK has the analytics SDK's key, and is drafted only where a page
+ * evaluated a flag: null otherwise.
+ */
 export function draftExperimentSdk(
   preset: ExperimentPresetName,
   pages: readonly { id: string }[],
   artifacts: readonly PageArtifacts[],
-): ExperimentSdkDraft {
+): ExperimentSdkDraft | null {
   const loaded = artifacts.filter((unit) => unit.loadError === null);
-  const { vendor } = EXPERIMENT_PRESETS[preset];
+  const { vendor, logged } = EXPERIMENT_PRESETS[preset];
+  const evaluated = loaded.some((unit) => (unit.experimentSdk?.evaluations.length ?? 0) > 0);
+  if (logged !== undefined && !evaluated) return null;
   return {
-    preset: { value: preset, comment: `${vendor} is on the page` },
-    key: keyNote(loaded),
+    preset: {
+      value: preset,
+      comment: logged === undefined ? `${vendor} is on the page` : `the pages evaluated flags of ${vendor}`,
+    },
+    key: logged === undefined ? keyNote(loaded) : null,
     experiments: pages.flatMap((page) =>
       flagsFirstEvaluatedOn(page.id, pages, loaded).map((flag) => ({
         name: { value: flag, check: true, comment: "the experiment's name as your team calls it" },

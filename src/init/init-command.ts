@@ -9,6 +9,7 @@ import { unreachableReason } from "../runner/reachability.js";
 import { PACKAGE_ROOT } from "../package/package-root.js";
 import { SPEC_SCHEMA_FILE } from "../audit-spec/json-schema.js";
 import { parseSpec, formatSpecError } from "../audit-spec/load.js";
+import { EXPERIMENT_PRESETS, type ExperimentPresetName } from "../vendors/experiment-presets.js";
 import { chooseKey } from "./key-discovery.js";
 import { askService } from "./service-project.js";
 import type { LookPlan, LookResult } from "./site-look.js";
@@ -230,14 +231,14 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: Draft
   writeFileSync(file, text);
   const which = look.preset === null ? `window.${parsed.spec.sdk.global}, no preset` : `preset ${look.preset}`;
   const experimenting = draft.experimentSdk && {
-    key: parsed.spec.environments[options.environment]?.experimentKey ?? "not found",
+    key: experimentKeyWords(parsed.spec.environments[options.environment]?.experimentKey, look.experimentSdk),
     flags: parsed.spec.experiments.filter((experiment) => experiment.flag !== undefined).length,
   };
   process.stdout.write(
     (look.consent
       ? `Met the consent banner of ${look.consent.cmp} and accepted it to see the SDK: the spec's consent section audits it.\n`
       : "") +
-      `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${experimenting ? `experimentation SDK ${look.experimentSdk} (key ${experimenting.key}, ${experimenting.flags} flag(s)), ` : ""}${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
+      `Wrote ${file}: ${which}, key ${key.installed?.key ?? "not found"}, ${experimenting ? `experimentation SDK ${look.experimentSdk} (${experimenting.key}, ${experimenting.flags} flag(s)), ` : ""}${look.pages.length} page(s)${service?.problem ? `; the service API did not fill the project in: ${service.problem}` : ""}.\n` +
       `Confirm the values marked "# check:", then run \`setup-audit run ${file}\`.\n`,
   );
   if (options.workflow) {
@@ -250,6 +251,14 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: Draft
 }
 
 /** The shipped JSON Schema's path relative to the written spec, as the yaml-language-server line names it. */
+/** The experimentation SDK's key as init's last words name it: one that logs its flags through the analytics SDK has that one's. */
+function experimentKeyWords(key: string | undefined, preset: ExperimentPresetName | null): string {
+  if (key !== undefined) return `key ${key}`;
+  return preset !== null && EXPERIMENT_PRESETS[preset].logged !== undefined
+    ? "the analytics SDK's key"
+    : "key not found";
+}
+
 function schemaPathFrom(file: string): string {
   const path = relative(dirname(resolve(file)), join(PACKAGE_ROOT, SPEC_SCHEMA_FILE))
     .split(sep)

@@ -15,7 +15,7 @@ import { urlMatcher } from "../url/glob.js";
 import { PRESETS, type PresetName } from "../vendors/presets.js";
 import { experimentSdkSchema, sdkSchema, type ExperimentSdkSpec, type SdkSpec } from "../audit-spec/schema.js";
 import type { ExperimentPresetName } from "../vendors/experiment-presets.js";
-import { detectExperimentSdk, withoutExperimentSdk } from "./experiment-draft.js";
+import { detectExperimentSdk, loggingExperimentSdk, withoutExperimentSdk } from "./experiment-draft.js";
 import { isMobileViewport } from "../browser/viewports.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
 import { CrawlQueue, pageIdFor } from "./crawl.js";
@@ -71,7 +71,11 @@ export type LookResult =
       journey: LookJourney | null;
       /** The consent banner met on the first look and accepted to see the SDK; null when none showed. */
       consent: { cmp: string } | null;
-      /** The experimentation SDK the first look saw, whose clients and evaluations the pages' artifacts hold; null when none. */
+      /**
+       * The experimentation SDK the first look saw, or whose flags the analytics SDK may log (a guess
+       * the draft keeps only where a page evaluated one), whose clients and evaluations the pages'
+       * artifacts hold; null when none.
+       */
       experimentSdk: ExperimentPresetName | null;
     }
   | { ok: false; exitCode: number; message: string; hint: string };
@@ -177,8 +181,8 @@ async function identifySdk(
       throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, hint);
     }
     // The experimentation SDK's client is no analytics SDK, whatever its methods are called.
-    const experimentSdk = detectExperimentSdk(look.globals);
-    const detection = detectSdk({ ...look, globals: withoutExperimentSdk(look.globals, experimentSdk) });
+    const ownExperimentSdk = detectExperimentSdk(look.globals);
+    const detection = detectSdk({ ...look, globals: withoutExperimentSdk(look.globals, ownExperimentSdk) });
     const generic = detection.preset === null ? (detection.generic[0] ?? null) : null;
     const probe: ProbeResult | null =
       generic &&
@@ -220,7 +224,8 @@ async function identifySdk(
       sdkDraft: draftSdk(detection, probe, candidates)!,
       candidates,
       consent,
-      experimentSdk,
+      // Flags the analytics SDK logs itself are looked for on the pages too.
+      experimentSdk: ownExperimentSdk ?? loggingExperimentSdk(firstSdk.global),
     };
   } finally {
     await context.close();

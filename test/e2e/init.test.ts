@@ -166,15 +166,19 @@ for (const [site, preset, key] of [
   // The key only the datafile names, once the client is ready.
   [`http://127.0.0.1:${FIXTURE_PORTS.optimizely}/shop`, "optimizely", "opt-staging-4fJ2"],
   [`http://127.0.0.1:${FIXTURE_PORTS.amplitudeExperiment}/shop`, "amplitude-experiment", "client-amp-staging-3Kp8"],
+  // Flags the analytics SDK evaluates and logs itself, under its own key: no key of their own.
+  [`http://127.0.0.1:${FIXTURE_PORTS.posthogFlags}/shop`, "posthog", null],
 ] as const) {
   test(`${preset}'s shop: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
     const file = testInfo.outputPath(`${preset}.yaml`);
     const init = await runCli(["init", site, "--out", file]);
     expect(init.code, init.stdout + init.stderr).toBe(0);
-    expect(init.stdout).toContain(`experimentation SDK ${preset} (key ${key}, 1 flag(s))`);
+    expect(init.stdout).toContain(
+      `experimentation SDK ${preset} (${key === null ? "the analytics SDK's key" : `key ${key}`}, 1 flag(s))`,
+    );
     const { spec } = writtenSpec(file);
     expect(spec.experimentSdk?.preset).toBe(preset);
-    expect(spec.environments.production?.experimentKey).toBe(key);
+    expect(spec.environments.production?.experimentKey).toBe(key ?? undefined);
     expect(spec.experiments.map((experiment) => experiment.flag)).toEqual(["pricing_cta"]);
     const out = testInfo.outputPath("out");
     const run = await runCli(["run", file, "--out", out]);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { detectExperimentSdk, withoutExperimentSdk } from "../../src/init/experiment-draft.js";
+import { detectExperimentSdk, loggingExperimentSdk, withoutExperimentSdk } from "../../src/init/experiment-draft.js";
 
 /** Which experimentation SDK init takes a page's globals for. */
 test("an experimentation SDK is told by its global, or by its registry of clients where it is bundled; none by neither, nor by the analytics SDK's own", () => {
@@ -34,4 +34,10 @@ test("a bundled SDK's registry takes nothing else of its script: the analytics S
     { name: "analytics", definedBy: bundle },
   ];
   expect(withoutExperimentSdk(globals, "statsig").map((global) => global.name)).toEqual(["analytics"]);
+});
+
+test("an analytics SDK that logs flags of its own is looked at for them: PostHog's global, and no other", () => {
+  expect(loggingExperimentSdk("posthog")).toBe("posthog");
+  expect(loggingExperimentSdk("analytics")).toBeNull();
+  expect(loggingExperimentSdk(null)).toBeNull();
 });

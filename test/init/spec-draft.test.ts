@@ -341,3 +341,40 @@ test("an experimentation SDK gets its preset, the key its clients were made with
   expect(none.spec.experimentSdk?.preset).toBe("launchdarkly");
   expect(none.spec.environments.production?.experimentKey).toBeUndefined();
 });
+
+test("flags the analytics SDK logs itself (PostHog's) are drafted where a page evaluated one, under the analytics SDK's key; without one, there is no experimentSdk", () => {
+  const logged = (flags: string[]) => ({
+    experimentSdk: {
+      inits: [{ method: "init", key: "phc_shop", atMs: 100, readyAtMs: 400 }],
+      evaluations: flags.map((flag) => ({
+        method: "$feature_flag_called",
+        flag,
+        variation: "cta_long",
+        reason: "condition_match",
+        clientReady: true,
+        atMs: 410,
+      })),
+    },
+  });
+  const pages = [
+    { id: "home", path: "/" },
+    { id: "pricing", path: "/pricing" },
+  ];
+  const flagged = written({
+    experimentSdk: "posthog",
+    pages,
+    artifacts: [...unitsOf("home", "/", logged([])), ...unitsOf("pricing", "/pricing", logged(["pricing_cta"]))],
+  });
+  expect(flagged.spec.experimentSdk?.preset).toBe("posthog");
+  expect(flagged.line("preset: posthog  # the pages")).toBe(
+    "  preset: posthog  # the pages evaluated flags of PostHog feature flags (posthog-js)",
+  );
+  expect(flagged.spec.environments.production?.experimentKey).toBeUndefined();
+  expect(flagged.spec.experiments.map(({ page, flag }) => ({ page, flag }))).toEqual([
+    { page: "pricing", flag: "pricing_cta" },
+  ]);
+
+  const analyticsOnly = written({ experimentSdk: "posthog", pages, artifacts: unitsOf("home", "/", logged([])) });
+  expect(analyticsOnly.spec.experimentSdk).toBeUndefined();
+  expect(analyticsOnly.text).not.toMatch(/^experimentSdk:/m);
+});

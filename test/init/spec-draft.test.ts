@@ -360,7 +360,14 @@ test("flags the analytics SDK logs itself (PostHog's) are drafted where a page e
     { id: "home", path: "/" },
     { id: "pricing", path: "/pricing" },
   ];
+  const posthog = globalWith({
+    name: "posthog",
+    methods: ["capture", "identify", "getFeatureFlag"],
+    definedBy: "https://shop.example.test/static/array.js",
+  });
+  const sdk = draftSdk(detectSdk(lookWith({ globals: [posthog], readyPresets: ["posthog"] })), null, [])!;
   const flagged = written({
+    sdk,
     experimentSdk: "posthog",
     pages,
     artifacts: [...unitsOf("home", "/", logged([])), ...unitsOf("pricing", "/pricing", logged(["pricing_cta"]))],
@@ -374,7 +381,7 @@ test("flags the analytics SDK logs itself (PostHog's) are drafted where a page e
     { page: "pricing", flag: "pricing_cta" },
   ]);
 
-  const analyticsOnly = written({ experimentSdk: "posthog", pages, artifacts: unitsOf("home", "/", logged([])) });
+  const analyticsOnly = written({ sdk, experimentSdk: "posthog", pages, artifacts: unitsOf("home", "/", logged([])) });
   expect(analyticsOnly.spec.experimentSdk).toBeUndefined();
   expect(analyticsOnly.text).not.toMatch(/^experimentSdk:/m);
 });

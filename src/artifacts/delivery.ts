@@ -61,10 +61,17 @@ export function matchDeliveries(calls: readonly CapturedCall[], requests: readon
     const carrier = unclaimed.splice(index, 1)[0]!;
     return { ...call, delivery: deliveryOf(carrier.request), ingested: null, request: carrier.index };
   };
-  // Calls known by an event name or a user id claim their events first: an attribute value (the
-  // token of `people.set({ plan: "pro" })`) may stand in another call's event as well.
-  const named = calls.map((call) => (call.name === null ? null : match(call)));
-  return calls.map((call, index) => named[index] ?? match(call));
+  // Calls known by an event name claim their events first, then those known by a user id (which
+  // every event sent after an identify carries too, and PostHog may send them before its
+  // $identify), then the rest: an attribute value (the token of `people.set({ plan: "pro" })`) may
+  // stand in another call's event as well.
+  const claimOrder = (call: CapturedCall) => (call.name === null ? 2 : call.kind === "identify" ? 1 : 0);
+  const judged: JudgedCall[] = [];
+  for (const turn of [0, 1, 2])
+    calls.forEach((call, index) => {
+      if (claimOrder(call) === turn) judged[index] = match(call);
+    });
+  return judged;
 }
 
 /**

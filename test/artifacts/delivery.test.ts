@@ -32,6 +32,18 @@ test("named calls claim their events first: people.set's attribute value does no
   ]);
 });
 
+test("an event name claims its event before a user id does: the page view PostHog sends before its $identify carries the new user's id too", () => {
+  const identify = callWith({ kind: "identify", method: "identify", name: "user_4411", atMs: 678 });
+  const pageView = callWith({ kind: "page", method: "capture", name: "$pageview", atMs: 714 });
+  const pageViewSent = { ...collectOf([]), events: [{ strings: ["$pageview", "user_4411"], raw: {} }] };
+  const identifySent = { ...collectOf([], 400), events: [{ strings: ["$identify", "user_4411"], raw: {} }] };
+  const deliveries = matchDeliveries([identify, pageView], [pageViewSent, identifySent]);
+  expect(deliveries.map((call) => [call.name, call.delivery, call.request])).toEqual([
+    ["user_4411", "rejected", 1],
+    ["$pageview", "accepted", 0],
+  ]);
+});
+
 test("lost, unmatched and failed calls are dropped", () => {
   const lost = callWith({ state: "lost" });
   const unmatched = callWith({ name: "never_sent" });

@@ -347,6 +347,8 @@ export interface FlagEvaluation {
   reason: string | null;
   /** Whether the client that evaluated it had finished its initialisation then; absent from artifacts saved before it was recorded. */
   clientReady?: boolean;
+  /** True when the value came from the values the page bootstrapped the SDK with, before the SDK had its own (PostHog's `$used_bootstrap_value`). */
+  bootstrapped?: true;
   atMs: number;
 }
 

@@ -63,6 +63,8 @@ export class ExperimentSdkPart implements GathererPart {
   private valuesAtMs: number | null = null;
   /** How the request for the values failed, when it did (a logging SDK's). */
   private valuesFailed: string | null = null;
+  /** The requests for a logging SDK's values still waiting for their outcome. */
+  private valuesPending = 0;
 
   /** What the audit knows of the spec's experimentation SDK; null without one. */
   private readonly preset: ExperimentPreset | null;
@@ -107,6 +109,7 @@ export class ExperimentSdkPart implements GathererPart {
       // The values' answer, or their request failing (PostHog aborts it after 3 s): either way the SDK is done waiting.
       // An answer is final; a failure (a navigation cuts the request too) gives way to a later request's outcome.
       const valuesOver = (request: Request, failure: string | null) => {
+        if (logged.values.test(request.url())) this.valuesPending = Math.max(0, this.valuesPending - 1);
         const answered = this.valuesAtMs !== null && this.valuesFailed === null;
         if (!this.gathering.observing || answered || !logged.values.test(request.url())) return;
         this.valuesAtMs = this.gathering.sinceStart(Date.now());
@@ -115,6 +118,9 @@ export class ExperimentSdkPart implements GathererPart {
         // Past its batch interval with nothing queued, the SDK sends nothing more: look again then.
         setTimeout(() => this.gathering.changed.notify(), logged.flushMs);
       };
+      page.on("request", (request) => {
+        if (logged.values.test(request.url())) this.valuesPending += 1;
+      });
       page.on("response", (response) => valuesOver(response.request(), null));
       page.on("requestfailed", (request) => valuesOver(request, request.failure()?.errorText ?? "failed"));
     }
@@ -130,18 +136,33 @@ export class ExperimentSdkPart implements GathererPart {
    * Settled once every client made has finished its initialisation: the page evaluates its flags
    * then. An SDK that logs its evaluations is settled once its values came and a batch it sent
    * after that was answered (the evaluations made as they came left in it), or its batch interval
-   * passed since without one (it had none queued).
+   * passed since without one (it had none queued). A page that bootstrapped the SDK with its values
+   * (PostHog then asks for none): settled once a batch with an evaluation answered from them was
+   * answered, no request for values waiting.
    */
   isSettled(): boolean {
     const logged = this.preset?.logged;
     if (logged === undefined) return this.inits.every((init) => init.readyAtMs !== null);
     if (this.analyticsInits.length === 0) return true;
     const { valuesAtMs } = this;
-    if (valuesAtMs === null) return false;
+    if (valuesAtMs === null) return this.valuesPending === 0 && this.bootstrappedEvaluationSent(logged);
     const sinceValues = this.gathering.sinceStart(Date.now()) - valuesAtMs;
     return (
       sinceValues >= logged.flushMs ||
       this.network.collect.some((request) => request.atMs > valuesAtMs && request.status !== null)
+    );
+  }
+
+  /** Whether an answered collect request carried an evaluation the SDK answered from the values the page bootstrapped it with. */
+  private bootstrappedEvaluationSent(logged: NonNullable<ExperimentPreset["logged"]>): boolean {
+    const { bootstrapped } = logged;
+    if (bootstrapped === undefined) return false;
+    return this.network.collect.some(
+      (request) =>
+        request.status !== null &&
+        request.events.some(
+          ({ raw }) => textAt(raw, logged.name) === logged.event && textAt(raw, bootstrapped) === "true",
+        ),
     );
   }
 
@@ -190,8 +211,11 @@ export class ExperimentSdkPart implements GathererPart {
             flag,
             variation: textAt(raw, result.variation),
             reason: textAt(raw, result.reason),
-            // The SDK logs no evaluation before its values are in.
+            // The SDK logs no evaluation before its values are in, but one its page bootstrapped it with.
             clientReady: true,
+            ...(logged.bootstrapped !== undefined && textAt(raw, logged.bootstrapped) === "true"
+              ? { bootstrapped: true as const }
+              : {}),
             atMs: madeAt === null ? request.atMs : gathering.sinceStart(madeAt),
           },
         ];

@@ -20,6 +20,8 @@ export const posthogFlags: ExperimentPreset = {
     name: ["event"],
     flag: ["properties.$feature_flag"],
     values: /\/(flags|decide)\/?(\?|$)/,
+    // A flag asked before the flags came, answered from the page's bootstrap.
+    bootstrapped: ["properties.$used_bootstrap_value"],
     // Its request queue flushes every 3 s.
     flushMs: 5000,
     unseen:

@@ -23,6 +23,8 @@ interface VendorShop {
   spec: string;
   correct: string[];
   served: { key: string; value: string; reason: string | null };
+  /** Correct pages served otherwise (from the page's bootstrap): their evidence. */
+  servedOtherwise?: Record<string, { key: string; value: string; reason: null }>;
   /** How late the slow page's values come. */
   slowInitMs: number;
   /** Each faulty page's experiment.assignment message and evidence, and the other findings the fault brings (`page.errors warn`). */
@@ -127,8 +129,19 @@ const SHOPS: Record<string, VendorShop> = {
     spec: "posthog-flags.yaml",
     correct: ["shop", "slow-shop"],
     served: { key: "phc_flagshop_staging_5Tq", value: "cta_long", reason: "Matched condition set 1" },
+    // Asked before the flags came, from the values the page bootstrapped PostHog with; the flags then agreed.
+    servedOtherwise: { bootstrapped: { key: "phc_flagshop_staging_5Tq", value: "cta_long", reason: null } },
     slowInitMs: POSTHOG_SLOW_FLAGS_MS,
     faults: {
+      // Bootstrapped with the anonymous visitor's control, then identified: the identified visitor's flags serve cta_long.
+      "identify-switch": {
+        message: '"pricing_cta" was served `control` (from the page\'s bootstrap) at ',
+        evidence: {
+          key: "phc_flagshop_staging_5Tq",
+          values: ["control", "cta_long"],
+          reasons: ["from the page's bootstrap", "Matched condition set 1"],
+        },
+      },
       // The analytics SDK's key is production's too: sdk.key says so as well.
       "other-key": {
         message:
@@ -211,11 +224,15 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
     });
 
     test("the correct pages' visitor is assigned a variation of the experiment with staging's key, and the pages pass every check", () => {
+      const correct = [
+        ...shop.correct.map((page) => [page, shop.served] as const),
+        ...Object.entries(shop.servedOtherwise ?? {}),
+      ];
       for (const viewport of VIEWPORTS) {
-        for (const page of shop.correct) {
+        for (const [page, served] of correct) {
           expect(findingOf(summary, "experiment.assignment", { page, viewport })).toMatchObject({
             status: "pass",
-            evidence: shop.served,
+            evidence: served,
           });
           const findings = summary.findings.filter((finding) => finding.page === page && finding.viewport === viewport);
           expect(findings.filter((finding) => finding.status !== "pass" && finding.status !== "skip")).toEqual([]);

@@ -28,7 +28,8 @@ export const experimentAssignment = defineCheck({
     "environment when it is its key); or never evaluated `flag` (saying so when its request for its flags " +
     "failed); or evaluated it only to its fallback (an " +
     "unknown flag, one not served to client SDKs, one evaluated before the SDK was ready or after its " +
-    "initialisation failed), with the SDK's own reason; or to no variation, or, when the experiment lists " +
+    "initialisation failed), with the SDK's own reason; or served one variation, then another (a bootstrap its " +
+    "flags endpoint contradicts, a new identity), naming both; or to no variation, or, when the experiment lists " +
     "variations, to one that is none of them (their `id`s, and `control`) (**fail**)",
   why:
     "A flag SDK that cannot serve the experiment still renders the page: the visitor gets the fallback, " +
@@ -91,11 +92,14 @@ export function judgeAssignment(
       evidence: { key },
     };
   }
-  const assigned = evaluations.find((evaluation) => wasServed(evaluation, vendor.result));
+  const served = evaluations.filter((evaluation) => wasServed(evaluation, vendor.result));
+  const assigned = served[0];
   if (assigned === undefined) return fallbackVerdict(flag, evaluations.at(-1)!, vendor.result, key);
+  const switched = served.find((evaluation) => evaluation.variation !== assigned.variation);
+  if (switched !== undefined) return switchedVerdict(flag, assigned, switched, key);
   const ids = [CONTROL_ID, ...experiment.variations.map(variationId)];
   const evidence = { key, value: assigned.variation, reason: assigned.reason, atMs: assigned.atMs };
-  const why = assigned.reason ?? "served; the SDK gave no reason";
+  const why = servedWhy(assigned);
   // An experiment that lists no variation names none the SDK's could differ from.
   const listed = experiment.variations.length > 0;
   if (assigned.variation === null || (listed && !ids.includes(assigned.variation)))
@@ -108,6 +112,29 @@ export function judgeAssignment(
     status: "pass",
     message: `"${flag}" evaluated to \`${assigned.variation}\` (${why}) at ${assigned.atMs} ms, with the key ${key}.`,
     evidence,
+  };
+}
+
+/** Why a served value was served, in words: the SDK's reason, or where the value came from. */
+function servedWhy(evaluation: FlagEvaluation): string {
+  if (evaluation.reason !== null) return evaluation.reason;
+  return evaluation.bootstrapped ? "from the page's bootstrap" : "served; the SDK gave no reason";
+}
+
+/** The fail for a flag served one variation, then another, on the same page: the visitor is counted in both. */
+function switchedVerdict(flag: string, first: FlagEvaluation, then: FlagEvaluation, key: string | null): Verdict {
+  const fix = first.bootstrapped
+    ? "Bootstrap the SDK with the values its flags endpoint gives the visitor's final identity, or keep the flag's value across identify (PostHog: persist it across authentication steps)."
+    : "Evaluate the flag once the visitor's identity is final, and keep the same id for them.";
+  return {
+    status: "fail",
+    message: `"${flag}" was served \`${first.variation}\` (${servedWhy(first)}) at ${first.atMs} ms, then \`${then.variation}\` (${servedWhy(then)}) at ${then.atMs} ms: the visitor changes variation on this page and is counted in both, a cause of a sample-ratio mismatch. ${fix}`,
+    evidence: {
+      key,
+      values: [first.variation, then.variation],
+      reasons: [servedWhy(first), servedWhy(then)],
+      atMs: [first.atMs, then.atMs],
+    },
   };
 }
 

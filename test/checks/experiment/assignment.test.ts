@@ -249,3 +249,34 @@ test("a flag never evaluated because the SDK's request for its flags failed says
     "(reason timeout,flag_missing): the flags endpoint failed to answer the flags",
   );
 });
+
+test("a value the page bootstrapped the SDK with is served; one its flags endpoint then contradicts, or any second variation, fails naming both", () => {
+  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset: "posthog" as const } };
+  const bootstrapped = evaluation({ method: "$feature_flag_called", reason: null, bootstrapped: true, atMs: 300 });
+  const [kept] = judged({ inits: [init("client-staging")], evaluations: [bootstrapped] }, spec);
+  expect(kept).toMatchObject({
+    status: "pass",
+    message:
+      '"pricing_cta" evaluated to `cta-long` (from the page\'s bootstrap) at 300 ms, with the key client-staging.',
+  });
+
+  const contradicted = evaluation({ variation: "control", reason: "Matched condition set 1", atMs: 1200 });
+  const [switched] = judged({ inits: [init("client-staging")], evaluations: [bootstrapped, contradicted] }, spec);
+  expect(switched).toMatchObject({
+    status: "fail",
+    message:
+      "\"pricing_cta\" was served `cta-long` (from the page's bootstrap) at 300 ms, then `control` (Matched condition set 1) at 1200 ms: the visitor changes variation on this page and is counted in both, a cause of a sample-ratio mismatch. Bootstrap the SDK with the values its flags endpoint gives the visitor's final identity, or keep the flag's value across identify (PostHog: persist it across authentication steps).",
+    evidence: { values: ["cta-long", "control"], atMs: [300, 1200] },
+  });
+  // Any SDK: a second identity's variation is the same fault, with the fix for it.
+  const [reassigned] = judged({
+    inits: [init("client-staging")],
+    evaluations: [evaluation(), evaluation({ variation: "control", atMs: 1500 })],
+  });
+  expect(reassigned!.status).toBe("fail");
+  expect(reassigned!.message).toContain("Evaluate the flag once the visitor's identity is final");
+  // The same variation served again, and a fallback beside a served value, are no switch.
+  expect(
+    judged({ inits: [init("client-staging")], evaluations: [evaluation(), evaluation({ atMs: 1500 })] })[0]!.status,
+  ).toBe("pass");
+});

@@ -31,6 +31,14 @@ interface VendorShop {
   faults: Record<string, { message: string; evidence?: Record<string, unknown>; also?: string[] }>;
 }
 
+/** The fault of a visitor served `pricing_cta`'s first variation, then another: each as [value, reason]. */
+function switchedFault(key: string, first: [string, string], then: [string, string]): VendorShop["faults"][string] {
+  return {
+    message: `"pricing_cta" was served \`${first[0]}\` (${first[1]}) at `,
+    evidence: { key, values: [first[0], then[0]], reasons: [first[1], then[1]] },
+  };
+}
+
 const SHOPS: Record<string, VendorShop> = {
   statsig: {
     spec: "statsig.yaml",
@@ -71,6 +79,8 @@ const SHOPS: Record<string, VendorShop> = {
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason FLAG_NOT_FOUND): it was evaluated before the client's initialisation finished",
         evidence: { key: "ld-client-staging", value: "control", reason: "FLAG_NOT_FOUND" },
       },
+      // Identified as a user the experiment serves control: the visitor is counted in both variations.
+      "identify-switch": switchedFault("ld-client-staging", ["cta-long", "FALLTHROUGH"], ["control", "FALLTHROUGH"]),
     },
   },
   optimizely: {
@@ -134,14 +144,11 @@ const SHOPS: Record<string, VendorShop> = {
     slowInitMs: POSTHOG_SLOW_FLAGS_MS,
     faults: {
       // Bootstrapped with the anonymous visitor's control, then identified: the identified visitor's flags serve cta_long.
-      "identify-switch": {
-        message: '"pricing_cta" was served `control` (from the page\'s bootstrap) at ',
-        evidence: {
-          key: "phc_flagshop_staging_5Tq",
-          values: ["control", "cta_long"],
-          reasons: ["from the page's bootstrap", "Matched condition set 1"],
-        },
-      },
+      "identify-switch": switchedFault(
+        "phc_flagshop_staging_5Tq",
+        ["control", "from the page's bootstrap"],
+        ["cta_long", "Matched condition set 1"],
+      ),
       // The analytics SDK's key is production's too: sdk.key says so as well.
       "other-key": {
         message:

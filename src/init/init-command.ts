@@ -250,7 +250,6 @@ async function writeSpec(look: Extract<LookResult, { ok: true }>, options: Draft
   return EXIT.ok;
 }
 
-/** The shipped JSON Schema's path relative to the written spec, as the yaml-language-server line names it. */
 /** The experimentation SDK's key as init's last words name it: one that logs its flags through the analytics SDK has that one's. */
 function experimentKeyWords(key: string | undefined, preset: ExperimentPresetName | null): string {
   if (key !== undefined) return `key ${key}`;
@@ -259,6 +258,7 @@ function experimentKeyWords(key: string | undefined, preset: ExperimentPresetNam
     : "key not found";
 }
 
+/** The shipped JSON Schema's path relative to the written spec, as the yaml-language-server line names it. */
 function schemaPathFrom(file: string): string {
   const path = relative(dirname(resolve(file)), join(PACKAGE_ROOT, SPEC_SCHEMA_FILE))
     .split(sep)

@@ -109,9 +109,10 @@ export class ExperimentSdkPart implements GathererPart {
       // The values' answer, or their request failing (PostHog aborts it after 3 s): either way the SDK is done waiting.
       // An answer is final; a failure (a navigation cuts the request too) gives way to a later request's outcome.
       const valuesOver = (request: Request, failure: string | null) => {
-        if (logged.values.test(request.url())) this.valuesPending = Math.max(0, this.valuesPending - 1);
+        if (!logged.values.test(request.url())) return;
+        this.valuesPending = Math.max(0, this.valuesPending - 1);
         const answered = this.valuesAtMs !== null && this.valuesFailed === null;
-        if (!this.gathering.observing || answered || !logged.values.test(request.url())) return;
+        if (!this.gathering.observing || answered) return;
         this.valuesAtMs = this.gathering.sinceStart(Date.now());
         this.valuesFailed = failure;
         this.gathering.changed.notify();
@@ -155,13 +156,11 @@ export class ExperimentSdkPart implements GathererPart {
 
   /** Whether an answered collect request carried an evaluation the SDK answered from the values the page bootstrapped it with. */
   private bootstrappedEvaluationSent(logged: NonNullable<ExperimentPreset["logged"]>): boolean {
-    const { bootstrapped } = logged;
-    if (bootstrapped === undefined) return false;
     return this.network.collect.some(
       (request) =>
         request.status !== null &&
         request.events.some(
-          ({ raw }) => textAt(raw, logged.name) === logged.event && textAt(raw, bootstrapped) === "true",
+          ({ raw }) => textAt(raw, logged.name) === logged.event && answeredFromBootstrap(raw, logged),
         ),
     );
   }
@@ -213,9 +212,7 @@ export class ExperimentSdkPart implements GathererPart {
             reason: textAt(raw, result.reason),
             // The SDK logs no evaluation before its values are in, but one its page bootstrapped it with.
             clientReady: true,
-            ...(logged.bootstrapped !== undefined && textAt(raw, logged.bootstrapped) === "true"
-              ? { bootstrapped: true as const }
-              : {}),
+            ...(answeredFromBootstrap(raw, logged) ? { bootstrapped: true as const } : {}),
             atMs: madeAt === null ? request.atMs : gathering.sinceStart(madeAt),
           },
         ];
@@ -240,6 +237,16 @@ export class ExperimentSdkPart implements GathererPart {
     }
     this.gathering.changed.notify();
   }
+}
+
+/** Whether a logged evaluation was answered from the values the page bootstrapped the SDK with. */
+export function answeredFromBootstrap(raw: unknown, logged: NonNullable<ExperimentPreset["logged"]>): boolean {
+  const { bootstrapped } = logged;
+  return (
+    bootstrapped !== undefined &&
+    textAt(raw, bootstrapped.withoutOwnValues) === "true" &&
+    textAt(raw, bootstrapped.value) !== null
+  );
 }
 
 /**

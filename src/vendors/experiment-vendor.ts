@@ -71,8 +71,13 @@ export interface ExperimentPreset {
     flag: readonly string[];
     /** The requests whose answer brings the SDK its values: the time of the first is when it was ready. */
     values: RegExp;
-    /** Where an event says its value came from the values the page bootstrapped the SDK with (true there), before the SDK had its own. */
-    bootstrapped?: readonly string[];
+    /**
+     * How an event says its value came from the values the page bootstrapped the SDK with, before
+     * the SDK had its own: where it says the SDK had no values of its own (true there; also said of
+     * a fallback after a failed request), and where it holds the flag's bootstrapped value (present
+     * only for a flag the page bootstrapped).
+     */
+    bootstrapped?: { withoutOwnValues: readonly string[]; value: readonly string[] };
     /** How long after an evaluation the SDK's batch with it has surely left (its flush interval, with room for a busy machine). */
     flushMs: number;
     /** What an evaluation that logged nothing may have been, and what to do: said when the flag was never seen evaluated. */

@@ -20,8 +20,12 @@ export const posthogFlags: ExperimentPreset = {
     name: ["event"],
     flag: ["properties.$feature_flag"],
     values: /\/(flags|decide)\/?(\?|$)/,
-    // A flag asked before the flags came, answered from the page's bootstrap.
-    bootstrapped: ["properties.$used_bootstrap_value"],
+    // A flag asked before the flags came, answered from the page's bootstrap. $used_bootstrap_value
+    // alone is true of a failed flags request's fallback too.
+    bootstrapped: {
+      withoutOwnValues: ["properties.$used_bootstrap_value"],
+      value: ["properties.$feature_flag_bootstrapped_response"],
+    },
     // Its request queue flushes every 3 s.
     flushMs: 5000,
     unseen:

@@ -58,6 +58,12 @@ const SHOPS: Record<string, VendorShop> = {
         message: '"pricing_cta" got the SDK\'s fallback, not a variation (reason Uninitialized)',
         evidence: { key: "client-statsig-staging", value: null, reason: "Uninitialized" },
       },
+      // Identified as a user the experiment puts in control: the visitor is counted in both groups.
+      "identify-switch": switchedFault(
+        "client-statsig-staging",
+        ["cta-long", "Network:Recognized"],
+        ["control", "Network:Recognized"],
+      ),
     },
   },
   launchdarkly: {
@@ -109,6 +115,12 @@ const SHOPS: Record<string, VendorShop> = {
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason Optimizely SDK not configured properly yet.): it was evaluated before the client's initialisation finished",
         evidence: { key: "opt-staging-4fJ2", value: null, reason: "Optimizely SDK not configured properly yet." },
       },
+      // Decided again for a signed-in user the experiment forces into control: the visitor is counted in both.
+      "identify-switch": switchedFault(
+        "opt-staging-4fJ2",
+        ["cta_long", "pricing_cta_test"],
+        ["control", "pricing_cta_test"],
+      ),
     },
   },
   "amplitude-experiment": {
@@ -132,6 +144,12 @@ const SHOPS: Record<string, VendorShop> = {
           "\"pricing_cta\" got the SDK's fallback, not a variation (reason none given): it was evaluated before the client's initialisation finished",
         evidence: { key: "client-amp-staging-3Kp8", value: null, reason: null },
       },
+      // Fetched again for a user the experiment serves control: the visitor is counted in both variants.
+      "identify-switch": switchedFault(
+        "client-amp-staging-3Kp8",
+        ["cta_long", "served; the SDK gave no reason"],
+        ["control", "served; the SDK gave no reason"],
+      ),
     },
   },
   // PostHog is the analytics SDK too: its key is the environment's, and each evaluation an event it logs.

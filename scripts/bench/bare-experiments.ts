@@ -2,9 +2,10 @@
  * The floor the audit of the experimentation-SDK pages is measured against: bare Playwright, one
  * browser, a fresh context per page × viewport, both viewports of a page at once (as one worker of
  * the audit gathers them); load the page and wait until the SDK's evaluation changed the CTA's copy,
- * then, where the page's spec clicks it, click it and wait for the reference SDK's collect response.
+ * then, where the page's spec clicks it, click it and wait for the response of the collect its call
+ * goes to (the reference SDK's, or the one a part of its URL names: PostHog's batch).
  * Prints the sum of the page × viewports' own times (from the context's opening to its closing) in ms.
- * Usage: tsx scripts/bench/bare-experiments.ts URL[!click]…
+ * Usage: tsx scripts/bench/bare-experiments.ts URL[!click[=COLLECT]]…
  */
 import { chromium, devices } from "playwright";
 import { findBrowser } from "../../src/browser/launch.js";
@@ -13,12 +14,18 @@ import { auditLaunchOptions } from "../../src/browser/visitor.js";
 /** The copy the experiment's variation gives the CTA, once the SDK evaluated its flag. */
 const ASSIGNED_COPY = "Start your free trial";
 
-const pages = process.argv.slice(2).map((arg) => ({ url: arg.replace(/!click$/, ""), click: arg.endsWith("!click") }));
+/** The reference SDK's collect, where a click's call goes unless its argument names another. */
+const REFERENCE_COLLECT = "/v1/collect";
+
+const pages = process.argv.slice(2).map((arg) => {
+  const [url = arg, click] = arg.split("!click");
+  return { url, collect: click === undefined ? null : click.replace(/^=/, "") || REFERENCE_COLLECT };
+});
 const browserChoice = findBrowser();
 if (!browserChoice.found) throw new Error(browserChoice.problem);
 const browser = await chromium.launch(auditLaunchOptions(browserChoice.executablePath));
 let unitsMs = 0;
-for (const { url, click } of pages) {
+for (const { url, collect } of pages) {
   await Promise.all(
     ["Desktop Chrome", "Pixel 7"].map(async (device) => {
       const started = Date.now();
@@ -26,8 +33,8 @@ for (const { url, click } of pages) {
       const page = await context.newPage();
       await page.goto(url, { waitUntil: "load" });
       await page.locator("#cta", { hasText: ASSIGNED_COPY }).waitFor({ timeout: 30_000 });
-      if (click) {
-        const collected = page.waitForResponse("**/v1/collect", { timeout: 30_000 });
+      if (collect !== null) {
+        const collected = page.waitForResponse((response) => response.url().includes(collect), { timeout: 30_000 });
         await page.click("#cta");
         await collected;
       }

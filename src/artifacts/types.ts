@@ -316,10 +316,25 @@ export interface PageArtifacts {
   routes?: RouteVisit[] | null;
 }
 
-/** What the experimentation SDK did on a page: the clients made, and every evaluation of a flag by them, in order. */
+/** What the experimentation SDK did on a page: the clients made, every evaluation of a flag by them, and every exposure it logged, in order. */
 export interface ExperimentSdkSeen {
   inits: ExperimentSdkInit[];
   evaluations: FlagEvaluation[];
+  /** The exposures the SDK logged to its own endpoint, read from its requests; absent for an SDK whose exposures the audit does not read, and in artifacts saved before they were read. */
+  exposures?: SdkExposure[];
+}
+
+/** One exposure the experimentation SDK logged: a visitor counted in a flag's variation, as its request carried it. */
+export interface SdkExposure {
+  flag: string;
+  /** The variation it names; null when it names none the audit could read. */
+  variation: string | null;
+  /** The visitor's id the SDK logged it for (the user, context or distinct id); null when it carries none. */
+  visitor: string | null;
+  /** When the SDK made it, by its own timestamp (else when its request left), since the page test started. */
+  atMs: number;
+  /** The request that carried it: when it left, the HTTP status of its answer (null without one) and the browser's error when it failed. */
+  request: { atMs: number; status: number | null; failure: string | null };
 }
 
 /** A client of the experimentation SDK made on the page (`new Statsig.StatsigClient(key, …)`). */
@@ -349,6 +364,8 @@ export interface FlagEvaluation {
   clientReady?: boolean;
   /** True when the value came from the values the page bootstrapped the SDK with, before the SDK had its own (PostHog's `$used_bootstrap_value`). */
   bootstrapped?: true;
+  /** The rule that served it, where the SDK's exposures name the rule rather than the variation (Statsig's `ruleID`). */
+  rule?: string;
   atMs: number;
 }
 

@@ -389,6 +389,20 @@ export const experimentSdkSchema = z
       .describe(
         "The client's methods that evaluate a flag by its key, their first argument (Statsig's getExperiment); default: the preset's.",
       ),
+    exposures: glob
+      .optional()
+      .describe(
+        "URL glob of the requests that carry the SDK's exposures to its own endpoint (Statsig's **/v1/rgstr), where experiment.exposure reads them; default: the preset's, which matches the vendor's host and a first-party path that proxies it.",
+      ),
+  })
+  .superRefine((section, context) => {
+    if (section.exposures === undefined || EXPERIMENT_PRESETS[section.preset].exposures !== undefined) return;
+    const reading = Object.entries(EXPERIMENT_PRESETS).flatMap(([name, preset]) => (preset.exposures ? [name] : []));
+    context.addIssue({
+      code: "custom",
+      path: ["exposures"],
+      message: `the audit reads no exposures of ${section.preset} from requests of their own (it reads those of ${reading.join(", ")}): remove exposures, or map the exposure call with the experiment's exposure`,
+    });
   })
   .transform((section) => {
     const preset = EXPERIMENT_PRESETS[section.preset];
@@ -397,6 +411,7 @@ export const experimentSdkSchema = z
       global: section.global ?? preset.global,
       init: section.init ?? preset.init,
       evaluate: section.evaluate ?? preset.evaluate,
+      exposures: section.exposures ?? preset.exposures?.url ?? null,
     };
   });
 

@@ -6,23 +6,30 @@ import type {
   ExperimentSdkSeen,
   FlagEvaluation,
   PageArtifacts,
+  SdkExposure,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
 import type { EvaluationShape, ExperimentPreset } from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
 import { madeAtEpochMs, textAt } from "../vendors/payload.js";
 import type { SdkInitCall } from "./calls.js";
+import { ExposureRequests } from "./exposure-requests.js";
 import type { NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 const BINDING = "__setupAuditExperimentSdk";
 
-/** What the page's watch of the experimentation SDK reports: a client made, or a flag evaluated. */
+/**
+ * What the page's watch of the experimentation SDK reports: a client made, or a flag evaluated, or
+ * the clients' queued events sent, the document's first `through` evaluations' exposures with
+ * them. Each document counts its evaluations from 0 and names itself (`document`).
+ */
 type ExperimentSdkMessage =
   | ({ type: "init" } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
   | { type: "ready"; init: number; at: number }
   | { type: "key"; init: number; key: string; at: number }
-  | ({ type: "evaluation" } & Omit<FlagEvaluation, "atMs"> & { at: number });
+  | ({ type: "evaluation"; document: string } & Omit<FlagEvaluation, "atMs"> & { at: number })
+  | { type: "flushed"; document: string; through: number; at: number };
 
 /** What the page's watch is given: the SDK's global, its constructors, its registry of clients, the client's evaluating methods and where a result keeps its variation and reason. */
 interface WatchConfig {
@@ -36,14 +43,18 @@ interface WatchConfig {
   userContext: string | null;
   ready: NonNullable<ExperimentPreset["ready"]>;
   hook: { add: string; stage: string; flag: string } | null;
+  /** The client's method that sends its queued events at once, called after each evaluation; null for an SDK whose exposures are not read. */
+  flush: string | null;
   variation: readonly string[];
   reason: readonly string[];
+  rule: readonly string[];
 }
 
 /**
  * The experimentation SDK part: each client the page makes through the SDK's constructors (the key
  * it is given) and each flag the client evaluates (the variation its result names, the SDK's
- * reason). It watches the SDK's global as the page assigns it, and wraps the constructors on it and
+ * reason), and each exposure it logs to its own endpoint (the preset's `exposures`, read from its
+ * requests). It watches the SDK's global as the page assigns it, and wraps the constructors on it and
  * the evaluating methods of each client they make; the page's calls go through unchanged. An SDK
  * that logs its evaluations as events of its own (the preset's `logged`: the analytics SDK itself)
  * is read instead from the analytics SDK's init calls and the page's collect requests.
@@ -51,13 +62,21 @@ interface WatchConfig {
 export class ExperimentSdkPart implements GathererPart {
   /** A page never opened made no client. */
   static empty(input: Pick<PageInput, "experimentSdk">): Pick<PageArtifacts, "experimentSdk"> {
-    return { experimentSdk: input.experimentSdk === null ? null : { inits: [], evaluations: [] } };
+    if (input.experimentSdk === null) return { experimentSdk: null };
+    const exposures = EXPERIMENT_PRESETS[input.experimentSdk.preset].logged ?? input.experimentSdk.exposures;
+    return { experimentSdk: { inits: [], evaluations: [], ...(exposures ? { exposures: [] } : {}) } };
   }
 
   private readonly inits: ExperimentSdkInit[] = [];
   private readonly evaluations: FlagEvaluation[] = [];
   /** The keys the requests for the clients' values carried in their URLs (the preset's keyInUrl), in order. */
   private readonly keysInUrls: string[] = [];
+  /** The requests that carried the SDK's exposures (`experimentSdk.exposures`). */
+  private readonly exposureRequests: ExposureRequests;
+  /** Per document: how many evaluations it reported, and through which of them the clients' events were sent since. */
+  private readonly flushes = new Map<string, { evaluated: number; flushed: number }>();
+  /** The document that reported last: the one the page shows. */
+  private lastDocument: string | null = null;
 
   /** When the answer with a logging SDK's values came (the preset's `logged.values`); null until it did. */
   private valuesAtMs: number | null = null;
@@ -76,6 +95,7 @@ export class ExperimentSdkPart implements GathererPart {
   ) {
     const { experimentSdk } = gathering.input;
     this.preset = experimentSdk === null ? null : EXPERIMENT_PRESETS[experimentSdk.preset];
+    this.exposureRequests = new ExposureRequests(gathering);
   }
 
   async install(): Promise<void> {
@@ -97,13 +117,17 @@ export class ExperimentSdkPart implements GathererPart {
       userContext: userContext ?? null,
       ready,
       hook: hook ?? null,
+      flush: input.experimentSdk.exposures === null ? null : (this.preset.exposures?.flush ?? null),
       variation: result.variation,
       reason: result.reason,
+      rule: result.rule ?? [],
     };
     await context.addInitScript(watchExperimentSdk, config);
   }
 
   async attach(page: Page): Promise<void> {
+    const exposures = this.gathering.input.experimentSdk?.exposures;
+    if (exposures) this.exposureRequests.watch(page, exposures);
     const logged = this.preset?.logged;
     if (logged !== undefined) {
       // The values' answer, or their request failing (PostHog aborts it after 3 s): either way the SDK is done waiting.
@@ -135,15 +159,17 @@ export class ExperimentSdkPart implements GathererPart {
 
   /**
    * Settled once every client made has finished its initialisation: the page evaluates its flags
-   * then. An SDK that logs its evaluations is settled once its values came and a batch it sent
-   * after that was answered (the evaluations made as they came left in it), or its batch interval
+   * then; and, for an SDK whose exposures are read, once the page's document had its clients send
+   * their events after its last evaluation, and every request with exposures was answered. An SDK
+   * that logs its evaluations is settled once its values came and a batch it sent after that was
+   * answered (the evaluations made as they came left in it), or its batch interval
    * passed since without one (it had none queued). A page that bootstrapped the SDK with its values
    * (PostHog then asks for none): settled once a batch with an evaluation answered from them was
    * answered, no request for values waiting.
    */
   isSettled(): boolean {
     const logged = this.preset?.logged;
-    if (logged === undefined) return this.inits.every((init) => init.readyAtMs !== null);
+    if (logged === undefined) return this.inits.every((init) => init.readyAtMs !== null) && this.exposuresSent();
     if (this.analyticsInits.length === 0) return true;
     const { valuesAtMs } = this;
     if (valuesAtMs === null) return this.valuesPending === 0 && this.bootstrappedEvaluationSent(logged);
@@ -152,6 +178,14 @@ export class ExperimentSdkPart implements GathererPart {
       sinceValues >= logged.flushMs ||
       this.network.collect.some((request) => request.atMs > valuesAtMs && request.status !== null)
     );
+  }
+
+  /** Whether the shown document's evaluations were all followed by a flush, and every request with exposures ended. */
+  private exposuresSent(): boolean {
+    if (!this.gathering.input.experimentSdk?.exposures) return true;
+    const shown = this.lastDocument === null ? undefined : this.flushes.get(this.lastDocument);
+    const flushed = shown === undefined || shown.flushed >= shown.evaluated;
+    return flushed && this.exposureRequests.allEnded();
   }
 
   /** Whether an answered collect request carried an evaluation the SDK answered from the values the page bootstrapped it with. */
@@ -167,9 +201,8 @@ export class ExperimentSdkPart implements GathererPart {
 
   activity(): number {
     const values = this.valuesAtMs === null ? 0 : 1;
-    return (
-      values + this.inits.length + this.inits.filter((init) => init.readyAtMs !== null).length + this.evaluations.length
-    );
+    const ready = this.inits.filter((init) => init.readyAtMs !== null).length;
+    return values + this.inits.length + ready + this.evaluations.length + this.exposureRequests.count;
   }
 
   async finish(): Promise<Pick<PageArtifacts, "experimentSdk">> {
@@ -180,12 +213,13 @@ export class ExperimentSdkPart implements GathererPart {
     const unreadKeys = this.keysInUrls.filter((key) => !this.inits.some((init) => init.key === key));
     const unread = this.inits.filter((init) => init.key === null);
     for (const [index, init] of unread.entries()) init.key = unreadKeys[index] ?? null;
-    return {
-      experimentSdk: {
-        inits: this.gathering.beforeReload(this.inits),
-        evaluations: this.gathering.beforeReload(this.evaluations),
-      },
-    };
+    const evaluations = this.gathering.beforeReload(this.evaluations);
+    const read = this.preset.exposures?.read;
+    const exposures =
+      read && this.gathering.input.experimentSdk?.exposures
+        ? { exposures: this.exposureRequests.exposures(read, evaluations) }
+        : {};
+    return { experimentSdk: { inits: this.gathering.beforeReload(this.inits), evaluations, ...exposures } };
   }
 
   /** What an SDK that logs its evaluations did: the analytics SDK's inits, ready once its values came, and each evaluation its collect requests carried. */
@@ -199,29 +233,46 @@ export class ExperimentSdkPart implements GathererPart {
       ...(this.valuesFailed === null ? {} : { valuesFailed: this.valuesFailed }),
     }));
     const firstSending = firstSendings();
+    const exposures: SdkExposure[] = [];
     const evaluations = this.network.collect.flatMap((request: CollectRequest) =>
       request.events.flatMap(({ raw }): FlagEvaluation[] => {
         const flag = textAt(raw, logged.flag);
         if (textAt(raw, logged.name) !== logged.event || flag === null || !firstSending(raw)) return [];
         const madeAt = madeAtEpochMs(raw);
+        const atMs = madeAt === null ? request.atMs : gathering.sinceStart(madeAt);
+        const variation = textAt(raw, result.variation);
+        // Each evaluation it logs is its exposure too.
+        const { status, failure } = request;
+        exposures.push({
+          flag,
+          variation,
+          visitor: textAt(raw, logged.visitor),
+          atMs,
+          request: { atMs: request.atMs, status, failure },
+        });
         return [
           {
             method: logged.event,
             flag,
-            variation: textAt(raw, result.variation),
+            variation,
             reason: textAt(raw, result.reason),
             // The SDK logs no evaluation before its values are in, but one its page bootstrapped it with.
             clientReady: true,
             ...(answeredFromBootstrap(raw, logged) ? { bootstrapped: true as const } : {}),
-            atMs: madeAt === null ? request.atMs : gathering.sinceStart(madeAt),
+            atMs,
           },
         ];
       }),
     );
-    return { inits: gathering.beforeReload(inits), evaluations: gathering.beforeReload(evaluations) };
+    return {
+      inits: gathering.beforeReload(inits),
+      evaluations: gathering.beforeReload(evaluations),
+      exposures: gathering.beforeReload(exposures),
+    };
   }
 
   private note(message: ExperimentSdkMessage): void {
+    if (message.type === "evaluation" || message.type === "flushed") this.countFlush(message);
     if (!this.gathering.observing) return;
     const atMs = this.gathering.sinceStart(message.at);
     if (message.type === "init") this.inits.push({ method: message.method, key: message.key, atMs, readyAtMs: null });
@@ -231,11 +282,20 @@ export class ExperimentSdkPart implements GathererPart {
     } else if (message.type === "ready") {
       const init = this.inits[message.init];
       if (init !== undefined) init.readyAtMs = atMs;
-    } else {
-      const { type: _, at: __, ...evaluation } = message;
+    } else if (message.type === "evaluation") {
+      const { type: _, at: __, document: ___, ...evaluation } = message;
       this.evaluations.push({ ...evaluation, atMs });
     }
     this.gathering.changed.notify();
+  }
+
+  /** Counts a document's evaluations, and those its clients' events were sent after. */
+  private countFlush(message: Extract<ExperimentSdkMessage, { document: string }>): void {
+    const counts = this.flushes.get(message.document) ?? { evaluated: 0, flushed: 0 };
+    this.flushes.set(message.document, counts);
+    this.lastDocument = message.document;
+    if (message.type === "evaluation") counts.evaluated += 1;
+    else counts.flushed = Math.max(counts.flushed, message.through);
   }
 }
 
@@ -349,17 +409,46 @@ function watchExperimentSdk(config: WatchConfig): void {
     poll();
     return isReady;
   };
-  const evaluation = (method: string, flag: unknown, result: unknown, isReady: () => boolean) => {
-    if (typeof flag === "string")
-      send({
-        type: "evaluation",
-        method,
-        flag,
-        variation: read(result, config.variation),
-        reason: read(result, config.reason),
-        clientReady: isReady(),
-        at: Date.now(),
+  // Each document counts its evaluations; the clients' events are sent once the task that evaluated ends.
+  const documentId = `${Date.now()}-${Math.random()}`;
+  let evaluated = 0;
+  let flushing = false;
+  const clients: Record<string, unknown>[] = [];
+  const flushSoon = () => {
+    const { flush } = config;
+    if (flush === null || flushing) return;
+    flushing = true;
+    setTimeout(() => {
+      flushing = false;
+      const through = evaluated;
+      const sent = clients.map((client) => {
+        try {
+          const method = client[flush];
+          return Promise.resolve(typeof method === "function" ? method.call(client) : undefined);
+        } catch {
+          return Promise.resolve();
+        }
       });
+      const told = () => send({ type: "flushed", document: documentId, through, at: Date.now() });
+      Promise.allSettled(sent).then(told, told);
+    }, 0);
+  };
+  const evaluation = (method: string, flag: unknown, result: unknown, isReady: () => boolean) => {
+    if (typeof flag !== "string") return;
+    evaluated++;
+    const rule = read(result, config.rule);
+    send({
+      type: "evaluation",
+      document: documentId,
+      method,
+      flag,
+      variation: read(result, config.variation),
+      reason: read(result, config.reason),
+      clientReady: isReady(),
+      ...(rule === null ? {} : { rule }),
+      at: Date.now(),
+    });
+    flushSoon();
   };
   const evaluating = (name: string, original: unknown, isReady: () => boolean) =>
     afterEachCall(original, (result, args) => evaluation(name, args[0], result, isReady));
@@ -403,6 +492,7 @@ function watchExperimentSdk(config: WatchConfig): void {
     // What is no client (a factory's promise) has no readiness to wait for.
     if (client === null || typeof client !== "object") return send({ type: "ready", init, at: Date.now() });
     const methods = client as Record<string, unknown>;
+    clients.push(methods);
     watchEvaluations(methods, watchReadiness(methods, init, typeof key === "string"));
   };
   /** The key a constructor or factory was given: its first string argument, else its options object's key property. */

@@ -69,6 +69,8 @@ export interface ExperimentPreset {
     /** Where an event names itself, and where it names the flag: dotted paths, tried in order. */
     name: readonly string[];
     flag: readonly string[];
+    /** Where an event names the visitor it was logged for. */
+    visitor: readonly string[];
     /** The requests whose answer brings the SDK its values: the time of the first is when it was ready. */
     values: RegExp;
     /**
@@ -83,8 +85,35 @@ export interface ExperimentPreset {
     /** What an evaluation that logged nothing may have been, and what to do: said when the flag was never seen evaluated. */
     unseen: string;
   };
+  /**
+   * How the SDK logs its exposures to its own endpoint, where it does (PostHog's are its
+   * `logged` evaluations): the requests that carry them, the client's method that sends its queued
+   * events at once, and the exposures one request's payload holds. The audit calls `flush` after
+   * each evaluation, so every exposure leaves before the page is done, whatever the SDK's flush
+   * interval (Statsig's is 10 s).
+   */
+  exposures?: {
+    /** The default of `experimentSdk.exposures`: a glob that matches the vendor's host and a first-party path that proxies it. */
+    url: string;
+    flush: string;
+    read: (payload: unknown) => LoggedExposure[];
+    /** Why a flag the SDK served may log no exposure, and what to do. */
+    unlogged: string;
+  };
   /** How an evaluation's result says what the visitor got. */
   result: EvaluationShape;
+}
+
+/** One exposure as the SDK's request carries it. */
+export interface LoggedExposure {
+  flag: string;
+  /** The variation it names; null where it names the rule instead (`rule`). */
+  variation: string | null;
+  /** The rule that served the variation, where the exposure names it and not the variation (Statsig's `ruleID`): the evaluation with the same rule names the variation. */
+  rule?: string;
+  visitor: string | null;
+  /** When the SDK made it, epoch milliseconds; null when it does not say. */
+  madeAt: number | null;
 }
 
 /** Where an evaluation's result keeps the variation and the SDK's reason: dotted paths, tried in order. */
@@ -93,6 +122,8 @@ export interface EvaluationShape {
   variation: readonly string[];
   /** The SDK's own reason for the value. */
   reason: readonly string[];
+  /** The rule that served it, where the SDK's exposures name it rather than the variation (`exposures`' `rule`). */
+  rule?: readonly string[];
   /** True for a reason that means the SDK knew the flag and served its rules, not its fallback. */
   assigned: RegExp;
   /**

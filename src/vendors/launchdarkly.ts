@@ -1,4 +1,5 @@
-import type { ExperimentPreset } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
  * LaunchDarkly's browser SDK, `launchdarkly-js-client-sdk` (its UMD build, `dist/ldclient.min.js`):
@@ -9,6 +10,12 @@ import type { ExperimentPreset } from "./experiment-vendor.js";
  * always `{kind: "ERROR", errorKind: "FLAG_NOT_FOUND"}`, whether the flag is unknown, not available
  * to client-side SDKs, or evaluated before the flags arrived (3.9.5 has no `CLIENT_NOT_READY`).
  * The client emits `initialized` (or `failed`) and then `ready` once its flags are fetched.
+ *
+ * Exposures are the `feature` events of the batches it posts to `<eventsUrl>/events/bulk/<id>`
+ * (default `https://events.launchdarkly.com`), one per evaluation of a flag whose events are on
+ * (`trackEvents`, which an experiment turns on), with the value, the context and `creationDate`;
+ * the other flags only count in `summary` events. It flushes every 2 s; what is queued as the page
+ * leaves is lost (its synchronous flush does nothing in Chrome).
  */
 export const launchdarkly: ExperimentPreset = {
   vendor: "LaunchDarkly (launchdarkly-js-client-sdk)",
@@ -17,6 +24,13 @@ export const launchdarkly: ExperimentPreset = {
   evaluate: ["variation", "variationDetail"],
   ready: { on: "on", events: ["initialized", "failed"] },
   hook: { add: "addHook", stage: "afterEvaluation", flag: "flagKey" },
+  exposures: {
+    url: "**/events/bulk/*",
+    flush: "flush",
+    read: launchdarklyExposures,
+    unlogged:
+      "LaunchDarkly sends a flag's evaluations as events only when it is in an experiment or its events are on: start the experiment on the flag in this environment",
+  },
   result: {
     // The flag's value; its variation's index where the value is no string, number or boolean.
     variation: ["value", "variationIndex"],
@@ -35,3 +49,19 @@ export const launchdarkly: ExperimentPreset = {
     ],
   },
 };
+
+/** LaunchDarkly's `feature` events in one bulk batch: the flag, its value (its index where the value is no scalar), the context. */
+function launchdarklyExposures(payload: unknown): LoggedExposure[] {
+  return recordsAt(payload, "").flatMap((event): LoggedExposure[] => {
+    const flag = textAt(event, ["key"]);
+    if (textAt(event, ["kind"]) !== "feature" || flag === null) return [];
+    return [
+      {
+        flag,
+        variation: textAt(event, ["value", "variation"]),
+        visitor: textAt(event, ["context.key", "contextKeys.user", "userKey"]),
+        madeAt: numberAt(event, "creationDate"),
+      },
+    ];
+  });
+}

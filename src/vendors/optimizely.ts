@@ -1,4 +1,5 @@
-import type { ExperimentPreset } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
  * Optimizely Feature Experimentation's JavaScript SDK, `@optimizely/optimizely-sdk` 6 (its UMD
@@ -12,6 +13,12 @@ import type { ExperimentPreset } from "./experiment-vendor.js";
  * make has no rule and says why in its first `reasons` entry (`No flag was found for key "…".`,
  * `Optimizely SDK not configured properly yet.`). `onReady()` settles once the datafile is in, or
  * the SDK gave up.
+ *
+ * Exposures are the decisions (impressions) of the event batches it posts to
+ * `https://logx.optimizely.com/v1/events`: per visitor (`visitor_id`), each snapshot's decision
+ * names the flag and the variation's key (`metadata.flag_key`, `metadata.variation_key`), its
+ * `campaign_activated` event the time. A `decide` logs one each time, unless told not to
+ * (`DISABLE_DECISION_EVENT`); the browser's batch leaves at 10 events or every second.
  */
 export const optimizely: ExperimentPreset = {
   vendor: "Optimizely (@optimizely/optimizely-sdk)",
@@ -23,6 +30,13 @@ export const optimizely: ExperimentPreset = {
   userContext: "createUserContext",
   evaluate: ["decide"],
   ready: { settles: "onReady" },
+  exposures: {
+    url: "**/v1/events",
+    flush: "flushImmediately",
+    read: optimizelyExposures,
+    unlogged:
+      "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`, or for a flag delivered by a rollout rather than an experiment: decide without that option, on the flag's experiment rule",
+  },
   result: {
     variation: ["variationKey"],
     // The rule that served the flag; the SDK's first reason where none did.
@@ -42,3 +56,25 @@ export const optimizely: ExperimentPreset = {
     ],
   },
 };
+
+/** Optimizely's decisions in one event batch: each snapshot's decisions, timed by their `campaign_activated` events. */
+function optimizelyExposures(payload: unknown): LoggedExposure[] {
+  return recordsAt(payload, "visitors").flatMap((visitor) =>
+    recordsAt(visitor, "snapshots").flatMap((snapshot) => {
+      const activations = recordsAt(snapshot, "events").filter((event) => event.key === "campaign_activated");
+      return recordsAt(snapshot, "decisions").flatMap((decision): LoggedExposure[] => {
+        const flag = textAt(decision, ["metadata.flag_key"]);
+        if (flag === null || flag === "") return [];
+        const activation = activations.find((event) => event.entity_id === decision.campaign_id) ?? activations[0];
+        return [
+          {
+            flag,
+            variation: textAt(decision, ["metadata.variation_key"]),
+            visitor: textAt(visitor, ["visitor_id"]),
+            madeAt: activation === undefined ? null : numberAt(activation, "timestamp"),
+          },
+        ];
+      });
+    }),
+  );
+}

@@ -157,3 +157,15 @@ export function madeAtEpochMs(event: unknown): number | null {
 export function messageIdOf(event: unknown): string | null {
   return firstText(event, PATHS.messageId);
 }
+
+/** The objects in the list at a dotted path of `value` (the value itself when the path is empty); none when it holds no list. */
+export function recordsAt(value: unknown, path: string): Record<string, unknown>[] {
+  const list = path === "" ? value : at(value, path);
+  return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+
+/** The number at a dotted path of an event; null when it holds none. */
+export function numberAt(event: unknown, path: string): number | null {
+  const value = at(event, path);
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

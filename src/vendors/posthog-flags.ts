@@ -19,6 +19,7 @@ export const posthogFlags: ExperimentPreset = {
     event: "$feature_flag_called",
     name: ["event"],
     flag: ["properties.$feature_flag"],
+    visitor: ["properties.distinct_id", "distinct_id"],
     values: /\/(flags|decide)\/?(\?|$)/,
     // A flag asked before the flags came, answered from the page's bootstrap. $used_bootstrap_value
     // alone is true of a failed flags request's fallback too.

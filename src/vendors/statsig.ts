@@ -1,4 +1,5 @@
-import type { ExperimentPreset } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
  * Statsig's `@statsig/js-client` (its UMD build): `new Statsig.StatsigClient(clientKey, user,
@@ -9,6 +10,13 @@ import type { ExperimentPreset } from "./experiment-vendor.js";
  * does not serve to client SDKs), `Uninitialized`, `Loading:Unrecognized` and `NoValues` (the
  * initialisation failed or timed out) for the fallback. However the page loads the SDK, each
  * client registers itself in `__STATSIG__.instances` by its key as it is made.
+ *
+ * Exposures are events of its own in the batches it posts to `<api>/rgstr` (default
+ * `https://prodregistryv2.org/v1/rgstr`): `statsig::config_exposure` (an experiment or dynamic
+ * config), `statsig::gate_exposure` and `statsig::layer_exposure`, naming the rule that served the
+ * value (`metadata.ruleID`), not the group, and the user; it logs one per user, name, rule and
+ * reason in 10 minutes, sends its first batch 200 ms after the first event, and the others on a
+ * user change, at 100 events, 60 s after the last, or as the page hides.
  */
 export const statsig: ExperimentPreset = {
   vendor: "Statsig (@statsig/js-client)",
@@ -19,10 +27,18 @@ export const statsig: ExperimentPreset = {
   evaluate: ["getFeatureGate", "getExperiment", "getDynamicConfig", "getLayer"],
   // `Uninitialized` → `Loading` → `Ready`, the values from the network, the cache, or none (`NoValues`).
   ready: { property: "loadingStatus", equals: "Ready" },
+  exposures: {
+    url: "**/v1/rgstr",
+    flush: "flush",
+    read: statsigExposures,
+    unlogged:
+      "Statsig logs no exposure for a value read with `disableExposureLog`: read it without, or log it with `logExperimentExposure`",
+  },
   result: {
     // An experiment's group; a gate's value (true or false) where it has no group.
     variation: ["groupName", "value"],
     reason: ["details.reason"],
+    rule: ["ruleID"],
     assigned: /:Recognized$/,
     fallbacks: [
       {
@@ -34,3 +50,24 @@ export const statsig: ExperimentPreset = {
     ],
   },
 };
+
+/** Statsig's exposure events in one `rgstr` batch; the user is the event's, else the batch's stable id. */
+function statsigExposures(payload: unknown): LoggedExposure[] {
+  const stableId = textAt(payload, ["statsigMetadata.stableID"]);
+  return recordsAt(payload, "events").flatMap((event): LoggedExposure[] => {
+    const name = textAt(event, ["eventName"]);
+    const flag = textAt(event, ["metadata.config", "metadata.gate"]);
+    if (flag === null || !/^statsig::(config|gate|layer)_exposure$/.test(name ?? "")) return [];
+    const rule = textAt(event, ["metadata.ruleID"]);
+    return [
+      {
+        flag,
+        // A gate's exposure says its value; the others name the rule alone.
+        variation: textAt(event, ["metadata.gateValue"]),
+        ...(rule === null ? {} : { rule }),
+        visitor: textAt(event, ["user.userID"]) ?? stableId,
+        madeAt: numberAt(event, "time"),
+      },
+    ];
+  });
+}

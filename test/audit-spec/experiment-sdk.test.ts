@@ -26,10 +26,31 @@ test("a preset fills the experimentation SDK's fields, and a field given beside 
     global: "Statsig",
     init: ["StatsigClient"],
     evaluate: ["getFeatureGate", "getExperiment", "getDynamicConfig", "getLayer"],
+    exposures: "**/v1/rgstr",
   });
   expect(result.spec.environments.staging!.experimentKey).toBe("client-staging");
-  const overridden = parse(minimalWith({}, "experimentSdk:", "  preset: statsig", "  evaluate: getExperiment"));
-  expect(overridden.ok && overridden.spec.experimentSdk?.evaluate).toEqual(["getExperiment"]);
+  const overridden = parse(
+    minimalWith(
+      {},
+      "experimentSdk:",
+      "  preset: statsig",
+      "  evaluate: getExperiment",
+      '  exposures: "**/events/rgstr"',
+    ),
+  );
+  expect(overridden.ok && overridden.spec.experimentSdk).toMatchObject({
+    evaluate: ["getExperiment"],
+    exposures: "**/events/rgstr",
+  });
+});
+
+test("exposures is refused, at the field, for an SDK whose exposures are not read from requests of their own", () => {
+  const text = minimalWith({}, "experimentSdk:", "  preset: growthbook", '  exposures: "**/events"');
+  expect(printed(parse(text))).toEqual([
+    "spec.yaml:18:14 experimentSdk.exposures: the audit reads no exposures of growthbook from requests of their own (it reads those of statsig, launchdarkly, optimizely): remove exposures, or map the exposure call with the experiment's exposure",
+  ]);
+  const growthbook = parse(minimalWith({}, "experimentSdk:", "  preset: growthbook"));
+  expect(growthbook.ok && growthbook.spec.experimentSdk?.exposures).toBeNull();
 });
 
 test("an unknown preset names the one meant", () => {

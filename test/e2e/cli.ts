@@ -67,7 +67,7 @@ export function readEnvironmentInfo(outDir: string): Record<string, string> {
 export function findingOf(
   summary: RunSummary,
   check: string,
-  where: { page?: string; goal?: string; viewport?: string | null; variation?: string },
+  where: { page?: string; goal?: string; viewport?: string | null; variation?: string | null },
 ) {
   const found = summary.findings.filter(
     (finding) =>

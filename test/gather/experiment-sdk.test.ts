@@ -1,4 +1,4 @@
-import { expect } from "@playwright/test";
+import { type BrowserContext, expect } from "@playwright/test";
 import { AMPLITUDE_DEPLOYMENT_KEYS } from "../../fixtures/sites/amplitude-experiment.js";
 import { GROWTHBOOK_CLIENT_KEYS } from "../../fixtures/sites/growthbook-flags.js";
 import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
@@ -156,5 +156,40 @@ test("Amplitude Experiment's client is seen with its deployment key; it is ready
   const early = await gather("amplitudeExperiment", { path: "/too-early" }, { experimentSdk });
   expect(early.experimentSdk?.evaluations).toEqual([
     expect.objectContaining({ flag: "pricing_cta", variation: null, reason: null, clientReady: false }),
+  ]);
+});
+
+test("each exposure the SDK logs is read from its own requests, even one it would hold for a minute: the audit has the clients send their events after each evaluation", async ({
+  gather,
+  fixtures,
+}) => {
+  // Evaluated on a click, long after Statsig's one quick flush: Statsig alone would send it 60 s later.
+  const page = `<!doctype html><title>Pricing</title><button id="cta">Get started</button>
+    <script src="/cdn/statsig/statsig-js-client.min.js"></script>
+    <script>
+      var client = new Statsig.StatsigClient("${STATSIG_CLIENT_KEYS.staging}", { userID: "visitor-1" }, { networkConfig: { api: location.origin + "/statsig-api/v1" } });
+      client.initializeAsync();
+      document.getElementById("cta").addEventListener("click", function () { client.getExperiment("pricing_cta"); });
+    </script>`;
+  const prepare = async (context: BrowserContext) => {
+    await context.route(`${fixtures.urls.statsig}/evaluated-on-click`, (route) =>
+      route.fulfill({ contentType: "text/html", body: page }),
+    );
+  };
+  const steps = [{ click: "#cta" }];
+  const { experimentSdk: seen } = await gather(
+    "statsig",
+    { path: "/evaluated-on-click", steps },
+    { experimentSdk },
+    { prepare },
+  );
+  expect(seen?.exposures).toEqual([
+    {
+      flag: "pricing_cta",
+      variation: "cta-long",
+      visitor: "visitor-1",
+      atMs: expect.any(Number),
+      request: { atMs: expect.any(Number), status: 202, failure: null },
+    },
   ]);
 });

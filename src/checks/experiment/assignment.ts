@@ -139,7 +139,7 @@ function switchedVerdict(flag: string, first: FlagEvaluation, then: FlagEvaluati
 }
 
 /** Whether the SDK served the flag's rules rather than its fallback: its reason says so, or it gave none where only a served value has none. */
-function wasServed(evaluation: FlagEvaluation, shape: EvaluationShape): boolean {
+export function wasServed(evaluation: FlagEvaluation, shape: EvaluationShape): boolean {
   if (evaluation.reason !== null) return shape.assigned.test(evaluation.reason);
   return shape.servedWithoutReason === true && evaluation.variation !== null;
 }

@@ -15,7 +15,9 @@ import {
 import { uncapitalised } from "../../text/wording.js";
 import { appliedByAudit } from "../../schedule/target.js";
 import { exposuresOnScreen } from "./exposure-screen.js";
+import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
 import { goalEvents, previewsOf } from "./previews.js";
+import { judgeSdkExposures, readsExposures, type SdkExposureVerdict } from "./sdk-exposure.js";
 
 /**
  * experiment.exposure: the call that tells the service which variation a visitor saw. On the
@@ -164,7 +166,7 @@ export const experimentExposure = defineCheck({
   failureTitle: "An experiment's exposure is missing, doubled, late or names another variation",
   family: "Experiments",
   severity: "critical",
-  requires: [...LOADED_PAGE, "calls", "reload", "flicker"],
+  requires: [...LOADED_PAGE, "calls", "reload", "flicker", "experimentSdk"],
   failsWhen:
     "with the experiment's `exposure`, per experiment × unit (the page as it is, each variation) × viewport: on " +
     "the page as it is, the exposure did not fire, fired more than once on one page (a journey that moves on " +
@@ -176,10 +178,16 @@ export const experimentExposure = defineCheck({
     "before it rendered), or one made before a client-side redirect and never delivered (lost as the page left) " +
     "(**fail**). A forced " +
     "variation that sends no exposure (many SDKs send none for a preview, GrowthBook among them), and a " +
-    "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why. Evidence: `fired` " +
+    "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why. With a `flag` and no " +
+    "`exposure`, on an experimentation SDK that logs its own exposures (Statsig, LaunchDarkly, Optimizely, PostHog), " +
+    "on the page as it is: once the SDK served the flag a variation, the control included, it logged no exposure of " +
+    "it, or one not delivered (refused, or its request failed), or exposures naming two variations (the visitor " +
+    "changed groups on identify, naming both ids, or was bucketed again), or the first came after the goal's event " +
+    "(**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**. Evidence: `fired` " +
     "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
     "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
-    "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`",
+    "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`; from the SDK's own " +
+    "exposures, `visitors` and `statuses` (their requests' answers)",
   why:
     "The exposure is how the service learns which visitor saw which variation; every result is counted from " +
     "it. Missing, it leaves the experiment without visitors; sent twice, on a page that tracks it in two " +
@@ -189,12 +197,13 @@ export const experimentExposure = defineCheck({
     "data weeks later.",
   evaluate(context): Judgement[] {
     return context.spec.experiments.flatMap((experiment) => {
+      const judge = unforcedJudge(context, experiment);
+      if (judge === null) return [];
       const { exposure } = experiment;
-      if (exposure === undefined) return [];
       const events = goalEvents(context, experiment);
       const unforced = context.pages
         .filter((page) => page.page === experiment.page)
-        .map((page) => judgePage(context, experiment, exposure, events, page));
+        .map((page) => judgePage(context, experiment, page, judge));
       const forced = previewsOf(context, experiment).map(({ variation, index, unit }) => {
         const scope = {
           page: experiment.page,
@@ -213,6 +222,13 @@ export const experimentExposure = defineCheck({
           );
         const notJudged = notJudgedReason(unit, auditedEnvironment(context).auth);
         if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
+        if (exposure === undefined)
+          return finding(
+            context,
+            "skip",
+            `${named}: not judged, the exposures ${context.spec.experimentSdk?.preset} logs for a forced preview are not its visitors'; the page as it is is judged.`,
+            scope,
+          );
         const id = variationId(variation, index);
         const verdict = judgeForced(madeCalls(unit), exposure, id, events, unit);
         if (verdict.status === "skip") {
@@ -245,35 +261,52 @@ export const experimentExposure = defineCheck({
   },
 });
 
+/** How the page as it is is judged: by the exposure call the spec maps, by the exposures the experimentation SDK logs itself (`flag` without `exposure`), or not at all (null). */
+type UnforcedJudge = (page: PageArtifacts) => SdkExposureVerdict;
+
+function unforcedJudge(context: CheckContext, experiment: ExperimentSpec): UnforcedJudge | null {
+  const { exposure, flag } = experiment;
+  const events = goalEvents(context, experiment);
+  if (exposure !== undefined) return (page) => judgeExposureCall(page, exposure, events);
+  const sdk = context.spec.experimentSdk;
+  if (flag === undefined || sdk === undefined) return null;
+  const preset = EXPERIMENT_PRESETS[sdk.preset];
+  if (!readsExposures(preset)) return null;
+  return (page) => judgeSdkExposures(page.experimentSdk, preset, flag, madeCalls(page), events);
+}
+
+/** The exposure call on the page as it is, in words. */
+function judgeExposureCall(page: PageArtifacts, exposure: Exposure, goalEvents: readonly string[]): SdkExposureVerdict {
+  const verdict = judgeUnforced(madeCalls(page), page.reload ?? null, exposure, goalEvents);
+  if (verdict.status !== "pass")
+    return {
+      status: "fail",
+      text: `${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`,
+      evidence: verdict.evidence,
+    };
+  const shown = (verdict.evidence.variations as (string | null)[])[0] ?? null;
+  const reload = page.reload ? ", and again after a reload" : "";
+  return {
+    status: "pass",
+    text: `fired once, naming ${quoted(shown)}, before the goal's event${reload}.`,
+    evidence: verdict.evidence,
+  };
+}
+
 function judgePage(
   context: CheckContext,
   experiment: ExperimentSpec,
-  exposure: Exposure,
-  goalEvents: readonly string[],
   page: PageArtifacts,
+  judge: UnforcedJudge,
 ): Judgement {
   const scope = { page: experiment.page, viewport: page.viewport, experiment: experiment.name, variation: null };
   const named = `The exposure of "${experiment.name}" on ${experiment.page} as it is (${page.viewport})`;
   const notJudged = notJudgedReason(page, auditedEnvironment(context).auth);
   if (notJudged !== null) return finding(context, "skip", `${named}: ${uncapitalised(notJudged)}`, scope);
-  const verdict = judgeUnforced(madeCalls(page), page.reload ?? null, exposure, goalEvents);
-  if (verdict.status === "pass") {
-    const shown = (verdict.evidence.variations as (string | null)[])[0] ?? null;
-    return finding(
-      context,
-      "pass",
-      `${named} fired once, naming ${quoted(shown)}, before the goal's event${page.reload ? ", and again after a reload" : ""}.`,
-      scope,
-      verdict.evidence,
-    );
-  }
-  return finding(
-    context,
-    "fail",
-    `${named}: ${verdict.reasons.join("; ")}. ${adviceFor(verdict.reasons)}`,
-    scope,
-    verdict.evidence,
-  );
+  const verdict = judge(page);
+  // A pass reads on from the name ("… fired once"); the rest after a colon.
+  const joint = verdict.status === "pass" && verdict.text.startsWith("fired") ? " " : ": ";
+  return finding(context, verdict.status, `${named}${joint}${verdict.text}`, scope, verdict.evidence);
 }
 
 /** What to do, for the first reason given. */

@@ -1,0 +1,126 @@
+import type { CapturedCall, ExperimentSdkSeen, SdkExposure } from "../../artifacts/types.js";
+import type { ExperimentPreset } from "../../vendors/experiment-vendor.js";
+import { wasServed } from "./assignment.js";
+
+/**
+ * experiment.exposure on the exposures an experimentation SDK logs itself (`flag`, no `exposure`
+ * mapping; docs/experiments.md, Experimentation SDKs): on the page as it is, once the SDK served
+ * the flag a variation, it must have logged an exposure of it, delivered, naming one variation
+ * for the visitor, before the goal's event.
+ */
+
+/** What the SDK's exposures of one flag on one page say: the status, the sentence after the page's name, and the evidence. */
+export interface SdkExposureVerdict {
+  status: "pass" | "fail" | "skip";
+  text: string;
+  evidence?: Record<string, unknown>;
+}
+
+/** Whether the audit reads the exposures `preset` logs: from requests of their own, or as the events the SDK logs its evaluations with. */
+export function readsExposures(preset: ExperimentPreset): boolean {
+  return preset.exposures !== undefined || preset.logged !== undefined;
+}
+
+/** Judges the exposures of `flag` the SDK logged on one page against what it served there and the goal's events the page sent. */
+export function judgeSdkExposures(
+  seen: ExperimentSdkSeen | null | undefined,
+  preset: ExperimentPreset,
+  flag: string,
+  calls: readonly CapturedCall[],
+  goalEvents: readonly string[],
+): SdkExposureVerdict {
+  if (seen === null) return { status: "skip", text: "not judged: the page was gathered without experimentSdk." };
+  if (seen?.exposures === undefined)
+    return {
+      status: "skip",
+      text: "not judged: these artifacts were saved before the experimentation SDK's exposures were recorded.",
+    };
+  const served = seen.evaluations.find(
+    (evaluation) => evaluation.flag === flag && wasServed(evaluation, preset.result),
+  );
+  if (served === undefined)
+    return {
+      status: "skip",
+      text: `not judged: ${preset.vendor} never served "${flag}" a variation here (experiment.assignment says why), so no exposure was due.`,
+    };
+  const fired = seen.exposures.filter((exposure) => exposure.flag === flag);
+  const evidence = {
+    fired: fired.length,
+    variations: fired.map((exposure) => exposure.variation),
+    visitors: fired.map((exposure) => exposure.visitor),
+    atMs: fired.map((exposure) => exposure.atMs),
+    statuses: fired.map((exposure) => exposure.request.status),
+  };
+  if (fired.length === 0)
+    return {
+      status: "fail",
+      text: `${preset.vendor} served "${flag}" \`${served.variation}\` at ${served.atMs} ms but logged no exposure of it: the visitor is not counted in the experiment. ${preset.exposures?.unlogged ?? ""}.`,
+      evidence,
+    };
+  const reasons = [undelivered(fired), regrouped(fired), goalFirst(calls, goalEvents, fired[0]!)].filter(
+    (reason): reason is { says: string; fix: string } => reason !== null,
+  );
+  if (reasons.length > 0)
+    return {
+      status: "fail",
+      text: `${reasons.map((reason) => reason.says).join("; ")}. ${reasons[0]!.fix}`,
+      evidence,
+    };
+  const [first] = fired as [SdkExposure, ...SdkExposure[]];
+  const visitor = first.visitor === null ? "" : ` for ${first.visitor}`;
+  return {
+    status: "pass",
+    text: `${preset.vendor} logged "${flag}"${visitor} at ${first.atMs} ms, naming ${quoted(first.variation)}, delivered (${first.request.status}), before the goal's event.`,
+    evidence,
+  };
+}
+
+/** A reason for exposures whose request was refused or failed: the service never counts the visitor. */
+function undelivered(fired: readonly SdkExposure[]): { says: string; fix: string } | null {
+  const lost = fired.find(({ request }) => request.status === null || request.status >= 300);
+  if (lost === undefined) return null;
+  const outcome = lost.request.status === null ? (lost.request.failure ?? "no answer") : `HTTP ${lost.request.status}`;
+  return {
+    says: `its exposure at ${lost.atMs} ms was not delivered (${outcome})`,
+    fix: "Make sure the SDK's events endpoint (its host, or the site's path that proxies it) accepts the SDK's requests.",
+  };
+}
+
+/** A reason for exposures naming more than one variation: a new identity bucketed again, or the same visitor. */
+function regrouped(fired: readonly SdkExposure[]): { says: string; fix: string } | null {
+  const [first] = fired as [SdkExposure, ...SdkExposure[]];
+  const other = fired.find((exposure) => exposure.variation !== first.variation);
+  if (other === undefined) return null;
+  const named = (exposure: SdkExposure) =>
+    `${exposure.visitor ?? "a visitor with no id"} in ${quoted(exposure.variation)}`;
+  if (other.visitor !== first.visitor)
+    return {
+      says: `the visitor changed groups on identify (${named(first)} at ${first.atMs} ms, then ${named(other)} at ${other.atMs} ms): counted in both`,
+      fix: "Evaluate the flag once the visitor's identity is final, or bucket by an id that stays the same across identify.",
+    };
+  return {
+    says: `it named another variation for the same visitor (${quoted(first.variation)}, then ${quoted(other.variation)}): the visitor was bucketed again`,
+    fix: "Keep the visitor's id across evaluations, so the visitor keeps their bucket.",
+  };
+}
+
+/** A reason for a goal's event sent before the first exposure: the conversions that came first are not counted. */
+function goalFirst(
+  calls: readonly CapturedCall[],
+  goalEvents: readonly string[],
+  exposure: SdkExposure,
+): { says: string; fix: string } | null {
+  const goal = calls.find(
+    (call) =>
+      call.kind === "track" && call.name !== null && goalEvents.includes(call.name) && call.atMs < exposure.atMs,
+  );
+  if (goal === undefined) return null;
+  return {
+    says: `it came after the goal's event \`${goal.name}\` (${goal.atMs} ms, the exposure ${exposure.atMs} ms)`,
+    fix: "Evaluate the flag before anything tracks the goal, so the exposure comes first.",
+  };
+}
+
+function quoted(value: string | null): string {
+  return value === null ? "no variation" : `"${value}"`;
+}

@@ -1,0 +1,80 @@
+import type { Page, Request } from "playwright";
+import type { FlagEvaluation, SdkExposure } from "../artifacts/types.js";
+import { urlMatcher } from "../url/glob.js";
+import type { LoggedExposure } from "../vendors/experiment-vendor.js";
+import type { Gathering } from "./part.js";
+import { decodeCollectBody } from "./payload.js";
+
+/** A request that carried the SDK's exposures, as far as it got, and what its payloads held. */
+interface ExposureRequest {
+  atMs: number;
+  status: number | null;
+  failure: string | null;
+  payloads: unknown[];
+}
+
+/**
+ * The requests that carry the experimentation SDK's exposures to its own endpoint
+ * (`experimentSdk.exposures`), each with its decoded payloads and how it ended, and the exposures
+ * the vendor's reader finds in them.
+ */
+export class ExposureRequests {
+  private readonly requests: ExposureRequest[] = [];
+
+  constructor(private readonly gathering: Gathering<"experimentSdk">) {}
+
+  /** Keeps each request to `glob` the page makes while it is observed, and how it ends. */
+  watch(page: Page, glob: string): void {
+    const isExposureUrl = urlMatcher(glob);
+    const entries = new Map<Request, ExposureRequest>();
+    page.on("request", (request) => {
+      const url = request.url();
+      if (!isExposureUrl(url) || !this.gathering.observing) return;
+      const { payloads } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
+      const entry = { atMs: this.gathering.sinceStart(Date.now()), status: null, failure: null, payloads };
+      this.requests.push(entry);
+      entries.set(request, entry);
+      this.gathering.changed.notify();
+    });
+    const ended = (request: Request, outcome: Pick<ExposureRequest, "status" | "failure">) => {
+      const entry = entries.get(request);
+      if (entry === undefined) return;
+      Object.assign(entry, outcome);
+      this.gathering.changed.notify();
+    };
+    page.on("response", (response) => ended(response.request(), { status: response.status(), failure: null }));
+    page.on("requestfailed", (request) =>
+      ended(request, { status: null, failure: request.failure()?.errorText ?? "failed" }),
+    );
+  }
+
+  get count(): number {
+    return this.requests.length;
+  }
+
+  /** Whether every request seen was answered or failed. */
+  allEnded(): boolean {
+    return this.requests.every((request) => request.status !== null || request.failure !== null);
+  }
+
+  /**
+   * The exposures the requests before any reload carried, as `read` finds them in each payload;
+   * one that names the rule that served it names the variation the evaluation with that rule gave.
+   */
+  exposures(read: (payload: unknown) => LoggedExposure[], evaluations: readonly FlagEvaluation[]): SdkExposure[] {
+    const variationOf = ({ flag, variation, rule }: LoggedExposure) =>
+      variation ??
+      evaluations.find((evaluation) => evaluation.flag === flag && rule !== undefined && evaluation.rule === rule)
+        ?.variation ??
+      null;
+    return this.gathering.beforeReload(this.requests).flatMap(({ payloads, ...request }) =>
+      payloads.flatMap(read).map((exposure) => ({
+        flag: exposure.flag,
+        variation: variationOf(exposure),
+        visitor: exposure.visitor,
+        atMs: exposure.madeAt === null ? request.atMs : this.gathering.sinceStart(exposure.madeAt),
+        request,
+      })),
+    );
+  }
+}

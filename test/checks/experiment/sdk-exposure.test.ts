@@ -1,0 +1,138 @@
+import { expect, test } from "@playwright/test";
+import type { CapturedCall, ExperimentSdkSeen, FlagEvaluation, SdkExposure } from "../../../src/artifacts/types.js";
+import { experimentExposure } from "../../../src/checks/experiment/exposure.js";
+import type { ExperimentPresetName } from "../../../src/vendors/experiment-presets.js";
+import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
+
+/** A shop whose experiment runs on Statsig, which logs its exposures itself: `flag`, no `exposure` mapping. */
+function specOn(preset: ExperimentPresetName = "statsig") {
+  return specWith({
+    environments: {
+      staging: { key: "prj_demo_staging", experimentKey: "client-staging", baseUrl: "http://127.0.0.1:47412" },
+    },
+    experimentSdk: { preset },
+    goals: [{ name: "CTA clicked", event: "cta_clicked" }],
+    pages: [{ id: "pricing", path: "/pricing" }],
+    experiments: [
+      {
+        name: "Pricing CTA copy",
+        page: "pricing",
+        selector: "#cta",
+        goals: ["CTA clicked"],
+        flag: "pricing_cta",
+        variations: [{ name: "Long copy", css: "#cta { color: green }", id: "cta-long" }],
+      },
+    ],
+  });
+}
+
+const served = (overrides: Partial<FlagEvaluation> = {}): FlagEvaluation => ({
+  method: "getExperiment",
+  flag: "pricing_cta",
+  variation: "cta-long",
+  reason: "Network:Recognized",
+  clientReady: true,
+  atMs: 900,
+  ...overrides,
+});
+
+const exposure = (overrides: Partial<SdkExposure> = {}): SdkExposure => ({
+  flag: "pricing_cta",
+  variation: "cta-long",
+  visitor: "visitor-1",
+  atMs: 901,
+  request: { atMs: 1100, status: 202, failure: null },
+  ...overrides,
+});
+
+const seenWith = (evaluations: FlagEvaluation[], exposures: SdkExposure[] | undefined): ExperimentSdkSeen => ({
+  inits: [{ method: "Statsig.StatsigClient", key: "client-staging", atMs: 100, readyAtMs: 850 }],
+  evaluations,
+  ...(exposures === undefined ? {} : { exposures }),
+});
+
+const goal = (atMs: number): CapturedCall => callWith({ kind: "track", name: "cta_clicked", atMs });
+
+/** experiment.exposure's finding on the pricing page as it is, desktop. */
+function judged(seen: ExperimentSdkSeen | null | undefined, calls: CapturedCall[] = [goal(2000)], spec = specOn()) {
+  const page = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seen, calls });
+  const findings = experimentExposure.evaluate(contextOf([page], spec));
+  return findings.find((finding) => finding.variation === null);
+}
+
+test("passes when the SDK logged the variation it served, delivered, before the goal's event; the control counts too", () => {
+  expect(judged(seenWith([served()], [exposure()]))).toMatchObject({
+    check: "experiment.exposure",
+    status: "pass",
+    page: "pricing",
+    experiment: "Pricing CTA copy",
+    message:
+      'The exposure of "Pricing CTA copy" on pricing as it is (desktop): Statsig (@statsig/js-client) logged "pricing_cta" for visitor-1 at 901 ms, naming "cta-long", delivered (202), before the goal\'s event.',
+    evidence: { fired: 1, variations: ["cta-long"], visitors: ["visitor-1"], atMs: [901], statuses: [202] },
+  });
+  const control = seenWith([served({ variation: "control" })], [exposure({ variation: "control" })]);
+  expect(judged(control)!.status).toBe("pass");
+  // An SDK that logs one exposure per evaluation logs the same variation twice: one visitor, one group.
+  expect(judged(seenWith([served(), served()], [exposure(), exposure({ atMs: 950 })]))!.status).toBe("pass");
+});
+
+test("fails when the SDK served the flag but logged no exposure of it, the control included, saying what keeps it from logging", () => {
+  const finding = judged(seenWith([served({ variation: "control" })], [exposure({ flag: "other_flag" })]));
+  expect(finding).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      'Statsig (@statsig/js-client) served "pricing_cta" `control` at 900 ms but logged no exposure of it: the visitor is not counted in the experiment. Statsig logs no exposure for a value read with `disableExposureLog`',
+    ),
+    evidence: { fired: 0 },
+  });
+});
+
+test("fails when an exposure was not delivered: refused, or its request failed", () => {
+  const refused = exposure({ request: { atMs: 1100, status: 500, failure: null } });
+  expect(judged(seenWith([served()], [refused]))!.message).toContain(
+    "its exposure at 901 ms was not delivered (HTTP 500). Make sure the SDK's events endpoint",
+  );
+  const failed = exposure({ request: { atMs: 1100, status: null, failure: "net::ERR_FAILED" } });
+  expect(judged(seenWith([served()], [failed]))!.message).toContain("was not delivered (net::ERR_FAILED)");
+});
+
+test("fails when the visitor changed groups on identify, naming both ids and variations, and when one visitor is bucketed again", () => {
+  const identified = exposure({ variation: "control", visitor: "user-4411", atMs: 1300 });
+  const switched = judged(seenWith([served(), served({ variation: "control" })], [exposure(), identified]));
+  expect(switched).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      'the visitor changed groups on identify (visitor-1 in "cta-long" at 901 ms, then user-4411 in "control" at 1300 ms): counted in both. Evaluate the flag once the visitor\'s identity is final',
+    ),
+    evidence: { variations: ["cta-long", "control"], visitors: ["visitor-1", "user-4411"] },
+  });
+  const again = judged(seenWith([served()], [exposure(), exposure({ variation: "control", atMs: 1300 })]));
+  expect(again!.message).toContain(
+    'it named another variation for the same visitor ("cta-long", then "control"): the visitor was bucketed again',
+  );
+});
+
+test("fails when the goal's event was sent before the first exposure", () => {
+  expect(judged(seenWith([served()], [exposure()]), [goal(500)])!.message).toContain(
+    "it came after the goal's event `cta_clicked` (500 ms, the exposure 901 ms). Evaluate the flag before anything tracks the goal",
+  );
+});
+
+test("skips when the flag was never served a variation, when the artifacts predate exposures, and without experimentSdk", () => {
+  const fallback = served({ variation: null, reason: "Network:Unrecognized" });
+  expect(judged(seenWith([fallback], [exposure({ variation: null })]))).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining('never served "pricing_cta" a variation here (experiment.assignment says why)'),
+  });
+  expect(judged(seenWith([served()], undefined))).toMatchObject({
+    status: "skip",
+    message: expect.stringContaining("saved before the experimentation SDK's exposures were recorded"),
+  });
+  expect(judged(null)!.status).toBe("skip");
+});
+
+test("gives no finding for an SDK whose exposures are not read (GrowthBook's go through the analytics SDK: `exposure` maps them)", () => {
+  const growthbook = specOn("growthbook");
+  const page = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seenWith([served()], undefined) });
+  expect(experimentExposure.evaluate(contextOf([page], growthbook))).toEqual([]);
+});

@@ -1,0 +1,112 @@
+import { expect, test } from "@playwright/test";
+import { EXPERIMENT_PRESETS } from "../../src/vendors/experiment-presets.js";
+import { urlMatcher } from "../../src/url/glob.js";
+
+/**
+ * Each preset's reader of the exposures its SDK logs, on payloads its real bundle sent (the
+ * fixtures' shops, trimmed to the fields read), and its glob on the vendor's host and a proxy.
+ */
+
+/** @statsig/js-client 3.33.5: a diagnostics event, then an experiment's exposure naming its rule. */
+const STATSIG_BATCH = {
+  events: [
+    { eventName: "statsig::diagnostics", user: { userID: "visitor-1" }, metadata: { context: "initialize" }, time: 1 },
+    {
+      eventName: "statsig::config_exposure",
+      user: { userID: "visitor-1" },
+      metadata: { config: "pricing_cta", ruleID: "rule-cta-long", reason: "Network:Recognized" },
+      secondaryExposures: [],
+      time: 1796377662630,
+    },
+    {
+      eventName: "statsig::gate_exposure",
+      user: {},
+      metadata: { gate: "new_nav", gateValue: "true", ruleID: "rule-on" },
+      time: 1796377662640,
+    },
+  ],
+  statsigMetadata: { stableID: "9dd3ef65", sdkType: "javascript-client" },
+};
+
+/** launchdarkly-js-client-sdk 3.9.5: identify, a flag's feature event and the summary. */
+const LAUNCHDARKLY_BATCH = [
+  { kind: "identify", context: { key: "visitor-1", kind: "user" }, creationDate: 1796377677535 },
+  {
+    kind: "feature",
+    key: "pricing_cta",
+    context: { key: "visitor-1", kind: "user" },
+    value: "cta-long",
+    variation: 1,
+    default: "control",
+    creationDate: 1796377677566,
+    reason: { kind: "FALLTHROUGH", inExperiment: true },
+  },
+  { kind: "summary", features: { pricing_cta: { default: "control", counters: [] } } },
+];
+
+/** @optimizely/optimizely-sdk 6.6.1: one visitor's decision, timed by its campaign_activated event, and a conversion. */
+const OPTIMIZELY_BATCH = {
+  client_name: "javascript-sdk",
+  visitors: [
+    {
+      visitor_id: "visitor-1",
+      snapshots: [
+        {
+          decisions: [
+            {
+              campaign_id: "25001",
+              experiment_id: "24001",
+              variation_id: "26002",
+              metadata: { flag_key: "pricing_cta", rule_key: "pricing_cta_test", variation_key: "cta_long" },
+            },
+          ],
+          events: [{ entity_id: "25001", timestamp: 1796377685414, key: "campaign_activated" }],
+        },
+        { events: [{ entity_id: "31001", timestamp: 1796377689000, key: "purchase" }] },
+      ],
+    },
+  ],
+};
+
+test("Statsig's exposures name the flag (a gate's value), the rule, and the user or the batch's stable id", () => {
+  expect(EXPERIMENT_PRESETS.statsig.exposures!.read(STATSIG_BATCH)).toEqual([
+    { flag: "pricing_cta", variation: null, rule: "rule-cta-long", visitor: "visitor-1", madeAt: 1796377662630 },
+    { flag: "new_nav", variation: "true", rule: "rule-on", visitor: "9dd3ef65", madeAt: 1796377662640 },
+  ]);
+});
+
+test("LaunchDarkly's exposures are its feature events: the flag, its value and the context", () => {
+  expect(EXPERIMENT_PRESETS.launchdarkly.exposures!.read(LAUNCHDARKLY_BATCH)).toEqual([
+    { flag: "pricing_cta", variation: "cta-long", visitor: "visitor-1", madeAt: 1796377677566 },
+  ]);
+});
+
+test("Optimizely's exposures are its decisions, timed by their campaign_activated event; a conversion is none", () => {
+  expect(EXPERIMENT_PRESETS.optimizely.exposures!.read(OPTIMIZELY_BATCH)).toEqual([
+    { flag: "pricing_cta", variation: "cta_long", visitor: "visitor-1", madeAt: 1796377685414 },
+  ]);
+});
+
+test("a payload of another shape holds no exposure", () => {
+  for (const preset of [EXPERIMENT_PRESETS.statsig, EXPERIMENT_PRESETS.launchdarkly, EXPERIMENT_PRESETS.optimizely])
+    for (const payload of [null, "text", { events: "none" }, [{ kind: "custom", key: "x" }], { visitors: [{}] }])
+      expect(preset.exposures!.read(payload)).toEqual([]);
+});
+
+test("each preset's glob matches the vendor's own host and a first-party path that proxies it", () => {
+  const urls = {
+    statsig: [
+      "https://prodregistryv2.org/v1/rgstr?k=client-x&st=javascript-client",
+      "https://shop.example/statsig-api/v1/rgstr",
+    ],
+    launchdarkly: [
+      "https://events.launchdarkly.com/events/bulk/ld-client",
+      "https://shop.example/ld-events/events/bulk/ld-client",
+    ],
+    optimizely: ["https://logx.optimizely.com/v1/events", "https://shop.example/optimizely/logx/v1/events"],
+  } as const;
+  for (const [name, [vendor, proxy]] of Object.entries(urls)) {
+    const matches = urlMatcher(EXPERIMENT_PRESETS[name as keyof typeof urls].exposures!.url);
+    expect([matches(vendor), matches(proxy)], name).toEqual([true, true]);
+  }
+});

@@ -14,28 +14,52 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
  * launchdarkly.ts, growthbook-flags.ts, optimizely.ts, amplitude-experiment.ts, and posthog-flags.ts,
  * where the analytics SDK logs its flags): the correct shop pages (their values late, or the SDK
  * bundled into the site's code) pass experiment.assignment and every other check on both viewports; each planted fault is
- * reported by experiment.assignment alone, naming the key, the flag or the SDK's reason.
+ * reported by its check alone (experiment.assignment; experiment.exposure for a control that logs no exposure), naming
+ * the key, the flag or the SDK's reason. Where the audit reads the SDK's own exposures, they pass on the correct pages,
+ * and a visitor switched on identify is reported by experiment.exposure too.
  */
 const VIEWPORTS = ["desktop", "mobile"] as const;
+
+const ASSIGNMENT = "experiment.assignment";
+
+/** The fault of a visitor served control whose exposure the page keeps the SDK from logging: `unlogged` begins the SDK's own advice. */
+function controlUnlogged(unlogged: string): VendorShop["faults"][string] {
+  return {
+    check: "experiment.exposure",
+    message: ` ms but logged no exposure of it: the visitor is not counted in the experiment. ${unlogged}`,
+    evidence: { fired: 0 },
+  };
+}
 
 /** A vendor's shop: its spec, its correct pages and what they are assigned, and each faulty page's message and evidence. */
 interface VendorShop {
   spec: string;
   correct: string[];
   served: { key: string; value: string; reason: string | null };
+  /** The visitor ids its exposures name on identify-switch, before and after; absent where its exposures are not read. */
+  identified?: [RegExp, string];
   /** Correct pages served otherwise (from the page's bootstrap): their evidence. */
   servedOtherwise?: Record<string, { key: string; value: string; reason: null }>;
   /** How late the slow page's values come. */
   slowInitMs: number;
-  /** Each faulty page's experiment.assignment message and evidence, and the other findings the fault brings (`page.errors warn`). */
-  faults: Record<string, { message: string; evidence?: Record<string, unknown>; also?: string[] }>;
+  /** Each faulty page's message and evidence of its check (default experiment.assignment), and the other findings the fault brings (`page.errors warn`). */
+  faults: Record<string, { check?: string; message: string; evidence?: Record<string, unknown>; also?: string[] }>;
 }
 
-/** The fault of a visitor served `pricing_cta`'s first variation, then another: each as [value, reason]. */
-function switchedFault(key: string, first: [string, string], then: [string, string]): VendorShop["faults"][string] {
+/**
+ * The fault of a visitor served `pricing_cta`'s first variation, then another: each as [value,
+ * reason]. Where the audit reads the SDK's own exposures, experiment.exposure reports it too.
+ */
+function switchedFault(
+  key: string,
+  first: [string, string],
+  then: [string, string],
+  exposures: "read" | "unread" = "read",
+): VendorShop["faults"][string] {
   return {
     message: `"pricing_cta" was served \`${first[0]}\` (${first[1]}) at `,
     evidence: { key, values: [first[0], then[0]], reasons: [first[1], then[1]] },
+    ...(exposures === "read" ? { also: ["experiment.exposure fail"] } : {}),
   };
 }
 
@@ -44,6 +68,7 @@ const SHOPS: Record<string, VendorShop> = {
     spec: "statsig.yaml",
     correct: ["shop", "slow-shop", "bundled-shop"],
     served: { key: "client-statsig-staging", value: "cta-long", reason: "Network:Recognized" },
+    identified: [/^visitor-1$/, "user-4411"],
     slowInitMs: STATSIG_SLOW_INIT_MS,
     faults: {
       "other-key": {
@@ -64,12 +89,15 @@ const SHOPS: Record<string, VendorShop> = {
         ["cta-long", "Network:Recognized"],
         ["control", "Network:Recognized"],
       ),
+      // Read with disableExposureLog, and logged only outside control: the control's visitors are never counted.
+      "control-unlogged": controlUnlogged("Statsig logs no exposure for a value read with `disableExposureLog`"),
     },
   },
   launchdarkly: {
     spec: "launchdarkly.yaml",
     correct: ["shop", "slow-shop"],
     served: { key: "ld-client-staging", value: "cta-long", reason: "FALLTHROUGH" },
+    identified: [/^visitor-1$/, "user-4411"],
     slowInitMs: LAUNCHDARKLY_SLOW_INIT_MS,
     faults: {
       "other-key": {
@@ -94,6 +122,7 @@ const SHOPS: Record<string, VendorShop> = {
     correct: ["shop", "slow-shop"],
     // Optimizely names the rule that served the flag, here the experiment's.
     served: { key: "opt-staging-4fJ2", value: "cta_long", reason: "pricing_cta_test" },
+    identified: [/^visitor-1$/, "user-4411"],
     slowInitMs: OPTIMIZELY_SLOW_INIT_MS,
     faults: {
       // The key is the one the datafile names: production's, fetched with production's SDK key.
@@ -120,6 +149,10 @@ const SHOPS: Record<string, VendorShop> = {
         "opt-staging-4fJ2",
         ["cta_long", "pricing_cta_test"],
         ["control", "pricing_cta_test"],
+      ),
+      // Decided with DISABLE_DECISION_EVENT, and again only outside control: the control's visitors are never counted.
+      "control-unlogged": controlUnlogged(
+        "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`",
       ),
     },
   },
@@ -149,6 +182,7 @@ const SHOPS: Record<string, VendorShop> = {
         "client-amp-staging-3Kp8",
         ["cta_long", "served; the SDK gave no reason"],
         ["control", "served; the SDK gave no reason"],
+        "unread",
       ),
     },
   },
@@ -157,6 +191,8 @@ const SHOPS: Record<string, VendorShop> = {
     spec: "posthog-flags.yaml",
     correct: ["shop", "slow-shop"],
     served: { key: "phc_flagshop_staging_5Tq", value: "cta_long", reason: "Matched condition set 1" },
+    // PostHog's anonymous id, then the identified user's.
+    identified: [/^[\da-f-]{36}$/, "user_4411"],
     // Asked before the flags came, from the values the page bootstrapped PostHog with; the flags then agreed.
     servedOtherwise: { bootstrapped: { key: "phc_flagshop_staging_5Tq", value: "cta_long", reason: null } },
     slowInitMs: POSTHOG_SLOW_FLAGS_MS,
@@ -233,7 +269,9 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
       ).toEqual(
         VIEWPORTS.flatMap((viewport) =>
           Object.entries(shop.faults).flatMap(([page, fault]) =>
-            ["experiment.assignment fail", ...(fault.also ?? [])].map((finding) => `${finding} ${page} ${viewport}`),
+            [`${fault.check ?? ASSIGNMENT} fail`, ...(fault.also ?? [])].map(
+              (finding) => `${finding} ${page} ${viewport}`,
+            ),
           ),
         ).sort(),
       );
@@ -242,7 +280,7 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
     test("each fault names the key, the flag or the SDK's reason", () => {
       for (const viewport of VIEWPORTS)
         for (const [page, fault] of Object.entries(shop.faults))
-          expect(findingOf(summary, "experiment.assignment", { page, viewport })).toMatchObject({
+          expect(findingOf(summary, fault.check ?? ASSIGNMENT, { page, viewport, variation: null })).toMatchObject({
             message: expect.stringContaining(fault.message),
             ...(fault.evidence ? { evidence: fault.evidence } : {}),
           });
@@ -255,7 +293,7 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
       ];
       for (const viewport of VIEWPORTS) {
         for (const [page, served] of correct) {
-          expect(findingOf(summary, "experiment.assignment", { page, viewport })).toMatchObject({
+          expect(findingOf(summary, ASSIGNMENT, { page, viewport })).toMatchObject({
             status: "pass",
             evidence: served,
           });
@@ -267,5 +305,26 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
         expect(late.evidence.atMs as number).toBeGreaterThan(shop.slowInitMs);
       }
     });
+
+    const { identified } = shop;
+    if (identified !== undefined)
+      test("the SDK's own exposures: the correct pages log the variation served, delivered; identify-switch logs the visitor in both groups", () => {
+        for (const viewport of VIEWPORTS) {
+          for (const page of shop.correct)
+            expect(findingOf(summary, "experiment.exposure", { page, viewport, variation: null })).toMatchObject({
+              status: "pass",
+              evidence: { variations: [shop.served.value], statuses: [expect.any(Number)] },
+            });
+          const switched = findingOf(summary, "experiment.exposure", {
+            page: "identify-switch",
+            viewport,
+            variation: null,
+          });
+          expect(switched.message).toContain("the visitor changed groups on identify (");
+          const visitors = switched.evidence.visitors as string[];
+          expect(visitors[0]).toMatch(identified[0]);
+          expect(visitors.at(-1)).toBe(identified[1]);
+        }
+      });
   });
 }

@@ -17,7 +17,12 @@ import { appliedByAudit } from "../../schedule/target.js";
 import { exposuresOnScreen } from "./exposure-screen.js";
 import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
 import { goalEvents, previewsOf } from "./previews.js";
-import { judgeSdkExposures, readsExposures, type SdkExposureVerdict } from "./sdk-exposure.js";
+import {
+  exposedWithoutExperiment,
+  judgeSdkExposures,
+  readsExposures,
+  type SdkExposureVerdict,
+} from "./sdk-exposure.js";
 
 /**
  * experiment.exposure: the call that tells the service which variation a visitor saw. On the
@@ -183,7 +188,9 @@ export const experimentExposure = defineCheck({
     "on the page as it is: once the SDK served the flag a variation, the control included, it logged no exposure of " +
     "it, or one not delivered (refused, or its request failed), or exposures naming two variations (the visitor " +
     "changed groups on identify, naming both ids, or was bucketed again), or the first came after the goal's event " +
-    "(**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**. Evidence: `fired` " +
+    "(**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
+    "flag on an audited page that shows none of its experiments (a page that evaluates every flag at start-up) " +
+    "(**warn**, one per page × viewport). Evidence: `fired` " +
     "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
     "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
     "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`; from the SDK's own " +
@@ -196,7 +203,7 @@ export const experimentExposure = defineCheck({
     "known cause of the sample-ratio-mismatch warning, found here in a browser before launch instead of in the " +
     "data weeks later.",
   evaluate(context): Judgement[] {
-    return context.spec.experiments.flatMap((experiment) => {
+    const experiments = context.spec.experiments.flatMap((experiment) => {
       const judge = unforcedJudge(context, experiment);
       if (judge === null) return [];
       const { exposure } = experiment;
@@ -258,8 +265,32 @@ export const experimentExposure = defineCheck({
       });
       return [...unforced, ...forced];
     });
+    return [...experiments, ...exposedElsewhere(context)];
   },
 });
+
+/**
+ * The warns for exposures the SDK logged on audited pages that show none of the flag's
+ * experiments (flags evaluated for everything at start-up): one per flag × page × viewport.
+ */
+function exposedElsewhere(context: CheckContext): Judgement[] {
+  const sdk = context.spec.experimentSdk;
+  if (sdk === undefined || !readsExposures(EXPERIMENT_PRESETS[sdk.preset])) return [];
+  const judged = context.spec.experiments.filter(
+    (experiment) => experiment.flag !== undefined && experiment.exposure === undefined,
+  );
+  const flags = [...new Set(judged.map((experiment) => experiment.flag!))];
+  return flags.flatMap((flag) =>
+    context.pages.flatMap((page) => {
+      const experiments = judged.filter((experiment) => experiment.flag === flag);
+      if (experiments.some((experiment) => experiment.page === page.page)) return [];
+      const unseen = exposedWithoutExperiment(page, flag, experiments, EXPERIMENT_PRESETS[sdk.preset].vendor);
+      if (unseen === null) return [];
+      const scope = { page: page.page, viewport: page.viewport, experiment: experiments[0]!.name, variation: null };
+      return [finding(context, "warn", unseen.message, scope, unseen.evidence)];
+    }),
+  );
+}
 
 /** How the page as it is is judged: by the exposure call the spec maps, by the exposures the experimentation SDK logs itself (`flag` without `exposure`), or not at all (null). */
 type UnforcedJudge = (page: PageArtifacts) => SdkExposureVerdict;

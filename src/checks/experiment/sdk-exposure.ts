@@ -1,4 +1,5 @@
-import type { CapturedCall, ExperimentSdkSeen, SdkExposure } from "../../artifacts/types.js";
+import type { CapturedCall, ExperimentSdkSeen, PageArtifacts, SdkExposure } from "../../artifacts/types.js";
+import type { ExperimentSpec } from "../../audit-spec/schema.js";
 import type { ExperimentPreset } from "../../vendors/experiment-vendor.js";
 import { wasServed } from "./assignment.js";
 
@@ -118,6 +119,31 @@ function goalFirst(
   return {
     says: `it came after the goal's event \`${goal.name}\` (${goal.atMs} ms, the exposure ${exposure.atMs} ms)`,
     fix: "Evaluate the flag before anything tracks the goal, so the exposure comes first.",
+  };
+}
+
+/**
+ * What an audited page that shows none of `flag`'s experiments says when the SDK logged an exposure
+ * of the flag there (the page evaluated it anyway, as a page that evaluates every flag at start-up
+ * does): the visitor is counted without having seen the change. Null when it logged none.
+ */
+export function exposedWithoutExperiment(
+  page: Pick<PageArtifacts, "page" | "experimentSdk">,
+  flag: string,
+  experiments: readonly Pick<ExperimentSpec, "name" | "page">[],
+  vendor: string,
+): { message: string; evidence: Record<string, unknown> } | null {
+  const fired = page.experimentSdk?.exposures?.filter((exposure) => exposure.flag === flag) ?? [];
+  const [first] = fired;
+  if (first === undefined) return null;
+  const shown = experiments.map((experiment) => `"${experiment.name}" on ${experiment.page}`).join(", ");
+  return {
+    message: `${vendor} logged an exposure of "${flag}" on ${page.page}, which shows none of its experiments (${shown}), at ${first.atMs} ms, naming ${quoted(first.variation)}: every visitor of this page is counted in the experiment without having seen the change, which dilutes its result. Evaluate the flag only where the experiment shows (not every flag at start-up), or, if the experiment runs here too, add this page as one of its experiments.`,
+    evidence: {
+      fired: fired.length,
+      variations: fired.map((exposure) => exposure.variation),
+      atMs: fired.map((exposure) => exposure.atMs),
+    },
   };
 }
 

@@ -136,3 +136,26 @@ test("gives no finding for an SDK whose exposures are not read (GrowthBook's go 
   const page = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seenWith([served()], undefined) });
   expect(experimentExposure.evaluate(contextOf([page], growthbook))).toEqual([]);
 });
+
+test("warns, once per page × viewport, where the SDK logged an exposure of the flag on a page that shows none of its experiments", () => {
+  const spec = specOn();
+  const pricing = pageWith({ page: "pricing", viewport: "desktop", experimentSdk: seenWith([served()], [exposure()]) });
+  const home = (exposures: SdkExposure[]) =>
+    pageWith({ page: "home", viewport: "desktop", experimentSdk: seenWith([served()], exposures) });
+  const startUp = experimentExposure
+    .evaluate(contextOf([pricing, home([exposure({ atMs: 300 }), exposure({ atMs: 310 })])], spec))
+    .filter((finding) => finding.page === "home");
+  expect(startUp).toEqual([
+    expect.objectContaining({
+      status: "warn",
+      experiment: "Pricing CTA copy",
+      message: expect.stringContaining(
+        'Statsig (@statsig/js-client) logged an exposure of "pricing_cta" on home, which shows none of its experiments ("Pricing CTA copy" on pricing), at 300 ms, naming "cta-long": every visitor of this page is counted in the experiment without having seen the change',
+      ),
+      evidence: { fired: 2, variations: ["cta-long", "cta-long"], atMs: [300, 310] },
+    }),
+  ]);
+  // Another flag's exposure, or none, says nothing of this one.
+  const quiet = experimentExposure.evaluate(contextOf([pricing, home([exposure({ flag: "new_nav" })])], spec));
+  expect(quiet.filter((finding) => finding.page === "home")).toEqual([]);
+});

@@ -322,6 +322,18 @@ export interface ExperimentSdkSeen {
   evaluations: FlagEvaluation[];
   /** The exposures the SDK logged to its own endpoint, read from its requests; absent for an SDK whose exposures the audit does not read, and in artifacts saved before they were read. */
   exposures?: SdkExposure[];
+  /** The events the page tracked through the SDK (Statsig's `logEvent`, LaunchDarkly's and Optimizely's `track`), read from the same requests; absent where `exposures` is. */
+  tracked?: SdkTrackedEvent[];
+}
+
+/** An event the page tracked through the experimentation SDK, as its request carried it. */
+export interface SdkTrackedEvent {
+  name: string;
+  /** The visitor's id the SDK sent it for; null when it carries none. */
+  visitor: string | null;
+  /** When the SDK made it (else when its request left), since the page test started. */
+  atMs: number;
+  request: SdkExposure["request"];
 }
 
 /** One exposure the experimentation SDK logged: a visitor counted in a flag's variation, as its request carried it. */

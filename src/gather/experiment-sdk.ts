@@ -7,6 +7,7 @@ import type {
   FlagEvaluation,
   PageArtifacts,
   SdkExposure,
+  SdkTrackedEvent,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
 import type { EvaluationShape, ExperimentPreset } from "../vendors/experiment-vendor.js";
@@ -20,15 +21,17 @@ import type { Gathering, GathererPart } from "./part.js";
 const BINDING = "__setupAuditExperimentSdk";
 
 /**
- * What the page's watch of the experimentation SDK reports: a client made, or a flag evaluated, or
- * the clients' queued events sent, the document's first `through` evaluations' exposures with
- * them. Each document counts its evaluations from 0 and names itself (`document`).
+ * What the page's watch of the experimentation SDK reports: a client made, a flag evaluated, an
+ * event tracked through the SDK, or the clients' queued events sent, with them the exposures and
+ * events of the document's first `through` evaluations and tracked events. Each document counts
+ * them from 0 and names itself (`document`).
  */
 type ExperimentSdkMessage =
   | ({ type: "init" } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
   | { type: "ready"; init: number; at: number }
   | { type: "key"; init: number; key: string; at: number }
   | ({ type: "evaluation"; document: string } & Omit<FlagEvaluation, "atMs"> & { at: number })
+  | { type: "tracked"; document: string; at: number }
   | { type: "flushed"; document: string; through: number; at: number };
 
 /** What the page's watch is given: the SDK's global, its constructors, its registry of clients, the client's evaluating methods and where a result keeps its variation and reason. */
@@ -43,8 +46,10 @@ interface WatchConfig {
   userContext: string | null;
   ready: NonNullable<ExperimentPreset["ready"]>;
   hook: { add: string; stage: string; flag: string } | null;
-  /** The client's method that sends its queued events at once, called after each evaluation; null for an SDK whose exposures are not read. */
+  /** The client's method that sends its queued events at once, called after each evaluation and tracked event; null for an SDK whose exposures are not read. */
   flush: string | null;
+  /** The methods of the client, or of its user contexts, that track an event through the SDK; none where `flush` is null. */
+  track: readonly string[];
   variation: readonly string[];
   reason: readonly string[];
   rule: readonly string[];
@@ -64,7 +69,7 @@ export class ExperimentSdkPart implements GathererPart {
   static empty(input: Pick<PageInput, "experimentSdk">): Pick<PageArtifacts, "experimentSdk"> {
     if (input.experimentSdk === null) return { experimentSdk: null };
     const exposures = EXPERIMENT_PRESETS[input.experimentSdk.preset].logged ?? input.experimentSdk.exposures;
-    return { experimentSdk: { inits: [], evaluations: [], ...(exposures ? { exposures: [] } : {}) } };
+    return { experimentSdk: { inits: [], evaluations: [], ...(exposures ? { exposures: [], tracked: [] } : {}) } };
   }
 
   private readonly inits: ExperimentSdkInit[] = [];
@@ -73,7 +78,7 @@ export class ExperimentSdkPart implements GathererPart {
   private readonly keysInUrls: string[] = [];
   /** The requests that carried the SDK's exposures (`experimentSdk.exposures`). */
   private readonly exposureRequests: ExposureRequests;
-  /** Per document: how many evaluations it reported, and through which of them the clients' events were sent since. */
+  /** Per document: how many evaluations and tracked events it reported, and through which of them the clients' events were sent since. */
   private readonly flushes = new Map<string, { evaluated: number; flushed: number }>();
   /** The document that reported last: the one the page shows. */
   private lastDocument: string | null = null;
@@ -118,6 +123,7 @@ export class ExperimentSdkPart implements GathererPart {
       ready,
       hook: hook ?? null,
       flush: input.experimentSdk.exposures === null ? null : (this.preset.exposures?.flush ?? null),
+      track: input.experimentSdk.exposures === null ? [] : (this.preset.exposures?.track ?? []),
       variation: result.variation,
       reason: result.reason,
       rule: result.rule ?? [],
@@ -214,11 +220,11 @@ export class ExperimentSdkPart implements GathererPart {
     const unread = this.inits.filter((init) => init.key === null);
     for (const [index, init] of unread.entries()) init.key = unreadKeys[index] ?? null;
     const evaluations = this.gathering.beforeReload(this.evaluations);
-    const read = this.preset.exposures?.read;
-    const exposures =
-      read && this.gathering.input.experimentSdk?.exposures
-        ? { exposures: this.exposureRequests.exposures(read, evaluations) }
-        : {};
+    const readers = this.gathering.input.experimentSdk?.exposures ? this.preset.exposures : undefined;
+    const exposures = readers && {
+      exposures: this.exposureRequests.exposures(readers.read, evaluations),
+      tracked: this.exposureRequests.tracked(readers.tracked),
+    };
     return { experimentSdk: { inits: this.gathering.beforeReload(this.inits), evaluations, ...exposures } };
   }
 
@@ -234,22 +240,23 @@ export class ExperimentSdkPart implements GathererPart {
     }));
     const firstSending = firstSendings();
     const exposures: SdkExposure[] = [];
+    const tracked: SdkTrackedEvent[] = [];
     const evaluations = this.network.collect.flatMap((request: CollectRequest) =>
       request.events.flatMap(({ raw }): FlagEvaluation[] => {
-        const flag = textAt(raw, logged.flag);
-        if (textAt(raw, logged.name) !== logged.event || flag === null || !firstSending(raw)) return [];
+        const name = textAt(raw, logged.name);
+        if (name === null || !firstSending(raw)) return [];
         const madeAt = madeAtEpochMs(raw);
         const atMs = madeAt === null ? request.atMs : gathering.sinceStart(madeAt);
+        const visitor = textAt(raw, logged.visitor);
+        const sent = { atMs: request.atMs, status: request.status, failure: request.failure };
+        const flag = textAt(raw, logged.flag);
+        if (name !== logged.event || flag === null) {
+          tracked.push({ name, visitor, atMs, request: sent });
+          return [];
+        }
         const variation = textAt(raw, result.variation);
         // Each evaluation it logs is its exposure too.
-        const { status, failure } = request;
-        exposures.push({
-          flag,
-          variation,
-          visitor: textAt(raw, logged.visitor),
-          atMs,
-          request: { atMs: request.atMs, status, failure },
-        });
+        exposures.push({ flag, variation, visitor, atMs, request: sent });
         return [
           {
             method: logged.event,
@@ -268,11 +275,13 @@ export class ExperimentSdkPart implements GathererPart {
       inits: gathering.beforeReload(inits),
       evaluations: gathering.beforeReload(evaluations),
       exposures: gathering.beforeReload(exposures),
+      tracked: gathering.beforeReload(tracked),
     };
   }
 
   private note(message: ExperimentSdkMessage): void {
-    if (message.type === "evaluation" || message.type === "flushed") this.countFlush(message);
+    if (message.type === "evaluation" || message.type === "tracked" || message.type === "flushed")
+      this.countFlush(message);
     if (!this.gathering.observing) return;
     const atMs = this.gathering.sinceStart(message.at);
     if (message.type === "init") this.inits.push({ method: message.method, key: message.key, atMs, readyAtMs: null });
@@ -289,12 +298,12 @@ export class ExperimentSdkPart implements GathererPart {
     this.gathering.changed.notify();
   }
 
-  /** Counts a document's evaluations, and those its clients' events were sent after. */
+  /** Counts a document's evaluations and tracked events, and those its clients' events were sent after. */
   private countFlush(message: Extract<ExperimentSdkMessage, { document: string }>): void {
     const counts = this.flushes.get(message.document) ?? { evaluated: 0, flushed: 0 };
     this.flushes.set(message.document, counts);
     this.lastDocument = message.document;
-    if (message.type === "evaluation") counts.evaluated += 1;
+    if (message.type !== "flushed") counts.evaluated += 1;
     else counts.flushed = Math.max(counts.flushed, message.through);
   }
 }
@@ -409,9 +418,9 @@ function watchExperimentSdk(config: WatchConfig): void {
     poll();
     return isReady;
   };
-  // Each document counts its evaluations; the clients' events are sent once the task that evaluated ends.
+  // Each document counts its evaluations and tracked events; the clients' events are sent once the task that made them ends.
   const documentId = `${Date.now()}-${Math.random()}`;
-  let evaluated = 0;
+  let logged = 0;
   let flushing = false;
   const clients: Record<string, unknown>[] = [];
   const flushSoon = () => {
@@ -420,7 +429,7 @@ function watchExperimentSdk(config: WatchConfig): void {
     flushing = true;
     setTimeout(() => {
       flushing = false;
-      const through = evaluated;
+      const through = logged;
       const sent = clients.map((client) => {
         try {
           const method = client[flush];
@@ -435,7 +444,7 @@ function watchExperimentSdk(config: WatchConfig): void {
   };
   const evaluation = (method: string, flag: unknown, result: unknown, isReady: () => boolean) => {
     if (typeof flag !== "string") return;
-    evaluated++;
+    logged++;
     const rule = read(result, config.rule);
     send({
       type: "evaluation",
@@ -452,9 +461,19 @@ function watchExperimentSdk(config: WatchConfig): void {
   };
   const evaluating = (name: string, original: unknown, isReady: () => boolean) =>
     afterEachCall(original, (result, args) => evaluation(name, args[0], result, isReady));
-  /** Reads each evaluation through the client's hook, through the user contexts it makes, or else by wrapping its evaluating methods. */
+  /** Has the clients send what they hold after each event `tracker` (a client, or a user context) tracks. */
+  const watchTracking = (tracker: object) => {
+    const tracked = () => {
+      logged++;
+      send({ type: "tracked", document: documentId, at: Date.now() });
+      flushSoon();
+    };
+    for (const name of config.track) watchProperty(tracker, name, (method) => afterEachCall(method, tracked));
+  };
+  /** Reads each evaluation through the client's hook, through the user contexts it makes, or else by wrapping its evaluating methods; watches what each tracks. */
   const watchEvaluations = (client: Record<string, unknown>, isReady: () => boolean) => {
     const { hook, userContext } = config;
+    watchTracking(client);
     const watchEvaluating = (evaluator: object) => {
       for (const name of config.evaluate) watchProperty(evaluator, name, (method) => evaluating(name, method, isReady));
     };
@@ -462,7 +481,9 @@ function watchExperimentSdk(config: WatchConfig): void {
       // Each user context the client makes has its evaluating methods watched.
       const makingContexts = (make: unknown) =>
         afterEachCall(make, (made) => {
-          if (made !== null && typeof made === "object") watchEvaluating(made);
+          if (made === null || typeof made !== "object") return;
+          watchEvaluating(made);
+          watchTracking(made);
         });
       watchProperty(client, userContext, makingContexts);
       return;

@@ -1,7 +1,7 @@
 import type { Page, Request } from "playwright";
-import type { FlagEvaluation, SdkExposure } from "../artifacts/types.js";
+import type { FlagEvaluation, SdkExposure, SdkTrackedEvent } from "../artifacts/types.js";
 import { urlMatcher } from "../url/glob.js";
-import type { LoggedExposure } from "../vendors/experiment-vendor.js";
+import type { LoggedEvent, LoggedExposure } from "../vendors/experiment-vendor.js";
 import type { Gathering } from "./part.js";
 import { decodeCollectBody } from "./payload.js";
 
@@ -16,7 +16,7 @@ interface ExposureRequest {
 /**
  * The requests that carry the experimentation SDK's exposures to its own endpoint
  * (`experimentSdk.exposures`), each with its decoded payloads and how it ended, and the exposures
- * the vendor's reader finds in them.
+ * and tracked events the vendor's readers find in them.
  */
 export class ExposureRequests {
   private readonly requests: ExposureRequest[] = [];
@@ -67,12 +67,26 @@ export class ExposureRequests {
       evaluations.find((evaluation) => evaluation.flag === flag && rule !== undefined && evaluation.rule === rule)
         ?.variation ??
       null;
+    return this.found(read).map(({ found, atMs, request }) => ({
+      flag: found.flag,
+      variation: variationOf(found),
+      visitor: found.visitor,
+      atMs,
+      request,
+    }));
+  }
+
+  /** The events the page tracked through the SDK that the requests before any reload carried, as `read` finds them. */
+  tracked(read: (payload: unknown) => LoggedEvent[]): SdkTrackedEvent[] {
+    return this.found(read).map(({ found: { name, visitor }, atMs, request }) => ({ name, visitor, atMs, request }));
+  }
+
+  /** What `read` finds in the payloads of the requests before any reload, each with its time (the SDK's, else its request's) and its request. */
+  private found<Found extends { madeAt: number | null }>(read: (payload: unknown) => Found[]) {
     return this.gathering.beforeReload(this.requests).flatMap(({ payloads, ...request }) =>
-      payloads.flatMap(read).map((exposure) => ({
-        flag: exposure.flag,
-        variation: variationOf(exposure),
-        visitor: exposure.visitor,
-        atMs: exposure.madeAt === null ? request.atMs : this.gathering.sinceStart(exposure.madeAt),
+      payloads.flatMap(read).map((found) => ({
+        found,
+        atMs: found.madeAt === null ? request.atMs : this.gathering.sinceStart(found.madeAt),
         request,
       })),
     );

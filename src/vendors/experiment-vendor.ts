@@ -96,12 +96,24 @@ export interface ExperimentPreset {
     /** The default of `experimentSdk.exposures`: a glob that matches the vendor's host and a first-party path that proxies it. */
     url: string;
     flush: string;
+    /** The methods of the client, or of its user contexts, that track an event through the SDK (Statsig's `logEvent`): the audit has the client send what it holds after each call too. */
+    track: readonly string[];
     read: (payload: unknown) => LoggedExposure[];
+    /** The events the page tracked through the SDK that one request's payload holds. */
+    tracked: (payload: unknown) => LoggedEvent[];
     /** Why a flag the SDK served may log no exposure, and what to do. */
     unlogged: string;
   };
   /** How an evaluation's result says what the visitor got. */
   result: EvaluationShape;
+}
+
+/** One event the page tracked through the SDK, as the SDK's request carries it. */
+export interface LoggedEvent {
+  name: string;
+  visitor: string | null;
+  /** When the SDK made it, epoch milliseconds; null when it does not say. */
+  madeAt: number | null;
 }
 
 /** One exposure as the SDK's request carries it. */

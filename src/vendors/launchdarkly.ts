@@ -1,4 +1,4 @@
-import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedEvent, LoggedExposure } from "./experiment-vendor.js";
 import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
@@ -27,7 +27,9 @@ export const launchdarkly: ExperimentPreset = {
   exposures: {
     url: "**/events/bulk/*",
     flush: "flush",
+    track: ["track"],
     read: launchdarklyExposures,
+    tracked: launchdarklyEvents,
     unlogged:
       "LaunchDarkly sends a flag's evaluations as events only when it is in an experiment or its events are on: start the experiment on the flag in this environment",
   },
@@ -50,6 +52,20 @@ export const launchdarkly: ExperimentPreset = {
   },
 };
 
+/** The page's `track` calls in one bulk batch: its `custom` events, with their context. */
+function launchdarklyEvents(payload: unknown): LoggedEvent[] {
+  return recordsAt(payload, "").flatMap((event): LoggedEvent[] => {
+    const name = textAt(event, ["key"]);
+    if (textAt(event, ["kind"]) !== "custom" || name === null) return [];
+    return [{ name, visitor: contextKey(event), madeAt: numberAt(event, "creationDate") }];
+  });
+}
+
+/** The key of the context an event was sent for. */
+function contextKey(event: unknown): string | null {
+  return textAt(event, ["context.key", "contextKeys.user", "userKey"]);
+}
+
 /** LaunchDarkly's `feature` events in one bulk batch: the flag, its value (its index where the value is no scalar), the context. */
 function launchdarklyExposures(payload: unknown): LoggedExposure[] {
   return recordsAt(payload, "").flatMap((event): LoggedExposure[] => {
@@ -59,7 +75,7 @@ function launchdarklyExposures(payload: unknown): LoggedExposure[] {
       {
         flag,
         variation: textAt(event, ["value", "variation"]),
-        visitor: textAt(event, ["context.key", "contextKeys.user", "userKey"]),
+        visitor: contextKey(event),
         madeAt: numberAt(event, "creationDate"),
       },
     ];

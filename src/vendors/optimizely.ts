@@ -1,4 +1,4 @@
-import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedEvent, LoggedExposure } from "./experiment-vendor.js";
 import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
@@ -33,7 +33,10 @@ export const optimizely: ExperimentPreset = {
   exposures: {
     url: "**/v1/events",
     flush: "flushImmediately",
+    // The client's `track(eventKey, userId)`, and its user contexts' `trackEvent(eventKey)`.
+    track: ["track", "trackEvent"],
     read: optimizelyExposures,
+    tracked: optimizelyEvents,
     unlogged:
       "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`, or for a flag delivered by a rollout rather than an experiment: decide without that option, on the flag's experiment rule",
   },
@@ -56,6 +59,19 @@ export const optimizely: ExperimentPreset = {
     ],
   },
 };
+
+/** The page's `trackEvent` conversions in one event batch: each snapshot's events but the decisions' `campaign_activated`. */
+function optimizelyEvents(payload: unknown): LoggedEvent[] {
+  return recordsAt(payload, "visitors").flatMap((visitor) =>
+    recordsAt(visitor, "snapshots").flatMap((snapshot) =>
+      recordsAt(snapshot, "events").flatMap((event): LoggedEvent[] => {
+        const name = textAt(event, ["key"]);
+        if (name === null || name === "campaign_activated") return [];
+        return [{ name, visitor: textAt(visitor, ["visitor_id"]), madeAt: numberAt(event, "timestamp") }];
+      }),
+    ),
+  );
+}
 
 /** Optimizely's decisions in one event batch: each snapshot's decisions, timed by their `campaign_activated` events. */
 function optimizelyExposures(payload: unknown): LoggedExposure[] {

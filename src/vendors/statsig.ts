@@ -1,4 +1,4 @@
-import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedEvent, LoggedExposure } from "./experiment-vendor.js";
 import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
@@ -30,7 +30,9 @@ export const statsig: ExperimentPreset = {
   exposures: {
     url: "**/v1/rgstr",
     flush: "flush",
+    track: ["logEvent"],
     read: statsigExposures,
+    tracked: statsigEvents,
     unlogged:
       "Statsig logs no exposure for a value read with `disableExposureLog`: read it without, or log it with `logExperimentExposure`",
   },
@@ -51,11 +53,28 @@ export const statsig: ExperimentPreset = {
   },
 };
 
-/** Statsig's exposure events in one `rgstr` batch; the user is the event's, else the batch's stable id. */
-function statsigExposures(payload: unknown): LoggedExposure[] {
+/** The events of one `rgstr` batch, each with its user's id (else the batch's stable id). */
+function statsigBatch(
+  payload: unknown,
+): { name: string | null; visitor: string | null; event: Record<string, unknown> }[] {
   const stableId = textAt(payload, ["statsigMetadata.stableID"]);
-  return recordsAt(payload, "events").flatMap((event): LoggedExposure[] => {
-    const name = textAt(event, ["eventName"]);
+  return recordsAt(payload, "events").map((event) => ({
+    name: textAt(event, ["eventName"]),
+    visitor: textAt(event, ["user.userID"]) ?? stableId,
+    event,
+  }));
+}
+
+/** The page's own events in one `rgstr` batch (`logEvent`): any but Statsig's `statsig::…` ones. */
+function statsigEvents(payload: unknown): LoggedEvent[] {
+  return statsigBatch(payload).flatMap(({ name, visitor, event }) =>
+    name === null || name.startsWith("statsig::") ? [] : [{ name, visitor, madeAt: numberAt(event, "time") }],
+  );
+}
+
+/** Statsig's exposure events in one `rgstr` batch. */
+function statsigExposures(payload: unknown): LoggedExposure[] {
+  return statsigBatch(payload).flatMap(({ name, visitor, event }): LoggedExposure[] => {
     const flag = textAt(event, ["metadata.config", "metadata.gate"]);
     if (flag === null || !/^statsig::(config|gate|layer)_exposure$/.test(name ?? "")) return [];
     const rule = textAt(event, ["metadata.ruleID"]);
@@ -65,7 +84,7 @@ function statsigExposures(payload: unknown): LoggedExposure[] {
         // A gate's exposure says its value; the others name the rule alone.
         variation: textAt(event, ["metadata.gateValue"]),
         ...(rule === null ? {} : { rule }),
-        visitor: textAt(event, ["user.userID"]) ?? stableId,
+        visitor,
         madeAt: numberAt(event, "time"),
       },
     ];

@@ -22,6 +22,13 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 
 const ASSIGNMENT = "experiment.assignment";
 
+/** The fault of a goal's event the page tracks through the SDK for the visitor it signs in, after the exposure was logged for the anonymous one. */
+const CONVERSION_OTHER_ID = (vendor: string): VendorShop["faults"][string] => ({
+  check: "experiment.exposure",
+  message: `the goal's event \`cta_clicked\` was sent through ${vendor} for user-4411 at `,
+  evidence: { visitors: ["visitor-1"], conversions: [{ name: "cta_clicked", visitor: "user-4411" }] },
+});
+
 /** The fault of a page that shows no experiment and evaluates the flag at start-up: the visitor is exposed without seeing it. */
 const EXPOSED_AT_START_UP: VendorShop["faults"][string] = {
   check: "experiment.exposure",
@@ -103,6 +110,7 @@ const SHOPS: Record<string, VendorShop> = {
       ),
       // Read with disableExposureLog, and logged only outside control: the control's visitors are never counted.
       home: EXPOSED_AT_START_UP,
+      "conversion-other-id": CONVERSION_OTHER_ID("Statsig (@statsig/js-client)"),
       "control-unlogged": controlUnlogged("Statsig logs no exposure for a value read with `disableExposureLog`"),
     },
   },
@@ -166,6 +174,7 @@ const SHOPS: Record<string, VendorShop> = {
       ),
       // Decided with DISABLE_DECISION_EVENT, and again only outside control: the control's visitors are never counted.
       home: EXPOSED_AT_START_UP,
+      "conversion-other-id": CONVERSION_OTHER_ID("Optimizely (@optimizely/optimizely-sdk)"),
       "control-unlogged": controlUnlogged(
         "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`",
       ),

@@ -7,7 +7,7 @@ import { urlMatcher } from "../../src/url/glob.js";
  * fixtures' shops, trimmed to the fields read), and its glob on the vendor's host and a proxy.
  */
 
-/** @statsig/js-client 3.33.5: a diagnostics event, then an experiment's exposure naming its rule. */
+/** @statsig/js-client 3.33.5: a diagnostics event, an experiment's exposure naming its rule, a `logEvent`, a gate's exposure. */
 const STATSIG_BATCH = {
   events: [
     { eventName: "statsig::diagnostics", user: { userID: "visitor-1" }, metadata: { context: "initialize" }, time: 1 },
@@ -18,6 +18,7 @@ const STATSIG_BATCH = {
       secondaryExposures: [],
       time: 1796377662630,
     },
+    { eventName: "cta_clicked", user: { userID: "user-4411" }, value: null, metadata: null, time: 1796377663000 },
     {
       eventName: "statsig::gate_exposure",
       user: {},
@@ -28,7 +29,7 @@ const STATSIG_BATCH = {
   statsigMetadata: { stableID: "9dd3ef65", sdkType: "javascript-client" },
 };
 
-/** launchdarkly-js-client-sdk 3.9.5: identify, a flag's feature event and the summary. */
+/** launchdarkly-js-client-sdk 3.9.5: identify, a flag's feature event, a `track` and the summary. */
 const LAUNCHDARKLY_BATCH = [
   { kind: "identify", context: { key: "visitor-1", kind: "user" }, creationDate: 1796377677535 },
   {
@@ -41,6 +42,7 @@ const LAUNCHDARKLY_BATCH = [
     creationDate: 1796377677566,
     reason: { kind: "FALLTHROUGH", inExperiment: true },
   },
+  { kind: "custom", key: "cta_clicked", context: { key: "visitor-1", kind: "user" }, creationDate: 1796377678000 },
   { kind: "summary", features: { pricing_cta: { default: "control", counters: [] } } },
 ];
 
@@ -87,10 +89,22 @@ test("Optimizely's exposures are its decisions, timed by their campaign_activate
   ]);
 });
 
-test("a payload of another shape holds no exposure", () => {
+test("the events the page tracked through the SDK are read with the id they were sent for; the SDK's own are none", () => {
+  expect(EXPERIMENT_PRESETS.statsig.exposures!.tracked(STATSIG_BATCH)).toEqual([
+    { name: "cta_clicked", visitor: "user-4411", madeAt: 1796377663000 },
+  ]);
+  expect(EXPERIMENT_PRESETS.launchdarkly.exposures!.tracked(LAUNCHDARKLY_BATCH)).toEqual([
+    { name: "cta_clicked", visitor: "visitor-1", madeAt: 1796377678000 },
+  ]);
+  expect(EXPERIMENT_PRESETS.optimizely.exposures!.tracked(OPTIMIZELY_BATCH)).toEqual([
+    { name: "purchase", visitor: "visitor-1", madeAt: 1796377689000 },
+  ]);
+});
+
+test("a payload of another shape holds no exposure and no event", () => {
   for (const preset of [EXPERIMENT_PRESETS.statsig, EXPERIMENT_PRESETS.launchdarkly, EXPERIMENT_PRESETS.optimizely])
-    for (const payload of [null, "text", { events: "none" }, [{ kind: "custom", key: "x" }], { visitors: [{}] }])
-      expect(preset.exposures!.read(payload)).toEqual([]);
+    for (const payload of [null, "text", { events: "none" }, [{ kind: "index", key: "x" }], { visitors: [{}] }])
+      expect([preset.exposures!.read(payload), preset.exposures!.tracked(payload)]).toEqual([[], []]);
 });
 
 test("each preset's glob matches the vendor's own host and a first-party path that proxies it", () => {

@@ -188,13 +188,14 @@ export const experimentExposure = defineCheck({
     "on the page as it is: once the SDK served the flag a variation, the control included, it logged no exposure of " +
     "it, or one not delivered (refused, or its request failed), or exposures naming two variations (the visitor " +
     "changed groups on identify, naming both ids, or was bucketed again), or the first came after the goal's event " +
-    "(**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
+    "(sent through either SDK), or the goal's event was sent through the experimentation SDK for another id than " +
+    "the exposures' (the conversion cannot be joined to them) (**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
     "flag on an audited page that shows none of its experiments (a page that evaluates every flag at start-up) " +
     "(**warn**, one per page × viewport). Evidence: `fired` " +
     "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
     "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
     "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`; from the SDK's own " +
-    "exposures, `visitors` and `statuses` (their requests' answers)",
+    "exposures, `visitors`, `statuses` (their requests' answers) and `conversions` (the goal's events sent through it)",
   why:
     "The exposure is how the service learns which visitor saw which variation; every result is counted from " +
     "it. Missing, it leaves the experiment without visitors; sent twice, on a page that tracks it in two " +

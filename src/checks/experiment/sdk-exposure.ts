@@ -1,4 +1,10 @@
-import type { CapturedCall, ExperimentSdkSeen, PageArtifacts, SdkExposure } from "../../artifacts/types.js";
+import type {
+  CapturedCall,
+  ExperimentSdkSeen,
+  PageArtifacts,
+  SdkExposure,
+  SdkTrackedEvent,
+} from "../../artifacts/types.js";
 import type { ExperimentSpec } from "../../audit-spec/schema.js";
 import type { ExperimentPreset } from "../../vendors/experiment-vendor.js";
 import { wasServed } from "./assignment.js";
@@ -7,7 +13,8 @@ import { wasServed } from "./assignment.js";
  * experiment.exposure on the exposures an experimentation SDK logs itself (`flag`, no `exposure`
  * mapping; docs/experiments.md, Experimentation SDKs): on the page as it is, once the SDK served
  * the flag a variation, it must have logged an exposure of it, delivered, naming one variation
- * for the visitor, before the goal's event.
+ * for the visitor, before the goal's event, and a goal's event sent through the SDK must be sent
+ * for the visitor the exposure was logged for.
  */
 
 /** What the SDK's exposures of one flag on one page say: the status, the sentence after the page's name, and the evidence. */
@@ -45,12 +52,14 @@ export function judgeSdkExposures(
       text: `not judged: ${preset.vendor} never served "${flag}" a variation here (experiment.assignment says why), so no exposure was due.`,
     };
   const fired = seen.exposures.filter((exposure) => exposure.flag === flag);
+  const conversions = (seen.tracked ?? []).filter((event) => goalEvents.includes(event.name));
   const evidence = {
     fired: fired.length,
     variations: fired.map((exposure) => exposure.variation),
     visitors: fired.map((exposure) => exposure.visitor),
     atMs: fired.map((exposure) => exposure.atMs),
     statuses: fired.map((exposure) => exposure.request.status),
+    ...(conversions.length > 0 ? { conversions: conversions.map(({ name, visitor }) => ({ name, visitor })) } : {}),
   };
   if (fired.length === 0)
     return {
@@ -58,9 +67,12 @@ export function judgeSdkExposures(
       text: `${preset.vendor} served "${flag}" \`${served.variation}\` at ${served.atMs} ms but logged no exposure of it: the visitor is not counted in the experiment. ${preset.exposures?.unlogged ?? ""}.`,
       evidence,
     };
-  const reasons = [undelivered(fired), regrouped(fired), goalFirst(calls, goalEvents, fired[0]!)].filter(
-    (reason): reason is { says: string; fix: string } => reason !== null,
-  );
+  const reasons = [
+    undelivered(fired),
+    regrouped(fired),
+    goalFirst(calls, conversions, goalEvents, fired[0]!),
+    conversionForAnother(fired, conversions, preset.vendor),
+  ].filter((reason): reason is { says: string; fix: string } => reason !== null);
   if (reasons.length > 0)
     return {
       status: "fail",
@@ -105,16 +117,33 @@ function regrouped(fired: readonly SdkExposure[]): { says: string; fix: string }
   };
 }
 
-/** A reason for a goal's event sent before the first exposure: the conversions that came first are not counted. */
+/** A reason for a goal's event sent through the SDK for another visitor than any exposure's: the conversion cannot be joined to the exposure. */
+function conversionForAnother(
+  fired: readonly SdkExposure[],
+  conversions: readonly SdkTrackedEvent[],
+  vendor: string,
+): { says: string; fix: string } | null {
+  const exposed = new Set(fired.map((exposure) => exposure.visitor));
+  const other = conversions.find((event) => !exposed.has(event.visitor));
+  if (other === undefined) return null;
+  const ids = [...exposed].map((visitor) => visitor ?? "no id").join(", ");
+  return {
+    says: `the goal's event \`${other.name}\` was sent through ${vendor} for ${other.visitor ?? "no id"} at ${other.atMs} ms, but the exposure for ${ids}: the conversion cannot be joined to the exposure`,
+    fix: "Send the goal's event for the id the exposure was logged for: identify the visitor before the flag is evaluated, or keep one id for them from exposure to goal.",
+  };
+}
+
+/** A reason for a goal's event, sent through the analytics SDK or this one, before the first exposure: the conversions that came first are not counted. */
 function goalFirst(
   calls: readonly CapturedCall[],
+  conversions: readonly SdkTrackedEvent[],
   goalEvents: readonly string[],
   exposure: SdkExposure,
 ): { says: string; fix: string } | null {
-  const goal = calls.find(
-    (call) =>
-      call.kind === "track" && call.name !== null && goalEvents.includes(call.name) && call.atMs < exposure.atMs,
+  const tracked = calls.flatMap((call) =>
+    call.kind === "track" && call.name !== null && goalEvents.includes(call.name) ? [{ ...call, name: call.name }] : [],
   );
+  const goal = [...tracked, ...conversions].find((event) => event.atMs < exposure.atMs);
   if (goal === undefined) return null;
   return {
     says: `it came after the goal's event \`${goal.name}\` (${goal.atMs} ms, the exposure ${exposure.atMs} ms)`,

@@ -1,5 +1,11 @@
 import { expect, test } from "@playwright/test";
-import type { CapturedCall, ExperimentSdkSeen, FlagEvaluation, SdkExposure } from "../../../src/artifacts/types.js";
+import type {
+  CapturedCall,
+  ExperimentSdkSeen,
+  FlagEvaluation,
+  SdkExposure,
+  SdkTrackedEvent,
+} from "../../../src/artifacts/types.js";
 import { experimentExposure } from "../../../src/checks/experiment/exposure.js";
 import type { ExperimentPresetName } from "../../../src/vendors/experiment-presets.js";
 import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
@@ -45,10 +51,22 @@ const exposure = (overrides: Partial<SdkExposure> = {}): SdkExposure => ({
   ...overrides,
 });
 
-const seenWith = (evaluations: FlagEvaluation[], exposures: SdkExposure[] | undefined): ExperimentSdkSeen => ({
+const seenWith = (
+  evaluations: FlagEvaluation[],
+  exposures: SdkExposure[] | undefined,
+  tracked: SdkTrackedEvent[] = [],
+): ExperimentSdkSeen => ({
   inits: [{ method: "Statsig.StatsigClient", key: "client-staging", atMs: 100, readyAtMs: 850 }],
   evaluations,
-  ...(exposures === undefined ? {} : { exposures }),
+  ...(exposures === undefined ? {} : { exposures, tracked }),
+});
+
+/** The goal's event, sent through the SDK (Statsig's logEvent) for `visitor`. */
+const conversion = (visitor: string, atMs = 2000): SdkTrackedEvent => ({
+  name: "cta_clicked",
+  visitor,
+  atMs,
+  request: { atMs: atMs + 100, status: 202, failure: null },
 });
 
 const goal = (atMs: number): CapturedCall => callWith({ kind: "track", name: "cta_clicked", atMs });
@@ -115,6 +133,22 @@ test("fails when the visitor changed groups on identify, naming both ids and var
 test("fails when the goal's event was sent before the first exposure", () => {
   expect(judged(seenWith([served()], [exposure()]), [goal(500)])!.message).toContain(
     "it came after the goal's event `cta_clicked` (500 ms, the exposure 901 ms). Evaluate the flag before anything tracks the goal",
+  );
+});
+
+test("fails when the goal's event was sent through the SDK for another id than the exposure's; for the same id it passes", () => {
+  const other = judged(seenWith([served()], [exposure()], [conversion("user-4411")]), []);
+  expect(other).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      "the goal's event `cta_clicked` was sent through Statsig (@statsig/js-client) for user-4411 at 2000 ms, but the exposure for visitor-1: the conversion cannot be joined to the exposure. Send the goal's event for the id the exposure was logged for",
+    ),
+    evidence: { conversions: [{ name: "cta_clicked", visitor: "user-4411" }] },
+  });
+  expect(judged(seenWith([served()], [exposure()], [conversion("visitor-1")]), [])!.status).toBe("pass");
+  // Sent through the SDK before the exposure: the conversion came first.
+  expect(judged(seenWith([served()], [exposure()], [conversion("visitor-1", 500)]), [])!.message).toContain(
+    "it came after the goal's event `cta_clicked` (500 ms, the exposure 901 ms)",
   );
 });
 

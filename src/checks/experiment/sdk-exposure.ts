@@ -61,10 +61,11 @@ export function judgeSdkExposures(
     statuses: fired.map((exposure) => exposure.request.status),
     ...(conversions.length > 0 ? { conversions: conversions.map(({ name, visitor }) => ({ name, visitor })) } : {}),
   };
+  const unlogged = preset.exposures?.unlogged;
   if (fired.length === 0)
     return {
       status: "fail",
-      text: `${preset.vendor} served "${flag}" \`${served.variation}\` at ${served.atMs} ms but logged no exposure of it: the visitor is not counted in the experiment. ${preset.exposures?.unlogged ?? ""}.`,
+      text: `${preset.vendor} served "${flag}" \`${served.variation}\` at ${served.atMs} ms but logged no exposure of it: the visitor is not counted in the experiment.${unlogged === undefined ? "" : ` ${unlogged}.`}`,
       evidence,
     };
   const reasons = [

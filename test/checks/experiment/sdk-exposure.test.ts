@@ -11,8 +11,9 @@ import type { ExperimentPresetName } from "../../../src/vendors/experiment-prese
 import { callWith, contextOf, pageWith, specWith } from "../../support/artifacts.js";
 
 /** A shop whose experiment runs on Statsig, which logs its exposures itself: `flag`, no `exposure` mapping. */
-function specOn(preset: ExperimentPresetName = "statsig") {
+function specOn(preset: ExperimentPresetName = "statsig", overrides: Record<string, unknown> = {}) {
   return specWith({
+    ...overrides,
     environments: {
       staging: { key: "prj_demo_staging", experimentKey: "client-staging", baseUrl: "http://127.0.0.1:47412" },
     },
@@ -192,4 +193,10 @@ test("warns, once per page × viewport, where the SDK logged an exposure of the 
   // Another flag's exposure, or none, says nothing of this one.
   const quiet = experimentExposure.evaluate(contextOf([pricing, home([exposure({ flag: "new_nav" })])], spec));
   expect(quiet.filter((finding) => finding.page === "home")).toEqual([]);
+});
+
+test("an SDK whose evaluations are its exposures (PostHog's) that logged none says so without advice of another SDK's", () => {
+  const spec = specOn("posthog", { sdk: { preset: "posthog" } });
+  const finding = judged(seenWith([served({ reason: "condition_match" })], []), [], spec);
+  expect(finding!.message).toMatch(/logged no exposure of it: the visitor is not counted in the experiment\.$/);
 });

@@ -1,11 +1,13 @@
 /**
  * The floor the audit of the experimentation-SDK pages is measured against: bare Playwright, one
  * browser, a fresh context per page × viewport, both viewports of a page at once (as one worker of
- * the audit gathers them); load the page and wait until the SDK's evaluation changed the CTA's copy,
- * then, where the page's spec clicks it, click it and wait for the response of the collect its call
- * goes to (the reference SDK's, or the one a part of its URL names: PostHog's batch).
+ * the audit gathers them); load the page and wait until the SDK's evaluation changed the CTA's copy
+ * and, where the SDK logs its exposures to its own endpoint (a part of its URL after `~`), until
+ * the SDK's request with them was answered, as the SDK sends it; then, where the page's spec clicks
+ * it, click it and wait for the response of the collect its call goes to (the reference SDK's, or
+ * the one a part of its URL names: PostHog's batch).
  * Prints the sum of the page × viewports' own times (from the context's opening to its closing) in ms.
- * Usage: tsx scripts/bench/bare-experiments.ts URL[!click[=COLLECT]]…
+ * Usage: tsx scripts/bench/bare-experiments.ts URL[~EXPOSURES][!click[=COLLECT]]…
  */
 import { chromium, devices } from "playwright";
 import { findBrowser } from "../../src/browser/launch.js";
@@ -18,21 +20,27 @@ const ASSIGNED_COPY = "Start your free trial";
 const REFERENCE_COLLECT = "/v1/collect";
 
 const pages = process.argv.slice(2).map((arg) => {
-  const [url = arg, click] = arg.split("!click");
-  return { url, collect: click === undefined ? null : click.replace(/^=/, "") || REFERENCE_COLLECT };
+  const [target = arg, click] = arg.split("!click");
+  const [url = target, exposures = null] = target.split("~");
+  return { url, exposures, collect: click === undefined ? null : click.replace(/^=/, "") || REFERENCE_COLLECT };
 });
 const browserChoice = findBrowser();
 if (!browserChoice.found) throw new Error(browserChoice.problem);
 const browser = await chromium.launch(auditLaunchOptions(browserChoice.executablePath));
 let unitsMs = 0;
-for (const { url, collect } of pages) {
+for (const { url, exposures, collect } of pages) {
   await Promise.all(
     ["Desktop Chrome", "Pixel 7"].map(async (device) => {
       const started = Date.now();
       const context = await browser.newContext(devices[device]);
       const page = await context.newPage();
+      const exposed =
+        exposures === null
+          ? null
+          : page.waitForResponse((response) => response.url().includes(exposures), { timeout: 30_000 });
       await page.goto(url, { waitUntil: "load" });
       await page.locator("#cta", { hasText: ASSIGNED_COPY }).waitFor({ timeout: 30_000 });
+      await exposed;
       if (collect !== null) {
         const collected = page.waitForResponse((response) => response.url().includes(collect), { timeout: 30_000 });
         await page.click("#cta");

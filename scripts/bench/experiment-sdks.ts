@@ -2,7 +2,7 @@
  * `bench-experiments:` the audit of the experimentation SDKs' correct pages (Statsig's shop, the
  * same with the SDK bundled, LaunchDarkly's, Optimizely's, Amplitude Experiment's and PostHog's
  * flags shop, whose clicks PostHog itself batches; both viewports, one worker, experiment.assignment
- * judged on each) against bare Playwright doing the same waits on the same pages
+ * and experiment.exposure judged on each) against bare Playwright doing the same waits on the same pages
  * (scripts/bench/bare-experiments.ts). Target: 1.2 or less. The audit's wall time includes the
  * run's fixed cost (starting Playwright, the report); `gathered` leaves it out: the sum of every
  * page × viewport's own time, as the CLI's progress lines give it, against the same sum of the bare
@@ -21,13 +21,14 @@ export const EXPERIMENTS_TARGET = 1.2;
 
 /**
  * Each vendor's spec in test/e2e/specs, its fixture's port, its correct pages (those whose spec
- * clicks the CTA marked), and where the click's call is delivered when not to the reference SDK's
- * collect (a part of the URL).
+ * clicks the CTA marked), where the SDK logs its exposures when to an endpoint of its own, which the
+ * audit waits for too, and where the click's call is delivered when not to the reference SDK's
+ * collect (parts of the URLs).
  */
-const SHOPS: { spec: string; port: number; pages: string[]; collect?: string }[] = [
-  { spec: "statsig.yaml", port: FIXTURE_PORTS.statsig, pages: ["shop", "bundled-shop"] },
-  { spec: "launchdarkly.yaml", port: FIXTURE_PORTS.launchdarkly, pages: ["shop"] },
-  { spec: "optimizely.yaml", port: FIXTURE_PORTS.optimizely, pages: ["shop"] },
+const SHOPS: { spec: string; port: number; pages: string[]; exposures?: string; collect?: string }[] = [
+  { spec: "statsig.yaml", port: FIXTURE_PORTS.statsig, pages: ["shop", "bundled-shop"], exposures: "/v1/rgstr" },
+  { spec: "launchdarkly.yaml", port: FIXTURE_PORTS.launchdarkly, pages: ["shop"], exposures: "/events/bulk/" },
+  { spec: "optimizely.yaml", port: FIXTURE_PORTS.optimizely, pages: ["shop"], exposures: "/logx/v1/events" },
   { spec: "amplitude-experiment.yaml", port: FIXTURE_PORTS.amplitudeExperiment, pages: ["shop"] },
   { spec: "posthog-flags.yaml", port: FIXTURE_PORTS.posthogFlags, pages: ["shop"], collect: "/i/v0/e/" },
 ];
@@ -71,8 +72,9 @@ export async function measureExperimentSdks(options: { work: string; rounds: num
   const bareArgs = SHOPS.flatMap((shop) => {
     const spec = correctPagesSpec(shop.spec, shop.pages) as { pages: SpecPage[] };
     const click = `!click${shop.collect === undefined ? "" : `=${shop.collect}`}`;
+    const exposures = shop.exposures === undefined ? "" : `~${shop.exposures}`;
     return spec.pages.map(
-      (page) => `http://127.0.0.1:${shop.port}${page.path}${(page.steps ?? []).length > 0 ? click : ""}`,
+      (page) => `http://127.0.0.1:${shop.port}${page.path}${exposures}${(page.steps ?? []).length > 0 ? click : ""}`,
     );
   });
   const measured: ExperimentsRound[] = [];

@@ -10,7 +10,7 @@ import type {
   SdkTrackedEvent,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
-import type { EvaluationShape, ExperimentPreset } from "../vendors/experiment-vendor.js";
+import { type EvaluationShape, type ExperimentPreset, wasServed } from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
 import { madeAtEpochMs, textAt } from "../vendors/payload.js";
 import type { SdkInitCall } from "./calls.js";
@@ -23,8 +23,8 @@ const BINDING = "__setupAuditExperimentSdk";
 /**
  * What the page's watch of the experimentation SDK reports: a client made, a flag evaluated, an
  * event tracked through the SDK, or the clients' queued events sent, with them the exposures and
- * events of the document's first `through` evaluations and tracked events. Each document counts
- * them from 0 and names itself (`document`).
+ * events of the document's first `through` evaluations and tracked events (`at`: when the sending
+ * began). Each document counts them from 0 and names itself (`document`).
  */
 type ExperimentSdkMessage =
   | ({ type: "init" } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
@@ -78,8 +78,8 @@ export class ExperimentSdkPart implements GathererPart {
   private readonly keysInUrls: string[] = [];
   /** The requests that carried the SDK's exposures (`experimentSdk.exposures`). */
   private readonly exposureRequests: ExposureRequests;
-  /** Per document: how many evaluations and tracked events it reported, and through which of them the clients' events were sent since. */
-  private readonly flushes = new Map<string, { evaluated: number; flushed: number }>();
+  /** Per document: how many evaluations and tracked events it reported, through which of them the clients' events were sent since, and when last. */
+  private readonly flushes = new Map<string, { evaluated: number; flushed: number; flushedAtMs: number | null }>();
   /** The document that reported last: the one the page shows. */
   private lastDocument: string | null = null;
 
@@ -186,12 +186,29 @@ export class ExperimentSdkPart implements GathererPart {
     );
   }
 
-  /** Whether the shown document's evaluations were all followed by a flush, and every request with exposures ended. */
+  /**
+   * Whether the shown document's evaluations were all followed by a flush, and every request with
+   * exposures ended; where the exposure reaches the SDK's queue on its own time (`sentWithinMs`),
+   * also, while a flag served after the last request with an exposure awaits its own, once that
+   * long passed since the last flush began.
+   */
   private exposuresSent(): boolean {
-    if (!this.gathering.input.experimentSdk?.exposures) return true;
+    const exposures = this.preset?.exposures;
+    if (!this.gathering.input.experimentSdk?.exposures || exposures === undefined) return true;
     const shown = this.lastDocument === null ? undefined : this.flushes.get(this.lastDocument);
-    const flushed = shown === undefined || shown.flushed >= shown.evaluated;
-    return flushed && this.exposureRequests.allEnded();
+    if (shown === undefined) return this.exposureRequests.allEnded();
+    if (shown.flushed < shown.evaluated || !this.exposureRequests.allEnded()) return false;
+    const { sentWithinMs } = exposures;
+    const { flushedAtMs } = shown;
+    if (sentWithinMs === undefined || flushedAtMs === null) return true;
+    // A fallback logs no exposure: only a served flag awaits one.
+    const lastExposureAtMs = this.exposureRequests.lastCarryingExposureAtMs(exposures.read);
+    const { result } = this.preset!;
+    const awaiting = this.evaluations.some(
+      (evaluation) =>
+        (lastExposureAtMs === null || evaluation.atMs > lastExposureAtMs) && wasServed(evaluation, result),
+    );
+    return !awaiting || this.gathering.sinceStart(Date.now()) - flushedAtMs >= sentWithinMs;
   }
 
   /** Whether an answered collect request carried an evaluation the SDK answered from the values the page bootstrapped it with. */
@@ -300,11 +317,18 @@ export class ExperimentSdkPart implements GathererPart {
 
   /** Counts a document's evaluations and tracked events, and those its clients' events were sent after. */
   private countFlush(message: Extract<ExperimentSdkMessage, { document: string }>): void {
-    const counts = this.flushes.get(message.document) ?? { evaluated: 0, flushed: 0 };
+    const counts = this.flushes.get(message.document) ?? { evaluated: 0, flushed: 0, flushedAtMs: null };
     this.flushes.set(message.document, counts);
     this.lastDocument = message.document;
-    if (message.type !== "flushed") counts.evaluated += 1;
-    else counts.flushed = Math.max(counts.flushed, message.through);
+    if (message.type !== "flushed") {
+      counts.evaluated += 1;
+      return;
+    }
+    counts.flushed = Math.max(counts.flushed, message.through);
+    counts.flushedAtMs = this.gathering.sinceStart(message.at);
+    // Where the exposure reaches the SDK's queue on its own time, look again once it has surely left.
+    const within = this.preset?.exposures?.sentWithinMs;
+    if (within !== undefined) setTimeout(() => this.gathering.changed.notify(), within);
   }
 }
 
@@ -430,15 +454,30 @@ function watchExperimentSdk(config: WatchConfig): void {
     setTimeout(() => {
       flushing = false;
       const through = logged;
-      const sent = clients.map((client) => {
+      const startedAt = Date.now();
+      /** Calls `owner[name]`, what it returns as a promise; nothing where it is no function or throws. */
+      const call = (owner: unknown, name: string) => {
         try {
-          const method = client[flush];
-          return Promise.resolve(typeof method === "function" ? method.call(client) : undefined);
+          const method = (owner as Record<string, unknown> | null)?.[name];
+          return Promise.resolve(typeof method === "function" ? method.call(owner) : undefined);
         } catch {
           return Promise.resolve();
         }
-      });
-      const told = () => send({ type: "flushed", document: documentId, through, at: Date.now() });
+      };
+      // `window.<path>`: one function of the page's; else each client's own method.
+      const onWindow = flush.startsWith("window.") ? flush.slice("window.".length).split(".") : null;
+      const sent =
+        onWindow === null
+          ? clients.map((client) => call(client, flush))
+          : [
+              call(
+                onWindow
+                  .slice(0, -1)
+                  .reduce<unknown>((at, key) => (at as Record<string, unknown> | null)?.[key], window),
+                onWindow.at(-1)!,
+              ),
+            ];
+      const told = () => send({ type: "flushed", document: documentId, through, at: startedAt });
       Promise.allSettled(sent).then(told, told);
     }, 0);
   };

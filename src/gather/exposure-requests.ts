@@ -52,6 +52,12 @@ export class ExposureRequests {
     return this.requests.length;
   }
 
+  /** When the last request that carried an exposure (as `read` finds them) left; null before one did. */
+  lastCarryingExposureAtMs(read: (payload: unknown) => LoggedExposure[]): number | null {
+    const carrying = this.requests.filter((request) => request.payloads.some((payload) => read(payload).length > 0));
+    return carrying.at(-1)?.atMs ?? null;
+  }
+
   /** Whether every request seen was answered or failed. */
   allEnded(): boolean {
     return this.requests.every((request) => request.status !== null || request.failure !== null);

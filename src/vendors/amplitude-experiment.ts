@@ -1,4 +1,5 @@
-import type { ExperimentPreset } from "./experiment-vendor.js";
+import type { ExperimentPreset, LoggedExposure } from "./experiment-vendor.js";
+import { numberAt, recordsAt, textAt } from "./payload.js";
 
 /**
  * Amplitude Experiment's browser SDK, `@amplitude/experiment-js-client` 1 (its UMD build,
@@ -9,6 +10,12 @@ import type { ExperimentPreset } from "./experiment-vendor.js";
  * (`metadata.default: true` on the deployment's default variant, served to a visitor outside the
  * experiment), or `{}` (the fallback) for a flag the deployment does not have, before the variants are in, or
  * after a failed fetch: the SDK never says why.
+ *
+ * Exposures go through Amplitude Analytics (its connector): each `variant()` of a served flag tracks
+ * a `$exposure` event (`event_properties.flag_key`, `variant`, absent on the default variant), once
+ * per flag and variant for an identity, in the batches Analytics posts to its `serverUrl` (default
+ * `https://api2.amplitude.com/2/httpapi`) every second; the fallback logs none. The event reaches
+ * Analytics' queue on its own time, so the audit flushes Analytics' queue and waits for the batch.
  */
 export const amplitudeExperiment: ExperimentPreset = {
   vendor: "Amplitude Experiment (@amplitude/experiment-js-client)",
@@ -16,6 +23,17 @@ export const amplitudeExperiment: ExperimentPreset = {
   init: ["initializeWithAmplitudeAnalytics", "initialize"],
   evaluate: ["variant"],
   ready: { awaits: ["fetch", "start"] },
+  exposures: {
+    url: "**/2/httpapi",
+    flush: "window.amplitude.flush",
+    sentWithinMs: 3000,
+    // The page's own events go through Amplitude Analytics: the analytics SDK's calls, not this one's.
+    track: [],
+    read: amplitudeExposures,
+    tracked: () => [],
+    unlogged:
+      "Amplitude Experiment tracks no exposure with `automaticExposureTracking: false`, or without Amplitude Analytics beside it: keep it on, or call `exposure(flag)`",
+  },
   result: {
     variation: ["key", "value"],
     // No reason ever; only the deployment's default variant (a visitor outside the experiment) says so, in `metadata.default`.
@@ -34,3 +52,19 @@ export const amplitudeExperiment: ExperimentPreset = {
       "the deployment has no such flag (a typo, or a flag of another project or deployment), or the variants could not be fetched",
   },
 };
+
+/** The `$exposure` events of one Analytics batch: the flag, the variant (none on the default variant), the user (else the device). */
+function amplitudeExposures(payload: unknown): LoggedExposure[] {
+  return recordsAt(payload, "events").flatMap((event): LoggedExposure[] => {
+    const flag = textAt(event, ["event_properties.flag_key"]);
+    if (textAt(event, ["event_type"]) !== "$exposure" || flag === null) return [];
+    return [
+      {
+        flag,
+        variation: textAt(event, ["event_properties.variant"]),
+        visitor: textAt(event, ["user_id", "device_id"]),
+        madeAt: numberAt(event, "time"),
+      },
+    ];
+  });
+}

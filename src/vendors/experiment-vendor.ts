@@ -1,3 +1,4 @@
+import type { FlagEvaluation } from "../artifacts/types.js";
 /**
  * What the audit knows of one experimentation SDK (the SDK that assigns the visitor a variation,
  * not the analytics SDK): what `experimentSdk.preset` fills in and how an evaluation's result is
@@ -95,7 +96,14 @@ export interface ExperimentPreset {
   exposures?: {
     /** The default of `experimentSdk.exposures`: a glob that matches the vendor's host and a first-party path that proxies it. */
     url: string;
+    /** The client's method that sends what it holds, or, written `window.<path>`, a function of the page's (Amplitude Analytics' `amplitude.flush`, whose queue carries the Experiment client's exposures). */
     flush: string;
+    /**
+     * How long after a flush the SDK's request with an exposure may yet start, where the exposure
+     * reaches the sending queue on its own time (Amplitude's, through the Analytics connector): the
+     * page waits that long, or until a request with an exposure started after the flush ended.
+     */
+    sentWithinMs?: number;
     /** The methods of the client, or of its user contexts, that track an event through the SDK (Statsig's `logEvent`): the audit has the client send what it holds after each call too. */
     track: readonly string[];
     read: (payload: unknown) => LoggedExposure[];
@@ -148,4 +156,10 @@ export interface EvaluationShape {
   fallbacks: readonly { reason: RegExp; means: string }[];
   /** What a fallback means where the SDK never gives a reason (Amplitude Experiment's empty variant). */
   unexplained?: string;
+}
+
+/** Whether the SDK served the flag's rules rather than its fallback: its reason says so, or it gave none where only a served value has none. */
+export function wasServed(evaluation: Pick<FlagEvaluation, "reason" | "variation">, shape: EvaluationShape): boolean {
+  if (evaluation.reason !== null) return shape.assigned.test(evaluation.reason);
+  return shape.servedWithoutReason === true && evaluation.variation !== null;
 }

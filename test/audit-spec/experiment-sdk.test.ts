@@ -47,7 +47,7 @@ test("a preset fills the experimentation SDK's fields, and a field given beside 
 test("exposures is refused, at the field, for an SDK whose exposures are not read from requests of their own", () => {
   const text = minimalWith({}, "experimentSdk:", "  preset: growthbook", '  exposures: "**/events"');
   expect(printed(parse(text))).toEqual([
-    "spec.yaml:18:14 experimentSdk.exposures: the audit reads no exposures of growthbook from requests of their own (it reads those of statsig, launchdarkly, optimizely): remove exposures, or map the exposure call with the experiment's exposure",
+    "spec.yaml:18:14 experimentSdk.exposures: the audit reads no exposures of growthbook from requests of their own (it reads those of statsig, launchdarkly, optimizely, amplitude-experiment): remove exposures, or map the exposure call with the experiment's exposure",
   ]);
   const growthbook = parse(minimalWith({}, "experimentSdk:", "  preset: growthbook"));
   expect(growthbook.ok && growthbook.spec.experimentSdk?.exposures).toBeNull();

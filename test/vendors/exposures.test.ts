@@ -89,6 +89,34 @@ test("Optimizely's exposures are its decisions, timed by their campaign_activate
   ]);
 });
 
+/** @amplitude/experiment-js-client 1.23.1 through @amplitude/analytics-browser 2.48.1: Analytics' own events, then the exposure. */
+const AMPLITUDE_BATCH = {
+  api_key: "amp-analytics-shop-key",
+  events: [
+    { device_id: "b732a725", event_type: "session_start", time: 1796380770400 },
+    {
+      device_id: "b732a725",
+      event_type: "$exposure",
+      time: 1796380770420,
+      event_properties: { flag_key: "pricing_cta", experiment_key: "exp-pricing-cta", variant: "cta_long" },
+    },
+    {
+      device_id: "b732a725",
+      user_id: "user-4411",
+      event_type: "$exposure",
+      time: 1796380770500,
+      event_properties: { flag_key: "pricing_cta", metadata: { default: true } },
+    },
+  ],
+};
+
+test("Amplitude Experiment's exposures are Analytics' $exposure events: the variant (none on the default one), the user, else the device", () => {
+  expect(EXPERIMENT_PRESETS["amplitude-experiment"].exposures!.read(AMPLITUDE_BATCH)).toEqual([
+    { flag: "pricing_cta", variation: "cta_long", visitor: "b732a725", madeAt: 1796380770420 },
+    { flag: "pricing_cta", variation: null, visitor: "user-4411", madeAt: 1796380770500 },
+  ]);
+});
+
 test("the events the page tracked through the SDK are read with the id they were sent for; the SDK's own are none", () => {
   expect(EXPERIMENT_PRESETS.statsig.exposures!.tracked(STATSIG_BATCH)).toEqual([
     { name: "cta_clicked", visitor: "user-4411", madeAt: 1796377663000 },
@@ -102,7 +130,8 @@ test("the events the page tracked through the SDK are read with the id they were
 });
 
 test("a payload of another shape holds no exposure and no event", () => {
-  for (const preset of [EXPERIMENT_PRESETS.statsig, EXPERIMENT_PRESETS.launchdarkly, EXPERIMENT_PRESETS.optimizely])
+  const { statsig, launchdarkly, optimizely } = EXPERIMENT_PRESETS;
+  for (const preset of [statsig, launchdarkly, optimizely, EXPERIMENT_PRESETS["amplitude-experiment"]])
     for (const payload of [null, "text", { events: "none" }, [{ kind: "index", key: "x" }], { visitors: [{}] }])
       expect([preset.exposures!.read(payload), preset.exposures!.tracked(payload)]).toEqual([[], []]);
 });
@@ -118,6 +147,7 @@ test("each preset's glob matches the vendor's own host and a first-party path th
       "https://shop.example/ld-events/events/bulk/ld-client",
     ],
     optimizely: ["https://logx.optimizely.com/v1/events", "https://shop.example/optimizely/logx/v1/events"],
+    "amplitude-experiment": ["https://api2.amplitude.com/2/httpapi", "https://shop.example/amp-api/2/httpapi"],
   } as const;
   for (const [name, [vendor, proxy]] of Object.entries(urls)) {
     const matches = urlMatcher(EXPERIMENT_PRESETS[name as keyof typeof urls].exposures!.url);

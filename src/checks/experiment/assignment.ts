@@ -4,7 +4,7 @@ import type { AuditSpec, ExperimentSpec } from "../../audit-spec/schema.js";
 import { variationId } from "../../audit-spec/variation-id.js";
 import type { Judgement } from "../../findings/finding.js";
 import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
-import type { EvaluationShape, ExperimentPreset } from "../../vendors/experiment-vendor.js";
+import { type EvaluationShape, type ExperimentPreset, wasServed } from "../../vendors/experiment-vendor.js";
 import { auditedEnvironment, defineCheck, finding, notJudgedReason, OPENED_PAGE, type Verdict } from "../check.js";
 
 /** The id the control is named by when the SDK assigns it. */
@@ -136,12 +136,6 @@ function switchedVerdict(flag: string, first: FlagEvaluation, then: FlagEvaluati
       atMs: [first.atMs, then.atMs],
     },
   };
-}
-
-/** Whether the SDK served the flag's rules rather than its fallback: its reason says so, or it gave none where only a served value has none. */
-export function wasServed(evaluation: FlagEvaluation, shape: EvaluationShape): boolean {
-  if (evaluation.reason !== null) return shape.assigned.test(evaluation.reason);
-  return shape.servedWithoutReason === true && evaluation.variation !== null;
 }
 
 /** A fail when no client was made, or none with the environment's key; null when one was. */

@@ -184,7 +184,8 @@ export const experimentExposure = defineCheck({
     "(**fail**). A forced " +
     "variation that sends no exposure (many SDKs send none for a preview, GrowthBook among them), and a " +
     "variation with `js` or `css`, which the audit applies itself, get a **skip** saying why. With a `flag` and no " +
-    "`exposure`, on an experimentation SDK that logs its own exposures (Statsig, LaunchDarkly, Optimizely, PostHog), " +
+    "`exposure`, on an experimentation SDK that logs its own exposures (Statsig, LaunchDarkly, Optimizely, Amplitude " +
+    "Experiment, PostHog), " +
     "on the page as it is: once the SDK served the flag a variation, the control included, it logged no exposure of " +
     "it, or one not delivered (refused, or its request failed), or exposures naming two variations (the visitor " +
     "changed groups on identify, naming both ids, or was bucketed again), or the first came after the goal's event " +

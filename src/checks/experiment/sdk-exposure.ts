@@ -7,7 +7,7 @@ import type {
 } from "../../artifacts/types.js";
 import type { ExperimentSpec } from "../../audit-spec/schema.js";
 import type { ExperimentPreset } from "../../vendors/experiment-vendor.js";
-import { wasServed } from "./assignment.js";
+import { wasServed } from "../../vendors/experiment-vendor.js";
 
 /**
  * experiment.exposure on the exposures an experimentation SDK logs itself (`flag`, no `exposure`

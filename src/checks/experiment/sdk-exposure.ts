@@ -6,8 +6,7 @@ import type {
   SdkTrackedEvent,
 } from "../../artifacts/types.js";
 import type { ExperimentSpec } from "../../audit-spec/schema.js";
-import type { ExperimentPreset } from "../../vendors/experiment-vendor.js";
-import { wasServed } from "../../vendors/experiment-vendor.js";
+import { type ExperimentPreset, wasServed } from "../../vendors/experiment-vendor.js";
 
 /**
  * experiment.exposure on the exposures an experimentation SDK logs itself (`flag`, no `exposure`

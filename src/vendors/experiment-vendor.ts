@@ -1,4 +1,3 @@
-import type { FlagEvaluation } from "../artifacts/types.js";
 /**
  * What the audit knows of one experimentation SDK (the SDK that assigns the visitor a variation,
  * not the analytics SDK): what `experimentSdk.preset` fills in and how an evaluation's result is
@@ -159,7 +158,10 @@ export interface EvaluationShape {
 }
 
 /** Whether the SDK served the flag's rules rather than its fallback: its reason says so, or it gave none where only a served value has none. */
-export function wasServed(evaluation: Pick<FlagEvaluation, "reason" | "variation">, shape: EvaluationShape): boolean {
+export function wasServed(
+  evaluation: { reason: string | null; variation: string | null },
+  shape: EvaluationShape,
+): boolean {
   if (evaluation.reason !== null) return shape.assigned.test(evaluation.reason);
   return shape.servedWithoutReason === true && evaluation.variation !== null;
 }

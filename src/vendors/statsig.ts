@@ -34,7 +34,7 @@ export const statsig: ExperimentPreset = {
     read: statsigExposures,
     tracked: statsigEvents,
     unlogged:
-      "Statsig logs no exposure for a value read with `disableExposureLog`: read it without, or log it with `logExperimentExposure`",
+      "Statsig logs no exposure for a value read with `disableExposureLog`: read it without that option for every visitor the experiment counts, the control included",
   },
   result: {
     // An experiment's group; a gate's value (true or false) where it has no group.

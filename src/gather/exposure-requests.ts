@@ -23,13 +23,16 @@ export class ExposureRequests {
 
   constructor(private readonly gathering: Gathering<"experimentSdk">) {}
 
-  /** Keeps each request to `glob` the page makes while it is observed, and how it ends. */
+  /**
+   * Keeps each request to `glob` the page posts while it is observed, and how it ends. Every SDK
+   * posts its events; a GET to a matching URL (a stream of the site's own) carries none.
+   */
   watch(page: Page, glob: string): void {
     const isExposureUrl = urlMatcher(glob);
     const entries = new Map<Request, ExposureRequest>();
     page.on("request", (request) => {
       const url = request.url();
-      if (!isExposureUrl(url) || !this.gathering.observing) return;
+      if (request.method() !== "POST" || !isExposureUrl(url) || !this.gathering.observing) return;
       const { payloads } = decodeCollectBody(request.postDataBuffer(), url, request.headers()["content-encoding"]);
       const entry = { atMs: this.gathering.sinceStart(Date.now()), status: null, failure: null, payloads };
       this.requests.push(entry);

@@ -5,7 +5,11 @@ import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
 import { OPTIMIZELY_SDK_KEYS } from "../../fixtures/sites/optimizely.js";
 import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
 import { experimentSdkSchema, type ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
-import type { ExperimentPresetName } from "../../src/vendors/experiment-presets.js";
+import { ExposureRequests } from "../../src/gather/exposure-requests.js";
+import type { GatherRun } from "../../src/gather/gather-run.js";
+import { Gathering } from "../../src/gather/part.js";
+import type { PageInput } from "../../src/schedule/page-input.js";
+import { EXPERIMENT_PRESETS, type ExperimentPresetName } from "../../src/vendors/experiment-presets.js";
 import { test } from "../support/gather.js";
 
 /**
@@ -192,4 +196,50 @@ test("each exposure the SDK logs is read from its own requests, even one it woul
       request: { atMs: expect.any(Number), status: 202, failure: null },
     },
   ]);
+});
+
+test("only what the page posts to experimentSdk.exposures is read: a GET the glob matches carries no exposure, and is not waited for", async ({
+  browser,
+}) => {
+  const site = "http://shop.example.test";
+  const context = await browser.newContext();
+  try {
+    // The GET is never answered: a stream of the site's own under the glob.
+    await context.route(`${site}/**`, (route) => {
+      if (route.request().method() === "POST") return route.fulfill({ status: 204 });
+      if (route.request().url().endsWith("/v1/events")) return undefined;
+      return route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Shop</title>" });
+    });
+    const gathering = new Gathering(context, { experimentSdk: null } as unknown as PageInput, {} as GatherRun);
+    const requests = new ExposureRequests(gathering);
+    const page = await gathering.open();
+    requests.watch(page, EXPERIMENT_PRESETS.optimizely.exposures!.url);
+    await page.goto(`${site}/`);
+    const decision = {
+      visitors: [
+        {
+          visitor_id: "visitor-1",
+          snapshots: [
+            {
+              decisions: [{ campaign_id: "1", metadata: { flag_key: "pricing_cta", variation_key: "cta_long" } }],
+              events: [{ entity_id: "1", key: "campaign_activated", timestamp: Date.now() }],
+            },
+          ],
+        },
+      ],
+    };
+    await page.evaluate(
+      ({ site, body }) => {
+        void fetch(`${site}/v1/events`);
+        return fetch(`${site}/v1/events`, { method: "POST", body: JSON.stringify(body) });
+      },
+      { site, body: decision },
+    );
+    await expect.poll(() => requests.allEnded() && requests.count === 1).toBe(true);
+    expect(requests.exposures(EXPERIMENT_PRESETS.optimizely.exposures!.read, [])).toEqual([
+      expect.objectContaining({ flag: "pricing_cta", variation: "cta_long", visitor: "visitor-1" }),
+    ]);
+  } finally {
+    await context.close();
+  }
 });

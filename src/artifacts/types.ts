@@ -322,7 +322,7 @@ export interface ExperimentSdkSeen {
   evaluations: FlagEvaluation[];
   /** The exposures the SDK logged to its own endpoint, read from its requests; absent for an SDK whose exposures the audit does not read, and in artifacts saved before they were read. */
   exposures?: SdkExposure[];
-  /** The events the page tracked through the SDK (Statsig's `logEvent`, LaunchDarkly's and Optimizely's `track`), read from the same requests; absent where `exposures` is. */
+  /** The events the page tracked through the SDK (Statsig's `logEvent`, LaunchDarkly's and Optimizely's `track`), read from the same requests; absent for an SDK that is the analytics SDK too (PostHog: an identify merges the ids its events carry), and where `exposures` is. */
   tracked?: SdkTrackedEvent[];
 }
 

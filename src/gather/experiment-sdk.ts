@@ -7,7 +7,6 @@ import type {
   FlagEvaluation,
   PageArtifacts,
   SdkExposure,
-  SdkTrackedEvent,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
 import { type EvaluationShape, type ExperimentPreset, wasServed } from "../vendors/experiment-vendor.js";
@@ -68,8 +67,10 @@ export class ExperimentSdkPart implements GathererPart {
   /** A page never opened made no client. */
   static empty(input: Pick<PageInput, "experimentSdk">): Pick<PageArtifacts, "experimentSdk"> {
     if (input.experimentSdk === null) return { experimentSdk: null };
-    const exposures = EXPERIMENT_PRESETS[input.experimentSdk.preset].logged ?? input.experimentSdk.exposures;
-    return { experimentSdk: { inits: [], evaluations: [], ...(exposures ? { exposures: [], tracked: [] } : {}) } };
+    const read = EXPERIMENT_PRESETS[input.experimentSdk.preset].logged
+      ? { exposures: [] }
+      : input.experimentSdk.exposures && { exposures: [], tracked: [] };
+    return { experimentSdk: { inits: [], evaluations: [], ...read } };
   }
 
   private readonly inits: ExperimentSdkInit[] = [];
@@ -245,7 +246,7 @@ export class ExperimentSdkPart implements GathererPart {
     return { experimentSdk: { inits: this.gathering.beforeReload(this.inits), evaluations, ...exposures } };
   }
 
-  /** What an SDK that logs its evaluations did: the analytics SDK's inits, ready once its values came, and each evaluation its collect requests carried. */
+  /** What an SDK that logs its evaluations did: the analytics SDK's inits, ready once its values came, and each evaluation its collect requests carried, which is its exposure too. */
   private loggedBy(logged: NonNullable<ExperimentPreset["logged"]>, result: EvaluationShape): ExperimentSdkSeen {
     const { gathering, valuesAtMs } = this;
     const inits = this.analyticsInits.map(({ method, key, at }) => ({
@@ -257,23 +258,16 @@ export class ExperimentSdkPart implements GathererPart {
     }));
     const firstSending = firstSendings();
     const exposures: SdkExposure[] = [];
-    const tracked: SdkTrackedEvent[] = [];
     const evaluations = this.network.collect.flatMap((request: CollectRequest) =>
       request.events.flatMap(({ raw }): FlagEvaluation[] => {
-        const name = textAt(raw, logged.name);
-        if (name === null || !firstSending(raw)) return [];
+        const flag = textAt(raw, logged.flag);
+        if (textAt(raw, logged.name) !== logged.event || flag === null || !firstSending(raw)) return [];
         const madeAt = madeAtEpochMs(raw);
         const atMs = madeAt === null ? request.atMs : gathering.sinceStart(madeAt);
-        const visitor = textAt(raw, logged.visitor);
-        const sent = { atMs: request.atMs, status: request.status, failure: request.failure };
-        const flag = textAt(raw, logged.flag);
-        if (name !== logged.event || flag === null) {
-          tracked.push({ name, visitor, atMs, request: sent });
-          return [];
-        }
         const variation = textAt(raw, result.variation);
         // Each evaluation it logs is its exposure too.
-        exposures.push({ flag, variation, visitor, atMs, request: sent });
+        const sent = { atMs: request.atMs, status: request.status, failure: request.failure };
+        exposures.push({ flag, variation, visitor: textAt(raw, logged.visitor), atMs, request: sent });
         return [
           {
             method: logged.event,
@@ -291,8 +285,8 @@ export class ExperimentSdkPart implements GathererPart {
     return {
       inits: gathering.beforeReload(inits),
       evaluations: gathering.beforeReload(evaluations),
+      // Its goals are the analytics SDK's own calls: an identify merges the ids they carry.
       exposures: gathering.beforeReload(exposures),
-      tracked: gathering.beforeReload(tracked),
     };
   }
 

@@ -51,6 +51,8 @@ export function judgeSdkExposures(
       text: `not judged: ${preset.vendor} never served "${flag}" a variation here (experiment.assignment says why), so no exposure was due.`,
     };
   const fired = seen.exposures.filter((exposure) => exposure.flag === flag);
+  // An exposure of the fallback (Statsig logs one for a flag read before its values came) counts the visitor in no variation.
+  const counted = fired.filter((exposure) => exposure.variation !== null);
   const conversions = (seen.tracked ?? []).filter((event) => goalEvents.includes(event.name));
   const evidence = {
     fired: fired.length,
@@ -61,17 +63,17 @@ export function judgeSdkExposures(
     ...(conversions.length > 0 ? { conversions: conversions.map(({ name, visitor }) => ({ name, visitor })) } : {}),
   };
   const unlogged = preset.exposures?.unlogged;
-  if (fired.length === 0)
+  if (counted.length === 0)
     return {
       status: "fail",
       text: `${preset.vendor} served "${flag}" \`${served.variation}\` at ${served.atMs} ms but logged no exposure of it: the visitor is not counted in the experiment.${unlogged === undefined ? "" : ` ${unlogged}.`}`,
       evidence,
     };
   const reasons = [
-    undelivered(fired),
-    regrouped(fired),
-    goalFirst(calls, conversions, goalEvents, fired[0]!),
-    conversionForAnother(fired, conversions, preset.vendor),
+    undelivered(counted),
+    regrouped(counted),
+    goalFirst(calls, conversions, goalEvents, counted[0]!),
+    conversionForAnother(counted, conversions, preset.vendor),
   ].filter((reason): reason is { says: string; fix: string } => reason !== null);
   if (reasons.length > 0)
     return {
@@ -79,7 +81,7 @@ export function judgeSdkExposures(
       text: `${reasons.map((reason) => reason.says).join("; ")}. ${reasons[0]!.fix}`,
       evidence,
     };
-  const [first] = fired as [SdkExposure, ...SdkExposure[]];
+  const [first] = counted as [SdkExposure, ...SdkExposure[]];
   const visitor = first.visitor === null ? "" : ` for ${first.visitor}`;
   return {
     status: "pass",

@@ -95,6 +95,19 @@ test("passes when the SDK logged the variation it served, delivered, before the 
   expect(judged(seenWith([served(), served()], [exposure(), exposure({ atMs: 950 })]))!.status).toBe("pass");
 });
 
+test("an exposure of the fallback, logged for a read before the values came, counts the visitor in no variation: the served one decides", () => {
+  // Statsig logs `Uninitialized` reads too, with no rule: then the served value's exposure.
+  const early = exposure({ variation: null, atMs: 300 });
+  const evaluations = [served({ variation: null, reason: "Uninitialized", atMs: 300 }), served()];
+  expect(judged(seenWith(evaluations, [early, exposure()]))).toMatchObject({
+    status: "pass",
+    message: expect.stringContaining('logged "pricing_cta" for visitor-1 at 901 ms, naming "cta-long"'),
+    evidence: { fired: 2, variations: [null, "cta-long"] },
+  });
+  // The fallback's exposure alone is no exposure of what was served.
+  expect(judged(seenWith(evaluations, [early]))!.message).toContain("but logged no exposure of it");
+});
+
 test("fails when the SDK served the flag but logged no exposure of it, the control included, saying what keeps it from logging", () => {
   const finding = judged(seenWith([served({ variation: "control" })], [exposure({ flag: "other_flag" })]));
   expect(finding).toMatchObject({

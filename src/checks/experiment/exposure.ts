@@ -21,7 +21,7 @@ import {
   exposedWithoutExperiment,
   judgeSdkExposures,
   readsExposures,
-  type SdkExposureVerdict,
+  type PageExposureVerdict,
 } from "./sdk-exposure.js";
 
 /**
@@ -295,7 +295,7 @@ function exposedElsewhere(context: CheckContext): Judgement[] {
 }
 
 /** How the page as it is is judged: by the exposure call the spec maps, by the exposures the experimentation SDK logs itself (`flag` without `exposure`), or not at all (null). */
-type UnforcedJudge = (page: PageArtifacts) => SdkExposureVerdict;
+type UnforcedJudge = (page: PageArtifacts) => PageExposureVerdict;
 
 function unforcedJudge(context: CheckContext, experiment: ExperimentSpec): UnforcedJudge | null {
   const { exposure, flag } = experiment;
@@ -309,7 +309,11 @@ function unforcedJudge(context: CheckContext, experiment: ExperimentSpec): Unfor
 }
 
 /** The exposure call on the page as it is, in words. */
-function judgeExposureCall(page: PageArtifacts, exposure: Exposure, goalEvents: readonly string[]): SdkExposureVerdict {
+function judgeExposureCall(
+  page: PageArtifacts,
+  exposure: Exposure,
+  goalEvents: readonly string[],
+): PageExposureVerdict {
   const verdict = judgeUnforced(madeCalls(page), page.reload ?? null, exposure, goalEvents);
   if (verdict.status !== "pass")
     return {

@@ -16,8 +16,8 @@ import { type ExperimentPreset, wasServed } from "../../vendors/experiment-vendo
  * for the visitor the exposure was logged for.
  */
 
-/** What the SDK's exposures of one flag on one page say: the status, the sentence after the page's name, and the evidence. */
-export interface SdkExposureVerdict {
+/** What the exposures on the page as it is say (the mapped call, or the SDK's own of one flag): the status, the sentence after the page's name, and the evidence. */
+export interface PageExposureVerdict {
   status: "pass" | "fail" | "skip";
   text: string;
   evidence?: Record<string, unknown>;
@@ -35,7 +35,7 @@ export function judgeSdkExposures(
   flag: string,
   calls: readonly CapturedCall[],
   goalEvents: readonly string[],
-): SdkExposureVerdict {
+): PageExposureVerdict {
   if (seen === null) return { status: "skip", text: "not judged: the page was gathered without experimentSdk." };
   if (seen?.exposures === undefined)
     return {

@@ -6,6 +6,7 @@ import type {
   Delivery,
   PageArtifacts,
   PageReload,
+  SdkExposure,
 } from "./types.js";
 import type { AuditSpec } from "../audit-spec/schema.js";
 
@@ -24,6 +25,8 @@ export interface JudgedCall extends CapturedCall {
   ingested: boolean | null;
   /** Where the request that carried the call is in its page's `collect` (no copy of it); null when none did. */
   request: number | null;
+  /** On a call of the experimentation SDK: the request of its own that carried it (`experimentSdk.tracked`); absent when none did. */
+  sentWith?: SdkExposure["request"];
 }
 
 /** A page × viewport's artifacts whose calls carry their deliveries, its reload's too: what the checks, the results and the report read. */
@@ -93,22 +96,58 @@ export function reconcileDeliveries(
     reload: page.reload
       ? { ...page.reload, calls: matchDeliveries(page.reload.calls, page.reload.collect) }
       : (page.reload ?? null),
-    calls: matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
-      if (
-        unclaimed === null ||
-        // The service lists track and identify events only: nothing it lists can vouch for a page view.
-        call.kind === "page" ||
-        call.state === "lost" ||
-        call.delivery === "rejected" ||
-        call.delivery === "intercepted"
-      )
-        return call;
-      const index = unclaimed.findIndex((event) => event.kind === call.kind && event.name === call.name);
-      if (index < 0) return { ...call, delivery: "dropped", ingested: false };
-      unclaimed.splice(index, 1);
-      return { ...call, delivery: "accepted", ingested: true };
-    }),
+    experimentSdk: withoutCalls(page.experimentSdk),
+    calls: withExperimentSdkCalls(
+      page.experimentSdk,
+      matchDeliveries(page.calls, page.collect).map((call): JudgedCall => {
+        if (
+          unclaimed === null ||
+          // The service lists track and identify events only: nothing it lists can vouch for a page view.
+          call.kind === "page" ||
+          call.state === "lost" ||
+          call.delivery === "rejected" ||
+          call.delivery === "intercepted"
+        )
+          return call;
+        const index = unclaimed.findIndex((event) => event.kind === call.kind && event.name === call.name);
+        if (index < 0) return { ...call, delivery: "dropped", ingested: false };
+        unclaimed.splice(index, 1);
+        return { ...call, delivery: "accepted", ingested: true };
+      }),
+    ),
   }));
+}
+
+/**
+ * The page's calls with those it made through the experimentation SDK, in time order, each
+ * delivered as the SDK's own request that carried it was answered: the first of its name the
+ * requests carried, each carrying one call. One the SDK refused to send, or none carried, is
+ * `dropped`. The service never sees them: ingestion does not judge them.
+ */
+function withExperimentSdkCalls(seen: PageArtifacts["experimentSdk"], judged: JudgedCall[]): JudgedCall[] {
+  const calls = seen?.calls ?? [];
+  if (calls.length === 0) return judged;
+  const unclaimed = [...(seen?.tracked ?? [])];
+  const delivered = calls.map((call): JudgedCall => {
+    const index = call.refused === undefined ? unclaimed.findIndex((event) => event.name === call.name) : -1;
+    if (index < 0) return { ...call, delivery: "dropped", ingested: null, request: null };
+    const { request } = unclaimed.splice(index, 1)[0]!;
+    return {
+      ...call,
+      delivery: statusDelivery(request.status, false),
+      ingested: null,
+      request: null,
+      sentWith: request,
+    };
+  });
+  return [...judged, ...delivered].sort((a, b) => a.atMs - b.atMs);
+}
+
+/** What the experimentation SDK saw, its calls now among the page's. */
+function withoutCalls(seen: PageArtifacts["experimentSdk"]): JudgedPage["experimentSdk"] {
+  if (seen === null || seen === undefined) return seen;
+  const { calls: _, ...rest } = seen;
+  return rest;
 }
 
 /** The collect request that carried a call; null when none did. */
@@ -139,9 +178,14 @@ export function ingestionUnverified(spec: AuditSpec, api: ApiArtifacts | null): 
 }
 
 function deliveryOf(request: CollectRequest): Delivery {
-  if (request.status === null) return "dropped";
-  if (request.status < 200 || request.status >= 300) return "rejected";
-  return request.intercepted ? "intercepted" : "accepted";
+  return statusDelivery(request.status, request.intercepted);
+}
+
+/** The delivery of a call whose request got `status` (null: no answer), answered by the audit itself when `intercepted`. */
+function statusDelivery(status: number | null, intercepted: boolean): Delivery {
+  if (status === null) return "dropped";
+  if (status < 200 || status >= 300) return "rejected";
+  return intercepted ? "intercepted" : "accepted";
 }
 
 /** True when every call that can still be delivered has an answered request. */

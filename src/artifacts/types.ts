@@ -54,6 +54,10 @@ export interface CapturedCall {
    * what the page sent, not the redaction mark.
    */
   personalData?: PersonalDataHit[];
+  /** `experiment` on a call made through the experimentation SDK's track methods (`experimentSdk.calls`); absent on the analytics SDK's. */
+  sdk?: "experiment";
+  /** The experimentation SDK's reason for not sending the call (Optimizely's `Event key … is not in datafile.`); absent when it did not refuse it. */
+  refused?: string;
 }
 
 /** One request to the collector, decoded. */
@@ -324,6 +328,8 @@ export interface ExperimentSdkSeen {
   exposures?: SdkExposure[];
   /** The events the page tracked through the SDK (Statsig's `logEvent`, LaunchDarkly's and Optimizely's `track`), read from the same requests; absent for an SDK that is the analytics SDK too (PostHog: an identify merges the ids its events carry), and where `exposures` is. */
   tracked?: SdkTrackedEvent[];
+  /** The page's calls of the SDK's track methods, as calls (`sdk: "experiment"`), in order; present where `tracked` is, absent in artifacts saved before they were recorded. */
+  calls?: CapturedCall[];
 }
 
 /** An event the page tracked through the experimentation SDK, as its request carried it. */

@@ -1,6 +1,7 @@
 import type { Page, Request } from "playwright";
 import { firstSendings } from "../artifacts/page-views.js";
 import type {
+  CapturedCall,
   CollectRequest,
   ExperimentSdkInit,
   ExperimentSdkSeen,
@@ -9,12 +10,19 @@ import type {
   SdkExposure,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
-import { type EvaluationShape, type ExperimentPreset, wasServed } from "../vendors/experiment-vendor.js";
+import {
+  type EvaluationShape,
+  type ExperimentPreset,
+  type KnownEvents,
+  wasServed,
+} from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
 import { madeAtEpochMs, textAt } from "../vendors/payload.js";
 import type { SdkInitCall } from "./calls.js";
 import { ExposureRequests } from "./exposure-requests.js";
 import type { NetworkCapture } from "./network.js";
+import type { RouteWatch } from "./routes.js";
+import { routeOf } from "../url/route.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 const BINDING = "__setupAuditExperimentSdk";
@@ -30,7 +38,18 @@ type ExperimentSdkMessage =
   | { type: "ready"; init: number; at: number }
   | { type: "key"; init: number; key: string; at: number }
   | ({ type: "evaluation"; document: string } & Omit<FlagEvaluation, "atMs"> & { at: number })
-  | { type: "tracked"; document: string; at: number }
+  | {
+      type: "tracked";
+      document: string;
+      method: string;
+      /** The event's name; null when the call named none. */
+      name: string | null;
+      properties: unknown;
+      url: string;
+      /** The SDK's reason for not sending it (the preset's `knownEvents`); null when it knows the event, or the audit cannot tell. */
+      refused: string | null;
+      at: number;
+    }
   | { type: "flushed"; document: string; through: number; at: number };
 
 /** What the page's watch is given: the SDK's global, its constructors, its registry of clients, the client's evaluating methods and where a result keeps its variation and reason. */
@@ -49,6 +68,8 @@ interface WatchConfig {
   flush: string | null;
   /** The methods of the client, or of its user contexts, that track an event through the SDK; none where `flush` is null. */
   track: readonly string[];
+  /** Where a ready client lists the events it sends, and what it says of one it refuses (`%s`: the event's name); null where it sends any. */
+  knownEvents: KnownEvents | null;
   variation: readonly string[];
   reason: readonly string[];
   rule: readonly string[];
@@ -69,12 +90,14 @@ export class ExperimentSdkPart implements GathererPart {
     if (input.experimentSdk === null) return { experimentSdk: null };
     const read = EXPERIMENT_PRESETS[input.experimentSdk.preset].logged
       ? { exposures: [] }
-      : input.experimentSdk.exposures && { exposures: [], tracked: [] };
+      : input.experimentSdk.exposures && { exposures: [], tracked: [], calls: [] };
     return { experimentSdk: { inits: [], evaluations: [], ...read } };
   }
 
   private readonly inits: ExperimentSdkInit[] = [];
   private readonly evaluations: FlagEvaluation[] = [];
+  /** The calls of the SDK's track methods. */
+  private readonly calls: CapturedCall[] = [];
   /** The keys the requests for the clients' values carried in their URLs (the preset's keyInUrl), in order. */
   private readonly keysInUrls: string[] = [];
   /** The requests that carried the SDK's exposures (`experimentSdk.exposures`). */
@@ -98,6 +121,7 @@ export class ExperimentSdkPart implements GathererPart {
     private readonly gathering: Gathering<"experimentSdk">,
     private readonly analyticsInits: readonly SdkInitCall[],
     private readonly network: NetworkCapture,
+    private readonly routes: RouteWatch,
   ) {
     const { experimentSdk } = gathering.input;
     this.preset = experimentSdk === null ? null : EXPERIMENT_PRESETS[experimentSdk.preset];
@@ -125,6 +149,7 @@ export class ExperimentSdkPart implements GathererPart {
       hook: hook ?? null,
       flush: input.experimentSdk.exposures === null ? null : (this.preset.exposures?.flush ?? null),
       track: input.experimentSdk.exposures === null ? [] : (this.preset.exposures?.track ?? []),
+      knownEvents: input.experimentSdk.exposures === null ? null : (this.preset.exposures?.knownEvents ?? null),
       variation: result.variation,
       reason: result.reason,
       rule: result.rule ?? [],
@@ -242,6 +267,7 @@ export class ExperimentSdkPart implements GathererPart {
     const exposures = readers && {
       exposures: this.exposureRequests.exposures(readers.read, evaluations),
       tracked: this.exposureRequests.tracked(readers.tracked),
+      calls: this.gathering.beforeReload(this.calls),
     };
     return { experimentSdk: { inits: this.gathering.beforeReload(this.inits), evaluations, ...exposures } };
   }
@@ -305,8 +331,27 @@ export class ExperimentSdkPart implements GathererPart {
     } else if (message.type === "evaluation") {
       const { type: _, at: __, document: ___, ...evaluation } = message;
       this.evaluations.push({ ...evaluation, atMs });
-    }
+    } else if (message.type === "tracked") this.calls.push(this.toCall(message, atMs));
     this.gathering.changed.notify();
+  }
+
+  /** A call of the SDK's track methods, as the artifacts keep it. */
+  private toCall(message: Extract<ExperimentSdkMessage, { type: "tracked" }>, atMs: number): CapturedCall {
+    const { method, name, properties, url, refused } = message;
+    return {
+      kind: "track",
+      method,
+      name,
+      properties,
+      atMs,
+      // The SDK's client was made: its methods were called on it.
+      state: "direct",
+      documentUrl: url,
+      step: this.routes.stepAt(message.at),
+      route: routeOf(url),
+      sdk: "experiment",
+      ...(refused === null ? {} : { refused }),
+    };
   }
 
   /** Counts a document's evaluations and tracked events, and those its clients' events were sent after. */
@@ -494,19 +539,83 @@ function watchExperimentSdk(config: WatchConfig): void {
   };
   const evaluating = (name: string, original: unknown, isReady: () => boolean) =>
     afterEachCall(original, (result, args) => evaluation(name, args[0], result, isReady));
-  /** Has the clients send what they hold after each event `tracker` (a client, or a user context) tracks. */
-  const watchTracking = (tracker: object) => {
-    const tracked = () => {
+  const plainObject = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === "object" && !Array.isArray(value);
+  /** A copy of `value` that crosses into the audit: JSON's, else its text. */
+  const copied = (value: unknown) => {
+    try {
+      return value === undefined ? null : JSON.parse(JSON.stringify(value));
+    } catch {
+      return String(value);
+    }
+  };
+  /** Why `client` refuses to send the event `name`, where it lists the events it sends (knownEvents); null when it knows it, or cannot say. */
+  const refusal = (client: Record<string, unknown>, name: string | null): string | null => {
+    const { knownEvents } = config;
+    const describe = knownEvents === null ? undefined : client[knownEvents.method];
+    if (name === null || typeof describe !== "function") return null;
+    try {
+      const listed = (describe.call(client) as Record<string, unknown> | null)?.[knownEvents!.list];
+      if (!Array.isArray(listed)) return null;
+      const known = listed.some((event) => plainObject(event) && event[knownEvents!.key] === name);
+      return known ? null : knownEvents!.refusal.replace("%s", name);
+    } catch {
+      return null;
+    }
+  };
+  // How deep the page is in calls of track methods.
+  let trackDepth = 0;
+  /**
+   * `original` wrapped so that `tracked` is told of each call's arguments, once it returned, unless
+   * it was made inside another track method's call: Optimizely's user context's `trackEvent` calls
+   * its client's `track`, for one event.
+   */
+  const trackingCalls = (original: unknown, tracked: (args: unknown[]) => void) => {
+    if (typeof original !== "function" || wrapped.has(original)) return original;
+    const watched = function (this: unknown, ...args: unknown[]) {
+      trackDepth++;
+      let result: unknown;
+      try {
+        result = original.apply(this, args);
+      } finally {
+        trackDepth--;
+      }
+      if (trackDepth === 0) tracked(args);
+      return result;
+    };
+    wrapped.add(watched);
+    return watched;
+  };
+  /**
+   * Notes each event `tracker` (a client, or a user context of `client`) tracks, and has the clients
+   * send what they hold after it. The event's name is the call's first argument (or its event
+   * object's `eventName`), its properties the last object argument after it (or its event object's `metadata`).
+   */
+  const watchTracking = (tracker: object, client: Record<string, unknown>) => {
+    const tracked = (method: string) => (args: unknown[]) => {
+      const [first, ...rest] = args;
+      const event = plainObject(first) ? first : null;
+      const name = typeof first === "string" ? first : typeof event?.eventName === "string" ? event.eventName : null;
+      const properties = event === null ? rest.filter(plainObject).at(-1) : event.metadata;
       logged++;
-      send({ type: "tracked", document: documentId, at: Date.now() });
+      send({
+        type: "tracked",
+        document: documentId,
+        method,
+        name,
+        properties: copied(properties),
+        url: location.href,
+        refused: refusal(client, name),
+        at: Date.now(),
+      });
       flushSoon();
     };
-    for (const name of config.track) watchProperty(tracker, name, (method) => afterEachCall(method, tracked));
+    for (const name of config.track) watchProperty(tracker, name, (method) => trackingCalls(method, tracked(name)));
   };
   /** Reads each evaluation through the client's hook, through the user contexts it makes, or else by wrapping its evaluating methods; watches what each tracks. */
   const watchEvaluations = (client: Record<string, unknown>, isReady: () => boolean) => {
     const { hook, userContext } = config;
-    watchTracking(client);
+    watchTracking(client, client);
     const watchEvaluating = (evaluator: object) => {
       for (const name of config.evaluate) watchProperty(evaluator, name, (method) => evaluating(name, method, isReady));
     };
@@ -516,7 +625,7 @@ function watchExperimentSdk(config: WatchConfig): void {
         afterEachCall(make, (made) => {
           if (made === null || typeof made !== "object") return;
           watchEvaluating(made);
-          watchTracking(made);
+          watchTracking(made, client);
         });
       watchProperty(client, userContext, makingContexts);
       return;

@@ -56,7 +56,8 @@ export const PAGE_PARTS = [
   ),
   listed(
     ExperimentSdkPart,
-    (gathering, built) => new ExperimentSdkPart(gathering, built(CallsPart).inits, built(NetworkPart).capture),
+    (gathering, built) =>
+      new ExperimentSdkPart(gathering, built(CallsPart).inits, built(NetworkPart).capture, built(RoutesPart).watch),
   ),
   listed(
     PageViewsPart,

@@ -70,7 +70,8 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
         call: callLabel(call),
         atMs: call.atMs,
         delivery: call.delivery,
-        deliveredAtMs: call.request === null ? null : (page.collect[call.request]?.atMs ?? null),
+        deliveredAtMs:
+          call.request === null ? (call.sentWith?.atMs ?? null) : (page.collect[call.request]?.atMs ?? null),
       })),
     requests: consent.requestsBefore.map((request) => ({
       method: request.method,

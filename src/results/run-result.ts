@@ -149,7 +149,7 @@ export function callRecords(target: Pick<TargetResult, "spec" | "environment" | 
         route: routeOfCall(call),
         delivery: call.delivery,
         seenOn: call.seenOn === "network" || call.madeBy === "sdk" ? "network" : "global",
-        sdk: "analytics",
+        sdk: call.sdk ?? "analytics",
       });
     return [
       ...page.calls.map(record(page.consent?.unit ?? "page")),

@@ -105,6 +105,8 @@ export interface ExperimentPreset {
     sentWithinMs?: number;
     /** The methods of the client, or of its user contexts, that track an event through the SDK (Statsig's `logEvent`): the audit has the client send what it holds after each call too. */
     track: readonly string[];
+    /** Where a ready client lists the events it sends, for an SDK that refuses to send any other (Optimizely's datafile). */
+    knownEvents?: KnownEvents;
     read: (payload: unknown) => LoggedExposure[];
     /** The events the page tracked through the SDK that one request's payload holds. */
     tracked: (payload: unknown) => LoggedEvent[];
@@ -113,6 +115,19 @@ export interface ExperimentPreset {
   };
   /** How an evaluation's result says what the visitor got. */
   result: EvaluationShape;
+}
+
+/**
+ * The events a ready client sends: its `method()`'s `list`, each event named by its `key`; one not
+ * among them it drops, as `refusal` says (`%s`: the event's name); `advice` says what to do.
+ */
+export interface KnownEvents {
+  method: string;
+  list: string;
+  key: string;
+  refusal: string;
+  /** What to do about an event it refused. */
+  advice: string;
 }
 
 /** One event the page tracked through the SDK, as the SDK's request carries it. */

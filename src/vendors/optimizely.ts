@@ -35,6 +35,15 @@ export const optimizely: ExperimentPreset = {
     flush: "flushImmediately",
     // The client's `track(eventKey, userId)`, and its user contexts' `trackEvent(eventKey)`.
     track: ["track", "trackEvent"],
+    // The datafile's events: the SDK logs `Event key … is not in datafile.` for any other, and sends nothing.
+    knownEvents: {
+      method: "getOptimizelyConfig",
+      list: "events",
+      key: "key",
+      refusal: "Event key %s is not in datafile.",
+      advice:
+        "Create the event in the Optimizely project (or track the key it has), and add it as a metric of the flag's experiment: Optimizely sends only the events its datafile lists",
+    },
     read: optimizelyExposures,
     tracked: optimizelyEvents,
     unlogged:

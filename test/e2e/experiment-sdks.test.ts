@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { SLOW_INIT_MS as AMPLITUDE_SLOW_INIT_MS } from "../../fixtures/sites/amplitude-experiment.js";
 import { SLOW_INIT_MS as GROWTHBOOK_SLOW_INIT_MS } from "../../fixtures/sites/growthbook-flags.js";
 import { SLOW_INIT_MS as LAUNCHDARKLY_SLOW_INIT_MS } from "../../fixtures/sites/launchdarkly.js";
-import { SLOW_INIT_MS as OPTIMIZELY_SLOW_INIT_MS } from "../../fixtures/sites/optimizely.js";
+import { SLOW_INIT_MS as OPTIMIZELY_SLOW_INIT_MS, UNKNOWN_EVENT } from "../../fixtures/sites/optimizely.js";
 import { SLOW_FLAGS_MS as POSTHOG_SLOW_FLAGS_MS } from "../../fixtures/sites/posthog-flags.js";
 import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
 import type { RunSummary } from "../../src/results/summary.js";
@@ -16,7 +16,9 @@ import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
  * bundled into the site's code) pass experiment.assignment and every other check on both viewports; each planted fault is
  * reported by its check alone (experiment.assignment; experiment.exposure for a control that logs no exposure), naming
  * the key, the flag or the SDK's reason. Where the audit reads the SDK's own exposures, they pass on the correct pages,
- * and a visitor switched on identify is reported by experiment.exposure too.
+ * and a visitor switched on identify is reported by experiment.exposure too. The events the page tracks through the
+ * SDK are its calls, delivered as the SDK's requests were answered; one Optimizely refuses (its datafile lacks the
+ * event) fails events.delivered with the SDK's reason, and goals.match for the goal it was to meet.
  */
 const VIEWPORTS = ["desktop", "mobile"] as const;
 
@@ -63,6 +65,8 @@ interface VendorShop {
     string,
     { check?: string; status?: "warn"; message: string; evidence?: Record<string, unknown>; also?: string[] }
   >;
+  /** Each goal a planted fault keeps from being met: goals.match's message. */
+  unmetGoals?: Record<string, string>;
 }
 
 /**
@@ -179,6 +183,22 @@ const SHOPS: Record<string, VendorShop> = {
       "control-unlogged": controlUnlogged(
         "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`",
       ),
+      // The click tracks a goal's event the datafile does not list: Optimizely drops it, and says why.
+      "unknown-event": {
+        check: "events.delivered",
+        message: `trackEvent("${UNKNOWN_EVENT}") through Optimizely (@optimizely/optimizely-sdk) was never sent: the SDK refused it ("Event key ${UNKNOWN_EVENT} is not in datafile.")`,
+        evidence: {
+          sdk: "experiment",
+          // Beside the click's call of the service's SDK, delivered.
+          deliveries: expect.arrayContaining([
+            expect.objectContaining({ delivery: "dropped", refused: `Event key ${UNKNOWN_EVENT} is not in datafile.` }),
+            expect.objectContaining({ call: 'track("cta_clicked")', delivery: "accepted" }),
+          ]),
+        },
+      },
+    },
+    unmetGoals: {
+      "Trial started": `expects \`${UNKNOWN_EVENT}\`, which the pages tracked only through the experimentation SDK on unknown-event, and it refused to send it`,
     },
   },
   "amplitude-experiment": {
@@ -296,15 +316,18 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
     test("each planted assignment fault, and nothing else, is reported on both viewports", () => {
       const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
       expect(
-        reported.map((finding) => `${finding.check} ${finding.status} ${finding.page} ${finding.viewport}`).sort(),
+        reported
+          .map((finding) => `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}`)
+          .sort(),
       ).toEqual(
-        VIEWPORTS.flatMap((viewport) =>
-          Object.entries(shop.faults).flatMap(([page, fault]) =>
+        VIEWPORTS.flatMap((viewport) => [
+          ...Object.entries(shop.faults).flatMap(([page, fault]) =>
             [`${fault.check ?? ASSIGNMENT} ${fault.status ?? "fail"}`, ...(fault.also ?? [])].map(
               (finding) => `${finding} ${page} ${viewport}`,
             ),
           ),
-        ).sort(),
+          ...Object.keys(shop.unmetGoals ?? {}).map((goal) => `goals.match fail ${goal} ${viewport}`),
+        ]).sort(),
       );
     });
 
@@ -315,6 +338,9 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
             message: expect.stringContaining(fault.message),
             ...(fault.evidence ? { evidence: fault.evidence } : {}),
           });
+      for (const viewport of VIEWPORTS)
+        for (const [goal, says] of Object.entries(shop.unmetGoals ?? {}))
+          expect(findingOf(summary, "goals.match", { goal, viewport }).message).toContain(says);
     });
 
     test("the correct pages' visitor is assigned a variation of the experiment with staging's key, and the pages pass every check", () => {
@@ -336,6 +362,17 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
         expect(late.evidence.atMs as number).toBeGreaterThan(shop.slowInitMs);
       }
     });
+
+    if (shop.faults["conversion-other-id"] !== undefined)
+      test("the goal's event tracked through the SDK is one of the page's calls, the SDK's, delivered as its request was answered", () => {
+        for (const viewport of VIEWPORTS)
+          expect(
+            summary.calls
+              .filter((call) => call.page === "conversion-other-id" && call.viewport === viewport)
+              .map((call) => `${call.sdk} ${call.name} ${call.delivery}`)
+              .sort(),
+          ).toEqual(["analytics cta_clicked accepted", "experiment cta_clicked accepted"]);
+      });
 
     const { switched } = shop;
     if (switched !== undefined)

@@ -2,6 +2,7 @@ import { carrierOf, ingestionUnverified, type JudgedCall } from "../../artifacts
 import type { CollectRequest } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { botFilterCause } from "../bot-filter.js";
+import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
 import { defineCheck, describeCall, perLoadedPage, LOADED_PAGE } from "../check.js";
 
 /** events.delivered: every call reached the collector and was accepted. */
@@ -16,7 +17,9 @@ export const eventsDelivered = defineCheck({
   failsWhen:
     "a call was never delivered (when the page sent none and its browser showed what the SDK's bot filter " +
     "reads, the finding says so and names the SDK's setting: see [A visitor's browser](audit-traffic.md#a-visitors-browser)), " +
-    "the collector rejected it, or (with `api.recentEventsPath`) the service never ingested a call the " +
+    "the collector rejected it, the experimentation SDK refused to send it (its reason is named: see [The events " +
+    "tracked through the SDK](experiments.md#the-events-tracked-through-the-sdk)), or (with `api.recentEventsPath`) " +
+    "the service never ingested a call the " +
     "collector accepted; **warn** when ingestion was asked for but could not be checked (see [Service " +
     "API](service-api.md#ingestion))",
   why:
@@ -25,6 +28,9 @@ export const eventsDelivered = defineCheck({
     "the visitors whose events happen to survive.",
   evaluate(context): Judgement[] {
     const unverified = ingestionUnverified(context.spec, context.api);
+    const preset = context.spec.experimentSdk ? EXPERIMENT_PRESETS[context.spec.experimentSdk.preset] : undefined;
+    const experimentVendor = preset?.vendor ?? "the experimentation SDK";
+    const refusedAdvice = preset?.exposures?.knownEvents?.advice;
     return perLoadedPage(context, (page) => {
       // Calls lost before the SDK existed are sdk.order's failure, not a delivery problem.
       const calls = page.calls.filter((call) => call.state !== "lost");
@@ -33,14 +39,19 @@ export const eventsDelivered = defineCheck({
       if (calls.length === 0 && unreadable.length === 0)
         return { status: "skip", message: "No call was made, so there was nothing to deliver." };
       const carrier = (call: JudgedCall) => carrierOf(page, call);
+      const status = (call: JudgedCall) => carrier(call)?.status ?? call.sentWith?.status ?? null;
+      const described = (call: JudgedCall) =>
+        call.sdk === "experiment" ? `${describeCall(call)} through ${experimentVendor}` : describeCall(call);
       const rejected = calls.filter((call) => call.delivery === "rejected");
       const dropped = calls.filter((call) => call.delivery === "dropped");
+      const refused = dropped.filter((call) => call.refused !== undefined);
       const evidence = {
         deliveries: calls.map((call) => ({
-          call: describeCall(call),
+          call: described(call),
           delivery: call.delivery,
-          status: carrier(call)?.status ?? null,
+          status: status(call),
           ingested: call.ingested,
+          ...(call.refused === undefined ? {} : { refused: call.refused }),
         })),
         ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
@@ -56,30 +67,42 @@ export const eventsDelivered = defineCheck({
             `A collect request to ${new URL(request.url).pathname} could not be read (${request.decodeError}), so the audit answered it HTTP ${request.status}`,
         ),
         ...rejected.map(
-          (call) => `${describeCall(call)} was rejected by the collector (HTTP ${carrier(call)?.status})`,
+          (call) =>
+            `${described(call)} was rejected by ${call.sdk === "experiment" ? "its endpoint" : "the collector"} (HTTP ${status(call)})`,
         ),
         ...notIngested.map(
           (call) =>
             `${describeCall(call)} got HTTP ${carrier(call)?.status} from the collector, but the service never ingested it (it is not in the project's recent events)`,
         ),
+        ...refused.map((call) => `${described(call)} was never sent: the SDK refused it ("${call.refused}")`),
         ...dropped
-          .filter((call) => !notIngested.includes(call))
-          .map((call) => `${describeCall(call)} was never delivered${whyUndelivered(carrier(call))}`),
+          .filter((call) => !notIngested.includes(call) && !refused.includes(call))
+          .map((call) => `${described(call)} was never delivered${whyUndelivered(carrier(call))}`),
       ];
       if (problems.length > 0) {
         const advice =
-          unreadable.length > 0
-            ? "Make the SDK send JSON, text/plain JSON, form-encoded JSON or gzip, or audit with traffic.collect: send so that the collector judges the payload"
-            : rejected.length > 0
-              ? "Fix the call's arguments so the collector accepts them"
-              : notIngested.length > 0
-                ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
-                : (botFilter?.advice ??
-                  "Let the SDK flush before the page navigates away (or use its beacon transport)");
+          refused.length > 0 && refusedAdvice !== undefined
+            ? refusedAdvice
+            : unreadable.length > 0
+              ? "Make the SDK send JSON, text/plain JSON, form-encoded JSON or gzip, or audit with traffic.collect: send so that the collector judges the payload"
+              : rejected.length > 0
+                ? "Fix the call's arguments so the collector accepts them"
+                : notIngested.length > 0
+                  ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
+                  : (botFilter?.advice ??
+                    "Let the SDK flush before the page navigates away (or use its beacon transport)");
+        // The finding is about the experimentation SDK when every call it fails is that SDK's.
+        const failed = [...rejected, ...dropped];
+        const about =
+          unreadable.length === 0 && failed.every((call) => call.sdk === "experiment") ? "experiment" : null;
         return {
           status: "fail",
           message: `${problems.join("; ")}. ${advice}.`,
-          evidence: botFilter === null ? evidence : { ...evidence, botFilter: botFilter.sign },
+          evidence: {
+            ...evidence,
+            ...(botFilter === null ? {} : { botFilter: botFilter.sign }),
+            ...(about === null ? {} : { sdk: about }),
+          },
         };
       }
       if (unverified !== null) {

@@ -67,11 +67,15 @@ export const eventsDuplicate = defineCheck({
   },
 });
 
-/** The page's tracks grouped by step, name and equal properties, each group in the order its calls were made. */
+/**
+ * The page's tracks grouped by SDK, step, name and equal properties, each group in the order its
+ * calls were made: a goal's event sent to the analytics SDK and to the experimentation SDK is one
+ * event to each.
+ */
 function equalTracks(tracks: readonly CapturedCall[]): EqualTracks[] {
   const groups = new Map<string, EqualTracks>();
   for (const call of tracks) {
-    const key = JSON.stringify([call.step ?? null, call.name, canonical(call.properties)]);
+    const key = JSON.stringify([call.sdk ?? "analytics", call.step ?? null, call.name, canonical(call.properties)]);
     const group = groups.get(key) ?? { name: call.name!, stepIndex: call.step ?? null, calls: [] };
     group.calls.push(call);
     groups.set(key, group);

@@ -12,7 +12,10 @@ export const goalsMatch = defineCheck({
   family: "Goal/event mismatch",
   severity: "critical",
   requires: [...LOADED_PAGE, "calls"],
-  failsWhen: 'a goal\'s event never fired exactly, on a viewport; near misses are named ("did you mean …")',
+  failsWhen:
+    'a goal\'s event never fired exactly, on a viewport; near misses are named ("did you mean …"); a call the ' +
+    "experimentation SDK refused to send (Optimizely's event not in its datafile) meets no goal, and the finding names " +
+    "the refusal (see [The events tracked through the SDK](experiments.md#the-events-tracked-through-the-sdk))",
   why:
     "A goal counts only events whose name equals its condition exactly. `Signup Success` is not " +
     "`signup_success`: the experiment shows zero conversions and no error anywhere.",
@@ -26,7 +29,10 @@ export const goalsMatch = defineCheck({
         const calls = context.pages
           .filter((page) => page.viewport === viewport)
           .flatMap((page) => madeCalls(page).map((call) => ({ page: page.page, call })));
-        const exact = calls.filter(({ call }) => call.kind === "track" && call.name === goal.event);
+        const named = calls.filter(({ call }) => call.kind === "track" && call.name === goal.event);
+        // A call the experimentation SDK refused to send never left the page: it meets no goal.
+        const exact = named.filter(({ call }) => call.refused === undefined);
+        const refused = named.filter(({ call }) => call.refused !== undefined);
         if (exact.length > 0) {
           const pages = [...new Set(exact.map(({ page }) => page))];
           return finding(
@@ -60,6 +66,17 @@ export const goalsMatch = defineCheck({
             scope,
             { event: goal.event, unconsented },
           );
+        if (refused.length > 0) {
+          const pages = [...new Set(refused.map(({ page }) => page))];
+          const reasons = [...new Set(refused.map(({ call }) => call.refused!))];
+          return finding(
+            context,
+            "fail",
+            `Goal "${goal.name}" expects \`${goal.event}\`, which the pages tracked only through the experimentation SDK on ${pages.join(", ")}, and it refused to send it ("${reasons.join('", "')}"): the experiment counts no conversion. See events.delivered for what to do.`,
+            scope,
+            { event: goal.event, refused: reasons, pages },
+          );
+        }
         const names = calls
           .filter(({ call }) => call.kind === "track" && call.name !== null)
           .map(({ call }) => call.name!);

@@ -23,7 +23,8 @@ export const sdkOrder = defineCheck({
     const { global } = context.spec.sdk;
     return perLoadedPage(context, (page) => {
       // Page views are events.pageviews' business: a page() queued by a snippet is how page views are sent.
-      const calls = page.calls.filter((call) => call.kind !== "page");
+      // The experimentation SDK's calls are made on its client, which exists by then.
+      const calls = page.calls.filter((call) => call.kind !== "page" && call.sdk === undefined);
       const lost = calls.filter((call) => call.state === "lost");
       const queued = calls.filter((call) => call.state === "queued");
       const describe = (calls: typeof lost) => calls.map((call) => `${describeCall(call)} at ${call.atMs} ms`);

@@ -40,6 +40,16 @@ const EXPOSED_AT_START_UP: VendorShop["faults"][string] = {
   evidence: { fired: 1 },
 };
 
+/** The fault of a page that evaluates the flag as it loads while the experiment's target is hidden: the visitor is exposed without seeing it. */
+const EXPOSED_HIDDEN: VendorShop["faults"][string] = {
+  check: "experiment.exposure",
+  status: "warn",
+  message: "but the experiment's target `#cta` was visible at no point the audit looked",
+  evidence: { targetShown: false },
+  // A target never visible is the selector's failure too.
+  also: ["experiment.selector fail"],
+};
+
 /** The fault of a visitor served control whose exposure the page keeps the SDK from logging: `unlogged` begins the SDK's own advice. */
 function controlUnlogged(unlogged: string): VendorShop["faults"][string] {
   return {
@@ -115,6 +125,7 @@ const SHOPS: Record<string, VendorShop> = {
       ),
       // Read with disableExposureLog, and logged only outside control: the control's visitors are never counted.
       home: EXPOSED_AT_START_UP,
+      "hidden-target": EXPOSED_HIDDEN,
       "conversion-other-id": CONVERSION_OTHER_ID("Statsig (@statsig/js-client)"),
       "control-unlogged": controlUnlogged("Statsig logs no exposure for a value read with `disableExposureLog`"),
     },
@@ -179,6 +190,7 @@ const SHOPS: Record<string, VendorShop> = {
       ),
       // Decided with DISABLE_DECISION_EVENT, and again only outside control: the control's visitors are never counted.
       home: EXPOSED_AT_START_UP,
+      "hidden-target": EXPOSED_HIDDEN,
       "conversion-other-id": CONVERSION_OTHER_ID("Optimizely (@optimizely/optimizely-sdk)"),
       "control-unlogged": controlUnlogged(
         "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`",

@@ -191,12 +191,15 @@ export const experimentExposure = defineCheck({
     "changed groups on identify, naming both ids, or was bucketed again), or the first came after the goal's event " +
     "(sent through either SDK), or the goal's event was sent through the experimentation SDK for another id than " +
     "the exposures' (the conversion cannot be joined to them) (**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
-    "flag on an audited page that shows none of its experiments (a page that evaluates every flag at start-up) " +
+    "flag on an audited page that shows none of its experiments (a page that evaluates every flag at start-up), " +
+    "or on the experiment's page while its target was visible at no point the audit looked (before the journey, " +
+    "and once the page was done: evaluated for a component not shown) " +
     "(**warn**, one per page × viewport). Evidence: `fired` " +
     "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
     "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
     "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`; from the SDK's own " +
-    "exposures, `visitors`, `statuses` (their requests' answers) and `conversions` (the goal's events sent through it)",
+    "exposures, `visitors`, `statuses` (their requests' answers), `conversions` (the goal's events sent through it) " +
+    "and `targetShown: false` on the warn for a target never visible",
   why:
     "The exposure is how the service learns which visitor saw which variation; every result is counted from " +
     "it. Missing, it leaves the experiment without visitors; sent twice, on a page that tracks it in two " +
@@ -305,7 +308,25 @@ function unforcedJudge(context: CheckContext, experiment: ExperimentSpec): Unfor
   if (flag === undefined || sdk === undefined) return null;
   const preset = EXPERIMENT_PRESETS[sdk.preset];
   if (!readsExposures(preset)) return null;
-  return (page) => judgeSdkExposures(page.experimentSdk, preset, flag, madeCalls(page), events);
+  const target = (page: PageArtifacts) => ({
+    selector: experiment.selector,
+    shown: targetShown(page, experiment.name),
+  });
+  return (page) => judgeSdkExposures(page.experimentSdk, preset, flag, madeCalls(page), events, target(page));
+}
+
+/**
+ * Whether the experiment's target was visible at any point the audit looked at the page: before
+ * the journey (its view, for an experiment with variations) or once the page was done (its
+ * selector's matches); null when it looked at neither.
+ */
+function targetShown(page: PageArtifacts, experiment: string): boolean | null {
+  // A selector that is not valid CSS matched nothing to look at: page.selectors' finding.
+  const looks = [...page.experimentViews, ...page.selectors].filter(
+    (look) => look.experiment === experiment && look.matched !== null,
+  );
+  if (looks.length === 0) return null;
+  return looks.some((look) => look.visible > 0);
 }
 
 /** The exposure call on the page as it is, in words. */

@@ -18,7 +18,7 @@ import { type ExperimentPreset, wasServed } from "../../vendors/experiment-vendo
 
 /** What the exposures on the page as it is say (the mapped call, or the SDK's own of one flag): the status, the sentence after the page's name, and the evidence. */
 export interface PageExposureVerdict {
-  status: "pass" | "fail" | "skip";
+  status: "pass" | "warn" | "fail" | "skip";
   text: string;
   evidence?: Record<string, unknown>;
 }
@@ -28,13 +28,18 @@ export function readsExposures(preset: ExperimentPreset): boolean {
   return preset.exposures !== undefined || preset.logged !== undefined;
 }
 
-/** Judges the exposures of `flag` the SDK logged on one page against what it served there and the goal's events the page sent. */
+/**
+ * Judges the exposures of `flag` the SDK logged on one page against what it served there, the goal's
+ * events the page sent, and whether the experiment's target was visible at any point the audit
+ * looked (`target`: its selector, and false when it never was; null when the audit did not look).
+ */
 export function judgeSdkExposures(
   seen: ExperimentSdkSeen | null | undefined,
   preset: ExperimentPreset,
   flag: string,
   calls: readonly CapturedCall[],
   goalEvents: readonly string[],
+  target: { selector: string; shown: boolean | null },
 ): PageExposureVerdict {
   if (seen === null) return { status: "skip", text: "not judged: the page was gathered without experimentSdk." };
   if (seen?.exposures === undefined)
@@ -83,6 +88,12 @@ export function judgeSdkExposures(
     };
   const [first] = counted as [SdkExposure, ...SdkExposure[]];
   const visitor = first.visitor === null ? "" : ` for ${first.visitor}`;
+  if (target.shown === false)
+    return {
+      status: "warn",
+      text: `${preset.vendor} logged "${flag}"${visitor} at ${first.atMs} ms, naming ${quoted(first.variation)}, but the experiment's target \`${target.selector}\` was visible at no point the audit looked (before the journey, and once the page was done): the visitor is counted without having seen the change, which dilutes the result. Evaluate the flag where the target shows (as the component that shows it renders), not before`,
+      evidence: { ...evidence, targetShown: false },
+    };
   return {
     status: "pass",
     text: `${preset.vendor} logged "${flag}"${visitor} at ${first.atMs} ms, naming ${quoted(first.variation)}, delivered (${first.request.status}), before the goal's event.`,

@@ -5,6 +5,7 @@ import type {
   FlagEvaluation,
   SdkExposure,
   SdkTrackedEvent,
+  SelectorMatch,
 } from "../../../src/artifacts/types.js";
 import { experimentExposure } from "../../../src/checks/experiment/exposure.js";
 import type { ExperimentPresetName } from "../../../src/vendors/experiment-presets.js";
@@ -164,6 +165,36 @@ test("fails when the goal's event was sent through the SDK for another id than t
   expect(judged(seenWith([served()], [exposure()], [conversion("visitor-1", 500)]), [])!.message).toContain(
     "it came after the goal's event `cta_clicked` (500 ms, the exposure 901 ms)",
   );
+});
+
+test("warns when the experiment's target was visible at no point the audit looked, and passes once it was at one", () => {
+  const look = (visible: number): SelectorMatch => ({
+    experiment: "Pricing CTA copy",
+    selector: "#cta",
+    matched: 1,
+    visible,
+    stableAlternative: null,
+  });
+  const judgedWith = (selectors: SelectorMatch[]) => {
+    const page = pageWith({
+      page: "pricing",
+      viewport: "desktop",
+      experimentSdk: seenWith([served()], [exposure()]),
+      calls: [goal(2000)],
+      selectors,
+    });
+    return experimentExposure.evaluate(contextOf([page], specOn())).find((finding) => finding.variation === null);
+  };
+  expect(judgedWith([look(0)])).toMatchObject({
+    status: "warn",
+    message: expect.stringContaining(
+      'logged "pricing_cta" for visitor-1 at 901 ms, naming "cta-long", but the experiment\'s target `#cta` was visible at no point the audit looked (before the journey, and once the page was done): the visitor is counted without having seen the change',
+    ),
+    evidence: { targetShown: false, fired: 1 },
+  });
+  expect(judgedWith([look(1)])!.status).toBe("pass");
+  // A selector that is not valid CSS showed nothing to look at: page.selectors says so.
+  expect(judgedWith([{ ...look(0), matched: null }])!.status).toBe("pass");
 });
 
 test("skips when the flag was never served a variation, when the artifacts predate exposures, and without experimentSdk", () => {

@@ -23,12 +23,29 @@ export const EXPERIMENTS_TARGET = 1.2;
  * Each vendor's spec in test/e2e/specs, its fixture's port, its correct pages (those whose spec
  * clicks the CTA marked), where the SDK logs its exposures when to an endpoint of its own, which the
  * audit waits for too, and where the click's call is delivered when not to the reference SDK's
- * collect (parts of the URLs).
+ * collect (parts of the URLs); `^reload` after the exposures where the SDK logs them again on each
+ * load, as the audit then reloads the page.
  */
 const SHOPS: { spec: string; port: number; pages: string[]; exposures?: string; collect?: string }[] = [
-  { spec: "statsig.yaml", port: FIXTURE_PORTS.statsig, pages: ["shop", "bundled-shop"], exposures: "/v1/rgstr" },
-  { spec: "launchdarkly.yaml", port: FIXTURE_PORTS.launchdarkly, pages: ["shop"], exposures: "/events/bulk/" },
-  { spec: "optimizely.yaml", port: FIXTURE_PORTS.optimizely, pages: ["shop"], exposures: "/logx/v1/events" },
+  // `^reload`: the SDK logs the exposure again on each load, and the audit reloads the page to see it.
+  {
+    spec: "statsig.yaml",
+    port: FIXTURE_PORTS.statsig,
+    pages: ["shop", "bundled-shop"],
+    exposures: "/v1/rgstr^reload",
+  },
+  {
+    spec: "launchdarkly.yaml",
+    port: FIXTURE_PORTS.launchdarkly,
+    pages: ["shop"],
+    exposures: "/events/bulk/^reload",
+  },
+  {
+    spec: "optimizely.yaml",
+    port: FIXTURE_PORTS.optimizely,
+    pages: ["shop"],
+    exposures: "/logx/v1/events^reload",
+  },
   { spec: "amplitude-experiment.yaml", port: FIXTURE_PORTS.amplitudeExperiment, pages: ["shop"] },
   { spec: "posthog-flags.yaml", port: FIXTURE_PORTS.posthogFlags, pages: ["shop"], collect: "/i/v0/e/" },
 ];
@@ -40,18 +57,22 @@ interface SpecPage {
   steps?: unknown[];
 }
 
-/** The vendor's spec with its correct pages alone, and the experiments on them without their previews: the bare run previews nothing. */
+/**
+ * The vendor's spec with its correct pages alone, the experiments on them without their previews
+ * (the bare run previews nothing), and the goals of those experiments.
+ */
 function correctPagesSpec(file: string, pages: readonly string[]): Record<string, unknown> {
   const spec = parse(readFileSync(join("test/e2e/specs", file), "utf8")) as {
     pages: SpecPage[];
-    experiments: { page: string; variations?: unknown[] }[];
+    goals: { name: string }[];
+    experiments: { page: string; goals: string[]; variations?: unknown[] }[];
   };
+  const experiments = spec.experiments.filter((experiment) => pages.includes(experiment.page));
   return {
     ...spec,
     pages: spec.pages.filter((page) => pages.includes(page.id)),
-    experiments: spec.experiments
-      .filter((experiment) => pages.includes(experiment.page))
-      .map((experiment) => ({ ...experiment, variations: [] })),
+    goals: spec.goals.filter((goal) => experiments.some((experiment) => experiment.goals.includes(goal.name))),
+    experiments: experiments.map((experiment) => ({ ...experiment, variations: [] })),
   };
 }
 

@@ -328,6 +328,8 @@ export interface ExperimentSdkSeen {
   exposures?: SdkExposure[];
   /** The events the page tracked through the SDK (Statsig's `logEvent`, LaunchDarkly's and Optimizely's `track`), read from the same requests; absent for an SDK that is the analytics SDK too (PostHog: an identify merges the ids its events carry), and where `exposures` is. */
   tracked?: SdkTrackedEvent[];
+  /** The exposures it logged after the page was loaded once more in the same context (`reload`), read as `exposures` are; absent when the page was not reloaded, or its exposures are not read. */
+  reloadExposures?: SdkExposure[];
   /** The page's calls of the SDK's track methods, as calls (`sdk: "experiment"`), in order; present where `tracked` is, absent in artifacts saved before they were recorded. */
   calls?: CapturedCall[];
 }

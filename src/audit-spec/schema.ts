@@ -412,6 +412,8 @@ export const experimentSdkSchema = z
       init: section.init ?? preset.init,
       evaluate: section.evaluate ?? preset.evaluate,
       exposures: section.exposures ?? preset.exposures?.url ?? null,
+      // Whether a reload in the same browser logs the visitor's exposure again: the page's reload then judges it.
+      exposedOnEachLoad: preset.exposures?.onEachLoad === true,
     };
   });
 

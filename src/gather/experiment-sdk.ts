@@ -34,9 +34,9 @@ const BINDING = "__setupAuditExperimentSdk";
  * began). Each document counts them from 0 and names itself (`document`).
  */
 type ExperimentSdkMessage =
-  | ({ type: "init" } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
-  | { type: "ready"; init: number; at: number }
-  | { type: "key"; init: number; key: string; at: number }
+  | ({ type: "init"; id: string } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
+  | { type: "ready"; init: string; at: number }
+  | { type: "key"; init: string; key: string; at: number }
   | ({ type: "evaluation"; document: string } & Omit<FlagEvaluation, "atMs"> & { at: number })
   | {
       type: "tracked";
@@ -95,6 +95,8 @@ export class ExperimentSdkPart implements GathererPart {
   }
 
   private readonly inits: ExperimentSdkInit[] = [];
+  /** Each client's init by the id the page's watch gave it. */
+  private readonly initsById = new Map<string, ExperimentSdkInit>();
   private readonly evaluations: FlagEvaluation[] = [];
   /** The calls of the SDK's track methods. */
   private readonly calls: CapturedCall[] = [];
@@ -201,7 +203,9 @@ export class ExperimentSdkPart implements GathererPart {
    */
   isSettled(): boolean {
     const logged = this.preset?.logged;
-    if (logged === undefined) return this.inits.every((init) => init.readyAtMs !== null) && this.exposuresSent();
+    // Once the page was loaded again, the clients its reload made.
+    const inits = this.gathering.reloadAtMs === null ? this.inits : this.sinceReload(this.inits);
+    if (logged === undefined) return inits.every((init) => init.readyAtMs !== null) && this.exposuresSent();
     if (this.analyticsInits.length === 0) return true;
     const { valuesAtMs } = this;
     if (valuesAtMs === null) return this.valuesPending === 0 && this.bootstrappedEvaluationSent(logged);
@@ -248,6 +252,12 @@ export class ExperimentSdkPart implements GathererPart {
     );
   }
 
+  /** Whether the SDK logged an exposure of one of `flags` to its own endpoint: before the page's reload, or since it (`sinceReload`). */
+  exposed(flags: readonly string[], sinceReload: boolean): boolean {
+    const read = this.preset?.exposures?.read;
+    return read !== undefined && this.exposureRequests.carries(read, flags, sinceReload);
+  }
+
   activity(): number {
     const values = this.valuesAtMs === null ? 0 : 1;
     const ready = this.inits.filter((init) => init.readyAtMs !== null).length;
@@ -264,12 +274,22 @@ export class ExperimentSdkPart implements GathererPart {
     for (const [index, init] of unread.entries()) init.key = unreadKeys[index] ?? null;
     const evaluations = this.gathering.beforeReload(this.evaluations);
     const readers = this.gathering.input.experimentSdk?.exposures ? this.preset.exposures : undefined;
+    const reloaded = this.gathering.reloadAtMs !== null;
     const exposures = readers && {
       exposures: this.exposureRequests.exposures(readers.read, evaluations),
+      ...(reloaded
+        ? { reloadExposures: this.exposureRequests.exposures(readers.read, this.sinceReload(this.evaluations), true) }
+        : {}),
       tracked: this.exposureRequests.tracked(readers.tracked),
       calls: this.gathering.beforeReload(this.calls),
     };
     return { experimentSdk: { inits: this.gathering.beforeReload(this.inits), evaluations, ...exposures } };
+  }
+
+  /** The items made since the page's reload. */
+  private sinceReload<T extends { atMs: number }>(items: readonly T[]): T[] {
+    const before = this.gathering.beforeReload(items);
+    return items.filter((item) => !before.includes(item));
   }
 
   /** What an SDK that logs its evaluations did: the analytics SDK's inits, ready once its values came, and each evaluation its collect requests carried, which is its exposure too. */
@@ -321,12 +341,15 @@ export class ExperimentSdkPart implements GathererPart {
       this.countFlush(message);
     if (!this.gathering.observing) return;
     const atMs = this.gathering.sinceStart(message.at);
-    if (message.type === "init") this.inits.push({ method: message.method, key: message.key, atMs, readyAtMs: null });
-    else if (message.type === "key") {
-      const init = this.inits[message.init];
+    if (message.type === "init") {
+      const init = { method: message.method, key: message.key, atMs, readyAtMs: null };
+      this.inits.push(init);
+      this.initsById.set(message.id, init);
+    } else if (message.type === "key") {
+      const init = this.initsById.get(message.init);
       if (init !== undefined) init.key ??= message.key;
     } else if (message.type === "ready") {
-      const init = this.inits[message.init];
+      const init = this.initsById.get(message.init);
       if (init !== undefined) init.readyAtMs = atMs;
     } else if (message.type === "evaluation") {
       const { type: _, at: __, document: ___, ...evaluation } = message;
@@ -449,7 +472,7 @@ function watchExperimentSdk(config: WatchConfig): void {
     }
   };
   /** Tells of the client's readiness once (its key first, where only then known); says, as each evaluation is made, whether the client was ready. */
-  const watchReadiness = (client: Record<string, unknown>, init: number, keyKnown: boolean): (() => boolean) => {
+  const watchReadiness = (client: Record<string, unknown>, init: string, keyKnown: boolean): (() => boolean) => {
     let told = false;
     const ready = () => {
       if (told) return;
@@ -650,8 +673,9 @@ function watchExperimentSdk(config: WatchConfig): void {
       if (noted.has(client)) return;
       noted.add(client);
     }
-    const init = inits++;
-    send({ type: "init", method, key: typeof key === "string" ? key : null, at });
+    // Named for its document too: each document counts its clients from 0.
+    const init = `${documentId}#${inits++}`;
+    send({ type: "init", id: init, method, key: typeof key === "string" ? key : null, at });
     // What is no client (a factory's promise) has no readiness to wait for.
     if (client === null || typeof client !== "object") return send({ type: "ready", init, at: Date.now() });
     const methods = client as Record<string, unknown>;

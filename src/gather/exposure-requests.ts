@@ -66,17 +66,27 @@ export class ExposureRequests {
     return this.requests.every((request) => request.status !== null || request.failure !== null);
   }
 
+  /** Whether a request carried an exposure of one of `flags`: before any reload, or since it (`sinceReload`). */
+  carries(read: (payload: unknown) => LoggedExposure[], flags: readonly string[], sinceReload: boolean): boolean {
+    return this.found(read, sinceReload).some(({ found }) => flags.includes(found.flag));
+  }
+
   /**
-   * The exposures the requests before any reload carried, as `read` finds them in each payload;
-   * one that names the rule that served it names the variation the evaluation with that rule gave.
+   * The exposures the requests before any reload (or since it: `sinceReload`) carried, as `read`
+   * finds them in each payload; one that names the rule that served it names the variation the
+   * evaluation with that rule gave.
    */
-  exposures(read: (payload: unknown) => LoggedExposure[], evaluations: readonly FlagEvaluation[]): SdkExposure[] {
+  exposures(
+    read: (payload: unknown) => LoggedExposure[],
+    evaluations: readonly FlagEvaluation[],
+    sinceReload = false,
+  ): SdkExposure[] {
     const variationOf = ({ flag, variation, rule }: LoggedExposure) =>
       variation ??
       evaluations.find((evaluation) => evaluation.flag === flag && rule !== undefined && evaluation.rule === rule)
         ?.variation ??
       null;
-    return this.found(read).map(({ found, atMs, request }) => ({
+    return this.found(read, sinceReload).map(({ found, atMs, request }) => ({
       flag: found.flag,
       variation: variationOf(found),
       visitor: found.visitor,
@@ -90,9 +100,11 @@ export class ExposureRequests {
     return this.found(read).map(({ found: { name, visitor }, atMs, request }) => ({ name, visitor, atMs, request }));
   }
 
-  /** What `read` finds in the payloads of the requests before any reload, each with its time (the SDK's, else its request's) and its request. */
-  private found<Found extends { madeAt: number | null }>(read: (payload: unknown) => Found[]) {
-    return this.gathering.beforeReload(this.requests).flatMap(({ payloads, ...request }) =>
+  /** What `read` finds in the payloads of the requests before any reload (or since it), each with its time (the SDK's, else its request's) and its request. */
+  private found<Found extends { madeAt: number | null }>(read: (payload: unknown) => Found[], sinceReload = false) {
+    const before = this.gathering.beforeReload(this.requests);
+    const requests = sinceReload ? this.requests.filter((request) => !before.includes(request)) : before;
+    return requests.flatMap(({ payloads, ...request }) =>
       payloads.flatMap(read).map((found) => ({
         found,
         atMs: found.madeAt === null ? request.atMs : this.gathering.sinceStart(found.madeAt),

@@ -67,7 +67,8 @@ export const PAGE_PARTS = [
   listed(QuietWindowPart, (gathering, built) => new QuietWindowPart(gathering, built(JourneyPart))),
   listed(ReloadPart, (gathering, built) => {
     const reads = { tag: built(SdkTagPart), selectors: built(SelectorsPart), screenshot: built(ScreenshotPart) };
-    return new ReloadPart(gathering, built(NavigationPart), built(CallsPart), built(NetworkPart).capture, reads);
+    const [navigation, calls, sdk] = [built(NavigationPart), built(CallsPart), built(ExperimentSdkPart)];
+    return new ReloadPart(gathering, navigation, calls, built(NetworkPart).capture, sdk, reads);
   }),
 ] as const;
 

@@ -3,6 +3,7 @@ import { deliverySettled } from "../artifacts/delivery.js";
 import type { CapturedCall, PageArtifacts, PageReload } from "../artifacts/types.js";
 import { firstLine } from "../text/wording.js";
 import type { CallsPart } from "./calls.js";
+import type { ExperimentSdkPart } from "./experiment-sdk.js";
 import { NAVIGATION_TIMEOUT_MS, type NavigationPart } from "./navigation.js";
 import type { NetworkCapture } from "./network.js";
 import type { Gathering, GathererPart } from "./part.js";
@@ -18,9 +19,10 @@ interface PageReads {
 }
 
 /**
- * The exposure reload part: with the exposures' event names (`reloadForExposures`), once the page
- * is done, it is loaded once more in its context, without a journey, and waited for as long as it
- * takes to fire them again. What the page did from then on is the reload's, not the page's.
+ * The exposure reload part: with the exposures' event names (`reloadForExposures`), or the flags
+ * whose exposures the experimentation SDK logs itself (`reloadForFlags`), once the page is done, it
+ * is loaded once more in its context, without a journey, and waited for as long as it takes to fire
+ * them again. What the page did from then on is the reload's, not the page's.
  */
 export class ReloadPart implements GathererPart {
   /** A page never opened was never loaded again. */
@@ -31,18 +33,19 @@ export class ReloadPart implements GathererPart {
   private reload: PageReload | null = null;
 
   constructor(
-    private readonly gathering: Gathering<"reloadForExposures" | "sdk">,
+    private readonly gathering: Gathering<"reloadForExposures" | "reloadForFlags" | "sdk">,
     private readonly navigation: NavigationPart,
     private readonly calls: CallsPart,
     private readonly network: NetworkCapture,
+    private readonly experimentSdk: ExperimentSdkPart,
     private readonly reads: PageReads,
   ) {}
 
   async settle(page: Page): Promise<void> {
-    const { gathering, network, reads } = this;
+    const { gathering, network, reads, experimentSdk } = this;
     const { input, context, changed, sinceStart } = gathering;
-    const exposures = input.reloadForExposures;
-    if (exposures.length === 0) return;
+    const { reloadForExposures: exposures, reloadForFlags: flags } = input;
+    if (exposures.length === 0 && flags.length === 0) return;
     // What is read of the page (its tag, the selectors, the screenshot) is read of it, not of its reload.
     await Promise.all([reads.tag.pending(), reads.selectors.pending(), reads.screenshot.pending()]);
     // Where the page and its journey went, and its tag, are what they were before the reload.
@@ -58,6 +61,8 @@ export class ReloadPart implements GathererPart {
       exposures,
       calls: () => this.calls.made(),
       collect: () => network.collect,
+      flagsExposed: (sinceReload) => flags.length > 0 && experimentSdk.exposed(flags, sinceReload),
+      sdkSettled: () => experimentSdk.isSettled(),
       settle: (condition, timeoutMs) =>
         changed.waitForQuiet(condition, () => gathering.activity(), input.sdk.settleMs, timeoutMs, gathering.pageClock),
       waitFor: (condition, timeoutMs) => changed.waitFor(condition, timeoutMs),
@@ -84,6 +89,10 @@ async function reloadPage(
     exposures: readonly string[];
     calls: () => CapturedCall[];
     collect: () => PageArtifacts["collect"];
+    /** Whether the experimentation SDK logged an exposure of a flag to see again: before the reload, or since. */
+    flagsExposed: (sinceReload: boolean) => boolean;
+    /** Whether the experimentation SDK is done: its clients ready, their exposures sent. */
+    sdkSettled: () => boolean;
     settle: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
     waitFor: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
     timeoutMs: number;
@@ -92,6 +101,7 @@ async function reloadPage(
   const exposed = (calls: readonly CapturedCall[]) =>
     calls.some((call) => call.kind === "track" && call.name !== null && options.exposures.includes(call.name));
   const firedBefore = exposed(options.calls().filter((call) => call.atMs < options.atMs));
+  const flagsBefore = options.flagsExposed(false);
   const since = <T extends { atMs: number }>(items: readonly T[]) => items.filter((item) => item.atMs >= options.atMs);
   let loadError: string | null = null;
   try {
@@ -103,9 +113,11 @@ async function reloadPage(
   // Bounded from the load on, as the page's own waits are: a slow load must not eat the exposure's time.
   const deadline = Date.now() + options.timeoutMs;
   if (loadError === null) {
-    if (firedBefore) await options.waitFor(() => exposed(since(options.calls())), Math.max(0, deadline - Date.now()));
+    const firedAgain = () =>
+      (!firedBefore || exposed(since(options.calls()))) && (!flagsBefore || options.flagsExposed(true));
+    if (firedBefore || flagsBefore) await options.waitFor(firedAgain, Math.max(0, deadline - Date.now()));
     await options.settle(
-      () => deliverySettled(since(options.calls()), since(options.collect())),
+      () => deliverySettled(since(options.calls()), since(options.collect())) && options.sdkSettled(),
       Math.max(0, deadline - Date.now()),
     );
   }

@@ -44,6 +44,8 @@ export interface PageInput {
   consent: { spec: ConsentSpec; unit: ConsentUnitKind; storage: string[] } | null;
   /** The exposures' events to fire again: once done, the page is loaded once more and waited for until they come; empty for no reload. */
   reloadForExposures: string[];
+  /** The flags whose exposures the experimentation SDK logs itself to see again: once done, the page is loaded once more and waited for until the SDK logs them; empty for none. */
+  reloadForFlags: string[];
   /** Whether the SDK is waited for, ready, before the journey and the views. */
   awaitsSdk: boolean;
   /** The calls the page owes before it is done. */
@@ -140,6 +142,7 @@ export function plainPageInput(basics: PageBasics): PageInput {
     flicker: null,
     consent: null,
     reloadForExposures: [],
+    reloadForFlags: [],
     awaitsSdk: awaitsSdk(basics.page, []),
     expected: expectedCalls(basics.page, []),
     stepTimeoutMs: STEP_TIMEOUT_MS,

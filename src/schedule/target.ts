@@ -130,6 +130,7 @@ interface KindInput {
   variation: PlannedPreview | null;
   flicker: { selector: string } | null;
   reloadForExposures: string[];
+  reloadForFlags: string[];
   canaries: PlannedCanary[];
   /** Which pictures it keeps, and a preview's place in the spec that names them. */
   kept: { screenshot: boolean; views: boolean; filmstrip: boolean; variationId?: string };
@@ -143,6 +144,7 @@ const NOTHING_OF_ITS_OWN = {
   variation: null,
   flicker: null,
   reloadForExposures: [],
+  reloadForFlags: [],
   canaries: [],
 } as const satisfies Partial<KindInput>;
 
@@ -159,6 +161,12 @@ function pageAsItIs(target: Planned, page: string): Omit<KindInput, "canaries"> 
     flicker: null,
     // The page as it is is loaded once more for the exposure: the same visitor must see the same variation.
     reloadForExposures: experiments.flatMap((experiment) => (experiment.exposure ? [experiment.exposure.event] : [])),
+    // So is each flag whose exposures the experimentation SDK logs to its own endpoint again on each load.
+    reloadForFlags: !target.spec.experimentSdk?.exposedOnEachLoad
+      ? []
+      : experiments.flatMap((experiment) =>
+          experiment.flag !== undefined && experiment.exposure === undefined ? [experiment.flag] : [],
+        ),
     kept: { screenshot: true, views: viewed.length > 0, filmstrip: false },
     consentUnit: "page",
   };
@@ -221,6 +229,7 @@ function inputsOf(
     flicker: kind.flicker,
     consent: spec.consent ? { spec: spec.consent, unit: kind.consentUnit, storage: spec.sdk.storage } : null,
     reloadForExposures: kind.reloadForExposures,
+    reloadForFlags: kind.reloadForFlags,
     awaitsSdk: awaitsSdk(page, viewedExperiments),
     expected: expectedCalls(page, kind.reloadForExposures),
     stepTimeoutMs: STEP_TIMEOUT_MS,

@@ -103,6 +103,8 @@ export interface ExperimentPreset {
      * page waits that long, or until a request with an exposure started after the flush ended.
      */
     sentWithinMs?: number;
+    /** Set where the SDK logs a visitor's exposure again on each page load (it remembers what it logged in the page's memory alone): a reload in the same browser must log the same visitor in the same variation. */
+    onEachLoad?: true;
     /** The methods of the client, or of its user contexts, that track an event through the SDK (Statsig's `logEvent`): the audit has the client send what it holds after each call too. */
     track: readonly string[];
     /** Where a ready client lists the events it sends, for an SDK that refuses to send any other (Optimizely's datafile). */

@@ -27,6 +27,7 @@ export const launchdarkly: ExperimentPreset = {
   exposures: {
     url: "**/events/bulk/*",
     flush: "flush",
+    onEachLoad: true,
     track: ["track"],
     read: launchdarklyExposures,
     tracked: launchdarklyEvents,

@@ -33,6 +33,7 @@ export const optimizely: ExperimentPreset = {
   exposures: {
     url: "**/v1/events",
     flush: "flushImmediately",
+    onEachLoad: true,
     // The client's `track(eventKey, userId)`, and its user contexts' `trackEvent(eventKey)`.
     track: ["track", "trackEvent"],
     // The datafile's events: the SDK logs `Event key … is not in datafile.` for any other, and sends nothing.

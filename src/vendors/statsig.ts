@@ -30,6 +30,7 @@ export const statsig: ExperimentPreset = {
   exposures: {
     url: "**/v1/rgstr",
     flush: "flush",
+    onEachLoad: true,
     track: ["logEvent"],
     read: statsigExposures,
     tracked: statsigEvents,

@@ -27,6 +27,8 @@ test("a preset fills the experimentation SDK's fields, and a field given beside 
     init: ["StatsigClient"],
     evaluate: ["getFeatureGate", "getExperiment", "getDynamicConfig", "getLayer"],
     exposures: "**/v1/rgstr",
+    // Statsig logs a visitor's exposure again on each load: the page is reloaded to see it.
+    exposedOnEachLoad: true,
   });
   expect(result.spec.environments.staging!.experimentKey).toBe("client-staging");
   const overridden = parse(

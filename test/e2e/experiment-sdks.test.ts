@@ -75,6 +75,8 @@ interface VendorShop {
     string,
     { check?: string; status?: "warn"; message: string; evidence?: Record<string, unknown>; also?: string[] }
   >;
+  /** Set where the SDK logs the visitor's exposure again on each load: the correct pages' reload logs the same visitor in the same variation. */
+  logsOnEachLoad?: true;
   /** Each goal a planted fault keeps from being met: goals.match's message. */
   unmetGoals?: Record<string, string>;
 }
@@ -100,6 +102,7 @@ const CHANGED_GROUPS: NonNullable<VendorShop["switched"]> = {
 const SHOPS: Record<string, VendorShop> = {
   statsig: {
     spec: "statsig.yaml",
+    logsOnEachLoad: true,
     correct: ["shop", "slow-shop", "bundled-shop"],
     served: { key: "client-statsig-staging", value: "cta-long", reason: "Network:Recognized" },
     switched: CHANGED_GROUPS,
@@ -132,6 +135,7 @@ const SHOPS: Record<string, VendorShop> = {
   },
   launchdarkly: {
     spec: "launchdarkly.yaml",
+    logsOnEachLoad: true,
     correct: ["shop", "slow-shop"],
     served: { key: "ld-client-staging", value: "cta-long", reason: "FALLTHROUGH" },
     switched: CHANGED_GROUPS,
@@ -157,6 +161,7 @@ const SHOPS: Record<string, VendorShop> = {
   },
   optimizely: {
     spec: "optimizely.yaml",
+    logsOnEachLoad: true,
     correct: ["shop", "slow-shop"],
     // Optimizely names the rule that served the flag, here the experiment's.
     served: { key: "opt-staging-4fJ2", value: "cta_long", reason: "pricing_cta_test" },
@@ -195,6 +200,13 @@ const SHOPS: Record<string, VendorShop> = {
       "control-unlogged": controlUnlogged(
         "Optimizely logs no decision event for a `decide` with `DISABLE_DECISION_EVENT`",
       ),
+      // The visitor's id is made anew on each load: the page's reload logs another visitor.
+      "new-id-per-load": {
+        check: "experiment.exposure",
+        message:
+          "the visitor's id is not kept across page views, so each view counts as a new visitor. Keep the visitor's id across page views",
+        evidence: { variations: ["cta_long"], afterReload: ["cta_long"] },
+      },
       // The click tracks a goal's event the datafile does not list: Optimizely drops it, and says why.
       "unknown-event": {
         check: "events.delivered",
@@ -388,12 +400,18 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
 
     const { switched } = shop;
     if (switched !== undefined)
-      test("the SDK's own exposures: the correct pages log the variation served, delivered; identify-switch logs the visitor in both groups", () => {
+      test("the SDK's own exposures: the correct pages log the variation served, delivered (and again after a reload, where the SDK logs on each load); identify-switch logs the visitor in both groups", () => {
         for (const viewport of VIEWPORTS) {
           for (const page of shop.correct)
             expect(findingOf(summary, "experiment.exposure", { page, viewport, variation: null })).toMatchObject({
               status: "pass",
-              evidence: { variations: [shop.served.value], statuses: [expect.any(Number)] },
+              evidence: {
+                variations: [shop.served.value],
+                statuses: [expect.any(Number)],
+                ...(shop.logsOnEachLoad
+                  ? { afterReload: [shop.served.value], visitorsAfterReload: [expect.any(String)] }
+                  : {}),
+              },
             });
           const reported = findingOf(summary, "experiment.exposure", {
             page: "identify-switch",

@@ -302,3 +302,39 @@ test("each unit's input on each viewport holds what its gathering watches, appli
       .every(({ pictures }) => pictures.screenshot === null && pictures.view === null && pictures.filmstrip === null),
   ).toBe(true);
 });
+
+test("the page as it is is loaded again for the flags an experimentation SDK logs on each load; a preview, and an SDK that logs a visitor once, are not", () => {
+  const onFlags = (preset: string) =>
+    specWith({
+      ...spec,
+      environments: {
+        staging: { key: "prj_demo_staging", experimentKey: "client-staging", baseUrl: "https://shop.example.test" },
+      },
+      experimentSdk: { preset },
+      experiments: [
+        {
+          name: "Hero copy",
+          page: "home",
+          selector: "#hero",
+          goals: [],
+          flag: "hero_copy",
+          variations: [{ name: "Long", js: "void 0", id: "long" }],
+        },
+        { name: "Signup form", page: "signup", selector: "#form", goals: [], flag: "signup_form" },
+      ],
+    });
+  const reloads = (preset: string) =>
+    planTarget({
+      ...fields,
+      spec: onFlags(preset),
+      baseUrl: "https://shop.example.test",
+      pages: ["home", "signup"],
+    }).units.map((unit) => [unit.id, unit.inputs.desktop!.reloadForFlags]);
+  expect(reloads("statsig")).toEqual([
+    ["home", ["hero_copy"]],
+    ["signup", ["signup_form"]],
+    ["home.e0v0", []],
+  ]);
+  // Amplitude Experiment logs a visitor's exposure once: a reload would log none.
+  expect(reloads("amplitude-experiment").map(([, flags]) => flags)).toEqual([[], [], []]);
+});

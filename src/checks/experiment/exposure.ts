@@ -190,7 +190,9 @@ export const experimentExposure = defineCheck({
     "it, or one not delivered (refused, or its request failed), or exposures naming two variations (the visitor " +
     "changed groups on identify, naming both ids, or was bucketed again), or the first came after the goal's event " +
     "(sent through either SDK), or the goal's event was sent through the experimentation SDK for another id than " +
-    "the exposures' (the conversion cannot be joined to them) (**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
+    "the exposures' (the conversion cannot be joined to them), or, on an SDK that logs the exposure again on each " +
+    "load (Statsig, LaunchDarkly, Optimizely), the first exposure after one reload in the same browser named " +
+    "another visitor (the id is not kept across page views) or another variation (**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
     "flag on an audited page that shows none of its experiments (a page that evaluates every flag at start-up), " +
     "or on the experiment's page while its target was visible at no point the audit looked (before the journey, " +
     "and once the page was done: evaluated for a component not shown) " +
@@ -199,6 +201,7 @@ export const experimentExposure = defineCheck({
     "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
     "the page's clock), `appliedAtMs`, `documentStartsMs` and `controlFrameMs` or `lostAtMs`; from the SDK's own " +
     "exposures, `visitors`, `statuses` (their requests' answers), `conversions` (the goal's events sent through it) " +
+    "`afterReload` and `visitorsAfterReload` (the reload's exposures) " +
     "and `targetShown: false` on the warn for a target never visible",
   why:
     "The exposure is how the service learns which visitor saw which variation; every result is counted from " +

@@ -23,6 +23,12 @@ export interface PageExposureVerdict {
   evidence?: Record<string, unknown>;
 }
 
+/** Why exposures fail, and what to do. */
+interface Reason {
+  says: string;
+  fix: string;
+}
+
 /** Whether the audit reads the exposures `preset` logs: from requests of their own, or as the events the SDK logs its evaluations with. */
 export function readsExposures(preset: ExperimentPreset): boolean {
   return preset.exposures !== undefined || preset.logged !== undefined;
@@ -66,6 +72,7 @@ export function judgeSdkExposures(
     atMs: fired.map((exposure) => exposure.atMs),
     statuses: fired.map((exposure) => exposure.request.status),
     ...(conversions.length > 0 ? { conversions: conversions.map(({ name, visitor }) => ({ name, visitor })) } : {}),
+    ...afterReload(seen.reloadExposures, flag),
   };
   const unlogged = preset.exposures?.unlogged;
   if (counted.length === 0)
@@ -79,7 +86,8 @@ export function judgeSdkExposures(
     regrouped(counted),
     goalFirst(calls, conversions, goalEvents, counted[0]!),
     conversionForAnother(counted, conversions, preset.vendor),
-  ].filter((reason): reason is { says: string; fix: string } => reason !== null);
+    reloadedAsAnother(counted[0]!, seen.reloadExposures),
+  ].filter((reason): reason is Reason => reason !== null);
   if (reasons.length > 0)
     return {
       status: "fail",
@@ -96,13 +104,13 @@ export function judgeSdkExposures(
     };
   return {
     status: "pass",
-    text: `${preset.vendor} logged "${flag}"${visitor} at ${first.atMs} ms, naming ${quoted(first.variation)}, delivered (${first.request.status}), before the goal's event.`,
+    text: `${preset.vendor} logged "${flag}"${visitor} at ${first.atMs} ms, naming ${quoted(first.variation)}, delivered (${first.request.status}), before the goal's event${seen.reloadExposures?.some((exposure) => exposure.flag === flag) ? ", and again after a reload" : ""}.`,
     evidence,
   };
 }
 
 /** A reason for exposures whose request was refused or failed: the service never counts the visitor. */
-function undelivered(fired: readonly SdkExposure[]): { says: string; fix: string } | null {
+function undelivered(fired: readonly SdkExposure[]): Reason | null {
   const lost = fired.find(({ request }) => request.status === null || request.status >= 300);
   if (lost === undefined) return null;
   const outcome = lost.request.status === null ? (lost.request.failure ?? "no answer") : `HTTP ${lost.request.status}`;
@@ -113,7 +121,7 @@ function undelivered(fired: readonly SdkExposure[]): { says: string; fix: string
 }
 
 /** A reason for exposures naming more than one variation: a new identity bucketed again, or the same visitor. */
-function regrouped(fired: readonly SdkExposure[]): { says: string; fix: string } | null {
+function regrouped(fired: readonly SdkExposure[]): Reason | null {
   const [first] = fired as [SdkExposure, ...SdkExposure[]];
   const other = fired.find((exposure) => exposure.variation !== first.variation);
   if (other === undefined) return null;
@@ -130,12 +138,40 @@ function regrouped(fired: readonly SdkExposure[]): { says: string; fix: string }
   };
 }
 
+/** What the reload's exposures of `flag` named, for the evidence: nothing where the page was not reloaded. */
+function afterReload(reloaded: readonly SdkExposure[] | undefined, flag: string): Record<string, unknown> {
+  if (reloaded === undefined) return {};
+  const fired = reloaded.filter((exposure) => exposure.flag === flag);
+  return {
+    afterReload: fired.map((exposure) => exposure.variation),
+    visitorsAfterReload: fired.map((exposure) => exposure.visitor),
+  };
+}
+
+/**
+ * A reason for a reload whose first exposure of the flag naming a variation names another visitor
+ * or another variation than the page's first: the visitor's id is not kept across page views, so
+ * each view counts as a new visitor, or the visitor was bucketed again. A reload that logged none
+ * is not judged (an SDK may log a visitor's exposure once).
+ */
+function reloadedAsAnother(first: SdkExposure, reloaded: readonly SdkExposure[] | undefined): Reason | null {
+  const again = reloaded?.find((exposure) => exposure.flag === first.flag && exposure.variation !== null);
+  if (again === undefined || (again.visitor === first.visitor && again.variation === first.variation)) return null;
+  const named = (exposure: SdkExposure) =>
+    `${exposure.visitor ?? "a visitor with no id"} in ${quoted(exposure.variation)}`;
+  const newId = again.visitor !== first.visitor;
+  return {
+    says: `after a reload in the same browser it logged ${named(again)}, where the page had ${named(first)}: ${newId ? "the visitor's id is not kept across page views, so each view counts as a new visitor" : "the visitor was bucketed again"}`,
+    fix: "Keep the visitor's id across page views (a cookie or storage the page reads before it makes the client), so the visitor keeps their bucket.",
+  };
+}
+
 /** A reason for a goal's event sent through the SDK for another visitor than any exposure's: the conversion cannot be joined to the exposure. */
 function conversionForAnother(
   fired: readonly SdkExposure[],
   conversions: readonly SdkTrackedEvent[],
   vendor: string,
-): { says: string; fix: string } | null {
+): Reason | null {
   const exposed = new Set(fired.map((exposure) => exposure.visitor));
   const other = conversions.find((event) => !exposed.has(event.visitor));
   if (other === undefined) return null;
@@ -152,7 +188,7 @@ function goalFirst(
   conversions: readonly SdkTrackedEvent[],
   goalEvents: readonly string[],
   exposure: SdkExposure,
-): { says: string; fix: string } | null {
+): Reason | null {
   const tracked = calls.flatMap((call) =>
     call.kind === "track" && call.name !== null && goalEvents.includes(call.name) ? [{ ...call, name: call.name }] : [],
   );

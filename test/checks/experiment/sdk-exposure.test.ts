@@ -167,6 +167,26 @@ test("fails when the goal's event was sent through the SDK for another id than t
   );
 });
 
+test("after a reload in the same browser, the same visitor in the same variation passes; a new id, or another variation, fails", () => {
+  const reloaded = (again: SdkExposure[]) => ({ ...seenWith([served()], [exposure()]), reloadExposures: again });
+  expect(judged(reloaded([exposure({ atMs: 4000 })]))).toMatchObject({
+    status: "pass",
+    message: expect.stringContaining("before the goal's event, and again after a reload."),
+    evidence: { afterReload: ["cta-long"], visitorsAfterReload: ["visitor-1"] },
+  });
+  expect(judged(reloaded([exposure({ atMs: 4000, visitor: "visitor-9" })]))).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      'after a reload in the same browser it logged visitor-9 in "cta-long", where the page had visitor-1 in "cta-long": the visitor\'s id is not kept across page views, so each view counts as a new visitor. Keep the visitor\'s id across page views',
+    ),
+  });
+  expect(judged(reloaded([exposure({ atMs: 4000, variation: "control" })]))!.message).toContain(
+    'where the page had visitor-1 in "cta-long": the visitor was bucketed again',
+  );
+  // A reload that logged none (an SDK that logs a visitor once) is not judged.
+  expect(judged(reloaded([]))).toMatchObject({ status: "pass", evidence: { afterReload: [] } });
+});
+
 test("warns when the experiment's target was visible at no point the audit looked, and passes once it was at one", () => {
   const look = (visible: number): SelectorMatch => ({
     experiment: "Pricing CTA copy",

@@ -1,7 +1,7 @@
 import type { JudgedCall } from "../../artifacts/delivery.js";
 import type { CapturedCall, PageArtifacts } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
-import type { ExperimentSpec } from "../../audit-spec/schema.js";
+import type { ExperimentSpec, Step } from "../../audit-spec/schema.js";
 import { variationId } from "../../audit-spec/variation-id.js";
 import {
   auditedEnvironment,
@@ -9,6 +9,7 @@ import {
   finding,
   madeCalls,
   notJudgedReason,
+  pageSpecOf,
   type CheckContext,
   LOADED_PAGE,
 } from "../check.js";
@@ -195,7 +196,7 @@ export const experimentExposure = defineCheck({
     "another visitor (the id is not kept across page views) or another variation (**fail**); a flag never served a variation (experiment.assignment's fault) gets a **skip**; an exposure of the " +
     "flag on an audited page that shows none of its experiments (a page that evaluates every flag at start-up), " +
     "or on the experiment's page while its target was visible at no point the audit looked (before the journey, " +
-    "and once the page was done: evaluated for a component not shown) " +
+    "and once the page was done, unless a journey step clicked it: evaluated for a component not shown) " +
     "(**warn**, one per page × viewport). Evidence: `fired` " +
     "(how many exposures), `variations` (what each named), `atMs` (when each was made), `afterReload` (what the " +
     "reload's named) and, on a forced variation, `expected` (its id), and with its frames `exposedAtMs` (each on " +
@@ -311,11 +312,20 @@ function unforcedJudge(context: CheckContext, experiment: ExperimentSpec): Unfor
   if (flag === undefined || sdk === undefined) return null;
   const preset = EXPERIMENT_PRESETS[sdk.preset];
   if (!readsExposures(preset)) return null;
+  const steps = pageSpecOf(context, experiment.page)?.steps ?? [];
   const target = (page: PageArtifacts) => ({
     selector: experiment.selector,
-    shown: targetShown(page, experiment.name),
+    shown: clickedTarget(page, steps, experiment.selector) || targetShown(page, experiment.name),
   });
   return (page) => judgeSdkExposures(page.experimentSdk, preset, flag, madeCalls(page), events, target(page));
+}
+
+/** Whether a journey step clicked the target, and went through: a click waits for its element to be visible. */
+function clickedTarget(page: PageArtifacts, steps: readonly Step[], selector: string): boolean {
+  return steps.some(
+    (step, index) =>
+      "click" in step && step.click === selector && (page.stepError === null || page.stepError.step > index),
+  );
 }
 
 /**

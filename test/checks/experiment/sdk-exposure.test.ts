@@ -213,6 +213,20 @@ test("warns when the experiment's target was visible at no point the audit looke
     evidence: { targetShown: false, fired: 1 },
   });
   expect(judgedWith([look(1)])!.status).toBe("pass");
+  // A journey step that clicked it saw it: a click waits for its element to be visible (a drawer the journey opened, then closed).
+  const spec = specOn();
+  const clicking = { ...spec, pages: [{ ...spec.pages[0]!, steps: [{ click: "#cta" }] }] };
+  const clicked = pageWith({
+    page: "pricing",
+    viewport: "desktop",
+    experimentSdk: seenWith([served()], [exposure()]),
+    calls: [goal(2000)],
+    selectors: [look(0)],
+  });
+  const judgedClicked = (page: typeof clicked) =>
+    experimentExposure.evaluate(contextOf([page], clicking)).find((finding) => finding.variation === null)!.status;
+  expect(judgedClicked(clicked)).toBe("pass");
+  expect(judgedClicked({ ...clicked, stepError: { step: 0, message: 'click "#cta" failed' } })).toBe("warn");
   // A selector that is not valid CSS showed nothing to look at: page.selectors says so.
   expect(judgedWith([{ ...look(0), matched: null }])!.status).toBe("pass");
 });

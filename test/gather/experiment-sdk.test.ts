@@ -3,7 +3,8 @@ import { AMPLITUDE_DEPLOYMENT_KEYS } from "../../fixtures/sites/amplitude-experi
 import { GROWTHBOOK_CLIENT_KEYS } from "../../fixtures/sites/growthbook-flags.js";
 import { LAUNCHDARKLY_CLIENT_IDS } from "../../fixtures/sites/launchdarkly.js";
 import { OPTIMIZELY_SDK_KEYS } from "../../fixtures/sites/optimizely.js";
-import { STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
+import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS, STATSIG_CLIENT_KEYS } from "../../fixtures/sites/statsig.js";
+import type { ExperimentSdkInit } from "../../src/artifacts/types.js";
 import { experimentSdkSchema, type ExperimentSdkSpec } from "../../src/audit-spec/schema.js";
 import { ExposureRequests } from "../../src/gather/exposure-requests.js";
 import type { GatherRun } from "../../src/gather/gather-run.js";
@@ -34,6 +35,23 @@ test("a client made through the bundle's global is seen once, at its constructor
   expect(seen?.evaluations).toEqual([
     expect.objectContaining({ flag: "pricing_cta", variation: "cta-long", reason: "Network:Recognized" }),
   ]);
+});
+
+test("each document's client is its own: the next page's client, late, is ready when its own values came", async ({
+  gather,
+}) => {
+  // Each document counts its clients from 0: the second page's first client is not the first page's.
+  const { experimentSdk: seen } = await gather(
+    "statsig",
+    { path: "/shop", steps: [{ goto: "/slow-shop" }] },
+    { experimentSdk },
+  );
+  expect(seen?.inits).toHaveLength(2);
+  const [first, next] = seen!.inits as [ExperimentSdkInit, ExperimentSdkInit];
+  expect(first.readyAtMs).not.toBeNull();
+  expect(first.readyAtMs!).toBeLessThan(next.atMs);
+  // Ready once its values came, SLOW_INIT_MS after it asked: not when the first page's client was.
+  expect(next.readyAtMs! - next.atMs).toBeGreaterThanOrEqual(STATSIG_SLOW_INIT_MS);
 });
 
 test("a client of the SDK bundled into the site's code, which defines no global, is seen in its registry, with its evaluation", async ({

@@ -86,7 +86,7 @@ export function judgeSdkExposures(
     regrouped(counted),
     goalFirst(calls, conversions, goalEvents, counted[0]!),
     conversionForAnother(counted, conversions, preset.vendor),
-    reloadedAsAnother(counted[0]!, seen.reloadExposures),
+    reloadedAsAnother(counted, seen.reloadExposures),
   ].filter((reason): reason is Reason => reason !== null);
   if (reasons.length > 0)
     return {
@@ -149,19 +149,25 @@ function afterReload(reloaded: readonly SdkExposure[] | undefined, flag: string)
 }
 
 /**
- * A reason for a reload whose first exposure of the flag naming a variation names another visitor
- * or another variation than the page's first: the visitor's id is not kept across page views, so
- * each view counts as a new visitor, or the visitor was bucketed again. A reload that logged none
- * is not judged (an SDK may log a visitor's exposure once).
+ * A reason for a reload whose first exposure of the flag naming a variation names a visitor the
+ * page logged in another variation (bucketed again), or a visitor the page never logged: the
+ * visitor's id is not kept across page views, so each view counts as a new visitor. A visitor the
+ * page signed in during its journey is one it logged, where it evaluated the flag for them. A
+ * reload that logged none is not judged (an SDK may log a visitor's exposure once).
  */
-function reloadedAsAnother(first: SdkExposure, reloaded: readonly SdkExposure[] | undefined): Reason | null {
-  const again = reloaded?.find((exposure) => exposure.flag === first.flag && exposure.variation !== null);
-  if (again === undefined || (again.visitor === first.visitor && again.variation === first.variation)) return null;
+function reloadedAsAnother(
+  counted: readonly SdkExposure[],
+  reloaded: readonly SdkExposure[] | undefined,
+): Reason | null {
+  const last = counted.at(-1)!;
+  const again = reloaded?.find((exposure) => exposure.flag === last.flag && exposure.variation !== null);
+  if (again === undefined) return null;
+  const same = counted.findLast((exposure) => exposure.visitor === again.visitor);
+  if (same?.variation === again.variation) return null;
   const named = (exposure: SdkExposure) =>
     `${exposure.visitor ?? "a visitor with no id"} in ${quoted(exposure.variation)}`;
-  const newId = again.visitor !== first.visitor;
   return {
-    says: `after a reload in the same browser it logged ${named(again)}, where the page had ${named(first)}: ${newId ? "the visitor's id is not kept across page views, so each view counts as a new visitor" : "the visitor was bucketed again"}`,
+    says: `after a reload in the same browser it logged ${named(again)}, where the page had ${named(same ?? last)}: ${same === undefined ? "the visitor's id is not kept across page views, so each view counts as a new visitor" : "the visitor was bucketed again"}`,
     fix: "Keep the visitor's id across page views (a cookie or storage the page reads before it makes the client), so the visitor keeps their bucket.",
   };
 }

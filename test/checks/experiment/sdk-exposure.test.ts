@@ -183,6 +183,18 @@ test("after a reload in the same browser, the same visitor in the same variation
   expect(judged(reloaded([exposure({ atMs: 4000, variation: "control" })]))!.message).toContain(
     'where the page had visitor-1 in "cta-long": the visitor was bucketed again',
   );
+  // A visitor signed in during the journey, logged in the same variation, is the one the reload logs: no new id.
+  const signedIn = {
+    ...seenWith([served(), served()], [exposure(), exposure({ atMs: 1500, visitor: "user-4411" })]),
+    reloadExposures: [exposure({ atMs: 4000, visitor: "user-4411" })],
+  };
+  expect(judged(signedIn)!.status).toBe("pass");
+  expect(
+    judged({ ...signedIn, reloadExposures: [exposure({ atMs: 4000, visitor: "user-4411", variation: "control" })] })!
+      .message,
+  ).toContain(
+    'after a reload in the same browser it logged user-4411 in "control", where the page had user-4411 in "cta-long": the visitor was bucketed again',
+  );
   // A reload that logged none (an SDK that logs a visitor once) is not judged.
   expect(judged(reloaded([]))).toMatchObject({ status: "pass", evidence: { afterReload: [] } });
 });

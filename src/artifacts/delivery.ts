@@ -156,6 +156,14 @@ export function carrierOf(page: JudgedPage, call: JudgedCall): CollectRequest | 
 }
 
 /**
+ * When a call left the page: the time of the collect request that carried it, or of the
+ * experimentation SDK's own request that did; null when no request carried it.
+ */
+export function sentAtMs(page: JudgedPage, call: JudgedCall): number | null {
+  return call.request === null ? (call.sentWith?.atMs ?? null) : (page.collect[call.request]?.atMs ?? null);
+}
+
+/**
  * The track and identify events the service lists as received since the run's API gather began
  * (by its own clock when it said; an event without a time counts); null when the recent events
  * were not read.

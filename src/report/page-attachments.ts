@@ -1,4 +1,4 @@
-import type { JudgedCall, JudgedPage } from "../artifacts/delivery.js";
+import { sentAtMs, type JudgedCall, type JudgedPage } from "../artifacts/delivery.js";
 import type { ConsentArtifacts } from "../artifacts/types.js";
 import { hideSecretsDeep, isPlanLike, maskProperties, redactUrl, scrubText } from "../privacy/redact.js";
 import type { ReportTarget } from "../results/run-result.js";
@@ -70,8 +70,7 @@ function beforeConsent(page: JudgedPage, consent: ConsentArtifacts, context: Red
         call: callLabel(call),
         atMs: call.atMs,
         delivery: call.delivery,
-        deliveredAtMs:
-          call.request === null ? (call.sentWith?.atMs ?? null) : (page.collect[call.request]?.atMs ?? null),
+        deliveredAtMs: sentAtMs(page, call),
       })),
     requests: consent.requestsBefore.map((request) => ({
       method: request.method,

@@ -322,6 +322,32 @@ test.describe("consent.before", () => {
     expect(finding?.message).toContain('made track("signup_started") at 300 ms, held and delivered only after consent');
   });
 
+  test("a call made through the experimentation SDK is timed by its own request: sent before consent fails, held until it warns", () => {
+    const viaSdk = callWith({ method: "trackEvent", name: "cta_clicked", atMs: 300, sdk: "experiment" });
+    const sentAt = (atMs: number) =>
+      signup(
+        {},
+        {
+          calls: [],
+          collect: [],
+          experimentSdk: {
+            inits: [],
+            evaluations: [],
+            exposures: [],
+            calls: [viaSdk],
+            tracked: [{ name: "cta_clicked", visitor: "v-1", atMs, request: { atMs, status: 204, failure: null } }],
+          },
+        },
+      );
+    const [early] = consentBefore.evaluate(consentContext([sentAt(450)]));
+    expect(early?.status).toBe("fail");
+    expect(early?.message).toContain('made and delivered trackEvent("cta_clicked") at 300 ms');
+    expect(early?.evidence).toMatchObject({ callsBefore: [{ atMs: 300, deliveredAtMs: 450 }] });
+    const [held] = consentBefore.evaluate(consentContext([sentAt(1200)]));
+    expect(held?.status).toBe("warn");
+    expect(held?.message).toContain('made trackEvent("cta_clicked") at 300 ms, held and delivered only after consent');
+  });
+
   test("skips when consent was never given, and so do the page's other checks", () => {
     const context = consentContext([signup({ bannerAtMs: null, answeredAtMs: null })]);
     expect(consentBefore.evaluate(context)[0]).toMatchObject({

@@ -1,4 +1,4 @@
-import type { JudgedCall, JudgedPage } from "../../artifacts/delivery.js";
+import { sentAtMs, type JudgedPage } from "../../artifacts/delivery.js";
 import type { ConsentArtifacts, RequestSeen } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { shareableUrl } from "../../privacy/redact.js";
@@ -90,10 +90,9 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
   const requests = page.collect.flatMap((request, index) => (request.atMs < answeredAt ? [index] : []));
   const stored = sdkStorage(consent, consent.storedAtAnswer, matches, (atMs) => atMs < answeredAt, true);
   const before = page.calls.filter((call) => call.state !== "lost" && call.atMs < answeredAt);
-  const carrierAt = (call: JudgedCall) => (call.request === null ? null : (page.collect[call.request]?.atMs ?? null));
-  const deliveredBefore = before.filter((call) => (carrierAt(call) ?? Infinity) < answeredAt);
+  const deliveredBefore = before.filter((call) => (sentAtMs(page, call) ?? Infinity) < answeredAt);
   const held = before.filter((call) => {
-    const at = carrierAt(call);
+    const at = sentAtMs(page, call);
     return at !== null && at >= answeredAt;
   });
   const trackers = trackersReached(consent, answeredAt, new Set(page.collect.map((request) => request.url)));
@@ -111,7 +110,11 @@ function beforeVerdict(context: CheckContext, page: JudgedPage, matches: (name: 
     })),
     requestsLeftOut: consent.requestsLeftOut,
     storageBefore: stored,
-    callsBefore: before.map((call) => ({ call: describeCall(call), atMs: call.atMs, deliveredAtMs: carrierAt(call) })),
+    callsBefore: before.map((call) => ({
+      call: describeCall(call),
+      atMs: call.atMs,
+      deliveredAtMs: sentAtMs(page, call),
+    })),
   };
   const problems: string[] = [];
   if (requests.length > 0)

@@ -359,7 +359,7 @@ export interface SdkExposure {
 
 /** A client of the experimentation SDK made on the page (`new Statsig.StatsigClient(key, …)`). */
 export interface ExperimentSdkInit {
-  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), or the SDK's registry it was seen in (`__STATSIG__.instances`). */
+  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), the SDK's registry it was seen in (`__STATSIG__.instances`), or `values request` for a client seen on the wire alone (its request for its values). */
   method: string;
   /** Its first string argument: the key it was given; null when it was given none. */
   key: string | null;
@@ -372,7 +372,7 @@ export interface ExperimentSdkInit {
 
 /** One evaluation of a flag (gate, experiment) by a client of the experimentation SDK. */
 export interface FlagEvaluation {
-  /** The client's method (`getExperiment`), or the hook's stage where the SDK's hook does not name it (LaunchDarkly's `afterEvaluation`). */
+  /** The client's method (`getExperiment`), the hook's stage where the SDK's hook does not name it (LaunchDarkly's `afterEvaluation`), or `exposure` for one read from an exposure a client seen on the wire alone logged. */
   method: string;
   /** The key it evaluated: its first argument. */
   flag: string;

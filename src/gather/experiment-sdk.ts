@@ -14,6 +14,7 @@ import {
   type EvaluationShape,
   type ExperimentPreset,
   type KnownEvents,
+  type LoggedExposure,
   wasServed,
 } from "../vendors/experiment-vendor.js";
 import { EXPERIMENT_PRESETS } from "../vendors/experiment-presets.js";
@@ -26,6 +27,19 @@ import { routeOf } from "../url/route.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 const BINDING = "__setupAuditExperimentSdk";
+
+/** How a client seen on the wire alone was made, and how it evaluated: its request for its values, the exposures it logged. */
+const SEEN_ON_THE_WIRE = { init: "values request", evaluation: "exposure" } as const;
+
+/** A request for a client's values whose URL carried its key (the preset's keyInUrl), and how it ended. */
+interface ValuesRequest {
+  key: string;
+  atMs: number;
+  /** When it was answered or failed; null while it waits. */
+  endedAtMs: number | null;
+  /** The browser's error when it failed; null otherwise. */
+  failure: string | null;
+}
 
 /**
  * What the page's watch of the experimentation SDK reports: a client made, a flag evaluated, an
@@ -100,8 +114,8 @@ export class ExperimentSdkPart implements GathererPart {
   private readonly evaluations: FlagEvaluation[] = [];
   /** The calls of the SDK's track methods. */
   private readonly calls: CapturedCall[] = [];
-  /** The keys the requests for the clients' values carried in their URLs (the preset's keyInUrl), in order. */
-  private readonly keysInUrls: string[] = [];
+  /** The requests for the clients' values whose URLs carried their keys (the preset's keyInUrl), in order. */
+  private readonly valuesRequests: ValuesRequest[] = [];
   /** The requests that carried the SDK's exposures (`experimentSdk.exposures`). */
   private readonly exposureRequests: ExposureRequests;
   /** Per document: how many evaluations and tracked events it reported, through which of them the clients' events were sent since, and when last. */
@@ -185,10 +199,53 @@ export class ExperimentSdkPart implements GathererPart {
     }
     const pattern = this.preset?.keyInUrl;
     if (pattern === undefined) return;
+    const entries = new Map<Request, ValuesRequest>();
     page.on("request", (request) => {
       const key = pattern.exec(request.url())?.[1];
-      if (key !== undefined && this.gathering.observing) this.keysInUrls.push(decodeURIComponent(key));
+      if (key === undefined || !this.gathering.observing) return;
+      const entry = {
+        key: decodeURIComponent(key),
+        atMs: this.gathering.sinceStart(Date.now()),
+        endedAtMs: null,
+        failure: null,
+      };
+      this.valuesRequests.push(entry);
+      entries.set(request, entry);
+      this.gathering.changed.notify();
     });
+    const ended = (request: Request, failure: string | null) => {
+      const entry = entries.get(request);
+      if (entry === undefined || entry.endedAtMs !== null) return;
+      entry.endedAtMs = this.gathering.sinceStart(Date.now());
+      entry.failure = failure;
+      this.gathering.changed.notify();
+      // Past the SDK's flush interval with nothing sent, it had nothing queued: look again then.
+      const unwatched = this.preset?.unwatched;
+      if (unwatched !== undefined) setTimeout(() => this.gathering.changed.notify(), unwatched.flushMs);
+    };
+    page.on("response", (response) => ended(response.request(), null));
+    page.on("requestfailed", (request) => ended(request, request.failure()?.errorText ?? "failed"));
+  }
+
+  /** Whether the client is read from the wire: the SDK can be (`unwatched`), its watch saw no client, and the page asked for values. */
+  private seenOnTheWireAlone(): boolean {
+    return this.preset?.unwatched !== undefined && this.inits.length === 0 && this.valuesRequests.length > 0;
+  }
+
+  /**
+   * Settled, for a client seen on the wire alone, once its requests for values ended, and then a
+   * request with its events was answered, or its flush interval passed without one; a client
+   * whose every request failed has nothing to send.
+   */
+  private settledOnTheWire(flushMs: number): boolean {
+    const { gathering } = this;
+    const requests = gathering.reloadAtMs === null ? this.valuesRequests : this.sinceReload(this.valuesRequests);
+    if (requests.some((request) => request.endedAtMs === null)) return false;
+    if (requests.every((request) => request.failure !== null)) return true;
+    const answeredAtMs = Math.max(...requests.map((request) => request.endedAtMs!));
+    return (
+      gathering.sinceStart(Date.now()) - answeredAtMs >= flushMs || this.exposureRequests.answeredAfter(answeredAtMs)
+    );
   }
 
   /**
@@ -205,6 +262,8 @@ export class ExperimentSdkPart implements GathererPart {
     const logged = this.preset?.logged;
     // Once the page was loaded again, the clients its reload made.
     const inits = this.gathering.reloadAtMs === null ? this.inits : this.sinceReload(this.inits);
+    const unwatched = this.preset?.unwatched;
+    if (unwatched !== undefined && this.seenOnTheWireAlone()) return this.settledOnTheWire(unwatched.flushMs);
     if (logged === undefined) return inits.every((init) => init.readyAtMs !== null) && this.exposuresSent();
     if (this.analyticsInits.length === 0) return true;
     const { valuesAtMs } = this;
@@ -252,6 +311,12 @@ export class ExperimentSdkPart implements GathererPart {
     );
   }
 
+  /** When the SDK's first request with an exposure of one of `flags` left, before the page's reload; null when none did. */
+  exposedAtMs(flags: readonly string[]): number | null {
+    const read = this.preset?.exposures?.read;
+    return read === undefined ? null : this.exposureRequests.firstCarryingAtMs(read, flags);
+  }
+
   /** Whether the SDK logged an exposure of one of `flags` to its own endpoint: before the page's reload, or since it (`sinceReload`). */
   exposed(flags: readonly string[], sinceReload: boolean): boolean {
     const read = this.preset?.exposures?.read;
@@ -261,19 +326,25 @@ export class ExperimentSdkPart implements GathererPart {
   activity(): number {
     const values = this.valuesAtMs === null ? 0 : 1;
     const ready = this.inits.filter((init) => init.readyAtMs !== null).length;
-    return values + this.inits.length + ready + this.evaluations.length + this.exposureRequests.count;
+    const valuesEnded = this.valuesRequests.filter((request) => request.endedAtMs !== null).length;
+    return (
+      values +
+      this.inits.length +
+      ready +
+      this.evaluations.length +
+      this.exposureRequests.count +
+      this.valuesRequests.length +
+      valuesEnded
+    );
   }
 
   async finish(): Promise<Pick<PageArtifacts, "experimentSdk">> {
     if (this.preset === null) return { experimentSdk: null };
     const { logged, result } = this.preset;
     if (logged !== undefined) return { experimentSdk: this.loggedBy(logged, result) };
-    // A client whose key was never read (it never got ready) has the one its request for values carried.
-    const unreadKeys = this.keysInUrls.filter((key) => !this.inits.some((init) => init.key === key));
-    const unread = this.inits.filter((init) => init.key === null);
-    for (const [index, init] of unread.entries()) init.key = unreadKeys[index] ?? null;
-    const evaluations = this.gathering.beforeReload(this.evaluations);
     const readers = this.gathering.input.experimentSdk?.exposures ? this.preset.exposures : undefined;
+    const { inits, evaluations } =
+      this.seenOnTheWireAlone() && readers !== undefined ? this.onTheWire(readers.read) : this.watched();
     const reloaded = this.gathering.reloadAtMs !== null;
     const exposures = readers && {
       exposures: this.exposureRequests.exposures(readers.read, evaluations),
@@ -283,7 +354,49 @@ export class ExperimentSdkPart implements GathererPart {
       tracked: this.exposureRequests.tracked(readers.tracked),
       calls: this.gathering.beforeReload(this.calls),
     };
-    return { experimentSdk: { inits: this.gathering.beforeReload(this.inits), evaluations, ...exposures } };
+    return { experimentSdk: { inits, evaluations, ...exposures } };
+  }
+
+  /** The clients the page's watch saw, before any reload, and their evaluations. */
+  private watched(): Pick<ExperimentSdkSeen, "inits" | "evaluations"> {
+    // A client whose key was never read (it never got ready) has the one its request for values carried.
+    const unreadKeys = this.valuesRequests
+      .map((request) => request.key)
+      .filter((key) => !this.inits.some((init) => init.key === key));
+    const unread = this.inits.filter((init) => init.key === null);
+    for (const [index, init] of unread.entries()) init.key = unreadKeys[index] ?? null;
+    return {
+      inits: this.gathering.beforeReload(this.inits),
+      evaluations: this.gathering.beforeReload(this.evaluations),
+    };
+  }
+
+  /**
+   * A client seen on the wire alone, before any reload: made by each request for its values, ready
+   * when it was answered; each exposure it logged is an evaluation, with the reason it carries.
+   */
+  private onTheWire(read: (payload: unknown) => LoggedExposure[]): Pick<ExperimentSdkSeen, "inits" | "evaluations"> {
+    const inits = this.gathering.beforeReload(this.valuesRequests).map(
+      ({ key, atMs, endedAtMs, failure }): ExperimentSdkInit => ({
+        method: SEEN_ON_THE_WIRE.init,
+        key,
+        atMs,
+        readyAtMs: endedAtMs,
+        ...(failure === null ? {} : { valuesFailed: failure }),
+      }),
+    );
+    const readyAtMs = inits.find((init) => init.valuesFailed === undefined)?.readyAtMs ?? null;
+    const evaluations = this.exposureRequests.found(read).map(
+      ({ found, atMs }): FlagEvaluation => ({
+        method: SEEN_ON_THE_WIRE.evaluation,
+        flag: found.flag,
+        variation: found.variation,
+        reason: found.reason ?? null,
+        clientReady: readyAtMs !== null && atMs >= readyAtMs,
+        atMs,
+      }),
+    );
+    return { inits, evaluations };
   }
 
   /** The items made since the page's reload. */

@@ -61,9 +61,19 @@ export class ExposureRequests {
     return carrying.at(-1)?.atMs ?? null;
   }
 
+  /** Whether a request that left after `atMs` was answered. */
+  answeredAfter(atMs: number): boolean {
+    return this.requests.some((request) => request.atMs > atMs && request.status !== null);
+  }
+
   /** Whether every request seen was answered or failed. */
   allEnded(): boolean {
     return this.requests.every((request) => request.status !== null || request.failure !== null);
+  }
+
+  /** When the first request before any reload that carried an exposure of one of `flags` left; null when none did. */
+  firstCarryingAtMs(read: (payload: unknown) => LoggedExposure[], flags: readonly string[]): number | null {
+    return this.found(read).find(({ found }) => flags.includes(found.flag))?.request.atMs ?? null;
   }
 
   /** Whether a request carried an exposure of one of `flags`: before any reload, or since it (`sinceReload`). */
@@ -101,7 +111,7 @@ export class ExposureRequests {
   }
 
   /** What `read` finds in the payloads of the requests before any reload (or since it), each with its time (the SDK's, else its request's) and its request. */
-  private found<Found extends { madeAt: number | null }>(read: (payload: unknown) => Found[], sinceReload = false) {
+  found<Found extends { madeAt: number | null }>(read: (payload: unknown) => Found[], sinceReload = false) {
     const before = this.gathering.beforeReload(this.requests);
     const requests = sinceReload ? this.requests.filter((request) => !before.includes(request)) : before;
     return requests.flatMap(({ payloads, ...request }) =>

@@ -62,6 +62,7 @@ export class ReloadPart implements GathererPart {
       calls: () => this.calls.made(),
       collect: () => network.collect,
       flagsExposed: (sinceReload) => flags.length > 0 && experimentSdk.exposed(flags, sinceReload),
+      flagsExposedAtMs: flags.length > 0 ? experimentSdk.exposedAtMs(flags) : null,
       sdkSettled: () => experimentSdk.isSettled(),
       settle: (condition, timeoutMs) =>
         changed.waitForQuiet(condition, () => gathering.activity(), input.sdk.settleMs, timeoutMs, gathering.pageClock),
@@ -78,7 +79,8 @@ export class ReloadPart implements GathererPart {
 /**
  * Loads the page once more in its context (the visitor keeps their cookies and storage, so their
  * bucket), without a journey: its own URL, wherever the journey went. An SDK that fired an exposure on the first load is given as long as
- * it takes to fire one again (at most `timeoutMs`), then the page is done as any page is: nothing
+ * it takes to fire one again (at most as long as the first load took to fire it, and `timeoutMs`
+ * beyond: a busy machine slows both loads alike), then the page is done as any page is: nothing
  * new for a quiet window and every call answered.
  */
 async function reloadPage(
@@ -91,6 +93,8 @@ async function reloadPage(
     collect: () => PageArtifacts["collect"];
     /** Whether the experimentation SDK logged an exposure of a flag to see again: before the reload, or since. */
     flagsExposed: (sinceReload: boolean) => boolean;
+    /** When the experimentation SDK's first request with such an exposure left, before the reload; null when none did. */
+    flagsExposedAtMs: number | null;
     /** Whether the experimentation SDK is done: its clients ready, their exposures sent. */
     sdkSettled: () => boolean;
     settle: (condition: () => boolean, timeoutMs: number) => Promise<boolean>;
@@ -100,8 +104,15 @@ async function reloadPage(
 ): Promise<PageReload> {
   const exposed = (calls: readonly CapturedCall[]) =>
     calls.some((call) => call.kind === "track" && call.name !== null && options.exposures.includes(call.name));
-  const firedBefore = exposed(options.calls().filter((call) => call.atMs < options.atMs));
+  const callsBefore = options.calls().filter((call) => call.atMs < options.atMs);
+  const firedBefore = exposed(callsBefore);
   const flagsBefore = options.flagsExposed(false);
+  // How long the first load took to fire its first exposure.
+  const firedAtMs = Math.min(
+    ...callsBefore.filter((call) => exposed([call])).map((call) => call.atMs),
+    ...(options.flagsExposedAtMs === null ? [] : [options.flagsExposedAtMs]),
+  );
+  const firstLoadMs = Number.isFinite(firedAtMs) ? firedAtMs : 0;
   const since = <T extends { atMs: number }>(items: readonly T[]) => items.filter((item) => item.atMs >= options.atMs);
   let loadError: string | null = null;
   try {
@@ -111,7 +122,7 @@ async function reloadPage(
     loadError = firstLine(error);
   }
   // Bounded from the load on, as the page's own waits are: a slow load must not eat the exposure's time.
-  const deadline = Date.now() + options.timeoutMs;
+  const deadline = Date.now() + firstLoadMs + options.timeoutMs;
   if (loadError === null) {
     const firedAgain = () =>
       (!firedBefore || exposed(since(options.calls()))) && (!flagsBefore || options.flagsExposed(true));

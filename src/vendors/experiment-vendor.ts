@@ -31,6 +31,15 @@ export interface ExperimentPreset {
    * never got ready, whose key could not be read otherwise (a key the vendor refuses).
    */
   keyInUrl?: RegExp;
+  /**
+   * For an SDK bundled into the site's code with no global or registry to watch (LaunchDarkly from
+   * npm): its client is read from the wire instead. Each request for its values (`keyInUrl`) is a
+   * client made with the key it carries, ready once answered, and each exposure it logs
+   * (`exposures`) an evaluation, with the reason the exposure carries. `flushMs`: how long after
+   * its values came it has surely sent what it queued (its flush interval, with room for a busy
+   * machine), since nothing has it send them sooner.
+   */
+  unwatched?: { flushMs: number };
   /** The client's method that makes the object the flags are evaluated on (Optimizely's `createUserContext`); without it, they are evaluated on the client. */
   userContext?: string;
   /** The methods that evaluate a flag, gate or experiment by its key (their first argument): the client's, or its user context's. */
@@ -147,6 +156,8 @@ export interface LoggedExposure {
   variation: string | null;
   /** The rule that served the variation, where the exposure names it and not the variation (Statsig's `ruleID`): the evaluation with the same rule names the variation. */
   rule?: string;
+  /** The SDK's reason for the value, where the exposure carries one (LaunchDarkly's `reason.kind`). */
+  reason?: string | null;
   visitor: string | null;
   /** When the SDK made it, epoch milliseconds; null when it does not say. */
   madeAt: number | null;

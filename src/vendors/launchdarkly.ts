@@ -15,13 +15,20 @@ import { numberAt, recordsAt, textAt } from "./payload.js";
  * (default `https://events.launchdarkly.com`), one per evaluation of a flag whose events are on
  * (`trackEvents`, which an experiment turns on), with the value, the context and `creationDate`;
  * the other flags only count in `summary` events. It flushes every 2 s; what is queued as the page
- * leaves is lost (its synchronous flush does nothing in Chrome).
+ * leaves is lost (its synchronous flush does nothing in Chrome). Bundled into the site's code from
+ * npm it defines no global and keeps no registry: its client is then read from the wire, as made
+ * by its request for the context's flags (the client-side ID in its path) and evaluating as the
+ * `feature` events it sends say (with their reason, which a flag in an experiment carries).
  */
 export const launchdarkly: ExperimentPreset = {
   vendor: "LaunchDarkly (launchdarkly-js-client-sdk)",
   global: "LDClient",
   init: ["initialize"],
   evaluate: ["variation", "variationDetail"],
+  // The client-side ID in the path of its request for the context's flags (GET …/sdk/evalx/<id>/contexts/<context>, REPORT …/context).
+  keyInUrl: /\/sdk\/evalx\/([^/?#]+)\/contexts?(?:[/?#]|$)/,
+  // Bundled from npm it defines no global: read from its requests, its events flushed every 2 s.
+  unwatched: { flushMs: 4000 },
   ready: { on: "on", events: ["initialized", "failed"] },
   hook: { add: "addHook", stage: "afterEvaluation", flag: "flagKey" },
   exposures: {
@@ -76,6 +83,7 @@ function launchdarklyExposures(payload: unknown): LoggedExposure[] {
       {
         flag,
         variation: textAt(event, ["value", "variation"]),
+        reason: textAt(event, ["reason.errorKind", "reason.kind"]),
         visitor: contextKey(event),
         madeAt: numberAt(event, "creationDate"),
       },

@@ -136,7 +136,7 @@ const SHOPS: Record<string, VendorShop> = {
   launchdarkly: {
     spec: "launchdarkly.yaml",
     logsOnEachLoad: true,
-    correct: ["shop", "slow-shop"],
+    correct: ["shop", "slow-shop", "bundled-shop"],
     served: { key: "ld-client-staging", value: "cta-long", reason: "FALLTHROUGH" },
     switched: CHANGED_GROUPS,
     slowInitMs: LAUNCHDARKLY_SLOW_INIT_MS,

@@ -77,10 +77,25 @@ test("Statsig's exposures name the flag (a gate's value), the rule, and the user
   ]);
 });
 
-test("LaunchDarkly's exposures are its feature events: the flag, its value and the context", () => {
+test("LaunchDarkly's exposures are its feature events: the flag, its value, its reason and the context", () => {
   expect(EXPERIMENT_PRESETS.launchdarkly.exposures!.read(LAUNCHDARKLY_BATCH)).toEqual([
-    { flag: "pricing_cta", variation: "cta-long", visitor: "visitor-1", madeAt: 1796377677566 },
+    { flag: "pricing_cta", variation: "cta-long", reason: "FALLTHROUGH", visitor: "visitor-1", madeAt: 1796377677566 },
   ]);
+});
+
+test("a client read from the wire has the key its request for values carries: LaunchDarkly's client-side ID, Optimizely's SDK key", () => {
+  const keyOf = (preset: "launchdarkly" | "optimizely", url: string) =>
+    EXPERIMENT_PRESETS[preset].keyInUrl?.exec(url)?.[1] ?? null;
+  const context = Buffer.from('{"kind":"user","key":"visitor-1"}').toString("base64url");
+  expect(keyOf("launchdarkly", `https://clientsdk.launchdarkly.com/sdk/evalx/ld-client/contexts/${context}`)).toBe(
+    "ld-client",
+  );
+  // The REPORT form, through a first-party proxy path, and with the reasons asked for.
+  expect(keyOf("launchdarkly", "https://shop.example/ld/sdk/evalx/ld-client/context?withReasons=true")).toBe(
+    "ld-client",
+  );
+  expect(keyOf("launchdarkly", "https://shop.example/ld/sdk/goals/ld-client")).toBeNull();
+  expect(keyOf("optimizely", "https://cdn.optimizely.com/datafiles/opt-key.json")).toBe("opt-key");
 });
 
 test("Optimizely's exposures are its decisions, timed by their campaign_activated event; a conversion is none", () => {

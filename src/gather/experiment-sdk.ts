@@ -42,7 +42,8 @@ interface ValuesRequest {
 }
 
 /**
- * What the page's watch of the experimentation SDK reports: a client made, a flag evaluated, an
+ * What the page's watch of the experimentation SDK reports: a client made, ready, or fetching its
+ * values again and done with them (a call of the preset's `awaits` methods), a flag evaluated, an
  * event tracked through the SDK, or the clients' queued events sent, with them the exposures and
  * events of the document's first `through` evaluations and tracked events (`at`: when the sending
  * began). Each document counts them from 0 and names itself (`document`).
@@ -50,6 +51,7 @@ interface ValuesRequest {
 type ExperimentSdkMessage =
   | ({ type: "init"; id: string } & Omit<ExperimentSdkInit, "atMs" | "readyAtMs"> & { at: number })
   | { type: "ready"; init: string; at: number }
+  | { type: "fetching" | "fetched"; init: string; at: number }
   | { type: "key"; init: string; key: string; at: number }
   | ({ type: "evaluation"; document: string } & Omit<FlagEvaluation, "atMs"> & { at: number })
   | {
@@ -111,6 +113,8 @@ export class ExperimentSdkPart implements GathererPart {
   private readonly inits: ExperimentSdkInit[] = [];
   /** Each client's init by the id the page's watch gave it. */
   private readonly initsById = new Map<string, ExperimentSdkInit>();
+  /** How many calls of the preset's `awaits` methods each client has still waiting for their values. */
+  private readonly fetching = new Map<ExperimentSdkInit, number>();
   private readonly evaluations: FlagEvaluation[] = [];
   /** The calls of the SDK's track methods. */
   private readonly calls: CapturedCall[] = [];
@@ -264,7 +268,10 @@ export class ExperimentSdkPart implements GathererPart {
     const inits = this.gathering.reloadAtMs === null ? this.inits : this.sinceReload(this.inits);
     const unwatched = this.preset?.unwatched;
     if (unwatched !== undefined && this.seenOnTheWireAlone()) return this.settledOnTheWire(unwatched.flushMs);
-    if (logged === undefined) return inits.every((init) => init.readyAtMs !== null) && this.exposuresSent();
+    if (logged === undefined)
+      return (
+        inits.every((init) => init.readyAtMs !== null && (this.fetching.get(init) ?? 0) === 0) && this.exposuresSent()
+      );
     if (this.analyticsInits.length === 0) return true;
     const { valuesAtMs } = this;
     if (valuesAtMs === null) return this.valuesPending === 0 && this.bootstrappedEvaluationSent(logged);
@@ -464,6 +471,10 @@ export class ExperimentSdkPart implements GathererPart {
     } else if (message.type === "ready") {
       const init = this.initsById.get(message.init);
       if (init !== undefined) init.readyAtMs = atMs;
+    } else if (message.type === "fetching" || message.type === "fetched") {
+      const init = this.initsById.get(message.init);
+      const step = message.type === "fetching" ? 1 : -1;
+      if (init !== undefined) this.fetching.set(init, Math.max(0, (this.fetching.get(init) ?? 0) + step));
     } else if (message.type === "evaluation") {
       const { type: _, at: __, document: ___, ...evaluation } = message;
       this.evaluations.push({ ...evaluation, atMs });
@@ -606,9 +617,17 @@ function watchExperimentSdk(config: WatchConfig): void {
       return () => told;
     }
     if ("awaits" in says) {
-      // A method whose promise settles once the values are in, or the fetch gave up.
+      // A method whose promise settles once the values are in, or the fetch gave up: each call (a
+      // fetch again for a signed-in user) is waited for, the first also makes the client ready.
+      const over = () => {
+        ready();
+        send({ type: "fetched", init, at: Date.now() });
+      };
       const settles = (method: unknown) =>
-        afterEachCall(method, (result) => Promise.resolve(result).then(ready, ready));
+        afterEachCall(method, (result) => {
+          send({ type: "fetching", init, at: Date.now() });
+          Promise.resolve(result).then(over, over);
+        });
       for (const name of says.awaits) watchProperty(client, name, settles);
       return () => told;
     }

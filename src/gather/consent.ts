@@ -194,7 +194,7 @@ export class ConsentWatch {
         () => activity() + this.activityCount,
         this.options.settleMs,
         this.options.spec.timeoutMs,
-        pageClock,
+        { pageClock },
       );
     const answer = this.answer;
     if (answer === null) {

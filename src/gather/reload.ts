@@ -65,7 +65,10 @@ export class ReloadPart implements GathererPart {
       flagsExposedAtMs: flags.length > 0 ? experimentSdk.exposedAtMs(flags) : null,
       sdkSettled: () => experimentSdk.isSettled(),
       settle: (condition, timeoutMs) =>
-        changed.waitForQuiet(condition, () => gathering.activity(), input.sdk.settleMs, timeoutMs, gathering.pageClock),
+        changed.waitForQuiet(condition, () => gathering.activity(), input.sdk.settleMs, timeoutMs, {
+          pageClock: gathering.pageClock,
+          lateActivityMs: input.sdk.deliveryTimeoutMs,
+        }),
       waitFor: (condition, timeoutMs) => changed.waitFor(condition, timeoutMs),
       timeoutMs: input.sdk.deliveryTimeoutMs,
     });

@@ -9,18 +9,35 @@ export class Signal {
 
   /** Resolves true as soon as `condition` holds, or false when `timeoutMs` passes first. */
   waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+    const endsAt = Date.now() + timeoutMs;
+    return this.waitUntil(condition, () => endsAt);
+  }
+
+  /** Resolves true as soon as `condition` holds, or false once `endsAt()` (epoch milliseconds, read anew at each change) passed first. */
+  private waitUntil(condition: () => boolean, endsAt: () => number): Promise<boolean> {
     if (condition()) return Promise.resolve(true);
     return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timerAt = 0;
       const finish = (met: boolean) => {
         clearTimeout(timer);
         this.waiters.delete(check);
         resolve(met);
       };
       const check = () => {
-        if (condition()) finish(true);
+        if (condition()) return finish(true);
+        const at = endsAt();
+        if (at <= Date.now()) return finish(false);
+        if (at === timerAt) return;
+        clearTimeout(timer);
+        timerAt = at;
+        timer = setTimeout(() => {
+          timerAt = 0;
+          check();
+        }, at - Date.now());
       };
-      const timer = setTimeout(() => finish(false), timeoutMs);
       this.waiters.add(check);
+      check();
     });
   }
 
@@ -31,16 +48,21 @@ export class Signal {
    * own): quiet then also needs `quietMs` of that clock since the last activity, so that a page
    * whose thread runs late (a busy page, a starved renderer on a loaded machine) still gets its
    * quiet window. It settling either way counts as the time passed.
+   * `lateActivityMs`, when given, is how long anything new is waited for: activity seen during the
+   * wait moves its end to that long after it, up to that long past `timeoutMs` (a request the page
+   * sends just before the end gets its answer; a page that never stops does not hold the wait).
    */
   async waitForQuiet(
     condition: () => boolean,
     activity: () => number,
     quietMs: number,
     timeoutMs: number,
-    pageClock?: (ms: number) => Promise<unknown>,
+    { pageClock, lateActivityMs = 0 }: { pageClock?: (ms: number) => Promise<unknown>; lateActivityMs?: number } = {},
   ): Promise<boolean> {
     let seen = activity();
     let since = Date.now();
+    const endsAt = since + timeoutMs;
+    let lastActivityAt = Number.NEGATIVE_INFINITY;
     let wake: ReturnType<typeof setTimeout> | undefined;
     let round = 0;
     let pageQuiet = pageClock === undefined;
@@ -60,6 +82,7 @@ export class Signal {
       if (current !== seen) {
         seen = current;
         since = Date.now();
+        lastActivityAt = since;
         startPageClock();
       }
       if (!condition()) return false;
@@ -71,7 +94,9 @@ export class Signal {
     };
     startPageClock();
     try {
-      return await this.waitFor(settled, timeoutMs);
+      return await this.waitUntil(settled, () =>
+        Math.max(endsAt, Math.min(lastActivityAt + lateActivityMs, endsAt + lateActivityMs)),
+      );
     } finally {
       clearTimeout(wake);
       round++;

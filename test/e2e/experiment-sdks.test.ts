@@ -289,7 +289,7 @@ const SHOPS: Record<string, VendorShop> = {
           '"checkout_cta" got the SDK\'s fallback, not a variation (reason flag_missing): the project has no such flag',
         evidence: { key: "phc_flagshop_staging_5Tq", reason: "flag_missing" },
       },
-      // The flags request hung: posthog-js aborted it and logged nothing; the audit saw the request fail.
+      // The flags request hung: posthog-js aborted it; the audit saw the request fail (and, when the page asked after that, its fallback).
       "flags-down": {
         message: "never got its flags: its request for them failed (net::ERR_ABORTED, ",
         evidence: { key: "phc_flagshop_staging_5Tq", valuesFailed: "net::ERR_ABORTED" },

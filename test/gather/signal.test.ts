@@ -18,7 +18,7 @@ test("quiet needs the window on both clocks: the wait ends only once the page's 
       () => 0,
       50,
       2_000,
-      clock,
+      { pageClock: clock },
     )
     .then((met) => (ended = met));
   await new Promise((resolve) => setTimeout(resolve, 150));
@@ -39,7 +39,7 @@ test("activity starts the page's clock again, and a page clock that fails (the p
       () => calls,
       50,
       2_000,
-      clock,
+      { pageClock: clock },
     )
     .then((met) => (ended = met));
   calls = 1;
@@ -61,7 +61,55 @@ test("a page clock that never passes is bounded by the timeout", async () => {
       () => 0,
       20,
       200,
-      clock,
+      { pageClock: clock },
     ),
   ).toBe(false);
+});
+
+/** A wait with a 300 ms timeout, a request sent at once and answered 400 ms later: whether the wait saw the answer. */
+async function answerAfterTheTimeout(options: { lateActivityMs?: number }): Promise<boolean> {
+  const signal = new Signal();
+  let requests = 0;
+  let answered = false;
+  const quiet = signal.waitForQuiet(
+    () => answered,
+    () => requests,
+    10,
+    300,
+    options,
+  );
+  requests = 1;
+  signal.notify();
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  answered = true;
+  requests = 2;
+  signal.notify();
+  return quiet;
+}
+
+test("what comes late moves the end: a request sent before the timeout gets its answer after it", async () => {
+  expect(await answerAfterTheTimeout({ lateActivityMs: 5_000 })).toBe(true);
+  expect(await answerAfterTheTimeout({})).toBe(false);
+});
+
+test("a page that never stops does not hold the wait past the timeout and the late window", async () => {
+  const signal = new Signal();
+  let requests = 0;
+  const busy = setInterval(() => {
+    requests++;
+    signal.notify();
+  }, 10);
+  try {
+    expect(
+      await signal.waitForQuiet(
+        () => false,
+        () => requests,
+        10,
+        50,
+        { lateActivityMs: 100 },
+      ),
+    ).toBe(false);
+  } finally {
+    clearInterval(busy);
+  }
 });

@@ -76,12 +76,20 @@ export function judgeAssignment(
   // The environment's key when a client had it (judgeKey passed), else the only key there is to name.
   const key = experimentKeyOf(spec, environment, vendor.logged !== undefined) ?? seen.inits[0]!.key;
   const failed = seen.inits.find((init) => init.valuesFailed !== undefined);
-  if (evaluations.length === 0 && failed !== undefined)
+  const served = evaluations.filter((evaluation) => wasServed(evaluation, vendor.result));
+  // Whether the SDK logged its fallback once the request failed depends on when the page asked: the failure is the finding.
+  if (served.length === 0 && failed !== undefined) {
+    const fallback = evaluations.at(-1);
+    const then =
+      fallback === undefined
+        ? `"${flag}" was never evaluated`
+        : `"${flag}" got the SDK's fallback (reason ${fallback.reason ?? "none given"})`;
     return {
       status: "fail",
-      message: `${vendor.vendor} never got its flags: its request for them failed (${failed.valuesFailed}, ${failed.readyAtMs} ms into the page), so "${flag}" was never evaluated and no visitor is assigned to the experiment here. Make sure the SDK's flags endpoint (its host, or the site's path that proxies it) answers within the SDK's timeout.`,
+      message: `${vendor.vendor} never got its flags: its request for them failed (${failed.valuesFailed}, ${failed.readyAtMs} ms into the page), so ${then} and no visitor is assigned to the experiment here. Make sure the SDK's flags endpoint (its host, or the site's path that proxies it) answers within the SDK's timeout.`,
       evidence: { key, valuesFailed: failed.valuesFailed },
     };
+  }
   if (evaluations.length === 0) {
     const unready = seen.inits.every((init) => init.readyAtMs === null) ? " (its initialisation never finished)" : "";
     // An SDK that logs its evaluations logs none it makes too early: what the page did is unseen.
@@ -92,7 +100,6 @@ export function judgeAssignment(
       evidence: { key },
     };
   }
-  const served = evaluations.filter((evaluation) => wasServed(evaluation, vendor.result));
   const assigned = served[0];
   if (assigned === undefined) return fallbackVerdict(flag, evaluations.at(-1)!, vendor.result, key);
   const switched = served.find((evaluation) => evaluation.variation !== assigned.variation);

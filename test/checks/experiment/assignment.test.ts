@@ -243,11 +243,20 @@ test("a flag never evaluated because the SDK's request for its flags failed says
       "PostHog feature flags (posthog-js) never got its flags: its request for them failed (net::ERR_ABORTED, 3010 ms into the page), so \"pricing_cta\" was never evaluated and no visitor is assigned to the experiment here. Make sure the SDK's flags endpoint (its host, or the site's path that proxies it) answers within the SDK's timeout.",
     evidence: { key: "client-staging", valuesFailed: "net::ERR_ABORTED" },
   });
-  // A flag evaluated to its fallback once the request failed is judged on the SDK's reason, as ever.
+  // A fallback the SDK logged once the request failed (or not, as the page's timing goes) is the same finding, with its reason.
   const fallback = evaluation({ variation: null, reason: "timeout,flag_missing", method: "$feature_flag_called" });
-  expect(judged({ inits: [aborted], evaluations: [fallback] }, spec)[0]!.message).toContain(
-    "(reason timeout,flag_missing): the flags endpoint failed to answer the flags",
-  );
+  expect(judged({ inits: [aborted], evaluations: [fallback] }, spec)[0]).toMatchObject({
+    status: "fail",
+    message: expect.stringContaining(
+      'never got its flags: its request for them failed (net::ERR_ABORTED, 3010 ms into the page), so "pricing_cta" got the SDK\'s fallback (reason timeout,flag_missing) and no visitor',
+    ),
+    evidence: { key: "client-staging", valuesFailed: "net::ERR_ABORTED" },
+  });
+  // A variation served after all (a later request answered) is judged as served.
+  expect(
+    judged({ inits: [aborted], evaluations: [fallback, evaluation({ reason: "Matched condition set 1" })] }, spec)[0]!
+      .status,
+  ).toBe("pass");
 });
 
 test("a value the page bootstrapped the SDK with is served; one its flags endpoint then contradicts, or any second variation, fails naming both", () => {

@@ -28,8 +28,15 @@ import type { Gathering, GathererPart } from "./part.js";
 
 const BINDING = "__setupAuditExperimentSdk";
 
-/** How a client seen on the wire alone was made, and how it evaluated: its request for its values, the exposures it logged. */
-const SEEN_ON_THE_WIRE = { init: "values request", evaluation: "exposure" } as const;
+/**
+ * How a client seen on the wire alone was made, and how it evaluated: its request for its values
+ * (or, given them by the page, its first request with events), the exposures it logged.
+ */
+const SEEN_ON_THE_WIRE = {
+  init: "values request",
+  bootstrapped: "events request",
+  evaluation: "exposure",
+} as const;
 
 /** A request for a client's values whose URL carried its key (the preset's keyInUrl), and how it ended. */
 interface ValuesRequest {
@@ -120,6 +127,8 @@ export class ExperimentSdkPart implements GathererPart {
   private readonly calls: CapturedCall[] = [];
   /** The requests for the clients' values whose URLs carried their keys (the preset's keyInUrl), in order. */
   private readonly valuesRequests: ValuesRequest[] = [];
+  /** The requests with a client's events whose URLs carried its key (the preset's `unwatched.keyInEventsUrl`), in order. */
+  private readonly eventsRequests: { key: string; atMs: number }[] = [];
   /** The requests that carried the SDK's exposures (`experimentSdk.exposures`). */
   private readonly exposureRequests: ExposureRequests;
   /** Per document: how many evaluations and tracked events it reported, through which of them the clients' events were sent since, and when last. */
@@ -204,9 +213,18 @@ export class ExperimentSdkPart implements GathererPart {
     const pattern = this.preset?.keyInUrl;
     if (pattern === undefined) return;
     const entries = new Map<Request, ValuesRequest>();
+    const eventsPattern = this.preset?.unwatched?.keyInEventsUrl;
     page.on("request", (request) => {
+      if (!this.gathering.observing) return;
+      const eventsKey = eventsPattern?.exec(request.url())?.[1];
+      if (eventsKey !== undefined) {
+        this.eventsRequests.push({ key: decodeURIComponent(eventsKey), atMs: this.gathering.sinceStart(Date.now()) });
+        this.gathering.changed.notify();
+        const unwatched = this.preset!.unwatched!;
+        setTimeout(() => this.gathering.changed.notify(), unwatched.flushMs);
+      }
       const key = pattern.exec(request.url())?.[1];
-      if (key === undefined || !this.gathering.observing) return;
+      if (key === undefined) return;
       const entry = {
         key: decodeURIComponent(key),
         atMs: this.gathering.sinceStart(Date.now()),
@@ -231,25 +249,35 @@ export class ExperimentSdkPart implements GathererPart {
     page.on("requestfailed", (request) => ended(request, request.failure()?.errorText ?? "failed"));
   }
 
-  /** Whether the client is read from the wire: the SDK can be (`unwatched`), its watch saw no client, and the page asked for values. */
+  /** Whether the client is read from the wire: the SDK can be (`unwatched`), its watch saw no client, and the page asked for values or sent its events. */
   private seenOnTheWireAlone(): boolean {
-    return this.preset?.unwatched !== undefined && this.inits.length === 0 && this.valuesRequests.length > 0;
+    return (
+      this.preset?.unwatched !== undefined &&
+      this.inits.length === 0 &&
+      (this.valuesRequests.length > 0 || this.eventsRequests.length > 0)
+    );
   }
 
   /**
    * Settled, for a client seen on the wire alone, once its requests for values ended, and then a
    * request with its events was answered, or its flush interval passed without one; a client
-   * whose every request failed has nothing to send.
+   * whose every request failed has nothing to send. A client that asked for no values (the page
+   * gave them) is timed from its first request with events (LaunchDarkly's diagnostics, sent as it
+   * is made) instead.
    */
   private settledOnTheWire(flushMs: number): boolean {
     const { gathering } = this;
-    const requests = gathering.reloadAtMs === null ? this.valuesRequests : this.sinceReload(this.valuesRequests);
+    const current = <T extends { atMs: number }>(items: T[]) =>
+      gathering.reloadAtMs === null ? items : this.sinceReload(items);
+    const requests = current(this.valuesRequests);
     if (requests.some((request) => request.endedAtMs === null)) return false;
-    if (requests.every((request) => request.failure !== null)) return true;
-    const answeredAtMs = Math.max(...requests.map((request) => request.endedAtMs!));
-    return (
-      gathering.sinceStart(Date.now()) - answeredAtMs >= flushMs || this.exposureRequests.answeredAfter(answeredAtMs)
-    );
+    if (requests.length > 0 && requests.every((request) => request.failure !== null)) return true;
+    const sinceMs =
+      requests.length > 0
+        ? Math.max(...requests.map((request) => request.endedAtMs!))
+        : (current(this.eventsRequests)[0]?.atMs ?? null);
+    if (sinceMs === null) return true;
+    return gathering.sinceStart(Date.now()) - sinceMs >= flushMs || this.exposureRequests.answeredAfter(sinceMs);
   }
 
   /**
@@ -341,7 +369,8 @@ export class ExperimentSdkPart implements GathererPart {
       this.evaluations.length +
       this.exposureRequests.count +
       this.valuesRequests.length +
-      valuesEnded
+      valuesEnded +
+      this.eventsRequests.length
     );
   }
 
@@ -380,18 +409,30 @@ export class ExperimentSdkPart implements GathererPart {
 
   /**
    * A client seen on the wire alone, before any reload: made by each request for its values, ready
-   * when it was answered; each exposure it logged is an evaluation, with the reason it carries.
+   * when it was answered; or, where the page asked for no values (it gave the client them), one
+   * client per key its requests with events carried, ready from the start. Each exposure it logged
+   * is an evaluation, with the reason it carries.
    */
   private onTheWire(read: (payload: unknown) => LoggedExposure[]): Pick<ExperimentSdkSeen, "inits" | "evaluations"> {
-    const inits = this.gathering.beforeReload(this.valuesRequests).map(
-      ({ key, atMs, endedAtMs, failure }): ExperimentSdkInit => ({
-        method: SEEN_ON_THE_WIRE.init,
-        key,
-        atMs,
-        readyAtMs: endedAtMs,
-        ...(failure === null ? {} : { valuesFailed: failure }),
-      }),
-    );
+    const { gathering } = this;
+    const valuesRequests = gathering.beforeReload(this.valuesRequests);
+    const inits =
+      valuesRequests.length > 0
+        ? valuesRequests.map(
+            ({ key, atMs, endedAtMs, failure }): ExperimentSdkInit => ({
+              method: SEEN_ON_THE_WIRE.init,
+              key,
+              atMs,
+              readyAtMs: endedAtMs,
+              ...(failure === null ? {} : { valuesFailed: failure }),
+            }),
+          )
+        : [...new Set(gathering.beforeReload(this.eventsRequests).map((request) => request.key))].map(
+            (key): ExperimentSdkInit => {
+              const { atMs } = this.eventsRequests.find((request) => request.key === key)!;
+              return { method: SEEN_ON_THE_WIRE.bootstrapped, key, atMs, readyAtMs: 0 };
+            },
+          );
     const readyAtMs = inits.find((init) => init.valuesFailed === undefined)?.readyAtMs ?? null;
     const evaluations = this.exposureRequests.found(read).map(
       ({ found, atMs }): FlagEvaluation => ({

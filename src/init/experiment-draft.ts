@@ -12,17 +12,31 @@ import type { DraftExperiment, Noted } from "./spec-text.js";
  * and an experiment per flag the pages evaluated, each on the first page that evaluated it.
  */
 
-/** The experimentation SDK whose global, or registry of clients, the page defined; null when none. */
-export function detectExperimentSdk(globals: readonly { name: string }[]): ExperimentPresetName | null {
+/**
+ * The experimentation SDK whose global, or registry of clients, the page defined; else the one
+ * bundled into the site's code with neither, whose request for its values, or with its events,
+ * the page sent (its key in the URL: LaunchDarkly's evalx, or its events when the page gave it its
+ * flags); null when none.
+ */
+export function detectExperimentSdk(
+  globals: readonly { name: string }[],
+  requests: readonly { url: string }[],
+): ExperimentPresetName | null {
   const names = new Set(globals.map((global) => global.name));
-  return (
+  const byGlobal = EXPERIMENT_PRESET_NAMES.find((name) => {
+    const { global, registry, logged } = EXPERIMENT_PRESETS[name];
+    // An SDK that logs its flags through the analytics SDK has no global of its own: that global is the analytics SDK's.
+    if (logged !== undefined) return false;
+    return names.has(global) || (registry !== undefined && names.has(registry.global));
+  });
+  const byRequest = () =>
     EXPERIMENT_PRESET_NAMES.find((name) => {
-      const { global, registry, logged } = EXPERIMENT_PRESETS[name];
-      // An SDK that logs its flags through the analytics SDK has no global of its own: that global is the analytics SDK's.
-      if (logged !== undefined) return false;
-      return names.has(global) || (registry !== undefined && names.has(registry.global));
-    }) ?? null
-  );
+      const { unwatched, keyInUrl } = EXPERIMENT_PRESETS[name];
+      if (unwatched === undefined) return false;
+      const patterns = [keyInUrl, unwatched.keyInEventsUrl].filter((pattern) => pattern !== undefined);
+      return requests.some(({ url }) => patterns.some((pattern) => pattern.test(url)));
+    });
+  return byGlobal ?? byRequest() ?? null;
 }
 
 /**

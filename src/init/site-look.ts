@@ -181,7 +181,7 @@ async function identifySdk(
       throw new CliError(EXIT.couldNotRun, `Could not load ${url}: ${look.loadError}.`, hint);
     }
     // The experimentation SDK's client is no analytics SDK, whatever its methods are called.
-    const ownExperimentSdk = detectExperimentSdk(look.globals);
+    const ownExperimentSdk = detectExperimentSdk(look.globals, look.requests);
     const detection = detectSdk({ ...look, globals: withoutExperimentSdk(look.globals, ownExperimentSdk) });
     const generic = detection.preset === null ? (detection.generic[0] ?? null) : null;
     const probe: ProbeResult | null =

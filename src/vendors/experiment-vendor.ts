@@ -37,9 +37,11 @@ export interface ExperimentPreset {
    * client made with the key it carries, ready once answered, and each exposure it logs
    * (`exposures`) an evaluation, with the reason the exposure carries. `flushMs`: how long after
    * its values came it has surely sent what it queued (its flush interval, with room for a busy
-   * machine), since nothing has it send them sooner.
+   * machine), since nothing has it send them sooner. `keyInEventsUrl`: where the key travels in
+   * the URL of its requests with events (its first group), which tell a client that asked for no
+   * values (the page gave them, LaunchDarkly's `bootstrap`): one client per key, ready from the start.
    */
-  unwatched?: { flushMs: number };
+  unwatched?: { flushMs: number; keyInEventsUrl?: RegExp };
   /** The client's method that makes the object the flags are evaluated on (Optimizely's `createUserContext`); without it, they are evaluated on the client. */
   userContext?: string;
   /** The methods that evaluate a flag, gate or experiment by its key (their first argument): the client's, or its user context's. */

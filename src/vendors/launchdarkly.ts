@@ -18,7 +18,9 @@ import { numberAt, recordsAt, textAt } from "./payload.js";
  * leaves is lost (its synchronous flush does nothing in Chrome). Bundled into the site's code from
  * npm it defines no global and keeps no registry: its client is then read from the wire, as made
  * by its request for the context's flags (the client-side ID in its path) and evaluating as the
- * `feature` events it sends say (with their reason, which a flag in an experiment carries).
+ * `feature` events it sends say (with their reason, which a flag in an experiment carries); given
+ * its flags by the page (`bootstrap`), it asks for none, and is made by its first request with
+ * events (its diagnostics, as it is made).
  */
 export const launchdarkly: ExperimentPreset = {
   vendor: "LaunchDarkly (launchdarkly-js-client-sdk)",
@@ -28,7 +30,9 @@ export const launchdarkly: ExperimentPreset = {
   // The client-side ID in the path of its request for the context's flags (GET …/sdk/evalx/<id>/contexts/<context>, REPORT …/context).
   keyInUrl: /\/sdk\/evalx\/([^/?#]+)\/contexts?(?:[/?#]|$)/,
   // Bundled from npm it defines no global: read from its requests, its events flushed every 2 s.
-  unwatched: { flushMs: 4000 },
+  // Given its flags by the page (`bootstrap`), it asks for none: its diagnostics, posted as it is
+  // made, and its event batches carry the client-side ID (POST …/events/{diagnostic,bulk}/<id>).
+  unwatched: { flushMs: 4000, keyInEventsUrl: /\/events\/(?:bulk|diagnostic)\/([^/?#]+)(?:[?#]|$)/ },
   ready: { on: "on", events: ["initialized", "failed"] },
   hook: { add: "addHook", stage: "afterEvaluation", flag: "flagKey" },
   exposures: {

@@ -103,7 +103,7 @@ const SHOPS: Record<string, VendorShop> = {
   statsig: {
     spec: "statsig.yaml",
     logsOnEachLoad: true,
-    correct: ["shop", "slow-shop", "bundled-shop"],
+    correct: ["shop", "slow-shop", "bundled-shop", "bundled-bootstrap"],
     served: { key: "client-statsig-staging", value: "cta-long", reason: "Network:Recognized" },
     switched: CHANGED_GROUPS,
     slowInitMs: STATSIG_SLOW_INIT_MS,
@@ -136,7 +136,7 @@ const SHOPS: Record<string, VendorShop> = {
   launchdarkly: {
     spec: "launchdarkly.yaml",
     logsOnEachLoad: true,
-    correct: ["shop", "slow-shop", "bundled-shop"],
+    correct: ["shop", "slow-shop", "bundled-shop", "bundled-bootstrap"],
     served: { key: "ld-client-staging", value: "cta-long", reason: "FALLTHROUGH" },
     switched: CHANGED_GROUPS,
     slowInitMs: LAUNCHDARKLY_SLOW_INIT_MS,

@@ -163,13 +163,15 @@ for (const [site, preset, key] of [
   // The SDK bundled into the site's code: only its registry of clients tells it.
   [`http://127.0.0.1:${FIXTURE_PORTS.statsig}/bundled-shop`, "statsig", "client-statsig-staging"],
   [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/shop`, "launchdarkly", "ld-client-staging"],
+  // No global and no registry: only its request for its flags tells it.
+  [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/bundled-shop`, "launchdarkly", "ld-client-staging"],
   // The key only the datafile names, once the client is ready.
   [`http://127.0.0.1:${FIXTURE_PORTS.optimizely}/shop`, "optimizely", "opt-staging-4fJ2"],
   [`http://127.0.0.1:${FIXTURE_PORTS.amplitudeExperiment}/shop`, "amplitude-experiment", "client-amp-staging-3Kp8"],
   // Flags the analytics SDK evaluates and logs itself, under its own key: no key of their own.
   [`http://127.0.0.1:${FIXTURE_PORTS.posthogFlags}/shop`, "posthog", null],
 ] as const) {
-  test(`${preset}'s shop: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
+  test(`${preset}'s ${new URL(site).pathname}: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
     const file = testInfo.outputPath(`${preset}.yaml`);
     const init = await runCli(["init", site, "--out", file]);
     expect(init.code, init.stdout + init.stderr).toBe(0);

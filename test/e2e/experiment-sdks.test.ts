@@ -157,6 +157,16 @@ const SHOPS: Record<string, VendorShop> = {
       // Identified as a user the experiment serves control: the visitor is counted in both variations.
       "identify-switch": switchedFault("ld-client-staging", ["cta-long", "FALLTHROUGH"], ["control", "FALLTHROUGH"]),
       home: EXPOSED_AT_START_UP,
+      // Signed in before the goal: LaunchDarkly itself logs the new context's exposure on identify,
+      // so the conversion has an exposure of its own id, in the group the new context gets.
+      "conversion-other-id": {
+        check: "experiment.exposure",
+        message: 'the visitor changed groups on identify (visitor-1 in "cta-long" at ',
+        evidence: {
+          visitors: ["visitor-1", "user-4411"],
+          conversions: [{ name: "cta_clicked", visitor: "user-4411" }],
+        },
+      },
     },
   },
   optimizely: {
@@ -257,6 +267,10 @@ const SHOPS: Record<string, VendorShop> = {
         "client-amp-staging-3Kp8",
         ["cta_long", "served; the SDK gave no reason"],
         ["control", "served; the SDK gave no reason"],
+      ),
+      home: EXPOSED_AT_START_UP,
+      "control-unlogged": controlUnlogged(
+        "Amplitude Experiment tracks no exposure with `automaticExposureTracking: false`, or without Amplitude Analytics beside it: keep it on, or call `exposure(flag)`",
       ),
     },
   },

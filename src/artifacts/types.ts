@@ -359,7 +359,7 @@ export interface SdkExposure {
 
 /** A client of the experimentation SDK made on the page (`new Statsig.StatsigClient(key, …)`). */
 export interface ExperimentSdkInit {
-  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), the SDK's registry it was seen in (`__STATSIG__.instances`), or `values request` for a client seen on the wire alone (its request for its values). */
+  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), the SDK's registry it was seen in (`__STATSIG__.instances`), or `values request` for a client seen on the wire alone (its request for its values), `events request` for one the page gave its values (its first request with events). */
   method: string;
   /** Its first string argument: the key it was given; null when it was given none. */
   key: string | null;

@@ -408,31 +408,11 @@ export class ExperimentSdkPart implements GathererPart {
   }
 
   /**
-   * A client seen on the wire alone, before any reload: made by each request for its values, ready
-   * when it was answered; or, where the page asked for no values (it gave the client them), one
-   * client per key its requests with events carried, ready from the start. Each exposure it logged
-   * is an evaluation, with the reason it carries.
+   * A client seen on the wire alone, before any reload (`clientsOnTheWire`); each exposure it
+   * logged is an evaluation, with the reason it carries.
    */
   private onTheWire(read: (payload: unknown) => LoggedExposure[]): Pick<ExperimentSdkSeen, "inits" | "evaluations"> {
-    const { gathering } = this;
-    const valuesRequests = gathering.beforeReload(this.valuesRequests);
-    const inits =
-      valuesRequests.length > 0
-        ? valuesRequests.map(
-            ({ key, atMs, endedAtMs, failure }): ExperimentSdkInit => ({
-              method: SEEN_ON_THE_WIRE.init,
-              key,
-              atMs,
-              readyAtMs: endedAtMs,
-              ...(failure === null ? {} : { valuesFailed: failure }),
-            }),
-          )
-        : [...new Set(gathering.beforeReload(this.eventsRequests).map((request) => request.key))].map(
-            (key): ExperimentSdkInit => {
-              const { atMs } = this.eventsRequests.find((request) => request.key === key)!;
-              return { method: SEEN_ON_THE_WIRE.bootstrapped, key, atMs, readyAtMs: 0 };
-            },
-          );
+    const inits = this.clientsOnTheWire();
     const readyAtMs = inits.find((init) => init.valuesFailed === undefined)?.readyAtMs ?? null;
     const evaluations = this.exposureRequests.found(read).map(
       ({ found, atMs }): FlagEvaluation => ({
@@ -445,6 +425,31 @@ export class ExperimentSdkPart implements GathererPart {
       }),
     );
     return { inits, evaluations };
+  }
+
+  /**
+   * The clients seen on the wire alone, before any reload: one made by each request for its
+   * values, ready when it was answered; or, where the page asked for no values (it gave the client
+   * them), one per key its requests with events carried, ready from the start.
+   */
+  private clientsOnTheWire(): ExperimentSdkInit[] {
+    const { gathering } = this;
+    const valuesRequests = gathering.beforeReload(this.valuesRequests);
+    if (valuesRequests.length > 0)
+      return valuesRequests.map(({ key, atMs, endedAtMs, failure }) => ({
+        method: SEEN_ON_THE_WIRE.init,
+        key,
+        atMs,
+        readyAtMs: endedAtMs,
+        ...(failure === null ? {} : { valuesFailed: failure }),
+      }));
+    const eventsRequests = gathering.beforeReload(this.eventsRequests);
+    return [...new Set(eventsRequests.map((request) => request.key))].map((key) => ({
+      method: SEEN_ON_THE_WIRE.bootstrapped,
+      key,
+      atMs: eventsRequests.find((request) => request.key === key)!.atMs,
+      readyAtMs: 0,
+    }));
   }
 
   /** The items made since the page's reload. */

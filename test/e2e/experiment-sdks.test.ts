@@ -103,7 +103,7 @@ const SHOPS: Record<string, VendorShop> = {
   statsig: {
     spec: "statsig.yaml",
     logsOnEachLoad: true,
-    correct: ["shop", "slow-shop", "bundled-shop", "bundled-bootstrap"],
+    correct: ["shop", "slow-shop", "bundled-shop"],
     served: { key: "client-statsig-staging", value: "cta-long", reason: "Network:Recognized" },
     switched: CHANGED_GROUPS,
     slowInitMs: STATSIG_SLOW_INIT_MS,

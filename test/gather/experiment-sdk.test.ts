@@ -11,6 +11,7 @@ import type { GatherRun } from "../../src/gather/gather-run.js";
 import { Gathering } from "../../src/gather/part.js";
 import type { PageInput } from "../../src/schedule/page-input.js";
 import { EXPERIMENT_PRESETS, type ExperimentPresetName } from "../../src/vendors/experiment-presets.js";
+import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
 /**
@@ -41,10 +42,12 @@ test("each document's client is its own: the next page's client, late, is ready 
   gather,
 }) => {
   // Each document counts its clients from 0: the second page's first client is not the first page's.
+  // The page waits for the late values as long as the SDK's delivery bound says: well past their delay.
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 3 * STATSIG_SLOW_INIT_MS };
   const { experimentSdk: seen } = await gather(
     "statsig",
     { path: "/shop", steps: [{ goto: "/slow-shop" }] },
-    { experimentSdk },
+    { experimentSdk, sdk },
   );
   expect(seen?.inits).toHaveLength(2);
   const [first, next] = seen!.inits as [ExperimentSdkInit, ExperimentSdkInit];

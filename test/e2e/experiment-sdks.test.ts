@@ -85,9 +85,14 @@ interface VendorShop {
  * The fault of a visitor served `pricing_cta`'s first variation, then another: each as [value,
  * reason]. The SDK's own exposures name both ids: experiment.exposure reports it too.
  */
-function switchedFault(key: string, first: [string, string], then: [string, string]): VendorShop["faults"][string] {
+function switchedFault(
+  key: string,
+  first: [string, string],
+  then: [string, string],
+  flag = "pricing_cta",
+): VendorShop["faults"][string] {
   return {
-    message: `"pricing_cta" was served \`${first[0]}\` (${first[1]}) at `,
+    message: `"${flag}" was served \`${first[0]}\` (${first[1]}) at `,
     evidence: { key, values: [first[0], then[0]], reasons: [first[1], then[1]] },
     also: ["experiment.exposure fail"],
   };
@@ -334,6 +339,12 @@ const SHOPS: Record<string, VendorShop> = {
         message:
           "\"pricing-cta\" got the SDK's fallback, not a variation (reason unknownFeature): it was evaluated before the client's initialisation finished",
         evidence: { key: "sdk-gb-staging", reason: "unknownFeature" },
+      },
+      // Signed in as a user the experiment's targeted rule puts in control: the visitor is counted in both variations.
+      "identify-switch": {
+        ...switchedFault("sdk-gb-staging", ["cta-long", "experiment"], ["control", "experiment"], "pricing-cta"),
+        // GrowthBook logs no exposure of its own: the site's tracking callback does (growthbook-exposure.test.ts).
+        also: [],
       },
     },
   },

@@ -16,7 +16,7 @@ import type { DraftExperiment, Noted } from "./spec-text.js";
  * The experimentation SDK whose global, or registry of clients, the page defined; else the one
  * bundled into the site's code with neither, whose request for its values, or with its events,
  * the page sent (its key in the URL: LaunchDarkly's evalx, or its events when the page gave it its
- * flags); null when none.
+ * flags; Optimizely's datafile); null when none.
  */
 export function detectExperimentSdk(
   globals: readonly { name: string }[],

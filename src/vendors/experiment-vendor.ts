@@ -28,12 +28,13 @@ export interface ExperimentPreset {
   /**
    * Where the key travels in the URL of the request that fetches the client's values (Optimizely's
    * datafile, `…/datafiles/<sdkKey>.json`): its first group. It names the key of a client that
-   * never got ready, whose key could not be read otherwise (a key the vendor refuses).
+   * never got ready, whose key could not be read otherwise (a key the vendor refuses), and the
+   * client of an SDK read from the wire (`unwatched`).
    */
   keyInUrl?: RegExp;
   /**
-   * For an SDK bundled into the site's code with no global or registry to watch (LaunchDarkly from
-   * npm): its client is read from the wire instead. Each request for its values (`keyInUrl`) is a
+   * For an SDK bundled into the site's code with no global or registry to watch (LaunchDarkly or
+   * Optimizely from npm): its client is read from the wire instead. Each request for its values (`keyInUrl`) is a
    * client made with the key it carries, ready once answered, and each exposure it logs
    * (`exposures`) an evaluation, with the reason the exposure carries. `flushMs`: how long after
    * its values came it has surely sent what it queued (its flush interval, with room for a busy

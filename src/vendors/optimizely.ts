@@ -18,7 +18,11 @@ import { numberAt, recordsAt, textAt } from "./payload.js";
  * `https://logx.optimizely.com/v1/events`: per visitor (`visitor_id`), each snapshot's decision
  * names the flag and the variation's key (`metadata.flag_key`, `metadata.variation_key`), its
  * `campaign_activated` event the time. A `decide` logs one each time, unless told not to
- * (`DISABLE_DECISION_EVENT`); the browser's batch leaves at 10 events or every second.
+ * (`DISABLE_DECISION_EVENT`); the browser's batch leaves at 10 events or every second. Bundled
+ * into the site's code from npm it defines no global: its client is read from the wire, made by
+ * its datafile's request and evaluating what its decisions name, each with the rule that served it
+ * (`metadata.rule_key`). It logs no decision for a flag it could not decide, so a fallback does not
+ * show there.
  */
 export const optimizely: ExperimentPreset = {
   vendor: "Optimizely (@optimizely/optimizely-sdk)",
@@ -27,6 +31,8 @@ export const optimizely: ExperimentPreset = {
   keyOnReady: { method: "getOptimizelyConfig", property: "sdkKey" },
   // The polling manager's default URL template, `https://cdn.optimizely.com/datafiles/%s.json`, or a proxy's that keeps its path.
   keyInUrl: /\/datafiles\/([^/?#]+)\.json(?:[?#]|$)/,
+  // Bundled, read from the wire: its batch leaves every second; three leave room for a busy machine.
+  unwatched: { flushMs: 3000 },
   userContext: "createUserContext",
   evaluate: ["decide"],
   ready: { settles: "onReady" },
@@ -83,7 +89,7 @@ function optimizelyEvents(payload: unknown): LoggedEvent[] {
   );
 }
 
-/** Optimizely's decisions in one event batch: each snapshot's decisions, timed by their `campaign_activated` events. */
+/** Optimizely's decisions in one event batch: each snapshot's decisions, with the rule that served them, timed by their `campaign_activated` events. */
 function optimizelyExposures(payload: unknown): LoggedExposure[] {
   return recordsAt(payload, "visitors").flatMap((visitor) =>
     recordsAt(visitor, "snapshots").flatMap((snapshot) => {
@@ -96,6 +102,7 @@ function optimizelyExposures(payload: unknown): LoggedExposure[] {
           {
             flag,
             variation: textAt(decision, ["metadata.variation_key"]),
+            reason: textAt(decision, ["metadata.rule_key"]),
             visitor: textAt(visitor, ["visitor_id"]),
             madeAt: activation === undefined ? null : numberAt(activation, "timestamp"),
           },

@@ -177,7 +177,7 @@ const SHOPS: Record<string, VendorShop> = {
   optimizely: {
     spec: "optimizely.yaml",
     logsOnEachLoad: true,
-    correct: ["shop", "slow-shop"],
+    correct: ["shop", "slow-shop", "bundled-shop"],
     // Optimizely names the rule that served the flag, here the experiment's.
     served: { key: "opt-staging-4fJ2", value: "cta_long", reason: "pricing_cta_test" },
     switched: CHANGED_GROUPS,

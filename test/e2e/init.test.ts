@@ -167,6 +167,8 @@ for (const [site, preset, key] of [
   [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/bundled-shop`, "launchdarkly", "ld-client-staging"],
   // The key only the datafile names, once the client is ready.
   [`http://127.0.0.1:${FIXTURE_PORTS.optimizely}/shop`, "optimizely", "opt-staging-4fJ2"],
+  // Bundled, no global: the URL of its request for its datafile names the key.
+  [`http://127.0.0.1:${FIXTURE_PORTS.optimizely}/bundled-shop`, "optimizely", "opt-staging-4fJ2"],
   [`http://127.0.0.1:${FIXTURE_PORTS.amplitudeExperiment}/shop`, "amplitude-experiment", "client-amp-staging-3Kp8"],
   // Flags the analytics SDK evaluates and logs itself, under its own key: no key of their own.
   [`http://127.0.0.1:${FIXTURE_PORTS.posthogFlags}/shop`, "posthog", null],

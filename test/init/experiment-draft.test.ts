@@ -15,7 +15,7 @@ test("an experimentation SDK is told by its global, or by its registry of client
   expect(detectExperimentSdk(globals("posthog"), [])).toBeNull();
 });
 
-test("an SDK bundled with no global or registry (LaunchDarkly from npm) is told by its request for its flags", () => {
+test("an SDK bundled with no global or registry (LaunchDarkly or Optimizely from npm) is told by its request for its flags", () => {
   const requests = (...urls: string[]) => urls.map((url) => ({ url }));
   const evalx = "https://shop.example.test/ld/sdk/evalx/ld-client-staging/contexts/eyJraW5kIjoidXNlciJ9";
   expect(detectExperimentSdk([{ name: "expsvc" }], requests("https://shop.example.test/app.js", evalx))).toBe(
@@ -33,8 +33,14 @@ test("an SDK bundled with no global or registry (LaunchDarkly from npm) is told 
   );
   // The goals request names the environment too, but no flags were asked for.
   expect(detectExperimentSdk([], requests("https://app.launchdarkly.com/sdk/goals/ld-client-staging"))).toBeNull();
-  // Optimizely's datafile names its key, but the audit reads Optimizely through its global alone.
-  expect(detectExperimentSdk([], requests("https://cdn.optimizely.com/datafiles/opt-staging-4fJ2.json"))).toBeNull();
+  // Optimizely's datafile names its key, from Optimizely's CDN or a first-party path.
+  expect(detectExperimentSdk([], requests("https://cdn.optimizely.com/datafiles/opt-staging-4fJ2.json"))).toBe(
+    "optimizely",
+  );
+  expect(detectExperimentSdk([], requests("https://shop.example.test/optimizely/0/datafiles/opt-1.json?v=2"))).toBe(
+    "optimizely",
+  );
+  expect(detectExperimentSdk([], requests("https://shop.example.test/datafiles/readme.txt"))).toBeNull();
   // A global comes first.
   expect(detectExperimentSdk([{ name: "__STATSIG__" }], requests(evalx))).toBe("statsig");
 });

@@ -98,9 +98,15 @@ test("a client read from the wire has the key its request for values carries: La
   expect(keyOf("optimizely", "https://cdn.optimizely.com/datafiles/opt-key.json")).toBe("opt-key");
 });
 
-test("Optimizely's exposures are its decisions, timed by their campaign_activated event; a conversion is none", () => {
+test("Optimizely's exposures are its decisions, with the rule that served them, timed by their campaign_activated event; a conversion is none", () => {
   expect(EXPERIMENT_PRESETS.optimizely.exposures!.read(OPTIMIZELY_BATCH)).toEqual([
-    { flag: "pricing_cta", variation: "cta_long", visitor: "visitor-1", madeAt: 1796377685414 },
+    {
+      flag: "pricing_cta",
+      variation: "cta_long",
+      reason: "pricing_cta_test",
+      visitor: "visitor-1",
+      madeAt: 1796377685414,
+    },
   ]);
 });
 

@@ -357,9 +357,20 @@ export interface SdkExposure {
   request: { atMs: number; status: number | null; failure: string | null };
 }
 
+/**
+ * The `method` of what was seen on the wire alone, for an SDK bundled with no global or registry: a
+ * client made by its request for its values, or one the page gave its values (by its first request
+ * with events), and an evaluation read from an exposure it logged.
+ */
+export const SEEN_ON_THE_WIRE = {
+  init: "values request",
+  bootstrapped: "events request",
+  evaluation: "exposure",
+} as const;
+
 /** A client of the experimentation SDK made on the page (`new Statsig.StatsigClient(key, …)`). */
 export interface ExperimentSdkInit {
-  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), the SDK's registry it was seen in (`__STATSIG__.instances`), or `values request` for a client seen on the wire alone (its request for its values), `events request` for one the page gave its values (its first request with events). */
+  /** The constructor or factory, as a path from the global (`Statsig.StatsigClient`), the SDK's registry it was seen in (`__STATSIG__.instances`), or `values request` for a client seen on the wire alone (its request for its values), `events request` for one the page gave its values (its first request with events): SEEN_ON_THE_WIRE's. */
   method: string;
   /** Its first string argument: the key it was given; null when it was given none. */
   key: string | null;

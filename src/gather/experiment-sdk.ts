@@ -1,13 +1,14 @@
 import type { Page, Request } from "playwright";
 import { firstSendings } from "../artifacts/page-views.js";
-import type {
-  CapturedCall,
-  CollectRequest,
-  ExperimentSdkInit,
-  ExperimentSdkSeen,
-  FlagEvaluation,
-  PageArtifacts,
-  SdkExposure,
+import {
+  type CapturedCall,
+  type CollectRequest,
+  type ExperimentSdkInit,
+  type ExperimentSdkSeen,
+  type FlagEvaluation,
+  type PageArtifacts,
+  SEEN_ON_THE_WIRE,
+  type SdkExposure,
 } from "../artifacts/types.js";
 import type { PageInput } from "../schedule/page-input.js";
 import {
@@ -27,16 +28,6 @@ import { routeOf } from "../url/route.js";
 import type { Gathering, GathererPart } from "./part.js";
 
 const BINDING = "__setupAuditExperimentSdk";
-
-/**
- * How a client seen on the wire alone was made, and how it evaluated: its request for its values
- * (or, given them by the page, its first request with events), the exposures it logged.
- */
-const SEEN_ON_THE_WIRE = {
-  init: "values request",
-  bootstrapped: "events request",
-  evaluation: "exposure",
-} as const;
 
 /** A request for a client's values whose URL carried its key (the preset's keyInUrl), and how it ended. */
 interface ValuesRequest {

@@ -1,4 +1,4 @@
-import type { ExperimentSdkSeen, FlagEvaluation } from "../../artifacts/types.js";
+import { type ExperimentSdkSeen, type FlagEvaluation, SEEN_ON_THE_WIRE } from "../../artifacts/types.js";
 import type { JudgedPage } from "../../artifacts/delivery.js";
 import type { AuditSpec, ExperimentSpec } from "../../audit-spec/schema.js";
 import { variationId } from "../../audit-spec/variation-id.js";
@@ -92,8 +92,14 @@ export function judgeAssignment(
   }
   if (evaluations.length === 0) {
     const unready = seen.inits.every((init) => init.readyAtMs === null) ? " (its initialisation never finished)" : "";
-    // An SDK that logs its evaluations logs none it makes too early: what the page did is unseen.
-    const unseen = vendor.logged === undefined ? "" : `; ${vendor.logged.unseen}`;
+    // An SDK that logs its evaluations logs none it makes too early, and one read from the wire none
+    // it could not serve: what the page did is unseen.
+    const unseen =
+      vendor.logged !== undefined
+        ? `; ${vendor.logged.unseen}`
+        : readFromTheWire(seen)
+          ? `; the SDK is bundled into the site's code, so the audit reads its evaluations from the exposures it sends, and it sends none for a flag it could not serve (one it does not know, or one evaluated before its flags came)`
+          : "";
     return {
       status: "fail",
       message: `${vendor.vendor} never evaluated "${flag}" on this page${unready}: no visitor is assigned to the experiment here. Evaluate the flag where the experiment runs (${sdk.evaluate.join(", ")})${unseen}.`,
@@ -143,6 +149,12 @@ function switchedVerdict(flag: string, first: FlagEvaluation, then: FlagEvaluati
       atMs: [first.atMs, then.atMs],
     },
   };
+}
+
+/** Whether the SDK's clients were seen on the wire alone (bundled, with no global or registry to watch). */
+function readFromTheWire(seen: ExperimentSdkSeen): boolean {
+  const wire: readonly string[] = [SEEN_ON_THE_WIRE.init, SEEN_ON_THE_WIRE.bootstrapped];
+  return seen.inits.length > 0 && seen.inits.every((init) => wire.includes(init.method));
 }
 
 /** A fail when no client was made, or none with the environment's key; null when one was. */

@@ -105,6 +105,18 @@ test("fails when no client was made, or the flag was never evaluated", () => {
   });
 });
 
+test("a flag never evaluated by a client read from the wire (the SDK bundled) says the SDK sends nothing for a flag it could not serve; a watched client's does not", () => {
+  const spec = { ...SPEC, experimentSdk: { ...SPEC.experimentSdk!, preset: "launchdarkly" as const } };
+  const never = (method: string) =>
+    judged({ inits: [{ ...init("client-staging"), method }], evaluations: [] }, spec)[0]!.message;
+  const wire =
+    "; the SDK is bundled into the site's code, so the audit reads its evaluations from the exposures it sends, and it sends none for a flag it could not serve (one it does not know, or one evaluated before its flags came).";
+  expect(never("values request")).toMatch(/^LaunchDarkly .* never evaluated "pricing_cta" on this page: /);
+  expect(never("values request").endsWith(wire)).toBe(true);
+  expect(never("events request").endsWith(wire)).toBe(true);
+  expect(never("LDClient.initialize")).not.toContain("bundled");
+});
+
 test("fails on the SDK's fallback with its reason and what it means, and on a variation that is none of the experiment's", () => {
   const fallback = (reason: string) =>
     judged({ inits: [init("client-staging")], evaluations: [evaluation({ variation: null, reason })] })[0]!;

@@ -34,8 +34,8 @@ export interface ExperimentPreset {
   keyInUrl?: RegExp;
   /**
    * For an SDK bundled into the site's code with no global or registry to watch (LaunchDarkly or
-   * Optimizely from npm): its client is read from the wire instead. Each request for its values (`keyInUrl`) is a
-   * client made with the key it carries, ready once answered, and each exposure it logs
+   * Optimizely from npm): its client is read from the wire instead. Each request for its values
+   * (`keyInUrl`) is a client made with the key it carries, ready once answered, and each exposure it logs
    * (`exposures`) an evaluation, with the reason the exposure carries. `flushMs`: how long after
    * its values came it has surely sent what it queued (its flush interval, with room for a busy
    * machine), since nothing has it send them sooner. `keyInEventsUrl`: where the key travels in

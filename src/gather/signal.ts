@@ -1,3 +1,6 @@
+/** How many times its timeout a wait for quiet may take on the audit's clock while the page's clock has not yet passed it. */
+const PAGE_CLOCK_STRETCH = 3;
+
 /** Wakes waiters whenever something they watch may have changed: event-driven waits, no polling. */
 export class Signal {
   private readonly waiters = new Set<() => void>();
@@ -47,7 +50,9 @@ export class Signal {
    * `pageClock(ms)`, when given, resolves once `ms` have passed on a second clock (the page's
    * own): quiet then also needs `quietMs` of that clock since the last activity, so that a page
    * whose thread runs late (a busy page, a starved renderer on a loaded machine) still gets its
-   * quiet window. It settling either way counts as the time passed.
+   * quiet window; and `timeoutMs` must pass on that clock too (from the wait's start), up to
+   * PAGE_CLOCK_STRETCH times as long on the audit's (a page whose thread never frees up does not
+   * hold the wait). It settling either way counts as the time passed.
    * `lateActivityMs`, when given, is how long anything new is waited for: activity seen during the
    * wait moves its end to that long after it, up to that long past `timeoutMs` (a request the page
    * sends just before the end gets its answer; a page that never stops does not hold the wait).
@@ -66,6 +71,13 @@ export class Signal {
     let wake: ReturnType<typeof setTimeout> | undefined;
     let round = 0;
     let pageQuiet = pageClock === undefined;
+    let pageTimedOut = pageClock === undefined;
+    const stretchedEndsAt = since + timeoutMs * PAGE_CLOCK_STRETCH;
+    const timedOut = () => {
+      pageTimedOut = true;
+      this.notify();
+    };
+    pageClock?.(timeoutMs).then(timedOut, timedOut);
     const startPageClock = () => {
       if (pageClock === undefined) return;
       const started = ++round;
@@ -95,7 +107,11 @@ export class Signal {
     startPageClock();
     try {
       return await this.waitUntil(settled, () =>
-        Math.max(endsAt, Math.min(lastActivityAt + lateActivityMs, endsAt + lateActivityMs)),
+        Math.max(
+          endsAt,
+          Math.min(lastActivityAt + lateActivityMs, endsAt + lateActivityMs),
+          pageTimedOut ? 0 : stretchedEndsAt,
+        ),
       );
     } finally {
       clearTimeout(wake);

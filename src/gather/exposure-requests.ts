@@ -57,13 +57,12 @@ export class ExposureRequests {
 
   /** When the last request that carried an exposure (as `read` finds them) left; null before one did. */
   lastCarryingExposureAtMs(read: (payload: unknown) => LoggedExposure[]): number | null {
-    const carrying = this.requests.filter((request) => request.payloads.some((payload) => read(payload).length > 0));
-    return carrying.at(-1)?.atMs ?? null;
+    return this.requests.filter((request) => carriesAny(request, read)).at(-1)?.atMs ?? null;
   }
 
-  /** Whether a request that left after `atMs` was answered. */
-  answeredAfter(atMs: number): boolean {
-    return this.requests.some((request) => request.atMs > atMs && request.status !== null);
+  /** Whether a request that left after `atMs` and carried an exposure (as `read` finds them) was answered. */
+  carryingAnsweredAfter(atMs: number, read: (payload: unknown) => LoggedExposure[]): boolean {
+    return this.requests.some((request) => request.atMs > atMs && request.status !== null && carriesAny(request, read));
   }
 
   /** Whether every request seen was answered or failed. */
@@ -122,4 +121,9 @@ export class ExposureRequests {
       })),
     );
   }
+}
+
+/** Whether one of the request's payloads holds an exposure, as `read` finds them. */
+function carriesAny(request: ExposureRequest, read: (payload: unknown) => LoggedExposure[]): boolean {
+  return request.payloads.some((payload) => read(payload).length > 0);
 }

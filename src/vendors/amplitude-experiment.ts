@@ -14,8 +14,10 @@ import { numberAt, recordsAt, textAt } from "./payload.js";
  * Exposures go through Amplitude Analytics (its connector): each `variant()` of a served flag tracks
  * a `$exposure` event (`event_properties.flag_key`, `variant`, absent on the default variant), once
  * per flag and variant for an identity, in the batches Analytics posts to its `serverUrl` (default
- * `https://api2.amplitude.com/2/httpapi`) every second; the fallback logs none. The event reaches
- * Analytics' queue on its own time, so the audit flushes Analytics' queue and waits for the batch.
+ * `https://api2.amplitude.com/2/httpapi`) every second; the fallback logs none. The event waits in
+ * the Experiment client's own queue until Analytics takes it, and in Analytics' until its init is
+ * done (seconds, on a busy machine), so the audit flushes Analytics' queue once the client's is
+ * empty and Analytics is ready, and waits for the batch.
  */
 export const amplitudeExperiment: ExperimentPreset = {
   vendor: "Amplitude Experiment (@amplitude/experiment-js-client)",
@@ -27,6 +29,11 @@ export const amplitudeExperiment: ExperimentPreset = {
     url: "**/2/httpapi",
     flush: "window.amplitude.flush",
     sentWithinMs: 3000,
+    // Its exposures wait in its queue until Analytics can take them (its tracker set, and the
+    // connector's receiver), tried again each second: on a busy machine, seconds after the variant.
+    pending: "integrationManager.queue.inMemoryQueue",
+    // Analytics takes events before its init is done, and sends them only after it.
+    senderReady: "window.amplitude.add",
     // The page's own events go through Amplitude Analytics: the analytics SDK's calls, not this one's.
     track: [],
     read: amplitudeExposures,

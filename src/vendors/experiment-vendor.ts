@@ -115,6 +115,19 @@ export interface ExperimentPreset {
      * page waits that long, or until a request with an exposure started after the flush ended.
      */
     sentWithinMs?: number;
+    /**
+     * Where a client holds the exposures it has not handed on to what sends them (a list, by a
+     * dotted path on the client): the audit flushes once it is empty, for a flush before sends
+     * nothing (Amplitude Experiment's queue waits for Amplitude Analytics to take its events).
+     */
+    pending?: string;
+    /**
+     * A function of the page's, written `window.<path>`, that takes a plugin only once what sends
+     * the exposures is ready (Amplitude Analytics queues `amplitude.add` until its init is done, and
+     * the events given it before with it): the audit adds one that changes no event there, and
+     * flushes once it was taken.
+     */
+    senderReady?: string;
     /** Set where the SDK logs a visitor's exposure again on each page load (it remembers what it logged in the page's memory alone): a reload in the same browser must log the same visitor in the same variation. */
     onEachLoad?: true;
     /** The methods of the client, or of its user contexts, that track an event through the SDK (Statsig's `logEvent`): the audit has the client send what it holds after each call too. */

@@ -44,9 +44,11 @@ test("each document's client is its own: the next page's client, late, is ready 
   // Each document counts its clients from 0: the second page's first client is not the first page's.
   // The page waits for the late values as long as the SDK's delivery bound says: well past their delay.
   const sdk = { ...specWith().sdk, deliveryTimeoutMs: 3 * STATSIG_SLOW_INIT_MS };
+  // The first page's client is ready before the journey leaves it: its copy shows once it is.
+  const shown = { waitFor: "#cta:text-is('Start your free trial')" };
   const { experimentSdk: seen } = await gather(
     "statsig",
-    { path: "/shop", steps: [{ goto: "/slow-shop" }] },
+    { path: "/shop", steps: [shown, { goto: "/slow-shop" }] },
     { experimentSdk, sdk },
   );
   expect(seen?.inits).toHaveLength(2);

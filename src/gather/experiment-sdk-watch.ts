@@ -181,25 +181,34 @@ export function watchExperimentSdk(config: WatchConfig): void {
       return Promise.resolve();
     }
   };
-  /** Calls the page's function at `window.<path>`, as `call` does. */
-  const callOnPage = (path: string, args: unknown[]): Promise<unknown> => {
+  /** The page's function at `window.<path>`, with what it is called on; null where there is none. */
+  const onPage = (path: string): { owner: unknown; name: string } | null => {
     const keys = path.slice("window.".length).split(".");
     const owner = keys.slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown> | null)?.[key], window);
-    return call(owner, keys.at(-1)!, args);
+    const name = keys.at(-1)!;
+    return typeof (owner as Record<string, unknown> | null)?.[name] === "function" ? { owner, name } : null;
   };
   /**
-   * Settles once what sends the exposures is ready (the preset's `senderReady`: it takes the
-   * audit's plugin, which changes no event, only then); at once where the preset names none.
+   * Settles once what sends the exposures is ready (the preset's `senderReady` sets the audit's
+   * plugin up, which changes no event, only then); at once where the preset names none, or the page
+   * has no such function.
    */
   let sender: Promise<unknown> | null = null;
   const senderReady = () => {
-    const plugin = {
-      name: "setup-audit",
-      type: "enrichment",
-      setup: () => Promise.resolve(),
-      execute: (event: unknown) => Promise.resolve(event),
-    };
-    sender ??= config.senderReady === null ? Promise.resolve() : callOnPage(config.senderReady, [plugin]);
+    sender ??= new Promise((resolve) => {
+      const takes = config.senderReady === null ? null : onPage(config.senderReady);
+      if (takes === null) return resolve(undefined);
+      const plugin = {
+        name: "setup-audit",
+        type: "enrichment",
+        setup: () => {
+          resolve(undefined);
+          return Promise.resolve();
+        },
+        execute: (event: unknown) => Promise.resolve(event),
+      };
+      call(takes.owner, takes.name, [plugin]).catch(resolve);
+    });
     return sender;
   };
   // Each document counts its evaluations and tracked events; the clients' events are sent once the task that made them ends.
@@ -235,9 +244,8 @@ export function watchExperimentSdk(config: WatchConfig): void {
       const through = logged;
       const startedAt = Date.now();
       // `window.<path>`: one function of the page's; else each client's own method.
-      const sent = flush.startsWith("window.")
-        ? [callOnPage(flush, [])]
-        : clients.map((client) => call(client, flush, []));
+      const page = flush.startsWith("window.") ? onPage(flush) : null;
+      const sent = page !== null ? [call(page.owner, page.name, [])] : clients.map((client) => call(client, flush, []));
       const told = () => {
         send({ type: "flushed", document: documentId, through, at: startedAt });
         // The page's clock, in rounds of its timers a second at most each: where its thread was held up,

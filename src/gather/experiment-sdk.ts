@@ -305,8 +305,8 @@ export class ExperimentSdkPart implements GathererPart {
   /**
    * Whether the shown document's evaluations were all followed by a flush, and every request with
    * exposures ended; where the exposure reaches the SDK's queue on its own time (`sentWithinMs`),
-   * also, while a flag served after the last request with an exposure awaits its own, once that
-   * long passed since the last flush began, on the audit's clock and on the page's: the SDK's way
+   * also, while a flag served in a variation no request carried an exposure of awaits its own, once
+   * that long passed since the last flush began, on the audit's clock and on the page's: the SDK's way
    * to its queue runs on the page's timers, which run late on a busy machine.
    */
   private exposuresSent(): boolean {
@@ -318,12 +318,13 @@ export class ExperimentSdkPart implements GathererPart {
     const { sentWithinMs } = exposures;
     const { flushedAtMs, waited } = shown;
     if (sentWithinMs === undefined || flushedAtMs === null) return true;
-    // A fallback logs no exposure: only a served flag awaits one.
-    const lastExposureAtMs = this.exposureRequests.lastCarryingExposureAtMs(exposures.read);
+    // A fallback logs no exposure: only a served flag awaits one, until one of its variation was
+    // logged (once per flag and variation: the SDK logs no second one).
     const { result } = this.preset!;
     const awaiting = this.evaluations.some(
       (evaluation) =>
-        (lastExposureAtMs === null || evaluation.atMs > lastExposureAtMs) && wasServed(evaluation, result),
+        wasServed(evaluation, result) &&
+        !this.exposureRequests.carriesVariation(exposures.read, evaluation.flag, evaluation.variation),
     );
     return (
       !awaiting || (this.gathering.sinceStart(Date.now()) - flushedAtMs >= sentWithinMs && waited >= shown.flushed)

@@ -55,9 +55,13 @@ export class ExposureRequests {
     return this.requests.length;
   }
 
-  /** When the last request that carried an exposure (as `read` finds them) left; null before one did. */
-  lastCarryingExposureAtMs(read: (payload: unknown) => LoggedExposure[]): number | null {
-    return this.requests.filter((request) => carriesAny(request, read)).at(-1)?.atMs ?? null;
+  /** Whether a request carried an exposure of `flag` (as `read` finds them) naming `variation`. */
+  carriesVariation(read: (payload: unknown) => LoggedExposure[], flag: string, variation: string | null): boolean {
+    return this.requests.some(({ payloads }) =>
+      payloads.some((payload) =>
+        read(payload).some((exposure) => exposure.flag === flag && exposure.variation === variation),
+      ),
+    );
   }
 
   /** Whether a request that left after `atMs` and carried an exposure (as `read` finds them) was answered. */

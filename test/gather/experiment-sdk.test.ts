@@ -221,7 +221,7 @@ test("each exposure the SDK logs is read from its own requests, even one it woul
   ]);
 });
 
-test("only what the page posts to experimentSdk.exposures is read: a GET the glob matches carries no exposure, and is not waited for", async ({
+test("only what the page posts to experimentSdk.exposures is read: a GET the glob matches carries no exposure, and is not waited for; an exposure counts for its flag's variation alone", async ({
   browser,
 }) => {
   const site = "http://shop.example.test";
@@ -262,6 +262,10 @@ test("only what the page posts to experimentSdk.exposures is read: a GET the glo
     expect(requests.exposures(EXPERIMENT_PRESETS.optimizely.exposures!.read, [])).toEqual([
       expect.objectContaining({ flag: "pricing_cta", variation: "cta_long", visitor: "visitor-1" }),
     ]);
+    // The request carried the flag's exposure in cta_long, none in control: an evaluation served control still awaits its own.
+    const read = EXPERIMENT_PRESETS.optimizely.exposures!.read;
+    expect(requests.carriesVariation(read, "pricing_cta", "cta_long")).toBe(true);
+    expect(requests.carriesVariation(read, "pricing_cta", "control")).toBe(false);
   } finally {
     await context.close();
   }

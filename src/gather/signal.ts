@@ -1,6 +1,3 @@
-/** How many times its timeout a wait for quiet may take on the audit's clock while the page's clock has not yet passed it. */
-const PAGE_CLOCK_STRETCH = 3;
-
 /** Wakes waiters whenever something they watch may have changed: event-driven waits, no polling. */
 export class Signal {
   private readonly waiters = new Set<() => void>();
@@ -50,9 +47,7 @@ export class Signal {
    * `pageClock(ms)`, when given, resolves once `ms` have passed on a second clock (the page's
    * own): quiet then also needs `quietMs` of that clock since the last activity, so that a page
    * whose thread runs late (a busy page, a starved renderer on a loaded machine) still gets its
-   * quiet window; and `timeoutMs` must pass on that clock too (from the wait's start), up to
-   * PAGE_CLOCK_STRETCH times as long on the audit's (a page whose thread never frees up does not
-   * hold the wait). It settling either way counts as the time passed.
+   * quiet window. It settling either way counts as the time passed.
    * `lateActivityMs`, when given, is how long anything new is waited for: activity seen during the
    * wait moves its end to that long after it, up to that long past `timeoutMs` (a request the page
    * sends just before the end gets its answer; a page that never stops does not hold the wait).
@@ -71,13 +66,6 @@ export class Signal {
     let wake: ReturnType<typeof setTimeout> | undefined;
     let round = 0;
     let pageQuiet = pageClock === undefined;
-    let pageTimedOut = pageClock === undefined;
-    const stretchedEndsAt = since + timeoutMs * PAGE_CLOCK_STRETCH;
-    const timedOut = () => {
-      pageTimedOut = true;
-      this.notify();
-    };
-    pageClock?.(timeoutMs).then(timedOut, timedOut);
     const startPageClock = () => {
       if (pageClock === undefined) return;
       const started = ++round;
@@ -107,11 +95,7 @@ export class Signal {
     startPageClock();
     try {
       return await this.waitUntil(settled, () =>
-        Math.max(
-          endsAt,
-          Math.min(lastActivityAt + lateActivityMs, endsAt + lateActivityMs),
-          pageTimedOut ? 0 : stretchedEndsAt,
-        ),
+        Math.max(endsAt, Math.min(lastActivityAt + lateActivityMs, endsAt + lateActivityMs)),
       );
     } finally {
       clearTimeout(wake);

@@ -74,11 +74,17 @@ export function watchExperimentSdk(config: WatchConfig): void {
     const report = (window as unknown as Record<string, unknown>)[config.binding];
     if (typeof report === "function") (report as (message: unknown) => void)(message);
   };
+  /** What `value` holds at the dotted `path`; undefined where something on the way is no object. */
+  const valueAt = (value: unknown, path: string): unknown =>
+    path
+      .split(".")
+      .reduce<unknown>(
+        (at, key) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined),
+        value,
+      );
   const read = (value: unknown, paths: readonly string[]): string | null => {
     for (const path of paths) {
-      let at: unknown = value;
-      for (const key of path.split("."))
-        at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
+      const at = valueAt(value, path);
       if (typeof at === "string" || typeof at === "number" || typeof at === "boolean") return String(at);
     }
     return null;
@@ -183,9 +189,9 @@ export function watchExperimentSdk(config: WatchConfig): void {
   };
   /** The page's function at `window.<path>`, with what it is called on; null where there is none. */
   const onPage = (path: string): { owner: unknown; name: string } | null => {
-    const keys = path.slice("window.".length).split(".");
-    const owner = keys.slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown> | null)?.[key], window);
-    const name = keys.at(-1)!;
+    const dot = path.lastIndexOf(".");
+    const owner = dot === "window".length ? window : valueAt(window, path.slice("window.".length, dot));
+    const name = path.slice(dot + 1);
     return typeof (owner as Record<string, unknown> | null)?.[name] === "function" ? { owner, name } : null;
   };
   /**
@@ -225,10 +231,8 @@ export function watchExperimentSdk(config: WatchConfig): void {
       config.pending === null
         ? 0
         : clients.reduce((count, client) => {
-            let at: unknown = client;
-            for (const key of config.pending!.split("."))
-              at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
-            return count + (Array.isArray(at) ? at.length : 0);
+            const queue = valueAt(client, config.pending!);
+            return count + (Array.isArray(queue) ? queue.length : 0);
           }, 0);
     // Once the clients hand on what they hold (on their own timers, a busy page's run late), and
     // what sends it is ready: a flush before would send nothing.

@@ -14,7 +14,7 @@ const INTEGRATION_TESTS = [
   "browser/visitor.test.ts",
   "gather/{consent,experiment-sdk,flicker,key-places,login,login-state,page,page-done,picture-masks,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
   "init/{first-look,key-discovery,sdk-detection,service-project,site-look,spec-draft}.test.ts",
-  "report/{overview-phone,side-by-side}.test.ts",
+  "report/{overview-phone,side-by-side,single-file-open}.test.ts",
 ];
 
 /** The browser-free tier: runs in seconds, and unit.config.ts runs it with no browser to be found. */

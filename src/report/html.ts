@@ -98,7 +98,7 @@ export async function buildReport(outDir: string, options: { singleFile: boolean
     // A single file left by an earlier run would pass for this run's report.
     rmSync(singleFile, { force: true });
     if (options.singleFile) {
-      finishFile(join(buildDir, "single", "index.html"), overview);
+      finishFile(join(buildDir, "single", "index.html"), overview, dataDeclaredFirst);
       renameSync(join(buildDir, "single", "index.html"), singleFile);
     }
     return {
@@ -155,7 +155,26 @@ function reportName(summary: RunSummary | null): string {
 }
 
 /** The report's page as it is shared: with the overview first, when there is one, and offline. */
-function finishFile(file: string, overview: OverviewParts | null): void {
-  const report = readFileSync(file, "utf8");
+function finishFile(file: string, overview: OverviewParts | null, finish = (html: string) => html): void {
+  const report = finish(readFileSync(file, "utf8"));
   writeFileSync(file, makeOffline(overview === null ? report : withOverview(report, overview)));
+}
+
+/** Allure's single file declares its embedded data here, after its app's script. */
+const DATA_DECLARATION = /<script async>\s*window\.allureReportDataReady = false;/;
+
+/**
+ * The single file with its embedded data declared, not yet ready, before the app's script runs.
+ * Allure's template declares it after the app, and the app reads a file from the embedded data
+ * only when the data is declared by then, else it fetches the file beside the page: from a file:
+ * URL, a request the browser refuses, and the app stays blank. The app starts before its data
+ * whenever the browser parses the file's megabytes in more than one go (a busy or slow machine).
+ * Declared first, the app waits until the data is ready.
+ */
+function dataDeclaredFirst(html: string): string {
+  const declaration = html.match(DATA_DECLARATION);
+  const app = html.search(/<script\b[^>]*\bsrc=/i);
+  if (declaration === null || app === -1 || declaration.index! < app) return html;
+  const early = "<script>window.allureReportData = {}; window.allureReportDataReady = false;</script>\n";
+  return `${html.slice(0, app)}${early}${html.slice(app)}`;
 }

@@ -1,43 +1,13 @@
-import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { historyReportIds } from "../../src/report/history.js";
-import { buildReport, REPORT_PATHS } from "../../src/report/html.js";
+import { buildReport } from "../../src/report/html.js";
+import { writeRun } from "../support/allure-results.js";
 
 // Each test builds the report two or three times (Allure's generator, a few seconds each when the
 // machine is idle, ten times that beside two suites on 2 cores): the limit catches a hang.
 test.describe.configure({ timeout: 180_000 });
-
-/** Writes a fresh allure-results folder, as a run does: the same tests, new result ids. */
-function writeRun(outDir: string, status: "passed" | "failed"): void {
-  const resultsDir = join(outDir, REPORT_PATHS.results);
-  rmSync(resultsDir, { recursive: true, force: true });
-  mkdirSync(resultsDir, { recursive: true });
-  for (const page of ["home", "signup"]) {
-    const uuid = randomUUID();
-    const result = {
-      uuid,
-      historyId: `demo-${page}`,
-      testCaseId: `demo-${page}`,
-      name: `${page} · desktop`,
-      fullName: `demo › ${page}`,
-      status,
-      stage: "finished",
-      start: 1_000,
-      stop: 1_100,
-      steps: [],
-      attachments: [],
-      parameters: [],
-      labels: [
-        { name: "epic", value: "Acme Marketing" },
-        { name: "feature", value: "Demo shop" },
-        { name: "story", value: page },
-      ],
-    };
-    writeFileSync(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
-  }
-}
 
 test("rebuilding the same results replaces their history entry; a new run adds one", async ({}, testInfo) => {
   const out = testInfo.outputPath("out");
@@ -66,7 +36,13 @@ test("the build writes html/ and, on request, the single file; it leaves no stal
   const html = readFileSync(single.singleFile!, "utf8");
   expect(html).toContain('http-equiv="Content-Security-Policy"');
   expect(html).not.toMatch(/googletagmanager|gtag\(/);
-  expect(readFileSync(join(out, "html", "index.html"), "utf8")).toContain('http-equiv="Content-Security-Policy"');
+  const folderReport = readFileSync(join(out, "html", "index.html"), "utf8");
+  expect(folderReport).toContain('http-equiv="Content-Security-Policy"');
+  // The single file's data is declared before its app starts; the folder's report has none, and fetches its files.
+  const declared = html.indexOf("<script>window.allureReportData = {}; window.allureReportDataReady = false;</script>");
+  expect(declared).toBeGreaterThan(0);
+  expect(declared).toBeLessThan(html.search(/<script\b[^>]*\bsrc=/));
+  expect(folderReport).not.toContain("window.allureReportData = {}");
 
   writeRun(out, "passed");
   await buildReport(out, { singleFile: false });

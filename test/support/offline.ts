@@ -43,7 +43,7 @@ const ALLURE_DRAWS_WITHIN_MS = 240_000;
  * the app had: whether its embedded data was declared ready, how many files it held, what the page
  * reported going wrong, and what it shows.
  */
-export async function expectAllureShows(opened: OfflinePage, text: string): Promise<void> {
+export async function expectAllureShows(opened: Pick<OfflinePage, "page" | "problems">, text: string): Promise<void> {
   const { page, problems } = opened;
   const shown = await page
     .locator("#app")

@@ -111,8 +111,9 @@ export interface ExperimentPreset {
     flush: string;
     /**
      * How long after a flush the SDK's request with an exposure may yet start, where the exposure
-     * reaches the sending queue on its own time (Amplitude's, through the Analytics connector): the
-     * page waits that long, or until a request with an exposure started after the flush ended.
+     * reaches the sending queue on its own time (Amplitude's, through the Analytics connector): while
+     * a flag served in a variation has no request carrying its exposure in that variation, the page
+     * waits that long after the last flush began, on the audit's clock and on the page's timers.
      */
     sentWithinMs?: number;
     /**

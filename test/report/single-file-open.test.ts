@@ -14,7 +14,8 @@ import { expectAllureShows } from "../support/offline.js";
  * drawn its loader; the app must then wait for the data, not ask for files beside the page.
  */
 
-test.describe.configure({ timeout: 180_000 });
+// Longer than expectAllureShows' own four minutes, with the build: a blank app fails with what it showed.
+test.describe.configure({ timeout: 360_000 });
 
 test("the single file's app waits for its embedded data when it starts before the data is read", async ({
   browser,

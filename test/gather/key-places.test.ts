@@ -319,7 +319,8 @@ test.describe("in a browser", () => {
       });
       const page = await context.newPage();
       await page.goto(`${SITE}/`);
-      void page.evaluate(
+      // The page function starts the request and returns without waiting for it, so this await ends at once.
+      await page.evaluate(
         (url) =>
           void fetch(url, { method: "POST", headers: { authorization: "Bearer wkStaging1a2b3c" }, body: "{}" }).catch(
             () => undefined,

@@ -18,13 +18,26 @@ export interface CliRun {
  * Runs `setup-audit ARGS…` as a child process from the repository root, as a user would, with
  * the mock service's key in SERVICE_API_KEY (as `npm run audit` sets it) unless `env` overrides it.
  * GitHub Actions' own variables are cleared unless `env` sets them: a suite run in Actions must
- * not annotate its job with the findings of its fixtures.
+ * not annotate its job with the findings of its fixtures. A run that opens pages gathers with one
+ * browser unless its test names `--workers` (see oneBrowserUnlessNamed).
  */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return runCommand(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...args], {
+  return runCommand(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...oneBrowserUnlessNamed(args)], {
     cwd: ROOT,
     env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "", ...env },
   });
+}
+
+/**
+ * The suite runs four end-to-end tests at once on two cores (test/playwright.config.ts), each
+ * with whole audits: a second browser per audit would only contend for the same cores, and cost
+ * its own worker and browser start. So a `run` that gathers takes one worker unless its test
+ * names `--workers`. The tests of several workers name them (instance calls, every vendor bundle,
+ * the single-page apps, the tracking plans); the packed install's run and `demo` keep the default.
+ */
+function oneBrowserUnlessNamed(args: readonly string[]): readonly string[] {
+  const gathers = args[0] === "run" && !args.includes("--from-artifacts");
+  return gathers && !args.includes("--workers") ? [...args, "--workers", "1"] : args;
 }
 
 /** Runs a command as a child process in `cwd` with exactly the environment `env`; resolves when it ends. */

@@ -15,7 +15,7 @@ import { deleteInBackground, prepareOutDir } from "./out-dir.js";
 import { CliError, EXIT } from "../runner/errors.js";
 import { maskSecretsInLog } from "./github.js";
 import { judgeGathered } from "./judge.js";
-import { runPlaywrightPhase } from "../runner/playwright.js";
+import { runGathering } from "../runner/playwright.js";
 import type { ReportOptions } from "./report.js";
 import type { ChangeOptions } from "./changes.js";
 import { unreachableReason } from "../runner/reachability.js";
@@ -91,7 +91,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     // What writes the outputs loads while the browsers work: nothing before them needs it.
     preloadReportBuilder();
     const outputWriters = Promise.all([import("./publish.js"), import("./shards.js")]);
-    const gathered = await runPlaywrightPhase("gather", planFile, gatherArgs);
+    const gathered = await runGathering(planFile, gatherArgs);
     if (gathered === EXIT.interrupted)
       throw new CliError(EXIT.interrupted, "Interrupted.", "Run the audit again when ready.");
     // Playwright writes a trace.zip per page × viewport into the work folder, which is deleted.

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
+import { playwright } from "../browser/playwright.js";
+import { auditLaunchOptions } from "../browser/visitor.js";
 import { knownViewports } from "../browser/viewports.js";
 import { CliError, EXIT, usageError } from "../runner/errors.js";
-import { runPlaywrightPhase } from "../runner/playwright.js";
+import { firstLine } from "../text/wording.js";
 import { unreachableReason } from "../runner/reachability.js";
 import { PACKAGE_ROOT } from "../package/package-root.js";
 import { SPEC_SCHEMA_FILE } from "../audit-spec/json-schema.js";
@@ -12,7 +13,7 @@ import { parseSpec, formatSpecError } from "../audit-spec/load.js";
 import { EXPERIMENT_PRESETS, type ExperimentPresetName } from "../vendors/experiment-presets.js";
 import { chooseKey } from "./key-discovery.js";
 import { askService } from "./service-project.js";
-import type { LookPlan, LookResult } from "./site-look.js";
+import { lookAtSite, type LookPlan, type LookResult } from "./site-look.js";
 import { draftSpec, KEY_PLACEHOLDER } from "./spec-draft.js";
 import { specText, type BasicAuthVariables } from "./spec-text.js";
 import {
@@ -160,44 +161,46 @@ async function draftSpecFor(options: Drafting, file: string): Promise<number> {
       `No browser to look at the site with: ${browser.problem}.`,
       `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
     );
-  const workDir = mkdtempSync(join(tmpdir(), "setup-audit-init-"));
-  try {
-    const reason = await unreachableReason(options.url);
-    if (reason !== null)
-      throw new CliError(
-        EXIT.couldNotRun,
-        `Could not reach ${options.url} (${reason}).`,
-        "Check the URL and that the site is up, then run init again.",
-      );
-    const look = await lookAtSite({
-      url: options.url,
-      crawl: options.crawl,
-      environment: options.environment,
-      file,
-      browserExecutable: browser.executablePath,
-      resultFile: join(workDir, "look.json"),
-      workDir,
-      basic: options.basic,
-    });
-    return await writeSpec(look, options, file);
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-  }
-}
-
-/** Runs the look in Playwright's test runner and reads what it found; a problem it met becomes the CLI's error. */
-async function lookAtSite(plan: LookPlan): Promise<Extract<LookResult, { ok: true }>> {
-  const planFile = join(plan.workDir, "plan.json");
-  writeFileSync(planFile, JSON.stringify(plan));
-  const code = await runPlaywrightPhase("init", planFile, []);
-  if (code === EXIT.interrupted) throw new CliError(EXIT.interrupted, "Interrupted.", "Run init again when ready.");
-  if (!existsSync(plan.resultFile))
+  const reason = await unreachableReason(options.url);
+  if (reason !== null)
     throw new CliError(
       EXIT.couldNotRun,
-      "The look at the site stopped before it was done (see above).",
+      `Could not reach ${options.url} (${reason}).`,
+      "Check the URL and that the site is up, then run init again.",
+    );
+  const look = await lookInBrowser(browser.executablePath, {
+    url: options.url,
+    crawl: options.crawl,
+    environment: options.environment,
+    file,
+    basic: options.basic,
+  });
+  return await writeSpec(look, options, file);
+}
+
+/**
+ * Looks at the site in a visitor's browser launched for it, closed when done; a problem the look
+ * met becomes the CLI's error, and so does anything that stopped it.
+ */
+async function lookInBrowser(
+  executablePath: string | null,
+  plan: LookPlan,
+): Promise<Extract<LookResult, { ok: true }>> {
+  let result: LookResult;
+  try {
+    const browser = await playwright().chromium.launch(auditLaunchOptions(executablePath));
+    try {
+      result = await lookAtSite(browser, plan);
+    } finally {
+      await browser.close();
+    }
+  } catch (error) {
+    throw new CliError(
+      EXIT.couldNotRun,
+      `The look at the site stopped: ${firstLine(error)}`,
       "Run init again; if it stops again, report it with the URL.",
     );
-  const result = JSON.parse(readFileSync(plan.resultFile, "utf8")) as LookResult;
+  }
   if (!result.ok) throw new CliError(result.exitCode, result.message, result.hint);
   return result;
 }

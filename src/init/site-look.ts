@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions } from "playwright";
 import type { PageArtifacts } from "../artifacts/types.js";
 import { CliError, EXIT } from "../runner/errors.js";
@@ -37,11 +36,11 @@ import type { BasicAuthVariables, SdkDraft } from "./spec-text.js";
 /**
  * Init's look at a site, in a browser: the first look at the URL identifies the SDK and proposes
  * keys; then the pages are listed breadth first and each is gathered on desktop and mobile with
- * `run`'s own gatherer and recorder. It runs in Playwright's test runner, as `run`'s gather phase
- * does, so that the functions sent into pages are the sources as written.
+ * `run`'s own gatherer and recorder. It runs in the CLI's own process, in the browser
+ * init-command.ts launches for it: one look needs neither a test runner nor a worker.
  */
 
-/** What the CLI asks the look for (written as JSON, named by SETUP_AUDIT_PLAN). */
+/** What the CLI asks the look for. */
 export interface LookPlan {
   url: string;
   /** How many pages to list, the URL's included. */
@@ -49,11 +48,6 @@ export interface LookPlan {
   environment: string;
   /** The spec file init writes, as the gathered artifacts name it. */
   file: string;
-  /** Browser executable to launch; null means Playwright's own. */
-  browserExecutable: string | null;
-  /** Where the look writes its result, and the runner its own files. */
-  resultFile: string;
-  workDir: string;
   /** The variables that hold a Basic-auth site's user name and password; null without. */
   basic: BasicAuthVariables | null;
 }
@@ -85,11 +79,6 @@ export interface LookJourney {
   page: string;
   steps: LinkJourney;
   artifacts: PageArtifacts[];
-}
-
-/** Reads the plan named by the environment variable. */
-export function readLookPlan(file: string): LookPlan {
-  return JSON.parse(readFileSync(file, "utf8")) as LookPlan;
 }
 
 const VIEWPORTS = ["desktop", "mobile"] as const;

@@ -7,29 +7,22 @@ import { PLAN_ENV } from "../schedule/plan.js";
 const require = createRequire(import.meta.url);
 
 /**
- * The Playwright configuration of each phase, the audit's gathering or `setup-audit init`'s look
- * at a site, as compiled beside this module (the package runs compiled JavaScript: npm run build).
+ * The Playwright configuration of the audit's gathering, as compiled beside this module (the
+ * package runs compiled JavaScript: npm run build).
  */
-const PHASE_CONFIGS = {
-  gather: fileURLToPath(new URL("../../playwright.config.js", import.meta.url)),
-  init: fileURLToPath(new URL("../init/playwright.config.js", import.meta.url)),
-} as const;
+const GATHER_CONFIG = fileURLToPath(new URL("../../playwright.config.js", import.meta.url));
 
 /**
- * The runner's own loader, which compiles TypeScript imported from ESM, left out: the phases load
+ * The runner's own loader, which compiles TypeScript imported from ESM, left out: the gathering loads
  * compiled JavaScript only. On Node 20 that loader runs on a thread of its own through which every
  * import passes; without it the runner and each worker start about 0.7 s sooner.
  */
 const WITHOUT_TS_LOADER = { PW_DISABLE_TS_ESM: "1" };
 
-/** Runs the audit's gathering (or init's look) in Playwright's test runner; resolves to its exit code. */
-export function runPlaywrightPhase(
-  phase: keyof typeof PHASE_CONFIGS,
-  planFile: string,
-  extraArgs: readonly string[],
-): Promise<number> {
+/** Runs the audit's gathering in Playwright's test runner; resolves to its exit code. */
+export function runGathering(planFile: string, extraArgs: readonly string[]): Promise<number> {
   const cli = require.resolve("@playwright/test/cli");
-  const args = [cli, "test", "--config", PHASE_CONFIGS[phase], ...extraArgs];
+  const args = [cli, "test", "--config", GATHER_CONFIG, ...extraArgs];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: PACKAGE_ROOT,

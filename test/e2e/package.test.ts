@@ -68,8 +68,6 @@ test("npm pack ships the compiled CLI, the demo and its spec, the docs the READM
     "dist/playwright.config.js",
     "dist/src/gather/pages.audit.js",
     "dist/src/report/progress-reporter.js",
-    "dist/src/init/playwright.config.js",
-    "dist/src/init/site-look.audit.js",
     "dist/fixtures/demo.js",
     "dist/fixtures/service/sdk.js",
     "audits/demo-shop.yaml",

@@ -17,9 +17,6 @@ function lookPlan(url: string): LookPlan {
     crawl: 1,
     environment: "production",
     file: "audits/site.yaml",
-    browserExecutable: null,
-    resultFile: "look.json",
-    workDir: ".",
     basic: null,
   };
 }

@@ -14,5 +14,5 @@ const load = createRequire(import.meta.url);
 /** Playwright's library: the browser the audit launches and the devices its viewports emulate. */
 export const playwright = (): typeof Playwright => load("playwright") as typeof Playwright;
 
-/** Playwright Test: the runner's `test` and `defineConfig` for the audit's phases and their configurations. */
+/** Playwright Test: the runner's `test` and `defineConfig` for the audit's gathering and its configuration. */
 export const playwrightTest = (): typeof PlaywrightTest => load("@playwright/test") as typeof PlaywrightTest;

@@ -11,7 +11,7 @@ const INTEGRATION_TESTS = [
   "contributing.test.ts",
   "cli/pictures.test.ts",
   "fixtures/**/*.test.ts",
-  "browser/visitor.test.ts",
+  "browser/{launch,visitor}.test.ts",
   "gather/{consent,experiment-sdk,flicker,key-places,login,login-state,page,page-done,picture-masks,reload,routes,sdk-model,site-access,traffic,variation}.test.ts",
   "init/{first-look,key-discovery,sdk-detection,service-project,site-look,spec-draft}.test.ts",
   "report/{overview-phone,side-by-side,single-file-open}.test.ts",

@@ -3,7 +3,8 @@ import { playwright } from "./playwright.js";
 
 /**
  * The features Playwright 1.65 turns off in Chromium (its chromiumSwitches.ts). Chromium reads
- * only the last `--disable-features` on its command line, so the audit's own must repeat them.
+ * only the last `--disable-features` on its command line, so the audit's own must repeat them;
+ * package.json pins Playwright to that version, and test/browser/launch.test.ts holds the two together.
  */
 const PLAYWRIGHT_DISABLED_FEATURES = [
   "AvoidUnnecessaryBeforeUnloadCheckSync",

@@ -46,3 +46,12 @@ test("a page of the audit's browser comes without the address bar's popups: no b
     await browser.close();
   }
 });
+
+test("the package depends on exactly the Playwright whose list it repeats: an install never brings a later one", () => {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  const installed = JSON.parse(
+    readFileSync(new URL("../../node_modules/playwright/package.json", import.meta.url), "utf8"),
+  );
+  expect(manifest.dependencies.playwright).toBe(installed.version);
+  expect(manifest.dependencies["@playwright/test"]).toBe(installed.version);
+});

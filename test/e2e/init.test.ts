@@ -1,12 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { EPHEMERAL_PORTS, FIXTURE_PORTS, startFixtures } from "../../fixtures/server.js";
 import { KEYS, SDKS, VENDORS } from "../../fixtures/vendors/manifest.js";
 import { knownViewports } from "../../src/browser/viewports.js";
 import { parseSpec } from "../../src/audit-spec/load.js";
 import type { AuditSpec } from "../../src/audit-spec/schema.js";
-import { readSummary, runCli } from "./cli.js";
+import type { RunSummary } from "../../src/results/summary.js";
+import { type CliRun, readSummary, runCli } from "./cli.js";
 
 /**
  * `setup-audit init` on the bundled sites, as a user runs it: the spec it writes validates, and
@@ -131,35 +132,73 @@ test("the broken shop: the spec's run fails on the faults pages plant on load, a
   }
 });
 
-for (const vendor of VENDORS) {
-  const { preset } = SDKS[vendor];
-  // Every install's look is proven in test/init/site-look.test.ts; the command, on the snippet's.
-  test(`${vendor}'s snippet page: init names the ${preset} preset and the staging key, and the spec's run finds the SDK`, async ({}, testInfo) => {
-    const file = testInfo.outputPath(`${vendor}.yaml`);
-    const init = await runCli([
-      "init",
-      `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/snippet/correct`,
-      "--out",
-      file,
-    ]);
-    expect(init.code, init.stdout + init.stderr).toBe(0);
-    expect(init.stdout).toContain(`preset ${preset}, key ${KEYS[vendor].staging}`);
-    const { text, spec } = writtenSpec(file);
-    expect(spec.sdk.preset).toBe(preset);
-    expect(text).toMatch(new RegExp(`^  preset: ${preset}  # `, "m"));
-    expect(spec.environments.production?.key).toBe(KEYS[vendor].staging);
-    const out = testInfo.outputPath("out");
-    const run = await runCli(["run", file, "--out", out]);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    const present = readSummary(out).findings.filter((finding) => finding.check === "sdk.present");
-    expect(present.map((finding) => [finding.viewport, finding.status])).toEqual([
-      ["desktop", "pass"],
-      ["mobile", "pass"],
-    ]);
-  });
+/** What `init` printed for one site, and the spec file it wrote. */
+interface InitOf {
+  init: CliRun;
+  file: string;
 }
 
-for (const [site, preset, key] of [
+/**
+ * Runs `init` on each site, one after another, into a spec file of its own name, then one `run` of
+ * every spec written, as a user audits several specs at once: the tests of a group judge their
+ * site's part of the one summary (one audit's start instead of one per site).
+ */
+async function initEachThenRunAll(
+  sites: readonly { name: string; url: string }[],
+  dir: string,
+): Promise<{ inits: Map<string, InitOf>; run: CliRun; summary: RunSummary }> {
+  const inits = new Map<string, InitOf>();
+  for (const { name, url } of sites) {
+    const file = join(dir, `${name}.yaml`);
+    inits.set(name, { init: await runCli(["init", url, "--out", file]), file });
+  }
+  const written = [...inits.values()].filter(({ init }) => init.code === 0).map(({ file }) => file);
+  const out = join(dir, "out");
+  const run = await runCli(["run", ...written, "--out", out]);
+  expect(existsSync(join(out, "summary.json")), run.stdout + run.stderr).toBe(true);
+  return { inits, run, summary: readSummary(out) };
+}
+
+/** The findings of the spec written into `file`, in a summary of several specs. */
+function findingsOfSpec(summary: RunSummary, file: string): RunSummary["findings"] {
+  return summary.findings.filter((finding) => finding.spec.endsWith(`/${basename(file)}`));
+}
+
+test.describe("vendor snippets", () => {
+  // One worker takes the group's tests in order: the shared audit runs once.
+  test.describe.configure({ mode: "default" });
+  let group: Awaited<ReturnType<typeof initEachThenRunAll>>;
+
+  test.beforeAll(async ({}, testInfo) => {
+    const sites = VENDORS.map((vendor) => ({
+      name: vendor,
+      url: `http://127.0.0.1:${FIXTURE_PORTS.vendors}/${vendor}/snippet/correct`,
+    }));
+    group = await initEachThenRunAll(sites, join(testInfo.project.outputDir, "init-vendor-snippets"));
+    expect(group.run.code, group.run.stdout + group.run.stderr).toBe(0);
+  });
+
+  for (const vendor of VENDORS) {
+    const { preset } = SDKS[vendor];
+    // Every install's look is proven in test/init/site-look.test.ts; the command, on the snippet's.
+    test(`${vendor}'s snippet page: init names the ${preset} preset and the staging key, and the spec's run finds the SDK`, () => {
+      const { init, file } = group.inits.get(vendor)!;
+      expect(init.code, init.stdout + init.stderr).toBe(0);
+      expect(init.stdout).toContain(`preset ${preset}, key ${KEYS[vendor].staging}`);
+      const { text, spec } = writtenSpec(file);
+      expect(spec.sdk.preset).toBe(preset);
+      expect(text).toMatch(new RegExp(`^  preset: ${preset}  # `, "m"));
+      expect(spec.environments.production?.key).toBe(KEYS[vendor].staging);
+      const present = findingsOfSpec(group.summary, file).filter((finding) => finding.check === "sdk.present");
+      expect(present.map((finding) => [finding.viewport, finding.status])).toEqual([
+        ["desktop", "pass"],
+        ["mobile", "pass"],
+      ]);
+    });
+  }
+});
+
+const EXPERIMENT_SDK_SHOPS = [
   // The SDK bundled into the site's code: only its registry of clients tells it.
   [`http://127.0.0.1:${FIXTURE_PORTS.statsig}/bundled-shop`, "statsig", "client-statsig-staging"],
   [`http://127.0.0.1:${FIXTURE_PORTS.launchdarkly}/shop`, "launchdarkly", "ld-client-staging"],
@@ -172,32 +211,45 @@ for (const [site, preset, key] of [
   [`http://127.0.0.1:${FIXTURE_PORTS.amplitudeExperiment}/shop`, "amplitude-experiment", "client-amp-staging-3Kp8"],
   // Flags the analytics SDK evaluates and logs itself, under its own key: no key of their own.
   [`http://127.0.0.1:${FIXTURE_PORTS.posthogFlags}/shop`, "posthog", null],
-] as const) {
-  test(`${preset}'s ${new URL(site).pathname}: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, async ({}, testInfo) => {
-    const file = testInfo.outputPath(`${preset}.yaml`);
-    const init = await runCli(["init", site, "--out", file]);
-    expect(init.code, init.stdout + init.stderr).toBe(0);
-    expect(init.stdout).toContain(
-      `experimentation SDK ${preset} (${key === null ? "the analytics SDK's key" : `key ${key}`}, 1 flag(s))`,
-    );
-    const { spec } = writtenSpec(file);
-    expect(spec.experimentSdk?.preset).toBe(preset);
-    expect(spec.environments.production?.experimentKey).toBe(key ?? undefined);
-    expect(spec.experiments.map((experiment) => experiment.flag)).toEqual(["pricing_cta"]);
-    const out = testInfo.outputPath("out");
-    const run = await runCli(["run", file, "--out", out]);
-    const { findings } = readSummary(out);
-    const assignment = findings.filter((finding) => finding.check === "experiment.assignment");
-    expect(assignment.map((finding) => [finding.viewport, finding.status])).toEqual([
-      ["desktop", "pass"],
-      ["mobile", "pass"],
-    ]);
-    // What init cannot know, and marked for a check: the goals the experiment measures.
-    const failed = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
-    expect(failed.map((finding) => finding.check)).toEqual(["experiment.goals"]);
-    expect(run.code).toBe(1);
+] as const;
+
+/** A shop's name among the group's spec files: its preset and its page. */
+const shopName = (site: string, preset: string) => `${preset}${new URL(site).pathname.replaceAll("/", "-")}`;
+
+test.describe("experimentation SDKs' shops", () => {
+  test.describe.configure({ mode: "default" });
+  let group: Awaited<ReturnType<typeof initEachThenRunAll>>;
+
+  test.beforeAll(async ({}, testInfo) => {
+    const sites = EXPERIMENT_SDK_SHOPS.map(([site, preset]) => ({ name: shopName(site, preset), url: site }));
+    group = await initEachThenRunAll(sites, join(testInfo.project.outputDir, "init-experiment-sdks"));
+    // What init cannot know fails each spec: the goals its experiment measures.
+    expect(group.run.code, group.run.stdout + group.run.stderr).toBe(1);
   });
-}
+
+  for (const [site, preset, key] of EXPERIMENT_SDK_SHOPS) {
+    test(`${preset}'s ${new URL(site).pathname}: init writes experimentSdk, the key its client was made with and the flag evaluated; the spec's run passes its assignment and asks for the experiment's goal`, () => {
+      const { init, file } = group.inits.get(shopName(site, preset))!;
+      expect(init.code, init.stdout + init.stderr).toBe(0);
+      expect(init.stdout).toContain(
+        `experimentation SDK ${preset} (${key === null ? "the analytics SDK's key" : `key ${key}`}, 1 flag(s))`,
+      );
+      const { spec } = writtenSpec(file);
+      expect(spec.experimentSdk?.preset).toBe(preset);
+      expect(spec.environments.production?.experimentKey).toBe(key ?? undefined);
+      expect(spec.experiments.map((experiment) => experiment.flag)).toEqual(["pricing_cta"]);
+      const findings = findingsOfSpec(group.summary, file);
+      const assignment = findings.filter((finding) => finding.check === "experiment.assignment");
+      expect(assignment.map((finding) => [finding.viewport, finding.status])).toEqual([
+        ["desktop", "pass"],
+        ["mobile", "pass"],
+      ]);
+      // What init cannot know, and marked for a check: the goals the experiment measures.
+      const failed = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+      expect(failed.map((finding) => finding.check)).toEqual(["experiment.goals"]);
+    });
+  }
+});
 
 for (const [manager, cmp] of [
   ["vcc", "cookieconsent3"],

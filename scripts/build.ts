@@ -18,3 +18,4 @@ rmSync(dist, { recursive: true, force: true });
 const compiled = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 cpSync(join(root, "fixtures/service/sdk.js"), join(dist, "fixtures/service/sdk.js"));
+cpSync(join(root, "src/browser/devices.json"), join(dist, "src/browser/devices.json"));

@@ -1,3 +1,4 @@
+import { DEVICES_FILE, playwrightDevicesText } from "../../src/browser/viewports.js";
 import { SUMMARY_SCHEMA_FILE, summaryJsonSchemaText } from "../../src/results/summary-schema.js";
 import { SPEC_SCHEMA_FILE, specJsonSchemaText } from "../../src/audit-spec/json-schema.js";
 import { checklistTable, checksReference } from "./checks-page.js";
@@ -39,5 +40,10 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
     file: SUMMARY_SCHEMA_FILE,
     what: "summary.json's JSON Schema (from src/results/summary-schema.ts)",
     derive: () => summaryJsonSchemaText(),
+  },
+  {
+    file: DEVICES_FILE,
+    what: "the devices viewports emulate (Playwright's own, of the version package.json pins)",
+    derive: () => playwrightDevicesText(),
   },
 ];

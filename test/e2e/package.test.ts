@@ -70,6 +70,7 @@ test("npm pack ships the compiled CLI, the demo and its spec, the docs the READM
     "dist/src/report/progress-reporter.js",
     "dist/fixtures/demo.js",
     "dist/fixtures/service/sdk.js",
+    "dist/src/browser/devices.json",
     "audits/demo-shop.yaml",
     "audits/spec.schema.json",
     "audits/summary.schema.json",
@@ -80,7 +81,7 @@ test("npm pack ships the compiled CLI, the demo and its spec, the docs the READM
   }
   expect(existsSync(join(project, "node_modules/setup-audit/docs/spec.md"))).toBe(true);
   const shipped =
-    /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|audits\/(demo-shop\.yaml|spec\.schema\.json|summary\.schema\.json)|docs\/[\w-]+\.(md|png))$/;
+    /^(package\.json|README\.md|bin\/setup-audit\.js|dist\/playwright\.config\.js|dist\/(src|fixtures)\/[\w/.-]+\.js|dist\/src\/browser\/devices\.json|audits\/(demo-shop\.yaml|spec\.schema\.json|summary\.schema\.json)|docs\/[\w-]+\.(md|png))$/;
   expect(files.filter((file) => !shipped.test(file))).toEqual([]);
   // The vendor SDK site (fixtures/vendors/) needs the vendors' bundles, development dependencies;
   // the audit's own knowledge of the vendors (src/vendors/) ships.

@@ -147,6 +147,8 @@ async function initEachThenRunAll(
   sites: readonly { name: string; url: string }[],
   dir: string,
 ): Promise<{ inits: Map<string, InitOf>; run: CliRun; summary: RunSummary }> {
+  // The limit catches hangs: each site's init and its share of the run, as one test's limit did before.
+  test.info().setTimeout(sites.length * test.info().project.timeout);
   const inits = new Map<string, InitOf>();
   for (const { name, url } of sites) {
     const file = join(dir, `${name}.yaml`);

@@ -1,7 +1,8 @@
 /**
  * `npm run generate`: rewrites what derives from the code (GENERATED_FILES): the spec reference
- * in docs/spec.md and audits/spec.schema.json from the spec's zod schema, and docs/checks.md from
- * the checks' definitions. A test fails while any of them differs from what this writes.
+ * in docs/spec.md and audits/spec.schema.json from the spec's zod schema, docs/checks.md from the
+ * checks' definitions, audits/summary.schema.json, and src/browser/devices.json from Playwright.
+ * A test fails while any of them differs from what this writes.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

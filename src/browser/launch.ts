@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { playwright } from "./playwright.js";
+import { PLAYWRIGHT_VERSION, playwright } from "./playwright.js";
 
 /**
  * The features Playwright 1.65 turns off in Chromium (its chromiumSwitches.ts). Chromium reads
@@ -45,6 +45,13 @@ export const LAUNCH_ARGS = [
 
 /** Environment variable naming a Chromium (or Chrome) executable to use instead of Playwright's own. */
 export const BROWSER_ENV = "SETUP_AUDIT_BROWSER";
+
+/**
+ * The command that installs the Chromium of the audit's own Playwright. A project with a Playwright
+ * of another version keeps its own beside it, and a bare `npx playwright install chromium` would
+ * install that version's Chromium, which the audit's Playwright does not look for.
+ */
+export const INSTALL_CHROMIUM = `npx playwright@${PLAYWRIGHT_VERSION} install chromium`;
 
 /** Where system browsers usually live, in order of preference. */
 const SYSTEM_BROWSERS = [

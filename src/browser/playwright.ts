@@ -11,8 +11,11 @@ import type * as Playwright from "playwright";
  */
 const load = createRequire(import.meta.url);
 
-/** Playwright's library: the browser the audit launches and the devices its viewports emulate. */
+/** Playwright's library: the browser the audit launches. */
 export const playwright = (): typeof Playwright => load("playwright") as typeof Playwright;
+
+/** The version of the audit's own Playwright (package.json pins it), read without loading Playwright. */
+export const PLAYWRIGHT_VERSION = (load("playwright/package.json") as { version: string }).version;
 
 /** Playwright Test: the runner's `test` and `defineConfig` for the audit's gathering and its configuration. */
 export const playwrightTest = (): typeof PlaywrightTest => load("@playwright/test") as typeof PlaywrightTest;

@@ -7,9 +7,8 @@ export type ViewportDevice = (typeof Devices)[string];
 
 /**
  * Playwright's device descriptors, written down by `npm run generate` from the Playwright that
- * package.json pins, so that the commands that only read specs and results (`validate`, `run`
- * before its browsers, `merge`) never load Playwright's half-second bundle to know a viewport's
- * name. The build copies the file beside this module; a test fails while it differs from Playwright's.
+ * package.json pins, so that a command never loads Playwright's half-second bundle only to know a
+ * viewport: `validate` never loads it. The build copies the file beside this module; a test fails while it differs from Playwright's.
  */
 export const DEVICES_FILE = "src/browser/devices.json";
 

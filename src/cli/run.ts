@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
-import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
+import { findBrowser, BROWSER_ENV, INSTALL_CHROMIUM } from "../browser/launch.js";
 import type { AuditPlan, AuditTarget } from "../schedule/plan.js";
 import { credentialsOf } from "../privacy/redact.js";
 import { runSecretLists, shortSecretWarnings } from "./run-secrets.js";
@@ -58,7 +58,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
     throw new CliError(
       EXIT.couldNotRun,
       `No browser to audit with: ${browser.problem}.`,
-      `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
+      `Run \`${INSTALL_CHROMIUM}\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
     );
   }
   const outDir = resolve(options.out);

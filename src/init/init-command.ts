@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { findBrowser, BROWSER_ENV } from "../browser/launch.js";
+import { findBrowser, BROWSER_ENV, INSTALL_CHROMIUM } from "../browser/launch.js";
 import { playwright } from "../browser/playwright.js";
 import { auditLaunchOptions } from "../browser/visitor.js";
 import { knownViewports } from "../browser/viewports.js";
@@ -159,7 +159,7 @@ async function draftSpecFor(options: Drafting, file: string): Promise<number> {
     throw new CliError(
       EXIT.couldNotRun,
       `No browser to look at the site with: ${browser.problem}.`,
-      `Run \`npx playwright install chromium\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
+      `Run \`${INSTALL_CHROMIUM}\`, or set ${BROWSER_ENV} to a Chromium or Chrome executable.`,
     );
   const reason = await unreachableReason(options.url);
   if (reason !== null)

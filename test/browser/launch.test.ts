@@ -54,4 +54,9 @@ test("the package depends on exactly the Playwright whose list it repeats: an in
   );
   expect(manifest.dependencies.playwright).toBe(installed.version);
   expect(manifest.dependencies["@playwright/test"]).toBe(installed.version);
+  // The docs' install command fetches that version's Chromium, whatever Playwright the project has.
+  for (const doc of ["../../README.md", "../../docs/getting-started.md"])
+    expect(readFileSync(new URL(doc, import.meta.url), "utf8")).toContain(
+      `npx playwright@${installed.version} install chromium`,
+    );
 });

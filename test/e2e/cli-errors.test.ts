@@ -111,7 +111,7 @@ test("a setup-audit that is not built exits 3 saying to build it", async ({}, te
 test("a missing browser exits 3 with one line on how to get one", async () => {
   const run = await runCli(["run", "audits/demo-shop.yaml"], { SETUP_AUDIT_BROWSER: "/nonexistent/chromium" });
   expect(run.code).toBe(3);
-  expect(run.stderr).toContain("npx playwright install chromium");
+  expect(run.stderr).toContain("Run `npx playwright@1.65.1 install chromium`, or set SETUP_AUDIT_BROWSER");
 });
 
 test("an unreachable site exits 3", async ({}, testInfo) => {

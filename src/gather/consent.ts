@@ -668,11 +668,7 @@ export class ConsentPart implements GathererPart {
 
   async settle(page: Page): Promise<void> {
     // The banner first: what the page does before it is answered is what consent.before judges.
-    await this.watch?.settle(
-      page,
-      () => this.gathering.activity(),
-      (ms) => this.gathering.pageClock(ms).catch(() => undefined),
-    );
+    await this.watch?.settle(page, () => this.gathering.activity(), this.gathering.pageClock);
   }
 
   async finish(): Promise<Pick<PageArtifacts, "consent">> {

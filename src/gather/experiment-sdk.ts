@@ -257,7 +257,7 @@ export class ExperimentSdkPart implements GathererPart {
       this.pageWaitsOver.add(fromMs);
       this.gathering.changed.notify();
     };
-    this.gathering.pageClock(ms).then(over, over);
+    this.gathering.pageClock(ms).then(over);
     setTimeout(() => this.gathering.changed.notify(), ms);
   }
 

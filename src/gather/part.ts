@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright";
 import type { PageArtifacts, PictureLeftOut } from "../artifacts/types.js";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { waitOnPageClock } from "../browser/page-clock.js";
 import type { PageInput, PlannedPicture } from "../schedule/page-input.js";
 import type { GatherRun } from "./gather-run.js";
 import type { PictureMasks, PictureOutcome } from "./picture-masks.js";
@@ -164,9 +165,8 @@ export class Gathering<Reads extends keyof PageInput = keyof PageInput> {
     return this.session;
   }
 
-  /** Resolves once `ms` have passed on the page's own clock (its timers run late when its thread is busy). */
-  readonly pageClock = (ms: number): Promise<unknown> =>
-    this.page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
+  /** Resolves once `ms` have passed on the page's own clock, or it navigated or closed first. */
+  readonly pageClock = (ms: number): Promise<void> => waitOnPageClock(this.page, ms);
 
   /** What the page itself did: `items` made before its reload, the reload's being its own. */
   beforeReload<T extends { atMs: number }>(items: readonly T[]): T[] {

@@ -31,7 +31,7 @@ export class SdkReadyPart implements GathererPart {
     if (!sdkSeen()) {
       const quietWindow = Promise.all([
         new Promise((resolve) => setTimeout(resolve, sdk.settleMs)),
-        this.gathering.pageClock(sdk.settleMs).catch(() => undefined),
+        this.gathering.pageClock(sdk.settleMs),
       ]);
       await Promise.race([changed.waitFor(sdkSeen, sdk.deliveryTimeoutMs), quietWindow]);
     }

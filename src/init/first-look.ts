@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright";
 import { PRESET_NAMES, PRESETS, presetReady, type PresetName } from "../vendors/presets.js";
 import { isKeyShapedName } from "../gather/sdk-tag.js";
 import { firstLine } from "../text/wording.js";
+import { waitOnPageClock } from "../browser/page-clock.js";
 import { NetworkWatch } from "./network-rest.js";
 
 /**
@@ -117,7 +118,7 @@ export async function takeFirstLook(
   // A consent banner, answered, lets the SDK load.
   await afterLoad?.(page);
   // SDKs swap their stub for the real SDK after fetching settings: wait for the network to rest.
-  await network.rest(NETWORK_QUIET_MS, SETTLE_TIMEOUT_MS);
+  await network.rest(NETWORK_QUIET_MS, SETTLE_TIMEOUT_MS, (ms) => waitOnPageClock(page, ms));
   const shapes = await page.evaluate(describeNewGlobals, {
     blank: blankGlobals,
     preferred: [...TRACK_LIKE, ...IDENTIFY_LIKE],

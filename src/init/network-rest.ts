@@ -26,14 +26,16 @@ export class NetworkWatch {
 
   /**
    * Resolves true once no request has waited for its response, and none started or was answered,
-   * for `quietMs`; false when `timeoutMs` passed first.
+   * for `quietMs` (of `pageClock` too, when given: a page whose thread runs late still gets its
+   * quiet window); false when `timeoutMs` passed first.
    */
-  rest(quietMs: number, timeoutMs: number): Promise<boolean> {
+  rest(quietMs: number, timeoutMs: number, pageClock?: (ms: number) => Promise<unknown>): Promise<boolean> {
     return this.changed.waitForQuiet(
       () => this.waiting.size === 0,
       () => this.activity,
       quietMs,
       timeoutMs,
+      { pageClock },
     );
   }
 

@@ -16,6 +16,7 @@ import { experimentSdkSchema, sdkSchema, type ExperimentSdkSpec, type SdkSpec } 
 import type { ExperimentPresetName } from "../vendors/experiment-presets.js";
 import { detectExperimentSdk, loggingExperimentSdk, withoutExperimentSdk } from "./experiment-draft.js";
 import { isMobileViewport } from "../browser/viewports.js";
+import { waitOnPageClock } from "../browser/page-clock.js";
 import { probeCollect, type ProbeResult } from "./collect-probe.js";
 import { CrawlQueue, pageIdFor } from "./crawl.js";
 import {
@@ -154,7 +155,7 @@ async function identifySdk(
       banner.settle(
         loaded,
         () => 0,
-        (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        (ms) => waitOnPageClock(loaded, ms),
       ),
     );
     const met = await banner.finish(null);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /** The broken shop: every planted fault is reported with its check id, page, viewport and status. */
 test.describe.configure({ mode: "serial" });
@@ -10,6 +10,7 @@ let summary: RunSummary;
 let stdout: string;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("broken-shop.yaml")]);
   const out = join(testInfo.project.outputDir, "broken-shop-run");
   const run = await runCli(["run", e2eSpec("broken-shop.yaml"), "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

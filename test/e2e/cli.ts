@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import type { RunSummary } from "../../src/results/summary.js";
+import type { TestInfo } from "@playwright/test";
+import { parse } from "yaml";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -98,4 +100,29 @@ export function findingOf(
 /** A spec file under test/e2e/specs, relative to the repository root. */
 export function e2eSpec(name: string): string {
   return join("test/e2e/specs", name);
+}
+
+/**
+ * Gives the running hook or test as long as a run of `specs` (absolute, or relative to the repository root)
+ * takes with one browser, and never less than its project's limit: 30 s for each page and each
+ * variation on each viewport. The spec of the most pages and variations took 14 s for each beside
+ * a second suite and a CPU-bound loop (load 30 on two cores), and a fixed limit failed it first.
+ */
+export function allowRunOf(testInfo: TestInfo, specs: readonly string[]): void {
+  const units = specs.map((spec) => {
+    const {
+      pages,
+      experiments = [],
+      viewports,
+    } = parse(readFileSync(resolve(ROOT, spec), "utf8")) as {
+      pages: unknown[];
+      experiments?: { variations?: unknown[] }[];
+      viewports?: unknown[];
+    };
+    const variations = experiments.reduce((sum, experiment) => sum + (experiment.variations?.length ?? 0), 0);
+    // Desktop and mobile unless the spec names its viewports.
+    return (pages.length + variations) * (viewports?.length ?? 2);
+  });
+  const sum = units.reduce((total, count) => total + count, 0);
+  testInfo.setTimeout(Math.max(testInfo.project.timeout, sum * 30_000));
 }

@@ -8,7 +8,7 @@ import { VISITOR_ARGS } from "../../src/browser/visitor.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
 import { testBrowserPath } from "../support/browser.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**
  * The consent fixtures (fixtures/consent/site.ts): vanilla-cookieconsent and Klaro from npm gate
@@ -35,27 +35,18 @@ let correct: RunSummary;
 let faults: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  // Two runs of the CLI, each a few minutes' worth on a busy machine: every unit behind a banner watches it 2 s at least.
-  test.setTimeout(2 * testInfo.project.timeout);
+  // Two runs of the CLI: every unit behind a banner watches it 2 s at least.
+  const correctSpecs = ["consent-correct.yaml", "consent-selectors.yaml"].map(e2eSpec);
+  const faultSpecs = ["consent-before-faults.yaml", "consent-refusal-faults.yaml", "consent-no-banner.yaml"].map(
+    e2eSpec,
+  );
+  allowRunOf(testInfo, [...correctSpecs, ...faultSpecs]);
   const correctOut = join(testInfo.project.outputDir, "consent-correct-run");
-  const correctRun = await runCli([
-    "run",
-    e2eSpec("consent-correct.yaml"),
-    e2eSpec("consent-selectors.yaml"),
-    "--out",
-    correctOut,
-  ]);
+  const correctRun = await runCli(["run", ...correctSpecs, "--out", correctOut]);
   expect(correctRun.code, correctRun.stdout + correctRun.stderr).toBe(0);
   correct = readSummary(correctOut);
   const faultsOut = join(testInfo.project.outputDir, "consent-faults-run");
-  const faultsRun = await runCli([
-    "run",
-    e2eSpec("consent-before-faults.yaml"),
-    e2eSpec("consent-refusal-faults.yaml"),
-    e2eSpec("consent-no-banner.yaml"),
-    "--out",
-    faultsOut,
-  ]);
+  const faultsRun = await runCli(["run", ...faultSpecs, "--out", faultsOut]);
   expect(faultsRun.code, faultsRun.stdout + faultsRun.stderr).toBe(1);
   faults = readSummary(faultsOut);
 });

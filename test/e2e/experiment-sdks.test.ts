@@ -7,7 +7,7 @@ import { SLOW_INIT_MS as OPTIMIZELY_SLOW_INIT_MS, UNKNOWN_EVENT } from "../../fi
 import { SLOW_FLAGS_MS as POSTHOG_SLOW_FLAGS_MS } from "../../fixtures/sites/posthog-flags.js";
 import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { e2eSpec, findingOf, readSummary, runCli, allowRunOf } from "./cli.js";
 
 /**
  * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
@@ -356,6 +356,7 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
     let summary: RunSummary;
 
     test.beforeAll(async ({}, testInfo) => {
+      allowRunOf(testInfo, [e2eSpec(shop.spec)]);
       const out = join(testInfo.project.outputDir, `${vendor}-run`);
       const run = await runCli(["run", e2eSpec(shop.spec), "--out", out]);
       expect(run.code, run.stdout + run.stderr).toBe(1);

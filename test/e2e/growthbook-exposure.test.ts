@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * GrowthBook's own bundle sending its exposure through the service's SDK
@@ -18,6 +18,7 @@ const FORCED = "Long copy forced";
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("growthbook-exposure.yaml")]);
   const out = join(testInfo.project.outputDir, "growthbook-exposure-run");
   const run = await runCli(["run", e2eSpec("growthbook-exposure.yaml"), "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

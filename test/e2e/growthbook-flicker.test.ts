@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * GrowthBook's own bundle applying a visual experiment (fixtures/sites/growthbook.ts): each planted
@@ -19,6 +19,7 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("growthbook-flicker.yaml")]);
   const out = join(testInfo.project.outputDir, "growthbook-flicker-run");
   const run = await runCli(["run", e2eSpec("growthbook-flicker.yaml"), "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

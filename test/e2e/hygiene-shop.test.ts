@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli, type CliRun } from "./cli.js";
+import { allowRunOf, e2eSpec, findingOf, readSummary, runCli, type CliRun } from "./cli.js";
 
 /** Setup hygiene: keys, domain, personal data and experiment targets, each planted on one page. */
 test.describe.configure({ mode: "serial" });
@@ -13,6 +13,7 @@ let run: CliRun;
 let out: string;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("hygiene-shop.yaml")]);
   out = join(testInfo.project.outputDir, "hygiene-shop-run");
   run = await runCli(["run", e2eSpec("hygiene-shop.yaml"), "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * PostHog pages that call the SDK on its instance rather than through `window.posthog`
@@ -18,6 +18,7 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("instance-posthog.yaml")]);
   const out = join(testInfo.project.outputDir, "instance-calls-run");
   const run = await runCli(["run", e2eSpec("instance-posthog.yaml"), "--out", out, "--workers", "2"]);
   expect(run.code, run.stdout + run.stderr).toBe(0);

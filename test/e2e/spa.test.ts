@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, readSummary, runCli } from "./cli.js";
 import { join } from "node:path";
 
 /**
@@ -47,15 +47,10 @@ const FAULTS = {
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  const specs = [...VENDORS.map(specOf), QUERY_SPEC].map(e2eSpec);
+  allowRunOf(testInfo, specs);
   const out = join(testInfo.project.outputDir, "spa-run");
-  const run = await runCli([
-    "run",
-    ...[...VENDORS.map(specOf), QUERY_SPEC].map(e2eSpec),
-    "--out",
-    out,
-    "--workers",
-    "4",
-  ]);
+  const run = await runCli(["run", ...specs, "--out", out, "--workers", "4"]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   summary = readSummary(out);
 });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { Finding } from "../../src/findings/finding.js";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**
  * The plan shop on the real Amplitude bundle (fixtures/vendors/plan-shop.ts), whose #buy tracks
@@ -19,6 +19,7 @@ const VIEWPORTS = ["desktop", "mobile"] as const;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [SPEC]);
   const out = join(testInfo.project.outputDir, "tracking-plan-amplitude-run");
   const run = await runCli(["run", SPEC, "--out", out, "--workers", "2"]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

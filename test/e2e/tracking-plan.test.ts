@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { parse, stringify } from "yaml";
 import type { RunSummary } from "../../src/results/summary.js";
 import type { Finding } from "../../src/findings/finding.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**
  * The plan shop on the real Segment and PostHog bundles (fixtures/vendors/plan-shop.ts), judged
@@ -31,6 +31,7 @@ let out: string;
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec(SPECS.segment), e2eSpec(SPECS.posthog)]);
   out = join(testInfo.project.outputDir, "tracking-plan-run");
   const run = await runCli([
     "run",

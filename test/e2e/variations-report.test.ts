@@ -7,7 +7,7 @@ import { COLUMN_GUTTER } from "../../src/report/side-by-side.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { test } from "../support/browser.js";
 import { openOffline } from "../support/offline.js";
-import { findingOf, readSummary, runCli } from "./cli.js";
+import { allowRunOf, findingOf, readSummary, runCli } from "./cli.js";
 
 /**
  * The demo shop's experiment with variations, as the single-file report shows it: per viewport one
@@ -45,6 +45,7 @@ let summary: RunSummary;
 let results: AllureResult[];
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, ["audits/demo-shop.yaml"]);
   out = join(testInfo.project.outputDir, "variations-report-run");
   const run = await runCli(["run", "audits/demo-shop.yaml", "--out", out, "--single-file"]);
   runOutput = run.stdout + run.stderr;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
 
 /** Visible change judged on pixels: a letter-spacing-only variation of a fixed-width button changes what people see; the same text rewritten, another cursor, or the same button moved, does not. */
 test.describe.configure({ mode: "serial" });
@@ -9,6 +9,7 @@ test.describe.configure({ mode: "serial" });
 let summary: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("visible-change.yaml")]);
   const out = join(testInfo.project.outputDir, "visible-change-run");
   const run = await runCli(["run", e2eSpec("visible-change.yaml"), "--out", out]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

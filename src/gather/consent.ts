@@ -184,9 +184,9 @@ export class ConsentWatch {
    * After the page's load: waits for the banner (at most `timeoutMs`), then MIN_WATCH_MS and a
    * quiet window, keeps what is stored then, and answers it. `activity` counts the page's calls
    * and collect requests, which must be quiet too. A GPC unit waits the quiet window alone and
-   * answers nothing.
+   * answers nothing. `pageClock` waits on the page's clock and never rejects (waitOnPageClock).
    */
-  async settle(page: Page, activity: () => number, pageClock: (ms: number) => Promise<unknown>): Promise<void> {
+  async settle(page: Page, activity: () => number, pageClock: (ms: number) => Promise<void>): Promise<void> {
     this.webdriver = await page.evaluate(() => navigator.webdriver).catch(() => null);
     const quiet = () =>
       this.changed.waitForQuiet(
@@ -278,12 +278,12 @@ export class ConsentWatch {
    * runs its timers late, its consent manager and the rules' retries with them: its window is then
    * as long in the page's time as in the audit's. `over` turns true when it ends; `ended` resolves then.
    */
-  private bannerWindow(pageClock: (ms: number) => Promise<unknown>): BannerWindow {
+  private bannerWindow(pageClock: (ms: number) => Promise<void>): BannerWindow {
     const { timeoutMs } = this.options.spec;
     let over = false;
     const ended = Promise.all([
       new Promise((resolve) => setTimeout(resolve, timeoutMs)),
-      pageClock(timeoutMs).catch(() => undefined),
+      pageClock(timeoutMs),
     ]).then(() => {
       over = true;
       this.changed.notify();

@@ -1,11 +1,14 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
+import { environmentOf } from "../../src/audit-spec/environment.js";
+import { parseSpec } from "../../src/audit-spec/load.js";
+import { knownViewports } from "../../src/browser/viewports.js";
 import type { RunSummary } from "../../src/results/summary.js";
+import { planTarget } from "../../src/schedule/target.js";
 import type { TestInfo } from "@playwright/test";
-import { parse } from "yaml";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -103,25 +106,29 @@ export function e2eSpec(name: string): string {
 }
 
 /**
- * Gives the running hook or test as long as a run of `specs` (absolute, or relative to the repository root)
- * takes with one browser, and never less than its project's limit: 30 s for each page and each
- * variation on each viewport. The spec of the most pages and variations took 14 s for each beside
- * a second suite and a CPU-bound loop (load 30 on two cores), and a fixed limit failed it first.
+ * Gives the running hook or test a limit from the run of `specs` (absolute, or relative to the
+ * repository root) it waits for, with one browser, and never less than its project's: 30 s for
+ * each unit the run's plan gathers (a page, a variation, a consent answer, the forced control) on
+ * each viewport. The optimizely spec's run took 14 s a unit beside a second suite and a CPU-bound
+ * loop (load 30 on two cores), and the fixed ten minutes failed the runs of the most units first.
  */
 export function allowRunOf(testInfo: TestInfo, specs: readonly string[]): void {
-  const units = specs.map((spec) => {
-    const {
-      pages,
-      experiments = [],
-      viewports,
-    } = parse(readFileSync(resolve(ROOT, spec), "utf8")) as {
-      pages: unknown[];
-      experiments?: { variations?: unknown[] }[];
-      viewports?: unknown[];
-    };
-    const variations = experiments.reduce((sum, experiment) => sum + (experiment.variations?.length ?? 0), 0);
-    // Desktop and mobile unless the spec names its viewports.
-    return (pages.length + variations) * (viewports?.length ?? 2);
+  const units = specs.map((file) => {
+    const parsed = parseSpec(readFileSync(resolve(ROOT, file), "utf8"), resolve(ROOT, file), knownViewports());
+    if (!parsed.ok) throw new Error(`${file} is not a valid spec: ${JSON.stringify(parsed.errors)}`);
+    const { spec } = parsed;
+    const environment = spec.defaultEnvironment ?? Object.keys(spec.environments)[0]!;
+    const target = planTarget({
+      specFile: file,
+      slug: basename(file, extname(file)),
+      spec,
+      specSha256: "",
+      environment,
+      baseUrl: environmentOf(spec, environment).baseUrl,
+      pages: spec.pages.map((page) => page.id),
+      viewports: spec.viewports,
+    });
+    return target.units.length * target.viewports.length;
   });
   const sum = units.reduce((total, count) => total + count, 0);
   testInfo.setTimeout(Math.max(testInfo.project.timeout, sum * 30_000));

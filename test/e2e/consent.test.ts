@@ -35,7 +35,7 @@ let correct: RunSummary;
 let faults: RunSummary;
 
 test.beforeAll(async ({}, testInfo) => {
-  // Two runs of the CLI: every unit behind a banner watches it 2 s at least.
+  // Two runs of the CLI, and the limit of both: each consent answer (accept, reject, GPC) is a unit of its own.
   const correctSpecs = ["consent-correct.yaml", "consent-selectors.yaml"].map(e2eSpec);
   const faultSpecs = ["consent-before-faults.yaml", "consent-refusal-faults.yaml", "consent-no-banner.yaml"].map(
     e2eSpec,

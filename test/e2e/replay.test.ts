@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { sharedScratchDir } from "../support/scratch.js";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
-import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { allowRunOf, e2eSpec, readSummary, runCli } from "./cli.js";
 
 /**
  * `run --save-artifacts` of the broken shop, then `run --from-artifacts` of its output folder:
@@ -17,7 +17,8 @@ const spec = join(dir, "broken-shop.yaml");
 const saved = join(dir, "saved");
 let gathered: RunSummary;
 
-test.beforeAll(async () => {
+test.beforeAll(async ({}, testInfo) => {
+  allowRunOf(testInfo, [e2eSpec("broken-shop.yaml")]);
   writeFileSync(spec, readFileSync(e2eSpec("broken-shop.yaml"), "utf8"));
   const run = await runCli(["run", spec, "--save-artifacts", "--out", saved]);
   expect(run.code, run.stdout + run.stderr).toBe(1);

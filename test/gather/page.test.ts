@@ -141,22 +141,28 @@ async function signupWithoutSdkTag(context: BrowserContext): Promise<void> {
 }
 
 /**
- * The signup page without its SDK tag, and when, on the test's clock, the page last saw the
- * journey fill or click: what comes after it is the page's end alone, whatever the page's load and
- * the journey took on a loaded machine.
+ * The signup page without its SDK tag, and when, on the test's clock, the page loaded and saw the
+ * journey fill or click: the wait before the journey and the page's end after it, each alone,
+ * whatever the page's load and the journey took on a loaded machine.
  */
 function signupWithoutSdkTagTimed() {
+  let loadedAt = Number.NaN;
+  let firstStepAt = Number.NaN;
   let lastStepAt = Number.NaN;
   const prepare = async (context: BrowserContext) => {
     await signupWithoutSdkTag(context);
     context.on("console", (message) => {
-      if (message.text() === "journey step") lastStepAt = Date.now();
+      if (message.text() === "page loaded" && Number.isNaN(loadedAt)) loadedAt = Date.now();
+      if (message.text() !== "journey step") return;
+      if (Number.isNaN(firstStepAt)) firstStepAt = Date.now();
+      lastStepAt = Date.now();
     });
     await context.addInitScript(() => {
+      addEventListener("load", () => console.log("page loaded"));
       for (const type of ["input", "click"]) document.addEventListener(type, () => console.log("journey step"), true);
     });
   };
-  return { prepare, sinceLastStepMs: () => Date.now() - lastStepAt };
+  return { prepare, beforeJourneyMs: () => firstStepAt - loadedAt, sinceLastStepMs: () => Date.now() - lastStepAt };
 }
 
 test("a stub snippet whose SDK script never comes holds the journey for deliveryTimeoutMs, then the queued calls until the page's deadline", async ({
@@ -171,7 +177,7 @@ test("a stub snippet whose SDK script never comes holds the journey for delivery
     { click: "#submit" },
     { waitForEvent: "signup_success" },
   ];
-  const { prepare, sinceLastStepMs } = signupWithoutSdkTagTimed();
+  const { prepare, beforeJourneyMs, sinceLastStepMs } = signupWithoutSdkTagTimed();
   const artifacts = await gather("demo", { path: "/signup", steps }, { sdk }, { prepare });
   const endAfterJourneyMs = sinceLastStepMs();
   expect(artifacts.sdkReadyAtMs).toBeNull();
@@ -181,16 +187,18 @@ test("a stub snippet whose SDK script never comes holds the journey for delivery
   ]);
   expect(artifacts.calls[0]!.atMs).toBeGreaterThanOrEqual(sdk.deliveryTimeoutMs);
   expect(artifacts.durationMs).toBeGreaterThanOrEqual(2 * sdk.deliveryTimeoutMs);
+  // One wait before the journey, and one after it.
+  expect(beforeJourneyMs()).toBeLessThan(2 * sdk.deliveryTimeoutMs);
   expect(endAfterJourneyMs).toBeLessThan(2 * sdk.deliveryTimeoutMs);
 });
 
 test("a stub snippet whose SDK script never comes is waited for once: after a journey that calls nothing, the page ends with its quiet window", async ({
   gather,
 }) => {
-  // A second wait for the SDK would make the page's end after its journey last 15 s, where its quiet window is 250 ms.
+  // A second wait for the SDK, before the journey or after it, would last 15 s more; the quiet window that ends the page is 250 ms.
   test.setTimeout(120_000);
   const sdk = { ...specWith().sdk, deliveryTimeoutMs: 15_000 };
-  const { prepare, sinceLastStepMs } = signupWithoutSdkTagTimed();
+  const { prepare, beforeJourneyMs, sinceLastStepMs } = signupWithoutSdkTagTimed();
   const artifacts = await gather(
     "demo",
     { path: "/signup", steps: [{ fill: { selector: "#email", value: "qa@example.test" } }] },
@@ -201,6 +209,7 @@ test("a stub snippet whose SDK script never comes is waited for once: after a jo
   expect(artifacts.sdkReadyAtMs).toBeNull();
   expect(artifacts.calls).toEqual([]);
   expect(artifacts.durationMs).toBeGreaterThanOrEqual(sdk.deliveryTimeoutMs);
+  expect(beforeJourneyMs()).toBeLessThan(2 * sdk.deliveryTimeoutMs);
   expect(endAfterJourneyMs).toBeLessThan(sdk.deliveryTimeoutMs);
 });
 

@@ -2,6 +2,7 @@ import { expect } from "@playwright/test";
 import { devices } from "playwright";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
+import { waitOnPageClock } from "../../src/browser/page-clock.js";
 import { probeCollect } from "../../src/init/collect-probe.js";
 import { takeFirstLook } from "../../src/init/first-look.js";
 import { NetworkWatch } from "../../src/init/network-rest.js";
@@ -189,6 +190,41 @@ test("a request still waiting for its response keeps the network from resting, u
     expect(await network.rest(100, 1000)).toBe(false);
     answer();
     expect(await network.rest(100, 10_000)).toBe(true);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the network rests only once the page's own clock has seen the quiet window too: a page whose thread is busy holds it", async ({
+  browser,
+}) => {
+  const context = await browser.newContext(devices["Desktop Chrome"]);
+  try {
+    const network = new NetworkWatch(context);
+    await context.route("http://shop.test/settings", (route) => route.fulfill({ status: 200, json: {} }));
+    // The page's thread is busy for 2 s from 100 ms after its settings came: on the audit's clock
+    // alone, the 500 ms window would pass while it is.
+    await context.route("http://shop.test/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<script>
+          fetch("/settings").then(() => setTimeout(() => {
+            const until = Date.now() + 2000;
+            while (Date.now() < until);
+            window.busyEndedAt = Date.now();
+          }, 100));
+        </script>`,
+      }),
+    );
+    const page = await context.newPage();
+    const settingsAnswered = page.waitForResponse("http://shop.test/settings");
+    await page.goto("http://shop.test/", { waitUntil: "commit" });
+    await settingsAnswered;
+    expect(await network.rest(500, 30_000, (ms) => waitOnPageClock(page, ms))).toBe(true);
+    const restedAt = Date.now();
+    expect(restedAt).toBeGreaterThanOrEqual(
+      await page.evaluate(() => (window as { busyEndedAt?: number }).busyEndedAt ?? Infinity),
+    );
   } finally {
     await context.close();
   }

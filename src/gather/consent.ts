@@ -281,13 +281,12 @@ export class ConsentWatch {
   private bannerWindow(pageClock: (ms: number) => Promise<void>): BannerWindow {
     const { timeoutMs } = this.options.spec;
     let over = false;
-    const ended = Promise.all([
-      new Promise((resolve) => setTimeout(resolve, timeoutMs)),
-      pageClock(timeoutMs),
-    ]).then(() => {
-      over = true;
-      this.changed.notify();
-    });
+    const ended = Promise.all([new Promise((resolve) => setTimeout(resolve, timeoutMs)), pageClock(timeoutMs)]).then(
+      () => {
+        over = true;
+        this.changed.notify();
+      },
+    );
     return { over: () => over, ended };
   }
 

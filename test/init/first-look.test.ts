@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { devices } from "playwright";
+import { type BrowserContext, devices } from "playwright";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
 import { KEYS } from "../../fixtures/vendors/manifest.js";
 import { waitOnPageClock } from "../../src/browser/page-clock.js";
@@ -10,6 +10,11 @@ import { detectSdk } from "../../src/init/sdk-detection.js";
 import { test } from "../support/browser.js";
 
 /** The first look and the collect probe in a real Chromium, on the bundled sites. */
+
+/** Serves `html` as the page at http://shop.test/. */
+async function servePage(context: BrowserContext, html: string): Promise<void> {
+  await context.route("http://shop.test/", (route) => route.fulfill({ contentType: "text/html", body: html }));
+}
 
 test("the demo shop defines expsvc from the service's script, after its stub; the probe finds the collector and never reaches it", async ({
   browser,
@@ -52,10 +57,9 @@ test("the probe waits for every method's call, also one the SDK batches for seco
       reachedCollector.push(route.request().postData() ?? "");
       await route.fulfill({ status: 200, json: {} });
     });
-    await context.route("http://shop.test/", (route) =>
-      route.fulfill({
-        contentType: "text/html",
-        body: `<script>
+    await servePage(
+      context,
+      `<script>
           const send = (path, body) => fetch("http://collector.test/" + path, { method: "POST", body: JSON.stringify(body) });
           window.shopsdk = {
             identify(userId) { send("identify", { userId }); },
@@ -65,7 +69,6 @@ test("the probe waits for every method's call, also one the SDK batches for seco
             },
           };
         </script>`,
-      }),
     );
     const page = await context.newPage();
     await page.goto("http://shop.test/");
@@ -89,10 +92,9 @@ test("one batch that carries every method's marker ends the probe, and a later f
     // An SDK that batches the identify and the track into one request after 300 ms, as Mixpanel
     // does, and sends the user id again with a later flush at 3 s.
     await context.route("http://collector.test/**", (route) => route.fulfill({ status: 200, json: {} }));
-    await context.route("http://shop.test/", (route) =>
-      route.fulfill({
-        contentType: "text/html",
-        body: `<script>
+    await servePage(
+      context,
+      `<script>
           const queue = [];
           const send = () => fetch("http://collector.test/batch", { method: "POST", body: JSON.stringify({ events: queue.splice(0) }) });
           window.shopsdk = {
@@ -100,7 +102,6 @@ test("one batch that carries every method's marker ends the probe, and a later f
             track(event) { queue.push({ event }); setTimeout(send, 300); },
           };
         </script>`,
-      }),
     );
     const page = await context.newPage();
     await page.goto("http://shop.test/");
@@ -180,9 +181,7 @@ test("a request still waiting for its response keeps the network from resting, u
       await answered;
       await route.fulfill({ status: 200, json: {} });
     });
-    await context.route("http://shop.test/", (route) =>
-      route.fulfill({ contentType: "text/html", body: `<script>fetch("/settings")</script>` }),
-    );
+    await servePage(context, `<script>fetch("/settings")</script>`);
     const page = await context.newPage();
     const settingsAsked = page.waitForRequest("http://shop.test/settings");
     await page.goto("http://shop.test/");
@@ -204,17 +203,15 @@ test("the network rests only once the page's own clock has seen the quiet window
     await context.route("http://shop.test/settings", (route) => route.fulfill({ status: 200, json: {} }));
     // The page's thread is busy for 2 s from 100 ms after its settings came: on the audit's clock
     // alone, the 500 ms window would pass while it is.
-    await context.route("http://shop.test/", (route) =>
-      route.fulfill({
-        contentType: "text/html",
-        body: `<script>
+    await servePage(
+      context,
+      `<script>
           fetch("/settings").then(() => setTimeout(() => {
             const until = Date.now() + 2000;
             while (Date.now() < until);
             window.busyEndedAt = Date.now();
           }, 100));
         </script>`,
-      }),
     );
     const page = await context.newPage();
     const settingsAnswered = page.waitForResponse("http://shop.test/settings");

@@ -1,13 +1,12 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { basename, extname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_API_KEY } from "../../fixtures/service/api.js";
-import { environmentOf } from "../../src/audit-spec/environment.js";
 import { parseSpec } from "../../src/audit-spec/load.js";
+import { buildTarget } from "../../src/cli/targets.js";
 import { knownViewports } from "../../src/browser/viewports.js";
 import type { RunSummary } from "../../src/results/summary.js";
-import { planTarget } from "../../src/schedule/target.js";
 import type { TestInfo } from "@playwright/test";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -116,18 +115,10 @@ export function allowRunOf(testInfo: TestInfo, specs: readonly string[]): void {
   const units = specs.map((file) => {
     const parsed = parseSpec(readFileSync(resolve(ROOT, file), "utf8"), resolve(ROOT, file), knownViewports());
     if (!parsed.ok) throw new Error(`${file} is not a valid spec: ${JSON.stringify(parsed.errors)}`);
-    const { spec } = parsed;
-    const environment = spec.defaultEnvironment ?? Object.keys(spec.environments)[0]!;
-    const target = planTarget({
-      specFile: file,
-      slug: basename(file, extname(file)),
-      spec,
-      specSha256: "",
-      environment,
-      baseUrl: environmentOf(spec, environment).baseUrl,
-      pages: spec.pages.map((page) => page.id),
-      viewports: spec.viewports,
-    });
+    const target = buildTarget(
+      { file, spec: parsed.spec, sha256: "" },
+      { env: undefined, viewports: [], pages: [], baseUrl: undefined },
+    );
     return target.units.length * target.viewports.length;
   });
   const sum = units.reduce((total, count) => total + count, 0);

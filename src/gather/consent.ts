@@ -34,31 +34,31 @@ import { trackerMatcher, type TrackerMatcher } from "./trackers.js";
 const BINDING = "__setupAuditConsent";
 /** The name autoconsent's content script calls to reach its host. */
 const AUTOCONSENT_BINDING = "autoconsentSendMessage";
-/** How long an answer may take to be carried out (tarteaucitron's refusal waits 500 ms on purpose). */
+/** How long an answer may take to be carried out, on both clocks (tarteaucitron's refusal waits 500 ms on purpose). */
 const ANSWER_TIMEOUT_MS = 5000;
-/** How long the banner may stay visible after an answer the rules said they carried out. */
+/** How long the banner may stay visible after an answer the rules said they carried out, on both clocks. */
 const BANNER_GONE_TIMEOUT_MS = 2000;
 /** At most this many requests are kept before consent (then only a tracker's first): enough to show what a page sends, bounded for a page that polls. */
 const MAX_REQUESTS = 200;
 /** How long the page is watched at least once its banner shows: a tag fired on a timer, or by a tag manager once the page is idle, is still sent before consent. */
 const MIN_WATCH_MS = 2000;
 
-/** The banner's window, `consent.timeoutMs` on both clocks (`bannerWindow`). */
-interface BannerWindow {
+/** A wait on both clocks, the audit's and the page's (`clockWindow`): the banner's, an answer's. */
+interface ClockWindow {
   over(): boolean;
   ended: Promise<void>;
 }
 
-/** A bound on the banner's wait should the page's clock never answer: the longest window a spec may give, twice. */
+/** A bound on a wait on both clocks should the page's clock never answer: the longest banner window a spec may give, twice. */
 const MAX_CONSENT_WAIT_MS = 2 * MAX_CONSENT_TIMEOUT_MS;
 
-/** True once `locator` is visible, false when the banner's window ends first. */
-function shownWithin(locator: Locator, window: BannerWindow): Promise<boolean> {
-  const shown = locator.waitFor({ state: "visible", timeout: MAX_CONSENT_WAIT_MS }).then(
+/** True once `locator` is in `state`, false when `window` ends first. */
+function reachedWithin(locator: Locator, state: "visible" | "hidden", window: ClockWindow): Promise<boolean> {
+  const reached = locator.waitFor({ state, timeout: MAX_CONSENT_WAIT_MS }).then(
     () => true,
     () => false,
   );
-  return Promise.race([shown, window.ended.then(() => false)]);
+  return Promise.race([reached, window.ended.then(() => false)]);
 }
 /** Requests that say nothing about tracking, unless a tracker's. */
 const IGNORED_TYPES = new Set(["document", "stylesheet", "font"]);
@@ -201,20 +201,20 @@ export class ConsentWatch {
       await quiet();
       return;
     }
-    const window = this.bannerWindow(pageClock);
+    const window = this.clockWindow(this.options.spec.timeoutMs, pageClock);
     const banner =
       answer === "auto" ? await this.autoBanner(page, window) : await this.stepsBanner(page, answer, window);
     if (banner === null) return;
     this.bannerAt = Date.now();
     // On the page's clock and the audit's: a page that navigates away ends the first wait early.
-    await Promise.all([pageClock(MIN_WATCH_MS), new Promise((resolve) => setTimeout(resolve, MIN_WATCH_MS))]);
+    await this.clockWindow(MIN_WATCH_MS, pageClock).ended;
     await quiet();
     this.storedAtAnswer = await this.stored(page);
     this.answeredAt = Date.now();
     this.answerError =
       banner === true
         ? await this.answerWithSteps(page, answer === "auto" ? [] : answer)
-        : await this.answerWithRules(page, banner);
+        : await this.answerWithRules(page, banner, pageClock);
   }
 
   /** The unit's artifacts, once its page is done. */
@@ -273,27 +273,25 @@ export class ConsentWatch {
   }
 
   /**
-   * How long the banner is waited for: `timeoutMs` after the page's load on the audit's clock and
-   * on the page's own, whichever ends later. A page whose renderer is starved (a loaded machine)
-   * runs its timers late, its consent manager and the rules' retries with them: its window is then
-   * as long in the page's time as in the audit's. `over` turns true when it ends; `ended` resolves then.
+   * A wait of `ms` from now on the audit's clock and on the page's own, whichever ends later: how
+   * long the banner is waited for after the page's load, and an answer carried out. A page whose
+   * renderer is starved (a loaded machine) runs its timers late, its consent manager and the rules'
+   * retries with them: the wait is then as long in the page's time as in the audit's. `over` turns
+   * true when it ends; `ended` resolves then.
    */
-  private bannerWindow(pageClock: (ms: number) => Promise<void>): BannerWindow {
-    const { timeoutMs } = this.options.spec;
+  private clockWindow(ms: number, pageClock: (ms: number) => Promise<void>): ClockWindow {
     let over = false;
-    const ended = Promise.all([new Promise((resolve) => setTimeout(resolve, timeoutMs)), pageClock(timeoutMs)]).then(
-      () => {
-        over = true;
-        this.changed.notify();
-      },
-    );
+    const ended = Promise.all([new Promise((resolve) => setTimeout(resolve, ms)), pageClock(ms)]).then(() => {
+      over = true;
+      this.changed.notify();
+    });
     return { over: () => over, ended };
   }
 
   /** The rules' banner, once visible to a visitor as well: the frame it is in and its selector when the rule names one; null when none showed within the window. */
   private async autoBanner(
     page: Page,
-    window: BannerWindow,
+    window: ClockWindow,
   ): Promise<{ frame: Frame; cmp: string; selector: string | null } | null> {
     const popups = () => this.messages.filter((message) => message.type === "popupFound");
     let seen = 0;
@@ -309,21 +307,23 @@ export class ConsentWatch {
       // The rules call an element in the layout "visible"; a banner built but not shown is not one a
       // visitor sees. Its container may have no box of its own (vanilla-cookieconsent's is empty,
       // its dialog fixed): what shows is it or something inside it.
-      if (await shownWithin(frame.locator(shownPart(selector)).first(), window)) return { frame, cmp, selector };
+      if (await reachedWithin(frame.locator(shownPart(selector)).first(), "visible", window))
+        return { frame, cmp, selector };
       if (window.over()) return null;
     }
   }
 
   /** The spec's banner: its first step's element is visible; null when it was not within the window. */
-  private async stepsBanner(page: Page, steps: readonly Step[], window: BannerWindow): Promise<true | null> {
+  private async stepsBanner(page: Page, steps: readonly Step[], window: ClockWindow): Promise<true | null> {
     const selector = firstSelector(steps);
     if (selector === null) return true;
-    return (await shownWithin(page.locator(selector).first(), window)) ? true : null;
+    return (await reachedWithin(page.locator(selector).first(), "visible", window)) ? true : null;
   }
 
   private async answerWithRules(
     page: Page,
     banner: { frame: Frame; cmp: string; selector: string | null },
+    pageClock: (ms: number) => Promise<void>,
   ): Promise<string | null> {
     const kind = this.options.unit === "reject" ? "optOut" : "optIn";
     const resultType = `${kind}Result`;
@@ -340,25 +340,20 @@ export class ConsentWatch {
     } catch (error) {
       return `the rules for ${banner.cmp} could not ${verb} (${firstLine(error)})`;
     }
-    const answered = await this.changed.waitFor(
-      () => this.messages.slice(before).some((message) => message.type === resultType),
-      ANSWER_TIMEOUT_MS,
-    );
-    const result = this.messages.slice(before).find((message) => message.type === resultType);
-    if (!answered || result === undefined)
-      return `the rules for ${banner.cmp} did not ${verb} within ${ANSWER_TIMEOUT_MS / 1000} s`;
+    const resultOf = () => this.messages.slice(before).find((message) => message.type === resultType);
+    const answerWindow = this.clockWindow(ANSWER_TIMEOUT_MS, pageClock);
+    await this.changed.waitFor(() => resultOf() !== undefined || answerWindow.over(), MAX_CONSENT_WAIT_MS);
+    const result = resultOf();
+    if (result === undefined) return `the rules for ${banner.cmp} did not ${verb} within ${ANSWER_TIMEOUT_MS / 1000} s`;
     if (result.result !== true)
       return `the rules for ${banner.cmp} could not ${verb}: one of their steps found nothing to act on`;
     // The rules' clicks are synthetic: the banner gone is what shows the consent manager took them.
     if (banner.selector !== null) {
-      const gone = await banner.frame
-        .locator(shownPart(banner.selector))
-        .first()
-        .waitFor({ state: "hidden", timeout: BANNER_GONE_TIMEOUT_MS })
-        .then(
-          () => true,
-          () => false,
-        );
+      const gone = await reachedWithin(
+        banner.frame.locator(shownPart(banner.selector)).first(),
+        "hidden",
+        this.clockWindow(BANNER_GONE_TIMEOUT_MS, pageClock),
+      );
       if (!gone)
         return `the banner of ${banner.cmp} (${banner.selector}) was still shown ${BANNER_GONE_TIMEOUT_MS / 1000} s after its rules answered it`;
     }

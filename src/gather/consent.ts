@@ -12,6 +12,7 @@ import type {
 } from "../artifacts/types.js";
 import { MAX_CONSENT_TIMEOUT_MS, type Step } from "../audit-spec/schema.js";
 import { storageNameMatcher } from "../audit-spec/storage-names.js";
+import { waitOnPageClock } from "../browser/page-clock.js";
 import { firstLine } from "../text/wording.js";
 import type { ConsentOptions } from "./gather-run.js";
 import type { PageInput } from "../schedule/page-input.js";
@@ -49,7 +50,7 @@ interface ClockWindow {
   ended: Promise<void>;
 }
 
-/** A bound on a wait on both clocks should the page's clock never answer: the longest banner window a spec may give, twice. */
+/** The longest wait on both clocks should the page's clock never answer: the longest banner window a spec may give, twice. */
 const MAX_CONSENT_WAIT_MS = 2 * MAX_CONSENT_TIMEOUT_MS;
 
 /** True once `locator` is in `state`, false when `window` ends first. */
@@ -214,7 +215,7 @@ export class ConsentWatch {
     this.answerError =
       banner === true
         ? await this.answerWithSteps(page, answer === "auto" ? [] : answer)
-        : await this.answerWithRules(page, banner, pageClock);
+        : await this.answerWithRules(page, banner);
   }
 
   /** The unit's artifacts, once its page is done. */
@@ -276,12 +277,19 @@ export class ConsentWatch {
    * A wait of `ms` from now on the audit's clock and on the page's own, whichever ends later: how
    * long the banner is waited for after the page's load, and an answer carried out. A page whose
    * renderer is starved (a loaded machine) runs its timers late, its consent manager and the rules'
-   * retries with them: the wait is then as long in the page's time as in the audit's. `over` turns
-   * true when it ends; `ended` resolves then.
+   * retries with them: the wait is then as long in the page's time as in the audit's. A page's
+   * clock that never answers (its thread stuck) gets ten times `ms` on the audit's, at most
+   * MAX_CONSENT_WAIT_MS. `over` turns true when it ends; `ended` resolves then.
    */
   private clockWindow(ms: number, pageClock: (ms: number) => Promise<void>): ClockWindow {
     let over = false;
-    const ended = Promise.all([new Promise((resolve) => setTimeout(resolve, ms)), pageClock(ms)]).then(() => {
+    let bound: ReturnType<typeof setTimeout> | undefined;
+    const bothClocks = Promise.all([new Promise((resolve) => setTimeout(resolve, ms)), pageClock(ms)]);
+    const stuck = new Promise((resolve) => {
+      bound = setTimeout(resolve, Math.min(10 * ms, MAX_CONSENT_WAIT_MS));
+    });
+    const ended = Promise.race([bothClocks, stuck]).then(() => {
+      clearTimeout(bound);
       over = true;
       this.changed.notify();
     });
@@ -323,7 +331,6 @@ export class ConsentWatch {
   private async answerWithRules(
     page: Page,
     banner: { frame: Frame; cmp: string; selector: string | null },
-    pageClock: (ms: number) => Promise<void>,
   ): Promise<string | null> {
     const kind = this.options.unit === "reject" ? "optOut" : "optIn";
     const resultType = `${kind}Result`;
@@ -340,8 +347,10 @@ export class ConsentWatch {
     } catch (error) {
       return `the rules for ${banner.cmp} could not ${verb} (${firstLine(error)})`;
     }
+    // The rules run in the banner's frame, on its clock.
+    const frameClock = (ms: number) => waitOnPageClock(banner.frame, ms);
     const resultOf = () => this.messages.slice(before).find((message) => message.type === resultType);
-    const answerWindow = this.clockWindow(ANSWER_TIMEOUT_MS, pageClock);
+    const answerWindow = this.clockWindow(ANSWER_TIMEOUT_MS, frameClock);
     await this.changed.waitFor(() => resultOf() !== undefined || answerWindow.over(), MAX_CONSENT_WAIT_MS);
     const result = resultOf();
     if (result === undefined) return `the rules for ${banner.cmp} did not ${verb} within ${ANSWER_TIMEOUT_MS / 1000} s`;
@@ -352,7 +361,7 @@ export class ConsentWatch {
       const gone = await reachedWithin(
         banner.frame.locator(shownPart(banner.selector)).first(),
         "hidden",
-        this.clockWindow(BANNER_GONE_TIMEOUT_MS, pageClock),
+        this.clockWindow(BANNER_GONE_TIMEOUT_MS, frameClock),
       );
       if (!gone)
         return `the banner of ${banner.cmp} (${banner.selector}) was still shown ${BANNER_GONE_TIMEOUT_MS / 1000} s after its rules answered it`;

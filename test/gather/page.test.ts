@@ -75,7 +75,8 @@ test("a journey starts once the SDK is ready, however long its init takes: the c
     });
   };
   // The journey waits for the SDK at most deliveryTimeoutMs: 20 s stands far apart from a 1 s init on
-  // a loaded machine. The page loads its SDK once idle, with no stub: a click before it would be lost.
+  // a loaded machine. The page requests its SDK only once idle: a click before the SDK is ready
+  // would be queued on its stub, or direct before sdkReadyAtMs.
   const sdk = { ...specWith().sdk, deliveryTimeoutMs: 20_000 };
   const artifacts = await gather(
     "demo",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { BrowserContext, CDPSession, Frame, Locator, Page } from "playwright";
+import type { BrowserContext, CDPSession, Frame, Page } from "playwright";
 import type {
   ConsentArtifacts,
   ConsentUnitKind,
@@ -45,7 +45,7 @@ const MAX_REQUESTS = 200;
 const MIN_WATCH_MS = 2000;
 
 /** A wait on both clocks, the audit's and the page's (`clockWindow`): the banner's, an answer's. */
-interface ClockWindow {
+export interface ClockWindow {
   over(): boolean;
   ended: Promise<void>;
 }
@@ -53,13 +53,24 @@ interface ClockWindow {
 /** The longest wait on both clocks should the page's clock never answer: the longest banner window a spec may give, twice. */
 const MAX_CONSENT_WAIT_MS = 2 * MAX_CONSENT_TIMEOUT_MS;
 
-/** True once `locator` is in `state`, false when `window` ends first. */
-function reachedWithin(locator: Locator, state: "visible" | "hidden", window: ClockWindow): Promise<boolean> {
-  const reached = locator.waitFor({ state, timeout: MAX_CONSENT_WAIT_MS }).then(
-    () => true,
-    () => false,
-  );
-  return Promise.race([reached, window.ended.then(() => false)]);
+/**
+ * True once the first element `selector` matches in `frame` is in `state`, false when `window` ends
+ * first. A frame taken out of the page (a consent manager that removes its frame once answered)
+ * shows nothing: it is hidden.
+ */
+export function reachedWithin(
+  frame: Frame,
+  selector: string,
+  state: "visible" | "hidden",
+  window: ClockWindow,
+): Promise<boolean> {
+  const goneWithFrame = () => state === "hidden" && frame.isDetached();
+  const reached = frame
+    .locator(selector)
+    .first()
+    .waitFor({ state, timeout: MAX_CONSENT_WAIT_MS })
+    .then(() => true, goneWithFrame);
+  return Promise.race([reached, window.ended.then(goneWithFrame)]);
 }
 /** Requests that say nothing about tracking, unless a tracker's. */
 const IGNORED_TYPES = new Set(["document", "stylesheet", "font"]);
@@ -315,8 +326,7 @@ export class ConsentWatch {
       // The rules call an element in the layout "visible"; a banner built but not shown is not one a
       // visitor sees. Its container may have no box of its own (vanilla-cookieconsent's is empty,
       // its dialog fixed): what shows is it or something inside it.
-      if (await reachedWithin(frame.locator(shownPart(selector)).first(), "visible", window))
-        return { frame, cmp, selector };
+      if (await reachedWithin(frame, shownPart(selector), "visible", window)) return { frame, cmp, selector };
       if (window.over()) return null;
     }
   }
@@ -325,7 +335,7 @@ export class ConsentWatch {
   private async stepsBanner(page: Page, steps: readonly Step[], window: ClockWindow): Promise<true | null> {
     const selector = firstSelector(steps);
     if (selector === null) return true;
-    return (await reachedWithin(page.locator(selector).first(), "visible", window)) ? true : null;
+    return (await reachedWithin(page.mainFrame(), selector, "visible", window)) ? true : null;
   }
 
   private async answerWithRules(
@@ -359,7 +369,8 @@ export class ConsentWatch {
     // The rules' clicks are synthetic: the banner gone is what shows the consent manager took them.
     if (banner.selector !== null) {
       const gone = await reachedWithin(
-        banner.frame.locator(shownPart(banner.selector)).first(),
+        banner.frame,
+        shownPart(banner.selector),
         "hidden",
         this.clockWindow(BANNER_GONE_TIMEOUT_MS, frameClock),
       );

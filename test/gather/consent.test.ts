@@ -1,6 +1,6 @@
 import { devices, expect } from "@playwright/test";
 import type { ConsentUnitKind, PageArtifacts } from "../../src/artifacts/types.js";
-import { ConsentWatch, gpcContextOptions } from "../../src/gather/consent.js";
+import { type ClockWindow, ConsentWatch, gpcContextOptions, reachedWithin } from "../../src/gather/consent.js";
 import { gatherPage } from "../../src/gather/page.js";
 import { Signal } from "../../src/gather/signal.js";
 import { plainPageInput } from "../../src/schedule/page-input.js";
@@ -263,4 +263,35 @@ test("no banner: a page without a consent manager, and one that hides its banner
   ]);
   expect(none.consent).toMatchObject({ bannerAtMs: null, answeredAtMs: null, cmp: null });
   expect(hidden.consent).toMatchObject({ bannerAtMs: null, webdriver: true });
+});
+
+test("a banner whose frame the consent manager removes once answered is gone; one that stays until its window ends is not", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  try {
+    await context.route("http://cmp.test/**", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: route.request().url().endsWith("/frame")
+          ? `<div id="banner">We use cookies</div>`
+          : `<iframe src="/frame"></iframe>`,
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto("http://cmp.test/");
+    const frame = page.frames().find((candidate) => candidate.url().endsWith("/frame"))!;
+    await expect(frame.locator("#banner")).toBeVisible();
+    const open: ClockWindow = { over: () => false, ended: new Promise(() => {}) };
+    const ended: ClockWindow = { over: () => true, ended: Promise.resolve() };
+
+    expect(await reachedWithin(frame, "#banner", "hidden", ended)).toBe(false);
+    const gone = reachedWithin(frame, "#banner", "hidden", open);
+    await page.evaluate(() => document.querySelector("iframe")!.remove());
+    expect(await gone).toBe(true);
+    // Nor is it shown: the wait ends with the frame, not with the window.
+    expect(await reachedWithin(frame, "#banner", "visible", open)).toBe(false);
+  } finally {
+    await context.close();
+  }
 });

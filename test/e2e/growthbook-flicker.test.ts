@@ -53,7 +53,7 @@ test("the evidence says what each page did: the control painted, the page hidden
   for (const viewport of VIEWPORTS) {
     const flicker = (page: string) =>
       findingOf(summary, "experiment.flicker", { page, viewport, variation: "Long copy" });
-    // The tag is inserted 500 ms after load: the control shows until then.
+    // The tag is inserted 500 ms after the first frame after load: the control shows until then.
     expect(flicker("late").evidence).toMatchObject({ controlPaintedMs: expect.any(Number), hiddenMs: 0 });
     expect(flicker("late").evidence.controlPaintedMs).toBeGreaterThan(400);
     // The anti-flicker timeout (800 ms) runs out before the payload (1.5 s): hidden, then the control.

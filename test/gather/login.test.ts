@@ -45,7 +45,6 @@ test("a login that passes through a sign-on host it lists gets in, and ends wher
     login: login(["sso.test"]),
     tags: TAGS,
     browserTagger: null,
-    stepTimeoutMs: 3000,
   });
   await context.close();
   expect(outcome).toEqual({

@@ -220,7 +220,7 @@ test("a stub snippet whose SDK script never comes is waited for once: after a jo
 
 test("a journey on a page whose SDK script fails does not wait for the SDK", async ({ gather }) => {
   // A wait for the SDK would start once its script was requested and last deliveryTimeoutMs (20 s):
-  // the click would come that long after the request, however slowly a loaded machine loads the page.
+  // the click comes within half that of the request, however slowly a loaded machine loads the page.
   // The queued call is then waited for as long, since it never leaves.
   test.setTimeout(60_000);
   const sdk = { ...specWith().sdk, deliveryTimeoutMs: 20_000 };
@@ -235,7 +235,7 @@ test("a journey on a page whose SDK script fails does not wait for the SDK", asy
   );
   expect(artifacts.sdkReadyAtMs).toBeNull();
   expect(artifacts.calls).toEqual([expect.objectContaining({ name: "cta_clicked", state: "queued" })]);
-  expect(artifacts.calls[0]!.atMs).toBeLessThan(artifacts.sdkScripts[0]!.atMs + sdk.deliveryTimeoutMs);
+  expect(artifacts.calls[0]!.atMs).toBeLessThan(artifacts.sdkScripts[0]!.atMs + sdk.deliveryTimeoutMs / 2);
 });
 
 test("goto and waitFor steps walk to another page", async ({ gather }) => {

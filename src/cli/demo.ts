@@ -49,6 +49,7 @@ export async function runDemo(options: { out: string }): Promise<number> {
       saveArtifacts: false,
       singleFile: true,
       open: false,
+      html: true,
       browserEndpoint: undefined,
       baseline: null,
     });

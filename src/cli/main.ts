@@ -38,6 +38,8 @@ Usage:
       --trace                   keep Playwright traces (they hold raw page traffic)
       --single-file             also write the shareable OUT/audit-report.html
       --open                    open the shareable report when done (implies --single-file)
+      --no-html                 build no HTML report (a shard's, which the merge builds again);
+                                \`setup-audit report\` builds it later from the Allure results
       --browser-endpoint WS     use a Playwright browser server (ws://…) instead of a local browser
       --baseline [FILE]         fail when an event of the baseline stopped firing, warn on new ones
                                 (default FILE: beside each spec, SPEC.ENV.baseline.json)
@@ -52,11 +54,11 @@ Usage:
                                 judge the artifacts saved in DIR (an earlier --out) with the current
                                 specs and checks, opening no page; default SPEC: those saved. --env,
                                 --page, --viewport pick among what was saved; --out, --strict,
-                                --baseline, --single-file, --open, --compare, --fail-on and
-                                --notify-env as for run
+                                --baseline, --single-file, --open, --no-html, --compare, --fail-on
+                                and --notify-env as for run
   setup-audit merge DIR…        merge the --out folders of --shard runs into one result
       --out DIR                 output folder (default: reports/)
-      --strict, --single-file, --open, --baseline [FILE]   as for run
+      --strict, --single-file, --open, --no-html, --baseline [FILE]   as for run
       --compare DIR, --fail-on new|any, --notify-env VAR   as for run, on the merged result
   setup-audit baseline          store which events fired in a good run (OUT/summary.json) as its baseline
       --out DIR                 the run's output folder (default: reports/)
@@ -113,6 +115,7 @@ const COMMANDS: Record<string, Command> = {
       trace: { type: "boolean" },
       "single-file": { type: "boolean" },
       open: { type: "boolean" },
+      "no-html": { type: "boolean" },
       "browser-endpoint": { type: "string" },
       baseline: { type: "string" },
       "save-artifacts": { type: "boolean" },
@@ -169,6 +172,7 @@ const COMMANDS: Record<string, Command> = {
       strict: { type: "boolean" },
       "single-file": { type: "boolean" },
       open: { type: "boolean" },
+      "no-html": { type: "boolean" },
       baseline: { type: "string" },
       ...CHANGE_FLAGS,
     });
@@ -253,19 +257,27 @@ function selectionOf(specs: string[], values: { env?: string; viewport?: string[
   return { specs, env: values.env, viewports: values.viewport ?? [], pages: values.page ?? [] };
 }
 
-/** How a command that judges writes what it found: --out, --strict, --single-file, --open and --baseline [FILE]. */
+/** How a command that judges writes what it found: --out, --strict, --single-file, --open, --no-html and --baseline [FILE]. */
 function publishingOf(values: {
   out?: string;
   strict?: boolean;
   "single-file"?: boolean;
   open?: boolean;
+  "no-html"?: boolean;
   baseline?: string;
 }) {
+  const report = (["single-file", "open"] as const).find((flag) => values[flag]);
+  if (values["no-html"] && report !== undefined)
+    throw usageError(
+      `--no-html builds no HTML report, so --${report} has none to ${report === "open" ? "open" : "write"}`,
+      "Leave one of them out.",
+    );
   return {
     out: values.out ?? "reports",
     strict: Boolean(values.strict),
     singleFile: Boolean(values["single-file"]),
     open: Boolean(values.open),
+    html: !values["no-html"],
     baseline: values.baseline === undefined ? null : { file: values.baseline || null },
   };
 }

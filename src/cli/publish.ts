@@ -14,6 +14,8 @@ import { publishReport, type ReportOptions } from "./report.js";
 
 /** What publishing a run's results needs to know. */
 export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open"> {
+  /** Build the HTML report; false with `--no-html`, for `setup-audit report` to build later from the Allure results. */
+  html: boolean;
   startedAt: Date;
   strict: boolean;
   out: string;
@@ -27,7 +29,7 @@ export interface PublishOptions extends Pick<ReportOptions, "singleFile" | "open
 
 /**
  * Everything after the checks, for a run and for a merge of shards alike: summary.json, the
- * Allure results, the console report and the HTML report. Returns the exit code.
+ * Allure results, the console report and the HTML report (unless `--no-html`). Returns the exit code.
  */
 export async function publishResults(
   plan: Pick<AuditPlan, "runId" | "outDir" | "targets" | "browserExecutable" | "browserEndpoint">,
@@ -76,8 +78,12 @@ export async function publishResults(
   process.stdout.write(
     `\nWrote ${allureWritten ? `${summaryFile}, ${junitFile} and Allure results in ${allureDir}` : `${summaryFile} and ${junitFile}`}.\n`,
   );
+  if (allureWritten && !options.html)
+    process.stdout.write(
+      `\nReport: not built (--no-html); \`setup-audit report --out ${options.out}\` builds it from the Allure results.\n`,
+    );
   // The audit's verdict stands even when its report cannot be built.
-  if (allureWritten)
+  if (allureWritten && options.html)
     await publishReport(options).catch((error: CliError) =>
       process.stderr.write(`setup-audit: ${error.message}\n${error.hint}\n`),
     );

@@ -16,7 +16,7 @@ import { CliError, EXIT } from "../runner/errors.js";
 import { maskSecretsInLog } from "./github.js";
 import { judgeGathered } from "./judge.js";
 import { runGathering } from "../runner/playwright.js";
-import type { ReportOptions } from "./report.js";
+import type { PublishOptions } from "./publish.js";
 import type { ChangeOptions } from "./changes.js";
 import { unreachableReason } from "../runner/reachability.js";
 import { loadValidSpecs } from "./specs.js";
@@ -26,7 +26,7 @@ import { requireSiteAccess } from "./site-access.js";
 import { buildTarget, type TargetFilters } from "./targets.js";
 
 /** Options of `setup-audit run`. */
-export interface RunOptions extends TargetFilters, Pick<ReportOptions, "singleFile" | "open"> {
+export interface RunOptions extends TargetFilters, Pick<PublishOptions, "singleFile" | "open" | "html"> {
   specs: string[];
   workers: number | undefined;
   shard: string | undefined;
@@ -89,7 +89,7 @@ export async function runAudit(options: RunOptions): Promise<number> {
       ...(options.shard ? ["--shard", options.shard] : []),
     ];
     // What writes the outputs loads while the browsers work: nothing before them needs it.
-    preloadReportBuilder();
+    if (options.html) preloadReportBuilder();
     const outputWriters = Promise.all([import("./publish.js"), import("./shards.js")]);
     const gathered = await runGathering(planFile, gatherArgs);
     if (gathered === EXIT.interrupted)

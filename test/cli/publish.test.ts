@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { EXIT } from "../../src/runner/errors.js";
@@ -9,10 +9,8 @@ import type { TargetResult } from "../../src/results/run-result.js";
 import { specWith, findingWith } from "../support/artifacts.js";
 import { scratchDir } from "../support/scratch.js";
 
-test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
-  const out = scratchDir("publish");
-  // A file where the results folder should be: the results cannot be written into it.
-  writeFileSync(join(out, "allure-results"), "not a folder");
+/** A spec × environment of one failed finding, as a run judged it. */
+function failedRun(): { target: AuditTarget; result: TargetResult } {
   const target: AuditTarget = planTarget({
     specFile: "audits/shop.yaml",
     slug: "shop",
@@ -36,14 +34,18 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
     pages: [],
     api: null,
   };
+  return { target, result };
+}
 
+/** Publishes the failed run into `out` with `html` (--no-html: false); its exit code and what it printed. */
+async function publishFailedRun(out: string, html: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { target, result } = failedRun();
   const printed = { stdout: "", stderr: "" };
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
   process.stdout.write = ((text: string) => ((printed.stdout += text), true)) as typeof process.stdout.write;
   process.stderr.write = ((text: string) => ((printed.stderr += text), true)) as typeof process.stderr.write;
-  let code: number;
   try {
-    code = await publishResults(
+    const code = await publishResults(
       { runId: "abc123", outDir: out, targets: [target], browserExecutable: null, browserEndpoint: null },
       [result],
       {
@@ -53,20 +55,47 @@ test("a run whose Allure results cannot be written keeps its verdict and exit co
         toGitHub: false,
         singleFile: false,
         open: false,
+        html,
         secrets: [],
         changes: null,
       },
     );
+    return { code, ...printed };
   } finally {
     Object.assign(process.stdout, { write: writes.stdout });
     Object.assign(process.stderr, { write: writes.stderr });
   }
+}
 
-  expect(code).toBe(EXIT.failed);
+test("a run whose Allure results cannot be written keeps its verdict and exit code, and says why", async () => {
+  const out = scratchDir("publish");
+  // A file where the results folder should be: the results cannot be written into it.
+  writeFileSync(join(out, "allure-results"), "not a folder");
+
+  const printed = await publishFailedRun(out, true);
+
+  expect(printed.code).toBe(EXIT.failed);
   expect(existsSync(join(out, "summary.json"))).toBe(true);
   expect(printed.stderr).toMatch(
     new RegExp(`^setup-audit: could not write the Allure results in ${out}/allure-results: .+\\n$`),
   );
   expect(printed.stdout).toContain(`\nWrote ${join(out, "summary.json")} and ${join(out, "junit.xml")}.\n`);
   expect(printed.stdout).toContain("Next: fix the failed checks above, then run the audit again.\n");
+});
+
+test("--no-html writes summary.json, junit.xml and the Allure results, builds no HTML report, says how to build it, and keeps the exit code", async () => {
+  const out = scratchDir("publish-no-html");
+
+  const printed = await publishFailedRun(out, false);
+
+  expect(printed.code, printed.stderr).toBe(EXIT.failed);
+  for (const output of ["summary.json", "junit.xml", "allure-results"])
+    expect(existsSync(join(out, output))).toBe(true);
+  expect(readdirSync(join(out, "allure-results")).some((name) => name.endsWith("-result.json"))).toBe(true);
+  expect(existsSync(join(out, "html"))).toBe(false);
+  expect(existsSync(join(out, "history", "history.jsonl"))).toBe(false);
+  expect(printed.stdout).toContain(
+    `\nReport: not built (--no-html); \`setup-audit report --out ${out}\` builds it from the Allure results.\n`,
+  );
+  expect(printed.stdout).not.toContain("Shareable file");
 });

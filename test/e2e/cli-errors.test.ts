@@ -126,3 +126,16 @@ test("an unreachable site exits 3", async ({}, testInfo) => {
   expect(run.code).toBe(3);
   expect(run.stderr).toContain("Could not reach http://127.0.0.1:9");
 });
+
+test("--no-html with --single-file or --open exits 2 and says to leave one out, for run and merge alike", async ({}, testInfo) => {
+  const out = testInfo.outputPath("out");
+  for (const [args, flag, verb] of [
+    [["run", "audits/demo-shop.yaml", "--out", out, "--no-html", "--single-file"], "--single-file", "write"],
+    [["merge", out, "--out", out, "--open", "--no-html"], "--open", "open"],
+  ] as const) {
+    const run = await runCli(args);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain(`--no-html builds no HTML report, so ${flag} has none to ${verb}`);
+    expect(run.stderr).toContain("Leave one of them out.");
+  }
+});

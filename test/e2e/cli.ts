@@ -23,10 +23,16 @@ export interface CliRun {
  * the mock service's key in SERVICE_API_KEY (as `npm run audit` sets it) unless `env` overrides it.
  * GitHub Actions' own variables are cleared unless `env` sets them: a suite run in Actions must
  * not annotate its job with the findings of its fixtures. A run that opens pages gathers with one
- * browser unless its test names `--workers` (see oneBrowserUnlessNamed).
+ * browser unless its test names `--workers` (see oneBrowserUnlessNamed), and a run or merge builds
+ * no HTML report unless its test asks for one (see noHtmlUnlessAsked).
  */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return runCommand(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...oneBrowserUnlessNamed(args)], {
+export function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { htmlReport?: boolean } = {},
+): Promise<CliRun> {
+  const cli = noHtmlUnlessAsked(oneBrowserUnlessNamed(args), options.htmlReport ?? false);
+  return runCommand(process.execPath, [join(ROOT, "bin/setup-audit.js"), ...cli], {
     cwd: ROOT,
     env: { ...process.env, SERVICE_API_KEY: FIXTURE_API_KEY, GITHUB_ACTIONS: "", GITHUB_STEP_SUMMARY: "", ...env },
   });
@@ -42,6 +48,17 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Pr
 function oneBrowserUnlessNamed(args: readonly string[]): readonly string[] {
   const gathers = args[0] === "run" && !args.includes("--from-artifacts");
   return gathers && !args.includes("--workers") ? [...args, "--workers", "1"] : args;
+}
+
+/**
+ * Building the HTML report is a large part of a short run's CPU, and most tests read only
+ * summary.json and the console: a `run` or `merge` gets `--no-html` unless its test names
+ * `--single-file`, `--open` or `--no-html`, or reads the folder report or its history (`htmlReport`).
+ */
+function noHtmlUnlessAsked(args: readonly string[], htmlReport: boolean): readonly string[] {
+  const publishes = args[0] === "run" || args[0] === "merge";
+  const asked = htmlReport || ["--single-file", "--open", "--no-html"].some((flag) => args.includes(flag));
+  return publishes && !asked ? [...args, "--no-html"] : args;
 }
 
 /** Runs a command as a child process in `cwd` with exactly the environment `env`; resolves when it ends. */

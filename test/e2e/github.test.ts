@@ -48,9 +48,11 @@ test("in GitHub Actions a run writes the job summary and annotates each failed c
 test("a job summary that cannot be written is said on stderr and leaves the verdict and the report as they are", async ({}, testInfo) => {
   const folder = testInfo.outputPath("a-folder");
   mkdirSync(folder, { recursive: true });
-  const run = await runCli([...replayedPage, "--out", testInfo.outputPath("out")], {
-    GITHUB_STEP_SUMMARY: folder,
-  });
+  const run = await runCli(
+    [...replayedPage, "--out", testInfo.outputPath("out")],
+    { GITHUB_STEP_SUMMARY: folder },
+    { htmlReport: true },
+  );
   expect(run.code, run.stderr).toBe(1);
   expect(run.stderr).toMatch(/^setup-audit: could not write GitHub's job summary: .*EISDIR/m);
   expect(run.stdout).toContain("Verdict: FAIL");

@@ -27,7 +27,8 @@ let summary: RunSummary;
 
 test.beforeAll(async () => {
   const replay = ["run", GOLDEN_SPEC, "--from-artifacts", GOLDEN_DIR, "--out", out];
-  const first = await runCli([...replay, "--page", "home"]);
+  // Its report is built, so that the second's history lists it.
+  const first = await runCli([...replay, "--page", "home"], {}, { htmlReport: true });
   expect(first.code, first.stdout + first.stderr).toBe(1);
   const second = await runCli([...replay, "--single-file"]);
   expect(second.code, second.stdout + second.stderr).toBe(1);

@@ -35,7 +35,7 @@ async function openOffline(file: string): Promise<OfflineReport> {
 
 test("the single-file report of a broken-shop run opens offline on its overview, shows the checklist and the planted failures one click away, and holds no planted personal data", async ({}, testInfo) => {
   const out = testInfo.outputPath("out");
-  const run = await runCli([...REPLAY, "--out", out]);
+  const run = await runCli([...REPLAY, "--out", out], {}, { htmlReport: true });
   expect(run.code, run.stdout + run.stderr).toBe(1);
   expect(run.stdout).toContain(`Report: ${join(out, "html")}/ — serve it`);
   expect(run.stdout).toContain(`Shareable file: run \`setup-audit report --out ${out} --single-file --open\``);
@@ -127,7 +127,7 @@ test("the single-file report of a broken-shop run opens offline on its overview,
 test("two consecutive runs give a report whose history shows both; rebuilding it adds no entry", async ({}, testInfo) => {
   const out = testInfo.outputPath("out");
   const run = [...REPLAY, "--out", out, "--page", "early-call", "--viewport", "desktop"];
-  const first = await runCli(run);
+  const first = await runCli(run, {}, { htmlReport: true });
   expect(first.code, first.stdout + first.stderr).toBe(1);
   expect(first.stdout).toContain("History: 1 run(s)");
   const second = await runCli([...run, "--single-file"]);

@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { chromium } from "playwright";
+import { type BrowserServer, chromium } from "playwright";
 import { auditLaunchOptions } from "../../src/browser/visitor.js";
 import { testBrowserPath } from "../support/browser.js";
 
@@ -44,6 +46,61 @@ test("a page of the audit's browser comes without the address bar's popups: no b
     expect(targetInfos.filter((target) => target.type === "browser_ui").map((target) => target.url)).toEqual([]);
   } finally {
     await browser.close();
+  }
+});
+
+/** The renderer processes below the process `pid` (Chromium forks them through its zygotes). */
+function rendererProcessesBelow(pid: number): number[] {
+  const processes = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return [{ pid: Number(entry), parent, commandLine: readFileSync(`/proc/${entry}/cmdline`, "utf8") }];
+      } catch {
+        return []; // ended meanwhile
+      }
+    });
+  const below = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const { pid: child, parent } of processes)
+      if (below.has(parent) && !below.has(child)) grew = below.add(child).size > 0;
+  }
+  return processes
+    .filter((process) => process.pid !== pid && below.has(process.pid))
+    .filter((process) => process.commandLine.includes("--type=renderer"))
+    .map((process) => process.pid);
+}
+
+test("a page the audit's browser navigated to a site runs in one renderer, where Chromium's default starts a spare beside it", async () => {
+  test.skip(process.platform !== "linux", "reads the browser's processes from /proc");
+  const site = createServer((_request, response) => response.end("<title>A site</title><p>A page</p>"));
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  const audits = auditLaunchOptions(testBrowserPath() ?? null);
+  const withSpare = {
+    ...audits,
+    args: audits.args!.map((arg) => arg.replace(",SpareRendererForSitePerProcess", "")),
+  };
+  expect(withSpare.args).not.toEqual(audits.args);
+  const servers = [await chromium.launchServer(audits), await chromium.launchServer(withSpare)];
+  try {
+    const navigated = async (server: BrowserServer) => {
+      const browser = await chromium.connect(server.wsEndpoint());
+      await (await (await browser.newContext()).newPage()).goto(url);
+      return server.process().pid!;
+    };
+    // The audit's browser navigates first: by the time the default's spare is running, the audit's
+    // own would be too.
+    const audit = await navigated(servers[0]!);
+    const control = await navigated(servers[1]!);
+    await expect.poll(() => rendererProcessesBelow(control).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    expect(rendererProcessesBelow(audit)).toHaveLength(1);
+  } finally {
+    for (const server of servers) await server.close();
+    site.close();
   }
 });
 

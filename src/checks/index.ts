@@ -1,4 +1,4 @@
-import type { CallSdk, CheckId, Finding, Judgement } from "../findings/finding.js";
+import { type CallSdk, type CheckId, type Finding, type Judgement, isProblem } from "../findings/finding.js";
 import { API_CHECKS } from "./api/index.js";
 import { BASELINE_CHECKS } from "./baseline/index.js";
 import { CONSENT_CHECKS } from "./consent/index.js";
@@ -78,7 +78,7 @@ export function runChecks(context: AuditContext, checks: readonly Check[] = CHEC
 /** A judgement as the run reports it: with its check's title for its status, severity and family. */
 export function reported(judgement: Judgement, check: Check = checkOf(judgement.check)): Finding {
   const { check: id, status, ...where } = judgement;
-  const title = status === "fail" || status === "warn" ? check.failureTitle : check.title;
+  const title = isProblem(status) ? check.failureTitle : check.title;
   // In summary.json's order: the check and its status, what it is, then where and why.
   return { check: id, status, title, severity: check.severity, family: check.family, ...where };
 }
@@ -102,5 +102,5 @@ function applyOverride(found: Judgement, override: "off" | "warn" | "fail" | und
       message: `Turned off by the spec's checks section (would have been ${found.status}: ${found.message})`,
     };
   }
-  return found.status === "fail" || found.status === "warn" ? { ...found, status: override } : found;
+  return isProblem(found.status) ? { ...found, status: override } : found;
 }

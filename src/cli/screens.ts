@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { PageArtifacts } from "../artifacts/types.js";
 import type { AuditTarget } from "../schedule/plan.js";
 import type { TargetResult } from "../results/run-result.js";
+import { isProblem } from "../findings/finding.js";
 
 /**
  * With `screenshots: on-failure` the gatherer saved every screenshot in the work folder (a replay:
@@ -21,10 +22,7 @@ export function keepFailureScreenshots(
     for (const page of result.pages) {
       if (page.screenshot === null) continue;
       const failed = result.findings.some(
-        (finding) =>
-          finding.page === page.page &&
-          finding.viewport === page.viewport &&
-          (finding.status === "fail" || finding.status === "warn"),
+        (finding) => finding.page === page.page && finding.viewport === page.viewport && isProblem(finding.status),
       );
       if (failed) copyScreen(fromDir, page.screenshot, outDir);
       else page.screenshot = null;

@@ -136,6 +136,16 @@ export function isChecklist(value: unknown): value is Checklist {
   return CHECKLIST_ITEMS.every((item) => typeof items[item] === "string" && items[item] in SEVERITY);
 }
 
+/** Whether a finding with this status is one to act on: it failed or warned. */
+export function isProblem(status: Status | null): boolean {
+  return status === "fail" || status === "warn";
+}
+
+/** The findings to act on: those that failed or warned, in their order. */
+export function problemsOf<Found extends { status: Status }>(findings: readonly Found[]): Found[] {
+  return findings.filter((finding) => isProblem(finding.status));
+}
+
 /** The worst of several statuses; `skip` when there are none or all are skipped. */
 export function worstStatus(statuses: Iterable<Status>): Status {
   let worst: Status = "skip";

@@ -6,7 +6,7 @@ import type { RuntimeMessage } from "allure-js-commons/sdk";
 import type { JudgedPage } from "../artifacts/delivery.js";
 import { isPageAsItIs } from "../artifacts/unit-kind.js";
 import { scrubText } from "../privacy/redact.js";
-import type { CheckReasons, Finding, Status } from "../findings/finding.js";
+import { type CheckReasons, type Finding, type Status, problemsOf } from "../findings/finding.js";
 import type { ReportTarget, RunResult, TargetResult } from "../results/run-result.js";
 import { pageTitle } from "../schedule/titles.js";
 import { attachContent, attachFile, logStep, metadata } from "./allure-messages.js";
@@ -285,7 +285,7 @@ function reportFindings(
  * judged the result matters, so a passing result still says what it vouches for.
  */
 function whyOf(findings: readonly Finding[], reasons: CheckReasons): string {
-  const problems = findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const problems = problemsOf(findings);
   const titled = new Map<string, string>();
   for (const finding of problems.length > 0 ? problems : findings)
     if (!titled.has(finding.check)) titled.set(finding.check, finding.title);

@@ -2,7 +2,7 @@ import { changesLine } from "../results/changes.js";
 import { uncheckedItems } from "../results/checklist.js";
 import type { ChangedFinding, RunSummary } from "../results/summary.js";
 import { changedFindingLines } from "./changes-text.js";
-import type { Checklist, Finding, Status } from "../findings/finding.js";
+import { type Checklist, type Finding, type Status, problemsOf } from "../findings/finding.js";
 
 const SYMBOL: Record<Status, string> = { pass: "✓", warn: "!", fail: "✗", skip: "-" };
 
@@ -18,7 +18,7 @@ export const CHECKLIST_LABELS: Record<keyof Checklist, string> = {
 /** The console report: every failed or warning finding, then the changes line and what changed, each run's checklist and the verdict. */
 export function formatConsoleReport(summary: RunSummary): string {
   const lines: string[] = [];
-  const problems = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const problems = problemsOf(summary.findings);
   if (problems.length > 0) {
     lines.push("", "Findings:");
     for (const finding of problems) {

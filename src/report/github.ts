@@ -22,7 +22,7 @@ const STATUS_MARK: Record<Status, string> = { pass: "✅ pass", warn: "⚠️ wa
 
 /** One `::error` per failed finding and one `::warning` per warning, on the spec (at the page, goal or experiment when `placeOf` knows its line). */
 export function findingCommands(summary: RunSummary, placeOf: (finding: Finding) => AnnotationPlace): string[] {
-  return problemsOf(summary).map((finding) => {
+  return failuresFirst(summary).map((finding) => {
     const where = findingPlace(finding);
     const title = where === "" ? finding.check : `${finding.check} [${where}]`;
     return workflowCommand(finding.status === "fail" ? "error" : "warning", finding.message, {
@@ -71,7 +71,7 @@ export function jobSummaryMarkdown(summary: RunSummary): string {
     for (const [item, label] of Object.entries(CHECKLIST_LABELS) as [keyof Checklist, string][])
       lines.push(`| ${label} | ${STATUS_MARK[run.checklist[item]]} |`);
   }
-  const problems = problemsOf(summary);
+  const problems = failuresFirst(summary);
   if (problems.length > 0) {
     lines.push(
       "",
@@ -97,7 +97,7 @@ function checkAt(finding: ChangedFinding): string {
 }
 
 /** Failed findings first, then warnings, each in the run's order. */
-function problemsOf(summary: RunSummary): Finding[] {
+function failuresFirst(summary: RunSummary): Finding[] {
   return [
     ...summary.findings.filter((finding) => finding.status === "fail"),
     ...summary.findings.filter((finding) => finding.status === "warn"),

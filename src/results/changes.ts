@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type ChangedFinding, type Changes, type RunSummary, type SpecRun } from "./summary.js";
-import { isChecklist, worstStatus, type Checklist, type Finding, type Status } from "../findings/finding.js";
+import { isChecklist, worstStatus, type Checklist, type Finding, type Status, isProblem } from "../findings/finding.js";
 
 /**
  * What changed since an earlier run (docs/ci.md, Changes): each finding is matched with the earlier
@@ -113,11 +113,10 @@ export function compareRuns(
 /** How one key changed from `before` (null: absent then) to `now`; null when it counts in none. */
 export function changeKind(before: Status | null, now: Status): "new" | "worse" | "resolved" | "persisting" | null {
   if (now === "skip") return null;
-  const problem = (status: Status | null) => status === "warn" || status === "fail";
-  if (problem(now) && !problem(before)) return "new";
+  if (isProblem(now) && !isProblem(before)) return "new";
   if (before === "warn" && now === "fail") return "worse";
-  if (problem(before) && now === "pass") return "resolved";
-  if (problem(before) && problem(now)) return "persisting";
+  if (isProblem(before) && now === "pass") return "resolved";
+  if (isProblem(before) && isProblem(now)) return "persisting";
   return null;
 }
 

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { problemsOf } from "../../src/findings/finding.js";
 
 /** The broken shop: every planted fault is reported with its check id, page, viewport and status. */
 test.describe.configure({ mode: "serial" });
@@ -173,8 +174,7 @@ test("each faulty variation fails (or warns, for overflow) on its viewport, nami
 });
 
 test("nothing but the planted faults is reported", () => {
-  const reported = summary.findings
-    .filter((finding) => finding.status === "fail" || finding.status === "warn")
+  const reported = problemsOf(summary.findings)
     .map(
       (finding) =>
         `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}${finding.variation === null ? "" : ` ${finding.variation}`}`,

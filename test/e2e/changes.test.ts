@@ -7,6 +7,7 @@ import { expect, test } from "@playwright/test";
 import { GOLDEN_DIR, GOLDEN_SPEC } from "../support/golden.js";
 import type { ChangedFinding } from "../../src/results/summary.js";
 import { e2eSpec, readSummary, runCli } from "./cli.js";
+import { problemsOf } from "../../src/findings/finding.js";
 
 /**
  * A nightly audit that says what changed: the broken shop's committed golden artifacts are
@@ -98,8 +99,7 @@ test("run 2 lists exactly the page fixed and the page broken since run 1; --fail
     "events.expected queued-call mobile pass",
   ]);
   expect(changes.worse).toEqual([]);
-  const problems = (summary: typeof first.summary) =>
-    summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length;
+  const problems = (summary: typeof first.summary) => problemsOf(summary.findings).length;
   expect(changes.persisting).toBe(problems(first.summary) - 2);
   expect(changes.new.every((finding) => finding.spec === spec && finding.environment === "staging")).toBe(true);
   expect(second.stdout).toMatch(
@@ -188,8 +188,6 @@ test("a shard is not compared (the merge is: it compares the merged result with 
   expect(again.code, again.stdout + again.stderr).toBe(0);
   const changes = readSummary(merged).changes!;
   expect(changes).toMatchObject({ new: [], worse: [], resolved: [] });
-  expect(changes.persisting).toBe(
-    readSummary(merged).findings.filter((finding) => finding.status === "fail" || finding.status === "warn").length,
-  );
+  expect(changes.persisting).toBe(problemsOf(readSummary(merged).findings).length);
   expect(changes.persisting).toBeGreaterThan(0);
 });

@@ -6,7 +6,7 @@ import { FIXTURE_PORTS } from "../../fixtures/server.js";
 import { LAUNCH_ARGS } from "../../src/browser/launch.js";
 import { VISITOR_ARGS } from "../../src/browser/visitor.js";
 import type { RunSummary } from "../../src/results/summary.js";
-import type { Finding } from "../../src/findings/finding.js";
+import { type Finding, problemsOf } from "../../src/findings/finding.js";
 import { testBrowserPath } from "../support/browser.js";
 import { allowRunOf, e2eSpec, readSummary, runCli } from "./cli.js";
 
@@ -107,7 +107,7 @@ test("the refusal and GPC units' calls never count for the page's checks, and su
 });
 
 test("each planted fault gives its check id, page, viewport and status, and nothing else", () => {
-  const problems = faults.findings.filter((finding) => finding.status === "fail" || finding.status === "warn").map(row);
+  const problems = problemsOf(faults.findings).map(row);
   const expected = viewports.flatMap((viewport) => [
     // An SDK that loads and tracks before consent, and a cookie written before consent.
     ["consent.before", "ungated", viewport, "fail", null],
@@ -187,9 +187,7 @@ test("a tracker's pixel before consent fails consent.before on both viewports, n
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const summary = readSummary(out);
-    const problems = summary.findings
-      .filter((finding) => finding.status === "fail" || finding.status === "warn")
-      .map(row);
+    const problems = problemsOf(summary.findings).map(row);
     expect(order(problems)).toEqual(
       order(viewports.map((viewport) => ["consent.before", "pixel-before", viewport, "fail", null])),
     );

@@ -8,6 +8,7 @@ import { SLOW_FLAGS_MS as POSTHOG_SLOW_FLAGS_MS } from "../../fixtures/sites/pos
 import { SLOW_INIT_MS as STATSIG_SLOW_INIT_MS } from "../../fixtures/sites/statsig.js";
 import type { RunSummary } from "../../src/results/summary.js";
 import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { problemsOf } from "../../src/findings/finding.js";
 
 /**
  * Each experimentation SDK's own browser bundle assigning the visitor (fixtures/sites/statsig.ts,
@@ -364,7 +365,7 @@ for (const [vendor, shop] of Object.entries(SHOPS)) {
     });
 
     test("each planted assignment fault, and nothing else, is reported on both viewports", () => {
-      const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+      const reported = problemsOf(summary.findings);
       expect(
         reported
           .map((finding) => `${finding.check} ${finding.status} ${finding.page ?? finding.goal} ${finding.viewport}`)

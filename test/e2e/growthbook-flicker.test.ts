@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { problemsOf } from "../../src/findings/finding.js";
 
 /**
  * GrowthBook's own bundle applying a visual experiment (fixtures/sites/growthbook.ts): each planted
@@ -27,7 +28,7 @@ test.beforeAll(async ({}, testInfo) => {
 });
 
 test("each planted flicker fault, and nothing else, is reported on both viewports", () => {
-  const reported = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const reported = problemsOf(summary.findings);
   expect(
     reported
       .map(

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import { allowRunOf, e2eSpec, findingOf, readSummary, runCli, type CliRun } from "./cli.js";
+import { problemsOf } from "../../src/findings/finding.js";
 
 /** Setup hygiene: keys, domain, personal data and experiment targets, each planted on one page. */
 test.describe.configure({ mode: "serial" });
@@ -24,8 +25,7 @@ test.beforeAll(async ({}, testInfo) => {
 const viewports = ["desktop", "mobile"] as const;
 
 test("every planted fault is reported, and nothing else", () => {
-  const reported = summary.findings
-    .filter((finding) => finding.status === "fail" || finding.status === "warn")
+  const reported = problemsOf(summary.findings)
     .map((finding) => [finding.check, finding.status, finding.experiment ?? finding.page, finding.viewport].join(" "))
     .sort();
   const planted = [

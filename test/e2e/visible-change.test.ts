@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunSummary } from "../../src/results/summary.js";
 import { allowRunOf, e2eSpec, findingOf, readSummary, runCli } from "./cli.js";
+import { problemsOf } from "../../src/findings/finding.js";
 
 /** Visible change judged on pixels: a letter-spacing-only variation of a fixed-width button changes what people see; the same text rewritten, another cursor, or the same button moved, does not. */
 test.describe.configure({ mode: "serial" });
@@ -42,7 +43,7 @@ for (const viewport of ["desktop", "mobile"]) {
     expect(variation("Moved only").message).toContain(
       "it changes nothing visible in the target, it only moves it 40 px down: its text, size and pixels are the control's. Change what the target shows (its text, its style), not only where it is.",
     );
-    const failed = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+    const failed = problemsOf(summary.findings);
     expect(failed.map((finding) => `${finding.check} ${finding.viewport} ${finding.variation}`).sort()).toEqual(
       ["desktop", "mobile"]
         .flatMap((each) =>

@@ -4,7 +4,7 @@ import { expect } from "@playwright/test";
 import { PNG } from "pngjs";
 import type { ChangedFinding, RunSummary } from "../../src/results/summary.js";
 import type { RecordedChecklist } from "../../src/results/changes.js";
-import type { Finding } from "../../src/findings/finding.js";
+import { type Finding, problemsOf } from "../../src/findings/finding.js";
 import { overviewParts, withOverview } from "../../src/report/overview/overview.js";
 import { test } from "../support/browser.js";
 import { GOLDEN_DIR } from "../support/golden.js";
@@ -70,7 +70,7 @@ function longSummary(): RunSummary {
     variation: finding.variation,
     status: finding.status,
   });
-  const problems = golden.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const problems = problemsOf(golden.findings);
   return {
     ...golden,
     runs: golden.runs.map((run) => ({

@@ -1,4 +1,4 @@
-import { CHECK_IDS, type CheckReasons, type Finding, worstStatus } from "../../findings/finding.js";
+import { CHECK_IDS, type CheckReasons, type Finding, worstStatus, problemsOf } from "../../findings/finding.js";
 import type { RunSummary } from "../../results/summary.js";
 import { findingPlace } from "../console.js";
 import { html, inlineMarkdown, withCode, type Markup } from "./markup.js";
@@ -14,7 +14,7 @@ const MESSAGES_PER_CHECK = 20;
  * went wrong and what to do) with the pages × viewports it was found on.
  */
 export function findingsToActOn(summary: Pick<RunSummary, "runs" | "findings" | "checks">): Markup {
-  const problems = summary.findings.filter((finding) => finding.status === "fail" || finding.status === "warn");
+  const problems = problemsOf(summary.findings);
   if (problems.length === 0)
     return html`<section class="sa-section"><h2>Findings to act on</h2><p>None: no check failed or warned.</p></section>`;
   const byCheck = new Map<string, Finding[]>(CHECK_IDS.map((id) => [id, []]));

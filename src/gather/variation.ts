@@ -47,12 +47,15 @@ export async function applyVariation(
 const TARGET_CHANGES_KEY = "setup-audit.targetChanges";
 
 /**
- * An init script: from the moment the document is parsed, notes when an element of `selectors`
- * last changed (its attributes, its text, what it holds) or was put in place. A change the page
- * or its SDK makes later (a preview link's variation, fetched once the SDK runs) can then be waited for.
+ * An init script: notes when an element of `selectors` last changed (its attributes, its text,
+ * what it holds) or was put in place once the document is parsed. A change the page or its SDK
+ * makes later (a preview link's variation, fetched once the SDK runs) can then be waited for.
+ * While the document is parsed, the parser puts every element in place: only what a script does
+ * counts then (an attribute set, a text or node replaced), and only as `whileParsing`, the mark a
+ * preview link's SDK leaves when it applies the variation as the page is parsed.
  */
 export function watchTargetChanges({ key, selectors }: { key: string; selectors: readonly string[] }): void {
-  const changes: { last: number | null } = { last: null };
+  const changes: TargetChanges = { last: null, whileParsing: false };
   Object.defineProperty(window, Symbol.for(key), { value: changes });
   const safely = (test: (selector: string) => boolean) =>
     selectors.some((selector) => {
@@ -71,12 +74,31 @@ export function watchTargetChanges({ key, selectors }: { key: string; selectors:
         safely((selector) => added.matches(selector) || added.querySelector(selector) !== null),
     );
   };
-  const observe = () =>
-    new MutationObserver((records) => {
+  // While the document is parsed, the parser itself appends to text nodes and moves nodes (out of
+  // misnested tags), and adds attributes to html and body: a script sets one, or removes a node for good.
+  const scriptMade = (record: MutationRecord) =>
+    record.type === "attributes"
+      ? record.target !== document.documentElement && record.target !== document.body
+      : [...record.removedNodes].some((removed) => !removed.isConnected);
+  let parsed = document.readyState !== "loading";
+  const note = (records: MutationRecord[]) => {
+    if (parsed) {
       if (records.some(touchesTarget)) changes.last = performance.now();
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
-  else observe();
+    } else if (records.some((record) => scriptMade(record) && touchesTarget(record))) changes.whileParsing = true;
+  };
+  const observer = new MutationObserver(note);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  if (!parsed)
+    document.addEventListener("DOMContentLoaded", () => {
+      note(observer.takeRecords()); // made while parsing, and not yet delivered
+      parsed = true;
+    });
+}
+
+/** What `watchTargetChanges` keeps: when a target last changed after parsing, and whether a script changed one while parsing. */
+interface TargetChanges {
+  last: number | null;
+  whileParsing: boolean;
 }
 
 /** What `watchTargetChanges` needs for these experiments. */
@@ -87,20 +109,25 @@ export function targetWatch(experiments: readonly ExperimentTarget[]): { key: st
 /**
  * Waits until the targets have not changed for `quietMs`, and with `changeExpected` (a variation
  * whose js or preview link changes the page) until they changed at all; bounded by `timeoutMs`.
+ * With `parsedChangeCounts` (a preview link, which the SDK may apply as the page is parsed) a
+ * script's change while parsing counts as a change made when this wait begins.
  */
 export async function settleTargets(
   page: Page,
-  options: { quietMs: number; changeExpected: boolean; timeoutMs: number },
+  options: { quietMs: number; changeExpected: boolean; parsedChangeCounts: boolean; timeoutMs: number },
 ): Promise<void> {
+  const { quietMs, changeExpected, parsedChangeCounts } = options;
+  const startedAt = await page.evaluate(() => performance.now()).catch(() => 0);
   await page
     .waitForFunction(
-      ({ key, quietMs, changeExpected }) => {
-        const changes = (window as unknown as Record<symbol, { last: number | null } | undefined>)[Symbol.for(key)];
+      ({ key, startedAt, quietMs, changeExpected, parsedChangeCounts }) => {
+        const changes = (window as unknown as Record<symbol, TargetChanges | undefined>)[Symbol.for(key)];
         if (changes === undefined) return true;
-        if (changes.last === null) return !changeExpected;
-        return performance.now() - changes.last >= quietMs;
+        const last = changes.last ?? (parsedChangeCounts && changes.whileParsing ? startedAt : null);
+        if (last === null) return !changeExpected;
+        return performance.now() - last >= quietMs;
       },
-      { key: TARGET_CHANGES_KEY, quietMs: options.quietMs, changeExpected: options.changeExpected },
+      { key: TARGET_CHANGES_KEY, startedAt, quietMs, changeExpected, parsedChangeCounts },
       { timeout: options.timeoutMs, polling: 50 },
     )
     // Still changing, or never changed: the target is seen as it is now, and judged so.
@@ -397,7 +424,12 @@ export class VariationPart implements GathererPart {
       variation.control !== true &&
       ((variation.js !== null && thrown === null) || Object.keys(variation.query).length > 0);
     if (viewed.length > 0)
-      await settleTargets(page, { quietMs: sdk.settleMs, changeExpected, timeoutMs: sdk.deliveryTimeoutMs });
+      await settleTargets(page, {
+        quietMs: sdk.settleMs,
+        changeExpected,
+        parsedChangeCounts: variation !== null && Object.keys(variation.query).length > 0,
+        timeoutMs: sdk.deliveryTimeoutMs,
+      });
     if (viewed.length > 0) await waitUntilShown(page, sdk.deliveryTimeoutMs);
   }
 

@@ -1,6 +1,9 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "@playwright/test";
 import type { BrowserContext } from "playwright";
-import { variationLine } from "../../src/gather/variation.js";
+import { targetWatch, variationLine, watchTargetChanges } from "../../src/gather/variation.js";
+import { specWith } from "../support/artifacts.js";
 import { test } from "../support/gather.js";
 
 /** Previewing a variation in a real Chromium: what the gatherer records of it, not how it is judged. */
@@ -41,22 +44,6 @@ test("the css then the js are applied once the SDK is ready, and the target is s
   expect(artifacts.calls.filter((call) => call.name === "cta_clicked").every((call) => call.atMs >= view!.atMs)).toBe(
     true,
   );
-});
-
-test("a change that lands later (js waiting for its moment, as a preview link's SDK does) is waited for before the target is seen", async ({
-  gather,
-}) => {
-  const artifacts = await gather(
-    "broken",
-    { path: "/cta-variations" },
-    {
-      viewedExperiments: [cta],
-      variation: preview({
-        js: "setTimeout(function () { document.querySelector('#cta-main').textContent = 'Upgrade later'; }, 600);",
-      }),
-    },
-  );
-  expect(artifacts.experimentViews[0]?.target?.text).toBe("Upgrade later");
 });
 
 test("what the js throws at once, or later from a timer, is the variation's error with its line, not a page error", async ({
@@ -105,33 +92,114 @@ test("the preview link's parameters are added to the page's URL, and the page as
   });
 });
 
-test("a preview link applied while the page is still parsed (as anti-flicker snippets do) is seen changed, once the wait for a change runs out", async ({
+/** A route that puts `script` right after the first `after` of the page's HTML, where it runs while the page is parsed. */
+const runWhileParsing = (path: string, after: string, script: string) => async (context: BrowserContext) => {
+  await context.route(`**${path}*`, async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(after, `${after}<script>${script}</script>`);
+    await route.fulfill({ response, body: html });
+  });
+};
+
+test("a preview link applied while the page is still parsed (as anti-flicker snippets do) is seen changed, without waiting for a change that already came", async ({
   gather,
 }) => {
   const experiment = { name: "Pricing CTA copy", selector: "#cta-primary" };
-  // Right after the CTA is parsed, an inline script applies the previewed copy: before the end of parsing, where the watch begins.
-  const applyWhileParsing = async (context: BrowserContext) => {
-    await context.route("**/pricing?*", async (route) => {
-      const response = await route.fetch();
-      const html = (await response.text()).replace(
-        "Start your free trial</a></p>",
-        "Start your free trial</a></p><script>if (location.search.includes('exp_preview')) document.getElementById('cta-primary').textContent = 'Start your free 30-day trial';</script>",
-      );
-      await route.fulfill({ response, body: html });
-    });
-  };
+  // Right after the CTA is parsed, an inline script applies the previewed copy.
+  const applyWhileParsing = runWhileParsing(
+    "/pricing",
+    "Start your free trial</a></p>",
+    "if (location.search.includes('exp_preview')) document.getElementById('cta-primary').textContent = 'Start your free 30-day trial';",
+  );
+  const sdk = { ...specWith().sdk, deliveryTimeoutMs: 60_000 };
   const previewed = await gather(
     "demo",
     { path: "/pricing" },
     {
+      sdk,
       viewedExperiments: [experiment],
       variation: { ...preview({ query: { exp_preview: "other" } }), experiment: experiment.name },
     },
     { prepare: applyWhileParsing },
   );
   expect(previewed.experimentViews[0]?.target?.text).toBe("Start your free 30-day trial");
-  // The wait ran out (the gatherer's deliveryTimeoutMs here is 2.5 s): no change came after parsing.
-  expect(previewed.experimentViews[0]!.atMs).toBeLessThan(previewed.durationMs - 2000);
+  // Waiting for a change would have held the view for the whole deliveryTimeoutMs.
+  expect(previewed.durationMs).toBeLessThan(sdk.deliveryTimeoutMs);
+});
+
+test("a change that lands later (js waiting for its moment, as a preview link's SDK does) is waited for before the target is seen, also when the page's own script changed the target while it was parsed", async ({
+  gather,
+}) => {
+  const lateChange = {
+    // Time enough for the later change to come, which ends the wait.
+    sdk: { ...specWith().sdk, deliveryTimeoutMs: 10_000 },
+    viewedExperiments: [cta],
+    variation: preview({
+      js: "setTimeout(function () { document.querySelector('#cta-main').textContent = 'Upgrade later'; }, 1000);",
+    }),
+  };
+  const markReady = runWhileParsing(
+    "/cta-variations",
+    "Upgrade now</button></p>",
+    "document.querySelector('#cta-main').dataset.ready = '1';",
+  );
+  for (const prepare of [undefined, markReady]) {
+    const artifacts = await gather("broken", { path: "/cta-variations" }, lateChange, { prepare });
+    expect(artifacts.experimentViews[0]?.target?.text).toBe("Upgrade later");
+  }
+});
+
+test("while the page is parsed, only a script's change to a target counts: not text that arrives in parts, nor what the parser moves out of misnested tags", async ({
+  browser,
+}) => {
+  const scripts: Record<string, string> = {
+    attribute: "document.getElementById('cta').dataset.variant = 'b';",
+    text: "document.getElementById('cta').textContent = 'Long copy';",
+    markup: "document.getElementById('cta').innerHTML = '<b>Long</b> copy';",
+  };
+  // The page arrives in three parts, the CTA's text cut between the first two, then misnested tags around a target.
+  const server = createServer((request, response) => {
+    const script = scripts[new URL(request.url!, "http://page").searchParams.get("script") ?? ""];
+    response.writeHead(200, { "content-type": "text/html" });
+    response.write('<!doctype html><html><body><a id="cta" href="#">Start your ');
+    setTimeout(() => {
+      response.write(`free trial${" and more".repeat(5000)}</a><b><p id="note">Terms</b> apply</p>`);
+      if (script) response.write(`<script>${script}</script>`);
+      setTimeout(() => response.end("<p>Footer</p></body></html>"), 200);
+    }, 200);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(
+      watchTargetChanges,
+      targetWatch([
+        { name: "CTA", selector: "#cta" },
+        { name: "Note", selector: "#note" },
+      ]),
+    );
+    const page = await context.newPage();
+    const watched = async (script: string) => {
+      await page.goto(`http://127.0.0.1:${port}/?script=${script}`);
+      return page.evaluate(
+        () => (window as unknown as Record<symbol, unknown>)[Symbol.for("setup-audit.targetChanges")],
+      );
+    };
+    expect(await watched("none")).toEqual({ last: null, whileParsing: false });
+    for (const script of Object.keys(scripts))
+      expect(await watched(script), script).toEqual({ last: null, whileParsing: true });
+    // Once parsed, any change to a target is one, and is timed.
+    await page.evaluate(() => document.getElementById("cta")!.append(" today"));
+    expect(
+      await page.evaluate(
+        () => (window as unknown as Record<symbol, { last: unknown }>)[Symbol.for("setup-audit.targetChanges")]!.last,
+      ),
+    ).toEqual(expect.any(Number));
+  } finally {
+    await context.close();
+    server.close();
+  }
 });
 
 test("a line is read only from the variation's own frames", () => {

@@ -246,6 +246,11 @@ export interface VisitorSignals {
   webdriver: boolean;
   /** `navigator.userAgent`, the audit's suffix included. */
   userAgent: string;
+  /**
+   * `navigator.onLine`: false when the browser believes it has no network (Chromium on a machine
+   * whose only interface is loopback); absent from artifacts saved before it was kept.
+   */
+  online?: boolean;
 }
 
 /** Which unit of the plan a page's artifacts are: the page as it is, a variation's preview, or a consent unit that refused (`reject`) or had Global Privacy Control on (`gpc`). */

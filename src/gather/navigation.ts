@@ -129,5 +129,7 @@ function withPreviewQuery(url: URL, query: Readonly<Record<string, string>>): st
 
 /** What the page reads of its browser; null when the page could not be read (it moved on meanwhile). */
 function visitorSignals(page: Page): Promise<VisitorSignals | null> {
-  return page.evaluate(() => ({ webdriver: navigator.webdriver, userAgent: navigator.userAgent })).catch(() => null);
+  return page
+    .evaluate(() => ({ webdriver: navigator.webdriver, userAgent: navigator.userAgent, online: navigator.onLine }))
+    .catch(() => null);
 }

@@ -105,7 +105,7 @@ test.describe("events.delivered", () => {
   });
 });
 
-test.describe("events.delivered when an SDK's bot filter dropped the calls", () => {
+test.describe("events.delivered when no call left the page: an SDK's bot filter, a browser offline", () => {
   const DESKTOP_UA =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/159.0.8154.6 Safari/537.36";
   const visitor = { webdriver: false, userAgent: `${DESKTOP_UA} setup-audit/0.1.0` };
@@ -164,9 +164,27 @@ test.describe("events.delivered when an SDK's bot filter dropped the calls", () 
     expect(automated?.evidence).toMatchObject({ botFilter: "navigator.webdriver was true" });
   });
 
+  test("a browser that said it was offline kept every call: the finding says so, before any bot filter", () => {
+    const offline = { ...visitor, webdriver: true, online: false };
+    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: offline })], posthog));
+    expect(finding).toMatchObject({ status: "fail", evidence: { offline: true } });
+    expect(finding?.evidence).not.toHaveProperty("botFilter");
+    expect(finding?.message).toContain(
+      "The page's browser reported itself offline (navigator.onLine was false), and SDKs such as Segment's and Amplitude's hold every call until it is online: audit from a machine with a network interface besides loopback.",
+    );
+    expect(finding?.message).not.toContain(FLUSH);
+    // A call that did leave the page: the browser's network was not what kept the others.
+    const [oneLeft] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, visitor: offline, collect: [collectOf([identify], 202)] })], posthog),
+    );
+    expect(oneLeft?.message).toContain(FLUSH);
+    expect(oneLeft?.evidence).not.toHaveProperty("offline");
+  });
+
   test("a visitor's browser, an SDK without a filter, a call that did leave, or artifacts without the signals: the flush advice stays", () => {
     const pages = [
       signup({ calls, visitor }),
+      signup({ calls, visitor: { ...visitor, online: true } }),
       signup({ calls }),
       signup({ calls, visitor: null }),
       signup({ calls, visitor: { ...visitor, webdriver: true }, collect: [collectOf([identify], 202)] }),
@@ -175,6 +193,7 @@ test.describe("events.delivered when an SDK's bot filter dropped the calls", () 
       const [finding] = eventsDelivered.evaluate(contextOf([page], posthog));
       expect(finding?.message).toContain(FLUSH);
       expect(finding?.evidence).not.toHaveProperty("botFilter");
+      expect(finding?.evidence).not.toHaveProperty("offline");
     }
     const [segment] = eventsDelivered.evaluate(
       contextOf(

@@ -111,6 +111,7 @@ function expectVisitor(summary: RunSummary, out: string, page: string, spec: str
   expect(saved.map((artifacts) => artifacts.viewport)).toEqual(VIEWPORTS);
   for (const artifacts of saved) {
     expect(artifacts.visitor?.webdriver, artifacts.viewport).toBe(false);
+    expect(artifacts.visitor?.online, artifacts.viewport).toBe(true);
     expect(artifacts.visitor?.userAgent, artifacts.viewport).not.toMatch(/headless/i);
     expect(artifacts.visitor?.userAgent, artifacts.viewport).toMatch(
       new RegExp(

@@ -326,6 +326,17 @@ const missingFields = (artifacts: PageArtifacts) =>
     (field) => (artifacts as unknown as Record<string, unknown>)[field] === undefined,
   );
 
+test("what the page reads of its browser is kept: navigator.onLine as the page saw it", async ({ gather }) => {
+  const online = await gather("demo", { path: "/pricing" });
+  expect(online.visitor?.online).toBe(true);
+  // A browser that believes it has no network, as Chromium does on a machine with loopback alone.
+  const offlineBrowser = async (context: BrowserContext) => {
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, "onLine", { get: () => false }));
+  };
+  const offline = await gather("demo", { path: "/pricing" }, {}, { prepare: offlineBrowser });
+  expect(offline.visitor?.online).toBe(false);
+});
+
 test("a page that does not exist is a load error with its status", async ({ gather }) => {
   const artifacts = await gather("demo", { path: "/missing" });
   expect(artifacts.documentStatus).toBe(404);

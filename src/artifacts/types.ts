@@ -240,7 +240,7 @@ export interface RouteVisit {
   atMs: number;
 }
 
-/** How the page saw its browser, read once it loaded: what an SDK's bot filter reads. */
+/** How the page saw its browser, read once it loaded: what an SDK's bot filter reads, and whether it believed it was online. */
 export interface VisitorSignals {
   /** `navigator.webdriver`: true tells the page that the browser is automated. */
   webdriver: boolean;

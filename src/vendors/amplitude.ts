@@ -26,6 +26,8 @@ export const amplitude: Vendor = {
     page: [],
     pageEvent: "[Amplitude] Page Viewed",
     botFilter: null,
+    // Holds its calls while navigator.onLine is false, unless `offline: null` is given to init.
+    holdsWhileOffline: true,
   },
   payload: {
     type: [],

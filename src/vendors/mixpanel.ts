@@ -52,6 +52,7 @@ export const mixpanel: Vendor = {
       ],
       setting: null,
     },
+    holdsWhileOffline: false,
   },
   payload: {
     type: [],

@@ -38,6 +38,7 @@ export const posthog: Vendor = {
       ],
       setting: "`opt_out_useragent_filter: true` in `posthog.init`",
     },
+    holdsWhileOffline: false,
   },
   payload: {
     type: [],

@@ -24,6 +24,7 @@ export const rudderstack: Vendor = {
     page: ["page"],
     pageEvent: null,
     botFilter: null,
+    holdsWhileOffline: false,
   },
   // Segment's event shape, stamped when it was made by `originalTimestamp`.
   payload: { ...segment.payload, madeAtIso: ["originalTimestamp"] },

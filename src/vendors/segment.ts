@@ -25,6 +25,8 @@ export const segment: Vendor = {
     page: ["page"],
     pageEvent: null,
     botFilter: null,
+    // Every install holds its calls while navigator.onLine is false, and sends them on `online`.
+    holdsWhileOffline: true,
   },
   payload: {
     type: ["type"],

@@ -39,6 +39,8 @@ export interface SdkPreset {
   pageEvent: string | null;
   /** How the SDK drops calls it takes for a bot's, measured on the vendor's bundle; null when it drops none. */
   botFilter: BotFilter | null;
+  /** Whether the SDK holds every call while the browser reports itself offline (`navigator.onLine` false), measured on the vendor's bundle. */
+  holdsWhileOffline: boolean;
 }
 
 /** What an SDK's bot filter reads, and the setting that turns it off. */

@@ -473,7 +473,7 @@ test.describe("sdk presets and method paths", () => {
   test("a preset fills every sdk field with the vendor's defaults", () => {
     const result = parse(sdkLines("  preset: mixpanel"));
     if (!result.ok) throw new Error(printed(result).join("\n"));
-    const { vendor, scriptKey, botFilter, ...fields } = PRESETS.mixpanel;
+    const { vendor, scriptKey, botFilter, holdsWhileOffline, ...fields } = PRESETS.mixpanel;
     expect(result.spec.sdk).toEqual({
       preset: "mixpanel",
       ...fields,

@@ -164,21 +164,36 @@ test.describe("events.delivered when no call left the page: an SDK's bot filter,
     expect(automated?.evidence).toMatchObject({ botFilter: "navigator.webdriver was true" });
   });
 
-  test("a browser that said it was offline kept every call: the finding says so, before any bot filter", () => {
-    const offline = { ...visitor, webdriver: true, online: false };
-    const [finding] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: offline })], posthog));
-    expect(finding).toMatchObject({ status: "fail", evidence: { offline: true } });
-    expect(finding?.evidence).not.toHaveProperty("botFilter");
-    expect(finding?.message).toContain(
-      "The page's browser reported itself offline (navigator.onLine was false), and SDKs such as Segment's and Amplitude's hold every call until it is online: audit from a machine with a network interface besides loopback.",
+  test("a browser that said it was offline: named when no request carried a call and the SDK holds its calls then", () => {
+    const offline = { ...visitor, online: false };
+    const segment = specWith({ sdk: { preset: "segment" } });
+    const OFFLINE = "The page's browser reported itself offline (navigator.onLine was false), and";
+    const [held] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: offline })], segment));
+    expect(held).toMatchObject({ status: "fail", evidence: { offline: true } });
+    expect(held?.message).toContain(
+      `${OFFLINE} Segment (analytics.js / analytics-next) holds every call until it is online: audit from a machine with a network interface besides loopback.`,
     );
-    expect(finding?.message).not.toContain(FLUSH);
-    // A call that did leave the page: the browser's network was not what kept the others.
-    const [oneLeft] = eventsDelivered.evaluate(
-      contextOf([signup({ calls, visitor: offline, collect: [collectOf([identify], 202)] })], posthog),
+    expect(held?.message).not.toContain(FLUSH);
+    // Without a preset, the SDK may be one that holds them.
+    const [own] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: offline })]));
+    expect(own?.message).toContain(
+      `${OFFLINE} SDKs such as Segment's and Amplitude's hold every call until it is online`,
     );
-    expect(oneLeft?.message).toContain(FLUSH);
-    expect(oneLeft?.evidence).not.toHaveProperty("offline");
+    // PostHog sends while offline: its bot filter is what kept the calls of an automated browser.
+    const [filtered] = eventsDelivered.evaluate(
+      contextOf([signup({ calls, visitor: { ...offline, webdriver: true } })], posthog),
+    );
+    expect(filtered?.evidence).toMatchObject({ botFilter: "navigator.webdriver was true" });
+    expect(filtered?.evidence).not.toHaveProperty("offline");
+    // A request carried a call, failed or answered: the calls left the page, and the SDK did not hold them.
+    for (const collect of [collectOf([identify], null, "net::ERR_CONNECTION_REFUSED"), collectOf([identify], 202)]) {
+      const [sent] = eventsDelivered.evaluate(
+        contextOf([signup({ calls, visitor: offline, collect: [collect] })], segment),
+      );
+      expect(sent?.status).toBe("fail");
+      expect(sent?.message).not.toContain(OFFLINE);
+      expect(sent?.evidence).not.toHaveProperty("offline");
+    }
   });
 
   test("a visitor's browser, an SDK without a filter, a call that did leave, or artifacts without the signals: the flush advice stays", () => {

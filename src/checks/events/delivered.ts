@@ -2,6 +2,7 @@ import { carrierOf, ingestionUnverified, type JudgedCall } from "../../artifacts
 import type { CollectRequest } from "../../artifacts/types.js";
 import type { Judgement } from "../../findings/finding.js";
 import { botFilterCause } from "../bot-filter.js";
+import { offlineCause } from "../offline.js";
 import { EXPERIMENT_PRESETS } from "../../vendors/experiment-presets.js";
 import { defineCheck, describeCall, perLoadedPage, LOADED_PAGE } from "../check.js";
 
@@ -15,8 +16,9 @@ export const eventsDelivered = defineCheck({
   severity: "critical",
   requires: [...LOADED_PAGE, "calls", "collect", "visitor"],
   failsWhen:
-    "a call was never delivered (when the page sent none of its calls and its browser reported itself offline, " +
-    "the finding says so: see [The browser](getting-started.md#the-browser); when its browser showed what the " +
+    "a call was never delivered (when no request carried any of the page's calls, its browser reported itself " +
+    "offline and its SDK holds calls then, the finding says so: see [The browser](getting-started.md#the-browser); " +
+    "otherwise, when the page sent none of its calls and its browser showed what the " +
     "SDK's bot filter reads, the finding says that and names the SDK's setting: see [A visitor's " +
     "browser](audit-traffic.md#a-visitors-browser)), " +
     "the collector rejected it, the experimentation SDK refused to send it (its reason is named: see [The events " +
@@ -58,11 +60,22 @@ export const eventsDelivered = defineCheck({
         ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
       const notIngested = dropped.filter((call) => collectorAcceptedOnly(call, carrier(call)));
-      // A browser that says it is offline, or an SDK's bot filter, keeps every call on the page: only
-      // a page that sent none of them is their doing; the browser's network comes first.
-      const noneLeft = dropped.length === calls.length && notIngested.length === 0;
-      const offline = noneLeft && page.visitor?.online === false;
-      const botFilter = noneLeft && !offline ? botFilterCause(context.spec.sdk, page.visitor) : null;
+      // An SDK that holds its calls while the browser says it is offline keeps every one on the page,
+      // before any request: only a page whose calls no request carried is its doing.
+      const neverSent = (call: JudgedCall) =>
+        call.delivery === "dropped" &&
+        call.request === null &&
+        call.sentWith === undefined &&
+        call.refused === undefined;
+      const offline =
+        unreadable.length === 0 && calls.every((call) => call.sdk !== "experiment" && neverSent(call))
+          ? offlineCause(context.spec.sdk, page.visitor)
+          : null;
+      // An SDK's bot filter drops every call before it leaves: only a page that sent none of them is its doing.
+      const botFilter =
+        offline === null && dropped.length === calls.length && notIngested.length === 0
+          ? botFilterCause(context.spec.sdk, page.visitor)
+          : null;
       const problems = [
         ...unreadable.map(
           (request) =>
@@ -91,10 +104,9 @@ export const eventsDelivered = defineCheck({
                 ? "Fix the call's arguments so the collector accepts them"
                 : notIngested.length > 0
                   ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
-                  : offline
-                    ? OFFLINE_ADVICE
-                    : (botFilter?.advice ??
-                      "Let the SDK flush before the page navigates away (or use its beacon transport)");
+                  : (offline ??
+                    botFilter?.advice ??
+                    "Let the SDK flush before the page navigates away (or use its beacon transport)");
         // The finding is about the experimentation SDK when every call it fails is that SDK's.
         const failed = [...rejected, ...dropped];
         const about =
@@ -104,7 +116,7 @@ export const eventsDelivered = defineCheck({
           message: `${problems.join("; ")}. ${advice}.`,
           evidence: {
             ...evidence,
-            ...(offline ? { offline: true } : {}),
+            ...(offline === null ? {} : { offline: true }),
             ...(botFilter === null ? {} : { botFilter: botFilter.sign }),
             ...(about === null ? {} : { sdk: about }),
           },
@@ -126,11 +138,6 @@ export const eventsDelivered = defineCheck({
     });
   },
 });
-
-/** Why no call left a page whose browser said it was offline, and what to do. */
-const OFFLINE_ADVICE =
-  "The page's browser reported itself offline (navigator.onLine was false), and SDKs such as Segment's and " +
-  "Amplitude's hold every call until it is online: audit from a machine with a network interface besides loopback";
 
 /** What the request that carried an undelivered call shows: its network error, or that it was still waiting for an answer; empty when no request carried it. */
 function whyUndelivered(carrier: CollectRequest | null): string {

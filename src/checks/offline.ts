@@ -13,7 +13,7 @@ export function offlineCause(sdk: Pick<SdkSpec, "preset">, visitor: VisitorSigna
   if (preset !== null && !preset.holdsWhileOffline) return null;
   const holds =
     preset === null
-      ? "SDKs such as Segment's and Amplitude's hold every call until it is online"
-      : `${preset.vendor} holds every call until it is online`;
+      ? "SDKs such as Segment's and Amplitude's hold every call until the browser reports itself online"
+      : `${preset.vendor} holds every call until the browser reports itself online`;
   return `The page's browser reported itself offline (navigator.onLine was false), and ${holds}: audit from a machine with a network interface besides loopback`;
 }

@@ -171,13 +171,13 @@ test.describe("events.delivered when no call left the page: an SDK's bot filter,
     const [held] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: offline })], segment));
     expect(held).toMatchObject({ status: "fail", evidence: { offline: true } });
     expect(held?.message).toContain(
-      `${OFFLINE} Segment (analytics.js / analytics-next) holds every call until it is online: audit from a machine with a network interface besides loopback.`,
+      `${OFFLINE} Segment (analytics.js / analytics-next) holds every call until the browser reports itself online: audit from a machine with a network interface besides loopback.`,
     );
     expect(held?.message).not.toContain(FLUSH);
     // Without a preset, the SDK may be one that holds them.
     const [own] = eventsDelivered.evaluate(contextOf([signup({ calls, visitor: offline })]));
     expect(own?.message).toContain(
-      `${OFFLINE} SDKs such as Segment's and Amplitude's hold every call until it is online`,
+      `${OFFLINE} SDKs such as Segment's and Amplitude's hold every call until the browser reports itself online`,
     );
     // PostHog sends while offline: its bot filter is what kept the calls of an automated browser.
     const [filtered] = eventsDelivered.evaluate(
@@ -203,6 +203,11 @@ test.describe("events.delivered when no call left the page: an SDK's bot filter,
       signup({ calls }),
       signup({ calls, visitor: null }),
       signup({ calls, visitor: { ...visitor, webdriver: true }, collect: [collectOf([identify], 202)] }),
+      signup({
+        calls,
+        visitor: { ...visitor, webdriver: true },
+        collect: [collectOf([identify], null, "net::ERR_CONNECTION_REFUSED")],
+      }),
     ];
     for (const page of pages) {
       const [finding] = eventsDelivered.evaluate(contextOf([page], posthog));

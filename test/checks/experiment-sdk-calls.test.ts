@@ -39,6 +39,35 @@ function pageOf(calls: CapturedCall[], tracked: SdkTrackedEvent[], analytics: Ca
   return pageWith({ page: "pricing", calls: analytics, collect, experimentSdk });
 }
 
+test("a browser offline held the analytics SDK's call while the experimentation SDK's own request carried its: the offline cause is named on the analytics SDK's calls alone", () => {
+  const offline = { webdriver: false, userAgent: "Mozilla/5.0 setup-audit/0.1.0", online: false };
+  const held = [callWith({ name: "cta_clicked", atMs: 1300, step: 0 })];
+  const experimentSdk = (tracked: SdkTrackedEvent[]): ExperimentSdkSeen => ({
+    inits: [],
+    evaluations: [],
+    exposures: [],
+    tracked,
+    calls: [viaSdk("trial_started", { atMs: 1200 })],
+  });
+  const page = pageWith({
+    page: "pricing",
+    calls: held,
+    experimentSdk: experimentSdk([sentBy("trial_started", 204)]),
+    visitor: offline,
+  });
+  const [finding] = eventsDelivered.evaluate(contextOf([page], spec));
+  expect(finding).toMatchObject({ status: "fail", evidence: { offline: true } });
+  expect(finding?.message).toContain('track("cta_clicked") was never delivered');
+  expect(finding?.message).toContain(
+    "The page's browser reported itself offline (navigator.onLine was false), and SDKs such as Segment's and Amplitude's hold every call until the browser reports itself online",
+  );
+  // The experimentation SDK's call alone, never sent: it does not tell the browser's network.
+  const alone = pageWith({ page: "pricing", experimentSdk: experimentSdk([]), visitor: offline });
+  const [experimentOnly] = eventsDelivered.evaluate(contextOf([alone], spec));
+  expect(experimentOnly?.status).toBe("fail");
+  expect(experimentOnly?.evidence).not.toHaveProperty("offline");
+});
+
 test("a call the SDK's request carried is delivered as it was answered, in time order among the page's calls, and listed as the experimentation SDK's", () => {
   const analytics = [callWith({ name: "cta_clicked", atMs: 1300, step: 0 })];
   const context = contextOf(

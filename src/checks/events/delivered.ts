@@ -16,11 +16,10 @@ export const eventsDelivered = defineCheck({
   severity: "critical",
   requires: [...LOADED_PAGE, "calls", "collect", "visitor"],
   failsWhen:
-    "a call was never delivered (when no request carried any of the page's calls, its browser reported itself " +
-    "offline and its SDK holds calls then, the finding says so: see [The browser](getting-started.md#the-browser); " +
-    "otherwise, when the page sent none of its calls and its browser showed what the " +
-    "SDK's bot filter reads, the finding says that and names the SDK's setting: see [A visitor's " +
-    "browser](audit-traffic.md#a-visitors-browser)), " +
+    "a call was never delivered (when no request carried any of the page's calls, the finding names what kept " +
+    "them: a browser that reported itself offline, to an SDK that holds calls then (see [The " +
+    "browser](getting-started.md#the-browser)), or else a browser that showed what the SDK's bot filter reads, " +
+    "with the SDK's setting (see [A visitor's browser](audit-traffic.md#a-visitors-browser))), " +
     "the collector rejected it, the experimentation SDK refused to send it (its reason is named: see [The events " +
     "tracked through the SDK](experiments.md#the-events-tracked-through-the-sdk)), or (with `api.recentEventsPath`) " +
     "the service never ingested a call the " +
@@ -60,22 +59,14 @@ export const eventsDelivered = defineCheck({
         ...(unverified === null ? {} : { ingestionUnverified: unverified }),
       };
       const notIngested = dropped.filter((call) => collectorAcceptedOnly(call, carrier(call)));
-      // An SDK that holds its calls while the browser says it is offline keeps every one on the page,
-      // before any request: only a page whose calls no request carried is its doing.
-      const neverSent = (call: JudgedCall) =>
-        call.delivery === "dropped" &&
-        call.request === null &&
-        call.sentWith === undefined &&
-        call.refused === undefined;
+      // A browser that says it is offline (to an SDK that then holds its calls) and an SDK's bot filter
+      // keep every call on the page, before any request: only a page whose calls no request carried is
+      // their doing. The analytics SDK's calls tell the browser's network; the browser comes first.
       const offline =
-        unreadable.length === 0 && calls.every((call) => call.sdk !== "experiment" && neverSent(call))
+        unreadable.length === 0 && noneCarried(calls.filter((call) => call.sdk !== "experiment"))
           ? offlineCause(context.spec.sdk, page.visitor)
           : null;
-      // An SDK's bot filter drops every call before it leaves: only a page that sent none of them is its doing.
-      const botFilter =
-        offline === null && dropped.length === calls.length && notIngested.length === 0
-          ? botFilterCause(context.spec.sdk, page.visitor)
-          : null;
+      const botFilter = offline === null && noneCarried(calls) ? botFilterCause(context.spec.sdk, page.visitor) : null;
       const problems = [
         ...unreadable.map(
           (request) =>
@@ -138,6 +129,14 @@ export const eventsDelivered = defineCheck({
     });
   },
 });
+
+/** Whether there are calls and no request carried any of them: each stayed on the page. */
+function noneCarried(calls: readonly JudgedCall[]): boolean {
+  return (
+    calls.length > 0 &&
+    calls.every((call) => call.delivery === "dropped" && call.request === null && call.sentWith === undefined)
+  );
+}
 
 /** What the request that carried an undelivered call shows: its network error, or that it was still waiting for an answer; empty when no request carried it. */
 function whyUndelivered(carrier: CollectRequest | null): string {

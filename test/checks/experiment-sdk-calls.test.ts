@@ -61,6 +61,13 @@ test("a browser offline held the analytics SDK's call while the experimentation 
   expect(finding?.message).toContain(
     "The page's browser reported itself offline (navigator.onLine was false), and SDKs such as Segment's and Amplitude's hold every call until the browser reports itself online",
   );
+  // The experimentation SDK's call rejected beside it: that call's advice, and the held call's cause too.
+  const rejected = pageWith({ ...page, experimentSdk: experimentSdk([sentBy("trial_started", 400)]) });
+  const [both] = eventsDelivered.evaluate(contextOf([rejected], spec));
+  expect(both).toMatchObject({ status: "fail", evidence: { offline: true } });
+  expect(both?.message).toMatch(
+    /Fix the call's arguments so the collector accepts them\. The page's browser reported itself offline \(navigator\.onLine was false\), and SDKs such as Segment's and Amplitude's hold every call until the browser reports itself online: audit from a machine with a network interface besides loopback\.$/,
+  );
   // The experimentation SDK's call alone, never sent: it does not tell the browser's network.
   const alone = pageWith({ page: "pricing", experimentSdk: experimentSdk([]), visitor: offline });
   const [experimentOnly] = eventsDelivered.evaluate(contextOf([alone], spec));

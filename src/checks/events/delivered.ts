@@ -86,6 +86,8 @@ export const eventsDelivered = defineCheck({
           .map((call) => `${described(call)} was never delivered${whyUndelivered(carrier(call))}`),
       ];
       if (problems.length > 0) {
+        // What kept the calls on the page is said whichever problem's advice comes first.
+        const heldBy = offline ?? botFilter?.advice ?? null;
         const advice =
           refused.length > 0 && refusedAdvice !== undefined
             ? refusedAdvice
@@ -95,16 +97,14 @@ export const eventsDelivered = defineCheck({
                 ? "Fix the call's arguments so the collector accepts them"
                 : notIngested.length > 0
                   ? "Check that the page sends this environment's project key and that the service does not filter the traffic (bots, blocked origins)"
-                  : (offline ??
-                    botFilter?.advice ??
-                    "Let the SDK flush before the page navigates away (or use its beacon transport)");
+                  : (heldBy ?? "Let the SDK flush before the page navigates away (or use its beacon transport)");
         // The finding is about the experimentation SDK when every call it fails is that SDK's.
         const failed = [...rejected, ...dropped];
         const about =
           unreadable.length === 0 && failed.every((call) => call.sdk === "experiment") ? "experiment" : null;
         return {
           status: "fail",
-          message: `${problems.join("; ")}. ${advice}.`,
+          message: `${problems.join("; ")}. ${[advice, ...(heldBy === null || heldBy === advice ? [] : [heldBy])].join(". ")}.`,
           evidence: {
             ...evidence,
             ...(offline === null ? {} : { offline: true }),
